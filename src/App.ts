@@ -1,0 +1,79 @@
+// Composition root: configuration -> database (+ migrations) -> cluster runtime -> services -> HTTP server.
+// main.ts runs it; the tests build it too (on an in-memory PGlite, with their own clock and extra entities).
+import { NodeHttpServer } from "@effect/platform-node"
+import { Clock, Layer, References } from "effect"
+import type { Sharding } from "effect/cluster"
+import { HttpRouter } from "effect/http"
+import { HttpApiBuilder, HttpApiSwagger } from "effect/http-api"
+import type { SqlClient } from "effect/sql"
+import { createServer } from "node:http"
+import { ClusterLive } from "./actors/Cluster.ts"
+import { TokenService } from "./auth/TokenService.ts"
+import { AppConfig, type AppConfigShape } from "./config.ts"
+import { Api } from "./http/Api.ts"
+import { AuthenticationLive } from "./http/AuthenticationLive.ts"
+import { EdgeMiddleware } from "./http/EdgeMiddleware.ts"
+import { AuditHandlers } from "./http/handlers/AuditHandlers.ts"
+import { AuthHandlers } from "./http/handlers/AuthHandlers.ts"
+import { AuthorizationsHandlers } from "./http/handlers/AuthorizationsHandlers.ts"
+import { GroupsHandlers } from "./http/handlers/GroupsHandlers.ts"
+import { InvitationAcceptanceHandlers, InvitationsHandlers } from "./http/handlers/InvitationsHandlers.ts"
+import { SystemHandlers } from "./http/handlers/SystemHandlers.ts"
+import { UsersHandlers } from "./http/handlers/UsersHandlers.ts"
+import { RequestValidationLive } from "./http/RequestValidationLive.ts"
+import { DatabaseLive } from "./persistence/Database.ts"
+import { MigrationsLive } from "./persistence/Migrations.ts"
+import { AuditLog } from "./services/AuditLog.ts"
+import { Groups } from "./services/Groups.ts"
+import { Invitations } from "./services/Invitations.ts"
+import { ResourceAuthorizations } from "./services/ResourceAuthorizations.ts"
+import { BootstrapLive, SignIn } from "./services/SignIn.ts"
+import { Tenants } from "./services/Tenants.ts"
+import { Users } from "./services/Users.ts"
+
+export interface AppOptions {
+  /** Replaces effect's Clock everywhere (tests move time with it). */
+  readonly clock?: Clock.Clock | undefined
+  /** More layers on the cluster and database (tests register their own entities here). */
+  readonly extra?: Layer.Layer<never, unknown, Sharding.Sharding | SqlClient.SqlClient> | undefined
+}
+
+const StorageLive = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
+
+const ServicesLive = Layer.mergeAll(SignIn.layer, Invitations.layer, ResourceAuthorizations.layer).pipe(
+  Layer.provideMerge(Groups.layer),
+  Layer.provideMerge(Layer.mergeAll(Users.layer, Tenants.layer, AuditLog.layer, TokenService.layer))
+)
+
+const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" }).pipe(
+  Layer.provide([
+    SystemHandlers,
+    AuthHandlers,
+    UsersHandlers,
+    GroupsHandlers,
+    AuthorizationsHandlers,
+    InvitationsHandlers,
+    InvitationAcceptanceHandlers,
+    AuditHandlers
+  ]),
+  Layer.provide([AuthenticationLive, RequestValidationLive])
+)
+
+const RoutesLive = Layer.mergeAll(ApiRoutesLive, HttpApiSwagger.layer(Api, { path: "/swagger-ui.html" }), EdgeMiddleware)
+
+export const makeApp = (config: AppConfigShape, options: AppOptions = {}) => {
+  const HttpLive = HttpRouter.serve(RoutesLive, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+  )
+  const CoreLive = Layer.mergeAll(BootstrapLive, options.extra ?? Layer.empty).pipe(
+    Layer.provideMerge(ServicesLive),
+    Layer.provideMerge(ClusterLive),
+    Layer.provideMerge(StorageLive)
+  )
+  return HttpLive.pipe(
+    Layer.provideMerge(CoreLive),
+    Layer.provideMerge(AppConfig.layer(config)),
+    Layer.provide(Layer.succeed(References.MinimumLogLevel, config.logLevel === "None" ? "None" : config.logLevel)),
+    Layer.provide(options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock, options.clock))
+  )
+}

@@ -1,0 +1,87 @@
+// Every environment variable the service reads, read once and typed. The README lists the same set.
+import { Context, Layer } from "effect"
+
+export type LogLevelName = "Trace" | "Debug" | "Info" | "Warn" | "Error" | "None"
+
+export interface AppConfigShape {
+  /** HTTP port; 0 picks a free one (tests). */
+  readonly port: number
+  readonly host: string
+  /** PostgreSQL connection URL; when absent the embedded PGlite in `dataDir` is used. */
+  readonly databaseUrl: string | undefined
+  /** Embedded database directory, or `memory://` for an in-memory database (tests). */
+  readonly dataDir: string
+  readonly databasePoolSize: number
+  /** HMAC secret for the tokens this service issues; when absent a generated one is kept in the database. */
+  readonly jwtSecret: string | undefined
+  readonly jwtIssuer: string
+  readonly tokenTtlSeconds: number
+  readonly adminUsername: string
+  /** When absent, the first start generates a password and prints it once. */
+  readonly adminPassword: string | undefined
+  readonly oidc: { readonly issuer: string; readonly jwksUrl: string; readonly audience: string | undefined } | undefined
+  readonly logLevel: LogLevelName
+  readonly maxBodyBytes: number
+  readonly invitationTtlHours: number
+}
+
+export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("flowcore/AppConfig") {
+  static readonly layer = (config: AppConfigShape) => Layer.succeed(AppConfig, config)
+}
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError"
+}
+
+type Env = Readonly<Record<string, string | undefined>>
+
+const text = (env: Env, name: string): string | undefined => {
+  const value = env[name]?.trim()
+  return value === undefined || value === "" ? undefined : value
+}
+
+const integer = (env: Env, name: string, fallback: number, min: number, max: number): number => {
+  const raw = text(env, name)
+  if (raw === undefined) return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`)
+  }
+  return value
+}
+
+const LOG_LEVELS: Record<string, LogLevelName> = {
+  trace: "Trace", debug: "Debug", info: "Info", warn: "Warn", warning: "Warn", error: "Error", none: "None", off: "None"
+}
+
+/** Reads the configuration from the environment; throws a ConfigError naming the faulty variable. */
+export const configFromEnv = (env: Env = process.env): AppConfigShape => {
+  const oidcIssuer = text(env, "OIDC_ISSUER")
+  const oidcJwksUrl = text(env, "OIDC_JWKS_URL")
+  if ((oidcIssuer === undefined) !== (oidcJwksUrl === undefined)) {
+    throw new ConfigError("OIDC_ISSUER and OIDC_JWKS_URL must be set together")
+  }
+  const levelRaw = (text(env, "LOG_LEVEL") ?? "info").toLowerCase()
+  const logLevel = LOG_LEVELS[levelRaw]
+  if (logLevel === undefined) throw new ConfigError(`LOG_LEVEL must be one of trace, debug, info, warn, error, none; got "${levelRaw}"`)
+  const jwtSecret = text(env, "JWT_SECRET")
+  if (jwtSecret !== undefined && jwtSecret.length < 32) throw new ConfigError("JWT_SECRET must be at least 32 characters")
+  return {
+    port: integer(env, "PORT", 8080, 0, 65535),
+    host: text(env, "HOST") ?? "0.0.0.0",
+    databaseUrl: text(env, "DATABASE_URL"),
+    dataDir: text(env, "DATA_DIR") ?? "./data",
+    databasePoolSize: integer(env, "DATABASE_POOL_SIZE", 8, 1, 200),
+    jwtSecret,
+    jwtIssuer: text(env, "JWT_ISSUER") ?? "flowcore",
+    tokenTtlSeconds: integer(env, "TOKEN_TTL_SECONDS", 8 * 3600, 60, 30 * 24 * 3600),
+    adminUsername: text(env, "ADMIN_USERNAME") ?? "admin",
+    adminPassword: text(env, "ADMIN_PASSWORD"),
+    oidc: oidcIssuer !== undefined && oidcJwksUrl !== undefined
+      ? { issuer: oidcIssuer, jwksUrl: oidcJwksUrl, audience: text(env, "OIDC_AUDIENCE") }
+      : undefined,
+    logLevel,
+    maxBodyBytes: integer(env, "MAX_BODY_BYTES", 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    invitationTtlHours: integer(env, "INVITATION_TTL_HOURS", 7 * 24, 1, 365 * 24)
+  }
+}

@@ -1,0 +1,52 @@
+// Which role each endpoint needs: the ONE declarative place, read by the authentication middleware, written into
+// the OpenAPI document (`x-required-roles` and each operation's description) and listed in the README.
+//
+// SERVICE.md, Authentication rule 5: reads are open to any authenticated caller of the tenant; design-time and
+// operational writes need ADMIN or PROCESS_OWNER; user, group, authorization and audit-log endpoints are ADMIN only;
+// Play mode is for ADMIN and PROCESS_OWNER. Keys are OpenAPI operation ids: `<group>.<endpoint>`.
+import type { Role } from "../auth/Roles.ts"
+
+export type Access =
+  | { readonly kind: "public" }
+  | { readonly kind: "authenticated" }
+  | { readonly kind: "roles"; readonly roles: ReadonlyArray<Role> }
+
+const PUBLIC: Access = { kind: "public" }
+const ANY: Access = { kind: "authenticated" }
+const ADMIN: Access = { kind: "roles", roles: ["ADMIN"] }
+// Kept for the areas that follow (deployments, instances, incidents, Play): design-time and operational writes.
+export const OPERATOR: Access = { kind: "roles", roles: ["ADMIN", "PROCESS_OWNER"] }
+
+export const ACCESS_POLICY: Readonly<Record<string, Access>> = {
+  "system.health": PUBLIC,
+  "auth.config": PUBLIC,
+  "auth.login": PUBLIC,
+  "users.list": ADMIN,
+  "users.create": ADMIN,
+  "groups.list": ADMIN,
+  "groups.create": ADMIN,
+  "groups.listMembers": ADMIN,
+  "groups.addMember": ADMIN,
+  "groups.removeMember": ADMIN,
+  "authorizations.list": ADMIN,
+  "authorizations.grant": ADMIN,
+  "authorizations.revoke": ADMIN,
+  "invitations.list": ADMIN,
+  "invitations.create": ADMIN,
+  "invitations.revoke": ADMIN,
+  // Public: the invitation token is the credential of someone who has no account yet.
+  "invitationAcceptance.accept": PUBLIC,
+  "audit.list": ADMIN
+}
+
+export const accessOf = (operationId: string): Access | undefined => ACCESS_POLICY[operationId]
+
+export const describeAccess = (access: Access): string =>
+  access.kind === "public"
+    ? "Public: no token needed."
+    : access.kind === "authenticated"
+    ? "Any authenticated caller of the tenant."
+    : `Requires role ${access.roles.join(" or ")}.`
+
+export const requiredRoles = (access: Access): ReadonlyArray<string> =>
+  access.kind === "public" ? [] : access.kind === "authenticated" ? ["ANY_AUTHENTICATED"] : access.roles

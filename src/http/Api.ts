@@ -1,0 +1,49 @@
+// The whole HTTP API as one HttpApi: the OpenAPI document, the router and the tests' client all come from it.
+import { HttpApi, OpenApi } from "effect/http-api"
+import { accessOf, describeAccess, requiredRoles } from "./AccessPolicy.ts"
+import { AuditApi } from "./api/AuditApi.ts"
+import { AuthApi } from "./api/AuthApi.ts"
+import { AuthorizationsApi } from "./api/AuthorizationsApi.ts"
+import { GroupsApi } from "./api/GroupsApi.ts"
+import { InvitationAcceptanceApi, InvitationsApi } from "./api/InvitationsApi.ts"
+import { SystemApi } from "./api/SystemApi.ts"
+import { UsersApi } from "./api/UsersApi.ts"
+import { RequestValidation } from "./Middleware.ts"
+
+const METHODS = ["get", "put", "post", "delete", "patch"] as const
+
+/** Writes each operation's required roles into the document, from the one AccessPolicy table. */
+const documentAccess = (spec: Record<string, any>): Record<string, any> => {
+  for (const pathItem of Object.values(spec["paths"] ?? {}) as Array<Record<string, any>>) {
+    for (const method of METHODS) {
+      const operation = pathItem[method]
+      if (operation === undefined) continue
+      const access = accessOf(operation.operationId)
+      if (access === undefined) continue
+      operation["x-required-roles"] = requiredRoles(access)
+      operation.description = [describeAccess(access), operation.description].filter(Boolean).join("\n\n")
+    }
+  }
+  return spec
+}
+
+export class Api extends HttpApi.make("flowcore")
+  .add(SystemApi)
+  .add(AuthApi)
+  .add(UsersApi)
+  .add(GroupsApi)
+  .add(AuthorizationsApi)
+  .add(InvitationsApi)
+  .add(InvitationAcceptanceApi)
+  .add(AuditApi)
+  .middleware(RequestValidation)
+  .annotate(HttpApi.ParseOptions, { errors: "all" })
+  .annotateMerge(OpenApi.annotations({
+    title: "Flowcore workflow and decision engine",
+    version: "1.0.0",
+    description: "Multi-tenant BPMN 2.0 workflow and DMN decision engine. Every response under /api/v1 uses the " +
+      "success envelope {success, message, timestamp, data} or the failure envelope {success, errorCode, message, " +
+      "timestamp, errors, correlationId}. Send a bearer token from POST /api/v1/auth/login.",
+    transform: documentAccess
+  }))
+{}

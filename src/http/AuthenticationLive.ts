@@ -1,0 +1,45 @@
+// Verifies the bearer token, makes sure its tenant exists, applies the role rule of AccessPolicy.ts and provides the
+// caller's Principal to the handler. 401 for a missing, invalid or expired token; 403 for a valid token without the
+// role.
+import { Effect, Layer, Redacted } from "effect"
+import { CurrentPrincipal, hasAnyRole } from "../auth/Principal.ts"
+import { TokenService } from "../auth/TokenService.ts"
+import { Forbidden, Unauthorized } from "../schema/ApiErrors.ts"
+import { Tenants } from "../services/Tenants.ts"
+import { accessOf, describeAccess } from "./AccessPolicy.ts"
+import { Authentication } from "./Middleware.ts"
+import { RequestState } from "./RequestState.ts"
+
+const unauthorized = (message: string) =>
+  new Unauthorized({ message, errors: [{ field: "Authorization", message, code: "UNAUTHORIZED" }] })
+
+export const AuthenticationLive = Layer.effect(
+  Authentication,
+  Effect.gen(function*() {
+    const tokens = yield* TokenService
+    const tenants = yield* Tenants
+    return {
+      bearer: (httpEffect, { credential, endpoint, group }) =>
+        Effect.gen(function*() {
+          const token = Redacted.value(credential).trim()
+          if (token === "") return yield* unauthorized("missing bearer token: send Authorization: Bearer <token>")
+          const principal = yield* tokens.verify(token).pipe(
+            Effect.mapError((error) => unauthorized(`invalid token: ${error.message}`))
+          )
+          yield* tenants.ensure(principal.tenantId)
+          const state = yield* RequestState
+          if (state !== undefined) state.principal = principal
+          const operationId = `${group.identifier}.${endpoint.identifier}`
+          const access = accessOf(operationId)
+          if (access === undefined) return yield* Effect.die(new Error(`no access policy for ${operationId}`))
+          if (access.kind === "roles" && !hasAnyRole(principal, access.roles)) {
+            return yield* new Forbidden({
+              message: `${describeAccess(access)} The caller has ${principal.roles.length === 0 ? "no role" : principal.roles.join(", ")}.`,
+              errors: [{ field: "roles", message: `requires ${access.roles.join(" or ")}`, code: "MISSING_ROLE" }]
+            })
+          }
+          return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
+        })
+    }
+  })
+)

@@ -1,0 +1,142 @@
+// The outermost middleware, around every request (routes of the API, the OpenAPI document, the explorer):
+//  * X-Correlation-Id: the request's value echoed, else a generated one; also the failure body's correlationId and
+//    part of the request's log line;
+//  * the request body limit (MAX_BODY_BYTES);
+//  * everything the API's own schemas do not answer becomes a failure envelope: unknown routes (404), wrong methods
+//    (405), unsupported media types (415), oversized bodies (413) and defects (500 INTERNAL_ERROR, logged with the
+//    correlation id; no stack or internals in the body);
+//  * one audit record per state-changing call under /api/v1 (written here, so no handler can forget it);
+//  * one log line per request.
+import { ByteSize, Cause, Clock, Effect } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import type * as Types from "effect/Types"
+import { randomUUID } from "node:crypto"
+import { AppConfig } from "../config.ts"
+import { AuditLog } from "../services/AuditLog.ts"
+import { CorrelationId } from "./CorrelationId.ts"
+import { newRequestState, RequestState, type RequestStateShape } from "./RequestState.ts"
+import { allowedMethods } from "./RouteTable.ts"
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"])
+// Sign-in changes nothing; it is not audited (and has no tenant before it succeeds).
+const NOT_AUDITED = new Set(["/api/v1/auth/login"])
+
+const failure = (status: number, errorCode: string, message: string, correlationId: string, timestamp: string) =>
+  HttpServerResponse.jsonUnsafe(
+    { success: false, errorCode, message, timestamp, errors: [], correlationId },
+    { status }
+  )
+
+const errorCodeFor = (status: number): string =>
+  status === 401 ? "UNAUTHORIZED" : status === 403 ? "FORBIDDEN" : status === 404 ? "RESOURCE_NOT_FOUND"
+    : status === 409 ? "CONFLICT" : status === 422 ? "BUSINESS_ERROR" : status >= 500 ? "INTERNAL_ERROR" : "BAD_REQUEST"
+
+const isBodyTooLarge = (error: unknown): boolean => {
+  const reason = (error as { readonly reason?: { readonly _tag?: string; readonly reason?: string } } | undefined)?.reason
+  return reason?._tag === "RequestParseError" && reason.reason === "BodyTooLarge"
+}
+
+const isRouteNotFound = (error: unknown): boolean => {
+  const tagged = error as { readonly _tag?: string; readonly reason?: { readonly _tag?: string } } | undefined
+  return tagged?._tag === "RouteNotFound" || (tagged?._tag === "HttpServerError" && tagged.reason?._tag === "RouteNotFound")
+}
+
+/** Where the API did not answer with its own envelope, answer with one. */
+const fallbackResponse = (
+  request: HttpServerRequest.HttpServerRequest,
+  status: number,
+  correlationId: string,
+  timestamp: string,
+  maxBodyBytes: number
+): HttpServerResponse.HttpServerResponse => {
+  const path = request.url.split("?")[0] ?? request.url
+  if (status === 404) {
+    const allowed = allowedMethods(path)
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
+      return HttpServerResponse.setHeader(
+        failure(405, "BAD_REQUEST", `method ${request.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`, correlationId, timestamp),
+        "allow",
+        allowed.join(", ")
+      )
+    }
+    return failure(404, "RESOURCE_NOT_FOUND", `no route ${request.method} ${path}`, correlationId, timestamp)
+  }
+  if (status === 413) {
+    return failure(413, "BAD_REQUEST", `request body exceeds the limit of ${maxBodyBytes} bytes`, correlationId, timestamp)
+  }
+  if (status === 415) {
+    return failure(415, "BAD_REQUEST", `unsupported content type ${request.headers["content-type"] ?? "(none)"}`, correlationId, timestamp)
+  }
+  if (status >= 500) return failure(status, "INTERNAL_ERROR", "internal error; quote the correlation id when reporting it", correlationId, timestamp)
+  return failure(status, errorCodeFor(status), `request failed with status ${status}`, correlationId, timestamp)
+}
+
+const resourceFromPath = (path: string): { readonly kind: string | null; readonly id: string | null } => {
+  const segments = path.replace(/^\/api\/v1\/?/, "").split("/").filter((s) => s !== "")
+  const rest = segments[0] === "auth" ? segments.slice(1) : segments
+  return { kind: rest[0] ?? null, id: rest[1] ?? null }
+}
+
+export const EdgeMiddleware = HttpRouter.middleware(
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const audit = yield* AuditLog
+    const maxBodySize = ByteSize.bytes(config.maxBodyBytes)
+
+    const writeAudit = (request: HttpServerRequest.HttpServerRequest, path: string, status: number, state: RequestStateShape, correlationId: string) => {
+      const tenantId = state.principal?.tenantId ?? state.tenantId
+      if (tenantId === undefined || !STATE_CHANGING.has(request.method) || !path.startsWith("/api/v1/") || NOT_AUDITED.has(path)) {
+        return Effect.void
+      }
+      const derived = resourceFromPath(path)
+      return audit.record({
+        tenantId,
+        actor: state.principal?.sub ?? state.actor ?? null,
+        method: request.method,
+        path,
+        resourceKind: state.resourceKind ?? derived.kind,
+        resourceId: state.resourceId ?? derived.id,
+        status,
+        correlationId
+      }).pipe(Effect.catchCause((cause) => Effect.logError("audit record failed", Cause.pretty(cause))))
+    }
+
+    return (httpEffect): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const incoming = request.headers["x-correlation-id"]
+        const correlationId = incoming !== undefined && incoming !== "" ? incoming : randomUUID()
+        const state = newRequestState()
+        const startedAt = yield* Clock.currentTimeMillis
+        const timestamp = new Date(startedAt).toISOString()
+        const path = request.url.split("?")[0] ?? request.url
+
+        let response = yield* httpEffect.pipe(
+          Effect.provideService(CorrelationId, correlationId),
+          Effect.provideService(RequestState, state),
+          Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize),
+          Effect.catchCause((cause) => {
+            const error = Cause.squash(cause)
+            if (isRouteNotFound(error)) return Effect.succeed(fallbackResponse(request, 404, correlationId, timestamp, config.maxBodyBytes))
+            if (isBodyTooLarge(error)) return Effect.succeed(fallbackResponse(request, 413, correlationId, timestamp, config.maxBodyBytes))
+            return Effect.logError("request failed with a defect", Cause.pretty(cause)).pipe(
+              Effect.annotateLogs({ correlationId, method: request.method, path }),
+              Effect.as(fallbackResponse(request, 500, correlationId, timestamp, config.maxBodyBytes))
+            )
+          })
+        )
+        const contentType = response.headers["content-type"] ?? ""
+        if (response.status >= 400 && !contentType.includes("json")) {
+          response = fallbackResponse(request, response.status, correlationId, timestamp, config.maxBodyBytes)
+        }
+        response = HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
+        yield* writeAudit(request, path, response.status, state, correlationId)
+        const durationMs = (yield* Clock.currentTimeMillis) - startedAt
+        yield* Effect.logInfo(`${request.method} ${path} ${response.status}`).pipe(
+          Effect.annotateLogs({ correlationId, durationMs, tenant: state.principal?.tenantId ?? state.tenantId ?? "-" })
+        )
+        return response
+      })
+  }),
+  { global: true }
+)

@@ -1,0 +1,24 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { ConflictHttp } from "../../schema/ApiErrors.ts"
+import { Page, PageQueryFields } from "../../schema/Common.ts"
+import { Ok } from "../../schema/Envelope.ts"
+import { CreateUser, User } from "../../schema/Users.ts"
+import { Authentication } from "../Middleware.ts"
+
+export class UsersApi extends HttpApiGroup.make("users")
+  .add(
+    HttpApiEndpoint.get("list", "/", {
+      query: Schema.Struct(PageQueryFields),
+      success: Ok(Page(User))
+    }).annotateMerge(OpenApi.annotations({ summary: "List the users of the tenant, newest first" })),
+    HttpApiEndpoint.post("create", "/", {
+      payload: CreateUser,
+      success: Ok(User, "User created").pipe(HttpApiSchema.status(201)),
+      error: ConflictHttp
+    }).annotateMerge(OpenApi.annotations({ summary: "Create a user with roles (usernames are unique installation-wide)" }))
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1/auth/users")
+  .annotateMerge(OpenApi.annotations({ title: "Users" }))
+{}

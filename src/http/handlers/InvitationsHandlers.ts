@@ -1,0 +1,36 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { CurrentPrincipal } from "../../auth/Principal.ts"
+import { pageRequest } from "../../schema/Common.ts"
+import { Invitations } from "../../services/Invitations.ts"
+import { Api } from "../Api.ts"
+import { recordResource, recordTenantActor } from "../RequestState.ts"
+
+export const InvitationsHandlers = HttpApiBuilder.group(Api, "invitations", (handlers) =>
+  Effect.gen(function*() {
+    const invitations = yield* Invitations
+    return handlers
+      .handle("list", ({ query }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) => invitations.listOutstanding(principal.tenantId, pageRequest(query))))
+      .handle("create", ({ payload }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const invitation = yield* invitations.create(principal.tenantId, principal.sub, payload)
+          yield* recordResource("invitations", invitation.id)
+          return invitation
+        }))
+      .handle("revoke", ({ params }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) => invitations.revoke(principal.tenantId, params.id)))
+  }))
+
+export const InvitationAcceptanceHandlers = HttpApiBuilder.group(Api, "invitationAcceptance", (handlers) =>
+  Effect.gen(function*() {
+    const invitations = yield* Invitations
+    return handlers.handle("accept", ({ payload }) =>
+      Effect.gen(function*() {
+        const accepted = yield* invitations.accept(payload)
+        yield* recordTenantActor(accepted.tenantId, accepted.user.username)
+        yield* recordResource("invitations", accepted.invitation.id)
+        return { invitation: accepted.invitation, user: accepted.user }
+      }))
+  }))

@@ -1,0 +1,30 @@
+// `npm start`: runs the service with the configuration from the environment.
+import { NodeRuntime } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { HttpServer } from "effect/http"
+import { makeApp } from "./App.ts"
+import { ConfigError, configFromEnv } from "./config.ts"
+
+const startedAt = performance.now()
+let config
+try {
+  config = configFromEnv()
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`Configuration error: ${error.message}`)
+    process.exit(2)
+  }
+  throw error
+}
+
+const announce = Effect.gen(function*() {
+  const server = yield* HttpServer.HttpServer
+  const address = server.address
+  const where = "port" in address ? `${config.host}:${address.port}` : "a unix socket"
+  yield* Effect.logInfo(
+    `flowcore listening on ${where} (database: ${config.databaseUrl === undefined ? `embedded PGlite in ${config.dataDir}` : "PostgreSQL"}) ` +
+      `ready in ${Math.round(performance.now() - startedAt)} ms, RSS ${Math.round(process.memoryUsage().rss / 1048576)} MB`
+  )
+})
+
+Layer.launch(Layer.effectDiscard(announce).pipe(Layer.provideMerge(makeApp(config)))).pipe(NodeRuntime.runMain)

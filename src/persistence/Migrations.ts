@@ -1,0 +1,13 @@
+// Schema migrations, run at start before anything else touches the database. Append new files; never edit old ones.
+import { Layer } from "effect"
+import { Migrator } from "effect/sql"
+import foundation from "./migrations/0001_foundation.ts"
+
+export const MigrationsLive = Layer.effectDiscard(
+  Migrator.make({})({
+    loader: Migrator.fromRecord({
+      "0001_foundation": foundation
+    }),
+    table: "schema_migrations"
+  })
+)

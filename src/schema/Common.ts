@@ -1,0 +1,54 @@
+// Shapes shared by every area: paging (ARCHITECTURE.md, Conventions: page 0-based, size default 20, max 1000).
+import { Schema } from "effect"
+
+export const DEFAULT_PAGE_SIZE = 20
+export const MAX_PAGE_SIZE = 1000
+
+export const PageQueryFields = {
+  page: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))).annotate({ description: "0-based page number (default 0)" }),
+  size: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_PAGE_SIZE }))).annotate({
+    description: `page size, 1..${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`
+  })
+}
+
+export interface PageRequest {
+  readonly page: number
+  readonly size: number
+}
+
+export const pageRequest = (query: { readonly page?: number | undefined; readonly size?: number | undefined }): PageRequest => ({
+  page: query.page ?? 0,
+  size: query.size ?? DEFAULT_PAGE_SIZE
+})
+
+export const Page = <S extends Schema.Top>(item: S) =>
+  Schema.Struct({
+    items: Schema.Array(item),
+    page: Schema.Int,
+    size: Schema.Int,
+    totalItems: Schema.Int,
+    totalPages: Schema.Int
+  })
+
+export interface PageOf<A> {
+  readonly items: ReadonlyArray<A>
+  readonly page: number
+  readonly size: number
+  readonly totalItems: number
+  readonly totalPages: number
+}
+
+export const pageOf = <A>(items: ReadonlyArray<A>, request: PageRequest, totalItems: number): PageOf<A> => ({
+  items,
+  page: request.page,
+  size: request.size,
+  totalItems,
+  totalPages: Math.ceil(totalItems / request.size)
+})
+
+/** Path ids are plain strings: an id that is not a UUID simply names nothing (404), like another tenant's id. */
+export const IdParam = { id: Schema.String }
+
+export const IsoDateTime = Schema.String.annotate({ format: "date-time", description: "ISO 8601 date-time, UTC" })
+
+export const Variables = Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "variables as a JSON object" })

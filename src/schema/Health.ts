@@ -1,0 +1,11 @@
+import { Schema } from "effect"
+
+const ComponentStatus = Schema.Literals(["UP", "DOWN"])
+
+export const Health = Schema.Struct({
+  status: ComponentStatus,
+  database: Schema.Struct({ status: ComponentStatus, kind: Schema.String, latencyMs: Schema.Number }),
+  cluster: Schema.Struct({ status: ComponentStatus, mode: Schema.String, runnerStorage: Schema.String, activeEntities: Schema.Int }),
+  version: Schema.String,
+  uptimeSeconds: Schema.Number
+}).annotate({ identifier: "Health" })

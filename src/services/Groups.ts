@@ -1,0 +1,148 @@
+// Groups of users within a tenant, and their members.
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { countOf, isUniqueViolation } from "../persistence/SqlValues.ts"
+import { type Conflict, conflict, notFound, NotFound } from "../schema/ApiErrors.ts"
+import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { Group, GroupMember } from "../schema/Groups.ts"
+import { isUuid, newId } from "./Ids.ts"
+import { isoFromDb, nowIso } from "./Time.ts"
+import { Users } from "./Users.ts"
+
+interface GroupRow {
+  readonly id: string
+  readonly name: string
+  readonly description: string | null
+  readonly member_count: unknown
+  readonly created_at: unknown
+}
+
+const toGroup = (row: GroupRow): Group => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  memberCount: Number(row.member_count ?? 0),
+  createdAt: isoFromDb(row.created_at)
+})
+
+interface MemberRow {
+  readonly group_id: string
+  readonly user_id: string
+  readonly username: string
+  readonly added_at: unknown
+}
+
+const toMember = (row: MemberRow): GroupMember => ({
+  groupId: row.group_id,
+  userId: row.user_id,
+  username: row.username,
+  addedAt: isoFromDb(row.added_at)
+})
+
+export interface GroupsShape {
+  readonly list: (tenantId: string, page: PageRequest) => Effect.Effect<PageOf<Group>>
+  readonly create: (tenantId: string, input: { readonly name: string; readonly description?: string | undefined }) => Effect.Effect<Group, Conflict>
+  readonly get: (tenantId: string, id: string) => Effect.Effect<Group, NotFound>
+  readonly members: (tenantId: string, groupId: string, page: PageRequest) => Effect.Effect<PageOf<GroupMember>, NotFound>
+  readonly addMember: (tenantId: string, groupId: string, userId: string) => Effect.Effect<GroupMember, NotFound | Conflict>
+  readonly removeMember: (tenantId: string, groupId: string, userId: string) => Effect.Effect<GroupMember, NotFound>
+  /** Ids of the groups a user belongs to. */
+  readonly groupIdsOf: (tenantId: string, userId: string) => Effect.Effect<ReadonlyArray<string>>
+}
+
+export class Groups extends Context.Service<Groups, GroupsShape>()("flowcore/Groups") {
+  static readonly layer = Layer.effect(
+    Groups,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const users = yield* Users
+
+      const selectGroups = (tenantId: string) =>
+        sql`SELECT g.id, g.name, g.description, g.created_at,
+              (SELECT count(*) FROM group_members m WHERE m.group_id = g.id) AS member_count
+            FROM user_groups g WHERE g.tenant_id = ${tenantId}`
+
+      const get: GroupsShape["get"] = (tenantId, id) =>
+        Effect.gen(function*() {
+          if (!isUuid(id)) return yield* notFound("group", id)
+          const rows = yield* sql<GroupRow>`${selectGroups(tenantId)} AND g.id = ${id}`.pipe(Effect.orDie)
+          if (rows[0] === undefined) return yield* notFound("group", id)
+          return toGroup(rows[0])
+        })
+
+      return {
+        list: (tenantId, page) =>
+          Effect.gen(function*() {
+            const [rows, total] = yield* Effect.all([
+              sql<GroupRow>`${selectGroups(tenantId)} ORDER BY g.name, g.id LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<{ count: unknown }>`SELECT count(*) AS count FROM user_groups WHERE tenant_id = ${tenantId}`
+            ])
+            return pageOf(rows.map(toGroup), page, countOf(total))
+          }).pipe(Effect.orDie),
+        create: (tenantId, input) =>
+          Effect.gen(function*() {
+            const id = yield* newId
+            const now = yield* nowIso
+            const rows = yield* sql<GroupRow>`INSERT INTO user_groups (tenant_id, id, name, description, created_at)
+              VALUES (${tenantId}, ${id}, ${input.name}, ${input.description ?? null}, ${now})
+              RETURNING id, name, description, created_at, 0 AS member_count`.pipe(
+              Effect.catchIf(isUniqueViolation, () =>
+                Effect.fail(conflict(`a group named ${input.name} already exists`, [
+                  { field: "name", message: "already exists", code: "DUPLICATE" }
+                ]))),
+              Effect.catchTag("SqlError", Effect.die)
+            )
+            return toGroup(rows[0]!)
+          }),
+        get,
+        members: (tenantId, groupId, page) =>
+          Effect.gen(function*() {
+            yield* get(tenantId, groupId)
+            const [rows, total] = yield* Effect.all([
+              sql<MemberRow>`SELECT m.group_id, m.user_id, u.username, m.added_at
+                FROM group_members m JOIN users u ON u.id = m.user_id
+                WHERE m.tenant_id = ${tenantId} AND m.group_id = ${groupId}
+                ORDER BY u.username LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<{ count: unknown }>`SELECT count(*) AS count FROM group_members WHERE tenant_id = ${tenantId} AND group_id = ${groupId}`
+            ]).pipe(Effect.orDie)
+            return pageOf(rows.map(toMember), page, countOf(total))
+          }),
+        addMember: (tenantId, groupId, userId) =>
+          Effect.gen(function*() {
+            const group = yield* get(tenantId, groupId)
+            const user = yield* users.get(tenantId, userId)
+            const now = yield* nowIso
+            const inserted = yield* sql<MemberRow>`INSERT INTO group_members (tenant_id, group_id, user_id, added_at)
+              VALUES (${tenantId}, ${group.id}, ${user.id}, ${now}) ON CONFLICT DO NOTHING
+              RETURNING group_id, user_id, added_at, ${user.username} AS username`.pipe(Effect.orDie)
+            if (inserted[0] === undefined) {
+              return yield* conflict(`user ${user.id} is already a member of group ${group.id}`, [
+                { field: "userId", message: "already a member", code: "DUPLICATE" }
+              ])
+            }
+            return toMember(inserted[0])
+          }),
+        removeMember: (tenantId, groupId, userId) =>
+          Effect.gen(function*() {
+            const group = yield* get(tenantId, groupId)
+            if (!isUuid(userId)) return yield* notFound("group member", userId)
+            const rows = yield* sql<MemberRow>`DELETE FROM group_members m USING users u
+              WHERE m.tenant_id = ${tenantId} AND m.group_id = ${group.id} AND m.user_id = ${userId} AND u.id = m.user_id
+              RETURNING m.group_id, m.user_id, m.added_at, u.username`.pipe(Effect.orDie)
+            if (rows[0] === undefined) {
+              return yield* new NotFound({
+                message: `group member ${userId} not found: user ${userId} is not a member of group ${group.id}`,
+                errors: [{ field: "userId", message: "not a member of the group", code: "NOT_FOUND" }]
+              })
+            }
+            return toMember(rows[0])
+          }),
+        groupIdsOf: (tenantId, userId) =>
+          sql<{ group_id: string }>`SELECT group_id FROM group_members WHERE tenant_id = ${tenantId} AND user_id = ${userId}`.pipe(
+            Effect.map((rows) => rows.map((row) => row.group_id)),
+            Effect.orDie
+          )
+      }
+    })
+  )
+}

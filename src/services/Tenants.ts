@@ -1,0 +1,37 @@
+// Tenants come into being in two ways: `default` on the first start, and any tenant first seen in a verified token
+// (OIDC or our own) "exists from then on". Known tenant ids are cached so the check costs one query per tenant.
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { nowIso } from "./Time.ts"
+
+export interface TenantsShape {
+  /** Makes sure the tenant exists (idempotent). */
+  readonly ensure: (tenantId: string, name?: string) => Effect.Effect<void>
+  readonly findByName: (name: string) => Effect.Effect<string | undefined>
+}
+
+export class Tenants extends Context.Service<Tenants, TenantsShape>()("flowcore/Tenants") {
+  static readonly layer = Layer.effect(
+    Tenants,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const known = new Set<string>()
+      return {
+        ensure: (tenantId, name) =>
+          known.has(tenantId)
+            ? Effect.void
+            : Effect.gen(function*() {
+              const createdAt = yield* nowIso
+              yield* sql`INSERT INTO tenants (tenant_id, name, created_at)
+                VALUES (${tenantId}, ${name ?? tenantId}, ${createdAt}) ON CONFLICT DO NOTHING`
+              known.add(tenantId)
+            }).pipe(Effect.orDie),
+        findByName: (name) =>
+          sql<{ tenant_id: string }>`SELECT tenant_id FROM tenants WHERE name = ${name}`.pipe(
+            Effect.map((rows) => rows[0]?.tenant_id),
+            Effect.orDie
+          )
+      }
+    })
+  )
+}
