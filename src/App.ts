@@ -36,6 +36,8 @@ export interface AppOptions {
   readonly clock?: Clock.Clock | undefined
   /** More layers on the cluster and database (tests register their own entities here). */
   readonly extra?: Layer.Layer<never, unknown, Sharding.Sharding | SqlClient.SqlClient> | undefined
+  /** More routes (tests add probes, e.g. one that fails with a defect). */
+  readonly routes?: Layer.Layer<never, never, HttpRouter.HttpRouter> | undefined
 }
 
 const StorageLive = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
@@ -62,7 +64,8 @@ const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" })
 const RoutesLive = Layer.mergeAll(ApiRoutesLive, HttpApiSwagger.layer(Api, { path: "/swagger-ui.html" }), EdgeMiddleware)
 
 export const makeApp = (config: AppConfigShape, options: AppOptions = {}) => {
-  const HttpLive = HttpRouter.serve(RoutesLive, { disableLogger: true, disableListenLog: true }).pipe(
+  const routes = options.routes === undefined ? RoutesLive : Layer.merge(RoutesLive, options.routes)
+  const HttpLive = HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
   )
   const CoreLive = Layer.mergeAll(BootstrapLive, options.extra ?? Layer.empty).pipe(

@@ -15,6 +15,8 @@ export interface DatabaseInfoShape {
   readonly kind: DatabaseKind
   /** Where the data lives: the data dir for PGlite, host/database for PostgreSQL (no credentials). */
   readonly location: string
+  /** The embedded database itself, when it is one (tests close it to see the service notice). */
+  readonly embedded?: PGlite | undefined
 }
 
 export class DatabaseInfo extends Context.Service<DatabaseInfo, DatabaseInfoShape>()("flowcore/DatabaseInfo") {}
@@ -50,7 +52,7 @@ const pgliteLayer = (dataDir: string, poolSize: number) =>
       const bridge = makePgliteBridge(db, (error) => console.error("[pglite-bridge]", error))
       return Layer.merge(
         PgClient.layer({ database: "postgres", username: "postgres", maxConnections: poolSize, stream: bridge.connect }),
-        Layer.succeed(DatabaseInfo, { kind: "pglite", location: dataDir })
+        Layer.succeed(DatabaseInfo, { kind: "pglite", location: dataDir, embedded: db })
       )
     })
   )
