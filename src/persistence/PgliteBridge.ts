@@ -44,6 +44,14 @@ export const makePgliteBridge = (db: PGlite, onError: (error: unknown) => void =
     waiting.shift()?.()
   }
 
+  const inTransaction = (): boolean => {
+    try {
+      return !db.closed && db.isInTransaction()
+    } catch {
+      return false
+    }
+  }
+
   const connect = (): Duplex => {
     const [client, server] = duplexPair()
     const id = nextConnectionId++
@@ -54,9 +62,20 @@ export const makePgliteBridge = (db: PGlite, onError: (error: unknown) => void =
     // Batches of one connection run strictly in order.
     let queue: Promise<void> = Promise.resolve()
 
+    // A batch that PGlite could not run leaves the client waiting for an answer that will never come: drop the
+    // connection instead, so the client fails fast (and its pool opens a new one).
+    const abort = (error: unknown, report = true) => {
+      if (report) onError(error)
+      if (!closed) server.destroy(error instanceof Error ? error : new Error(String(error)))
+    }
+
     const runBatch = (messages: Array<Buffer>, endsSequence: boolean) => {
       queue = queue.then(async () => {
         if (closed) return
+        if (db.closed) {
+          abort(new Error("the embedded database is closed"), false)
+          return
+        }
         await acquire(id)
         try {
           await db.runExclusive(() =>
@@ -66,10 +85,11 @@ export const makePgliteBridge = (db: PGlite, onError: (error: unknown) => void =
               }
             })
           )
+          if (endsSequence && !inTransaction()) release()
         } catch (error) {
-          onError(error)
+          if (owner === id) release()
+          abort(error)
         }
-        if (endsSequence && !db.isInTransaction()) release()
       })
     }
 
@@ -77,7 +97,7 @@ export const makePgliteBridge = (db: PGlite, onError: (error: unknown) => void =
       if (closed) return
       queue = queue.then(async () => {
         if (owner === id) {
-          if (db.isInTransaction()) await db.exec("ROLLBACK").catch(onError)
+          if (inTransaction()) await db.exec("ROLLBACK").catch(onError)
           release()
         }
         closed = true

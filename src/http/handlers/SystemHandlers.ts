@@ -17,7 +17,7 @@ export const SystemHandlers = HttpApiBuilder.group(Api, "system", (handlers) =>
     return handlers.handle("health", () =>
       Effect.gen(function*() {
         const before = yield* Clock.currentTimeMillis
-        const probe = yield* sql`SELECT 1 AS ok`.pipe(Effect.timeout("3 seconds"), Effect.result)
+        const probe = yield* sql`SELECT 1 AS ok`.pipe(Effect.timeout("2 seconds"), Effect.result)
         const now = yield* Clock.currentTimeMillis
         if (probe._tag === "Failure") {
           return yield* new ServiceUnavailable({
