@@ -1,6 +1,6 @@
 // `npm start`: runs the service with the configuration from the environment.
 import { NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Cause, Effect, Exit, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
 import { makeApp } from "./App.ts"
 import { ConfigError, configFromEnv } from "./config.ts"
@@ -27,4 +27,8 @@ const announce = Effect.gen(function*() {
   )
 })
 
-Layer.launch(Layer.effectDiscard(announce).pipe(Layer.provideMerge(makeApp(config)))).pipe(NodeRuntime.runMain)
+// SIGTERM / SIGINT interrupt the program: that is a requested, clean stop (exit 0), not a failure.
+const teardown: Runtime.Teardown = (exit, onExit) =>
+  Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
+
+Layer.launch(Layer.effectDiscard(announce).pipe(Layer.provideMerge(makeApp(config)))).pipe(NodeRuntime.runMain({ teardown }))
