@@ -1,7 +1,7 @@
 // Composition root: configuration -> database (+ migrations) -> cluster runtime -> services -> HTTP server.
 // main.ts runs it; the tests build it too (on an in-memory PGlite, with their own clock and extra entities).
 import { NodeHttpServer } from "@effect/platform-node"
-import { Clock, Layer, References } from "effect"
+import { Clock, Layer, Logger, References } from "effect"
 import type { Sharding } from "effect/cluster"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiSwagger } from "effect/http-api"
@@ -63,6 +63,15 @@ const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" })
 
 const RoutesLive = Layer.mergeAll(ApiRoutesLive, HttpApiSwagger.layer(Api, { path: "/swagger-ui.html" }), EdgeMiddleware)
 
+/** Log level and one-line format from the configuration. */
+export const loggingLayer = (config: AppConfigShape) =>
+  Layer.mergeAll(
+    Layer.succeed(References.MinimumLogLevel, config.logLevel),
+    Logger.layer([
+      config.logFormat === "json" ? Logger.consoleJson : config.logFormat === "pretty" ? Logger.consolePretty() : Logger.consoleLogFmt
+    ])
+  )
+
 export const makeApp = (config: AppConfigShape, options: AppOptions = {}) => {
   const routes = options.routes === undefined ? RoutesLive : Layer.merge(RoutesLive, options.routes)
   const HttpLive = HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(
@@ -76,7 +85,7 @@ export const makeApp = (config: AppConfigShape, options: AppOptions = {}) => {
   return HttpLive.pipe(
     Layer.provideMerge(CoreLive),
     Layer.provideMerge(AppConfig.layer(config)),
-    Layer.provide(Layer.succeed(References.MinimumLogLevel, config.logLevel === "None" ? "None" : config.logLevel)),
+    Layer.provide(loggingLayer(config)),
     Layer.provide(options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock, options.clock))
   )
 }

@@ -21,6 +21,8 @@ export interface AppConfigShape {
   readonly adminPassword: string | undefined
   readonly oidc: { readonly issuer: string; readonly jwksUrl: string; readonly audience: string | undefined } | undefined
   readonly logLevel: LogLevelName
+  /** One line per log record: logfmt (default) or JSON; `pretty` for a terminal. */
+  readonly logFormat: "logfmt" | "json" | "pretty"
   readonly maxBodyBytes: number
   readonly invitationTtlHours: number
 }
@@ -64,6 +66,10 @@ export const configFromEnv = (env: Env = process.env): AppConfigShape => {
   const levelRaw = (text(env, "LOG_LEVEL") ?? "info").toLowerCase()
   const logLevel = LOG_LEVELS[levelRaw]
   if (logLevel === undefined) throw new ConfigError(`LOG_LEVEL must be one of trace, debug, info, warn, error, none; got "${levelRaw}"`)
+  const logFormat = (text(env, "LOG_FORMAT") ?? "logfmt").toLowerCase()
+  if (logFormat !== "logfmt" && logFormat !== "json" && logFormat !== "pretty") {
+    throw new ConfigError(`LOG_FORMAT must be one of logfmt, json, pretty; got "${logFormat}"`)
+  }
   const jwtSecret = text(env, "JWT_SECRET")
   if (jwtSecret !== undefined && jwtSecret.length < 32) throw new ConfigError("JWT_SECRET must be at least 32 characters")
   return {
@@ -81,6 +87,7 @@ export const configFromEnv = (env: Env = process.env): AppConfigShape => {
       ? { issuer: oidcIssuer, jwksUrl: oidcJwksUrl, audience: text(env, "OIDC_AUDIENCE") }
       : undefined,
     logLevel,
+    logFormat,
     maxBodyBytes: integer(env, "MAX_BODY_BYTES", 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     invitationTtlHours: integer(env, "INVITATION_TTL_HOURS", 7 * 24, 1, 365 * 24)
   }

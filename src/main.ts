@@ -2,7 +2,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Exit, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
-import { makeApp } from "./App.ts"
+import { loggingLayer, makeApp } from "./App.ts"
 import { ConfigError, configFromEnv } from "./config.ts"
 
 const startedAt = performance.now()
@@ -31,4 +31,4 @@ const announce = Effect.gen(function*() {
 const teardown: Runtime.Teardown = (exit, onExit) =>
   Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
 
-Layer.launch(Layer.effectDiscard(announce).pipe(Layer.provideMerge(makeApp(config)))).pipe(NodeRuntime.runMain({ teardown }))
+Layer.launch(Layer.effectDiscard(announce).pipe(Layer.provideMerge(makeApp(config)), Layer.provide(loggingLayer(config)))).pipe(NodeRuntime.runMain({ teardown }))

@@ -76,6 +76,7 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   adminPassword: ADMIN_PASSWORD,
   oidc: undefined,
   logLevel: (process.env["TEST_LOG_LEVEL"] as AppConfigShape["logLevel"] | undefined) ?? "Error",
+  logFormat: "logfmt",
   maxBodyBytes: 10 * 1024 * 1024,
   invitationTtlHours: 168,
   ...overrides
