@@ -20,6 +20,16 @@ import { GroupsHandlers } from "./http/handlers/GroupsHandlers.ts"
 import { InvitationAcceptanceHandlers, InvitationsHandlers } from "./http/handlers/InvitationsHandlers.ts"
 import { SystemHandlers } from "./http/handlers/SystemHandlers.ts"
 import { UsersHandlers } from "./http/handlers/UsersHandlers.ts"
+import { DeploymentsHandlers } from "./http/handlers/DeploymentsHandlers.ts"
+import { ProcessInstancesHandlers } from "./http/handlers/ProcessInstancesHandlers.ts"
+import { IncidentsHandlers, JobsHandlers, TasksHandlers } from "./http/handlers/WorkHandlers.ts"
+import { ProcessInstanceLive } from "./actors/ProcessInstanceLive.ts"
+import { InstanceStore } from "./persistence/InstanceStore.ts"
+import { BpmnProcessModels } from "./services/BpmnProcessModels.ts"
+import { CoreProcessEngine } from "./services/CoreProcessEngine.ts"
+import { Deployments } from "./services/Deployments.ts"
+import { ProcessInstances } from "./services/ProcessInstances.ts"
+import { Work } from "./services/Work.ts"
 import { RequestValidationLive } from "./http/RequestValidationLive.ts"
 import { DatabaseLive } from "./persistence/Database.ts"
 import { MigrationsLive } from "./persistence/Migrations.ts"
@@ -42,10 +52,20 @@ export interface AppOptions {
 
 const StorageLive = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
 
-const ServicesLive = Layer.mergeAll(SignIn.layer, Invitations.layer, ResourceAuthorizations.layer).pipe(
+const AdministrationLive = Layer.mergeAll(SignIn.layer, Invitations.layer, ResourceAuthorizations.layer).pipe(
   Layer.provideMerge(Groups.layer),
   Layer.provideMerge(Layer.mergeAll(Users.layer, Tenants.layer, AuditLog.layer, TokenService.layer))
 )
+
+// The pure cores (BPMN model + execution, DMN + FEEL) behind their ports.
+const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.layer)
+
+// Entities register on the cluster; services reach them through entity clients.
+const EnginesLive = Layer.mergeAll(Work.layer, ProcessInstanceLive).pipe(
+  Layer.provideMerge(Layer.mergeAll(ProcessInstances.layer, Deployments.layer, InstanceStore.layer))
+)
+
+const ServicesLive = Layer.mergeAll(AdministrationLive, EnginesLive).pipe(Layer.provideMerge(CoresLive))
 
 const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" }).pipe(
   Layer.provide([
@@ -56,7 +76,12 @@ const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" })
     AuthorizationsHandlers,
     InvitationsHandlers,
     InvitationAcceptanceHandlers,
-    AuditHandlers
+    AuditHandlers,
+    DeploymentsHandlers,
+    ProcessInstancesHandlers,
+    JobsHandlers,
+    TasksHandlers,
+    IncidentsHandlers
   ]),
   Layer.provide([AuthenticationLive, RequestValidationLive])
 )

@@ -14,8 +14,8 @@ export type Access =
 const PUBLIC: Access = { kind: "public" }
 const ANY: Access = { kind: "authenticated" }
 const ADMIN: Access = { kind: "roles", roles: ["ADMIN"] }
-// Kept for the areas that follow (deployments, instances, incidents, Play): design-time and operational writes.
-export const OPERATOR: Access = { kind: "roles", roles: ["ADMIN", "PROCESS_OWNER"] }
+// Design-time and operational writes.
+const OPERATOR: Access = { kind: "roles", roles: ["ADMIN", "PROCESS_OWNER"] }
 
 export const ACCESS_POLICY: Readonly<Record<string, Access>> = {
   "system.health": PUBLIC,
@@ -36,7 +36,30 @@ export const ACCESS_POLICY: Readonly<Record<string, Access>> = {
   "invitations.revoke": ADMIN,
   // Public: the invitation token is the credential of someone who has no account yet.
   "invitationAcceptance.accept": PUBLIC,
-  "audit.list": ADMIN
+  "audit.list": ADMIN,
+  "deployments.deploy": OPERATOR,
+  "deployments.list": ANY,
+  "deployments.get": ANY,
+  "deployments.remove": OPERATOR,
+  "deployments.suspend": OPERATOR,
+  "deployments.resume": OPERATOR,
+  "deployments.nodes": ANY,
+  "processInstances.start": OPERATOR,
+  "processInstances.list": ANY,
+  "processInstances.get": ANY,
+  "processInstances.remove": OPERATOR,
+  "processInstances.cancel": OPERATOR,
+  "processInstances.suspend": OPERATOR,
+  "processInstances.resume": OPERATOR,
+  "processInstances.history": ANY,
+  // Job workers act for the process owner: their service accounts carry PROCESS_OWNER.
+  "jobs.activate": OPERATOR,
+  "jobs.complete": OPERATOR,
+  "jobs.list": ANY,
+  "tasks.list": ANY,
+  // People complete their own tasks: any authenticated caller, subject to the task's assignee.
+  "tasks.complete": ANY,
+  "incidents.list": ANY
 }
 
 export const accessOf = (operationId: string): Access | undefined => ACCESS_POLICY[operationId]

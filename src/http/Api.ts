@@ -8,6 +8,9 @@ import { GroupsApi } from "./api/GroupsApi.ts"
 import { InvitationAcceptanceApi, InvitationsApi } from "./api/InvitationsApi.ts"
 import { SystemApi } from "./api/SystemApi.ts"
 import { UsersApi } from "./api/UsersApi.ts"
+import { DeploymentsApi } from "./api/DeploymentsApi.ts"
+import { ProcessInstancesApi } from "./api/ProcessInstancesApi.ts"
+import { IncidentsApi, JobsApi, TasksApi } from "./api/WorkApi.ts"
 import { RequestValidation } from "./Middleware.ts"
 
 const METHODS = ["get", "put", "post", "delete", "patch"] as const
@@ -36,6 +39,11 @@ export class Api extends HttpApi.make("flowcore")
   .add(InvitationsApi)
   .add(InvitationAcceptanceApi)
   .add(AuditApi)
+  .add(DeploymentsApi)
+  .add(ProcessInstancesApi)
+  .add(JobsApi)
+  .add(TasksApi)
+  .add(IncidentsApi)
   .middleware(RequestValidation)
   .annotate(HttpApi.ParseOptions, { errors: "all" })
   .annotateMerge(OpenApi.annotations({

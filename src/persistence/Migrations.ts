@@ -2,11 +2,13 @@
 import { Layer } from "effect"
 import { Migrator } from "effect/sql"
 import foundation from "./migrations/0001_foundation.ts"
+import processEngine from "./migrations/0002_process_engine.ts"
 
 export const MigrationsLive = Layer.effectDiscard(
   Migrator.make({})({
     loader: Migrator.fromRecord({
-      "0001_foundation": foundation
+      "0001_foundation": foundation,
+      "0002_process_engine": processEngine
     }),
     table: "schema_migrations"
   })

@@ -1,6 +1,7 @@
 // The scenario DSL of the API tests: a fresh tenant per test, callers with roles, and the domain steps later
 // issues extend ("as ADMIN of tenant A, create a group, expect 403 as TASK_USER ...").
 import { SignJWT } from "jose"
+import { readFileSync } from "node:fs"
 import { randomUUID } from "node:crypto"
 import type { Role } from "../../src/auth/Roles.ts"
 import { type RequestOptions, type Reply, send } from "./Client.ts"
@@ -64,6 +65,35 @@ export class Caller {
   async createGroup(name = uniqueName("group")) {
     return (await this.post("/auth/groups", { name })).ok(201)
   }
+
+  /** Deploys BPMN XML (a string) or a JSON graph (an object); answers the deployment. */
+  async deploy(model: string | object) {
+    const reply = typeof model === "string"
+      ? await this.call("POST", "/deployments", { rawBody: model, contentType: "application/xml" })
+      : await this.post("/deployments", model)
+    return reply.ok(201)
+  }
+  async start(deploymentId: string, variables: Record<string, unknown> = {}) {
+    return (await this.post("/process-instances", { deploymentId, variables })).ok(201)
+  }
+  async instance(id: string) {
+    return (await this.get(`/process-instances/${id}`)).ok()
+  }
+  async activateJobs(type: string, options: { worker?: string; maxJobsToActivate?: number; timeout?: number } = {}) {
+    return (await this.post("/jobs/activation", { type, worker: options.worker ?? "test-worker", ...options })).ok().jobs as Array<any>
+  }
+  async completeJob(id: string, variables: Record<string, unknown> = {}) {
+    return (await this.post(`/jobs/${id}/complete`, { variables })).ok()
+  }
+  async tasks(query = "") {
+    return (await this.get(`/tasks${query}`)).ok().items as Array<any>
+  }
+  async completeTask(id: string, variables: Record<string, unknown> = {}) {
+    return (await this.post(`/tasks/${id}/complete`, { variables })).ok()
+  }
+  async history(instanceId: string) {
+    return (await this.get(`/process-instances/${instanceId}/history?size=1000`)).ok().items as Array<any>
+  }
 }
 
 /** A fresh tenant, known to the app from the first token that names it. */
@@ -96,3 +126,6 @@ export const givenTenant = async (): Promise<Tenant> => new Tenant(await testApp
 
 let counter = 0
 export const uniqueName = (prefix: string): string => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${randomUUID().slice(0, 6)}`
+
+/** A model from test/fixtures. */
+export const fixture = (name: string): string => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8")

@@ -1,0 +1,34 @@
+// The ProcessInstance entity's protocol: one entity per instance id; the only writer of that instance's state. Every
+// state-changing message carries a command id; a duplicate delivery returns the first reply and changes nothing.
+import { Schema } from "effect"
+import { Entity } from "effect/cluster"
+import { Rpc } from "effect/rpc"
+import { InstanceCommand } from "../schema/InstanceCommands.ts"
+
+export const InstanceSnapshot = Schema.Struct({
+  id: Schema.String,
+  tenantId: Schema.String,
+  state: Schema.Literals(["ACTIVE", "SUSPENDED", "COMPLETED", "CANCELED"]),
+  lastEventSeq: Schema.Int
+})
+export type InstanceSnapshot = typeof InstanceSnapshot.Type
+
+export class InstanceRejected extends Schema.TaggedError<InstanceRejected>()("InstanceRejected", {
+  reason: Schema.Literals(["INVALID_STATE", "NOT_FOUND", "INVALID_ARGUMENT"]),
+  message: Schema.String
+}) {}
+
+export const Execute = Rpc.make("Execute", {
+  payload: {
+    commandId: Schema.String,
+    tenantId: Schema.String,
+    actor: Schema.String,
+    /** For StartInstance: the deployment (version) to start. */
+    deploymentId: Schema.optional(Schema.String),
+    command: InstanceCommand
+  },
+  success: InstanceSnapshot,
+  error: InstanceRejected
+})
+
+export const ProcessInstance = Entity.make("ProcessInstance", [Execute])

@@ -1,0 +1,188 @@
+// Both model formats are read into a draft, and one compiler turns a draft into the executable graph, listing every
+// problem by element id (never stopping at the first).
+import { feelSyntaxProblem, isExpression } from "./Feel.ts"
+import {
+  type Compiled,
+  EXECUTABLE_TYPES,
+  type GraphFlow,
+  type GraphNode,
+  type Mapping,
+  type NodeType,
+  type Problem
+} from "./ProcessGraph.ts"
+
+export interface DraftNode {
+  readonly id: string
+  /** The BPMN element type in camelCase: startEvent, serviceTask, ... */
+  readonly type: string
+  readonly name: string | null
+  readonly terminate?: boolean | undefined
+  /** Event definitions on events (message, timer, ...), which this core does not execute yet. */
+  readonly eventDefinitions?: ReadonlyArray<string> | undefined
+  readonly jobType?: string | null | undefined
+  readonly retries?: number | undefined
+  readonly headers?: Readonly<Record<string, string>> | undefined
+  readonly assignee?: string | null | undefined
+  readonly candidateGroups?: ReadonlyArray<string> | undefined
+  readonly candidateUsers?: ReadonlyArray<string> | undefined
+  readonly formKey?: string | null | undefined
+  readonly script?: { readonly expression: string; readonly resultVariable: string } | null | undefined
+  readonly inputs?: ReadonlyArray<Mapping> | undefined
+  readonly outputs?: ReadonlyArray<Mapping> | undefined
+  readonly defaultFlow?: string | null | undefined
+}
+
+export interface DraftFlow {
+  readonly id: string
+  readonly source: string
+  readonly target: string
+  readonly condition: string | null
+}
+
+export interface Draft {
+  readonly key: string
+  readonly name: string | null
+  readonly nodes: ReadonlyArray<DraftNode>
+  readonly flows: ReadonlyArray<DraftFlow>
+}
+
+const isExecutable = (type: string): type is NodeType => (EXECUTABLE_TYPES as ReadonlyArray<string>).includes(type)
+
+const NOT_YET: Record<string, string> = {
+  inclusiveGateway: "inclusive gateways are not supported yet",
+  eventBasedGateway: "event-based gateways are not supported yet",
+  subProcess: "subprocesses are not supported yet",
+  callActivity: "call activities are not supported yet",
+  businessRuleTask: "business rule tasks are not supported yet",
+  receiveTask: "receive tasks are not supported yet",
+  intermediateCatchEvent: "intermediate catch events (message, timer, signal) are not supported yet",
+  intermediateThrowEvent: "intermediate throw events are not supported yet",
+  boundaryEvent: "boundary events are not supported yet",
+  complexGateway: "complex gateways are not supported",
+  adHocSubProcess: "ad-hoc subprocesses are not supported",
+  transaction: "transactions are not supported"
+}
+
+export const compileDraft = (draft: Draft): Compiled => {
+  const problems: Array<Problem> = []
+  const problem = (elementId: string, message: string) => problems.push({ elementId, message })
+  const ids = new Set<string>()
+  for (const element of [...draft.nodes, ...draft.flows]) {
+    if (element.id === "") problem(draft.key, "an element has no id")
+    else if (ids.has(element.id)) problem(element.id, `duplicate element id ${element.id}`)
+    ids.add(element.id)
+  }
+  if (draft.key === "" || !/^[A-Za-z_][\w.-]*$/.test(draft.key)) {
+    problem(draft.key || "process", "the process id must start with a letter or _ and contain only letters, digits, _ . -")
+  }
+
+  const nodeIds = new Set(draft.nodes.map((n) => n.id))
+  const flows: Record<string, GraphFlow> = {}
+  for (const flow of draft.flows) {
+    if (!nodeIds.has(flow.source)) problem(flow.id, `sequence flow ${flow.id} starts at unknown element "${flow.source}"`)
+    if (!nodeIds.has(flow.target)) problem(flow.id, `sequence flow ${flow.id} ends at unknown element "${flow.target}"`)
+    if (flow.condition !== null) {
+      const syntax = feelSyntaxProblem(flow.condition)
+      if (syntax !== null) problem(flow.id, `condition: ${syntax}`)
+    }
+    flows[flow.id] = { id: flow.id, source: flow.source, target: flow.target, condition: flow.condition }
+  }
+
+  const nodes: Record<string, GraphNode> = {}
+  const startNodeIds: Array<string> = []
+  for (const draftNode of draft.nodes) {
+    const { id, type } = draftNode
+    if (!isExecutable(type)) {
+      problem(id, NOT_YET[type] ?? `element type "${type}" is not supported`)
+      continue
+    }
+    if ((draftNode.eventDefinitions ?? []).length > 0) {
+      const kinds = draftNode.eventDefinitions!.join(", ")
+      problem(id, kinds.includes("timeCycle")
+        ? "repeating timers (timeCycle) are not supported: a timer fires once"
+        : `${kinds} ${type === "startEvent" ? "start" : "end"} events are not supported yet`)
+      continue
+    }
+    const incoming = draft.flows.filter((f) => f.target === id).map((f) => f.id)
+    const outgoing = draft.flows.filter((f) => f.source === id).map((f) => f.id)
+    const checkMapping = (kind: string) => (mapping: Mapping) => {
+      if (mapping.target === "") problem(id, `${kind} mapping from "${mapping.source}" has no target`)
+      if (isExpression(mapping.source)) {
+        const syntax = feelSyntaxProblem(mapping.source)
+        if (syntax !== null) problem(id, `${kind} mapping ${mapping.target}: ${syntax}`)
+      }
+    }
+    const inputs = draftNode.inputs ?? []
+    const outputs = draftNode.outputs ?? []
+    inputs.forEach(checkMapping("input"))
+    outputs.forEach(checkMapping("output"))
+
+    if (type === "startEvent") {
+      startNodeIds.push(id)
+      if (incoming.length > 0) problem(id, "a start event cannot have incoming sequence flows")
+    } else if (incoming.length === 0) {
+      problem(id, `${type} ${id} has no incoming sequence flow, so it can never be reached`)
+    }
+    if (type === "endEvent" && outgoing.length > 0) problem(id, "an end event cannot have outgoing sequence flows")
+    if (type !== "endEvent" && outgoing.length === 0) problem(id, `${type} ${id} has no outgoing sequence flow`)
+
+    const jobType = draftNode.jobType ?? null
+    if ((type === "serviceTask" || type === "sendTask") && (jobType === null || jobType === "")) {
+      problem(id, `${type} ${id} needs a task type (zeebe:taskDefinition type)`)
+    }
+    if (type === "scriptTask") {
+      const script = draftNode.script ?? null
+      if (script === null || script.expression === "" || script.resultVariable === "") {
+        problem(id, "a script task needs a FEEL expression and a result variable (zeebe:script)")
+      } else {
+        const syntax = feelSyntaxProblem(script.expression)
+        if (syntax !== null) problem(id, `script: ${syntax}`)
+      }
+    }
+    const defaultFlow = draftNode.defaultFlow ?? null
+    if (defaultFlow !== null && !outgoing.includes(defaultFlow)) problem(id, `default flow ${defaultFlow} is not an outgoing flow of ${id}`)
+    if (type === "exclusiveGateway" && outgoing.length > 1) {
+      for (const flowId of outgoing) {
+        if (flowId !== defaultFlow && flows[flowId]?.condition == null) {
+          problem(id, `outgoing flow ${flowId} of exclusive gateway ${id} has neither a condition nor is it the default flow`)
+        }
+      }
+    }
+    nodes[id] = {
+      id,
+      type,
+      name: draftNode.name,
+      incoming,
+      outgoing,
+      defaultFlow,
+      terminate: draftNode.terminate === true,
+      job: type === "serviceTask" || type === "sendTask"
+        ? { type: jobType ?? "", retries: draftNode.retries ?? 3, headers: draftNode.headers ?? {} }
+        : null,
+      userTask: type === "userTask"
+        ? {
+          assignee: draftNode.assignee ?? null,
+          candidateGroups: draftNode.candidateGroups ?? [],
+          candidateUsers: draftNode.candidateUsers ?? [],
+          formKey: draftNode.formKey ?? null
+        }
+        : null,
+      script: type === "scriptTask" ? draftNode.script ?? null : null,
+      inputs,
+      outputs
+    }
+  }
+  if (startNodeIds.length === 0 && draft.nodes.every((n) => n.type !== "startEvent")) {
+    problem(draft.key || "process", "the process has no start event")
+  }
+  if (problems.length > 0) return { ok: false, problems }
+  return { ok: true, graph: { key: draft.key, name: draft.name, nodes, flows, startNodeIds } }
+}
+
+/** "a, b , c" or ["a","b"] -> ["a","b","c"] */
+export const listOf = (value: unknown): ReadonlyArray<string> =>
+  Array.isArray(value)
+    ? value.filter((v): v is string => typeof v === "string" && v.trim() !== "").map((v) => v.trim())
+    : typeof value === "string"
+    ? value.split(",").map((v) => v.trim()).filter((v) => v !== "")
+    : []

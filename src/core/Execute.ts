@@ -1,0 +1,303 @@
+// The pure execution core: (graph, state, command) -> events, folded through `apply`. No IO, no clock, no
+// randomness: ids derive from the instance id and the event count, so the same commands give the same events.
+// Tokens move as a trampoline of small steps (a work queue), never one element calling the next recursively.
+import { createHash } from "node:crypto"
+import type { InstanceCommand } from "../schema/InstanceCommands.ts"
+import { evaluateFeel, isExpression } from "./Feel.ts"
+import { apply, initialState, type InstanceEvent, type InstanceState, type Token } from "./InstanceState.ts"
+import type { GraphFlow, GraphNode, Mapping, ProcessGraph } from "./ProcessGraph.ts"
+
+export type ExecuteResult =
+  | { readonly ok: true; readonly state: InstanceState; readonly events: ReadonlyArray<InstanceEvent> }
+  | { readonly ok: false; readonly reason: "INVALID_STATE" | "NOT_FOUND" | "INVALID_ARGUMENT"; readonly message: string }
+
+/** A name-based UUID (version 8 layout) from the instance id and a discriminator: deterministic and unique. */
+export const derivedId = (instanceId: string, discriminator: string): string => {
+  const hex = createHash("sha256").update(`${instanceId}/${discriminator}`).digest("hex")
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
+}
+
+class Rejected {
+  readonly reason: "INVALID_STATE" | "NOT_FOUND" | "INVALID_ARGUMENT"
+  readonly message: string
+  constructor(reason: Rejected["reason"], message: string) {
+    this.reason = reason
+    this.message = message
+  }
+}
+
+/** One command's run: emits events (folding them into the state) and works off the queue of token steps. */
+class Run {
+  state: InstanceState
+  readonly events: Array<InstanceEvent> = []
+  private readonly work: Array<() => void> = []
+  private readonly graph: ProcessGraph
+
+  constructor(graph: ProcessGraph, state: InstanceState) {
+    this.graph = graph
+    this.state = state
+  }
+
+  emit(event: InstanceEvent): void {
+    this.events.push(event)
+    this.state = apply(this.state, event)
+  }
+
+  private newId(kind: string): string {
+    return derivedId(this.state.instanceId, `${kind}:${this.state.eventCount}`)
+  }
+
+  private node(id: string): GraphNode {
+    const node = this.graph.nodes[id]
+    if (node === undefined) throw new Error(`graph has no node ${id}`)
+    return node
+  }
+
+  private flow(id: string): GraphFlow {
+    const flow = this.graph.flows[id]
+    if (flow === undefined) throw new Error(`graph has no flow ${id}`)
+    return flow
+  }
+
+  /** Runs queued steps until the instance waits everywhere (or ends). */
+  drain(): void {
+    for (let step = this.work.shift(); step !== undefined; step = this.work.shift()) {
+      if (this.state.status === "COMPLETED" || this.state.status === "CANCELED") return
+      step()
+    }
+  }
+
+  enter(nodeId: string, viaFlow: string | null): void {
+    const tokenId = this.newId("token")
+    this.emit({ type: "ElementActivated", tokenId, nodeId, viaFlow })
+    this.work.push(() => this.activate(tokenId))
+  }
+
+  private raiseIncident(token: Token, incidentType: string, message: string): void {
+    this.emit({ type: "IncidentRaised", incidentId: this.newId("incident"), tokenId: token.id, nodeId: token.nodeId, incidentType, message })
+  }
+
+  /** Evaluates mappings in order against the variables (each sees the targets before it); null on failure. */
+  private mapped(token: Token, mappings: ReadonlyArray<Mapping>, variables: Readonly<Record<string, unknown>>, kind: string): Record<string, unknown> | null {
+    const result: Record<string, unknown> = {}
+    for (const mapping of mappings) {
+      const outcome = evaluateFeel(mapping.source, { ...variables, ...result })
+      if (!outcome.ok) {
+        this.raiseIncident(token, "IO_MAPPING_ERROR", `${kind} mapping ${mapping.target} failed: ${outcome.message}`)
+        return null
+      }
+      result[mapping.target] = outcome.value
+    }
+    return result
+  }
+
+  private activate(tokenId: string): void {
+    const token = this.state.tokens[tokenId]
+    if (token === undefined) return
+    const node = this.node(token.nodeId)
+    const locals = this.mapped(token, node.inputs, this.state.variables, "input")
+    if (locals === null) return
+    const visible = { ...this.state.variables, ...locals }
+    switch (node.type) {
+      case "startEvent":
+      case "task":
+      case "manualTask":
+        return this.leave(token, node, this.takeableFlows(token, node, visible))
+      case "scriptTask": {
+        const script = node.script!
+        const outcome = evaluateFeel(isExpression(script.expression) ? script.expression : `=${script.expression}`, visible)
+        if (!outcome.ok) return this.raiseIncident(token, "EXPRESSION_ERROR", `script of ${node.id} failed: ${outcome.message}`)
+        return this.finishActivity(token, node, { [script.resultVariable]: outcome.value })
+      }
+      case "serviceTask":
+      case "sendTask": {
+        const job = node.job!
+        this.emit({
+          type: "JobCreated", tokenId, nodeId: node.id, jobId: this.newId("job"), jobType: job.type, retries: job.retries, headers: job.headers, variables: visible
+        })
+        return
+      }
+      case "userTask": {
+        const definition = node.userTask!
+        const evaluate = (value: string | null): string | null => {
+          if (value === null) return null
+          const outcome = evaluateFeel(value, visible)
+          return outcome.ok && outcome.value !== null ? String(outcome.value) : null
+        }
+        this.emit({
+          type: "UserTaskCreated",
+          tokenId,
+          nodeId: node.id,
+          taskId: this.newId("task"),
+          name: node.name,
+          assignee: evaluate(definition.assignee),
+          candidateGroups: definition.candidateGroups,
+          candidateUsers: definition.candidateUsers,
+          formKey: definition.formKey,
+          variables: visible
+        })
+        return
+      }
+      case "exclusiveGateway": {
+        // BPMN 13.3.2: the first outgoing flow (in order) whose condition is true; else the default flow.
+        for (const flowId of node.outgoing) {
+          if (flowId === node.defaultFlow) continue
+          const condition = this.flow(flowId).condition
+          if (condition === null) return this.leave(token, node, [flowId])
+          const outcome = evaluateFeel(isExpression(condition) ? condition : `=${condition}`, visible)
+          if (!outcome.ok) return this.raiseIncident(token, "CONDITION_ERROR", `condition of flow ${flowId} failed: ${outcome.message}`)
+          if (outcome.value === true) return this.leave(token, node, [flowId])
+        }
+        if (node.defaultFlow !== null) return this.leave(token, node, [node.defaultFlow])
+        return this.raiseIncident(token, "CONDITION_ERROR", `no outgoing flow of gateway ${node.id} has a true condition and there is no default flow`)
+      }
+      case "parallelGateway": {
+        if (node.incoming.length <= 1) return this.leave(token, node, node.outgoing)
+        // BPMN 13.3.3: the join fires once a token has arrived on every incoming flow.
+        this.emit({ type: "JoinArrived", tokenId, nodeId: node.id })
+        const arrived = Object.values(this.state.tokens).filter((t) => t.nodeId === node.id && t.wait?.kind === "join")
+        const pick = node.incoming.map((flowId) => arrived.find((t) => t.viaFlow === flowId))
+        if (pick.some((t) => t === undefined)) return
+        const consumed = pick as Array<Token>
+        for (const other of consumed.slice(1)) this.emit({ type: "ElementCompleted", tokenId: other.id, nodeId: node.id })
+        return this.leave(consumed[0]!, node, node.outgoing)
+      }
+      case "endEvent": {
+        this.emit({ type: "ElementCompleted", tokenId, nodeId: node.id })
+        if (node.terminate) {
+          // A terminate end event ends every other path of the instance (BPMN 13.5.6).
+          this.terminateAll()
+          return this.emit({ type: "InstanceCompleted" })
+        }
+        if (Object.keys(this.state.tokens).length === 0) this.emit({ type: "InstanceCompleted" })
+        return
+      }
+    }
+  }
+
+  /** Flows an activity or event leaves by: every flow whose condition is absent or true. */
+  private takeableFlows(token: Token, node: GraphNode, visible: Readonly<Record<string, unknown>>): Array<string> {
+    return node.outgoing.filter((flowId) => {
+      const condition = this.flow(flowId).condition
+      if (condition === null) return true
+      const outcome = evaluateFeel(isExpression(condition) ? condition : `=${condition}`, visible)
+      return outcome.ok && outcome.value === true
+    })
+  }
+
+  /** An activity finished with a result: output mappings (or the result as is) become variables, then it leaves. */
+  finishActivity(token: Token, node: GraphNode, result: Readonly<Record<string, unknown>>): void {
+    if (node.outputs.length > 0) {
+      const outputs = this.mapped(token, node.outputs, { ...this.state.variables, ...result }, "output")
+      if (outputs === null) return
+      this.emit({ type: "VariablesSet", nodeId: node.id, variables: outputs })
+    } else if (Object.keys(result).length > 0) {
+      this.emit({ type: "VariablesSet", nodeId: node.id, variables: result })
+    }
+    const current = this.state.tokens[token.id]
+    if (current !== undefined) this.leave(current, node, this.takeableFlows(current, node, this.state.variables))
+  }
+
+  private leave(token: Token, node: GraphNode, flows: ReadonlyArray<string>): void {
+    this.emit({ type: "ElementCompleted", tokenId: token.id, nodeId: node.id })
+    for (const flowId of flows) {
+      const flow = this.flow(flowId)
+      this.emit({ type: "FlowTaken", flowId, tokenId: token.id, nodeId: node.id })
+      this.enter(flow.target, flowId)
+    }
+    if (flows.length === 0 && Object.keys(this.state.tokens).length === 0) this.emit({ type: "InstanceCompleted" })
+  }
+
+  terminateAll(): void {
+    for (const token of Object.values(this.state.tokens)) {
+      if (token.wait?.kind === "job") this.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId: token.wait.jobId })
+      if (token.wait?.kind === "userTask") this.emit({ type: "UserTaskCanceled", tokenId: token.id, nodeId: token.nodeId, taskId: token.wait.taskId })
+      this.emit({ type: "ElementTerminated", tokenId: token.id, nodeId: token.nodeId })
+    }
+    for (const incident of Object.values(this.state.incidents)) {
+      this.emit({ type: "IncidentResolved", incidentId: incident.id, nodeId: incident.nodeId })
+    }
+  }
+
+  private tokenWaitingFor(kind: "job" | "userTask", id: string): Token {
+    const token = Object.values(this.state.tokens).find((t) =>
+      kind === "job" ? t.wait?.kind === "job" && t.wait.jobId === id : t.wait?.kind === "userTask" && t.wait.taskId === id)
+    if (token === undefined) throw new Rejected("NOT_FOUND", `${kind === "job" ? "job" : "task"} ${id} is not active in this instance`)
+    return token
+  }
+
+  command(command: InstanceCommand): void {
+    const status = this.state.status
+    if (status === "COMPLETED" || status === "CANCELED") {
+      throw new Rejected("INVALID_STATE", `process instance ${this.state.instanceId} is ${status.toLowerCase()}`)
+    }
+    switch (command.type) {
+      case "StartInstance":
+        throw new Rejected("INVALID_STATE", `process instance ${this.state.instanceId} already started`)
+      case "CompleteJob":
+      case "CompleteUserTask": {
+        const token = command.type === "CompleteJob" ? this.tokenWaitingFor("job", command.jobId) : this.tokenWaitingFor("userTask", command.taskId)
+        // While suspended no token moves: the completion is held and applied on resume, in arrival order.
+        if (status === "SUSPENDED") return this.emit({ type: "CommandDeferred", command })
+        const node = this.node(token.nodeId)
+        if (command.type === "CompleteJob") {
+          this.emit({ type: "JobCompleted", tokenId: token.id, nodeId: node.id, jobId: command.jobId, variables: command.variables })
+        } else {
+          this.emit({ type: "UserTaskCompleted", tokenId: token.id, nodeId: node.id, taskId: command.taskId, variables: command.variables })
+        }
+        this.finishActivity(token, node, command.variables)
+        return this.drain()
+      }
+      case "CancelInstance":
+        this.terminateAll()
+        return this.emit({ type: "InstanceCanceled" })
+      case "SuspendInstance":
+        if (status !== "ACTIVE") throw new Rejected("INVALID_STATE", `process instance ${this.state.instanceId} is already suspended`)
+        return this.emit({ type: "InstanceSuspended" })
+      case "ResumeInstance": {
+        if (status !== "SUSPENDED") throw new Rejected("INVALID_STATE", `process instance ${this.state.instanceId} is not suspended`)
+        this.emit({ type: "InstanceResumed" })
+        const held = this.state.deferred
+        if (held.length === 0) return
+        this.emit({ type: "DeferredCommandsReleased" })
+        for (const deferred of held) {
+          try {
+            this.command(deferred)
+          } catch (error) {
+            // A held command that no longer applies (its job was canceled meanwhile) is dropped.
+            if (!(error instanceof Rejected)) throw error
+          }
+        }
+        return
+      }
+    }
+  }
+}
+
+export const execute = (
+  graph: ProcessGraph,
+  instanceId: string,
+  state: InstanceState | undefined,
+  command: InstanceCommand
+): ExecuteResult => {
+  try {
+    if (state === undefined) {
+      if (command.type !== "StartInstance") return { ok: false, reason: "NOT_FOUND", message: `process instance ${instanceId} not found` }
+      const startNodeId = graph.startNodeIds[0]
+      if (startNodeId === undefined) return { ok: false, reason: "INVALID_STATE", message: `process ${graph.key} has no none start event` }
+      const run = new Run(graph, initialState(instanceId))
+      run.emit({ type: "InstanceStarted", variables: command.variables })
+      run.enter(startNodeId, null)
+      run.drain()
+      return { ok: true, state: run.state, events: run.events }
+    }
+    const run = new Run(graph, state)
+    run.command(command)
+    run.drain()
+    return { ok: true, state: run.state, events: run.events }
+  } catch (error) {
+    if (error instanceof Rejected) return { ok: false, reason: error.reason, message: error.message }
+    throw error
+  }
+}

@@ -1,0 +1,155 @@
+// An instance's state and the events that change it. `apply` is the ONE mutator: the live path folds each event it
+// emits through it, and replaying the history through it rebuilds the same state.
+import type { InstanceCommand } from "../schema/InstanceCommands.ts"
+
+export type Wait =
+  | { readonly kind: "job"; readonly jobId: string }
+  | { readonly kind: "userTask"; readonly taskId: string }
+  | { readonly kind: "join" }
+  | { readonly kind: "incident"; readonly incidentId: string }
+
+export interface Token {
+  readonly id: string
+  readonly nodeId: string
+  /** The flow the token arrived by (joins count arrivals per flow). */
+  readonly viaFlow: string | null
+  readonly wait: Wait | null
+}
+
+export interface Incident {
+  readonly id: string
+  readonly tokenId: string
+  readonly nodeId: string
+  readonly type: string
+  readonly message: string
+}
+
+export interface InstanceState {
+  readonly instanceId: string
+  readonly status: "ACTIVE" | "SUSPENDED" | "COMPLETED" | "CANCELED"
+  readonly variables: Readonly<Record<string, unknown>>
+  readonly tokens: Readonly<Record<string, Token>>
+  readonly incidents: Readonly<Record<string, Incident>>
+  /** Commands that arrived while the instance was suspended, applied in order on resume. */
+  readonly deferred: ReadonlyArray<InstanceCommand>
+  /** Events applied so far: ids of new tokens, jobs and tasks derive from it, so they are deterministic. */
+  readonly eventCount: number
+}
+
+export type InstanceEvent =
+  | { readonly type: "InstanceStarted"; readonly variables: Readonly<Record<string, unknown>> }
+  | { readonly type: "ElementActivated"; readonly tokenId: string; readonly nodeId: string; readonly viaFlow: string | null }
+  | { readonly type: "ElementCompleted"; readonly tokenId: string; readonly nodeId: string }
+  | { readonly type: "ElementTerminated"; readonly tokenId: string; readonly nodeId: string }
+  | { readonly type: "FlowTaken"; readonly flowId: string; readonly tokenId: string; readonly nodeId: string }
+  | { readonly type: "VariablesSet"; readonly nodeId: string | null; readonly variables: Readonly<Record<string, unknown>> }
+  | {
+    readonly type: "JobCreated"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly jobId: string
+    readonly jobType: string
+    readonly retries: number
+    readonly headers: Readonly<Record<string, string>>
+    readonly variables: Readonly<Record<string, unknown>>
+  }
+  | { readonly type: "JobCompleted"; readonly tokenId: string; readonly nodeId: string; readonly jobId: string; readonly variables: Readonly<Record<string, unknown>> }
+  | { readonly type: "JobCanceled"; readonly tokenId: string; readonly nodeId: string; readonly jobId: string }
+  | {
+    readonly type: "UserTaskCreated"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly taskId: string
+    readonly name: string | null
+    readonly assignee: string | null
+    readonly candidateGroups: ReadonlyArray<string>
+    readonly candidateUsers: ReadonlyArray<string>
+    readonly formKey: string | null
+    readonly variables: Readonly<Record<string, unknown>>
+  }
+  | { readonly type: "UserTaskCompleted"; readonly tokenId: string; readonly nodeId: string; readonly taskId: string; readonly variables: Readonly<Record<string, unknown>> }
+  | { readonly type: "UserTaskCanceled"; readonly tokenId: string; readonly nodeId: string; readonly taskId: string }
+  | { readonly type: "JoinArrived"; readonly tokenId: string; readonly nodeId: string }
+  | { readonly type: "IncidentRaised"; readonly incidentId: string; readonly tokenId: string; readonly nodeId: string; readonly incidentType: string; readonly message: string }
+  | { readonly type: "IncidentResolved"; readonly incidentId: string; readonly nodeId: string }
+  | { readonly type: "CommandDeferred"; readonly command: InstanceCommand }
+  | { readonly type: "DeferredCommandsReleased" }
+  | { readonly type: "InstanceSuspended" }
+  | { readonly type: "InstanceResumed" }
+  | { readonly type: "InstanceCompleted" }
+  | { readonly type: "InstanceCanceled" }
+
+export const initialState = (instanceId: string): InstanceState => ({
+  instanceId,
+  status: "ACTIVE",
+  variables: {},
+  tokens: {},
+  incidents: {},
+  deferred: [],
+  eventCount: 0
+})
+
+const withToken = (state: InstanceState, token: Token): InstanceState => ({ ...state, tokens: { ...state.tokens, [token.id]: token } })
+const withoutToken = (state: InstanceState, tokenId: string): InstanceState => {
+  const { [tokenId]: _, ...tokens } = state.tokens
+  return { ...state, tokens }
+}
+const waiting = (state: InstanceState, tokenId: string, wait: Wait | null): InstanceState => {
+  const token = state.tokens[tokenId]
+  return token === undefined ? state : withToken(state, { ...token, wait })
+}
+
+const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
+  switch (event.type) {
+    case "InstanceStarted":
+      return { ...state, status: "ACTIVE", variables: { ...event.variables } }
+    case "ElementActivated":
+      return withToken(state, { id: event.tokenId, nodeId: event.nodeId, viaFlow: event.viaFlow, wait: null })
+    case "ElementCompleted":
+    case "ElementTerminated":
+      return withoutToken(state, event.tokenId)
+    case "FlowTaken":
+      return state
+    case "VariablesSet":
+      return { ...state, variables: { ...state.variables, ...event.variables } }
+    case "JobCreated":
+      return waiting(state, event.tokenId, { kind: "job", jobId: event.jobId })
+    case "UserTaskCreated":
+      return waiting(state, event.tokenId, { kind: "userTask", taskId: event.taskId })
+    case "JobCompleted":
+    case "JobCanceled":
+    case "UserTaskCompleted":
+    case "UserTaskCanceled":
+      return waiting(state, event.tokenId, null)
+    case "JoinArrived":
+      return waiting(state, event.tokenId, { kind: "join" })
+    case "IncidentRaised":
+      return {
+        ...waiting(state, event.tokenId, { kind: "incident", incidentId: event.incidentId }),
+        incidents: {
+          ...state.incidents,
+          [event.incidentId]: { id: event.incidentId, tokenId: event.tokenId, nodeId: event.nodeId, type: event.incidentType, message: event.message }
+        }
+      }
+    case "IncidentResolved": {
+      const { [event.incidentId]: _, ...incidents } = state.incidents
+      return { ...state, incidents }
+    }
+    case "CommandDeferred":
+      return { ...state, deferred: [...state.deferred, event.command] }
+    case "DeferredCommandsReleased":
+      return { ...state, deferred: [] }
+    case "InstanceSuspended":
+      return { ...state, status: "SUSPENDED" }
+    case "InstanceResumed":
+      return { ...state, status: "ACTIVE" }
+    case "InstanceCompleted":
+      return { ...state, status: "COMPLETED", tokens: {} }
+    case "InstanceCanceled":
+      return { ...state, status: "CANCELED", tokens: {} }
+  }
+}
+
+export const apply = (state: InstanceState, event: InstanceEvent): InstanceState => ({ ...mutate(state, event), eventCount: state.eventCount + 1 })
+
+export const replay = (instanceId: string, events: ReadonlyArray<InstanceEvent>): InstanceState => events.reduce(apply, initialState(instanceId))

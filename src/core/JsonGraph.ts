@@ -1,0 +1,80 @@
+// The JSON graph format: { id, name?, nodes: [{ id, type, name?, properties? }], flows: [{ id, source, target,
+// condition?, default? }] }. `type` is a BPMN element type in camelCase; `properties` carries what the zeebe
+// extensions carry in XML:
+//   serviceTask / sendTask: taskType (required), retries (default 3), headers {k: v}
+//   userTask: assignee, candidateGroups (list or "a,b"), candidateUsers, formKey
+//   scriptTask: expression (FEEL), resultVariable
+//   any activity: inputMappings / outputMappings [{ source: "= expr", target: "name" }]
+//   endEvent: terminate (true for a terminate end event)
+// A flow with default: true is its source gateway's default flow.
+import { type Draft, type DraftNode, listOf } from "./CompileGraph.ts"
+import type { Mapping, Problem } from "./ProcessGraph.ts"
+
+type Json = Record<string, unknown>
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value)
+const text = (value: unknown): string | null => (typeof value === "string" ? value : null)
+
+const mappingList = (value: unknown, path: string, problems: Array<Problem>, elementId: string): ReadonlyArray<Mapping> => {
+  if (value === undefined) return []
+  if (!Array.isArray(value)) {
+    problems.push({ elementId, message: `${path} must be a list of { source, target }` })
+    return []
+  }
+  return value.flatMap((entry, index) => {
+    if (!isObject(entry) || typeof entry["source"] !== "string" || typeof entry["target"] !== "string") {
+      problems.push({ elementId, message: `${path}[${index}] must be { source, target } strings` })
+      return []
+    }
+    return [{ source: entry["source"], target: entry["target"] }]
+  })
+}
+
+export type JsonReadResult = { readonly ok: true; readonly draft: Draft } | { readonly ok: false; readonly problems: ReadonlyArray<Problem> }
+
+export const readJsonGraph = (json: unknown): JsonReadResult => {
+  const problems: Array<Problem> = []
+  if (!isObject(json) || !Array.isArray(json["nodes"]) || !Array.isArray(json["flows"])) {
+    return { ok: false, problems: [{ elementId: "process", message: "a JSON graph is { id, name?, nodes: [...], flows: [...] }" }] }
+  }
+  const key = text(json["id"]) ?? ""
+  const flows = json["flows"].flatMap((flow, index) => {
+    if (!isObject(flow) || typeof flow["id"] !== "string" || typeof flow["source"] !== "string" || typeof flow["target"] !== "string") {
+      problems.push({ elementId: isObject(flow) && typeof flow["id"] === "string" ? flow["id"] : `flows[${index}]`, message: "a flow needs id, source and target strings" })
+      return []
+    }
+    return [{ id: flow["id"], source: flow["source"], target: flow["target"], condition: text(flow["condition"]), isDefault: flow["default"] === true }]
+  })
+  const nodes = json["nodes"].flatMap((node, index): Array<DraftNode> => {
+    if (!isObject(node) || typeof node["id"] !== "string" || typeof node["type"] !== "string") {
+      problems.push({ elementId: isObject(node) && typeof node["id"] === "string" ? node["id"] : `nodes[${index}]`, message: "a node needs id and type strings" })
+      return []
+    }
+    const id = node["id"]
+    const properties = isObject(node["properties"]) ? node["properties"] : {}
+    const retries = properties["retries"]
+    const headers = properties["headers"]
+    const expression = text(properties["expression"]) ?? text(properties["script"])
+    const defaults = flows.filter((f) => f.source === id && f.isDefault)
+    if (defaults.length > 1) problems.push({ elementId: id, message: "only one outgoing flow can be the default" })
+    return [{
+      id,
+      type: node["type"],
+      name: text(node["name"]),
+      terminate: properties["terminate"] === true,
+      eventDefinitions: listOf(properties["eventDefinitions"]),
+      jobType: text(properties["taskType"]),
+      retries: typeof retries === "number" && Number.isInteger(retries) && retries >= 0 ? retries : 3,
+      headers: isObject(headers) ? Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)])) : {},
+      assignee: text(properties["assignee"]),
+      candidateGroups: listOf(properties["candidateGroups"]),
+      candidateUsers: listOf(properties["candidateUsers"]),
+      formKey: text(properties["formKey"]),
+      script: expression === null ? null : { expression, resultVariable: text(properties["resultVariable"]) ?? "" },
+      inputs: mappingList(properties["inputMappings"], "inputMappings", problems, id),
+      outputs: mappingList(properties["outputMappings"], "outputMappings", problems, id),
+      defaultFlow: defaults[0]?.id ?? null
+    }]
+  })
+  if (problems.length > 0) return { ok: false, problems }
+  return { ok: true, draft: { key, name: text(json["name"]), nodes, flows: flows.map(({ isDefault: _, ...flow }) => flow) } }
+}

@@ -1,0 +1,68 @@
+// The executable process graph: what BPMN XML and JSON graphs compile to at deploy time. Plain JSON (it is stored
+// with the deployment), immutable, and all the execution core ever sees — never XML.
+
+/** A variable mapping (zeebe:ioMapping): `source` is a FEEL expression ("= a.b") or a literal; `target` a name. */
+export interface Mapping {
+  readonly source: string
+  readonly target: string
+}
+
+export const EXECUTABLE_TYPES = [
+  "startEvent", "endEvent", "serviceTask", "sendTask", "userTask", "scriptTask", "task", "manualTask",
+  "exclusiveGateway", "parallelGateway"
+] as const
+export type NodeType = (typeof EXECUTABLE_TYPES)[number]
+
+export interface JobDefinition {
+  readonly type: string
+  readonly retries: number
+  readonly headers: Readonly<Record<string, string>>
+}
+
+export interface UserTaskDefinition {
+  readonly assignee: string | null
+  readonly candidateGroups: ReadonlyArray<string>
+  readonly candidateUsers: ReadonlyArray<string>
+  readonly formKey: string | null
+}
+
+export interface GraphNode {
+  readonly id: string
+  readonly type: NodeType
+  readonly name: string | null
+  readonly incoming: ReadonlyArray<string>
+  readonly outgoing: ReadonlyArray<string>
+  /** The default flow of a gateway. */
+  readonly defaultFlow: string | null
+  /** A terminate end event ends the whole instance. */
+  readonly terminate: boolean
+  readonly job: JobDefinition | null
+  readonly userTask: UserTaskDefinition | null
+  readonly script: { readonly expression: string; readonly resultVariable: string } | null
+  readonly inputs: ReadonlyArray<Mapping>
+  readonly outputs: ReadonlyArray<Mapping>
+}
+
+export interface GraphFlow {
+  readonly id: string
+  readonly source: string
+  readonly target: string
+  /** FEEL condition, with or without the leading "=". */
+  readonly condition: string | null
+}
+
+export interface ProcessGraph {
+  readonly key: string
+  readonly name: string | null
+  readonly nodes: Readonly<Record<string, GraphNode>>
+  readonly flows: Readonly<Record<string, GraphFlow>>
+  readonly startNodeIds: ReadonlyArray<string>
+}
+
+/** One thing wrong with a model: which element, and what. */
+export interface Problem {
+  readonly elementId: string
+  readonly message: string
+}
+
+export type Compiled = { readonly ok: true; readonly graph: ProcessGraph } | { readonly ok: false; readonly problems: ReadonlyArray<Problem> }

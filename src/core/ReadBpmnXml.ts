@@ -1,0 +1,126 @@
+// Reads BPMN 2.0 XML as Camunda Modeler (Camunda 8 flavour) writes it — bpmn-moddle with the zeebe extension — into
+// a draft for the compiler. Untrusted XML is prechecked first.
+import { BpmnModdle } from "bpmn-moddle"
+import zeebe from "zeebe-bpmn-moddle/resources/zeebe.json" with { type: "json" }
+import type { Draft, DraftFlow, DraftNode } from "./CompileGraph.ts"
+import { listOf } from "./CompileGraph.ts"
+import type { Mapping, Problem } from "./ProcessGraph.ts"
+import { DEFAULT_XML_LIMITS, precheckXml, type XmlLimits } from "./XmlPrecheck.ts"
+
+/** What the code needs of a moddle element: its type, and untyped properties read through the helpers below. */
+interface Element {
+  readonly $type: string
+  readonly [property: string]: unknown
+}
+
+interface Moddle {
+  fromXML(xml: string): Promise<{ readonly rootElement: Element; readonly warnings: ReadonlyArray<{ readonly message: string }> }>
+  create(type: string, properties?: Record<string, unknown>): Element & { get(name: string): Array<unknown> }
+  toXML(element: Element, options?: { readonly format?: boolean }): Promise<{ readonly xml: string }>
+}
+
+export const makeModdle = (): Moddle => new (BpmnModdle as unknown as new (packages: Record<string, unknown>) => Moddle)({ zeebe })
+
+const isElement = (value: unknown): value is Element => typeof value === "object" && value !== null && typeof (value as Element).$type === "string"
+const str = (element: Element, name: string): string | null => (typeof element[name] === "string" ? (element[name] as string) : null)
+const elements = (element: Element, name: string): ReadonlyArray<Element> =>
+  Array.isArray(element[name]) ? (element[name] as Array<unknown>).filter(isElement) : []
+const extension = (element: Element, type: string): Element | undefined => {
+  const ext = element["extensionElements"]
+  return isElement(ext) ? elements(ext, "values").find((value) => value.$type === type) : undefined
+}
+
+/** "bpmn:ServiceTask" -> "serviceTask" */
+const localType = (type: string): string => {
+  const local = type.split(":")[1] ?? type
+  return local.charAt(0).toLowerCase() + local.slice(1)
+}
+
+const mappings = (element: Element, property: "inputParameters" | "outputParameters"): ReadonlyArray<Mapping> => {
+  const io = extension(element, "zeebe:IoMapping")
+  return io === undefined ? [] : elements(io, property).map((p) => ({ source: str(p, "source") ?? "", target: str(p, "target") ?? "" }))
+}
+
+const EVENT_DEFINITION_NAMES: Record<string, string> = {
+  "bpmn:MessageEventDefinition": "message",
+  "bpmn:TimerEventDefinition": "timer",
+  "bpmn:SignalEventDefinition": "signal",
+  "bpmn:ErrorEventDefinition": "error",
+  "bpmn:EscalationEventDefinition": "escalation",
+  "bpmn:ConditionalEventDefinition": "conditional",
+  "bpmn:CompensateEventDefinition": "compensation",
+  "bpmn:LinkEventDefinition": "link"
+}
+
+const toDraftNode = (element: Element): DraftNode => {
+  const type = localType(element.$type)
+  const definitions = elements(element, "eventDefinitions")
+  const terminate = definitions.some((d) => d.$type === "bpmn:TerminateEventDefinition")
+  const eventDefinitions = definitions
+    .filter((d) => d.$type !== "bpmn:TerminateEventDefinition")
+    .map((d) => (d.$type === "bpmn:TimerEventDefinition" && isElement(d["timeCycle"]) ? "timer (timeCycle)" : EVENT_DEFINITION_NAMES[d.$type] ?? localType(d.$type)))
+  const task = extension(element, "zeebe:TaskDefinition")
+  const headers = extension(element, "zeebe:TaskHeaders")
+  const assignment = extension(element, "zeebe:AssignmentDefinition")
+  const form = extension(element, "zeebe:FormDefinition")
+  const script = extension(element, "zeebe:Script")
+  const defaultFlow = element["default"]
+  const retries = task === undefined ? undefined : Number(str(task, "retries") ?? "3")
+  return {
+    id: str(element, "id") ?? "",
+    type,
+    name: str(element, "name"),
+    terminate,
+    eventDefinitions,
+    jobType: task === undefined ? null : str(task, "type"),
+    retries: retries === undefined || Number.isNaN(retries) ? 3 : retries,
+    headers: headers === undefined ? {} : Object.fromEntries(elements(headers, "values").map((h) => [str(h, "key") ?? "", str(h, "value") ?? ""])),
+    assignee: assignment === undefined ? null : str(assignment, "assignee"),
+    candidateGroups: assignment === undefined ? [] : listOf(str(assignment, "candidateGroups")),
+    candidateUsers: assignment === undefined ? [] : listOf(str(assignment, "candidateUsers")),
+    formKey: form === undefined ? null : str(form, "formKey") ?? str(form, "formId"),
+    script: script === undefined ? null : { expression: str(script, "expression") ?? "", resultVariable: str(script, "resultVariable") ?? "" },
+    inputs: mappings(element, "inputParameters"),
+    outputs: mappings(element, "outputParameters"),
+    defaultFlow: isElement(defaultFlow) ? str(defaultFlow, "id") : null
+  }
+}
+
+const toDraftFlow = (element: Element): DraftFlow => {
+  const ref = (name: string) => {
+    const target = element[name]
+    return isElement(target) ? str(target, "id") ?? "" : ""
+  }
+  const condition = element["conditionExpression"]
+  return { id: str(element, "id") ?? "", source: ref("sourceRef"), target: ref("targetRef"), condition: isElement(condition) ? str(condition, "body") : null }
+}
+
+export type ReadResult = { readonly ok: true; readonly draft: Draft } | { readonly ok: false; readonly problems: ReadonlyArray<Problem> }
+
+/** Reads the first executable process of the definitions (or the only process). */
+export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_LIMITS): Promise<ReadResult> => {
+  const precheck = precheckXml(xml, limits)
+  if (precheck.length > 0) return { ok: false, problems: precheck }
+  let root: Element
+  try {
+    root = (await makeModdle().fromXML(xml)).rootElement
+  } catch (error) {
+    return { ok: false, problems: [{ elementId: "definitions", message: `not a BPMN document: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` }] }
+  }
+  if (root.$type !== "bpmn:Definitions") return { ok: false, problems: [{ elementId: "definitions", message: "the root element must be bpmn:definitions" }] }
+  const processes = elements(root, "rootElements").filter((e) => e.$type === "bpmn:Process")
+  const process = processes.find((p) => p["isExecutable"] === true) ?? (processes.length === 1 ? processes[0] : undefined)
+  if (process === undefined) {
+    return { ok: false, problems: [{ elementId: "definitions", message: processes.length === 0 ? "the document has no process" : "none of the processes is executable (isExecutable=\"true\")" }] }
+  }
+  const flowElements = elements(process, "flowElements")
+  return {
+    ok: true,
+    draft: {
+      key: str(process, "id") ?? "",
+      name: str(process, "name"),
+      nodes: flowElements.filter((e) => e.$type !== "bpmn:SequenceFlow" && e.$type !== "bpmn:DataObjectReference" && e.$type !== "bpmn:DataStoreReference" && e.$type !== "bpmn:DataObject").map(toDraftNode),
+      flows: flowElements.filter((e) => e.$type === "bpmn:SequenceFlow").map(toDraftFlow)
+    }
+  }
+}

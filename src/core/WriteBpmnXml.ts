@@ -1,0 +1,65 @@
+// BPMN XML for a compiled graph (JSON deployments are served as XML too); reading it back compiles to the same graph.
+import type { ProcessGraph } from "./ProcessGraph.ts"
+import { makeModdle } from "./ReadBpmnXml.ts"
+
+const bpmnType = (type: string) => `bpmn:${type.charAt(0).toUpperCase()}${type.slice(1)}`
+
+export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
+  const moddle = makeModdle()
+  const process = moddle.create("bpmn:Process", { id: graph.key, isExecutable: true, ...(graph.name === null ? {} : { name: graph.name }) })
+  const flowElements = process.get("flowElements")
+  const created = new Map<string, ReturnType<typeof moddle.create>>()
+  for (const node of Object.values(graph.nodes)) {
+    const values: Array<unknown> = []
+    if (node.job !== null) {
+      values.push(moddle.create("zeebe:TaskDefinition", { type: node.job.type, retries: String(node.job.retries) }))
+      const headers = Object.entries(node.job.headers)
+      if (headers.length > 0) {
+        values.push(moddle.create("zeebe:TaskHeaders", { values: headers.map(([key, value]) => moddle.create("zeebe:Header", { key, value })) }))
+      }
+    }
+    if (node.userTask !== null) {
+      values.push(moddle.create("zeebe:UserTask"))
+      const { assignee, candidateGroups, candidateUsers, formKey } = node.userTask
+      if (assignee !== null || candidateGroups.length > 0 || candidateUsers.length > 0) {
+        values.push(moddle.create("zeebe:AssignmentDefinition", {
+          ...(assignee === null ? {} : { assignee }),
+          ...(candidateGroups.length === 0 ? {} : { candidateGroups: candidateGroups.join(",") }),
+          ...(candidateUsers.length === 0 ? {} : { candidateUsers: candidateUsers.join(",") })
+        }))
+      }
+      if (formKey !== null) values.push(moddle.create("zeebe:FormDefinition", { formKey }))
+    }
+    if (node.script !== null) values.push(moddle.create("zeebe:Script", node.script))
+    if (node.inputs.length > 0 || node.outputs.length > 0) {
+      values.push(moddle.create("zeebe:IoMapping", {
+        inputParameters: node.inputs.map((m) => moddle.create("zeebe:Input", { source: m.source, target: m.target })),
+        outputParameters: node.outputs.map((m) => moddle.create("zeebe:Output", { source: m.source, target: m.target }))
+      }))
+    }
+    const element = moddle.create(bpmnType(node.type), {
+      id: node.id,
+      ...(node.name === null ? {} : { name: node.name }),
+      ...(values.length === 0 ? {} : { extensionElements: moddle.create("bpmn:ExtensionElements", { values }) }),
+      ...(node.terminate ? { eventDefinitions: [moddle.create("bpmn:TerminateEventDefinition")] } : {})
+    })
+    created.set(node.id, element)
+    flowElements.push(element)
+  }
+  for (const flow of Object.values(graph.flows)) {
+    const element = moddle.create("bpmn:SequenceFlow", {
+      id: flow.id,
+      sourceRef: created.get(flow.source),
+      targetRef: created.get(flow.target),
+      ...(flow.condition === null ? {} : { conditionExpression: moddle.create("bpmn:FormalExpression", { body: flow.condition }) })
+    })
+    created.set(flow.id, element)
+    flowElements.push(element)
+  }
+  for (const node of Object.values(graph.nodes)) {
+    if (node.defaultFlow !== null) (created.get(node.id) as unknown as Record<string, unknown>)["default"] = created.get(node.defaultFlow)
+  }
+  const definitions = moddle.create("bpmn:Definitions", { id: `Definitions_${graph.key}`, targetNamespace: "http://bpmn.io/schema/bpmn" })
+  definitions.get("rootElements").push(process)
+  return (await moddle.toXML(definitions, { format: true })).xml
+}

@@ -1,0 +1,41 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { BusinessErrorHttp, ConflictHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
+import { IdParam, Page, PageQueryFields } from "../../schema/Common.ts"
+import { Ok } from "../../schema/Envelope.ts"
+import { HistoryEvent, InstanceQuery, ProcessInstance, StartInstance } from "../../schema/ProcessInstances.ts"
+import { Authentication } from "../Middleware.ts"
+
+export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
+  .add(
+    HttpApiEndpoint.post("start", "/", {
+      payload: StartInstance,
+      success: Ok(ProcessInstance, "Instance started").pipe(HttpApiSchema.status(201)),
+      error: [NotFoundHttp, ConflictHttp]
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Start an instance of a deployment (version) with variables; it runs until it waits (job, task, message) or ends",
+      description: "A suspended deployment refuses new starts with 409 CONFLICT."
+    })),
+    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(InstanceQuery), success: Ok(Page(ProcessInstance)) })
+      .annotateMerge(OpenApi.annotations({ summary: "List instances, newest first; filter by deployment, process key, state, incidents, start/end range" })),
+    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(ProcessInstance), error: NotFoundHttp })
+      .annotateMerge(OpenApi.annotations({ summary: "One instance with its variables" })),
+    HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(ProcessInstance, "Deleted"), error: [NotFoundHttp, BusinessErrorHttp] })
+      .annotateMerge(OpenApi.annotations({ summary: "Permanently delete a finished instance and its history (422 while it runs)" })),
+    HttpApiEndpoint.post("cancel", "/:id/cancel", { params: IdParam, success: Ok(ProcessInstance, "Canceled"), error: [NotFoundHttp, ConflictHttp] })
+      .annotateMerge(OpenApi.annotations({ summary: "Terminate the instance: its jobs, tasks and subscriptions are withdrawn" })),
+    HttpApiEndpoint.post("suspend", "/:id/suspend", { params: IdParam, success: Ok(ProcessInstance, "Suspended"), error: [NotFoundHttp, ConflictHttp] })
+      .annotateMerge(OpenApi.annotations({ summary: "Pause a running instance: no token moves and its jobs cannot be activated until resume" })),
+    HttpApiEndpoint.post("resume", "/:id/resume", { params: IdParam, success: Ok(ProcessInstance, "Resumed"), error: [NotFoundHttp, ConflictHttp] })
+      .annotateMerge(OpenApi.annotations({ summary: "Resume a suspended instance" })),
+    HttpApiEndpoint.get("history", "/:id/history", {
+      params: IdParam,
+      query: Schema.Struct(PageQueryFields),
+      success: Ok(Page(HistoryEvent)),
+      error: NotFoundHttp
+    }).annotateMerge(OpenApi.annotations({ summary: "Execution history, oldest first, each event with eventSeq, type, node, token, time and the caller's sub" }))
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1/process-instances")
+  .annotateMerge(OpenApi.annotations({ title: "Process instances" }))
+{}

@@ -1,0 +1,44 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { CurrentPrincipal } from "../../auth/Principal.ts"
+import { pageRequest } from "../../schema/Common.ts"
+import { Work } from "../../services/Work.ts"
+import { Api } from "../Api.ts"
+
+export const JobsHandlers = HttpApiBuilder.group(Api, "jobs", (handlers) =>
+  Effect.gen(function*() {
+    const work = yield* Work
+    return handlers
+      .handle("activate", ({ payload }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          Effect.map(work.activateJobs(principal.tenantId, payload), (jobs) => ({ jobs }))))
+      .handle("complete", ({ params, payload }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) => work.completeJob(principal, params.id, payload.variables ?? {})))
+      .handle("list", ({ query }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          work.listJobs(principal.tenantId, { type: query.type, state: query.state, processInstanceId: query.processInstanceId }, pageRequest(query))))
+  }))
+
+export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
+  Effect.gen(function*() {
+    const work = yield* Work
+    return handlers
+      .handle("list", ({ query }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          work.listTasks(principal.tenantId, {
+            candidateGroup: query.candidateGroup,
+            assignee: query.assignee,
+            state: query.state,
+            processInstanceId: query.processInstanceId
+          }, pageRequest(query))))
+      .handle("complete", ({ params, payload }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) => work.completeTask(principal, params.id, payload.variables ?? {})))
+  }))
+
+export const IncidentsHandlers = HttpApiBuilder.group(Api, "incidents", (handlers) =>
+  Effect.gen(function*() {
+    const work = yield* Work
+    return handlers.handle("list", ({ query }) =>
+      Effect.flatMap(CurrentPrincipal, (principal) =>
+        work.listIncidents(principal.tenantId, { state: query.state, processInstanceId: query.processInstanceId }, pageRequest(query))))
+  }))

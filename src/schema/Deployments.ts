@@ -1,0 +1,66 @@
+// Deployments: versions of a process definition, deployed as BPMN 2.0 XML or as a JSON graph.
+import { Schema } from "effect"
+import { IsoDateTime, PageQueryFields } from "./Common.ts"
+
+export const DeploymentFormat = Schema.Literals(["BPMN_XML", "JSON_GRAPH"]).annotate({ identifier: "DeploymentFormat" })
+export const DeploymentState = Schema.Literals(["ACTIVE", "SUSPENDED"]).annotate({ identifier: "DeploymentState" })
+
+export const JsonGraphNode = Schema.Struct({
+  id: Schema.String,
+  type: Schema.String.annotate({ description: "a BPMN element type, e.g. startEvent, serviceTask, exclusiveGateway" }),
+  name: Schema.optional(Schema.String),
+  properties: Schema.optional(Schema.Record(Schema.String, Schema.Unknown)).annotate({
+    description: "element settings: taskType, retries, headers, inputMappings, outputMappings, assignee, candidateGroups, " +
+      "messageName, correlationKey, timer, attachedTo, cancelActivity, multiInstance, ..."
+  })
+}).annotate({ identifier: "JsonGraphNode" })
+
+export const JsonGraphFlow = Schema.Struct({
+  id: Schema.String,
+  source: Schema.String,
+  target: Schema.String,
+  condition: Schema.optional(Schema.String).annotate({ description: "FEEL condition, e.g. \"= amount > 100\"" }),
+  default: Schema.optional(Schema.Boolean)
+}).annotate({ identifier: "JsonGraphFlow" })
+
+export const JsonGraph = Schema.Struct({
+  id: Schema.optional(Schema.String).annotate({ description: "the process key (BPMN process id)" }),
+  name: Schema.optional(Schema.String),
+  nodes: Schema.Array(JsonGraphNode),
+  flows: Schema.Array(JsonGraphFlow)
+}).annotate({ identifier: "JsonGraph", description: "A process as a graph of nodes and flows; compiles to the same model as BPMN XML." })
+
+export const Deployment = Schema.Struct({
+  id: Schema.String,
+  key: Schema.String.annotate({ description: "the process key (BPMN process id); versions are counted per key" }),
+  name: Schema.NullOr(Schema.String),
+  version: Schema.Int,
+  format: DeploymentFormat,
+  state: DeploymentState,
+  createdBy: Schema.String,
+  createdAt: IsoDateTime,
+  updatedAt: IsoDateTime
+}).annotate({ identifier: "Deployment" })
+export type Deployment = typeof Deployment.Type
+
+export const DeploymentDetail = Schema.Struct({
+  ...Deployment.fields,
+  bpmnXml: Schema.String.annotate({ description: "BPMN 2.0 XML (generated for JSON deployments)" }),
+  source: Schema.NullOr(JsonGraph).annotate({ description: "the JSON graph as deployed, for JSON deployments" })
+}).annotate({ identifier: "DeploymentDetail" })
+export type DeploymentDetail = typeof DeploymentDetail.Type
+
+export const DeploymentNode = Schema.Struct({
+  id: Schema.String,
+  type: Schema.String,
+  name: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "DeploymentNode" })
+
+export const DeploymentQuery = {
+  ...PageQueryFields,
+  key: Schema.optional(Schema.String).annotate({ description: "only the versions of this process key (its version history)" })
+}
+
+export const DeleteDeploymentQuery = {
+  includeFinishedInstances: Schema.optional(Schema.Literals(["true", "false"]))
+}

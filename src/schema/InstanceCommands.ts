@@ -1,0 +1,14 @@
+// The commands a ProcessInstance entity applies, as effect Schemas: they travel as entity messages.
+import { Schema } from "effect"
+
+const Vars = Schema.Record(Schema.String, Schema.Unknown)
+
+export const InstanceCommand = Schema.Union([
+  Schema.Struct({ type: Schema.Literal("StartInstance"), variables: Vars }),
+  Schema.Struct({ type: Schema.Literal("CompleteJob"), jobId: Schema.String, variables: Vars }),
+  Schema.Struct({ type: Schema.Literal("CompleteUserTask"), taskId: Schema.String, variables: Vars }),
+  Schema.Struct({ type: Schema.Literal("CancelInstance") }),
+  Schema.Struct({ type: Schema.Literal("SuspendInstance") }),
+  Schema.Struct({ type: Schema.Literal("ResumeInstance") })
+])
+export type InstanceCommand = typeof InstanceCommand.Type

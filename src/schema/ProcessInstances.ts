@@ -1,0 +1,53 @@
+// Process instances, their history, and the commands on them.
+import { Schema } from "effect"
+import { IsoDateTime, PageQueryFields, Variables } from "./Common.ts"
+
+export const InstanceState = Schema.Literals(["ACTIVE", "SUSPENDED", "COMPLETED", "CANCELED"]).annotate({
+  identifier: "InstanceState",
+  description: "an instance with an open incident stays ACTIVE and has incidentCount > 0"
+})
+
+export const ProcessInstance = Schema.Struct({
+  id: Schema.String,
+  deploymentId: Schema.String,
+  processKey: Schema.String,
+  version: Schema.Int,
+  state: InstanceState,
+  incidentCount: Schema.Int,
+  parentInstanceId: Schema.NullOr(Schema.String),
+  rootInstanceId: Schema.String,
+  variables: Variables,
+  startedBy: Schema.String,
+  startedAt: IsoDateTime,
+  endedAt: Schema.NullOr(IsoDateTime),
+  updatedAt: IsoDateTime
+}).annotate({ identifier: "ProcessInstance" })
+export type ProcessInstance = typeof ProcessInstance.Type
+
+export const StartInstance = Schema.Struct({
+  deploymentId: Schema.String.check(Schema.isMinLength(1)),
+  variables: Schema.optional(Variables)
+}).annotate({ identifier: "StartInstance" })
+
+export const InstanceQuery = {
+  ...PageQueryFields,
+  deploymentId: Schema.optional(Schema.String),
+  processKey: Schema.optional(Schema.String),
+  state: Schema.optional(InstanceState),
+  hasIncident: Schema.optional(Schema.Literals(["true", "false"])),
+  startedAfter: Schema.optional(Schema.String).annotate({ description: "ISO 8601 date-time, inclusive" }),
+  startedBefore: Schema.optional(Schema.String).annotate({ description: "ISO 8601 date-time, exclusive" }),
+  endedAfter: Schema.optional(Schema.String),
+  endedBefore: Schema.optional(Schema.String)
+}
+
+export const HistoryEvent = Schema.Struct({
+  eventSeq: Schema.Int,
+  type: Schema.String,
+  nodeId: Schema.NullOr(Schema.String),
+  tokenId: Schema.NullOr(Schema.String),
+  data: Schema.Record(Schema.String, Schema.Unknown),
+  sub: Schema.NullOr(Schema.String).annotate({ description: "the caller whose request caused the event" }),
+  occurredAt: IsoDateTime
+}).annotate({ identifier: "HistoryEvent" })
+export type HistoryEvent = typeof HistoryEvent.Type

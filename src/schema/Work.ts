@@ -1,0 +1,92 @@
+// Jobs for external workers, human tasks and incidents (the minimal work path of the process engine).
+import { Schema } from "effect"
+import { IsoDateTime, PageQueryFields, Variables } from "./Common.ts"
+
+export const JobState = Schema.Literals(["ACTIVATABLE", "ACTIVATED", "COMPLETED", "CANCELED", "FAILED"]).annotate({ identifier: "JobState" })
+
+export const Job = Schema.Struct({
+  id: Schema.String,
+  type: Schema.String,
+  state: JobState,
+  processInstanceId: Schema.String,
+  nodeId: Schema.String,
+  elementInstanceId: Schema.String,
+  retries: Schema.Int,
+  worker: Schema.NullOr(Schema.String),
+  deadline: Schema.NullOr(IsoDateTime),
+  customHeaders: Schema.Record(Schema.String, Schema.String),
+  variables: Variables,
+  errorMessage: Schema.NullOr(Schema.String),
+  createdAt: IsoDateTime,
+  updatedAt: IsoDateTime
+}).annotate({ identifier: "Job" })
+export type Job = typeof Job.Type
+
+export const ActivateJobs = Schema.Struct({
+  type: Schema.String.check(Schema.isMinLength(1)),
+  worker: Schema.String.check(Schema.isMinLength(1)),
+  maxJobsToActivate: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 1000 }))).annotate({ description: "default 10" }),
+  timeout: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 7 * 24 * 3_600_000 }))).annotate({
+    description: "lock duration in ms (default 300000); after it the job can be activated again"
+  }),
+  fetchVariable: Schema.optional(Schema.Array(Schema.String)).annotate({ description: "only these variables (default all)" })
+}).annotate({ identifier: "ActivateJobs" })
+
+export const ActivatedJobs = Schema.Struct({ jobs: Schema.Array(Job) }).annotate({ identifier: "ActivatedJobs" })
+
+export const CompleteWork = Schema.Struct({ variables: Schema.optional(Variables) }).annotate({ identifier: "CompleteWork" })
+
+export const JobQuery = {
+  ...PageQueryFields,
+  type: Schema.optional(Schema.String),
+  state: Schema.optional(JobState),
+  processInstanceId: Schema.optional(Schema.String)
+}
+
+export const TaskState = Schema.Literals(["CREATED", "COMPLETED", "CANCELED"]).annotate({ identifier: "TaskState" })
+
+export const UserTask = Schema.Struct({
+  id: Schema.String,
+  name: Schema.NullOr(Schema.String),
+  state: TaskState,
+  processInstanceId: Schema.String,
+  nodeId: Schema.String,
+  assignee: Schema.NullOr(Schema.String),
+  candidateGroups: Schema.Array(Schema.String),
+  candidateUsers: Schema.Array(Schema.String),
+  formKey: Schema.NullOr(Schema.String),
+  variables: Variables,
+  createdAt: IsoDateTime,
+  updatedAt: IsoDateTime,
+  completedAt: Schema.NullOr(IsoDateTime)
+}).annotate({ identifier: "UserTask" })
+export type UserTask = typeof UserTask.Type
+
+export const TaskQuery = {
+  ...PageQueryFields,
+  candidateGroup: Schema.optional(Schema.String),
+  assignee: Schema.optional(Schema.String),
+  state: Schema.optional(TaskState),
+  processInstanceId: Schema.optional(Schema.String)
+}
+
+export const IncidentState = Schema.Literals(["OPEN", "RESOLVED"]).annotate({ identifier: "IncidentState" })
+
+export const Incident = Schema.Struct({
+  id: Schema.String,
+  processInstanceId: Schema.String,
+  nodeId: Schema.String,
+  jobId: Schema.NullOr(Schema.String),
+  type: Schema.String,
+  message: Schema.String,
+  state: IncidentState,
+  createdAt: IsoDateTime,
+  resolvedAt: Schema.NullOr(IsoDateTime)
+}).annotate({ identifier: "Incident" })
+export type Incident = typeof Incident.Type
+
+export const IncidentQuery = {
+  ...PageQueryFields,
+  state: Schema.optional(IncidentState),
+  processInstanceId: Schema.optional(Schema.String)
+}

@@ -1,0 +1,88 @@
+// ProcessEngine over the pure core (src/core): runs a command, and derives from its events the history entries and
+// the projection changes (jobs, tasks, incidents) the host writes in the same transaction.
+import { Layer } from "effect"
+import { execute } from "../core/Execute.ts"
+import type { InstanceEvent, InstanceState } from "../core/InstanceState.ts"
+import type { ProcessGraph } from "../core/ProcessGraph.ts"
+import { type HistoryEvent, ProcessEngine, type ProjectionChange } from "./ProcessEngine.ts"
+
+const historyOf = (event: InstanceEvent): HistoryEvent => {
+  const { type, ...payload } = event
+  const record = payload as Record<string, unknown>
+  return {
+    type,
+    nodeId: typeof record["nodeId"] === "string" ? record["nodeId"] : null,
+    tokenId: typeof record["tokenId"] === "string" ? record["tokenId"] : null,
+    payload: record
+  }
+}
+
+const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
+  switch (event.type) {
+    case "JobCreated":
+      return {
+        kind: "JobCreated",
+        jobId: event.jobId,
+        nodeId: event.nodeId,
+        elementInstanceId: event.tokenId,
+        jobType: event.jobType,
+        retries: event.retries,
+        headers: event.headers,
+        variables: event.variables
+      }
+    case "JobCompleted":
+      return { kind: "JobClosed", jobId: event.jobId, state: "COMPLETED" }
+    case "JobCanceled":
+      return { kind: "JobClosed", jobId: event.jobId, state: "CANCELED" }
+    case "UserTaskCreated":
+      return {
+        kind: "UserTaskCreated",
+        taskId: event.taskId,
+        nodeId: event.nodeId,
+        elementInstanceId: event.tokenId,
+        name: event.name,
+        assignee: event.assignee,
+        candidateGroups: event.candidateGroups,
+        candidateUsers: event.candidateUsers,
+        formKey: event.formKey,
+        variables: event.variables
+      }
+    case "UserTaskCompleted":
+      return { kind: "UserTaskClosed", taskId: event.taskId, state: "COMPLETED" }
+    case "UserTaskCanceled":
+      return { kind: "UserTaskClosed", taskId: event.taskId, state: "CANCELED" }
+    case "IncidentRaised":
+      return {
+        kind: "IncidentRaised",
+        incidentId: event.incidentId,
+        nodeId: event.nodeId,
+        elementInstanceId: event.tokenId,
+        incidentType: event.incidentType,
+        message: event.message
+      }
+    case "IncidentResolved":
+      return { kind: "IncidentResolved", incidentId: event.incidentId }
+    default:
+      return undefined
+  }
+}
+
+export const CoreProcessEngine = {
+  layer: Layer.succeed(ProcessEngine, {
+    execute: ({ graph, instanceId, state, command }) => {
+      // The graph and state were written by this engine (at deploy time and by earlier commands).
+      const result = execute(graph as ProcessGraph, instanceId, state as InstanceState | undefined, command)
+      if (!result.ok) return { _tag: "Rejection", reason: result.reason, message: result.message }
+      return {
+        state: result.state,
+        status: result.state.status,
+        variables: result.state.variables,
+        events: result.events.map(historyOf),
+        changes: result.events.flatMap((event) => {
+          const change = changeOf(event)
+          return change === undefined ? [] : [change]
+        })
+      }
+    }
+  })
+}

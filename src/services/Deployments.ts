@@ -1,0 +1,164 @@
+// Deployments: each is one version of a process definition (versions counted per process key and tenant). New
+// instances start from a deployment id; a suspended deployment refuses new starts (and, later, timer fires).
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { countOf, fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
+import { businessError, type BusinessError, notFound, type NotFound, type ValidationError } from "../schema/ApiErrors.ts"
+import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { Deployment, DeploymentDetail } from "../schema/Deployments.ts"
+import { isUuid, newId } from "./Ids.ts"
+import { type CompiledModel, type ModelNode, ProcessModels } from "./ProcessModels.ts"
+import { isoFromDb, nowIso } from "./Time.ts"
+
+interface DeploymentRow {
+  readonly id: string
+  readonly key: string
+  readonly name: string | null
+  readonly version: number
+  readonly format: Deployment["format"]
+  readonly state: Deployment["state"]
+  readonly created_by: string
+  readonly created_at: unknown
+  readonly updated_at: unknown
+  readonly bpmn_xml?: string
+  readonly source?: unknown
+  readonly graph?: unknown
+}
+
+const toDeployment = (row: DeploymentRow): Deployment => ({
+  id: row.id,
+  key: row.key,
+  name: row.name,
+  version: Number(row.version),
+  format: row.format,
+  state: row.state,
+  createdBy: row.created_by,
+  createdAt: isoFromDb(row.created_at),
+  updatedAt: isoFromDb(row.updated_at)
+})
+
+const toDetail = (row: DeploymentRow): DeploymentDetail => ({
+  ...toDeployment(row),
+  bpmnXml: row.bpmn_xml ?? "",
+  source: row.source === null || row.source === undefined ? null : fromJson(row.source)
+})
+
+export type DeploymentSource =
+  | { readonly format: "BPMN_XML"; readonly xml: string }
+  | { readonly format: "JSON_GRAPH"; readonly graph: unknown }
+
+export interface DeploymentsShape {
+  readonly deploy: (tenantId: string, actor: string, source: DeploymentSource) => Effect.Effect<Deployment, ValidationError>
+  readonly list: (tenantId: string, filter: { readonly key?: string | undefined }, page: PageRequest) => Effect.Effect<PageOf<Deployment>>
+  readonly get: (tenantId: string, id: string) => Effect.Effect<DeploymentDetail, NotFound>
+  readonly nodes: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<ModelNode>, NotFound>
+  readonly setState: (tenantId: string, id: string, state: Deployment["state"]) => Effect.Effect<Deployment, NotFound>
+  readonly remove: (tenantId: string, id: string, includeFinishedInstances: boolean) => Effect.Effect<Deployment, NotFound | BusinessError>
+  /** The stored executable graph of a deployment (the engine's input). */
+  readonly graphOf: (tenantId: string, id: string) => Effect.Effect<{ readonly deployment: Deployment; readonly graph: unknown }, NotFound>
+}
+
+const SUMMARY_COLUMNS = "id, key, name, version, format, state, created_by, created_at, updated_at"
+
+export class Deployments extends Context.Service<Deployments, DeploymentsShape>()("flowcore/Deployments") {
+  static readonly layer = Layer.effect(
+    Deployments,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const models = yield* ProcessModels
+      const summary = sql.literal(SUMMARY_COLUMNS)
+
+      const insertVersion = (tenantId: string, actor: string, model: CompiledModel, source: DeploymentSource) =>
+        Effect.gen(function*() {
+          const id = yield* newId
+          const now = yield* nowIso
+          const sourceJson = source.format === "JSON_GRAPH" ? toJson(source.graph) : null
+          // The next version is computed in the insert; the unique (tenant, key, version) index turns a concurrent
+          // deploy of the same key into a retry instead of a duplicate version.
+          const rows = yield* sql<DeploymentRow>`INSERT INTO deployments
+              (tenant_id, id, key, name, version, format, bpmn_xml, source, graph, state, created_by, created_at, updated_at)
+            SELECT ${tenantId}, ${id}, ${model.key}, ${model.name}, coalesce(max(version), 0) + 1, ${source.format},
+              ${model.bpmnXml}, ${sourceJson}::jsonb, ${toJson(model.graph)}::jsonb, 'ACTIVE', ${actor}, ${now}, ${now}
+            FROM deployments WHERE tenant_id = ${tenantId} AND key = ${model.key}
+            RETURNING ${summary}`
+          return toDeployment(rows[0]!)
+        }).pipe(Effect.retry({ times: 5, while: isUniqueViolation }), Effect.orDie)
+
+      const getRow = (tenantId: string, id: string, columns: string) =>
+        Effect.gen(function*() {
+          if (!isUuid(id)) return yield* notFound("deployment", id)
+          const rows = yield* sql<DeploymentRow>`SELECT ${sql.literal(columns)} FROM deployments
+            WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          if (rows[0] === undefined) return yield* notFound("deployment", id)
+          return rows[0]
+        })
+
+      return {
+        deploy: (tenantId, actor, source) =>
+          Effect.gen(function*() {
+            const model = source.format === "BPMN_XML" ? yield* models.fromXml(source.xml) : yield* models.fromJson(source.graph)
+            return yield* insertVersion(tenantId, actor, model, source)
+          }),
+        list: (tenantId, filter, page) =>
+          Effect.gen(function*() {
+            const where = sql.and([
+              sql`tenant_id = ${tenantId}`,
+              ...(filter.key === undefined ? [] : [sql`key = ${filter.key}`])
+            ])
+            const order = filter.key === undefined ? sql`created_at DESC, id DESC` : sql`version DESC`
+            const [rows, total] = yield* Effect.all([
+              sql<DeploymentRow>`SELECT ${summary} FROM deployments WHERE ${where} ORDER BY ${order}
+                LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<{ count: unknown }>`SELECT count(*) AS count FROM deployments WHERE ${where}`
+            ])
+            return pageOf(rows.map(toDeployment), page, countOf(total))
+          }).pipe(Effect.orDie),
+        get: (tenantId, id) => Effect.map(getRow(tenantId, id, `${SUMMARY_COLUMNS}, bpmn_xml, source`), toDetail),
+        nodes: (tenantId, id) =>
+          Effect.gen(function*() {
+            const row = yield* getRow(tenantId, id, "id, bpmn_xml, source, format")
+            const model = row.format === "JSON_GRAPH"
+              ? yield* models.fromJson(fromJson(row.source))
+              : yield* models.fromXml(row.bpmn_xml ?? "")
+            return model.nodes
+          }).pipe(Effect.catchTag("ValidationError", Effect.die)),
+        setState: (tenantId, id, state) =>
+          Effect.gen(function*() {
+            yield* getRow(tenantId, id, "id")
+            const now = yield* nowIso
+            const rows = yield* sql<DeploymentRow>`UPDATE deployments SET state = ${state}, updated_at = ${now}
+              WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING ${summary}`.pipe(Effect.orDie)
+            return toDeployment(rows[0]!)
+          }),
+        remove: (tenantId, id, includeFinishedInstances) =>
+          Effect.gen(function*() {
+            const row = yield* getRow(tenantId, id, SUMMARY_COLUMNS)
+            return yield* sql.withTransaction(Effect.gen(function*() {
+              const instances = yield* sql<{ running: unknown; finished: unknown }>`SELECT
+                  count(*) FILTER (WHERE state IN ('ACTIVE', 'SUSPENDED')) AS running,
+                  count(*) FILTER (WHERE state NOT IN ('ACTIVE', 'SUSPENDED')) AS finished
+                FROM process_instances WHERE tenant_id = ${tenantId} AND deployment_id = ${id}`
+              const running = Number(instances[0]?.running ?? 0)
+              const finished = Number(instances[0]?.finished ?? 0)
+              if (running > 0) {
+                return yield* businessError(`deployment ${id} has ${running} running instance(s); cancel them first`, [
+                  { field: "id", message: `${running} running instance(s)`, code: "HAS_RUNNING_INSTANCES" }
+                ])
+              }
+              if (finished > 0 && !includeFinishedInstances) {
+                return yield* businessError(
+                  `deployment ${id} has ${finished} finished instance(s); pass includeFinishedInstances=true to delete them too`,
+                  [{ field: "includeFinishedInstances", message: `${finished} finished instance(s)`, code: "HAS_FINISHED_INSTANCES" }]
+                )
+              }
+              yield* sql`DELETE FROM process_instances WHERE tenant_id = ${tenantId} AND deployment_id = ${id}`
+              yield* sql`DELETE FROM deployments WHERE tenant_id = ${tenantId} AND id = ${id}`
+              return toDeployment(row)
+            })).pipe(Effect.catchTag("SqlError", Effect.die))
+          }),
+        graphOf: (tenantId, id) =>
+          Effect.map(getRow(tenantId, id, `${SUMMARY_COLUMNS}, graph`), (row) => ({ deployment: toDeployment(row), graph: fromJson(row.graph) }))
+      }
+    })
+  )
+}

@@ -1,0 +1,95 @@
+// The port between the durable host (the ProcessInstance entity) and the pure execution core: the host hands over a
+// compiled graph, the instance's state and a command; it gets back the new state, the history events to append and
+// the projection changes to write, all in one transaction. Nothing here does IO.
+import { Context } from "effect"
+
+export type { InstanceCommand } from "../schema/InstanceCommands.ts"
+import type { InstanceCommand } from "../schema/InstanceCommands.ts"
+
+export interface HistoryEvent {
+  readonly type: string
+  readonly nodeId: string | null
+  readonly tokenId: string | null
+  readonly payload: Readonly<Record<string, unknown>>
+}
+
+/** Rows the host keeps in step with the instance's state, so lists and workers need not read the state itself. */
+export type ProjectionChange =
+  | {
+    readonly kind: "JobCreated"
+    readonly jobId: string
+    readonly nodeId: string
+    readonly elementInstanceId: string
+    readonly jobType: string
+    readonly retries: number
+    readonly headers: Readonly<Record<string, string>>
+    readonly variables: Readonly<Record<string, unknown>>
+  }
+  | { readonly kind: "JobClosed"; readonly jobId: string; readonly state: "COMPLETED" | "CANCELED" }
+  | {
+    readonly kind: "UserTaskCreated"
+    readonly taskId: string
+    readonly nodeId: string
+    readonly elementInstanceId: string
+    readonly name: string | null
+    readonly assignee: string | null
+    readonly candidateGroups: ReadonlyArray<string>
+    readonly candidateUsers: ReadonlyArray<string>
+    readonly formKey: string | null
+    readonly variables: Readonly<Record<string, unknown>>
+  }
+  | { readonly kind: "UserTaskClosed"; readonly taskId: string; readonly state: "COMPLETED" | "CANCELED" }
+  | {
+    readonly kind: "SubscriptionOpened"
+    readonly subscriptionId: string
+    readonly nodeId: string
+    readonly elementInstanceId: string
+    readonly subscriptionKind: "MESSAGE" | "TIMER" | "SIGNAL"
+    readonly name: string | null
+    readonly correlationKey: string | null
+    readonly dueAt: string | null
+  }
+  | { readonly kind: "SubscriptionClosed"; readonly subscriptionId: string }
+  | {
+    readonly kind: "IncidentRaised"
+    readonly incidentId: string
+    readonly nodeId: string
+    readonly elementInstanceId: string | null
+    readonly incidentType: string
+    readonly message: string
+  }
+  | { readonly kind: "IncidentResolved"; readonly incidentId: string }
+
+export type InstanceStatus = "ACTIVE" | "SUSPENDED" | "COMPLETED" | "CANCELED"
+
+export interface EngineOutcome {
+  readonly state: unknown
+  readonly status: InstanceStatus
+  /** The variables of the instance's root scope after the command. */
+  readonly variables: Readonly<Record<string, unknown>>
+  readonly events: ReadonlyArray<HistoryEvent>
+  readonly changes: ReadonlyArray<ProjectionChange>
+}
+
+/** A command that does not apply to the instance as it is: nothing changes (4xx for the caller). */
+export interface EngineRejection {
+  readonly _tag: "Rejection"
+  readonly reason: "INVALID_STATE" | "NOT_FOUND" | "INVALID_ARGUMENT"
+  readonly message: string
+}
+
+export interface ProcessEngineShape {
+  readonly execute: (input: {
+    readonly graph: unknown
+    readonly instanceId: string
+    /** undefined before StartInstance. */
+    readonly state: unknown
+    readonly command: InstanceCommand
+    readonly now: number
+  }) => EngineOutcome | EngineRejection
+}
+
+export class ProcessEngine extends Context.Service<ProcessEngine, ProcessEngineShape>()("flowcore/ProcessEngine") {}
+
+export const isRejection = (value: EngineOutcome | EngineRejection): value is EngineRejection =>
+  "_tag" in value && value._tag === "Rejection"

@@ -1,0 +1,201 @@
+// Process instances as the HTTP layer sees them: reads come from the projections; every change is a command sent to
+// the instance's entity (the only writer), whose reply is the answer.
+import { Effect, Layer, Context } from "effect"
+import { SqlClient } from "effect/sql"
+import { InstanceRejected, ProcessInstance as ProcessInstanceEntity, type InstanceSnapshot } from "../actors/ProcessInstance.ts"
+import type { Principal } from "../auth/Principal.ts"
+import { countOf, fromJson } from "../persistence/SqlValues.ts"
+import {
+  type BusinessError,
+  businessError,
+  type Conflict,
+  conflict,
+  notFound,
+  NotFound,
+  validationError,
+  type ValidationError
+} from "../schema/ApiErrors.ts"
+import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { InstanceCommand } from "../schema/InstanceCommands.ts"
+import type { HistoryEvent, ProcessInstance } from "../schema/ProcessInstances.ts"
+import { isUuid, newId } from "./Ids.ts"
+import { isoFromDb, isoOrNull } from "./Time.ts"
+
+interface InstanceRow {
+  readonly id: string
+  readonly deployment_id: string
+  readonly process_key: string
+  readonly version: number
+  readonly state: ProcessInstance["state"]
+  readonly incident_count: number
+  readonly parent_instance_id: string | null
+  readonly root_instance_id: string
+  readonly variables: unknown
+  readonly started_by: string
+  readonly started_at: unknown
+  readonly ended_at: unknown
+  readonly updated_at: unknown
+}
+
+const toInstance = (row: InstanceRow): ProcessInstance => ({
+  id: row.id,
+  deploymentId: row.deployment_id,
+  processKey: row.process_key,
+  version: Number(row.version),
+  state: row.state,
+  incidentCount: Number(row.incident_count),
+  parentInstanceId: row.parent_instance_id,
+  rootInstanceId: row.root_instance_id,
+  variables: fromJson(row.variables),
+  startedBy: row.started_by,
+  startedAt: isoFromDb(row.started_at),
+  endedAt: isoOrNull(row.ended_at),
+  updatedAt: isoFromDb(row.updated_at)
+})
+
+const COLUMNS = `id, deployment_id, process_key, version, state, incident_count, parent_instance_id, root_instance_id,
+  variables, started_by, started_at, ended_at, updated_at`
+
+export interface InstanceFilter {
+  readonly deploymentId?: string | undefined
+  readonly processKey?: string | undefined
+  readonly state?: ProcessInstance["state"] | undefined
+  readonly hasIncident?: boolean | undefined
+  readonly startedAfter?: string | undefined
+  readonly startedBefore?: string | undefined
+  readonly endedAfter?: string | undefined
+  readonly endedBefore?: string | undefined
+}
+
+type CommandError = NotFound | Conflict | ValidationError
+
+export interface ProcessInstancesShape {
+  readonly start: (principal: Principal, deploymentId: string, variables: Readonly<Record<string, unknown>>) => Effect.Effect<ProcessInstance, CommandError>
+  readonly list: (tenantId: string, filter: InstanceFilter, page: PageRequest) => Effect.Effect<PageOf<ProcessInstance>, ValidationError>
+  readonly get: (tenantId: string, id: string) => Effect.Effect<ProcessInstance, NotFound>
+  /** Sends a command to the instance's entity; `commandId` makes retries of the same request safe. */
+  readonly command: (principal: Principal, id: string, command: InstanceCommand, commandId?: string) => Effect.Effect<ProcessInstance, CommandError>
+  readonly remove: (tenantId: string, id: string) => Effect.Effect<ProcessInstance, NotFound | BusinessError>
+  readonly history: (tenantId: string, id: string, page: PageRequest) => Effect.Effect<PageOf<HistoryEvent>, NotFound>
+}
+
+const instant = (field: string, value: string | undefined): Effect.Effect<string | undefined, ValidationError> => {
+  if (value === undefined) return Effect.succeed(undefined)
+  const ms = Date.parse(value)
+  return Number.isNaN(ms) ? Effect.fail(validationError(field, `"${value}" is not an ISO 8601 date-time`, "INVALID_DATE_TIME")) : Effect.succeed(new Date(ms).toISOString())
+}
+
+export class ProcessInstances extends Context.Service<ProcessInstances, ProcessInstancesShape>()("flowcore/ProcessInstances") {
+  static readonly layer = Layer.effect(
+    ProcessInstances,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const client = yield* ProcessInstanceEntity.client
+      const columns = sql.literal(COLUMNS)
+
+      const get: ProcessInstancesShape["get"] = (tenantId, id) =>
+        Effect.gen(function*() {
+          if (!isUuid(id)) return yield* notFound("process instance", id)
+          const rows = yield* sql<InstanceRow>`SELECT ${columns} FROM process_instances WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          if (rows[0] === undefined) return yield* notFound("process instance", id)
+          return toInstance(rows[0])
+        })
+
+      const send = (principal: Principal, id: string, commandId: string, command: InstanceCommand, deploymentId?: string) =>
+        client(id).Execute({
+          commandId,
+          tenantId: principal.tenantId,
+          actor: principal.sub,
+          command,
+          ...(deploymentId === undefined ? {} : { deploymentId })
+        }).pipe(
+          Effect.catchTag("InstanceRejected", (rejected: InstanceRejected): Effect.Effect<InstanceSnapshot, CommandError> =>
+            Effect.fail(
+              rejected.reason === "NOT_FOUND"
+                ? new NotFound({ message: rejected.message, errors: [{ field: "id", message: rejected.message, code: "NOT_FOUND" }] })
+                : rejected.reason === "INVALID_STATE"
+                ? conflict(rejected.message)
+                : validationError("command", rejected.message)
+            )),
+          Effect.catchTags({
+            MailboxFull: Effect.die,
+            AlreadyProcessingMessage: Effect.die,
+            PersistenceError: Effect.die,
+            EntityNotAssignedToRunner: Effect.die
+          })
+        )
+
+      return {
+        start: (principal, deploymentId, variables) =>
+          Effect.gen(function*() {
+            if (!isUuid(deploymentId)) return yield* notFound("deployment", deploymentId)
+            const id = yield* newId
+            yield* send(principal, id, "start", { type: "StartInstance", variables }, deploymentId)
+            return yield* get(principal.tenantId, id)
+          }),
+        list: (tenantId, filter, page) =>
+          Effect.gen(function*() {
+            const startedAfter = yield* instant("startedAfter", filter.startedAfter)
+            const startedBefore = yield* instant("startedBefore", filter.startedBefore)
+            const endedAfter = yield* instant("endedAfter", filter.endedAfter)
+            const endedBefore = yield* instant("endedBefore", filter.endedBefore)
+            const where = sql.and([
+              sql`tenant_id = ${tenantId}`,
+              ...(filter.deploymentId === undefined ? [] : [isUuid(filter.deploymentId) ? sql`deployment_id = ${filter.deploymentId}` : sql`false`]),
+              ...(filter.processKey === undefined ? [] : [sql`process_key = ${filter.processKey}`]),
+              ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
+              ...(filter.hasIncident === undefined ? [] : [filter.hasIncident ? sql`incident_count > 0` : sql`incident_count = 0`]),
+              ...(startedAfter === undefined ? [] : [sql`started_at >= ${startedAfter}`]),
+              ...(startedBefore === undefined ? [] : [sql`started_at < ${startedBefore}`]),
+              ...(endedAfter === undefined ? [] : [sql`ended_at >= ${endedAfter}`]),
+              ...(endedBefore === undefined ? [] : [sql`ended_at < ${endedBefore}`])
+            ])
+            const [rows, total] = yield* Effect.all([
+              sql<InstanceRow>`SELECT ${columns} FROM process_instances WHERE ${where}
+                ORDER BY started_at DESC, id DESC LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<{ count: unknown }>`SELECT count(*) AS count FROM process_instances WHERE ${where}`
+            ]).pipe(Effect.orDie)
+            return pageOf(rows.map(toInstance), page, countOf(total))
+          }),
+        get,
+        command: (principal, id, command, commandId) =>
+          Effect.gen(function*() {
+            yield* get(principal.tenantId, id)
+            yield* send(principal, id, commandId ?? (yield* newId), command)
+            return yield* get(principal.tenantId, id)
+          }),
+        remove: (tenantId, id) =>
+          Effect.gen(function*() {
+            const instance = yield* get(tenantId, id)
+            if (instance.state === "ACTIVE" || instance.state === "SUSPENDED") {
+              return yield* businessError(`process instance ${id} is ${instance.state.toLowerCase()}: only finished instances can be deleted; cancel it first`, [
+                { field: "id", message: `instance is ${instance.state}`, code: "NOT_FINISHED" }
+              ])
+            }
+            yield* sql`DELETE FROM process_instances WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+            return instance
+          }),
+        history: (tenantId, id, page) =>
+          Effect.gen(function*() {
+            yield* get(tenantId, id)
+            const [rows, total] = yield* Effect.all([
+              sql<{ event_seq: unknown; type: string; node_id: string | null; token_id: string | null; payload: unknown; actor: string | null; occurred_at: unknown }>`
+                SELECT event_seq, type, node_id, token_id, payload, actor, occurred_at FROM instance_events
+                WHERE tenant_id = ${tenantId} AND instance_id = ${id} ORDER BY event_seq
+                LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<{ count: unknown }>`SELECT count(*) AS count FROM instance_events WHERE tenant_id = ${tenantId} AND instance_id = ${id}`
+            ]).pipe(Effect.orDie)
+            return pageOf(rows.map((row) => ({
+              eventSeq: Number(row.event_seq),
+              type: row.type,
+              nodeId: row.node_id,
+              tokenId: row.token_id,
+              data: fromJson<Record<string, unknown>>(row.payload),
+              sub: row.actor,
+              occurredAt: isoFromDb(row.occurred_at)
+            })), page, countOf(total))
+          })
+      }
+    })
+  )
+}

@@ -1,0 +1,256 @@
+// Jobs, human tasks and incidents as workers and people see them. Reads and job locking work on the projections;
+// completing goes to the instance's entity with a command id derived from the job or task, so a retried completion
+// is applied once.
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import type { Principal } from "../auth/Principal.ts"
+import { countOf, fromJson } from "../persistence/SqlValues.ts"
+import { businessError, type BusinessError, conflict, type Conflict, notFound, type NotFound, type ValidationError } from "../schema/ApiErrors.ts"
+import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { Incident, Job, UserTask } from "../schema/Work.ts"
+import { isUuid } from "./Ids.ts"
+import { ProcessInstances } from "./ProcessInstances.ts"
+import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
+
+interface JobRow {
+  readonly id: string
+  readonly type: string
+  readonly state: Job["state"]
+  readonly instance_id: string
+  readonly node_id: string
+  readonly element_instance_id: string
+  readonly retries: number
+  readonly worker: string | null
+  readonly deadline: unknown
+  readonly custom_headers: unknown
+  readonly variables: unknown
+  readonly error_message: string | null
+  readonly created_at: unknown
+  readonly updated_at: unknown
+}
+
+const toJob = (row: JobRow): Job => ({
+  id: row.id,
+  type: row.type,
+  state: row.state,
+  processInstanceId: row.instance_id,
+  nodeId: row.node_id,
+  elementInstanceId: row.element_instance_id,
+  retries: Number(row.retries),
+  worker: row.worker,
+  deadline: isoOrNull(row.deadline),
+  customHeaders: fromJson(row.custom_headers),
+  variables: fromJson(row.variables),
+  errorMessage: row.error_message,
+  createdAt: isoFromDb(row.created_at),
+  updatedAt: isoFromDb(row.updated_at)
+})
+
+interface TaskRow {
+  readonly id: string
+  readonly name: string | null
+  readonly state: UserTask["state"]
+  readonly instance_id: string
+  readonly node_id: string
+  readonly assignee: string | null
+  readonly candidate_groups: unknown
+  readonly candidate_users: unknown
+  readonly form_key: string | null
+  readonly variables: unknown
+  readonly created_at: unknown
+  readonly updated_at: unknown
+  readonly completed_at: unknown
+}
+
+const toTask = (row: TaskRow): UserTask => ({
+  id: row.id,
+  name: row.name,
+  state: row.state,
+  processInstanceId: row.instance_id,
+  nodeId: row.node_id,
+  assignee: row.assignee,
+  candidateGroups: fromJson(row.candidate_groups),
+  candidateUsers: fromJson(row.candidate_users),
+  formKey: row.form_key,
+  variables: fromJson(row.variables),
+  createdAt: isoFromDb(row.created_at),
+  updatedAt: isoFromDb(row.updated_at),
+  completedAt: isoOrNull(row.completed_at)
+})
+
+interface IncidentRow {
+  readonly id: string
+  readonly instance_id: string
+  readonly node_id: string
+  readonly job_id: string | null
+  readonly type: string
+  readonly message: string
+  readonly state: Incident["state"]
+  readonly created_at: unknown
+  readonly resolved_at: unknown
+}
+
+const toIncident = (row: IncidentRow): Incident => ({
+  id: row.id,
+  processInstanceId: row.instance_id,
+  nodeId: row.node_id,
+  jobId: row.job_id,
+  type: row.type,
+  message: row.message,
+  state: row.state,
+  createdAt: isoFromDb(row.created_at),
+  resolvedAt: isoOrNull(row.resolved_at)
+})
+
+export interface ActivationRequest {
+  readonly type: string
+  readonly worker: string
+  readonly maxJobsToActivate?: number | undefined
+  readonly timeout?: number | undefined
+  readonly fetchVariable?: ReadonlyArray<string> | undefined
+}
+
+type CompleteError = NotFound | Conflict | ValidationError | BusinessError
+
+export interface WorkShape {
+  readonly activateJobs: (tenantId: string, request: ActivationRequest) => Effect.Effect<ReadonlyArray<Job>>
+  readonly completeJob: (principal: Principal, jobId: string, variables: Readonly<Record<string, unknown>>) => Effect.Effect<Job, CompleteError>
+  readonly listJobs: (
+    tenantId: string,
+    filter: { readonly type?: string | undefined; readonly state?: Job["state"] | undefined; readonly processInstanceId?: string | undefined },
+    page: PageRequest
+  ) => Effect.Effect<PageOf<Job>>
+  readonly listTasks: (
+    tenantId: string,
+    filter: {
+      readonly candidateGroup?: string | undefined
+      readonly assignee?: string | undefined
+      readonly state?: UserTask["state"] | undefined
+      readonly processInstanceId?: string | undefined
+    },
+    page: PageRequest
+  ) => Effect.Effect<PageOf<UserTask>>
+  readonly completeTask: (principal: Principal, taskId: string, variables: Readonly<Record<string, unknown>>) => Effect.Effect<UserTask, CompleteError>
+  readonly listIncidents: (
+    tenantId: string,
+    filter: { readonly state?: Incident["state"] | undefined; readonly processInstanceId?: string | undefined },
+    page: PageRequest
+  ) => Effect.Effect<PageOf<Incident>>
+}
+
+const DEFAULT_MAX_JOBS = 10
+const DEFAULT_LOCK_MS = 300_000
+
+export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
+  static readonly layer = Layer.effect(
+    Work,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const instances = yield* ProcessInstances
+
+      const jobById = (tenantId: string, id: string) =>
+        Effect.gen(function*() {
+          if (!isUuid(id)) return yield* notFound("job", id)
+          const rows = yield* sql<JobRow>`SELECT * FROM jobs WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          if (rows[0] === undefined) return yield* notFound("job", id)
+          return rows[0]
+        })
+
+      const taskById = (tenantId: string, id: string) =>
+        Effect.gen(function*() {
+          if (!isUuid(id)) return yield* notFound("task", id)
+          const rows = yield* sql<TaskRow>`SELECT * FROM user_tasks WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          if (rows[0] === undefined) return yield* notFound("task", id)
+          return rows[0]
+        })
+
+      return {
+        activateJobs: (tenantId, request) =>
+          Effect.gen(function*() {
+            const now = yield* nowMillis
+            const nowText = new Date(now).toISOString()
+            const deadline = new Date(now + (request.timeout ?? DEFAULT_LOCK_MS)).toISOString()
+            // A job is activatable when nobody holds it or its holder's lock ran out; jobs of suspended instances wait.
+            const rows = yield* sql<JobRow>`UPDATE jobs SET state = 'ACTIVATED', worker = ${request.worker},
+                deadline = ${deadline}, updated_at = ${nowText}
+              WHERE id IN (
+                SELECT j.id FROM jobs j JOIN process_instances i ON i.id = j.instance_id
+                WHERE j.tenant_id = ${tenantId} AND j.type = ${request.type} AND i.state = 'ACTIVE'
+                  AND (j.state = 'ACTIVATABLE' OR (j.state = 'ACTIVATED' AND j.deadline < ${nowText}))
+                ORDER BY j.created_at, j.id
+                LIMIT ${request.maxJobsToActivate ?? DEFAULT_MAX_JOBS}
+                FOR UPDATE OF j SKIP LOCKED)
+              RETURNING *`.pipe(Effect.orDie)
+            const jobs = rows.map(toJob).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+            const only = request.fetchVariable
+            return only === undefined
+              ? jobs
+              : jobs.map((job) => ({ ...job, variables: Object.fromEntries(Object.entries(job.variables).filter(([name]) => only.includes(name))) }))
+          }),
+        completeJob: (principal, jobId, variables) =>
+          Effect.gen(function*() {
+            const job = yield* jobById(principal.tenantId, jobId)
+            if (job.state === "COMPLETED" || job.state === "CANCELED") {
+              return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()} and cannot be completed`)
+            }
+            yield* instances.command(principal, job.instance_id, { type: "CompleteJob", jobId, variables }, `complete-job:${jobId}`)
+            return toJob(yield* jobById(principal.tenantId, jobId))
+          }),
+        listJobs: (tenantId, filter, page) =>
+          Effect.gen(function*() {
+            const where = sql.and([
+              sql`tenant_id = ${tenantId}`,
+              ...(filter.type === undefined ? [] : [sql`type = ${filter.type}`]),
+              ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
+              ...(filter.processInstanceId === undefined ? [] : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
+            ])
+            const [rows, total] = yield* Effect.all([
+              sql<JobRow>`SELECT * FROM jobs WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<{ count: unknown }>`SELECT count(*) AS count FROM jobs WHERE ${where}`
+            ])
+            return pageOf(rows.map(toJob), page, countOf(total))
+          }).pipe(Effect.orDie),
+        listTasks: (tenantId, filter, page) =>
+          Effect.gen(function*() {
+            const where = sql.and([
+              sql`tenant_id = ${tenantId}`,
+              ...(filter.candidateGroup === undefined ? [] : [sql`candidate_groups @> jsonb_build_array(${filter.candidateGroup}::text)`]),
+              ...(filter.assignee === undefined ? [] : [sql`assignee = ${filter.assignee}`]),
+              ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
+              ...(filter.processInstanceId === undefined ? [] : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
+            ])
+            const [rows, total] = yield* Effect.all([
+              sql<TaskRow>`SELECT * FROM user_tasks WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<{ count: unknown }>`SELECT count(*) AS count FROM user_tasks WHERE ${where}`
+            ])
+            return pageOf(rows.map(toTask), page, countOf(total))
+          }).pipe(Effect.orDie),
+        completeTask: (principal, taskId, variables) =>
+          Effect.gen(function*() {
+            const task = yield* taskById(principal.tenantId, taskId)
+            if (task.state !== "CREATED") return yield* conflict(`task ${taskId} is ${task.state.toLowerCase()} and cannot be completed`)
+            if (task.assignee !== null && task.assignee !== principal.sub && !principal.roles.includes("ADMIN")) {
+              return yield* businessError(`task ${taskId} is assigned to ${task.assignee}; only the assignee (or an ADMIN) can complete it`, [
+                { field: "assignee", message: `assigned to ${task.assignee}`, code: "NOT_ASSIGNEE" }
+              ])
+            }
+            yield* instances.command(principal, task.instance_id, { type: "CompleteUserTask", taskId, variables }, `complete-task:${taskId}`)
+            return toTask(yield* taskById(principal.tenantId, taskId))
+          }),
+        listIncidents: (tenantId, filter, page) =>
+          Effect.gen(function*() {
+            const where = sql.and([
+              sql`tenant_id = ${tenantId}`,
+              ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
+              ...(filter.processInstanceId === undefined ? [] : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
+            ])
+            const [rows, total] = yield* Effect.all([
+              sql<IncidentRow>`SELECT * FROM incidents WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<{ count: unknown }>`SELECT count(*) AS count FROM incidents WHERE ${where}`
+            ])
+            return pageOf(rows.map(toIncident), page, countOf(total))
+          }).pipe(Effect.orDie)
+      }
+    })
+  )
+}
