@@ -1,0 +1,94 @@
+// Deploy-time compilation: every problem listed by element id; hostile XML refused fast.
+import { describe, expect, it } from "vitest"
+import { compileDraft } from "../../src/core/CompileGraph.ts"
+import { readBpmnXml } from "../../src/core/ReadBpmnXml.ts"
+import { writeBpmnXml } from "../../src/core/WriteBpmnXml.ts"
+import { readJsonGraph } from "../../src/core/JsonGraph.ts"
+import { precheckXml } from "../../src/core/XmlPrecheck.ts"
+import { fixture } from "../support/Scenario.ts"
+
+const compileJson = (json: unknown) => {
+  const read = readJsonGraph(json)
+  return read.ok ? compileDraft(read.draft) : read
+}
+
+describe("compile", () => {
+  it("lists every problem: no start, dangling flow, unsupported type, ungated exclusive flows, bad FEEL, missing task type", () => {
+    const result = compileJson({
+      id: "bad",
+      nodes: [
+        { id: "task", type: "serviceTask" },
+        { id: "gw", type: "exclusiveGateway" },
+        { id: "a", type: "endEvent" },
+        { id: "b", type: "endEvent" },
+        { id: "cg", type: "complexGateway" }
+      ],
+      flows: [
+        { id: "f1", source: "task", target: "gw" },
+        { id: "f2", source: "gw", target: "a", condition: "= x >" },
+        { id: "f3", source: "gw", target: "b" },
+        { id: "f4", source: "gw", target: "ghost" }
+      ]
+    })
+    if (result.ok) throw new Error("expected problems")
+    const problems = result.problems
+    const ids = problems.map((p) => p.elementId)
+    expect(ids).toEqual(expect.arrayContaining(["bad", "task", "gw", "f2", "f4", "cg"]))
+    expect(problems.find((p) => p.elementId === "cg")!.message).toMatch(/complex gateways are not supported/)
+    expect(problems.find((p) => p.elementId === "f2")!.message).toMatch(/FEEL syntax error/)
+  })
+
+  it("rejects timer cycles by name", async () => {
+    const xml = `<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" id="d"><bpmn:process id="p" isExecutable="true">
+      <bpmn:startEvent id="s"><bpmn:timerEventDefinition id="t"><bpmn:timeCycle>R/PT1M</bpmn:timeCycle></bpmn:timerEventDefinition></bpmn:startEvent>
+      </bpmn:process></bpmn:definitions>`
+    const read = await readBpmnXml(xml)
+    if (!read.ok) throw new Error(JSON.stringify(read.problems))
+    const compiled = compileDraft(read.draft)
+    expect(compiled.ok).toBe(false)
+    expect(JSON.stringify(compiled)).toMatch(/repeating timers/)
+  })
+
+  it("refuses DOCTYPE, deep nesting, huge input and malformed XML without hanging", () => {
+    expect(precheckXml(`<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><x>&a;</x>`)[0]!.message).toMatch(/DOCTYPE/)
+    expect(precheckXml(`${"<a>".repeat(300)}${"</a>".repeat(300)}`)[0]!.message).toMatch(/nested/)
+    expect(precheckXml("<a>" + "x".repeat(6 * 1024 * 1024) + "</a>")[0]!.message).toMatch(/exceeds/)
+    expect(precheckXml("<a><b></a>")[0]!.message).toMatch(/well-formed/)
+    const t0 = performance.now()
+    precheckXml(`<r>${"<e/>".repeat(60_000)}</r>`)
+    expect(performance.now() - t0).toBeLessThan(5_000)
+  })
+
+  it("round-trips a JSON graph through generated XML to the same graph", async () => {
+    const json = {
+      id: "rt",
+      name: "Round trip",
+      nodes: [
+        { id: "start", type: "startEvent" },
+        { id: "t", type: "serviceTask", properties: { taskType: "x", retries: 5, headers: { h: "v" }, inputMappings: [{ source: "= a", target: "b" }] } },
+        { id: "u", type: "userTask", properties: { assignee: "= owner", candidateGroups: ["g1", "g2"], formKey: "f" } },
+        { id: "gw", type: "exclusiveGateway" },
+        { id: "e1", type: "endEvent" },
+        { id: "e2", type: "endEvent", properties: { terminate: true } }
+      ],
+      flows: [
+        { id: "f1", source: "start", target: "t" }, { id: "f2", source: "t", target: "u" }, { id: "f3", source: "u", target: "gw" },
+        { id: "f4", source: "gw", target: "e1", condition: "= ok" }, { id: "f5", source: "gw", target: "e2", default: true }
+      ]
+    }
+    const first = compileJson(json)
+    if (!first.ok) throw new Error("invalid")
+    const xml = await writeBpmnXml(first.graph)
+    const read = await readBpmnXml(xml)
+    if (!read.ok) throw new Error(JSON.stringify(read.problems))
+    const second = compileDraft(read.draft)
+    expect(second).toEqual(first)
+  })
+
+  it("reads the Camunda Modeler fixtures", async () => {
+    for (const name of ["service-task.bpmn", "approval.bpmn"]) {
+      const read = await readBpmnXml(fixture(name))
+      expect(read.ok && compileDraft(read.draft).ok, name).toBe(true)
+    }
+  })
+})

@@ -1,0 +1,209 @@
+// The pure core without IO: element behaviours, determinism, and replay == live.
+import { describe, expect, it } from "vitest"
+import { compileDraft } from "../../src/core/CompileGraph.ts"
+import { execute } from "../../src/core/Execute.ts"
+import { type InstanceEvent, type InstanceState, replay } from "../../src/core/InstanceState.ts"
+import { readJsonGraph } from "../../src/core/JsonGraph.ts"
+import type { ProcessGraph } from "../../src/core/ProcessGraph.ts"
+import type { InstanceCommand } from "../../src/schema/InstanceCommands.ts"
+
+const graphOf = (json: unknown): ProcessGraph => {
+  const read = readJsonGraph(json)
+  if (!read.ok) throw new Error(JSON.stringify(read.problems))
+  const compiled = compileDraft(read.draft)
+  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems))
+  return compiled.graph
+}
+
+/** Runs commands in order, keeping every event, and checks replay == live after each one. */
+const scenario = (graph: ProcessGraph, instanceId = "00000000-0000-7000-8000-000000000001") => {
+  let state: InstanceState | undefined
+  const events: Array<InstanceEvent> = []
+  const run = (command: InstanceCommand) => {
+    const result = execute(graph, instanceId, state, command)
+    if (!result.ok) return result
+    state = result.state
+    events.push(...result.events)
+    expect(replay(instanceId, events)).toEqual(state)
+    return result
+  }
+  return {
+    run,
+    start: (variables: Record<string, unknown> = {}) => run({ type: "StartInstance", variables }),
+    get state() {
+      return state!
+    },
+    events,
+    waiting: (kind: "job" | "userTask") =>
+      Object.values(state!.tokens).flatMap((t) => (t.wait?.kind === kind ? [{ node: t.nodeId, id: kind === "job" ? (t.wait as { jobId: string }).jobId : (t.wait as { taskId: string }).taskId }] : []))
+  }
+}
+
+const serviceTask = (id: string, taskType: string, extra: Record<string, unknown> = {}) => ({ id, type: "serviceTask", properties: { taskType, ...extra } })
+
+describe("service tasks and variables", () => {
+  const graph = graphOf({
+    id: "p",
+    nodes: [
+      { id: "start", type: "startEvent" },
+      serviceTask("a", "work", { inputMappings: [{ source: "= amount * 2", target: "doubled" }], outputMappings: [{ source: "= result + 1", target: "total" }] }),
+      { id: "end", type: "endEvent" }
+    ],
+    flows: [{ id: "f1", source: "start", target: "a" }, { id: "f2", source: "a", target: "end" }]
+  })
+
+  it("creates a job with input mappings applied, and output mappings on completion", () => {
+    const s = scenario(graph)
+    s.start({ amount: 21 })
+    const created = s.events.find((e) => e.type === "JobCreated")
+    expect(created).toMatchObject({ jobType: "work", variables: { amount: 21, doubled: 42 } })
+    const [job] = s.waiting("job")
+    s.run({ type: "CompleteJob", jobId: job!.id, variables: { result: 9 } })
+    expect(s.state.status).toBe("COMPLETED")
+    expect(s.state.variables).toEqual({ amount: 21, total: 10 })
+  })
+
+  it("is deterministic: the same commands give the same events", () => {
+    const a = scenario(graph)
+    const b = scenario(graph)
+    a.start({ amount: 1 })
+    b.start({ amount: 1 })
+    a.run({ type: "CompleteJob", jobId: a.waiting("job")[0]!.id, variables: { result: 1 } })
+    b.run({ type: "CompleteJob", jobId: b.waiting("job")[0]!.id, variables: { result: 1 } })
+    expect(a.events).toEqual(b.events)
+  })
+
+  it("rejects an unknown job and changes nothing", () => {
+    const s = scenario(graph)
+    s.start()
+    const before = s.state
+    const result = s.run({ type: "CompleteJob", jobId: "nope", variables: {} })
+    expect(result).toMatchObject({ ok: false, reason: "NOT_FOUND" })
+    expect(s.state).toBe(before)
+  })
+})
+
+describe("gateways", () => {
+  const branching = graphOf({
+    id: "p",
+    nodes: [
+      { id: "start", type: "startEvent" },
+      { id: "gw", type: "exclusiveGateway" },
+      { id: "big", type: "endEvent" },
+      { id: "small", type: "endEvent" }
+    ],
+    flows: [
+      { id: "f0", source: "start", target: "gw" },
+      { id: "toBig", source: "gw", target: "big", condition: "= amount > 100" },
+      { id: "toSmall", source: "gw", target: "small", condition: "= amount <= 100" }
+    ]
+  })
+
+  it("exclusive: takes the first true condition", () => {
+    const s = scenario(branching)
+    s.start({ amount: 500 })
+    expect(s.events.filter((e) => e.type === "FlowTaken").map((e) => (e as { flowId: string }).flowId)).toEqual(["f0", "toBig"])
+    expect(s.state.status).toBe("COMPLETED")
+  })
+
+  it("exclusive: no true condition and no default raises an incident; the token waits", () => {
+    const s = scenario(branching)
+    s.start({})
+    expect(s.state.status).toBe("ACTIVE")
+    const incidents = Object.values(s.state.incidents)
+    expect(incidents).toHaveLength(1)
+    expect(incidents[0]).toMatchObject({ nodeId: "gw", type: "CONDITION_ERROR" })
+  })
+
+  it("parallel: forks, and the join waits for every incoming flow", () => {
+    const s = scenario(graphOf({
+      id: "p",
+      nodes: [
+        { id: "start", type: "startEvent" },
+        { id: "fork", type: "parallelGateway" },
+        serviceTask("a", "a"),
+        serviceTask("b", "b"),
+        { id: "join", type: "parallelGateway" },
+        serviceTask("after", "after"),
+        { id: "end", type: "endEvent" }
+      ],
+      flows: [
+        { id: "f0", source: "start", target: "fork" },
+        { id: "fa", source: "fork", target: "a" },
+        { id: "fb", source: "fork", target: "b" },
+        { id: "ja", source: "a", target: "join" },
+        { id: "jb", source: "b", target: "join" },
+        { id: "f1", source: "join", target: "after" },
+        { id: "f2", source: "after", target: "end" }
+      ]
+    }))
+    s.start()
+    const jobs = s.waiting("job")
+    expect(jobs.map((j) => j.node).sort()).toEqual(["a", "b"])
+    s.run({ type: "CompleteJob", jobId: jobs.find((j) => j.node === "a")!.id, variables: {} })
+    expect(s.waiting("job").map((j) => j.node)).toEqual(["b"])
+    s.run({ type: "CompleteJob", jobId: jobs.find((j) => j.node === "b")!.id, variables: {} })
+    expect(s.waiting("job").map((j) => j.node)).toEqual(["after"])
+    s.run({ type: "CompleteJob", jobId: s.waiting("job")[0]!.id, variables: {} })
+    expect(s.state.status).toBe("COMPLETED")
+  })
+})
+
+describe("other elements and instance commands", () => {
+  it("script task sets its result variable", () => {
+    const s = scenario(graphOf({
+      id: "p",
+      nodes: [{ id: "start", type: "startEvent" }, { id: "calc", type: "scriptTask", properties: { expression: "= a + b", resultVariable: "sum" } }, { id: "end", type: "endEvent" }],
+      flows: [{ id: "f1", source: "start", target: "calc" }, { id: "f2", source: "calc", target: "end" }]
+    }))
+    s.start({ a: 2, b: 3 })
+    expect(s.state).toMatchObject({ status: "COMPLETED", variables: { a: 2, b: 3, sum: 5 } })
+  })
+
+  it("terminate end event cancels the other paths and completes the instance", () => {
+    const s = scenario(graphOf({
+      id: "p",
+      nodes: [
+        { id: "start", type: "startEvent" }, { id: "fork", type: "parallelGateway" }, serviceTask("slow", "slow"),
+        { id: "stop", type: "endEvent", properties: { terminate: true } }, { id: "end", type: "endEvent" }
+      ],
+      flows: [
+        { id: "f0", source: "start", target: "fork" }, { id: "f1", source: "fork", target: "slow" },
+        { id: "f2", source: "fork", target: "stop" }, { id: "f3", source: "slow", target: "end" }
+      ]
+    }))
+    s.start()
+    expect(s.state.status).toBe("COMPLETED")
+    expect(s.events.map((e) => e.type)).toContain("JobCanceled")
+  })
+
+  it("holds completions while suspended and applies them in order on resume", () => {
+    const s = scenario(graphOf({
+      id: "p",
+      nodes: [{ id: "start", type: "startEvent" }, serviceTask("a", "a"), { id: "end", type: "endEvent" }],
+      flows: [{ id: "f1", source: "start", target: "a" }, { id: "f2", source: "a", target: "end" }]
+    }))
+    s.start()
+    const [job] = s.waiting("job")
+    s.run({ type: "SuspendInstance" })
+    s.run({ type: "CompleteJob", jobId: job!.id, variables: { x: 1 } })
+    expect(s.state).toMatchObject({ status: "SUSPENDED", deferred: [{ type: "CompleteJob" }] })
+    expect(s.run({ type: "SuspendInstance" })).toMatchObject({ ok: false, reason: "INVALID_STATE" })
+    s.run({ type: "ResumeInstance" })
+    expect(s.state).toMatchObject({ status: "COMPLETED", variables: { x: 1 }, deferred: [] })
+  })
+
+  it("cancel withdraws jobs and tasks; a finished instance rejects commands", () => {
+    const s = scenario(graphOf({
+      id: "p",
+      nodes: [{ id: "start", type: "startEvent" }, { id: "t", type: "userTask", properties: { candidateGroups: "a, b" } }, { id: "end", type: "endEvent" }],
+      flows: [{ id: "f1", source: "start", target: "t" }, { id: "f2", source: "t", target: "end" }]
+    }))
+    s.start()
+    expect(s.events.find((e) => e.type === "UserTaskCreated")).toMatchObject({ candidateGroups: ["a", "b"] })
+    s.run({ type: "CancelInstance" })
+    expect(s.state.status).toBe("CANCELED")
+    expect(s.events.map((e) => e.type)).toContain("UserTaskCanceled")
+    expect(s.run({ type: "CancelInstance" })).toMatchObject({ ok: false, reason: "INVALID_STATE" })
+  })
+})
