@@ -14,7 +14,7 @@ export const InstanceSnapshot = Schema.Struct({
 export type InstanceSnapshot = typeof InstanceSnapshot.Type
 
 export class InstanceRejected extends Schema.TaggedError<InstanceRejected>()("InstanceRejected", {
-  reason: Schema.Literals(["INVALID_STATE", "NOT_FOUND", "INVALID_ARGUMENT"]),
+  reason: Schema.Literals(["INVALID_STATE", "NOT_FOUND", "INVALID_ARGUMENT", "CONFLICT"]),
   message: Schema.String
 }) {}
 

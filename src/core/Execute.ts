@@ -9,7 +9,9 @@ import type { GraphFlow, GraphNode, Mapping, ProcessGraph } from "./ProcessGraph
 
 export type ExecuteResult =
   | { readonly ok: true; readonly state: InstanceState; readonly events: ReadonlyArray<InstanceEvent> }
-  | { readonly ok: false; readonly reason: "INVALID_STATE" | "NOT_FOUND" | "INVALID_ARGUMENT"; readonly message: string }
+  | { readonly ok: false; readonly reason: RejectionReason; readonly message: string }
+
+export type RejectionReason = "INVALID_STATE" | "NOT_FOUND" | "INVALID_ARGUMENT" | "CONFLICT"
 
 /** A name-based UUID (version 8 layout) from the instance id and a discriminator: deterministic and unique. */
 export const derivedId = (instanceId: string, discriminator: string): string => {
@@ -19,7 +21,7 @@ export const derivedId = (instanceId: string, discriminator: string): string => 
 }
 
 class Rejected {
-  readonly reason: "INVALID_STATE" | "NOT_FOUND" | "INVALID_ARGUMENT"
+  readonly reason: RejectionReason
   readonly message: string
   constructor(reason: Rejected["reason"], message: string) {
     this.reason = reason
@@ -249,6 +251,12 @@ class Run {
         this.finishActivity(token, node, command.variables)
         return this.drain()
       }
+      case "SetVariables":
+        // Optimistic locking: a caller that read version N may only write over version N.
+        if (command.expectedVersion !== undefined && command.expectedVersion !== this.state.variablesVersion) {
+          throw new Rejected("CONFLICT", `stale expectedVersion ${command.expectedVersion}: the variables are at version ${this.state.variablesVersion}`)
+        }
+        return this.emit({ type: "VariablesSet", nodeId: null, variables: command.variables })
       case "CancelInstance":
         this.terminateAll()
         return this.emit({ type: "InstanceCanceled" })

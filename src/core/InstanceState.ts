@@ -28,6 +28,8 @@ export interface InstanceState {
   readonly instanceId: string
   readonly status: "ACTIVE" | "SUSPENDED" | "COMPLETED" | "CANCELED"
   readonly variables: Readonly<Record<string, unknown>>
+  /** Bumped by every change of the variables; PUT /variables compares it with expectedVersion. */
+  readonly variablesVersion: number
   readonly tokens: Readonly<Record<string, Token>>
   readonly incidents: Readonly<Record<string, Incident>>
   /** Commands that arrived while the instance was suspended, applied in order on resume. */
@@ -83,6 +85,7 @@ export const initialState = (instanceId: string): InstanceState => ({
   instanceId,
   status: "ACTIVE",
   variables: {},
+  variablesVersion: 0,
   tokens: {},
   incidents: {},
   deferred: [],
@@ -102,7 +105,7 @@ const waiting = (state: InstanceState, tokenId: string, wait: Wait | null): Inst
 const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
   switch (event.type) {
     case "InstanceStarted":
-      return { ...state, status: "ACTIVE", variables: { ...event.variables } }
+      return { ...state, status: "ACTIVE", variables: { ...event.variables }, variablesVersion: 1 }
     case "ElementActivated":
       return withToken(state, { id: event.tokenId, nodeId: event.nodeId, viaFlow: event.viaFlow, wait: null })
     case "ElementCompleted":
@@ -111,7 +114,7 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
     case "FlowTaken":
       return state
     case "VariablesSet":
-      return { ...state, variables: { ...state.variables, ...event.variables } }
+      return { ...state, variables: { ...state.variables, ...event.variables }, variablesVersion: state.variablesVersion + 1 }
     case "JobCreated":
       return waiting(state, event.tokenId, { kind: "job", jobId: event.jobId })
     case "UserTaskCreated":

@@ -52,6 +52,11 @@ export const ACCESS_POLICY: Readonly<Record<string, Access>> = {
   "processInstances.suspend": OPERATOR,
   "processInstances.resume": OPERATOR,
   "processInstances.history": ANY,
+  "processInstances.snapshot": ANY,
+  "processInstances.tokens": ANY,
+  "processInstances.eventSubscriptions": ANY,
+  "processInstances.getVariables": ANY,
+  "processInstances.updateVariables": OPERATOR,
   // Job workers act for the process owner: their service accounts carry PROCESS_OWNER.
   "jobs.activate": OPERATOR,
   "jobs.complete": OPERATOR,

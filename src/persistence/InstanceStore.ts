@@ -123,13 +123,13 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
                 last_event_seq, incident_count, started_by, started_at, ended_at, updated_at)
               VALUES (${tenantId}, ${created.id}, ${created.deploymentId}, ${created.processKey}, ${created.version},
                 ${outcome.status}, ${created.parentInstanceId}, ${created.parentNodeId}, ${created.rootInstanceId},
-                ${toJson(outcome.variables)}::jsonb, 1, ${toJson(outcome.state)}::jsonb, ${lastEventSeq}, 0,
+                ${toJson(outcome.variables)}::jsonb, ${outcome.variablesVersion}, ${toJson(outcome.state)}::jsonb, ${lastEventSeq}, 0,
                 ${created.startedBy}, ${now}, ${ended}, ${now})`
           } else {
             // The guard on last_event_seq makes a stale writer (a second runner that still believes it owns the
             // entity) fail instead of overwriting newer state.
             const updated = yield* sql`UPDATE process_instances SET state = ${outcome.status},
-                variables = ${toJson(outcome.variables)}::jsonb, variables_version = variables_version + 1,
+                variables = ${toJson(outcome.variables)}::jsonb, variables_version = ${outcome.variablesVersion},
                 engine_state = ${toJson(outcome.state)}::jsonb, last_event_seq = ${lastEventSeq},
                 ended_at = coalesce(ended_at, ${ended}), updated_at = ${now}
               WHERE id = ${instance.id} AND last_event_seq = ${instance.lastEventSeq} RETURNING id`

@@ -51,3 +51,41 @@ export const HistoryEvent = Schema.Struct({
   occurredAt: IsoDateTime
 }).annotate({ identifier: "HistoryEvent" })
 export type HistoryEvent = typeof HistoryEvent.Type
+
+export const InstanceVariables = Schema.Struct({
+  processInstanceId: Schema.String,
+  variables: Variables,
+  version: Schema.Int.annotate({ description: "send it back as expectedVersion to update without overwriting someone else's change" })
+}).annotate({ identifier: "InstanceVariables" })
+
+export const UpdateVariables = Schema.Struct({
+  variables: Variables,
+  expectedVersion: Schema.optional(Schema.Int).annotate({ description: "the version read; a stale one answers 409 CONFLICT naming the current version" })
+}).annotate({ identifier: "UpdateVariables" })
+
+export const InstanceToken = Schema.Struct({
+  tokenId: Schema.String,
+  nodeId: Schema.String,
+  waitingFor: Schema.NullOr(Schema.Literals(["JOB", "USER_TASK", "JOIN", "INCIDENT"])),
+  jobId: Schema.NullOr(Schema.String),
+  taskId: Schema.NullOr(Schema.String),
+  incidentId: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "InstanceToken" })
+
+export const EventSubscription = Schema.Struct({
+  id: Schema.String,
+  nodeId: Schema.String,
+  kind: Schema.Literals(["MESSAGE", "TIMER", "SIGNAL"]),
+  name: Schema.NullOr(Schema.String),
+  correlationKey: Schema.NullOr(Schema.String),
+  dueAt: Schema.NullOr(IsoDateTime),
+  createdAt: IsoDateTime
+}).annotate({ identifier: "EventSubscription" })
+
+export const InstanceSnapshot = Schema.Struct({
+  processInstanceId: Schema.String,
+  eventSeq: Schema.Int,
+  state: InstanceState,
+  variables: Variables,
+  activeNodes: Schema.Array(Schema.String)
+}).annotate({ identifier: "InstanceSnapshotAtEvent" })

@@ -2,7 +2,7 @@
 // the projection changes (jobs, tasks, incidents) the host writes in the same transaction.
 import { Layer } from "effect"
 import { execute } from "../core/Execute.ts"
-import type { InstanceEvent, InstanceState } from "../core/InstanceState.ts"
+import { type InstanceEvent, type InstanceState, replay } from "../core/InstanceState.ts"
 import type { ProcessGraph } from "../core/ProcessGraph.ts"
 import { type HistoryEvent, ProcessEngine, type ProjectionChange } from "./ProcessEngine.ts"
 
@@ -67,8 +67,24 @@ const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
   }
 }
 
+const stateOf = (state: unknown): InstanceState => state as InstanceState
+
 export const CoreProcessEngine = {
   layer: Layer.succeed(ProcessEngine, {
+    tokens: (state) =>
+      Object.values(stateOf(state).tokens).map((token) => ({
+        tokenId: token.id,
+        nodeId: token.nodeId,
+        waitingFor: token.wait === null ? null : token.wait.kind === "job" ? "JOB" : token.wait.kind === "userTask" ? "USER_TASK" : token.wait.kind === "join" ? "JOIN" : "INCIDENT",
+        jobId: token.wait?.kind === "job" ? token.wait.jobId : null,
+        taskId: token.wait?.kind === "userTask" ? token.wait.taskId : null,
+        incidentId: token.wait?.kind === "incident" ? token.wait.incidentId : null
+      })),
+    snapshot: (instanceId, history) => {
+      // History entries carry the whole event: its type plus its payload.
+      const state = replay(instanceId, history.map((entry) => ({ ...entry.payload, type: entry.type }) as unknown as InstanceEvent))
+      return { variables: state.variables, activeNodes: Object.values(state.tokens).map((t) => t.nodeId), status: state.status }
+    },
     execute: ({ graph, instanceId, state, command }) => {
       // The graph and state were written by this engine (at deploy time and by earlier commands).
       const result = execute(graph as ProcessGraph, instanceId, state as InstanceState | undefined, command)
@@ -77,6 +93,7 @@ export const CoreProcessEngine = {
         state: result.state,
         status: result.state.status,
         variables: result.state.variables,
+        variablesVersion: result.state.variablesVersion,
         events: result.events.map(historyOf),
         changes: result.events.flatMap((event) => {
           const change = changeOf(event)

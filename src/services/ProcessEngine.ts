@@ -65,8 +65,9 @@ export type InstanceStatus = "ACTIVE" | "SUSPENDED" | "COMPLETED" | "CANCELED"
 export interface EngineOutcome {
   readonly state: unknown
   readonly status: InstanceStatus
-  /** The variables of the instance's root scope after the command. */
+  /** The variables of the instance's root scope after the command, and their version (optimistic locking). */
   readonly variables: Readonly<Record<string, unknown>>
+  readonly variablesVersion: number
   readonly events: ReadonlyArray<HistoryEvent>
   readonly changes: ReadonlyArray<ProjectionChange>
 }
@@ -74,11 +75,31 @@ export interface EngineOutcome {
 /** A command that does not apply to the instance as it is: nothing changes (4xx for the caller). */
 export interface EngineRejection {
   readonly _tag: "Rejection"
-  readonly reason: "INVALID_STATE" | "NOT_FOUND" | "INVALID_ARGUMENT"
+  readonly reason: "INVALID_STATE" | "NOT_FOUND" | "INVALID_ARGUMENT" | "CONFLICT"
   readonly message: string
 }
 
+/** A token as the API shows it: where it is parked and on what. */
+export interface TokenView {
+  readonly tokenId: string
+  readonly nodeId: string
+  readonly waitingFor: "JOB" | "USER_TASK" | "JOIN" | "INCIDENT" | null
+  readonly jobId: string | null
+  readonly taskId: string | null
+  readonly incidentId: string | null
+}
+
+/** The instance as of one history event. */
+export interface Snapshot {
+  readonly variables: Readonly<Record<string, unknown>>
+  readonly activeNodes: ReadonlyArray<string>
+  readonly status: InstanceStatus
+}
+
 export interface ProcessEngineShape {
+  readonly tokens: (state: unknown) => ReadonlyArray<TokenView>
+  /** Replays history events up to and including the last one given. */
+  readonly snapshot: (instanceId: string, history: ReadonlyArray<HistoryEvent>) => Snapshot
   readonly execute: (input: {
     readonly graph: unknown
     readonly instanceId: string

@@ -2,7 +2,7 @@
 // the instance's entity (the only writer), whose reply is the answer.
 import { Effect, Layer, Context } from "effect"
 import { SqlClient } from "effect/sql"
-import { InstanceRejected, ProcessInstance as ProcessInstanceEntity, type InstanceSnapshot } from "../actors/ProcessInstance.ts"
+import { InstanceRejected, ProcessInstance as ProcessInstanceEntity, type InstanceSnapshot as EntityReply } from "../actors/ProcessInstance.ts"
 import type { Principal } from "../auth/Principal.ts"
 import { countOf, fromJson } from "../persistence/SqlValues.ts"
 import {
@@ -17,7 +17,8 @@ import {
 } from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { InstanceCommand } from "../schema/InstanceCommands.ts"
-import type { HistoryEvent, ProcessInstance } from "../schema/ProcessInstances.ts"
+import type { EventSubscription, HistoryEvent, InstanceSnapshot, ProcessInstance } from "../schema/ProcessInstances.ts"
+import { type HistoryEvent as EngineHistoryEvent, ProcessEngine, type TokenView } from "./ProcessEngine.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { isoFromDb, isoOrNull } from "./Time.ts"
 
@@ -77,6 +78,10 @@ export interface ProcessInstancesShape {
   readonly command: (principal: Principal, id: string, command: InstanceCommand, commandId?: string) => Effect.Effect<ProcessInstance, CommandError>
   readonly remove: (tenantId: string, id: string) => Effect.Effect<ProcessInstance, NotFound | BusinessError>
   readonly history: (tenantId: string, id: string, page: PageRequest) => Effect.Effect<PageOf<HistoryEvent>, NotFound>
+  readonly variables: (tenantId: string, id: string) => Effect.Effect<{ readonly processInstanceId: string; readonly variables: Readonly<Record<string, unknown>>; readonly version: number }, NotFound>
+  readonly tokens: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<TokenView>, NotFound>
+  readonly subscriptions: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<typeof EventSubscription.Type>, NotFound>
+  readonly snapshot: (tenantId: string, id: string, eventSeq: number) => Effect.Effect<typeof InstanceSnapshot.Type, NotFound>
 }
 
 const instant = (field: string, value: string | undefined): Effect.Effect<string | undefined, ValidationError> => {
@@ -91,6 +96,7 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const client = yield* ProcessInstanceEntity.client
+      const engine = yield* ProcessEngine
       const columns = sql.literal(COLUMNS)
 
       const get: ProcessInstancesShape["get"] = (tenantId, id) =>
@@ -109,11 +115,11 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
           command,
           ...(deploymentId === undefined ? {} : { deploymentId })
         }).pipe(
-          Effect.catchTag("InstanceRejected", (rejected: InstanceRejected): Effect.Effect<InstanceSnapshot, CommandError> =>
+          Effect.catchTag("InstanceRejected", (rejected: InstanceRejected): Effect.Effect<EntityReply, CommandError> =>
             Effect.fail(
               rejected.reason === "NOT_FOUND"
                 ? new NotFound({ message: rejected.message, errors: [{ field: "id", message: rejected.message, code: "NOT_FOUND" }] })
-                : rejected.reason === "INVALID_STATE"
+                : rejected.reason === "INVALID_STATE" || rejected.reason === "CONFLICT"
                 ? conflict(rejected.message)
                 : validationError("command", rejected.message)
             )),
@@ -174,6 +180,52 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
             }
             yield* sql`DELETE FROM process_instances WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
             return instance
+          }),
+        variables: (tenantId, id) =>
+          Effect.gen(function*() {
+            yield* get(tenantId, id)
+            const rows = yield* sql<{ variables: unknown; variables_version: number }>`SELECT variables, variables_version
+              FROM process_instances WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+            return { processInstanceId: id, variables: fromJson<Record<string, unknown>>(rows[0]!.variables), version: Number(rows[0]!.variables_version) }
+          }),
+        tokens: (tenantId, id) =>
+          Effect.gen(function*() {
+            yield* get(tenantId, id)
+            const rows = yield* sql<{ engine_state: unknown }>`SELECT engine_state FROM process_instances
+              WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+            return engine.tokens(fromJson(rows[0]!.engine_state))
+          }),
+        subscriptions: (tenantId, id) =>
+          Effect.gen(function*() {
+            yield* get(tenantId, id)
+            const rows = yield* sql<{ id: string; node_id: string; kind: "MESSAGE" | "TIMER" | "SIGNAL"; name: string | null; correlation_key: string | null; due_at: unknown; created_at: unknown }>`
+              SELECT id, node_id, kind, name, correlation_key, due_at, created_at FROM event_subscriptions
+              WHERE tenant_id = ${tenantId} AND instance_id = ${id} ORDER BY created_at, id`.pipe(Effect.orDie)
+            return rows.map((row) => ({
+              id: row.id,
+              nodeId: row.node_id,
+              kind: row.kind,
+              name: row.name,
+              correlationKey: row.correlation_key,
+              dueAt: isoOrNull(row.due_at),
+              createdAt: isoFromDb(row.created_at)
+            }))
+          }),
+        snapshot: (tenantId, id, eventSeq) =>
+          Effect.gen(function*() {
+            const instance = yield* get(tenantId, id)
+            const rows = yield* sql<{ type: string; node_id: string | null; token_id: string | null; payload: unknown }>`
+              SELECT type, node_id, token_id, payload FROM instance_events
+              WHERE tenant_id = ${tenantId} AND instance_id = ${id} AND event_seq <= ${eventSeq} ORDER BY event_seq`.pipe(Effect.orDie)
+            if (eventSeq < 1 || rows.length < eventSeq) return yield* notFound("history event", `${eventSeq} of process instance ${instance.id}`)
+            const history: Array<EngineHistoryEvent> = rows.map((row) => ({
+              type: row.type,
+              nodeId: row.node_id,
+              tokenId: row.token_id,
+              payload: fromJson<Record<string, unknown>>(row.payload)
+            }))
+            const snapshot = engine.snapshot(id, history)
+            return { processInstanceId: id, eventSeq, state: snapshot.status, variables: snapshot.variables, activeNodes: snapshot.activeNodes }
           }),
         history: (tenantId, id, page) =>
           Effect.gen(function*() {

@@ -3,7 +3,17 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
 import { IdParam, Page, PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
-import { HistoryEvent, InstanceQuery, ProcessInstance, StartInstance } from "../../schema/ProcessInstances.ts"
+import {
+  EventSubscription,
+  HistoryEvent,
+  InstanceQuery,
+  InstanceSnapshot,
+  InstanceToken,
+  InstanceVariables,
+  ProcessInstance,
+  StartInstance,
+  UpdateVariables
+} from "../../schema/ProcessInstances.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
@@ -33,7 +43,26 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       query: Schema.Struct(PageQueryFields),
       success: Ok(Page(HistoryEvent)),
       error: NotFoundHttp
-    }).annotateMerge(OpenApi.annotations({ summary: "Execution history, oldest first, each event with eventSeq, type, node, token, time and the caller's sub" }))
+    }).annotateMerge(OpenApi.annotations({ summary: "Execution history, oldest first, each event with eventSeq, type, node, token, time and the caller's sub" })),
+    HttpApiEndpoint.get("snapshot", "/:id/history/:eventSeq/snapshot", {
+      params: { id: Schema.String, eventSeq: Schema.Int },
+      success: Ok(InstanceSnapshot),
+      error: NotFoundHttp
+    }).annotateMerge(OpenApi.annotations({ summary: "Variables and active nodes as of one history event (replayed from the history)" })),
+    HttpApiEndpoint.get("tokens", "/:id/tokens", { params: IdParam, success: Ok(Schema.Array(InstanceToken)), error: NotFoundHttp })
+      .annotateMerge(OpenApi.annotations({ summary: "Tokens and where they are parked: at a job, a user task, a join or an incident" })),
+    HttpApiEndpoint.get("eventSubscriptions", "/:id/event-subscriptions", { params: IdParam, success: Ok(Schema.Array(EventSubscription)), error: NotFoundHttp })
+      .annotateMerge(OpenApi.annotations({ summary: "Pending timer and message subscriptions" })),
+    HttpApiEndpoint.get("getVariables", "/:id/variables", { params: IdParam, success: Ok(InstanceVariables), error: NotFoundHttp })
+      .annotateMerge(OpenApi.annotations({ summary: "The instance's variables with their version (for optimistic locking)" })),
+    HttpApiEndpoint.put("updateVariables", "/:id/variables", {
+      params: IdParam,
+      payload: UpdateVariables,
+      success: Ok(InstanceVariables, "Variables updated"),
+      error: [NotFoundHttp, ConflictHttp]
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Set variables (merged into the instance's variables); with expectedVersion, a stale version answers 409 CONFLICT naming the current one"
+    }))
   )
   .middleware(Authentication)
   .prefix("/api/v1/process-instances")

@@ -39,4 +39,20 @@ export const ProcessInstancesHandlers = HttpApiBuilder.group(Api, "processInstan
         Effect.flatMap(CurrentPrincipal, (principal) => instances.command(principal, params.id, { type: "ResumeInstance" })))
       .handle("history", ({ params, query }) =>
         Effect.flatMap(CurrentPrincipal, (principal) => instances.history(principal.tenantId, params.id, pageRequest(query))))
+      .handle("snapshot", ({ params }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) => instances.snapshot(principal.tenantId, params.id, params.eventSeq)))
+      .handle("tokens", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => instances.tokens(principal.tenantId, params.id)))
+      .handle("eventSubscriptions", ({ params }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) => instances.subscriptions(principal.tenantId, params.id)))
+      .handle("getVariables", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => instances.variables(principal.tenantId, params.id)))
+      .handle("updateVariables", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          yield* instances.command(principal, params.id, {
+            type: "SetVariables",
+            variables: payload.variables,
+            ...(payload.expectedVersion === undefined ? {} : { expectedVersion: payload.expectedVersion })
+          })
+          return yield* instances.variables(principal.tenantId, params.id)
+        }))
   }))
