@@ -27,6 +27,7 @@ export interface DraftNode {
   readonly candidateUsers?: ReadonlyArray<string> | undefined
   readonly formKey?: string | null | undefined
   readonly script?: { readonly expression: string; readonly resultVariable: string } | null | undefined
+  readonly message?: { readonly name: string | null; readonly correlationKey: string | null } | null | undefined
   readonly inputs?: ReadonlyArray<Mapping> | undefined
   readonly outputs?: ReadonlyArray<Mapping> | undefined
   readonly defaultFlow?: string | null | undefined
@@ -54,8 +55,6 @@ const NOT_YET: Record<string, string> = {
   subProcess: "subprocesses are not supported yet",
   callActivity: "call activities are not supported yet",
   businessRuleTask: "business rule tasks are not supported yet",
-  receiveTask: "receive tasks are not supported yet",
-  intermediateCatchEvent: "intermediate catch events (message, timer, signal) are not supported yet",
   intermediateThrowEvent: "intermediate throw events are not supported yet",
   boundaryEvent: "boundary events are not supported yet",
   complexGateway: "complex gateways are not supported",
@@ -96,7 +95,15 @@ export const compileDraft = (draft: Draft): Compiled => {
       problem(id, NOT_YET[type] ?? `element type "${type}" is not supported`)
       continue
     }
-    if ((draftNode.eventDefinitions ?? []).length > 0) {
+    const definitions = draftNode.eventDefinitions ?? []
+    const waitsForMessage = type === "receiveTask" || (type === "intermediateCatchEvent" && definitions.length === 1 && definitions[0] === "message")
+    if (type === "intermediateCatchEvent" && !waitsForMessage) {
+      problem(id, definitions.some((d) => d.includes("timeCycle"))
+        ? "repeating timers (timeCycle) are not supported: a timer fires once"
+        : `${definitions.join(", ") || "untyped"} intermediate catch events are not supported yet`)
+      continue
+    }
+    if (!waitsForMessage && definitions.length > 0) {
       const kinds = draftNode.eventDefinitions!.join(", ")
       problem(id, kinds.includes("timeCycle")
         ? "repeating timers (timeCycle) are not supported: a timer fires once"
@@ -139,6 +146,19 @@ export const compileDraft = (draft: Draft): Compiled => {
         if (syntax !== null) problem(id, `script: ${syntax}`)
       }
     }
+    let message: GraphNode["message"] = null
+    if (waitsForMessage) {
+      const name = draftNode.message?.name ?? null
+      const correlationKey = draftNode.message?.correlationKey ?? null
+      if (name === null || name === "") problem(id, `${type} ${id} needs a message with a name`)
+      if (correlationKey === null || correlationKey === "") {
+        problem(id, `${type} ${id} needs a correlation key (zeebe:subscription correlationKey)`)
+      } else if (isExpression(correlationKey)) {
+        const syntax = feelSyntaxProblem(correlationKey)
+        if (syntax !== null) problem(id, `correlation key: ${syntax}`)
+      }
+      message = { name: name ?? "", correlationKey: correlationKey ?? "" }
+    }
     const defaultFlow = draftNode.defaultFlow ?? null
     if (defaultFlow !== null && !outgoing.includes(defaultFlow)) problem(id, `default flow ${defaultFlow} is not an outgoing flow of ${id}`)
     if (type === "exclusiveGateway" && outgoing.length > 1) {
@@ -168,6 +188,7 @@ export const compileDraft = (draft: Draft): Compiled => {
         }
         : null,
       script: type === "scriptTask" ? draftNode.script ?? null : null,
+      message,
       inputs,
       outputs
     }

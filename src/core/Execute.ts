@@ -141,6 +141,20 @@ class Run {
         })
         return
       }
+      case "receiveTask":
+      case "intermediateCatchEvent": {
+        // The correlation key is evaluated when the token arrives and stored with the subscription (SERVICE.md, Events).
+        const message = node.message!
+        const key = evaluateFeel(message.correlationKey, visible)
+        if (!key.ok) return this.raiseIncident(token, "EXTRACT_VALUE_ERROR", `correlation key of ${node.id} failed: ${key.message}`)
+        if (typeof key.value !== "string" && typeof key.value !== "number") {
+          return this.raiseIncident(token, "EXTRACT_VALUE_ERROR", `correlation key of ${node.id} must be a string or a number, got ${key.value === null ? "null" : typeof key.value}`)
+        }
+        this.emit({
+          type: "MessageSubscriptionOpened", tokenId, nodeId: node.id, subscriptionId: this.newId("subscription"), messageName: message.name, correlationKey: String(key.value)
+        })
+        return
+      }
       case "exclusiveGateway": {
         // BPMN 13.3.2: the first outgoing flow (in order) whose condition is true; else the default flow.
         for (const flowId of node.outgoing) {
@@ -215,6 +229,9 @@ class Run {
     for (const token of Object.values(this.state.tokens)) {
       if (token.wait?.kind === "job") this.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId: token.wait.jobId })
       if (token.wait?.kind === "userTask") this.emit({ type: "UserTaskCanceled", tokenId: token.id, nodeId: token.nodeId, taskId: token.wait.taskId })
+      if (token.wait?.kind === "message") {
+        this.emit({ type: "MessageSubscriptionClosed", tokenId: token.id, nodeId: token.nodeId, subscriptionId: token.wait.subscriptionId })
+      }
       this.emit({ type: "ElementTerminated", tokenId: token.id, nodeId: token.nodeId })
     }
     for (const incident of Object.values(this.state.incidents)) {
@@ -222,10 +239,15 @@ class Run {
     }
   }
 
-  private tokenWaitingFor(kind: "job" | "userTask", id: string): Token {
+  private tokenWaitingFor(kind: "job" | "userTask" | "message", id: string): Token {
     const token = Object.values(this.state.tokens).find((t) =>
-      kind === "job" ? t.wait?.kind === "job" && t.wait.jobId === id : t.wait?.kind === "userTask" && t.wait.taskId === id)
-    if (token === undefined) throw new Rejected("NOT_FOUND", `${kind === "job" ? "job" : "task"} ${id} is not active in this instance`)
+      kind === "job"
+        ? t.wait?.kind === "job" && t.wait.jobId === id
+        : kind === "userTask"
+        ? t.wait?.kind === "userTask" && t.wait.taskId === id
+        : t.wait?.kind === "message" && t.wait.subscriptionId === id)
+    const name = kind === "job" ? "job" : kind === "userTask" ? "task" : "message subscription"
+    if (token === undefined) throw new Rejected("NOT_FOUND", `${name} ${id} is not open in this instance`)
     return token
   }
 
@@ -238,13 +260,20 @@ class Run {
       case "StartInstance":
         throw new Rejected("INVALID_STATE", `process instance ${this.state.instanceId} already started`)
       case "CompleteJob":
-      case "CompleteUserTask": {
-        const token = command.type === "CompleteJob" ? this.tokenWaitingFor("job", command.jobId) : this.tokenWaitingFor("userTask", command.taskId)
+      case "CompleteUserTask":
+      case "CorrelateMessage": {
+        const token = command.type === "CompleteJob"
+          ? this.tokenWaitingFor("job", command.jobId)
+          : command.type === "CompleteUserTask"
+          ? this.tokenWaitingFor("userTask", command.taskId)
+          : this.tokenWaitingFor("message", command.subscriptionId)
         // While suspended no token moves: the completion is held and applied on resume, in arrival order.
         if (status === "SUSPENDED") return this.emit({ type: "CommandDeferred", command })
         const node = this.node(token.nodeId)
         if (command.type === "CompleteJob") {
           this.emit({ type: "JobCompleted", tokenId: token.id, nodeId: node.id, jobId: command.jobId, variables: command.variables })
+        } else if (command.type === "CorrelateMessage") {
+          this.emit({ type: "MessageCorrelated", tokenId: token.id, nodeId: node.id, subscriptionId: command.subscriptionId, variables: command.variables })
         } else {
           this.emit({ type: "UserTaskCompleted", tokenId: token.id, nodeId: node.id, taskId: command.taskId, variables: command.variables })
         }

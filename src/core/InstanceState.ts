@@ -6,6 +6,7 @@ export type Wait =
   | { readonly kind: "job"; readonly jobId: string }
   | { readonly kind: "userTask"; readonly taskId: string }
   | { readonly kind: "join" }
+  | { readonly kind: "message"; readonly subscriptionId: string }
   | { readonly kind: "incident"; readonly incidentId: string }
 
 export interface Token {
@@ -72,6 +73,16 @@ export type InstanceEvent =
   | { readonly type: "UserTaskCompleted"; readonly tokenId: string; readonly nodeId: string; readonly taskId: string; readonly variables: Readonly<Record<string, unknown>> }
   | { readonly type: "UserTaskCanceled"; readonly tokenId: string; readonly nodeId: string; readonly taskId: string }
   | { readonly type: "JoinArrived"; readonly tokenId: string; readonly nodeId: string }
+  | {
+    readonly type: "MessageSubscriptionOpened"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly subscriptionId: string
+    readonly messageName: string
+    readonly correlationKey: string
+  }
+  | { readonly type: "MessageCorrelated"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly variables: Readonly<Record<string, unknown>> }
+  | { readonly type: "MessageSubscriptionClosed"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
   | { readonly type: "IncidentRaised"; readonly incidentId: string; readonly tokenId: string; readonly nodeId: string; readonly incidentType: string; readonly message: string }
   | { readonly type: "IncidentResolved"; readonly incidentId: string; readonly nodeId: string }
   | { readonly type: "CommandDeferred"; readonly command: InstanceCommand }
@@ -126,6 +137,11 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
       return waiting(state, event.tokenId, null)
     case "JoinArrived":
       return waiting(state, event.tokenId, { kind: "join" })
+    case "MessageSubscriptionOpened":
+      return waiting(state, event.tokenId, { kind: "message", subscriptionId: event.subscriptionId })
+    case "MessageCorrelated":
+    case "MessageSubscriptionClosed":
+      return waiting(state, event.tokenId, null)
     case "IncidentRaised":
       return {
         ...waiting(state, event.tokenId, { kind: "incident", incidentId: event.incidentId }),

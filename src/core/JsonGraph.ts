@@ -4,6 +4,7 @@
 //   serviceTask / sendTask: taskType (required), retries (default 3), headers {k: v}
 //   userTask: assignee, candidateGroups (list or "a,b"), candidateUsers, formKey
 //   scriptTask: expression (FEEL), resultVariable
+//   receiveTask / intermediateCatchEvent (message): messageName, correlationKey (FEEL, evaluated when the token arrives)
 //   any activity: inputMappings / outputMappings [{ source: "= expr", target: "name" }]
 //   endEvent: terminate (true for a terminate end event)
 // A flow with default: true is its source gateway's default flow.
@@ -54,6 +55,8 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
     const retries = properties["retries"]
     const headers = properties["headers"]
     const expression = text(properties["expression"]) ?? text(properties["script"])
+    const messageName = text(properties["messageName"])
+    const isMessageCatch = node["type"] === "intermediateCatchEvent" && (messageName !== null || properties["eventDefinitions"] === undefined)
     const defaults = flows.filter((f) => f.source === id && f.isDefault)
     if (defaults.length > 1) problems.push({ elementId: id, message: "only one outgoing flow can be the default" })
     return [{
@@ -61,7 +64,7 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
       type: node["type"],
       name: text(node["name"]),
       terminate: properties["terminate"] === true,
-      eventDefinitions: listOf(properties["eventDefinitions"]),
+      eventDefinitions: isMessageCatch ? ["message"] : listOf(properties["eventDefinitions"]),
       jobType: text(properties["taskType"]),
       retries: typeof retries === "number" && Number.isInteger(retries) && retries >= 0 ? retries : 3,
       headers: isObject(headers) ? Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)])) : {},
@@ -70,6 +73,7 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
       candidateUsers: listOf(properties["candidateUsers"]),
       formKey: text(properties["formKey"]),
       script: expression === null ? null : { expression, resultVariable: text(properties["resultVariable"]) ?? "" },
+      message: node["type"] === "receiveTask" || isMessageCatch ? { name: messageName, correlationKey: text(properties["correlationKey"]) } : null,
       inputs: mappingList(properties["inputMappings"], "inputMappings", problems, id),
       outputs: mappingList(properties["outputMappings"], "outputMappings", problems, id),
       defaultFlow: defaults[0]?.id ?? null

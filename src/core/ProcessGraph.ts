@@ -9,7 +9,7 @@ export interface Mapping {
 
 export const EXECUTABLE_TYPES = [
   "startEvent", "endEvent", "serviceTask", "sendTask", "userTask", "scriptTask", "task", "manualTask",
-  "exclusiveGateway", "parallelGateway"
+  "exclusiveGateway", "parallelGateway", "receiveTask", "intermediateCatchEvent"
 ] as const
 export type NodeType = (typeof EXECUTABLE_TYPES)[number]
 
@@ -26,6 +26,12 @@ export interface UserTaskDefinition {
   readonly formKey: string | null
 }
 
+/** What a receive task or message catch event waits for: the message name and the correlation key expression. */
+export interface MessageDefinition {
+  readonly name: string
+  readonly correlationKey: string
+}
+
 export interface GraphNode {
   readonly id: string
   readonly type: NodeType
@@ -39,6 +45,7 @@ export interface GraphNode {
   readonly job: JobDefinition | null
   readonly userTask: UserTaskDefinition | null
   readonly script: { readonly expression: string; readonly resultVariable: string } | null
+  readonly message: MessageDefinition | null
   readonly inputs: ReadonlyArray<Mapping>
   readonly outputs: ReadonlyArray<Mapping>
 }

@@ -52,6 +52,14 @@ const EVENT_DEFINITION_NAMES: Record<string, string> = {
   "bpmn:LinkEventDefinition": "link"
 }
 
+const messageOf = (element: Element): DraftNode["message"] => {
+  const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:MessageEventDefinition")
+  const ref = element.$type === "bpmn:ReceiveTask" ? element["messageRef"] : definition?.["messageRef"]
+  if (!isElement(ref)) return element.$type === "bpmn:ReceiveTask" || definition !== undefined ? { name: null, correlationKey: null } : null
+  const subscription = extension(ref, "zeebe:Subscription")
+  return { name: str(ref, "name"), correlationKey: subscription === undefined ? null : str(subscription, "correlationKey") }
+}
+
 const toDraftNode = (element: Element): DraftNode => {
   const type = localType(element.$type)
   const definitions = elements(element, "eventDefinitions")
@@ -80,6 +88,7 @@ const toDraftNode = (element: Element): DraftNode => {
     candidateUsers: assignment === undefined ? [] : listOf(str(assignment, "candidateUsers")),
     formKey: form === undefined ? null : str(form, "formKey") ?? str(form, "formId"),
     script: script === undefined ? null : { expression: str(script, "expression") ?? "", resultVariable: str(script, "resultVariable") ?? "" },
+    message: messageOf(element),
     inputs: mappings(element, "inputParameters"),
     outputs: mappings(element, "outputParameters"),
     defaultFlow: isElement(defaultFlow) ? str(defaultFlow, "id") : null

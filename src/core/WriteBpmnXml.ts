@@ -9,6 +9,18 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
   const process = moddle.create("bpmn:Process", { id: graph.key, isExecutable: true, ...(graph.name === null ? {} : { name: graph.name }) })
   const flowElements = process.get("flowElements")
   const created = new Map<string, ReturnType<typeof moddle.create>>()
+  const messages: Array<ReturnType<typeof moddle.create>> = []
+  const messageFor = (node: ProcessGraph["nodes"][string]) => {
+    const message = moddle.create("bpmn:Message", {
+      id: `Message_${node.id}`,
+      name: node.message!.name,
+      extensionElements: moddle.create("bpmn:ExtensionElements", {
+        values: [moddle.create("zeebe:Subscription", { correlationKey: node.message!.correlationKey })]
+      })
+    })
+    messages.push(message)
+    return message
+  }
   for (const node of Object.values(graph.nodes)) {
     const values: Array<unknown> = []
     if (node.job !== null) {
@@ -41,7 +53,11 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       id: node.id,
       ...(node.name === null ? {} : { name: node.name }),
       ...(values.length === 0 ? {} : { extensionElements: moddle.create("bpmn:ExtensionElements", { values }) }),
-      ...(node.terminate ? { eventDefinitions: [moddle.create("bpmn:TerminateEventDefinition")] } : {})
+      ...(node.terminate ? { eventDefinitions: [moddle.create("bpmn:TerminateEventDefinition")] } : {}),
+      ...(node.message !== null && node.type === "receiveTask" ? { messageRef: messageFor(node) } : {}),
+      ...(node.message !== null && node.type === "intermediateCatchEvent"
+        ? { eventDefinitions: [moddle.create("bpmn:MessageEventDefinition", { messageRef: messageFor(node) })] }
+        : {})
     })
     created.set(node.id, element)
     flowElements.push(element)
@@ -60,6 +76,6 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
     if (node.defaultFlow !== null) (created.get(node.id) as unknown as Record<string, unknown>)["default"] = created.get(node.defaultFlow)
   }
   const definitions = moddle.create("bpmn:Definitions", { id: `Definitions_${graph.key}`, targetNamespace: "http://bpmn.io/schema/bpmn" })
-  definitions.get("rootElements").push(process)
+  definitions.get("rootElements").push(process, ...messages)
   return (await moddle.toXML(definitions, { format: true })).xml
 }

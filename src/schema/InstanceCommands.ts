@@ -7,6 +7,7 @@ export const InstanceCommand = Schema.Union([
   Schema.Struct({ type: Schema.Literal("StartInstance"), variables: Vars }),
   Schema.Struct({ type: Schema.Literal("CompleteJob"), jobId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("CompleteUserTask"), taskId: Schema.String, variables: Vars }),
+  Schema.Struct({ type: Schema.Literal("CorrelateMessage"), subscriptionId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("SetVariables"), variables: Vars, expectedVersion: Schema.optional(Schema.Int) }),
   Schema.Struct({ type: Schema.Literal("CancelInstance") }),
   Schema.Struct({ type: Schema.Literal("SuspendInstance") }),

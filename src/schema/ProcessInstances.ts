@@ -66,10 +66,11 @@ export const UpdateVariables = Schema.Struct({
 export const InstanceToken = Schema.Struct({
   tokenId: Schema.String,
   nodeId: Schema.String,
-  waitingFor: Schema.NullOr(Schema.Literals(["JOB", "USER_TASK", "JOIN", "INCIDENT"])),
+  waitingFor: Schema.NullOr(Schema.Literals(["JOB", "USER_TASK", "JOIN", "MESSAGE", "INCIDENT"])),
   jobId: Schema.NullOr(Schema.String),
   taskId: Schema.NullOr(Schema.String),
-  incidentId: Schema.NullOr(Schema.String)
+  incidentId: Schema.NullOr(Schema.String),
+  subscriptionId: Schema.NullOr(Schema.String)
 }).annotate({ identifier: "InstanceToken" })
 
 export const EventSubscription = Schema.Struct({

@@ -62,6 +62,20 @@ const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
       }
     case "IncidentResolved":
       return { kind: "IncidentResolved", incidentId: event.incidentId }
+    case "MessageSubscriptionOpened":
+      return {
+        kind: "SubscriptionOpened",
+        subscriptionId: event.subscriptionId,
+        nodeId: event.nodeId,
+        elementInstanceId: event.tokenId,
+        subscriptionKind: "MESSAGE",
+        name: event.messageName,
+        correlationKey: event.correlationKey,
+        dueAt: null
+      }
+    case "MessageCorrelated":
+    case "MessageSubscriptionClosed":
+      return { kind: "SubscriptionClosed", subscriptionId: event.subscriptionId }
     default:
       return undefined
   }
@@ -75,10 +89,13 @@ export const CoreProcessEngine = {
       Object.values(stateOf(state).tokens).map((token) => ({
         tokenId: token.id,
         nodeId: token.nodeId,
-        waitingFor: token.wait === null ? null : token.wait.kind === "job" ? "JOB" : token.wait.kind === "userTask" ? "USER_TASK" : token.wait.kind === "join" ? "JOIN" : "INCIDENT",
+        waitingFor: token.wait === null
+          ? null
+          : ({ job: "JOB", userTask: "USER_TASK", join: "JOIN", message: "MESSAGE", incident: "INCIDENT" } as const)[token.wait.kind],
         jobId: token.wait?.kind === "job" ? token.wait.jobId : null,
         taskId: token.wait?.kind === "userTask" ? token.wait.taskId : null,
-        incidentId: token.wait?.kind === "incident" ? token.wait.incidentId : null
+        incidentId: token.wait?.kind === "incident" ? token.wait.incidentId : null,
+        subscriptionId: token.wait?.kind === "message" ? token.wait.subscriptionId : null
       })),
     snapshot: (instanceId, history) => {
       // History entries carry the whole event: its type plus its payload.

@@ -83,10 +83,11 @@ export interface EngineRejection {
 export interface TokenView {
   readonly tokenId: string
   readonly nodeId: string
-  readonly waitingFor: "JOB" | "USER_TASK" | "JOIN" | "INCIDENT" | null
+  readonly waitingFor: "JOB" | "USER_TASK" | "JOIN" | "MESSAGE" | "INCIDENT" | null
   readonly jobId: string | null
   readonly taskId: string | null
   readonly incidentId: string | null
+  readonly subscriptionId: string | null
 }
 
 /** The instance as of one history event. */

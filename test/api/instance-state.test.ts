@@ -74,3 +74,28 @@ describe("tokens, subscriptions and snapshots", () => {
     expect((await owner.instance(instance.id)).incidentCount).toBe(0)
   })
 })
+
+describe("message subscriptions", () => {
+  it("opens a subscription per waiting node with the evaluated correlation key, closed on correlation and on cancel", async () => {
+    const tenant = await givenTenant()
+    const owner = await tenant.owner()
+    const deployment = await owner.deploy(fixture("message-wait.bpmn"))
+    const instance = await owner.start(deployment.id, { orderId: "A-7" })
+    const [subscription] = (await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok()
+    expect(subscription).toMatchObject({ nodeId: "paid", kind: "MESSAGE", name: "payment-received", correlationKey: "A-7", dueAt: null })
+    const [token] = (await owner.get(`/process-instances/${instance.id}/tokens`)).ok()
+    expect(token).toMatchObject({ nodeId: "paid", waitingFor: "MESSAGE", subscriptionId: subscription.id })
+    // correlation over HTTP arrives with POST /messages; here the entity receives the command directly
+    const { Effect } = await import("effect")
+    const { ProcessInstance } = await import("../../src/actors/ProcessInstance.ts")
+    await tenant.app.runtime.runPromise(Effect.flatMap(ProcessInstance.client, (client) =>
+      client(instance.id).Execute({
+        commandId: "correlate-1", tenantId: tenant.id, actor: "test", command: { type: "CorrelateMessage", subscriptionId: subscription.id, variables: { paidAt: "today" } }
+      })))
+    const [next] = (await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok()
+    expect(next).toMatchObject({ nodeId: "confirm", name: "order-confirmed", correlationKey: "C-A-7" })
+    expect((await owner.instance(instance.id)).variables).toMatchObject({ paidAt: "today" })
+    ;(await owner.post(`/process-instances/${instance.id}/cancel`)).ok()
+    expect((await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok()).toEqual([])
+  })
+})

@@ -68,12 +68,15 @@ describe("compile", () => {
         { id: "t", type: "serviceTask", properties: { taskType: "x", retries: 5, headers: { h: "v" }, inputMappings: [{ source: "= a", target: "b" }] } },
         { id: "u", type: "userTask", properties: { assignee: "= owner", candidateGroups: ["g1", "g2"], formKey: "f" } },
         { id: "gw", type: "exclusiveGateway" },
+        { id: "m", type: "intermediateCatchEvent", properties: { messageName: "go", correlationKey: "= key" } },
+        { id: "r", type: "receiveTask", properties: { messageName: "again", correlationKey: "fixed" } },
         { id: "e1", type: "endEvent" },
         { id: "e2", type: "endEvent", properties: { terminate: true } }
       ],
       flows: [
         { id: "f1", source: "start", target: "t" }, { id: "f2", source: "t", target: "u" }, { id: "f3", source: "u", target: "gw" },
-        { id: "f4", source: "gw", target: "e1", condition: "= ok" }, { id: "f5", source: "gw", target: "e2", default: true }
+        { id: "f4", source: "gw", target: "m", condition: "= ok" }, { id: "f5", source: "gw", target: "e2", default: true },
+        { id: "f6", source: "m", target: "r" }, { id: "f7", source: "r", target: "e1" }
       ]
     }
     const first = compileJson(json)
@@ -86,7 +89,7 @@ describe("compile", () => {
   })
 
   it("reads the Camunda Modeler fixtures", async () => {
-    for (const name of ["service-task.bpmn", "approval.bpmn"]) {
+    for (const name of ["service-task.bpmn", "approval.bpmn", "message-wait.bpmn"]) {
       const read = await readBpmnXml(fixture(name))
       expect(read.ok && compileDraft(read.draft).ok, name).toBe(true)
     }
