@@ -50,7 +50,6 @@ export interface Draft {
 const isExecutable = (type: string): type is NodeType => (EXECUTABLE_TYPES as ReadonlyArray<string>).includes(type)
 
 const NOT_YET: Record<string, string> = {
-  inclusiveGateway: "inclusive gateways are not supported yet",
   eventBasedGateway: "event-based gateways are not supported yet",
   subProcess: "subprocesses are not supported yet",
   callActivity: "call activities are not supported yet",
@@ -161,10 +160,10 @@ export const compileDraft = (draft: Draft): Compiled => {
     }
     const defaultFlow = draftNode.defaultFlow ?? null
     if (defaultFlow !== null && !outgoing.includes(defaultFlow)) problem(id, `default flow ${defaultFlow} is not an outgoing flow of ${id}`)
-    if (type === "exclusiveGateway" && outgoing.length > 1) {
+    if ((type === "exclusiveGateway" || type === "inclusiveGateway") && outgoing.length > 1) {
       for (const flowId of outgoing) {
         if (flowId !== defaultFlow && flows[flowId]?.condition == null) {
-          problem(id, `outgoing flow ${flowId} of exclusive gateway ${id} has neither a condition nor is it the default flow`)
+          problem(id, `outgoing flow ${flowId} of ${type === "exclusiveGateway" ? "exclusive" : "inclusive"} gateway ${id} has neither a condition nor is it the default flow`)
         }
       }
     }

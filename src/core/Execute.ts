@@ -64,10 +64,73 @@ class Run {
 
   /** Runs queued steps until the instance waits everywhere (or ends). */
   drain(): void {
-    for (let step = this.work.shift(); step !== undefined; step = this.work.shift()) {
-      if (this.state.status === "COMPLETED" || this.state.status === "CANCELED") return
-      step()
+    for (;;) {
+      for (let step = this.work.shift(); step !== undefined; step = this.work.shift()) {
+        if (this.state.status === "COMPLETED" || this.state.status === "CANCELED") return
+        step()
+      }
+      // A token that ended or moved elsewhere may have been the last one an inclusive join waited for.
+      if (!this.fireReadyInclusiveJoins()) return
     }
+  }
+
+  /** Whether `target` can be reached from `from` along sequence flows. */
+  private reaches(from: string, target: string): boolean {
+    const seen = new Set<string>()
+    const queue = [from]
+    for (let nodeId = queue.shift(); nodeId !== undefined; nodeId = queue.shift()) {
+      for (const flowId of this.graph.nodes[nodeId]?.outgoing ?? []) {
+        const next = this.flow(flowId).target
+        if (next === target) return true
+        if (!seen.has(next)) {
+          seen.add(next)
+          queue.push(next)
+        }
+      }
+    }
+    return false
+  }
+
+  /**
+   * BPMN 13.3.4: an inclusive join fires once it has a token and no other token of the instance can still arrive
+   * at it (no token elsewhere has a path to the gateway).
+   */
+  private fireReadyInclusiveJoins(): boolean {
+    const tokens = Object.values(this.state.tokens)
+    for (const node of Object.values(this.graph.nodes)) {
+      if (node.type !== "inclusiveGateway" || node.incoming.length <= 1) continue
+      const arrived = tokens.filter((t) => t.nodeId === node.id && t.wait?.kind === "join")
+      if (arrived.length === 0) continue
+      const pending = tokens.some((t) => !(t.nodeId === node.id && t.wait?.kind === "join") && (t.nodeId === node.id || this.reaches(t.nodeId, node.id)))
+      if (pending) continue
+      for (const other of arrived.slice(1)) this.emit({ type: "ElementCompleted", tokenId: other.id, nodeId: node.id })
+      const survivor = this.state.tokens[arrived[0]!.id]!
+      this.work.push(() => this.inclusiveFork(survivor, node))
+      return true
+    }
+    return false
+  }
+
+  /** BPMN 13.3.4: every outgoing flow whose condition is true; the default flow only when none is. */
+  private inclusiveFork(token: Token, node: GraphNode): void {
+    const visible = this.state.variables
+    const chosen: Array<string> = []
+    for (const flowId of node.outgoing) {
+      if (flowId === node.defaultFlow) continue
+      const condition = this.flow(flowId).condition
+      if (condition === null) {
+        chosen.push(flowId)
+        continue
+      }
+      const outcome = evaluateFeel(isExpression(condition) ? condition : `=${condition}`, visible)
+      if (!outcome.ok) return this.raiseIncident(token, "CONDITION_ERROR", `condition of flow ${flowId} failed: ${outcome.message}`)
+      if (outcome.value === true) chosen.push(flowId)
+    }
+    if (chosen.length === 0 && node.defaultFlow !== null) chosen.push(node.defaultFlow)
+    if (chosen.length === 0) {
+      return this.raiseIncident(token, "CONDITION_ERROR", `no outgoing flow of inclusive gateway ${node.id} has a true condition and there is no default flow`)
+    }
+    this.leave(token, node, chosen)
   }
 
   enter(nodeId: string, viaFlow: string | null): void {
@@ -178,6 +241,12 @@ class Run {
         const consumed = pick as Array<Token>
         for (const other of consumed.slice(1)) this.emit({ type: "ElementCompleted", tokenId: other.id, nodeId: node.id })
         return this.leave(consumed[0]!, node, node.outgoing)
+      }
+      case "inclusiveGateway": {
+        if (node.incoming.length <= 1) return this.inclusiveFork(token, node)
+        // Join: wait here; fireReadyInclusiveJoins decides when nothing more can arrive.
+        this.emit({ type: "JoinArrived", tokenId, nodeId: node.id })
+        return
       }
       case "endEvent": {
         this.emit({ type: "ElementCompleted", tokenId, nodeId: node.id })

@@ -9,7 +9,7 @@ export interface Mapping {
 
 export const EXECUTABLE_TYPES = [
   "startEvent", "endEvent", "serviceTask", "sendTask", "userTask", "scriptTask", "task", "manualTask",
-  "exclusiveGateway", "parallelGateway", "receiveTask", "intermediateCatchEvent"
+  "exclusiveGateway", "parallelGateway", "inclusiveGateway", "receiveTask", "intermediateCatchEvent"
 ] as const
 export type NodeType = (typeof EXECUTABLE_TYPES)[number]
 
