@@ -21,7 +21,7 @@ import { InvitationAcceptanceHandlers, InvitationsHandlers } from "./http/handle
 import { SystemHandlers } from "./http/handlers/SystemHandlers.ts"
 import { UsersHandlers } from "./http/handlers/UsersHandlers.ts"
 import { DeploymentsHandlers } from "./http/handlers/DeploymentsHandlers.ts"
-import { ProcessInstancesHandlers } from "./http/handlers/ProcessInstancesHandlers.ts"
+import { ProcessInstancesHandlers, ScopesHandlers } from "./http/handlers/ProcessInstancesHandlers.ts"
 import { IncidentsHandlers, JobsHandlers, TasksHandlers } from "./http/handlers/WorkHandlers.ts"
 import { ProcessInstanceLive } from "./actors/ProcessInstanceLive.ts"
 import { InstanceStore } from "./persistence/InstanceStore.ts"
@@ -79,6 +79,7 @@ const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" })
     AuditHandlers,
     DeploymentsHandlers,
     ProcessInstancesHandlers,
+    ScopesHandlers,
     JobsHandlers,
     TasksHandlers,
     IncidentsHandlers

@@ -16,6 +16,10 @@ export interface DraftNode {
   /** The BPMN element type in camelCase: startEvent, serviceTask, ... */
   readonly type: string
   readonly name: string | null
+  /** The embedded subprocess containing the node (null at process level). */
+  readonly scope?: string | null | undefined
+  /** An event subprocess (triggeredByEvent), which this core does not run yet. */
+  readonly triggeredByEvent?: boolean | undefined
   readonly terminate?: boolean | undefined
   /** Event definitions on events (message, timer, ...), which this core does not execute yet. */
   readonly eventDefinitions?: ReadonlyArray<string> | undefined
@@ -51,7 +55,6 @@ const isExecutable = (type: string): type is NodeType => (EXECUTABLE_TYPES as Re
 
 const NOT_YET: Record<string, string> = {
   eventBasedGateway: "event-based gateways are not supported yet",
-  subProcess: "subprocesses are not supported yet",
   callActivity: "call activities are not supported yet",
   businessRuleTask: "business rule tasks are not supported yet",
   intermediateThrowEvent: "intermediate throw events are not supported yet",
@@ -76,9 +79,13 @@ export const compileDraft = (draft: Draft): Compiled => {
 
   const nodeIds = new Set(draft.nodes.map((n) => n.id))
   const flows: Record<string, GraphFlow> = {}
+  const scopeOf = new Map(draft.nodes.map((n) => [n.id, n.scope ?? null]))
   for (const flow of draft.flows) {
     if (!nodeIds.has(flow.source)) problem(flow.id, `sequence flow ${flow.id} starts at unknown element "${flow.source}"`)
     if (!nodeIds.has(flow.target)) problem(flow.id, `sequence flow ${flow.id} ends at unknown element "${flow.target}"`)
+    if (nodeIds.has(flow.source) && nodeIds.has(flow.target) && scopeOf.get(flow.source) !== scopeOf.get(flow.target)) {
+      problem(flow.id, `sequence flow ${flow.id} crosses a subprocess boundary`)
+    }
     if (flow.condition !== null) {
       const syntax = feelSyntaxProblem(flow.condition)
       if (syntax !== null) problem(flow.id, `condition: ${syntax}`)
@@ -94,6 +101,11 @@ export const compileDraft = (draft: Draft): Compiled => {
       problem(id, NOT_YET[type] ?? `element type "${type}" is not supported`)
       continue
     }
+    if (draftNode.triggeredByEvent === true) {
+      problem(id, "event subprocesses are not supported yet")
+      continue
+    }
+    const scope = draftNode.scope ?? null
     const definitions = draftNode.eventDefinitions ?? []
     const waitsForMessage = type === "receiveTask" || (type === "intermediateCatchEvent" && definitions.length === 1 && definitions[0] === "message")
     if (type === "intermediateCatchEvent" && !waitsForMessage) {
@@ -124,7 +136,7 @@ export const compileDraft = (draft: Draft): Compiled => {
     outputs.forEach(checkMapping("output"))
 
     if (type === "startEvent") {
-      startNodeIds.push(id)
+      if (scope === null) startNodeIds.push(id)
       if (incoming.length > 0) problem(id, "a start event cannot have incoming sequence flows")
     } else if (incoming.length === 0) {
       problem(id, `${type} ${id} has no incoming sequence flow, so it can never be reached`)
@@ -167,10 +179,16 @@ export const compileDraft = (draft: Draft): Compiled => {
         }
       }
     }
+    const innerStarts = draft.nodes.filter((n) => n.scope === id && n.type === "startEvent").map((n) => n.id)
+    if (type === "subProcess" && innerStarts.length !== 1) {
+      problem(id, innerStarts.length === 0 ? `subprocess ${id} has no start event` : `subprocess ${id} has more than one start event`)
+    }
     nodes[id] = {
       id,
       type,
       name: draftNode.name,
+      scope,
+      startNodeIds: innerStarts,
       incoming,
       outgoing,
       defaultFlow,

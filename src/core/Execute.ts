@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto"
 import type { InstanceCommand } from "../schema/InstanceCommands.ts"
 import { evaluateFeel, isExpression } from "./Feel.ts"
-import { apply, initialState, type InstanceEvent, type InstanceState, type Token } from "./InstanceState.ts"
+import { apply, initialState, type InstanceEvent, type InstanceState, type Token, visibleVariables } from "./InstanceState.ts"
 import type { GraphFlow, GraphNode, Mapping, ProcessGraph } from "./ProcessGraph.ts"
 
 export type ExecuteResult =
@@ -34,7 +34,7 @@ class Run {
   state: InstanceState
   readonly events: Array<InstanceEvent> = []
   private readonly work: Array<() => void> = []
-  private readonly graph: ProcessGraph
+  readonly graph: ProcessGraph
 
   constructor(graph: ProcessGraph, state: InstanceState) {
     this.graph = graph
@@ -113,7 +113,7 @@ class Run {
 
   /** BPMN 13.3.4: every outgoing flow whose condition is true; the default flow only when none is. */
   private inclusiveFork(token: Token, node: GraphNode): void {
-    const visible = this.state.variables
+    const visible = visibleVariables(this.state, token.scopeId)
     const chosen: Array<string> = []
     for (const flowId of node.outgoing) {
       if (flowId === node.defaultFlow) continue
@@ -133,9 +133,9 @@ class Run {
     this.leave(token, node, chosen)
   }
 
-  enter(nodeId: string, viaFlow: string | null): void {
+  enter(nodeId: string, viaFlow: string | null, scopeId: string): void {
     const tokenId = this.newId("token")
-    this.emit({ type: "ElementActivated", tokenId, nodeId, viaFlow })
+    this.emit({ type: "ElementActivated", tokenId, nodeId, scopeId, viaFlow })
     this.work.push(() => this.activate(tokenId))
   }
 
@@ -161,9 +161,10 @@ class Run {
     const token = this.state.tokens[tokenId]
     if (token === undefined) return
     const node = this.node(token.nodeId)
-    const locals = this.mapped(token, node.inputs, this.state.variables, "input")
+    const outer = { ...visibleVariables(this.state, token.scopeId), ...this.state.nodeVariables[node.id] }
+    const locals = this.mapped(token, node.inputs, outer, "input")
     if (locals === null) return
-    const visible = { ...this.state.variables, ...locals }
+    const visible = { ...outer, ...locals }
     switch (node.type) {
       case "startEvent":
       case "task":
@@ -242,6 +243,12 @@ class Run {
         for (const other of consumed.slice(1)) this.emit({ type: "ElementCompleted", tokenId: other.id, nodeId: node.id })
         return this.leave(consumed[0]!, node, node.outgoing)
       }
+      case "subProcess": {
+        // An embedded subprocess is a variable scope of its own: its input mappings are its local variables.
+        const scopeId = this.newId("scope")
+        this.emit({ type: "ScopeOpened", scopeId, parentScopeId: token.scopeId, nodeId: node.id, tokenId, variables: { ...this.state.nodeVariables[node.id], ...locals } })
+        return this.enter(node.startNodeIds[0]!, null, scopeId)
+      }
       case "inclusiveGateway": {
         if (node.incoming.length <= 1) return this.inclusiveFork(token, node)
         // Join: wait here; fireReadyInclusiveJoins decides when nothing more can arrive.
@@ -250,13 +257,9 @@ class Run {
       }
       case "endEvent": {
         this.emit({ type: "ElementCompleted", tokenId, nodeId: node.id })
-        if (node.terminate) {
-          // A terminate end event ends every other path of the instance (BPMN 13.5.6).
-          this.terminateAll()
-          return this.emit({ type: "InstanceCompleted" })
-        }
-        if (Object.keys(this.state.tokens).length === 0) this.emit({ type: "InstanceCompleted" })
-        return
+        // A terminate end event ends every other path of its scope: the instance, or its subprocess (BPMN 13.5.6).
+        if (node.terminate) this.terminateScope(token.scopeId)
+        return this.completeScopeIfDone(token.scopeId)
       }
     }
   }
@@ -274,14 +277,14 @@ class Run {
   /** An activity finished with a result: output mappings (or the result as is) become variables, then it leaves. */
   finishActivity(token: Token, node: GraphNode, result: Readonly<Record<string, unknown>>): void {
     if (node.outputs.length > 0) {
-      const outputs = this.mapped(token, node.outputs, { ...this.state.variables, ...result }, "output")
+      const outputs = this.mapped(token, node.outputs, { ...visibleVariables(this.state, token.scopeId), ...result }, "output")
       if (outputs === null) return
-      this.emit({ type: "VariablesSet", nodeId: node.id, variables: outputs })
+      this.propagate(token.scopeId, node.id, outputs)
     } else if (Object.keys(result).length > 0) {
-      this.emit({ type: "VariablesSet", nodeId: node.id, variables: result })
+      this.propagate(token.scopeId, node.id, result)
     }
     const current = this.state.tokens[token.id]
-    if (current !== undefined) this.leave(current, node, this.takeableFlows(current, node, this.state.variables))
+    if (current !== undefined) this.leave(current, node, this.takeableFlows(current, node, visibleVariables(this.state, current.scopeId)))
   }
 
   private leave(token: Token, node: GraphNode, flows: ReadonlyArray<string>): void {
@@ -289,23 +292,72 @@ class Run {
     for (const flowId of flows) {
       const flow = this.flow(flowId)
       this.emit({ type: "FlowTaken", flowId, tokenId: token.id, nodeId: node.id })
-      this.enter(flow.target, flowId)
+      this.enter(flow.target, flowId, token.scopeId)
     }
-    if (flows.length === 0 && Object.keys(this.state.tokens).length === 0) this.emit({ type: "InstanceCompleted" })
+    if (flows.length === 0) this.completeScopeIfDone(token.scopeId)
+  }
+
+  /** A scope with no token left is complete: the instance ends, or the subprocess's token moves on. */
+  private completeScopeIfDone(scopeId: string): void {
+    if (Object.values(this.state.tokens).some((t) => t.scopeId === scopeId)) return
+    const scope = this.state.scopes[scopeId]
+    if (scope === undefined) return this.emit({ type: "InstanceCompleted" })
+    const node = this.node(scope.nodeId)
+    const subprocessToken = this.state.tokens[scope.tokenId]!
+    // Output mappings of the subprocess read its scope; without them its local variables end with it.
+    const outputs = node.outputs.length > 0 ? this.mapped(subprocessToken, node.outputs, visibleVariables(this.state, scopeId), "output") : {}
+    if (outputs === null) return
+    this.emit({ type: "ScopeClosed", scopeId, nodeId: node.id })
+    const token = this.state.tokens[scope.tokenId]!
+    if (Object.keys(outputs).length > 0) this.propagate(token.scopeId, node.id, outputs)
+    this.leave(token, node, this.takeableFlows(token, node, visibleVariables(this.state, token.scopeId)))
+  }
+
+  /**
+   * Zeebe's rule for variables an activity produces: each goes to the nearest scope (from the activity's own outwards)
+   * that already has a variable of that name, else to the instance's root scope.
+   */
+  private propagate(fromScopeId: string, nodeId: string | null, variables: Readonly<Record<string, unknown>>): void {
+    const byScope = new Map<string, Record<string, unknown>>()
+    for (const [name, value] of Object.entries(variables)) {
+      let target = this.state.instanceId
+      for (let scope = this.state.scopes[fromScopeId]; scope !== undefined; scope = this.state.scopes[scope.parentId]) {
+        if (name in scope.variables) {
+          target = scope.id
+          break
+        }
+      }
+      byScope.set(target, { ...byScope.get(target), [name]: value })
+    }
+    for (const [scopeId, values] of byScope) this.emit({ type: "VariablesSet", nodeId, scopeId, variables: values })
+  }
+
+  /** Ends every token of a scope and of the scopes nested in it, withdrawing what they wait on. */
+  terminateScope(scopeId: string): void {
+    const inside = (candidate: string): boolean => {
+      if (scopeId === this.state.instanceId) return true
+      for (let scope = this.state.scopes[candidate]; scope !== undefined; scope = this.state.scopes[scope.parentId]) {
+        if (scope.id === scopeId) return true
+      }
+      return candidate === scopeId
+    }
+    for (const token of Object.values(this.state.tokens).filter((t) => inside(t.scopeId))) this.terminateToken(token)
+    for (const scope of Object.values(this.state.scopes).filter((s) => s.id !== scopeId && inside(s.id))) {
+      this.emit({ type: "ScopeClosed", scopeId: scope.id, nodeId: scope.nodeId })
+    }
+  }
+
+  private terminateToken(token: Token): void {
+    const wait = token.wait
+    if (wait?.kind === "job") this.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId: wait.jobId })
+    if (wait?.kind === "userTask") this.emit({ type: "UserTaskCanceled", tokenId: token.id, nodeId: token.nodeId, taskId: wait.taskId })
+    if (wait?.kind === "message") this.emit({ type: "MessageSubscriptionClosed", tokenId: token.id, nodeId: token.nodeId, subscriptionId: wait.subscriptionId })
+    if (wait?.kind === "incident") this.emit({ type: "IncidentResolved", incidentId: wait.incidentId, nodeId: token.nodeId })
+    this.emit({ type: "ElementTerminated", tokenId: token.id, nodeId: token.nodeId })
   }
 
   terminateAll(): void {
-    for (const token of Object.values(this.state.tokens)) {
-      if (token.wait?.kind === "job") this.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId: token.wait.jobId })
-      if (token.wait?.kind === "userTask") this.emit({ type: "UserTaskCanceled", tokenId: token.id, nodeId: token.nodeId, taskId: token.wait.taskId })
-      if (token.wait?.kind === "message") {
-        this.emit({ type: "MessageSubscriptionClosed", tokenId: token.id, nodeId: token.nodeId, subscriptionId: token.wait.subscriptionId })
-      }
-      this.emit({ type: "ElementTerminated", tokenId: token.id, nodeId: token.nodeId })
-    }
-    for (const incident of Object.values(this.state.incidents)) {
-      this.emit({ type: "IncidentResolved", incidentId: incident.id, nodeId: incident.nodeId })
-    }
+    this.terminateScope(this.state.instanceId)
   }
 
   private tokenWaitingFor(kind: "job" | "userTask" | "message", id: string): Token {
@@ -354,7 +406,23 @@ class Run {
         if (command.expectedVersion !== undefined && command.expectedVersion !== this.state.variablesVersion) {
           throw new Rejected("CONFLICT", `stale expectedVersion ${command.expectedVersion}: the variables are at version ${this.state.variablesVersion}`)
         }
-        return this.emit({ type: "VariablesSet", nodeId: null, variables: command.variables })
+        return this.emit({ type: "VariablesSet", nodeId: null, scopeId: this.state.instanceId, variables: command.variables })
+      case "SetScopeVariable": {
+        if (command.scopeId !== this.state.instanceId && this.state.scopes[command.scopeId] === undefined) {
+          throw new Rejected("NOT_FOUND", `scope ${command.scopeId} not found`)
+        }
+        return this.emit({ type: "VariablesSet", nodeId: null, scopeId: command.scopeId, variables: { [command.name]: command.value } })
+      }
+      case "RemoveScopeVariable": {
+        const scope = this.state.scopes[command.scopeId]
+        const local = command.scopeId === this.state.instanceId ? this.state.variables : scope?.variables
+        if (local === undefined) throw new Rejected("NOT_FOUND", `scope ${command.scopeId} not found`)
+        if (!(command.name in local)) throw new Rejected("NOT_FOUND", `variable ${command.name} not found in scope ${command.scopeId}`)
+        return this.emit({ type: "VariableRemoved", scopeId: command.scopeId, name: command.name })
+      }
+      case "SetNodeVariables":
+        if (this.graph.nodes[command.nodeId] === undefined) throw new Rejected("NOT_FOUND", `node ${command.nodeId} not found`)
+        return this.emit({ type: "NodeVariablesSet", nodeId: command.nodeId, variables: command.variables })
       case "CancelInstance":
         this.terminateAll()
         return this.emit({ type: "InstanceCanceled" })
@@ -394,7 +462,7 @@ export const execute = (
       if (startNodeId === undefined) return { ok: false, reason: "INVALID_STATE", message: `process ${graph.key} has no none start event` }
       const run = new Run(graph, initialState(instanceId))
       run.emit({ type: "InstanceStarted", variables: command.variables })
-      run.enter(startNodeId, null)
+      run.enter(startNodeId, null, instanceId)
       run.drain()
       return { ok: true, state: run.state, events: run.events }
     }

@@ -7,11 +7,14 @@ export type Wait =
   | { readonly kind: "userTask"; readonly taskId: string }
   | { readonly kind: "join" }
   | { readonly kind: "message"; readonly subscriptionId: string }
+  | { readonly kind: "subprocess"; readonly scopeId: string }
   | { readonly kind: "incident"; readonly incidentId: string }
 
 export interface Token {
   readonly id: string
   readonly nodeId: string
+  /** The variable scope the token runs in: the instance id (root) or an embedded subprocess's scope id. */
+  readonly scopeId: string
   /** The flow the token arrived by (joins count arrivals per flow). */
   readonly viaFlow: string | null
   readonly wait: Wait | null
@@ -25,12 +28,25 @@ export interface Incident {
   readonly message: string
 }
 
+/** A variable scope below the root: one per running embedded subprocess. */
+export interface Scope {
+  readonly id: string
+  readonly parentId: string
+  readonly nodeId: string
+  /** The token waiting at the subprocess node. */
+  readonly tokenId: string
+  readonly variables: Readonly<Record<string, unknown>>
+}
+
 export interface InstanceState {
   readonly instanceId: string
   readonly status: "ACTIVE" | "SUSPENDED" | "COMPLETED" | "CANCELED"
   readonly variables: Readonly<Record<string, unknown>>
   /** Bumped by every change of the variables; PUT /variables compares it with expectedVersion. */
   readonly variablesVersion: number
+  readonly scopes: Readonly<Record<string, Scope>>
+  /** Variables attached to nodes: local to each activation of the node. */
+  readonly nodeVariables: Readonly<Record<string, Readonly<Record<string, unknown>>>>
   readonly tokens: Readonly<Record<string, Token>>
   readonly incidents: Readonly<Record<string, Incident>>
   /** Commands that arrived while the instance was suspended, applied in order on resume. */
@@ -41,11 +57,22 @@ export interface InstanceState {
 
 export type InstanceEvent =
   | { readonly type: "InstanceStarted"; readonly variables: Readonly<Record<string, unknown>> }
-  | { readonly type: "ElementActivated"; readonly tokenId: string; readonly nodeId: string; readonly viaFlow: string | null }
+  | { readonly type: "ElementActivated"; readonly tokenId: string; readonly nodeId: string; readonly scopeId: string; readonly viaFlow: string | null }
   | { readonly type: "ElementCompleted"; readonly tokenId: string; readonly nodeId: string }
   | { readonly type: "ElementTerminated"; readonly tokenId: string; readonly nodeId: string }
   | { readonly type: "FlowTaken"; readonly flowId: string; readonly tokenId: string; readonly nodeId: string }
-  | { readonly type: "VariablesSet"; readonly nodeId: string | null; readonly variables: Readonly<Record<string, unknown>> }
+  | { readonly type: "VariablesSet"; readonly nodeId: string | null; readonly scopeId: string; readonly variables: Readonly<Record<string, unknown>> }
+  | { readonly type: "VariableRemoved"; readonly scopeId: string; readonly name: string }
+  | { readonly type: "NodeVariablesSet"; readonly nodeId: string; readonly variables: Readonly<Record<string, unknown>> }
+  | {
+    readonly type: "ScopeOpened"
+    readonly scopeId: string
+    readonly parentScopeId: string
+    readonly nodeId: string
+    readonly tokenId: string
+    readonly variables: Readonly<Record<string, unknown>>
+  }
+  | { readonly type: "ScopeClosed"; readonly scopeId: string; readonly nodeId: string }
   | {
     readonly type: "JobCreated"
     readonly tokenId: string
@@ -97,6 +124,8 @@ export const initialState = (instanceId: string): InstanceState => ({
   status: "ACTIVE",
   variables: {},
   variablesVersion: 0,
+  scopes: {},
+  nodeVariables: {},
   tokens: {},
   incidents: {},
   deferred: [],
@@ -118,14 +147,49 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
     case "InstanceStarted":
       return { ...state, status: "ACTIVE", variables: { ...event.variables }, variablesVersion: 1 }
     case "ElementActivated":
-      return withToken(state, { id: event.tokenId, nodeId: event.nodeId, viaFlow: event.viaFlow, wait: null })
+      return withToken(state, { id: event.tokenId, nodeId: event.nodeId, scopeId: event.scopeId, viaFlow: event.viaFlow, wait: null })
     case "ElementCompleted":
     case "ElementTerminated":
       return withoutToken(state, event.tokenId)
     case "FlowTaken":
       return state
-    case "VariablesSet":
-      return { ...state, variables: { ...state.variables, ...event.variables }, variablesVersion: state.variablesVersion + 1 }
+    case "VariablesSet": {
+      const scope = state.scopes[event.scopeId]
+      return scope === undefined
+        ? { ...state, variables: { ...state.variables, ...event.variables }, variablesVersion: state.variablesVersion + 1 }
+        : {
+          ...state,
+          scopes: { ...state.scopes, [scope.id]: { ...scope, variables: { ...scope.variables, ...event.variables } } },
+          variablesVersion: state.variablesVersion + 1
+        }
+    }
+    case "VariableRemoved": {
+      const scope = state.scopes[event.scopeId]
+      if (scope === undefined) {
+        const { [event.name]: _, ...variables } = state.variables
+        return { ...state, variables, variablesVersion: state.variablesVersion + 1 }
+      }
+      const { [event.name]: _, ...variables } = scope.variables
+      return { ...state, scopes: { ...state.scopes, [scope.id]: { ...scope, variables } }, variablesVersion: state.variablesVersion + 1 }
+    }
+    case "NodeVariablesSet":
+      return {
+        ...state,
+        nodeVariables: { ...state.nodeVariables, [event.nodeId]: { ...state.nodeVariables[event.nodeId], ...event.variables } }
+      }
+    case "ScopeOpened":
+      return {
+        ...waiting(state, event.tokenId, { kind: "subprocess", scopeId: event.scopeId }),
+        scopes: {
+          ...state.scopes,
+          [event.scopeId]: { id: event.scopeId, parentId: event.parentScopeId, nodeId: event.nodeId, tokenId: event.tokenId, variables: event.variables }
+        }
+      }
+    case "ScopeClosed": {
+      const { [event.scopeId]: _, ...scopes } = state.scopes
+      const scope = state.scopes[event.scopeId]
+      return scope === undefined ? { ...state, scopes } : { ...waiting({ ...state, scopes }, scope.tokenId, null) }
+    }
     case "JobCreated":
       return waiting(state, event.tokenId, { kind: "job", jobId: event.jobId })
     case "UserTaskCreated":
@@ -163,12 +227,29 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
     case "InstanceResumed":
       return { ...state, status: "ACTIVE" }
     case "InstanceCompleted":
-      return { ...state, status: "COMPLETED", tokens: {} }
+      return { ...state, status: "COMPLETED", tokens: {}, scopes: {} }
     case "InstanceCanceled":
-      return { ...state, status: "CANCELED", tokens: {} }
+      return { ...state, status: "CANCELED", tokens: {}, scopes: {} }
   }
 }
 
 export const apply = (state: InstanceState, event: InstanceEvent): InstanceState => ({ ...mutate(state, event), eventCount: state.eventCount + 1 })
 
 export const replay = (instanceId: string, events: ReadonlyArray<InstanceEvent>): InstanceState => events.reduce(apply, initialState(instanceId))
+
+/** The variables visible in a scope: the root's, overridden by each scope on the way down to it. */
+export const visibleVariables = (state: InstanceState, scopeId: string): Record<string, unknown> => {
+  const chain: Array<Scope> = []
+  for (let scope = state.scopes[scopeId]; scope !== undefined; scope = state.scopes[scope.parentId]) chain.unshift(scope)
+  return Object.assign({}, state.variables, ...chain.map((scope) => scope.variables))
+}
+
+/** Each visible variable with the scope it was found in (the innermost one that has it). */
+export const variablesWithScope = (state: InstanceState, scopeId: string): Array<{ name: string; value: unknown; scopeId: string }> => {
+  const found = new Map<string, { name: string; value: unknown; scopeId: string }>()
+  for (let scope = state.scopes[scopeId]; scope !== undefined; scope = state.scopes[scope.parentId]) {
+    for (const [name, value] of Object.entries(scope.variables)) if (!found.has(name)) found.set(name, { name, value, scopeId: scope.id })
+  }
+  for (const [name, value] of Object.entries(state.variables)) if (!found.has(name)) found.set(name, { name, value, scopeId: state.instanceId })
+  return [...found.values()].sort((a, b) => a.name.localeCompare(b.name))
+}

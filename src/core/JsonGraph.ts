@@ -7,6 +7,7 @@
 //   receiveTask / intermediateCatchEvent (message): messageName, correlationKey (FEEL, evaluated when the token arrives)
 //   any activity: inputMappings / outputMappings [{ source: "= expr", target: "name" }]
 //   endEvent: terminate (true for a terminate end event)
+//   subProcess: nodes and flows of the embedded subprocess (same format), inputMappings / outputMappings
 // A flow with default: true is its source gateway's default flow.
 import { type Draft, type DraftNode, listOf } from "./CompileGraph.ts"
 import type { Mapping, Problem } from "./ProcessGraph.ts"
@@ -37,48 +38,63 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
   if (!isObject(json) || !Array.isArray(json["nodes"]) || !Array.isArray(json["flows"])) {
     return { ok: false, problems: [{ elementId: "process", message: "a JSON graph is { id, name?, nodes: [...], flows: [...] }" }] }
   }
-  const key = text(json["id"]) ?? ""
-  const flows = json["flows"].flatMap((flow, index) => {
-    if (!isObject(flow) || typeof flow["id"] !== "string" || typeof flow["source"] !== "string" || typeof flow["target"] !== "string") {
-      problems.push({ elementId: isObject(flow) && typeof flow["id"] === "string" ? flow["id"] : `flows[${index}]`, message: "a flow needs id, source and target strings" })
-      return []
-    }
-    return [{ id: flow["id"], source: flow["source"], target: flow["target"], condition: text(flow["condition"]), isDefault: flow["default"] === true }]
-  })
-  const nodes = json["nodes"].flatMap((node, index): Array<DraftNode> => {
-    if (!isObject(node) || typeof node["id"] !== "string" || typeof node["type"] !== "string") {
-      problems.push({ elementId: isObject(node) && typeof node["id"] === "string" ? node["id"] : `nodes[${index}]`, message: "a node needs id and type strings" })
-      return []
-    }
-    const id = node["id"]
-    const properties = isObject(node["properties"]) ? node["properties"] : {}
-    const retries = properties["retries"]
-    const headers = properties["headers"]
-    const expression = text(properties["expression"]) ?? text(properties["script"])
-    const messageName = text(properties["messageName"])
-    const isMessageCatch = node["type"] === "intermediateCatchEvent" && (messageName !== null || properties["eventDefinitions"] === undefined)
-    const defaults = flows.filter((f) => f.source === id && f.isDefault)
-    if (defaults.length > 1) problems.push({ elementId: id, message: "only one outgoing flow can be the default" })
-    return [{
-      id,
-      type: node["type"],
-      name: text(node["name"]),
-      terminate: properties["terminate"] === true,
-      eventDefinitions: isMessageCatch ? ["message"] : listOf(properties["eventDefinitions"]),
-      jobType: text(properties["taskType"]),
-      retries: typeof retries === "number" && Number.isInteger(retries) && retries >= 0 ? retries : 3,
-      headers: isObject(headers) ? Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)])) : {},
-      assignee: text(properties["assignee"]),
-      candidateGroups: listOf(properties["candidateGroups"]),
-      candidateUsers: listOf(properties["candidateUsers"]),
-      formKey: text(properties["formKey"]),
-      script: expression === null ? null : { expression, resultVariable: text(properties["resultVariable"]) ?? "" },
-      message: node["type"] === "receiveTask" || isMessageCatch ? { name: messageName, correlationKey: text(properties["correlationKey"]) } : null,
-      inputs: mappingList(properties["inputMappings"], "inputMappings", problems, id),
-      outputs: mappingList(properties["outputMappings"], "outputMappings", problems, id),
-      defaultFlow: defaults[0]?.id ?? null
-    }]
-  })
+  const nodes: Array<DraftNode> = []
+  const flows: Array<{ id: string; source: string; target: string; condition: string | null; isDefault: boolean }> = []
+  const collect = (rawNodes: ReadonlyArray<unknown>, rawFlows: ReadonlyArray<unknown>, scope: string | null) => {
+    const levelFlows = rawFlows.flatMap((flow, index) => {
+      if (!isObject(flow) || typeof flow["id"] !== "string" || typeof flow["source"] !== "string" || typeof flow["target"] !== "string") {
+        problems.push({ elementId: isObject(flow) && typeof flow["id"] === "string" ? flow["id"] : `flows[${index}]`, message: "a flow needs id, source and target strings" })
+        return []
+      }
+      return [{ id: flow["id"], source: flow["source"], target: flow["target"], condition: text(flow["condition"]), isDefault: flow["default"] === true }]
+    })
+    flows.push(...levelFlows)
+    rawNodes.forEach((node, index) => {
+      if (!isObject(node) || typeof node["id"] !== "string" || typeof node["type"] !== "string") {
+        problems.push({ elementId: isObject(node) && typeof node["id"] === "string" ? node["id"] : `nodes[${index}]`, message: "a node needs id and type strings" })
+        return
+      }
+      const id = node["id"]
+      const properties = isObject(node["properties"]) ? node["properties"] : {}
+      const retries = properties["retries"]
+      const headers = properties["headers"]
+      const expression = text(properties["expression"]) ?? text(properties["script"])
+      const messageName = text(properties["messageName"])
+      const isMessageCatch = node["type"] === "intermediateCatchEvent" && (messageName !== null || properties["eventDefinitions"] === undefined)
+      const defaults = levelFlows.filter((f) => f.source === id && f.isDefault)
+      if (defaults.length > 1) problems.push({ elementId: id, message: "only one outgoing flow can be the default" })
+      nodes.push({
+        id,
+        type: node["type"],
+        name: text(node["name"]),
+        scope,
+        terminate: properties["terminate"] === true,
+        eventDefinitions: isMessageCatch ? ["message"] : listOf(properties["eventDefinitions"]),
+        jobType: text(properties["taskType"]),
+        retries: typeof retries === "number" && Number.isInteger(retries) && retries >= 0 ? retries : 3,
+        headers: isObject(headers) ? Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)])) : {},
+        assignee: text(properties["assignee"]),
+        candidateGroups: listOf(properties["candidateGroups"]),
+        candidateUsers: listOf(properties["candidateUsers"]),
+        formKey: text(properties["formKey"]),
+        script: expression === null ? null : { expression, resultVariable: text(properties["resultVariable"]) ?? "" },
+        message: node["type"] === "receiveTask" || isMessageCatch ? { name: messageName, correlationKey: text(properties["correlationKey"]) } : null,
+        inputs: mappingList(properties["inputMappings"], "inputMappings", problems, id),
+        outputs: mappingList(properties["outputMappings"], "outputMappings", problems, id),
+        defaultFlow: defaults[0]?.id ?? null
+      })
+      if (node["type"] === "subProcess") {
+        const innerNodes = properties["nodes"]
+        const innerFlows = properties["flows"]
+        if (!Array.isArray(innerNodes) || !Array.isArray(innerFlows)) {
+          problems.push({ elementId: id, message: "a subProcess needs properties.nodes and properties.flows lists" })
+        } else {
+          collect(innerNodes, innerFlows, id)
+        }
+      }
+    })
+  }
+  collect(json["nodes"], json["flows"], null)
   if (problems.length > 0) return { ok: false, problems }
-  return { ok: true, draft: { key, name: text(json["name"]), nodes, flows: flows.map(({ isDefault: _, ...flow }) => flow) } }
+  return { ok: true, draft: { key: text(json["id"]) ?? "", name: text(json["name"]), nodes, flows: flows.map(({ isDefault: _, ...flow }) => flow) } }
 }

@@ -9,7 +9,7 @@ export interface Mapping {
 
 export const EXECUTABLE_TYPES = [
   "startEvent", "endEvent", "serviceTask", "sendTask", "userTask", "scriptTask", "task", "manualTask",
-  "exclusiveGateway", "parallelGateway", "inclusiveGateway", "receiveTask", "intermediateCatchEvent"
+  "exclusiveGateway", "parallelGateway", "inclusiveGateway", "receiveTask", "intermediateCatchEvent", "subProcess"
 ] as const
 export type NodeType = (typeof EXECUTABLE_TYPES)[number]
 
@@ -36,6 +36,10 @@ export interface GraphNode {
   readonly id: string
   readonly type: NodeType
   readonly name: string | null
+  /** The embedded subprocess this node belongs to; null at process level. */
+  readonly scope: string | null
+  /** For a subprocess: its none start events. */
+  readonly startNodeIds: ReadonlyArray<string>
   readonly incoming: ReadonlyArray<string>
   readonly outgoing: ReadonlyArray<string>
   /** The default flow of a gateway. */
@@ -63,6 +67,7 @@ export interface ProcessGraph {
   readonly name: string | null
   readonly nodes: Readonly<Record<string, GraphNode>>
   readonly flows: Readonly<Record<string, GraphFlow>>
+  /** The process-level none start events. */
   readonly startNodeIds: ReadonlyArray<string>
 }
 

@@ -60,7 +60,7 @@ const messageOf = (element: Element): DraftNode["message"] => {
   return { name: str(ref, "name"), correlationKey: subscription === undefined ? null : str(subscription, "correlationKey") }
 }
 
-const toDraftNode = (element: Element): DraftNode => {
+const toDraftNode = (element: Element, scope: string | null): DraftNode => {
   const type = localType(element.$type)
   const definitions = elements(element, "eventDefinitions")
   const terminate = definitions.some((d) => d.$type === "bpmn:TerminateEventDefinition")
@@ -78,6 +78,8 @@ const toDraftNode = (element: Element): DraftNode => {
     id: str(element, "id") ?? "",
     type,
     name: str(element, "name"),
+    scope,
+    triggeredByEvent: element["triggeredByEvent"] === true,
     terminate,
     eventDefinitions,
     jobType: task === undefined ? null : str(task, "type"),
@@ -104,6 +106,8 @@ const toDraftFlow = (element: Element): DraftFlow => {
   return { id: str(element, "id") ?? "", source: ref("sourceRef"), target: ref("targetRef"), condition: isElement(condition) ? str(condition, "body") : null }
 }
 
+const NOT_FLOW_NODES = new Set(["bpmn:DataObjectReference", "bpmn:DataStoreReference", "bpmn:DataObject"])
+
 export type ReadResult = { readonly ok: true; readonly draft: Draft } | { readonly ok: false; readonly problems: ReadonlyArray<Problem> }
 
 /** Reads the first executable process of the definitions (or the only process). */
@@ -122,14 +126,18 @@ export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_L
   if (process === undefined) {
     return { ok: false, problems: [{ elementId: "definitions", message: processes.length === 0 ? "the document has no process" : "none of the processes is executable (isExecutable=\"true\")" }] }
   }
-  const flowElements = elements(process, "flowElements")
-  return {
-    ok: true,
-    draft: {
-      key: str(process, "id") ?? "",
-      name: str(process, "name"),
-      nodes: flowElements.filter((e) => e.$type !== "bpmn:SequenceFlow" && e.$type !== "bpmn:DataObjectReference" && e.$type !== "bpmn:DataStoreReference" && e.$type !== "bpmn:DataObject").map(toDraftNode),
-      flows: flowElements.filter((e) => e.$type === "bpmn:SequenceFlow").map(toDraftFlow)
+  // Embedded subprocesses are flattened: their nodes carry the subprocess id as their scope.
+  const nodes: Array<DraftNode> = []
+  const flows: Array<DraftFlow> = []
+  const collect = (container: Element, scope: string | null) => {
+    for (const element of elements(container, "flowElements")) {
+      if (element.$type === "bpmn:SequenceFlow") flows.push(toDraftFlow(element))
+      else if (!NOT_FLOW_NODES.has(element.$type)) {
+        nodes.push(toDraftNode(element, scope))
+        if (element.$type === "bpmn:SubProcess" && element["triggeredByEvent"] !== true) collect(element, str(element, "id"))
+      }
     }
   }
+  collect(process, null)
+  return { ok: true, draft: { key: str(process, "id") ?? "", name: str(process, "name"), nodes, flows } }
 }

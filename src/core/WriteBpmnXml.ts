@@ -7,7 +7,8 @@ const bpmnType = (type: string) => `bpmn:${type.charAt(0).toUpperCase()}${type.s
 export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
   const moddle = makeModdle()
   const process = moddle.create("bpmn:Process", { id: graph.key, isExecutable: true, ...(graph.name === null ? {} : { name: graph.name }) })
-  const flowElements = process.get("flowElements")
+  // Each node and flow goes into its container: the process, or the subprocess it belongs to.
+  const containerOf = (scope: string | null) => (scope === null ? process : created.get(scope)!).get("flowElements")
   const created = new Map<string, ReturnType<typeof moddle.create>>()
   const messages: Array<ReturnType<typeof moddle.create>> = []
   const messageFor = (node: ProcessGraph["nodes"][string]) => {
@@ -21,7 +22,10 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
     messages.push(message)
     return message
   }
-  for (const node of Object.values(graph.nodes)) {
+  // Subprocesses before their contents: sort by nesting depth.
+  const depth = (scope: string | null): number => (scope === null ? 0 : 1 + depth(graph.nodes[scope]?.scope ?? null))
+  const ordered = Object.values(graph.nodes).sort((a, b) => depth(a.scope) - depth(b.scope))
+  for (const node of ordered) {
     const values: Array<unknown> = []
     if (node.job !== null) {
       values.push(moddle.create("zeebe:TaskDefinition", { type: node.job.type, retries: String(node.job.retries) }))
@@ -60,7 +64,7 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
         : {})
     })
     created.set(node.id, element)
-    flowElements.push(element)
+    containerOf(node.scope).push(element)
   }
   for (const flow of Object.values(graph.flows)) {
     const element = moddle.create("bpmn:SequenceFlow", {
@@ -70,7 +74,7 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       ...(flow.condition === null ? {} : { conditionExpression: moddle.create("bpmn:FormalExpression", { body: flow.condition }) })
     })
     created.set(flow.id, element)
-    flowElements.push(element)
+    containerOf(graph.nodes[flow.source]?.scope ?? null).push(element)
   }
   for (const node of Object.values(graph.nodes)) {
     if (node.defaultFlow !== null) (created.get(node.id) as unknown as Record<string, unknown>)["default"] = created.get(node.defaultFlow)

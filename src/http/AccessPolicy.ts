@@ -57,6 +57,12 @@ export const ACCESS_POLICY: Readonly<Record<string, Access>> = {
   "processInstances.eventSubscriptions": ANY,
   "processInstances.getVariables": ANY,
   "processInstances.updateVariables": OPERATOR,
+  "processInstances.nodeVariables": ANY,
+  "processInstances.setNodeVariables": OPERATOR,
+  "scopes.list": ANY,
+  "scopes.get": ANY,
+  "scopes.set": OPERATOR,
+  "scopes.remove": OPERATOR,
   // Job workers act for the process owner: their service accounts carry PROCESS_OWNER.
   "jobs.activate": OPERATOR,
   "jobs.complete": OPERATOR,

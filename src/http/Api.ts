@@ -10,6 +10,7 @@ import { SystemApi } from "./api/SystemApi.ts"
 import { UsersApi } from "./api/UsersApi.ts"
 import { DeploymentsApi } from "./api/DeploymentsApi.ts"
 import { ProcessInstancesApi } from "./api/ProcessInstancesApi.ts"
+import { ScopesApi } from "./api/ScopesApi.ts"
 import { IncidentsApi, JobsApi, TasksApi } from "./api/WorkApi.ts"
 import { RequestValidation } from "./Middleware.ts"
 
@@ -41,6 +42,7 @@ export class Api extends HttpApi.make("flowcore")
   .add(AuditApi)
   .add(DeploymentsApi)
   .add(ProcessInstancesApi)
+  .add(ScopesApi)
   .add(JobsApi)
   .add(TasksApi)
   .add(IncidentsApi)

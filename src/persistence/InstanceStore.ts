@@ -109,6 +109,11 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
                 ${change.incidentType}, ${change.message}, 'OPEN', ${now}, NULL)`
           case "IncidentResolved":
             return sql`UPDATE incidents SET state = 'RESOLVED', resolved_at = ${now} WHERE id = ${change.incidentId} AND tenant_id = ${tenantId}`
+          case "ScopeOpened":
+            return sql`INSERT INTO instance_scopes (tenant_id, scope_id, instance_id, node_id, parent_scope_id, created_at)
+              VALUES (${tenantId}, ${change.scopeId}, ${instanceId}, ${change.nodeId}, ${change.parentScopeId}, ${now})`
+          case "ScopeClosed":
+            return sql`DELETE FROM instance_scopes WHERE scope_id = ${change.scopeId} AND tenant_id = ${tenantId}`
         }
       }
 

@@ -66,7 +66,7 @@ export const UpdateVariables = Schema.Struct({
 export const InstanceToken = Schema.Struct({
   tokenId: Schema.String,
   nodeId: Schema.String,
-  waitingFor: Schema.NullOr(Schema.Literals(["JOB", "USER_TASK", "JOIN", "MESSAGE", "INCIDENT"])),
+  waitingFor: Schema.NullOr(Schema.Literals(["JOB", "USER_TASK", "JOIN", "MESSAGE", "SUBPROCESS", "INCIDENT"])),
   jobId: Schema.NullOr(Schema.String),
   taskId: Schema.NullOr(Schema.String),
   incidentId: Schema.NullOr(Schema.String),
@@ -90,3 +90,18 @@ export const InstanceSnapshot = Schema.Struct({
   variables: Variables,
   activeNodes: Schema.Array(Schema.String)
 }).annotate({ identifier: "InstanceSnapshotAtEvent" })
+
+export const NodeVariables = Schema.Struct({
+  nodeId: Schema.String,
+  variables: Variables
+}).annotate({ identifier: "NodeVariables", description: "variables attached to a node: local to each later activation of it" })
+
+export const SetNodeVariables = Schema.Struct({ variables: Variables }).annotate({ identifier: "SetNodeVariables" })
+
+export const ScopedVariable = Schema.Struct({
+  name: Schema.String,
+  value: Schema.Unknown,
+  scopeId: Schema.String.annotate({ description: "the scope the variable was found in: the instance id (root) or a subprocess scope" })
+}).annotate({ identifier: "ScopedVariable" })
+
+export const SetScopedVariable = Schema.Struct({ value: Schema.Unknown }).annotate({ identifier: "SetScopedVariable" })

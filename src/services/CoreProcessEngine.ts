@@ -2,7 +2,7 @@
 // the projection changes (jobs, tasks, incidents) the host writes in the same transaction.
 import { Layer } from "effect"
 import { execute } from "../core/Execute.ts"
-import { type InstanceEvent, type InstanceState, replay } from "../core/InstanceState.ts"
+import { type InstanceEvent, type InstanceState, replay, variablesWithScope } from "../core/InstanceState.ts"
 import type { ProcessGraph } from "../core/ProcessGraph.ts"
 import { type HistoryEvent, ProcessEngine, type ProjectionChange } from "./ProcessEngine.ts"
 
@@ -76,6 +76,10 @@ const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
     case "MessageCorrelated":
     case "MessageSubscriptionClosed":
       return { kind: "SubscriptionClosed", subscriptionId: event.subscriptionId }
+    case "ScopeOpened":
+      return { kind: "ScopeOpened", scopeId: event.scopeId, parentScopeId: event.parentScopeId, nodeId: event.nodeId }
+    case "ScopeClosed":
+      return { kind: "ScopeClosed", scopeId: event.scopeId }
     default:
       return undefined
   }
@@ -91,12 +95,17 @@ export const CoreProcessEngine = {
         nodeId: token.nodeId,
         waitingFor: token.wait === null
           ? null
-          : ({ job: "JOB", userTask: "USER_TASK", join: "JOIN", message: "MESSAGE", incident: "INCIDENT" } as const)[token.wait.kind],
+          : ({ job: "JOB", userTask: "USER_TASK", join: "JOIN", message: "MESSAGE", incident: "INCIDENT", subprocess: "SUBPROCESS" } as const)[token.wait.kind],
         jobId: token.wait?.kind === "job" ? token.wait.jobId : null,
         taskId: token.wait?.kind === "userTask" ? token.wait.taskId : null,
         incidentId: token.wait?.kind === "incident" ? token.wait.incidentId : null,
         subscriptionId: token.wait?.kind === "message" ? token.wait.subscriptionId : null
       })),
+    scopeVariables: (state, scopeId) => {
+      const s = stateOf(state)
+      return scopeId === s.instanceId || s.scopes[scopeId] !== undefined ? variablesWithScope(s, scopeId) : undefined
+    },
+    nodeVariables: (state) => stateOf(state).nodeVariables,
     snapshot: (instanceId, history) => {
       // History entries carry the whole event: its type plus its payload.
       const state = replay(instanceId, history.map((entry) => ({ ...entry.payload, type: entry.type }) as unknown as InstanceEvent))

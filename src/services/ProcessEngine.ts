@@ -59,6 +59,8 @@ export type ProjectionChange =
     readonly message: string
   }
   | { readonly kind: "IncidentResolved"; readonly incidentId: string }
+  | { readonly kind: "ScopeOpened"; readonly scopeId: string; readonly parentScopeId: string; readonly nodeId: string }
+  | { readonly kind: "ScopeClosed"; readonly scopeId: string }
 
 export type InstanceStatus = "ACTIVE" | "SUSPENDED" | "COMPLETED" | "CANCELED"
 
@@ -83,7 +85,7 @@ export interface EngineRejection {
 export interface TokenView {
   readonly tokenId: string
   readonly nodeId: string
-  readonly waitingFor: "JOB" | "USER_TASK" | "JOIN" | "MESSAGE" | "INCIDENT" | null
+  readonly waitingFor: "JOB" | "USER_TASK" | "JOIN" | "MESSAGE" | "SUBPROCESS" | "INCIDENT" | null
   readonly jobId: string | null
   readonly taskId: string | null
   readonly incidentId: string | null
@@ -99,6 +101,9 @@ export interface Snapshot {
 
 export interface ProcessEngineShape {
   readonly tokens: (state: unknown) => ReadonlyArray<TokenView>
+  /** Every variable visible from a scope, with the scope it was found in; undefined for an unknown scope. */
+  readonly scopeVariables: (state: unknown, scopeId: string) => ReadonlyArray<{ readonly name: string; readonly value: unknown; readonly scopeId: string }> | undefined
+  readonly nodeVariables: (state: unknown) => Readonly<Record<string, Readonly<Record<string, unknown>>>>
   /** Replays history events up to and including the last one given. */
   readonly snapshot: (instanceId: string, history: ReadonlyArray<HistoryEvent>) => Snapshot
   readonly execute: (input: {

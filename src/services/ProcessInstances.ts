@@ -82,6 +82,16 @@ export interface ProcessInstancesShape {
   readonly tokens: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<TokenView>, NotFound>
   readonly subscriptions: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<typeof EventSubscription.Type>, NotFound>
   readonly snapshot: (tenantId: string, id: string, eventSeq: number) => Effect.Effect<typeof InstanceSnapshot.Type, NotFound>
+  readonly nodeVariables: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<{ readonly nodeId: string; readonly variables: Readonly<Record<string, unknown>> }>, NotFound>
+  readonly scopeVariables: (tenantId: string, scopeId: string) => Effect.Effect<ReadonlyArray<ScopedVariable>, NotFound>
+  /** The instance that owns a scope (its root scope id is the instance id). */
+  readonly instanceOfScope: (tenantId: string, scopeId: string) => Effect.Effect<string, NotFound>
+}
+
+export interface ScopedVariable {
+  readonly name: string
+  readonly value: unknown
+  readonly scopeId: string
 }
 
 const instant = (field: string, value: string | undefined): Effect.Effect<string | undefined, ValidationError> => {
@@ -105,6 +115,24 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
           const rows = yield* sql<InstanceRow>`SELECT ${columns} FROM process_instances WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
           if (rows[0] === undefined) return yield* notFound("process instance", id)
           return toInstance(rows[0])
+        })
+
+      const engineState = (tenantId: string, id: string) =>
+        Effect.gen(function*() {
+          if (!isUuid(id)) return yield* notFound("process instance", id)
+          const rows = yield* sql<{ engine_state: unknown }>`SELECT engine_state FROM process_instances
+            WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          if (rows[0] === undefined) return yield* notFound("process instance", id)
+          return fromJson<unknown>(rows[0].engine_state)
+        })
+
+      const instanceOfScope = (tenantId: string, scopeId: string) =>
+        Effect.gen(function*() {
+          const rows = yield* sql<{ instance_id: string }>`SELECT id AS instance_id FROM process_instances
+              WHERE tenant_id = ${tenantId} AND id::text = ${scopeId}
+            UNION ALL SELECT instance_id FROM instance_scopes WHERE tenant_id = ${tenantId} AND scope_id = ${scopeId}`.pipe(Effect.orDie)
+          if (rows[0] === undefined) return yield* notFound("scope", scopeId)
+          return rows[0].instance_id
         })
 
       const send = (principal: Principal, id: string, commandId: string, command: InstanceCommand, deploymentId?: string) =>
@@ -211,6 +239,17 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
               createdAt: isoFromDb(row.created_at)
             }))
           }),
+        nodeVariables: (tenantId, id) =>
+          Effect.map(engineState(tenantId, id), (state) =>
+            Object.entries(engine.nodeVariables(state)).map(([nodeId, variables]) => ({ nodeId, variables }))),
+        scopeVariables: (tenantId, scopeId) =>
+          Effect.gen(function*() {
+            const instanceId = yield* instanceOfScope(tenantId, scopeId)
+            const variables = engine.scopeVariables(yield* engineState(tenantId, instanceId), scopeId)
+            if (variables === undefined) return yield* notFound("scope", scopeId)
+            return variables
+          }),
+        instanceOfScope: (tenantId, scopeId) => instanceOfScope(tenantId, scopeId),
         snapshot: (tenantId, id, eventSeq) =>
           Effect.gen(function*() {
             const instance = yield* get(tenantId, id)

@@ -70,13 +70,21 @@ describe("compile", () => {
         { id: "gw", type: "exclusiveGateway" },
         { id: "m", type: "intermediateCatchEvent", properties: { messageName: "go", correlationKey: "= key" } },
         { id: "r", type: "receiveTask", properties: { messageName: "again", correlationKey: "fixed" } },
+        {
+          id: "sub", type: "subProcess",
+          properties: {
+            inputMappings: [{ source: "= 1", target: "n" }],
+            nodes: [{ id: "ss", type: "startEvent" }, { id: "st", type: "scriptTask", properties: { expression: "= n + 1", resultVariable: "m" } }, { id: "se", type: "endEvent" }],
+            flows: [{ id: "sf1", source: "ss", target: "st" }, { id: "sf2", source: "st", target: "se" }]
+          }
+        },
         { id: "e1", type: "endEvent" },
         { id: "e2", type: "endEvent", properties: { terminate: true } }
       ],
       flows: [
         { id: "f1", source: "start", target: "t" }, { id: "f2", source: "t", target: "u" }, { id: "f3", source: "u", target: "gw" },
         { id: "f4", source: "gw", target: "m", condition: "= ok" }, { id: "f5", source: "gw", target: "e2", default: true },
-        { id: "f6", source: "m", target: "r" }, { id: "f7", source: "r", target: "e1" }
+        { id: "f6", source: "m", target: "r" }, { id: "f7", source: "r", target: "sub" }, { id: "f8", source: "sub", target: "e1" }
       ]
     }
     const first = compileJson(json)
@@ -86,6 +94,20 @@ describe("compile", () => {
     if (!read.ok) throw new Error(JSON.stringify(read.problems))
     const second = compileDraft(read.draft)
     expect(second).toEqual(first)
+  })
+
+  it("refuses flows that cross a subprocess boundary and subprocesses without a start event", () => {
+    const result = compileJson({
+      id: "x",
+      nodes: [
+        { id: "s", type: "startEvent" },
+        { id: "sub", type: "subProcess", properties: { nodes: [{ id: "inner", type: "task" }], flows: [] } },
+        { id: "e", type: "endEvent" }
+      ],
+      flows: [{ id: "f1", source: "s", target: "sub" }, { id: "f2", source: "sub", target: "e" }, { id: "bad", source: "s", target: "inner" }]
+    })
+    expect(JSON.stringify(result)).toMatch(/crosses a subprocess boundary/)
+    expect(JSON.stringify(result)).toMatch(/subprocess sub has no start event/)
   })
 
   it("reads the Camunda Modeler fixtures", async () => {

@@ -10,7 +10,9 @@ import {
   InstanceSnapshot,
   InstanceToken,
   InstanceVariables,
+  NodeVariables,
   ProcessInstance,
+  SetNodeVariables,
   StartInstance,
   UpdateVariables
 } from "../../schema/ProcessInstances.ts"
@@ -62,7 +64,15 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       error: [NotFoundHttp, ConflictHttp]
     }).annotateMerge(OpenApi.annotations({
       summary: "Set variables (merged into the instance's variables); with expectedVersion, a stale version answers 409 CONFLICT naming the current one"
-    }))
+    })),
+    HttpApiEndpoint.get("nodeVariables", "/:id/node-variables", { params: IdParam, success: Ok(Schema.Array(NodeVariables)), error: NotFoundHttp })
+      .annotateMerge(OpenApi.annotations({ summary: "Variables attached to specific nodes" })),
+    HttpApiEndpoint.put("setNodeVariables", "/:id/nodes/:nodeId/variables", {
+      params: { id: Schema.String, nodeId: Schema.String },
+      payload: SetNodeVariables,
+      success: Ok(NodeVariables, "Node variables set"),
+      error: [NotFoundHttp, ConflictHttp]
+    }).annotateMerge(OpenApi.annotations({ summary: "Attach variables to one node: they are local to each later activation of it (visible to its job or task)" }))
   )
   .middleware(Authentication)
   .prefix("/api/v1/process-instances")

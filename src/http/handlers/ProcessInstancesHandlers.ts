@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
+import { notFound } from "../../schema/ApiErrors.ts"
 import { pageRequest } from "../../schema/Common.ts"
 import { ProcessInstances } from "../../services/ProcessInstances.ts"
 import { Api } from "../Api.ts"
@@ -54,5 +55,43 @@ export const ProcessInstancesHandlers = HttpApiBuilder.group(Api, "processInstan
             ...(payload.expectedVersion === undefined ? {} : { expectedVersion: payload.expectedVersion })
           })
           return yield* instances.variables(principal.tenantId, params.id)
+        }))
+      .handle("nodeVariables", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => instances.nodeVariables(principal.tenantId, params.id)))
+      .handle("setNodeVariables", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          yield* instances.command(principal, params.id, { type: "SetNodeVariables", nodeId: params.nodeId, variables: payload.variables })
+          const all = yield* instances.nodeVariables(principal.tenantId, params.id)
+          return all.find((entry) => entry.nodeId === params.nodeId) ?? { nodeId: params.nodeId, variables: {} }
+        }))
+  }))
+
+export const ScopesHandlers = HttpApiBuilder.group(Api, "scopes", (handlers) =>
+  Effect.gen(function*() {
+    const instances = yield* ProcessInstances
+    const find = (tenantId: string, scopeId: string, name: string) =>
+      Effect.flatMap(instances.scopeVariables(tenantId, scopeId), (variables) => {
+        const found = variables.find((variable) => variable.name === name)
+        return found === undefined ? Effect.fail(notFound("variable", `${name} in scope ${scopeId}`)) : Effect.succeed(found)
+      })
+    return handlers
+      .handle("list", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => instances.scopeVariables(principal.tenantId, params.scopeId)))
+      .handle("get", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => find(principal.tenantId, params.scopeId, params.name)))
+      .handle("set", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const instanceId = yield* instances.instanceOfScope(principal.tenantId, params.scopeId)
+          yield* recordResource("scopes", params.scopeId)
+          yield* instances.command(principal, instanceId, { type: "SetScopeVariable", scopeId: params.scopeId, name: params.name, value: payload.value })
+          return yield* find(principal.tenantId, params.scopeId, params.name)
+        }))
+      .handle("remove", ({ params }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const instanceId = yield* instances.instanceOfScope(principal.tenantId, params.scopeId)
+          yield* recordResource("scopes", params.scopeId)
+          const removed = yield* find(principal.tenantId, params.scopeId, params.name)
+          yield* instances.command(principal, instanceId, { type: "RemoveScopeVariable", scopeId: params.scopeId, name: params.name })
+          return removed
         }))
   }))
