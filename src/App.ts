@@ -23,6 +23,7 @@ import { UsersHandlers } from "./http/handlers/UsersHandlers.ts"
 import { DeploymentsHandlers } from "./http/handlers/DeploymentsHandlers.ts"
 import { ProcessInstancesHandlers, ScopesHandlers } from "./http/handlers/ProcessInstancesHandlers.ts"
 import { IncidentsHandlers, JobsHandlers, TasksHandlers } from "./http/handlers/WorkHandlers.ts"
+import { OutboxRelay } from "./actors/OutboxRelay.ts"
 import { ProcessInstanceLive } from "./actors/ProcessInstanceLive.ts"
 import { InstanceStore } from "./persistence/InstanceStore.ts"
 import { BpmnProcessModels } from "./services/BpmnProcessModels.ts"
@@ -62,7 +63,7 @@ const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.laye
 
 // Entities register on the cluster; services reach them through entity clients.
 const EnginesLive = Layer.mergeAll(Work.layer, ProcessInstanceLive).pipe(
-  Layer.provideMerge(Layer.mergeAll(ProcessInstances.layer, Deployments.layer, InstanceStore.layer))
+  Layer.provideMerge(Layer.mergeAll(ProcessInstances.layer, Deployments.layer, InstanceStore.layer, OutboxRelay.layer))
 )
 
 const ServicesLive = Layer.mergeAll(AdministrationLive, EnginesLive).pipe(Layer.provideMerge(CoresLive))

@@ -5,6 +5,7 @@ import { Clock, Effect } from "effect"
 import { Entity } from "effect/cluster"
 import { InstanceStore, type NewInstance, type StoredInstance } from "../persistence/InstanceStore.ts"
 import { isRejection, ProcessEngine } from "../services/ProcessEngine.ts"
+import { OutboxRelay } from "./OutboxRelay.ts"
 import { InstanceRejected, ProcessInstance, type InstanceSnapshot } from "./ProcessInstance.ts"
 
 const snapshotOf = (instance: StoredInstance): InstanceSnapshot => ({
@@ -19,6 +20,7 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
     const instanceId = (yield* Entity.CurrentAddress).entityId
     const store = yield* InstanceStore
     const engine = yield* ProcessEngine
+    const relay = yield* OutboxRelay
     let current = yield* store.load(instanceId)
 
     return ProcessInstance.of({
@@ -47,13 +49,14 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
               processKey: deployment.key,
               version: deployment.version,
               startedBy: payload.actor,
-              parentInstanceId: null,
-              parentNodeId: null,
-              rootInstanceId: instanceId
+              parentInstanceId: payload.parent?.instanceId ?? null,
+              parentNodeId: payload.parent?.nodeId ?? null,
+              rootInstanceId: payload.parent?.rootInstanceId ?? instanceId
             }
             instance = {
               id: instanceId,
               tenantId: payload.tenantId,
+              parentInstanceId: payload.parent?.instanceId ?? null,
               deploymentId: deployment.id,
               processKey: deployment.key,
               version: deployment.version,
@@ -97,6 +100,10 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
             actor: payload.actor,
             now: new Date(now).toISOString()
           })
+          // Messages this command owes other instances were committed to the outbox: deliver them now.
+          const owesMessages = outcome.changes.some((c) => c.kind === "ChildStartRequested" || c.kind === "ChildCancelRequested") ||
+            (outcome.status === "COMPLETED" && instance.parentInstanceId !== null)
+          if (owesMessages) yield* relay.wake
           return reply
         })
     })

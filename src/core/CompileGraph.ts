@@ -32,6 +32,7 @@ export interface DraftNode {
   readonly formKey?: string | null | undefined
   readonly script?: { readonly expression: string; readonly resultVariable: string } | null | undefined
   readonly message?: { readonly name: string | null; readonly correlationKey: string | null } | null | undefined
+  readonly call?: { readonly processId: string | null; readonly propagateAllChildVariables: boolean } | null | undefined
   readonly inputs?: ReadonlyArray<Mapping> | undefined
   readonly outputs?: ReadonlyArray<Mapping> | undefined
   readonly defaultFlow?: string | null | undefined
@@ -55,7 +56,6 @@ const isExecutable = (type: string): type is NodeType => (EXECUTABLE_TYPES as Re
 
 const NOT_YET: Record<string, string> = {
   eventBasedGateway: "event-based gateways are not supported yet",
-  callActivity: "call activities are not supported yet",
   businessRuleTask: "business rule tasks are not supported yet",
   intermediateThrowEvent: "intermediate throw events are not supported yet",
   boundaryEvent: "boundary events are not supported yet",
@@ -170,6 +170,10 @@ export const compileDraft = (draft: Draft): Compiled => {
       }
       message = { name: name ?? "", correlationKey: correlationKey ?? "" }
     }
+    const processId = draftNode.call?.processId ?? null
+    if (type === "callActivity" && (processId === null || processId === "")) {
+      problem(id, `call activity ${id} needs the id of the process to call (zeebe:calledElement processId)`)
+    }
     const defaultFlow = draftNode.defaultFlow ?? null
     if (defaultFlow !== null && !outgoing.includes(defaultFlow)) problem(id, `default flow ${defaultFlow} is not an outgoing flow of ${id}`)
     if ((type === "exclusiveGateway" || type === "inclusiveGateway") && outgoing.length > 1) {
@@ -206,6 +210,7 @@ export const compileDraft = (draft: Draft): Compiled => {
         : null,
       script: type === "scriptTask" ? draftNode.script ?? null : null,
       message,
+      call: type === "callActivity" ? { processId: processId ?? "", propagateAllChildVariables: draftNode.call?.propagateAllChildVariables ?? true } : null,
       inputs,
       outputs
     }

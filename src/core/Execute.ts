@@ -144,7 +144,7 @@ class Run {
   }
 
   /** Evaluates mappings in order against the variables (each sees the targets before it); null on failure. */
-  private mapped(token: Token, mappings: ReadonlyArray<Mapping>, variables: Readonly<Record<string, unknown>>, kind: string): Record<string, unknown> | null {
+  mapped(token: Token, mappings: ReadonlyArray<Mapping>, variables: Readonly<Record<string, unknown>>, kind: string): Record<string, unknown> | null {
     const result: Record<string, unknown> = {}
     for (const mapping of mappings) {
       const outcome = evaluateFeel(mapping.source, { ...variables, ...result })
@@ -243,6 +243,15 @@ class Run {
         for (const other of consumed.slice(1)) this.emit({ type: "ElementCompleted", tokenId: other.id, nodeId: node.id })
         return this.leave(consumed[0]!, node, node.outgoing)
       }
+      case "callActivity": {
+        // The child is an instance of the latest version of the called process; it gets the parent's visible
+        // variables plus the input mappings, and the parent waits until it ends.
+        const call = node.call!
+        this.emit({
+          type: "ChildInstanceRequested", tokenId, nodeId: node.id, childInstanceId: this.newId("child"), processKey: call.processId, variables: visible
+        })
+        return
+      }
       case "subProcess": {
         // An embedded subprocess is a variable scope of its own: its input mappings are its local variables.
         const scopeId = this.newId("scope")
@@ -265,7 +274,7 @@ class Run {
   }
 
   /** Flows an activity or event leaves by: every flow whose condition is absent or true. */
-  private takeableFlows(token: Token, node: GraphNode, visible: Readonly<Record<string, unknown>>): Array<string> {
+  takeableFlows(token: Token, node: GraphNode, visible: Readonly<Record<string, unknown>>): Array<string> {
     return node.outgoing.filter((flowId) => {
       const condition = this.flow(flowId).condition
       if (condition === null) return true
@@ -287,7 +296,7 @@ class Run {
     if (current !== undefined) this.leave(current, node, this.takeableFlows(current, node, visibleVariables(this.state, current.scopeId)))
   }
 
-  private leave(token: Token, node: GraphNode, flows: ReadonlyArray<string>): void {
+  leave(token: Token, node: GraphNode, flows: ReadonlyArray<string>): void {
     this.emit({ type: "ElementCompleted", tokenId: token.id, nodeId: node.id })
     for (const flowId of flows) {
       const flow = this.flow(flowId)
@@ -317,7 +326,7 @@ class Run {
    * Zeebe's rule for variables an activity produces: each goes to the nearest scope (from the activity's own outwards)
    * that already has a variable of that name, else to the instance's root scope.
    */
-  private propagate(fromScopeId: string, nodeId: string | null, variables: Readonly<Record<string, unknown>>): void {
+  propagate(fromScopeId: string, nodeId: string | null, variables: Readonly<Record<string, unknown>>): void {
     const byScope = new Map<string, Record<string, unknown>>()
     for (const [name, value] of Object.entries(variables)) {
       let target = this.state.instanceId
@@ -353,6 +362,7 @@ class Run {
     if (wait?.kind === "userTask") this.emit({ type: "UserTaskCanceled", tokenId: token.id, nodeId: token.nodeId, taskId: wait.taskId })
     if (wait?.kind === "message") this.emit({ type: "MessageSubscriptionClosed", tokenId: token.id, nodeId: token.nodeId, subscriptionId: wait.subscriptionId })
     if (wait?.kind === "incident") this.emit({ type: "IncidentResolved", incidentId: wait.incidentId, nodeId: token.nodeId })
+    if (wait?.kind === "child") this.emit({ type: "ChildInstanceCancelRequested", tokenId: token.id, nodeId: token.nodeId, childInstanceId: wait.childInstanceId })
     this.emit({ type: "ElementTerminated", tokenId: token.id, nodeId: token.nodeId })
   }
 
@@ -360,14 +370,16 @@ class Run {
     this.terminateScope(this.state.instanceId)
   }
 
-  private tokenWaitingFor(kind: "job" | "userTask" | "message", id: string): Token {
+  private tokenWaitingFor(kind: "job" | "userTask" | "message" | "child", id: string): Token {
     const token = Object.values(this.state.tokens).find((t) =>
       kind === "job"
         ? t.wait?.kind === "job" && t.wait.jobId === id
         : kind === "userTask"
         ? t.wait?.kind === "userTask" && t.wait.taskId === id
+        : kind === "child"
+        ? t.wait?.kind === "child" && t.wait.childInstanceId === id
         : t.wait?.kind === "message" && t.wait.subscriptionId === id)
-    const name = kind === "job" ? "job" : kind === "userTask" ? "task" : "message subscription"
+    const name = kind === "job" ? "job" : kind === "userTask" ? "task" : kind === "child" ? "child instance" : "message subscription"
     if (token === undefined) throw new Rejected("NOT_FOUND", `${name} ${id} is not open in this instance`)
     return token
   }
@@ -380,6 +392,22 @@ class Run {
     switch (command.type) {
       case "StartInstance":
         throw new Rejected("INVALID_STATE", `process instance ${this.state.instanceId} already started`)
+      case "ChildInstanceFailed": {
+        const token = this.tokenWaitingFor("child", command.childInstanceId)
+        return this.emit({
+          type: "IncidentRaised", incidentId: this.newId("incident"), tokenId: token.id, nodeId: token.nodeId, incidentType: "CALLED_ELEMENT_ERROR", message: command.message
+        })
+      }
+      case "ChildInstanceCompleted": {
+        const token = this.tokenWaitingFor("child", command.childInstanceId)
+        if (status === "SUSPENDED") return this.emit({ type: "CommandDeferred", command })
+        const node = this.node(token.nodeId)
+        this.emit({ type: "ChildInstanceCompleted", tokenId: token.id, nodeId: node.id, childInstanceId: command.childInstanceId, variables: command.variables })
+        // Zeebe: output mappings pick what comes back; without them, propagateAllChildVariables brings every child
+        // variable back (default) or none.
+        this.finishActivity(token, node, node.outputs.length > 0 || node.call!.propagateAllChildVariables ? command.variables : {})
+        return this.drain()
+      }
       case "CompleteJob":
       case "CompleteUserTask":
       case "CorrelateMessage": {

@@ -8,6 +8,7 @@ export type Wait =
   | { readonly kind: "join" }
   | { readonly kind: "message"; readonly subscriptionId: string }
   | { readonly kind: "subprocess"; readonly scopeId: string }
+  | { readonly kind: "child"; readonly childInstanceId: string }
   | { readonly kind: "incident"; readonly incidentId: string }
 
 export interface Token {
@@ -73,6 +74,16 @@ export type InstanceEvent =
     readonly variables: Readonly<Record<string, unknown>>
   }
   | { readonly type: "ScopeClosed"; readonly scopeId: string; readonly nodeId: string }
+  | {
+    readonly type: "ChildInstanceRequested"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly childInstanceId: string
+    readonly processKey: string
+    readonly variables: Readonly<Record<string, unknown>>
+  }
+  | { readonly type: "ChildInstanceCompleted"; readonly tokenId: string; readonly nodeId: string; readonly childInstanceId: string; readonly variables: Readonly<Record<string, unknown>> }
+  | { readonly type: "ChildInstanceCancelRequested"; readonly tokenId: string; readonly nodeId: string; readonly childInstanceId: string }
   | {
     readonly type: "JobCreated"
     readonly tokenId: string
@@ -201,6 +212,11 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
       return waiting(state, event.tokenId, null)
     case "JoinArrived":
       return waiting(state, event.tokenId, { kind: "join" })
+    case "ChildInstanceRequested":
+      return waiting(state, event.tokenId, { kind: "child", childInstanceId: event.childInstanceId })
+    case "ChildInstanceCompleted":
+    case "ChildInstanceCancelRequested":
+      return waiting(state, event.tokenId, null)
     case "MessageSubscriptionOpened":
       return waiting(state, event.tokenId, { kind: "message", subscriptionId: event.subscriptionId })
     case "MessageCorrelated":

@@ -7,6 +7,7 @@
 //   receiveTask / intermediateCatchEvent (message): messageName, correlationKey (FEEL, evaluated when the token arrives)
 //   any activity: inputMappings / outputMappings [{ source: "= expr", target: "name" }]
 //   endEvent: terminate (true for a terminate end event)
+//   callActivity: processId (the process key to start, latest version), propagateAllChildVariables (default true)
 //   subProcess: nodes and flows of the embedded subprocess (same format), inputMappings / outputMappings
 // A flow with default: true is its source gateway's default flow.
 import { type Draft, type DraftNode, listOf } from "./CompileGraph.ts"
@@ -79,6 +80,9 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
         formKey: text(properties["formKey"]),
         script: expression === null ? null : { expression, resultVariable: text(properties["resultVariable"]) ?? "" },
         message: node["type"] === "receiveTask" || isMessageCatch ? { name: messageName, correlationKey: text(properties["correlationKey"]) } : null,
+        call: node["type"] === "callActivity"
+          ? { processId: text(properties["processId"]), propagateAllChildVariables: properties["propagateAllChildVariables"] !== false }
+          : null,
         inputs: mappingList(properties["inputMappings"], "inputMappings", problems, id),
         outputs: mappingList(properties["outputMappings"], "outputMappings", problems, id),
         defaultFlow: defaults[0]?.id ?? null

@@ -9,7 +9,7 @@ export interface Mapping {
 
 export const EXECUTABLE_TYPES = [
   "startEvent", "endEvent", "serviceTask", "sendTask", "userTask", "scriptTask", "task", "manualTask",
-  "exclusiveGateway", "parallelGateway", "inclusiveGateway", "receiveTask", "intermediateCatchEvent", "subProcess"
+  "exclusiveGateway", "parallelGateway", "inclusiveGateway", "receiveTask", "intermediateCatchEvent", "subProcess", "callActivity"
 ] as const
 export type NodeType = (typeof EXECUTABLE_TYPES)[number]
 
@@ -50,6 +50,8 @@ export interface GraphNode {
   readonly userTask: UserTaskDefinition | null
   readonly script: { readonly expression: string; readonly resultVariable: string } | null
   readonly message: MessageDefinition | null
+  /** A call activity: the process key it starts (latest version) and whether all child variables come back. */
+  readonly call: { readonly processId: string; readonly propagateAllChildVariables: boolean } | null
   readonly inputs: ReadonlyArray<Mapping>
   readonly outputs: ReadonlyArray<Mapping>
 }

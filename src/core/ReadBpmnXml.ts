@@ -91,6 +91,12 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
     formKey: form === undefined ? null : str(form, "formKey") ?? str(form, "formId"),
     script: script === undefined ? null : { expression: str(script, "expression") ?? "", resultVariable: str(script, "resultVariable") ?? "" },
     message: messageOf(element),
+    call: (() => {
+      const called = extension(element, "zeebe:CalledElement")
+      if (element.$type !== "bpmn:CallActivity") return null
+      const propagate = called?.["propagateAllChildVariables"]
+      return { processId: called === undefined ? null : str(called, "processId"), propagateAllChildVariables: propagate !== false && propagate !== "false" }
+    })(),
     inputs: mappings(element, "inputParameters"),
     outputs: mappings(element, "outputParameters"),
     defaultFlow: isElement(defaultFlow) ? str(defaultFlow, "id") : null

@@ -47,6 +47,9 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       if (formKey !== null) values.push(moddle.create("zeebe:FormDefinition", { formKey }))
     }
     if (node.script !== null) values.push(moddle.create("zeebe:Script", node.script))
+    if (node.call !== null) {
+      values.push(moddle.create("zeebe:CalledElement", { processId: node.call.processId, propagateAllChildVariables: node.call.propagateAllChildVariables }))
+    }
     if (node.inputs.length > 0 || node.outputs.length > 0) {
       values.push(moddle.create("zeebe:IoMapping", {
         inputParameters: node.inputs.map((m) => moddle.create("zeebe:Input", { source: m.source, target: m.target })),

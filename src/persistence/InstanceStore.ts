@@ -9,6 +9,7 @@ import { fromJson, toJson } from "./SqlValues.ts"
 export interface StoredInstance {
   readonly id: string
   readonly tenantId: string
+  readonly parentInstanceId: string | null
   readonly deploymentId: string
   readonly processKey: string
   readonly version: number
@@ -17,6 +18,8 @@ export interface StoredInstance {
   readonly lastEventSeq: number
   readonly graph: unknown
 }
+
+export type OutboxKind = "START_CHILD" | "CANCEL_CHILD" | "CHILD_COMPLETED"
 
 export interface NewInstance {
   readonly id: string
@@ -62,6 +65,7 @@ interface InstanceRow {
   readonly process_key: string
   readonly version: number
   readonly state: InstanceStatus
+  readonly parent_instance_id: string | null
   readonly engine_state: unknown
   readonly last_event_seq: unknown
   readonly graph: unknown
@@ -75,7 +79,11 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
 
-      const project = (tenantId: string, instanceId: string, change: ProjectionChange, now: string) => {
+      const outbox = (tenantId: string, source: string, target: string, kind: OutboxKind, payload: unknown, actor: string, now: string) =>
+        sql`INSERT INTO instance_outbox (tenant_id, source_instance_id, target_instance_id, kind, payload, actor, created_at)
+          VALUES (${tenantId}, ${source}, ${target}, ${kind}, ${toJson(payload)}::jsonb, ${actor}, ${now})`
+
+      const project = (tenantId: string, instanceId: string, change: ProjectionChange, now: string, actor: string) => {
         switch (change.kind) {
           case "JobCreated":
             return sql`INSERT INTO jobs (tenant_id, id, instance_id, node_id, element_instance_id, type, state, retries,
@@ -114,6 +122,14 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
               VALUES (${tenantId}, ${change.scopeId}, ${instanceId}, ${change.nodeId}, ${change.parentScopeId}, ${now})`
           case "ScopeClosed":
             return sql`DELETE FROM instance_scopes WHERE scope_id = ${change.scopeId} AND tenant_id = ${tenantId}`
+          case "ChildStartRequested":
+            return outbox(tenantId, instanceId, change.childInstanceId, "START_CHILD", {
+              processKey: change.processKey,
+              parentNodeId: change.nodeId,
+              variables: change.variables
+            }, actor, now)
+          case "ChildCancelRequested":
+            return outbox(tenantId, instanceId, change.childInstanceId, "CANCEL_CHILD", {}, actor, now)
         }
       }
 
@@ -152,7 +168,11 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
               occurred_at: now
           }))
           if (Arr.isArrayNonEmpty(eventRows)) yield* sql`INSERT INTO instance_events ${sql.insert(eventRows)}`
-          for (const change of outcome.changes) yield* project(tenantId, instance.id, change, now)
+          for (const change of outcome.changes) yield* project(tenantId, instance.id, change, now, actor)
+          // A called instance that completes tells its parent, which waits at the call activity.
+          if (outcome.status === "COMPLETED" && instance.status !== "COMPLETED" && instance.parentInstanceId !== null) {
+            yield* outbox(tenantId, instance.id, instance.parentInstanceId, "CHILD_COMPLETED", { variables: outcome.variables }, actor, now)
+          }
           yield* sql`UPDATE process_instances SET incident_count =
               (SELECT count(*) FROM incidents WHERE instance_id = ${instance.id} AND state = 'OPEN')
             WHERE id = ${instance.id}`
@@ -163,7 +183,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
 
       return {
         load: (instanceId) =>
-          sql<InstanceRow>`SELECT i.id, i.tenant_id, i.deployment_id, i.process_key, i.version, i.state, i.engine_state,
+          sql<InstanceRow>`SELECT i.id, i.tenant_id, i.deployment_id, i.process_key, i.version, i.state, i.parent_instance_id, i.engine_state,
               i.last_event_seq, d.graph
             FROM process_instances i JOIN deployments d ON d.id = i.deployment_id WHERE i.id = ${instanceId}`.pipe(
             Effect.map((rows) => {
@@ -172,6 +192,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
               return {
                 id: row.id,
                 tenantId: row.tenant_id,
+                parentInstanceId: row.parent_instance_id,
                 deploymentId: row.deployment_id,
                 processKey: row.process_key,
                 version: Number(row.version),

@@ -4,13 +4,15 @@ import { Migrator } from "effect/sql"
 import foundation from "./migrations/0001_foundation.ts"
 import processEngine from "./migrations/0002_process_engine.ts"
 import instanceScopes from "./migrations/0003_instance_scopes.ts"
+import instanceOutbox from "./migrations/0004_instance_outbox.ts"
 
 export const MigrationsLive = Layer.effectDiscard(
   Migrator.make({})({
     loader: Migrator.fromRecord({
       "0001_foundation": foundation,
       "0002_process_engine": processEngine,
-      "0003_instance_scopes": instanceScopes
+      "0003_instance_scopes": instanceScopes,
+      "0004_instance_outbox": instanceOutbox
     }),
     table: "schema_migrations"
   })

@@ -12,6 +12,8 @@ export const InstanceCommand = Schema.Union([
   Schema.Struct({ type: Schema.Literal("SetScopeVariable"), scopeId: Schema.String, name: Schema.String, value: Schema.Unknown }),
   Schema.Struct({ type: Schema.Literal("RemoveScopeVariable"), scopeId: Schema.String, name: Schema.String }),
   Schema.Struct({ type: Schema.Literal("SetNodeVariables"), nodeId: Schema.String, variables: Vars }),
+  Schema.Struct({ type: Schema.Literal("ChildInstanceCompleted"), childInstanceId: Schema.String, variables: Vars }),
+  Schema.Struct({ type: Schema.Literal("ChildInstanceFailed"), childInstanceId: Schema.String, message: Schema.String }),
   Schema.Struct({ type: Schema.Literal("CancelInstance") }),
   Schema.Struct({ type: Schema.Literal("SuspendInstance") }),
   Schema.Struct({ type: Schema.Literal("ResumeInstance") })

@@ -66,11 +66,12 @@ export const UpdateVariables = Schema.Struct({
 export const InstanceToken = Schema.Struct({
   tokenId: Schema.String,
   nodeId: Schema.String,
-  waitingFor: Schema.NullOr(Schema.Literals(["JOB", "USER_TASK", "JOIN", "MESSAGE", "SUBPROCESS", "INCIDENT"])),
+  waitingFor: Schema.NullOr(Schema.Literals(["JOB", "USER_TASK", "JOIN", "MESSAGE", "SUBPROCESS", "CHILD_INSTANCE", "INCIDENT"])),
   jobId: Schema.NullOr(Schema.String),
   taskId: Schema.NullOr(Schema.String),
   incidentId: Schema.NullOr(Schema.String),
-  subscriptionId: Schema.NullOr(Schema.String)
+  subscriptionId: Schema.NullOr(Schema.String),
+  childInstanceId: Schema.NullOr(Schema.String)
 }).annotate({ identifier: "InstanceToken" })
 
 export const EventSubscription = Schema.Struct({

@@ -80,6 +80,10 @@ const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
       return { kind: "ScopeOpened", scopeId: event.scopeId, parentScopeId: event.parentScopeId, nodeId: event.nodeId }
     case "ScopeClosed":
       return { kind: "ScopeClosed", scopeId: event.scopeId }
+    case "ChildInstanceRequested":
+      return { kind: "ChildStartRequested", childInstanceId: event.childInstanceId, nodeId: event.nodeId, processKey: event.processKey, variables: event.variables }
+    case "ChildInstanceCancelRequested":
+      return { kind: "ChildCancelRequested", childInstanceId: event.childInstanceId }
     default:
       return undefined
   }
@@ -95,11 +99,12 @@ export const CoreProcessEngine = {
         nodeId: token.nodeId,
         waitingFor: token.wait === null
           ? null
-          : ({ job: "JOB", userTask: "USER_TASK", join: "JOIN", message: "MESSAGE", incident: "INCIDENT", subprocess: "SUBPROCESS" } as const)[token.wait.kind],
+          : ({ job: "JOB", userTask: "USER_TASK", join: "JOIN", message: "MESSAGE", incident: "INCIDENT", subprocess: "SUBPROCESS", child: "CHILD_INSTANCE" } as const)[token.wait.kind],
         jobId: token.wait?.kind === "job" ? token.wait.jobId : null,
         taskId: token.wait?.kind === "userTask" ? token.wait.taskId : null,
         incidentId: token.wait?.kind === "incident" ? token.wait.incidentId : null,
-        subscriptionId: token.wait?.kind === "message" ? token.wait.subscriptionId : null
+        subscriptionId: token.wait?.kind === "message" ? token.wait.subscriptionId : null,
+        childInstanceId: token.wait?.kind === "child" ? token.wait.childInstanceId : null
       })),
     scopeVariables: (state, scopeId) => {
       const s = stateOf(state)

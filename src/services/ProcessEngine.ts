@@ -61,6 +61,15 @@ export type ProjectionChange =
   | { readonly kind: "IncidentResolved"; readonly incidentId: string }
   | { readonly kind: "ScopeOpened"; readonly scopeId: string; readonly parentScopeId: string; readonly nodeId: string }
   | { readonly kind: "ScopeClosed"; readonly scopeId: string }
+  /** Messages to other instances, delivered after the commit (outbox): start a called process, cancel a child. */
+  | {
+    readonly kind: "ChildStartRequested"
+    readonly childInstanceId: string
+    readonly nodeId: string
+    readonly processKey: string
+    readonly variables: Readonly<Record<string, unknown>>
+  }
+  | { readonly kind: "ChildCancelRequested"; readonly childInstanceId: string }
 
 export type InstanceStatus = "ACTIVE" | "SUSPENDED" | "COMPLETED" | "CANCELED"
 
@@ -85,11 +94,12 @@ export interface EngineRejection {
 export interface TokenView {
   readonly tokenId: string
   readonly nodeId: string
-  readonly waitingFor: "JOB" | "USER_TASK" | "JOIN" | "MESSAGE" | "SUBPROCESS" | "INCIDENT" | null
+  readonly waitingFor: "JOB" | "USER_TASK" | "JOIN" | "MESSAGE" | "SUBPROCESS" | "CHILD_INSTANCE" | "INCIDENT" | null
   readonly jobId: string | null
   readonly taskId: string | null
   readonly incidentId: string | null
   readonly subscriptionId: string | null
+  readonly childInstanceId: string | null
 }
 
 /** The instance as of one history event. */

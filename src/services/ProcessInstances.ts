@@ -68,7 +68,7 @@ export interface InstanceFilter {
   readonly endedBefore?: string | undefined
 }
 
-type CommandError = NotFound | Conflict | ValidationError
+type CommandError = NotFound | Conflict | ValidationError | BusinessError
 
 export interface ProcessInstancesShape {
   readonly start: (principal: Principal, deploymentId: string, variables: Readonly<Record<string, unknown>>) => Effect.Effect<ProcessInstance, CommandError>
@@ -194,7 +194,14 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
         get,
         command: (principal, id, command, commandId) =>
           Effect.gen(function*() {
-            yield* get(principal.tenantId, id)
+            const instance = yield* get(principal.tenantId, id)
+            // A called instance belongs to its caller's call tree: it ends with its root (as in Camunda 8).
+            if (command.type === "CancelInstance" && instance.parentInstanceId !== null) {
+              return yield* businessError(
+                `process instance ${id} was started by a call activity of ${instance.parentInstanceId}; cancel the root instance ${instance.rootInstanceId}`,
+                [{ field: "id", message: "a called instance cannot be canceled on its own", code: "CALLED_INSTANCE" }]
+              )
+            }
             yield* send(principal, id, commandId ?? (yield* newId), command)
             return yield* get(principal.tenantId, id)
           }),

@@ -23,7 +23,7 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
     HttpApiEndpoint.post("start", "/", {
       payload: StartInstance,
       success: Ok(ProcessInstance, "Instance started").pipe(HttpApiSchema.status(201)),
-      error: [NotFoundHttp, ConflictHttp]
+      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({
       summary: "Start an instance of a deployment (version) with variables; it runs until it waits (job, task, message) or ends",
       description: "A suspended deployment refuses new starts with 409 CONFLICT."
@@ -34,11 +34,11 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       .annotateMerge(OpenApi.annotations({ summary: "One instance with its variables" })),
     HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(ProcessInstance, "Deleted"), error: [NotFoundHttp, BusinessErrorHttp] })
       .annotateMerge(OpenApi.annotations({ summary: "Permanently delete a finished instance and its history (422 while it runs)" })),
-    HttpApiEndpoint.post("cancel", "/:id/cancel", { params: IdParam, success: Ok(ProcessInstance, "Canceled"), error: [NotFoundHttp, ConflictHttp] })
+    HttpApiEndpoint.post("cancel", "/:id/cancel", { params: IdParam, success: Ok(ProcessInstance, "Canceled"), error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp] })
       .annotateMerge(OpenApi.annotations({ summary: "Terminate the instance: its jobs, tasks and subscriptions are withdrawn" })),
-    HttpApiEndpoint.post("suspend", "/:id/suspend", { params: IdParam, success: Ok(ProcessInstance, "Suspended"), error: [NotFoundHttp, ConflictHttp] })
+    HttpApiEndpoint.post("suspend", "/:id/suspend", { params: IdParam, success: Ok(ProcessInstance, "Suspended"), error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp] })
       .annotateMerge(OpenApi.annotations({ summary: "Pause a running instance: no token moves and its jobs cannot be activated until resume" })),
-    HttpApiEndpoint.post("resume", "/:id/resume", { params: IdParam, success: Ok(ProcessInstance, "Resumed"), error: [NotFoundHttp, ConflictHttp] })
+    HttpApiEndpoint.post("resume", "/:id/resume", { params: IdParam, success: Ok(ProcessInstance, "Resumed"), error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp] })
       .annotateMerge(OpenApi.annotations({ summary: "Resume a suspended instance" })),
     HttpApiEndpoint.get("history", "/:id/history", {
       params: IdParam,
@@ -61,7 +61,7 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       params: IdParam,
       payload: UpdateVariables,
       success: Ok(InstanceVariables, "Variables updated"),
-      error: [NotFoundHttp, ConflictHttp]
+      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({
       summary: "Set variables (merged into the instance's variables); with expectedVersion, a stale version answers 409 CONFLICT naming the current one"
     })),
@@ -71,7 +71,7 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       params: { id: Schema.String, nodeId: Schema.String },
       payload: SetNodeVariables,
       success: Ok(NodeVariables, "Node variables set"),
-      error: [NotFoundHttp, ConflictHttp]
+      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({ summary: "Attach variables to one node: they are local to each later activation of it (visible to its job or task)" }))
   )
   .middleware(Authentication)

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { ConflictHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
+import { BusinessErrorHttp, ConflictHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { ScopedVariable, SetScopedVariable } from "../../schema/ProcessInstances.ts"
 import { Authentication } from "../Middleware.ts"
@@ -18,9 +18,9 @@ export class ScopesApi extends HttpApiGroup.make("scopes")
       params: ScopeVariableParams,
       payload: SetScopedVariable,
       success: Ok(ScopedVariable, "Variable set"),
-      error: [NotFoundHttp, ConflictHttp]
+      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({ summary: "Set a variable in exactly this scope (audited)" })),
-    HttpApiEndpoint.delete("remove", "/:scopeId/variables/:name", { params: ScopeVariableParams, success: Ok(ScopedVariable, "Variable removed"), error: [NotFoundHttp, ConflictHttp] })
+    HttpApiEndpoint.delete("remove", "/:scopeId/variables/:name", { params: ScopeVariableParams, success: Ok(ScopedVariable, "Variable removed"), error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp] })
       .annotateMerge(OpenApi.annotations({ summary: "Remove a variable from exactly this scope (audited); the removed value is returned" }))
   )
   .middleware(Authentication)

@@ -1,0 +1,98 @@
+// Delivers the instance outbox: messages one instance's committed state owes another (start a called process,
+// cancel a child, report a child's completion). Woken after each commit that wrote some, and polling once a second
+// for what a crash left behind. Each delivery is an entity command with a deterministic id, so delivering twice
+// changes nothing; a row is deleted only after its delivery was answered.
+import { Context, Effect, Layer, Schedule, Semaphore } from "effect"
+import { SqlClient } from "effect/sql"
+import type { OutboxKind } from "../persistence/InstanceStore.ts"
+import { fromJson } from "../persistence/SqlValues.ts"
+import { ProcessInstance } from "./ProcessInstance.ts"
+
+interface OutboxRow {
+  readonly id: string
+  readonly tenant_id: string
+  readonly source_instance_id: string
+  readonly target_instance_id: string
+  readonly kind: OutboxKind
+  readonly payload: unknown
+  readonly actor: string
+}
+
+export interface OutboxRelayShape {
+  /** Delivers what is pending now, in the background. */
+  readonly wake: Effect.Effect<void>
+  /** Delivers what is pending and waits for it (tests, shutdown). */
+  readonly flush: Effect.Effect<void>
+}
+
+export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>()("flowcore/OutboxRelay") {
+  static readonly layer = Layer.effect(
+    OutboxRelay,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const client = yield* ProcessInstance.client
+
+      const execute = (row: OutboxRow, commandId: string, command: Parameters<ReturnType<typeof client>["Execute"]>[0]["command"], extra: Record<string, unknown> = {}) =>
+        client(row.target_instance_id).Execute({ commandId, tenantId: row.tenant_id, actor: row.actor, command, ...extra })
+
+      const deliver = (row: OutboxRow) =>
+        Effect.gen(function*() {
+          const payload = fromJson<Record<string, unknown>>(row.payload)
+          switch (row.kind) {
+            case "START_CHILD": {
+              const processKey = String(payload["processKey"])
+              const failed = (message: string) =>
+                client(row.source_instance_id).Execute({
+                  commandId: `child-failed:${row.target_instance_id}`,
+                  tenantId: row.tenant_id,
+                  actor: row.actor,
+                  command: { type: "ChildInstanceFailed", childInstanceId: row.target_instance_id, message }
+                })
+              // A call activity starts the latest version of the called process (BPMN: calledElement by key).
+              const [deployment] = yield* sql<{ id: string }>`SELECT id FROM deployments
+                WHERE tenant_id = ${row.tenant_id} AND key = ${processKey} ORDER BY version DESC LIMIT 1`
+              if (deployment === undefined) return yield* failed(`called process ${processKey} is not deployed`)
+              const [parent] = yield* sql<{ root_instance_id: string }>`SELECT root_instance_id FROM process_instances WHERE id = ${row.source_instance_id}`
+              return yield* execute(row, "start", { type: "StartInstance", variables: (payload["variables"] ?? {}) as Record<string, unknown> }, {
+                deploymentId: deployment.id,
+                parent: { instanceId: row.source_instance_id, nodeId: String(payload["parentNodeId"]), rootInstanceId: parent?.root_instance_id ?? row.source_instance_id }
+              }).pipe(
+                Effect.catchTag("InstanceRejected", (rejected) =>
+                  rejected.reason === "INVALID_STATE" && /already exists/.test(rejected.message)
+                    ? Effect.void
+                    : failed(`called process ${processKey} could not start: ${rejected.message}`))
+              )
+            }
+            case "CANCEL_CHILD":
+              return yield* execute(row, `cancel-by-parent:${row.source_instance_id}`, { type: "CancelInstance" })
+            case "CHILD_COMPLETED":
+              return yield* execute(row, `child-completed:${row.source_instance_id}`, {
+                type: "ChildInstanceCompleted",
+                childInstanceId: row.source_instance_id,
+                variables: (payload["variables"] ?? {}) as Record<string, unknown>
+              })
+          }
+        }).pipe(
+          // The target no longer takes it (finished, canceled meanwhile): nothing left to deliver.
+          Effect.catchTag("InstanceRejected", () => Effect.void),
+          Effect.andThen(sql`DELETE FROM instance_outbox WHERE id = ${row.id}`)
+        )
+
+      const deliverPending = Effect.gen(function*() {
+        for (;;) {
+          const rows = yield* sql<OutboxRow>`SELECT * FROM instance_outbox ORDER BY id LIMIT 100`
+          if (rows.length === 0) return
+          yield* Effect.forEach(rows, (row) =>
+            deliver(row).pipe(Effect.catchCause((cause) => Effect.logWarning("outbox delivery failed; retried later", cause))), { concurrency: 8 })
+        }
+      })
+
+      const semaphore = yield* Semaphore.make(1)
+      const flush = semaphore.withPermits(1)(deliverPending).pipe(
+        Effect.catchCause((cause) => Effect.logWarning("outbox relay failed; retried later", cause))
+      )
+      yield* Effect.forkScoped(Effect.repeat(flush, Schedule.spaced("1 second")))
+      return { wake: Effect.asVoid(Effect.forkDetach(flush)), flush }
+    })
+  )
+}

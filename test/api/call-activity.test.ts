@@ -1,0 +1,101 @@
+// Call activities: a child instance of the latest version of the called process; the parent waits and resumes when
+// the child ends; cancel takes the whole call tree; an unknown called process is an incident.
+import { describe, expect, it } from "vitest"
+import { eventually } from "../support/Eventually.ts"
+import { type Caller, givenTenant } from "../support/Scenario.ts"
+
+const child = (taskType: string) => ({
+  id: "child-process",
+  nodes: [{ id: "cs", type: "startEvent" }, { id: "work", type: "serviceTask", properties: { taskType } }, { id: "ce", type: "endEvent" }],
+  flows: [{ id: "c1", source: "cs", target: "work" }, { id: "c2", source: "work", target: "ce" }]
+})
+
+const parent = (calledProcess: string, extra: Record<string, unknown> = {}) => ({
+  id: "parent-process",
+  nodes: [
+    { id: "ps", type: "startEvent" },
+    { id: "call", type: "callActivity", properties: { processId: calledProcess, inputMappings: [{ source: "= amount * 2", target: "doubled" }], ...extra } },
+    { id: "after", type: "serviceTask", properties: { taskType: "after-call" } },
+    { id: "pe", type: "endEvent" }
+  ],
+  flows: [{ id: "p1", source: "ps", target: "call" }, { id: "p2", source: "call", target: "after" }, { id: "p3", source: "after", target: "pe" }]
+})
+
+const childOf = (owner: Caller, parentId: string) =>
+  eventually(async () => {
+    const items = (await owner.get("/process-instances?processKey=child-process&size=100")).ok().items
+    const found = items.find((i: { parentInstanceId: string }) => i.parentInstanceId === parentId)
+    if (found === undefined) throw new Error("child not started yet")
+    return found
+  })
+
+describe("call activity", () => {
+  it("starts the latest version of the called process with the parent's variables and resumes the parent when it ends", async () => {
+    const owner = await (await givenTenant()).owner()
+    await owner.deploy(child("old-work"))
+    await owner.deploy(child("child-work"))
+    const deployment = await owner.deploy(parent("child-process"))
+    const instance = await owner.start(deployment.id, { amount: 21 })
+    const called = await childOf(owner, instance.id)
+    expect(called).toMatchObject({ version: 2, rootInstanceId: instance.id, state: "ACTIVE", variables: { amount: 21, doubled: 42 } })
+    const [token] = (await owner.get(`/process-instances/${instance.id}/tokens`)).ok()
+    expect(token).toMatchObject({ nodeId: "call", waitingFor: "CHILD_INSTANCE", childInstanceId: called.id })
+
+    const [job] = await owner.activateJobs("child-work")
+    await owner.completeJob(job.id, { childResult: "ok" })
+    expect((await owner.instance(called.id)).state).toBe("COMPLETED")
+    const [after] = await eventually(async () => {
+      const jobs = await owner.activateJobs("after-call")
+      if (jobs.length === 0) throw new Error("parent has not resumed yet")
+      return jobs
+    })
+    expect(after.processInstanceId).toBe(instance.id)
+    expect((await owner.instance(instance.id)).variables).toMatchObject({ amount: 21, childResult: "ok", doubled: 42 })
+    await owner.completeJob(after.id)
+    expect((await owner.instance(instance.id)).state).toBe("COMPLETED")
+  })
+
+  it("brings back only the output mappings when propagateAllChildVariables is false", async () => {
+    const owner = await (await givenTenant()).owner()
+    await owner.deploy(child("child-work"))
+    const deployment = await owner.deploy(parent("child-process", {
+      propagateAllChildVariables: false,
+      outputMappings: [{ source: "= childResult", target: "fromChild" }]
+    }))
+    const instance = await owner.start(deployment.id, { amount: 1 })
+    await childOf(owner, instance.id)
+    const [job] = await owner.activateJobs("child-work")
+    await owner.completeJob(job.id, { childResult: "r", noise: true })
+    await eventually(async () => expect((await owner.activateJobs("after-call")).length).toBe(1))
+    const variables = (await owner.instance(instance.id)).variables
+    expect(variables).toMatchObject({ fromChild: "r" })
+    expect(variables).not.toHaveProperty("noise")
+  })
+
+  it("cancels the whole call tree with the root, and refuses to cancel a called instance on its own", async () => {
+    const owner = await (await givenTenant()).owner()
+    await owner.deploy(child("child-work"))
+    const deployment = await owner.deploy(parent("child-process"))
+    const instance = await owner.start(deployment.id, { amount: 1 })
+    const called = await childOf(owner, instance.id)
+    ;(await owner.post(`/process-instances/${called.id}/cancel`)).fails(422, "BUSINESS_ERROR")
+    ;(await owner.post(`/process-instances/${instance.id}/cancel`)).ok()
+    await eventually(async () => expect((await owner.instance(called.id)).state).toBe("CANCELED"))
+    const jobs = (await owner.get(`/jobs?processInstanceId=${called.id}`)).ok().items
+    expect(jobs.map((j: { state: string }) => j.state)).toEqual(["CANCELED"])
+  })
+
+  it("raises an incident on the parent when the called process is not deployed", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(parent("missing-process"))
+    const instance = await owner.start(deployment.id, { amount: 1 })
+    const incident = await eventually(async () => {
+      const [found] = (await owner.get(`/incidents?processInstanceId=${instance.id}`)).ok().items
+      if (found === undefined) throw new Error("no incident yet")
+      return found
+    })
+    expect(incident).toMatchObject({ nodeId: "call", type: "CALLED_ELEMENT_ERROR", state: "OPEN" })
+    expect(incident.message).toMatch(/missing-process is not deployed/)
+    expect((await owner.instance(instance.id)).incidentCount).toBe(1)
+  })
+})
