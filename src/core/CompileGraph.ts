@@ -33,6 +33,15 @@ export interface DraftNode {
   readonly script?: { readonly expression: string; readonly resultVariable: string } | null | undefined
   readonly message?: { readonly name: string | null; readonly correlationKey: string | null } | null | undefined
   readonly call?: { readonly processId: string | null; readonly propagateAllChildVariables: boolean } | null | undefined
+  readonly multiInstance?: {
+    readonly sequential: boolean
+    readonly inputCollection: string | null
+    readonly inputElement: string | null
+    readonly outputCollection: string | null
+    readonly outputElement: string | null
+  } | null | undefined
+  /** A loop other than multi-instance (standard loop), which is not supported. */
+  readonly standardLoop?: boolean | undefined
   readonly inputs?: ReadonlyArray<Mapping> | undefined
   readonly outputs?: ReadonlyArray<Mapping> | undefined
   readonly defaultFlow?: string | null | undefined
@@ -51,6 +60,10 @@ export interface Draft {
   readonly nodes: ReadonlyArray<DraftNode>
   readonly flows: ReadonlyArray<DraftFlow>
 }
+
+const MULTI_INSTANCE_TYPES: ReadonlySet<string> = new Set([
+  "serviceTask", "sendTask", "userTask", "scriptTask", "task", "manualTask", "receiveTask", "subProcess", "callActivity"
+])
 
 const isExecutable = (type: string): type is NodeType => (EXECUTABLE_TYPES as ReadonlyArray<string>).includes(type)
 
@@ -174,6 +187,30 @@ export const compileDraft = (draft: Draft): Compiled => {
     if (type === "callActivity" && (processId === null || processId === "")) {
       problem(id, `call activity ${id} needs the id of the process to call (zeebe:calledElement processId)`)
     }
+    if (draftNode.standardLoop === true) problem(id, "standard loops are not supported: use multi-instance")
+    let multiInstance: GraphNode["multiInstance"] = null
+    const loop = draftNode.multiInstance ?? null
+    if (loop !== null) {
+      if (!MULTI_INSTANCE_TYPES.has(type)) problem(id, `${type} ${id} cannot be multi-instance`)
+      if (loop.inputCollection === null || loop.inputCollection === "") {
+        problem(id, "multi-instance needs an input collection (zeebe:loopCharacteristics inputCollection)")
+      } else {
+        const syntax = feelSyntaxProblem(loop.inputCollection)
+        if (syntax !== null) problem(id, `input collection: ${syntax}`)
+      }
+      if (loop.outputElement !== null && loop.outputElement !== "") {
+        const syntax = feelSyntaxProblem(loop.outputElement)
+        if (syntax !== null) problem(id, `output element: ${syntax}`)
+        if (loop.outputCollection === null || loop.outputCollection === "") problem(id, "an output element needs an output collection")
+      }
+      multiInstance = {
+        sequential: loop.sequential,
+        inputCollection: loop.inputCollection ?? "",
+        inputElement: loop.inputElement || null,
+        outputCollection: loop.outputCollection || null,
+        outputElement: loop.outputElement || null
+      }
+    }
     const defaultFlow = draftNode.defaultFlow ?? null
     if (defaultFlow !== null && !outgoing.includes(defaultFlow)) problem(id, `default flow ${defaultFlow} is not an outgoing flow of ${id}`)
     if ((type === "exclusiveGateway" || type === "inclusiveGateway") && outgoing.length > 1) {
@@ -210,6 +247,7 @@ export const compileDraft = (draft: Draft): Compiled => {
         : null,
       script: type === "scriptTask" ? draftNode.script ?? null : null,
       message,
+      multiInstance,
       call: type === "callActivity" ? { processId: processId ?? "", propagateAllChildVariables: draftNode.call?.propagateAllChildVariables ?? true } : null,
       inputs,
       outputs

@@ -161,6 +161,8 @@ class Run {
     const token = this.state.tokens[tokenId]
     if (token === undefined) return
     const node = this.node(token.nodeId)
+    // A multi-instance activity first becomes its body; each iteration is a token of its own (with loop set).
+    if (node.multiInstance !== null && (token.loop ?? null) === null) return this.startMultiInstance(token, node)
     const outer = { ...visibleVariables(this.state, token.scopeId), ...this.state.nodeVariables[node.id] }
     const locals = this.mapped(token, node.inputs, outer, "input")
     if (locals === null) return
@@ -296,7 +298,78 @@ class Run {
     if (current !== undefined) this.leave(current, node, this.takeableFlows(current, node, visibleVariables(this.state, current.scopeId)))
   }
 
+  /** BPMN 13.2.2 / Zeebe: the input collection is evaluated once; parallel starts every item, sequential one by one. */
+  private startMultiInstance(token: Token, node: GraphNode): void {
+    const loop = node.multiInstance!
+    const collection = evaluateFeel(loop.inputCollection, visibleVariables(this.state, token.scopeId))
+    if (!collection.ok) return this.raiseIncident(token, "EXTRACT_VALUE_ERROR", `input collection of ${node.id} failed: ${collection.message}`)
+    if (!Array.isArray(collection.value)) {
+      return this.raiseIncident(token, "EXTRACT_VALUE_ERROR", `input collection of ${node.id} must be a list, got ${collection.value === null ? "null" : typeof collection.value}`)
+    }
+    const items = collection.value
+    const scopeId = this.newId("scope")
+    this.emit({
+      type: "MultiInstanceStarted",
+      tokenId: token.id,
+      nodeId: node.id,
+      scopeId,
+      parentScopeId: token.scopeId,
+      items,
+      sequential: loop.sequential,
+      variables: loop.outputCollection === null ? {} : { [loop.outputCollection]: items.map(() => null) }
+    })
+    if (items.length === 0) return this.completeMultiInstance(scopeId)
+    const first = loop.sequential ? 1 : items.length
+    for (let index = 0; index < first; index++) this.startIteration(scopeId, index)
+  }
+
+  private startIteration(bodyScopeId: string, index: number): void {
+    const body = this.state.scopes[bodyScopeId]!
+    const loop = this.node(body.nodeId).multiInstance!
+    const tokenId = this.newId("token")
+    this.emit({
+      type: "IterationStarted",
+      bodyScopeId,
+      index,
+      scopeId: this.newId("scope"),
+      tokenId,
+      nodeId: body.nodeId,
+      variables: { ...(loop.inputElement === null ? {} : { [loop.inputElement]: body.loop!.items[index] }), loopCounter: index + 1 }
+    })
+    this.work.push(() => this.activate(tokenId))
+  }
+
+  /** One iteration ended: its output element goes into its slot of the output collection. */
+  private finishIteration(token: Token, node: GraphNode): void {
+    const loop = node.multiInstance!
+    const { bodyScopeId, index } = token.loop!
+    if (loop.outputCollection !== null && loop.outputElement !== null) {
+      const value = evaluateFeel(loop.outputElement, visibleVariables(this.state, token.scopeId))
+      if (!value.ok) return this.raiseIncident(token, "EXTRACT_VALUE_ERROR", `output element of ${node.id} failed: ${value.message}`)
+      const results = [...(this.state.scopes[bodyScopeId]!.variables[loop.outputCollection] as Array<unknown>)]
+      results[index] = value.value
+      this.emit({ type: "VariablesSet", nodeId: node.id, scopeId: bodyScopeId, variables: { [loop.outputCollection]: results } })
+    }
+    this.emit({ type: "IterationCompleted", bodyScopeId, index, scopeId: token.scopeId, tokenId: token.id, nodeId: node.id })
+    const body = this.state.scopes[bodyScopeId]!
+    if (body.loop!.completed === body.loop!.items.length) return this.completeMultiInstance(bodyScopeId)
+    if (body.loop!.sequential && body.loop!.nextIndex < body.loop!.items.length) this.startIteration(bodyScopeId, body.loop!.nextIndex)
+  }
+
+  /** All iterations done: the output collection is the body's result, and the activity moves on. */
+  private completeMultiInstance(bodyScopeId: string): void {
+    const body = this.state.scopes[bodyScopeId]!
+    const node = this.node(body.nodeId)
+    const loop = node.multiInstance!
+    const outputs = loop.outputCollection === null ? {} : { [loop.outputCollection]: body.variables[loop.outputCollection] }
+    this.emit({ type: "ScopeClosed", scopeId: bodyScopeId, nodeId: node.id })
+    const token = this.state.tokens[body.tokenId]!
+    if (Object.keys(outputs).length > 0) this.propagate(token.scopeId, node.id, outputs)
+    this.leave(this.state.tokens[token.id]!, node, this.takeableFlows(token, node, visibleVariables(this.state, token.scopeId)))
+  }
+
   leave(token: Token, node: GraphNode, flows: ReadonlyArray<string>): void {
+    if ((token.loop ?? null) !== null) return this.finishIteration(token, node)
     this.emit({ type: "ElementCompleted", tokenId: token.id, nodeId: node.id })
     for (const flowId of flows) {
       const flow = this.flow(flowId)
@@ -329,14 +402,15 @@ class Run {
   propagate(fromScopeId: string, nodeId: string | null, variables: Readonly<Record<string, unknown>>): void {
     const byScope = new Map<string, Record<string, unknown>>()
     for (const [name, value] of Object.entries(variables)) {
-      let target = this.state.instanceId
+      let target: string | null = this.state.instanceId
       for (let scope = this.state.scopes[fromScopeId]; scope !== undefined; scope = this.state.scopes[scope.parentId]) {
         if (name in scope.variables) {
-          target = scope.id
+          // A multi-instance body's output collection is written only slot by slot as iterations end.
+          target = scope.loop !== undefined && name === this.node(scope.nodeId).multiInstance?.outputCollection ? null : scope.id
           break
         }
       }
-      byScope.set(target, { ...byScope.get(target), [name]: value })
+      if (target !== null) byScope.set(target, { ...byScope.get(target), [name]: value })
     }
     for (const [scopeId, values] of byScope) this.emit({ type: "VariablesSet", nodeId, scopeId, variables: values })
   }

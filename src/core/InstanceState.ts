@@ -9,6 +9,7 @@ export type Wait =
   | { readonly kind: "message"; readonly subscriptionId: string }
   | { readonly kind: "subprocess"; readonly scopeId: string }
   | { readonly kind: "child"; readonly childInstanceId: string }
+  | { readonly kind: "multiInstance"; readonly scopeId: string }
   | { readonly kind: "incident"; readonly incidentId: string }
 
 export interface Token {
@@ -19,6 +20,8 @@ export interface Token {
   /** The flow the token arrived by (joins count arrivals per flow). */
   readonly viaFlow: string | null
   readonly wait: Wait | null
+  /** For one iteration of a multi-instance activity: its body's scope and the item's index. */
+  readonly loop?: { readonly bodyScopeId: string; readonly index: number } | null | undefined
 }
 
 export interface Incident {
@@ -37,6 +40,13 @@ export interface Scope {
   /** The token waiting at the subprocess node. */
   readonly tokenId: string
   readonly variables: Readonly<Record<string, unknown>>
+  /** For a multi-instance body: the items (evaluated once), the next one to start and how many are done. */
+  readonly loop?: {
+    readonly items: ReadonlyArray<unknown>
+    readonly sequential: boolean
+    readonly nextIndex: number
+    readonly completed: number
+  } | undefined
 }
 
 export interface InstanceState {
@@ -74,6 +84,26 @@ export type InstanceEvent =
     readonly variables: Readonly<Record<string, unknown>>
   }
   | { readonly type: "ScopeClosed"; readonly scopeId: string; readonly nodeId: string }
+  | {
+    readonly type: "MultiInstanceStarted"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly scopeId: string
+    readonly parentScopeId: string
+    readonly items: ReadonlyArray<unknown>
+    readonly sequential: boolean
+    readonly variables: Readonly<Record<string, unknown>>
+  }
+  | {
+    readonly type: "IterationStarted"
+    readonly bodyScopeId: string
+    readonly index: number
+    readonly scopeId: string
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly variables: Readonly<Record<string, unknown>>
+  }
+  | { readonly type: "IterationCompleted"; readonly bodyScopeId: string; readonly index: number; readonly scopeId: string; readonly tokenId: string; readonly nodeId: string }
   | {
     readonly type: "ChildInstanceRequested"
     readonly tokenId: string
@@ -212,6 +242,37 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
       return waiting(state, event.tokenId, null)
     case "JoinArrived":
       return waiting(state, event.tokenId, { kind: "join" })
+    case "MultiInstanceStarted":
+      return {
+        ...waiting(state, event.tokenId, { kind: "multiInstance", scopeId: event.scopeId }),
+        scopes: {
+          ...state.scopes,
+          [event.scopeId]: {
+            id: event.scopeId,
+            parentId: event.parentScopeId,
+            nodeId: event.nodeId,
+            tokenId: event.tokenId,
+            variables: event.variables,
+            loop: { items: event.items, sequential: event.sequential, nextIndex: 0, completed: 0 }
+          }
+        }
+      }
+    case "IterationStarted": {
+      const body = state.scopes[event.bodyScopeId]!
+      return withToken({
+        ...state,
+        scopes: {
+          ...state.scopes,
+          [body.id]: { ...body, loop: { ...body.loop!, nextIndex: event.index + 1 } },
+          [event.scopeId]: { id: event.scopeId, parentId: body.id, nodeId: event.nodeId, tokenId: event.tokenId, variables: event.variables }
+        }
+      }, { id: event.tokenId, nodeId: event.nodeId, scopeId: event.scopeId, viaFlow: null, wait: null, loop: { bodyScopeId: body.id, index: event.index } })
+    }
+    case "IterationCompleted": {
+      const body = state.scopes[event.bodyScopeId]!
+      const { [event.scopeId]: _, ...scopes } = state.scopes
+      return withoutToken({ ...state, scopes: { ...scopes, [body.id]: { ...body, loop: { ...body.loop!, completed: body.loop!.completed + 1 } } } }, event.tokenId)
+    }
     case "ChildInstanceRequested":
       return waiting(state, event.tokenId, { kind: "child", childInstanceId: event.childInstanceId })
     case "ChildInstanceCompleted":

@@ -8,6 +8,7 @@
 //   any activity: inputMappings / outputMappings [{ source: "= expr", target: "name" }]
 //   endEvent: terminate (true for a terminate end event)
 //   callActivity: processId (the process key to start, latest version), propagateAllChildVariables (default true)
+//   any activity: multiInstance { sequential, inputCollection (FEEL), inputElement, outputCollection, outputElement (FEEL) }
 //   subProcess: nodes and flows of the embedded subprocess (same format), inputMappings / outputMappings
 // A flow with default: true is its source gateway's default flow.
 import { type Draft, type DraftNode, listOf } from "./CompileGraph.ts"
@@ -80,6 +81,17 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
         formKey: text(properties["formKey"]),
         script: expression === null ? null : { expression, resultVariable: text(properties["resultVariable"]) ?? "" },
         message: node["type"] === "receiveTask" || isMessageCatch ? { name: messageName, correlationKey: text(properties["correlationKey"]) } : null,
+        multiInstance: (() => {
+          const loop = properties["multiInstance"]
+          if (!isObject(loop)) return null
+          return {
+            sequential: loop["sequential"] === true,
+            inputCollection: text(loop["inputCollection"]),
+            inputElement: text(loop["inputElement"]),
+            outputCollection: text(loop["outputCollection"]),
+            outputElement: text(loop["outputElement"])
+          }
+        })(),
         call: node["type"] === "callActivity"
           ? { processId: text(properties["processId"]), propagateAllChildVariables: properties["propagateAllChildVariables"] !== false }
           : null,

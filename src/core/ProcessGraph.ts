@@ -32,6 +32,19 @@ export interface MessageDefinition {
   readonly correlationKey: string
 }
 
+/** Multi-instance loop characteristics (zeebe:loopCharacteristics). */
+export interface MultiInstanceDefinition {
+  readonly sequential: boolean
+  /** FEEL expression giving the list, evaluated once when the activity is reached. */
+  readonly inputCollection: string
+  /** Name of the local variable holding each item. */
+  readonly inputElement: string | null
+  /** Name of the list of results, in item order, set when all iterations are done. */
+  readonly outputCollection: string | null
+  /** FEEL expression evaluated in each iteration's scope when it completes. */
+  readonly outputElement: string | null
+}
+
 export interface GraphNode {
   readonly id: string
   readonly type: NodeType
@@ -52,6 +65,7 @@ export interface GraphNode {
   readonly message: MessageDefinition | null
   /** A call activity: the process key it starts (latest version) and whether all child variables come back. */
   readonly call: { readonly processId: string; readonly propagateAllChildVariables: boolean } | null
+  readonly multiInstance: MultiInstanceDefinition | null
   readonly inputs: ReadonlyArray<Mapping>
   readonly outputs: ReadonlyArray<Mapping>
 }

@@ -91,6 +91,20 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
     formKey: form === undefined ? null : str(form, "formKey") ?? str(form, "formId"),
     script: script === undefined ? null : { expression: str(script, "expression") ?? "", resultVariable: str(script, "resultVariable") ?? "" },
     message: messageOf(element),
+    standardLoop: isElement(element["loopCharacteristics"]) && element["loopCharacteristics"].$type === "bpmn:StandardLoopCharacteristics",
+    multiInstance: (() => {
+      const loop = element["loopCharacteristics"]
+      if (!isElement(loop) || loop.$type !== "bpmn:MultiInstanceLoopCharacteristics") return null
+      const zeebeLoop = extension(loop, "zeebe:LoopCharacteristics")
+      const get = (name: string) => (zeebeLoop === undefined ? null : str(zeebeLoop, name))
+      return {
+        sequential: loop["isSequential"] === true,
+        inputCollection: get("inputCollection"),
+        inputElement: get("inputElement"),
+        outputCollection: get("outputCollection"),
+        outputElement: get("outputElement")
+      }
+    })(),
     call: (() => {
       const called = extension(element, "zeebe:CalledElement")
       if (element.$type !== "bpmn:CallActivity") return null

@@ -60,6 +60,19 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       id: node.id,
       ...(node.name === null ? {} : { name: node.name }),
       ...(values.length === 0 ? {} : { extensionElements: moddle.create("bpmn:ExtensionElements", { values }) }),
+      ...(node.multiInstance === null ? {} : {
+        loopCharacteristics: moddle.create("bpmn:MultiInstanceLoopCharacteristics", {
+          isSequential: node.multiInstance.sequential,
+          extensionElements: moddle.create("bpmn:ExtensionElements", {
+            values: [moddle.create("zeebe:LoopCharacteristics", Object.fromEntries(Object.entries({
+              inputCollection: node.multiInstance.inputCollection,
+              inputElement: node.multiInstance.inputElement,
+              outputCollection: node.multiInstance.outputCollection,
+              outputElement: node.multiInstance.outputElement
+            }).filter(([, value]) => value !== null)))]
+          })
+        })
+      }),
       ...(node.terminate ? { eventDefinitions: [moddle.create("bpmn:TerminateEventDefinition")] } : {}),
       ...(node.message !== null && node.type === "receiveTask" ? { messageRef: messageFor(node) } : {}),
       ...(node.message !== null && node.type === "intermediateCatchEvent"

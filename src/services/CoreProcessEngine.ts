@@ -99,7 +99,7 @@ export const CoreProcessEngine = {
         nodeId: token.nodeId,
         waitingFor: token.wait === null
           ? null
-          : ({ job: "JOB", userTask: "USER_TASK", join: "JOIN", message: "MESSAGE", incident: "INCIDENT", subprocess: "SUBPROCESS", child: "CHILD_INSTANCE" } as const)[token.wait.kind],
+          : ({ job: "JOB", userTask: "USER_TASK", join: "JOIN", message: "MESSAGE", incident: "INCIDENT", subprocess: "SUBPROCESS", child: "CHILD_INSTANCE", multiInstance: "MULTI_INSTANCE" } as const)[token.wait.kind],
         jobId: token.wait?.kind === "job" ? token.wait.jobId : null,
         taskId: token.wait?.kind === "userTask" ? token.wait.taskId : null,
         incidentId: token.wait?.kind === "incident" ? token.wait.incidentId : null,

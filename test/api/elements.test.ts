@@ -1,6 +1,7 @@
 // One HTTP scenario per element family (JSON graphs keep them short): the same behaviour the core tests prove,
 // through deploy -> start -> work -> state.
 import { describe, expect, it } from "vitest"
+import { eventually } from "../support/Eventually.ts"
 import { givenTenant } from "../support/Scenario.ts"
 
 const task = (id: string, taskType = id) => ({ id, type: "serviceTask", properties: { taskType } })
@@ -70,5 +71,65 @@ describe("elements through HTTP", () => {
     expect(job.variables).toMatchObject({ orderId: "O-1" })
     await owner.completeJob(job.id, { status: "PAID", noise: 1 })
     expect((await owner.instance(instance.id)).variables).toEqual({ order: { id: "O-1" }, paymentStatus: "PAID" })
+  })
+
+  it("multi-instance user task: one task per reviewer, results collected", async () => {
+    const tenant = await givenTenant()
+    const owner = await tenant.owner()
+    const d = await owner.deploy({
+      id: "reviews",
+      nodes: [
+        { id: "s", type: "startEvent" },
+        {
+          id: "review", type: "userTask", name: "Review",
+          properties: {
+            assignee: "= reviewer",
+            multiInstance: { inputCollection: "= reviewers", inputElement: "reviewer", outputCollection: "verdicts", outputElement: "= verdict" }
+          }
+        },
+        { id: "e", type: "endEvent" }
+      ],
+      flows: [flow("s", "review"), flow("review", "e")]
+    })
+    const instance = await owner.start(d.id, { reviewers: ["ann", "bob"] })
+    const tasks = await owner.tasks(`?processInstanceId=${instance.id}`)
+    expect(tasks.map((t: { assignee: string }) => t.assignee).sort()).toEqual(["ann", "bob"])
+    const bob = await tenant.taskUser("bob")
+    const ann = await tenant.taskUser("ann")
+    await bob.completeTask(tasks.find((t: { assignee: string }) => t.assignee === "bob").id, { verdict: "no" })
+    ;(await bob.post(`/tasks/${tasks.find((t: { assignee: string }) => t.assignee === "ann").id}/complete`, { variables: {} })).fails(422, "BUSINESS_ERROR")
+    await ann.completeTask(tasks.find((t: { assignee: string }) => t.assignee === "ann").id, { verdict: "yes" })
+    const done = await owner.instance(instance.id)
+    expect(done.state).toBe("COMPLETED")
+    expect(done.variables.verdicts).toEqual(["yes", "no"])
+  })
+
+  it("multi-instance call activity: a child instance per item", async () => {
+    const owner = await (await givenTenant()).owner()
+    await owner.deploy({
+      id: "per-item",
+      nodes: [{ id: "cs", type: "startEvent" }, { id: "calc", type: "scriptTask", properties: { expression: "= item * item", resultVariable: "square" } }, { id: "ce", type: "endEvent" }],
+      flows: [flow("cs", "calc"), flow("calc", "ce")]
+    })
+    const d = await owner.deploy({
+      id: "fan-out",
+      nodes: [
+        { id: "s", type: "startEvent" },
+        {
+          id: "call", type: "callActivity",
+          properties: { processId: "per-item", multiInstance: { inputCollection: "= [1, 2, 3]", inputElement: "item", outputCollection: "squares", outputElement: "= square" } }
+        },
+        { id: "e", type: "endEvent" }
+      ],
+      flows: [flow("s", "call"), flow("call", "e")]
+    })
+    const instance = await owner.start(d.id)
+    const done = await eventually(async () => {
+      const current = await owner.instance(instance.id)
+      if (current.state !== "COMPLETED") throw new Error("not yet")
+      return current
+    })
+    expect(done.variables.squares).toEqual([1, 4, 9])
+    expect((await owner.get(`/process-instances?processKey=per-item`)).ok().totalItems).toBe(3)
   })
 })

@@ -65,7 +65,13 @@ describe("compile", () => {
       name: "Round trip",
       nodes: [
         { id: "start", type: "startEvent" },
-        { id: "t", type: "serviceTask", properties: { taskType: "x", retries: 5, headers: { h: "v" }, inputMappings: [{ source: "= a", target: "b" }] } },
+        {
+          id: "t", type: "serviceTask",
+          properties: {
+            taskType: "x", retries: 5, headers: { h: "v" }, inputMappings: [{ source: "= a", target: "b" }],
+            multiInstance: { sequential: true, inputCollection: "= xs", inputElement: "x", outputCollection: "ys", outputElement: "= y" }
+          }
+        },
         { id: "u", type: "userTask", properties: { assignee: "= owner", candidateGroups: ["g1", "g2"], formKey: "f" } },
         { id: "gw", type: "exclusiveGateway" },
         { id: "m", type: "intermediateCatchEvent", properties: { messageName: "go", correlationKey: "= key" } },
