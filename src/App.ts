@@ -28,6 +28,7 @@ import { ProcessInstanceLive } from "./actors/ProcessInstanceLive.ts"
 import { InstanceStore } from "./persistence/InstanceStore.ts"
 import { BpmnProcessModels } from "./services/BpmnProcessModels.ts"
 import { CoreProcessEngine } from "./services/CoreProcessEngine.ts"
+import { DecisionEvaluator } from "./services/DecisionEvaluator.ts"
 import { Deployments } from "./services/Deployments.ts"
 import { ProcessInstances } from "./services/ProcessInstances.ts"
 import { Work } from "./services/Work.ts"
@@ -59,7 +60,7 @@ const AdministrationLive = Layer.mergeAll(SignIn.layer, Invitations.layer, Resou
 )
 
 // The pure cores (BPMN model + execution, DMN + FEEL) behind their ports.
-const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.layer)
+const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.layer, DecisionEvaluator.layerWithoutDecisions)
 
 // Entities register on the cluster; services reach them through entity clients.
 const EnginesLive = Layer.mergeAll(Work.layer, ProcessInstanceLive).pipe(

@@ -6,6 +6,7 @@ import { Context, Effect, Layer, Schedule, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import type { OutboxKind } from "../persistence/InstanceStore.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
+import { DecisionEvaluator } from "../services/DecisionEvaluator.ts"
 import { ProcessInstance } from "./ProcessInstance.ts"
 
 interface OutboxRow {
@@ -31,6 +32,7 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const client = yield* ProcessInstance.client
+      const decisions = yield* DecisionEvaluator
 
       const execute = (row: OutboxRow, commandId: string, command: Parameters<ReturnType<typeof client>["Execute"]>[0]["command"], extra: Record<string, unknown> = {}) =>
         client(row.target_instance_id).Execute({ commandId, tenantId: row.tenant_id, actor: row.actor, command, ...extra })
@@ -65,6 +67,20 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
             }
             case "CANCEL_CHILD":
               return yield* execute(row, `cancel-by-parent:${row.source_instance_id}`, { type: "CancelInstance" })
+            case "EVALUATE_DECISION": {
+              const evaluationId = String(payload["evaluationId"])
+              const decisionId = String(payload["decisionId"])
+              const outcome = yield* Effect.result(
+                decisions.evaluateLatest(row.tenant_id, decisionId, (payload["variables"] ?? {}) as Record<string, unknown>)
+              )
+              return yield* execute(
+                row,
+                `decision:${evaluationId}`,
+                outcome._tag === "Success"
+                  ? { type: "DecisionEvaluated", evaluationId, result: outcome.success.result, outputs: outcome.success.outputs }
+                  : { type: "DecisionFailed", evaluationId, message: outcome.failure.message }
+              )
+            }
             case "CHILD_COMPLETED":
               return yield* execute(row, `child-completed:${row.source_instance_id}`, {
                 type: "ChildInstanceCompleted",

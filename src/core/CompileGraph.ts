@@ -40,6 +40,7 @@ export interface DraftNode {
     readonly outputCollection: string | null
     readonly outputElement: string | null
   } | null | undefined
+  readonly decision?: { readonly decisionId: string | null; readonly resultVariable: string | null } | null | undefined
   /** A loop other than multi-instance (standard loop), which is not supported. */
   readonly standardLoop?: boolean | undefined
   readonly inputs?: ReadonlyArray<Mapping> | undefined
@@ -62,14 +63,13 @@ export interface Draft {
 }
 
 const MULTI_INSTANCE_TYPES: ReadonlySet<string> = new Set([
-  "serviceTask", "sendTask", "userTask", "scriptTask", "task", "manualTask", "receiveTask", "subProcess", "callActivity"
+  "serviceTask", "sendTask", "userTask", "scriptTask", "task", "manualTask", "receiveTask", "subProcess", "callActivity", "businessRuleTask"
 ])
 
 const isExecutable = (type: string): type is NodeType => (EXECUTABLE_TYPES as ReadonlyArray<string>).includes(type)
 
 const NOT_YET: Record<string, string> = {
   eventBasedGateway: "event-based gateways are not supported yet",
-  businessRuleTask: "business rule tasks are not supported yet",
   intermediateThrowEvent: "intermediate throw events are not supported yet",
   boundaryEvent: "boundary events are not supported yet",
   complexGateway: "complex gateways are not supported",
@@ -187,6 +187,9 @@ export const compileDraft = (draft: Draft): Compiled => {
     if (type === "callActivity" && (processId === null || processId === "")) {
       problem(id, `call activity ${id} needs the id of the process to call (zeebe:calledElement processId)`)
     }
+    if (type === "businessRuleTask" && (draftNode.decision?.decisionId ?? "") === "") {
+      problem(id, `business rule task ${id} needs a decision id (zeebe:calledDecision decisionId)`)
+    }
     if (draftNode.standardLoop === true) problem(id, "standard loops are not supported: use multi-instance")
     let multiInstance: GraphNode["multiInstance"] = null
     const loop = draftNode.multiInstance ?? null
@@ -248,6 +251,9 @@ export const compileDraft = (draft: Draft): Compiled => {
       script: type === "scriptTask" ? draftNode.script ?? null : null,
       message,
       multiInstance,
+      decision: type === "businessRuleTask"
+        ? { decisionId: draftNode.decision?.decisionId ?? "", resultVariable: draftNode.decision?.resultVariable || "result" }
+        : null,
       call: type === "callActivity" ? { processId: processId ?? "", propagateAllChildVariables: draftNode.call?.propagateAllChildVariables ?? true } : null,
       inputs,
       outputs

@@ -245,6 +245,13 @@ class Run {
         for (const other of consumed.slice(1)) this.emit({ type: "ElementCompleted", tokenId: other.id, nodeId: node.id })
         return this.leave(consumed[0]!, node, node.outgoing)
       }
+      case "businessRuleTask": {
+        // The decision is evaluated outside the core (it reads deployed decisions); the token waits for the answer.
+        this.emit({
+          type: "DecisionRequested", tokenId, nodeId: node.id, evaluationId: this.newId("decision"), decisionId: node.decision!.decisionId, variables: visible
+        })
+        return
+      }
       case "callActivity": {
         // The child is an instance of the latest version of the called process; it gets the parent's visible
         // variables plus the input mappings, and the parent waits until it ends.
@@ -444,7 +451,7 @@ class Run {
     this.terminateScope(this.state.instanceId)
   }
 
-  private tokenWaitingFor(kind: "job" | "userTask" | "message" | "child", id: string): Token {
+  private tokenWaitingFor(kind: "job" | "userTask" | "message" | "child" | "decision", id: string): Token {
     const token = Object.values(this.state.tokens).find((t) =>
       kind === "job"
         ? t.wait?.kind === "job" && t.wait.jobId === id
@@ -452,8 +459,10 @@ class Run {
         ? t.wait?.kind === "userTask" && t.wait.taskId === id
         : kind === "child"
         ? t.wait?.kind === "child" && t.wait.childInstanceId === id
+        : kind === "decision"
+        ? t.wait?.kind === "decision" && t.wait.evaluationId === id
         : t.wait?.kind === "message" && t.wait.subscriptionId === id)
-    const name = kind === "job" ? "job" : kind === "userTask" ? "task" : kind === "child" ? "child instance" : "message subscription"
+    const name = kind === "job" ? "job" : kind === "userTask" ? "task" : kind === "child" ? "child instance" : kind === "decision" ? "decision evaluation" : "message subscription"
     if (token === undefined) throw new Rejected("NOT_FOUND", `${name} ${id} is not open in this instance`)
     return token
   }
@@ -466,6 +475,21 @@ class Run {
     switch (command.type) {
       case "StartInstance":
         throw new Rejected("INVALID_STATE", `process instance ${this.state.instanceId} already started`)
+      case "DecisionFailed": {
+        const token = this.tokenWaitingFor("decision", command.evaluationId)
+        return this.emit({
+          type: "IncidentRaised", incidentId: this.newId("incident"), tokenId: token.id, nodeId: token.nodeId, incidentType: "DECISION_EVALUATION_ERROR", message: command.message
+        })
+      }
+      case "DecisionEvaluated": {
+        const token = this.tokenWaitingFor("decision", command.evaluationId)
+        if (status === "SUSPENDED") return this.emit({ type: "CommandDeferred", command })
+        const node = this.node(token.nodeId)
+        this.emit({ type: "DecisionEvaluated", tokenId: token.id, nodeId: node.id, evaluationId: command.evaluationId, result: command.result })
+        // SERVICE.md: every output column becomes a process variable; the whole result goes to resultVariable.
+        this.finishActivity(token, node, { ...command.outputs, [node.decision!.resultVariable]: command.result })
+        return this.drain()
+      }
       case "ChildInstanceFailed": {
         const token = this.tokenWaitingFor("child", command.childInstanceId)
         return this.emit({

@@ -10,6 +10,7 @@ export type Wait =
   | { readonly kind: "subprocess"; readonly scopeId: string }
   | { readonly kind: "child"; readonly childInstanceId: string }
   | { readonly kind: "multiInstance"; readonly scopeId: string }
+  | { readonly kind: "decision"; readonly evaluationId: string }
   | { readonly kind: "incident"; readonly incidentId: string }
 
 export interface Token {
@@ -104,6 +105,15 @@ export type InstanceEvent =
     readonly variables: Readonly<Record<string, unknown>>
   }
   | { readonly type: "IterationCompleted"; readonly bodyScopeId: string; readonly index: number; readonly scopeId: string; readonly tokenId: string; readonly nodeId: string }
+  | {
+    readonly type: "DecisionRequested"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly evaluationId: string
+    readonly decisionId: string
+    readonly variables: Readonly<Record<string, unknown>>
+  }
+  | { readonly type: "DecisionEvaluated"; readonly tokenId: string; readonly nodeId: string; readonly evaluationId: string; readonly result: unknown }
   | {
     readonly type: "ChildInstanceRequested"
     readonly tokenId: string
@@ -273,6 +283,10 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
       const { [event.scopeId]: _, ...scopes } = state.scopes
       return withoutToken({ ...state, scopes: { ...scopes, [body.id]: { ...body, loop: { ...body.loop!, completed: body.loop!.completed + 1 } } } }, event.tokenId)
     }
+    case "DecisionRequested":
+      return waiting(state, event.tokenId, { kind: "decision", evaluationId: event.evaluationId })
+    case "DecisionEvaluated":
+      return waiting(state, event.tokenId, null)
     case "ChildInstanceRequested":
       return waiting(state, event.tokenId, { kind: "child", childInstanceId: event.childInstanceId })
     case "ChildInstanceCompleted":

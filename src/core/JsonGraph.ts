@@ -7,6 +7,7 @@
 //   receiveTask / intermediateCatchEvent (message): messageName, correlationKey (FEEL, evaluated when the token arrives)
 //   any activity: inputMappings / outputMappings [{ source: "= expr", target: "name" }]
 //   endEvent: terminate (true for a terminate end event)
+//   businessRuleTask: decisionId (latest version of that decision), resultVariable (default "result")
 //   callActivity: processId (the process key to start, latest version), propagateAllChildVariables (default true)
 //   any activity: multiInstance { sequential, inputCollection (FEEL), inputElement, outputCollection, outputElement (FEEL) }
 //   subProcess: nodes and flows of the embedded subprocess (same format), inputMappings / outputMappings
@@ -81,6 +82,9 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
         formKey: text(properties["formKey"]),
         script: expression === null ? null : { expression, resultVariable: text(properties["resultVariable"]) ?? "" },
         message: node["type"] === "receiveTask" || isMessageCatch ? { name: messageName, correlationKey: text(properties["correlationKey"]) } : null,
+        decision: node["type"] === "businessRuleTask"
+          ? { decisionId: text(properties["decisionId"]), resultVariable: text(properties["resultVariable"]) }
+          : null,
         multiInstance: (() => {
           const loop = properties["multiInstance"]
           if (!isObject(loop)) return null

@@ -9,7 +9,7 @@ export interface Mapping {
 
 export const EXECUTABLE_TYPES = [
   "startEvent", "endEvent", "serviceTask", "sendTask", "userTask", "scriptTask", "task", "manualTask",
-  "exclusiveGateway", "parallelGateway", "inclusiveGateway", "receiveTask", "intermediateCatchEvent", "subProcess", "callActivity"
+  "exclusiveGateway", "parallelGateway", "inclusiveGateway", "receiveTask", "intermediateCatchEvent", "subProcess", "callActivity", "businessRuleTask"
 ] as const
 export type NodeType = (typeof EXECUTABLE_TYPES)[number]
 
@@ -66,6 +66,8 @@ export interface GraphNode {
   /** A call activity: the process key it starts (latest version) and whether all child variables come back. */
   readonly call: { readonly processId: string; readonly propagateAllChildVariables: boolean } | null
   readonly multiInstance: MultiInstanceDefinition | null
+  /** A business rule task: the decision (latest version by id) and the variable its result goes to. */
+  readonly decision: { readonly decisionId: string; readonly resultVariable: string } | null
   readonly inputs: ReadonlyArray<Mapping>
   readonly outputs: ReadonlyArray<Mapping>
 }

@@ -91,6 +91,10 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
     formKey: form === undefined ? null : str(form, "formKey") ?? str(form, "formId"),
     script: script === undefined ? null : { expression: str(script, "expression") ?? "", resultVariable: str(script, "resultVariable") ?? "" },
     message: messageOf(element),
+    decision: (() => {
+      const called = extension(element, "zeebe:CalledDecision")
+      return called === undefined ? null : { decisionId: str(called, "decisionId"), resultVariable: str(called, "resultVariable") }
+    })(),
     standardLoop: isElement(element["loopCharacteristics"]) && element["loopCharacteristics"].$type === "bpmn:StandardLoopCharacteristics",
     multiInstance: (() => {
       const loop = element["loopCharacteristics"]

@@ -47,6 +47,7 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       if (formKey !== null) values.push(moddle.create("zeebe:FormDefinition", { formKey }))
     }
     if (node.script !== null) values.push(moddle.create("zeebe:Script", node.script))
+    if (node.decision !== null) values.push(moddle.create("zeebe:CalledDecision", { ...node.decision }))
     if (node.call !== null) {
       values.push(moddle.create("zeebe:CalledElement", { processId: node.call.processId, propagateAllChildVariables: node.call.propagateAllChildVariables }))
     }

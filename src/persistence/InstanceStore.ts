@@ -19,7 +19,7 @@ export interface StoredInstance {
   readonly graph: unknown
 }
 
-export type OutboxKind = "START_CHILD" | "CANCEL_CHILD" | "CHILD_COMPLETED"
+export type OutboxKind = "START_CHILD" | "CANCEL_CHILD" | "CHILD_COMPLETED" | "EVALUATE_DECISION"
 
 export interface NewInstance {
   readonly id: string
@@ -130,6 +130,13 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
             }, actor, now)
           case "ChildCancelRequested":
             return outbox(tenantId, instanceId, change.childInstanceId, "CANCEL_CHILD", {}, actor, now)
+          case "DecisionRequested":
+            // The instance asks itself: evaluate, then answer with DecisionEvaluated / DecisionFailed.
+            return outbox(tenantId, instanceId, instanceId, "EVALUATE_DECISION", {
+              evaluationId: change.evaluationId,
+              decisionId: change.decisionId,
+              variables: change.variables
+            }, actor, now)
         }
       }
 

@@ -14,6 +14,8 @@ export const InstanceCommand = Schema.Union([
   Schema.Struct({ type: Schema.Literal("SetNodeVariables"), nodeId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("ChildInstanceCompleted"), childInstanceId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("ChildInstanceFailed"), childInstanceId: Schema.String, message: Schema.String }),
+  Schema.Struct({ type: Schema.Literal("DecisionEvaluated"), evaluationId: Schema.String, result: Schema.Unknown, outputs: Vars }),
+  Schema.Struct({ type: Schema.Literal("DecisionFailed"), evaluationId: Schema.String, message: Schema.String }),
   Schema.Struct({ type: Schema.Literal("CancelInstance") }),
   Schema.Struct({ type: Schema.Literal("SuspendInstance") }),
   Schema.Struct({ type: Schema.Literal("ResumeInstance") })

@@ -80,6 +80,8 @@ const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
       return { kind: "ScopeOpened", scopeId: event.scopeId, parentScopeId: event.parentScopeId, nodeId: event.nodeId }
     case "ScopeClosed":
       return { kind: "ScopeClosed", scopeId: event.scopeId }
+    case "DecisionRequested":
+      return { kind: "DecisionRequested", evaluationId: event.evaluationId, decisionId: event.decisionId, variables: event.variables }
     case "ChildInstanceRequested":
       return { kind: "ChildStartRequested", childInstanceId: event.childInstanceId, nodeId: event.nodeId, processKey: event.processKey, variables: event.variables }
     case "ChildInstanceCancelRequested":
@@ -99,7 +101,7 @@ export const CoreProcessEngine = {
         nodeId: token.nodeId,
         waitingFor: token.wait === null
           ? null
-          : ({ job: "JOB", userTask: "USER_TASK", join: "JOIN", message: "MESSAGE", incident: "INCIDENT", subprocess: "SUBPROCESS", child: "CHILD_INSTANCE", multiInstance: "MULTI_INSTANCE" } as const)[token.wait.kind],
+          : ({ job: "JOB", userTask: "USER_TASK", join: "JOIN", message: "MESSAGE", incident: "INCIDENT", subprocess: "SUBPROCESS", child: "CHILD_INSTANCE", multiInstance: "MULTI_INSTANCE", decision: "DECISION" } as const)[token.wait.kind],
         jobId: token.wait?.kind === "job" ? token.wait.jobId : null,
         taskId: token.wait?.kind === "userTask" ? token.wait.taskId : null,
         incidentId: token.wait?.kind === "incident" ? token.wait.incidentId : null,

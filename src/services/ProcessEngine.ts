@@ -70,6 +70,7 @@ export type ProjectionChange =
     readonly variables: Readonly<Record<string, unknown>>
   }
   | { readonly kind: "ChildCancelRequested"; readonly childInstanceId: string }
+  | { readonly kind: "DecisionRequested"; readonly evaluationId: string; readonly decisionId: string; readonly variables: Readonly<Record<string, unknown>> }
 
 export type InstanceStatus = "ACTIVE" | "SUSPENDED" | "COMPLETED" | "CANCELED"
 
@@ -94,7 +95,7 @@ export interface EngineRejection {
 export interface TokenView {
   readonly tokenId: string
   readonly nodeId: string
-  readonly waitingFor: "JOB" | "USER_TASK" | "JOIN" | "MESSAGE" | "SUBPROCESS" | "CHILD_INSTANCE" | "MULTI_INSTANCE" | "INCIDENT" | null
+  readonly waitingFor: "JOB" | "USER_TASK" | "JOIN" | "MESSAGE" | "SUBPROCESS" | "CHILD_INSTANCE" | "MULTI_INSTANCE" | "DECISION" | "INCIDENT" | null
   readonly jobId: string | null
   readonly taskId: string | null
   readonly incidentId: string | null

@@ -132,4 +132,21 @@ describe("elements through HTTP", () => {
     expect(done.variables.squares).toEqual([1, 4, 9])
     expect((await owner.get(`/process-instances?processKey=per-item`)).ok().totalItems).toBe(3)
   })
+
+  it("business rule task: an unknown decision raises an incident naming it", async () => {
+    const owner = await (await givenTenant()).owner()
+    const d = await owner.deploy({
+      id: "rules",
+      nodes: [{ id: "s", type: "startEvent" }, { id: "rate", type: "businessRuleTask", properties: { decisionId: "credit-risk" } }, { id: "e", type: "endEvent" }],
+      flows: [flow("s", "rate"), flow("rate", "e")]
+    })
+    const instance = await owner.start(d.id, { amount: 1 })
+    const incident = await eventually(async () => {
+      const [found] = (await owner.get(`/incidents?processInstanceId=${instance.id}`)).ok().items
+      if (found === undefined) throw new Error("not yet")
+      return found
+    })
+    expect(incident).toMatchObject({ nodeId: "rate", type: "DECISION_EVALUATION_ERROR", state: "OPEN" })
+    expect(incident.message).toMatch(/decision credit-risk not found/)
+  })
 })
