@@ -108,6 +108,7 @@ export const compileDraft = (draft: Draft): Compiled => {
 
   const nodes: Record<string, GraphNode> = {}
   const startNodeIds: Array<string> = []
+  const messageStarts: Array<{ readonly nodeId: string; readonly messageName: string }> = []
   for (const draftNode of draft.nodes) {
     const { id, type } = draftNode
     if (!isExecutable(type)) {
@@ -127,7 +128,9 @@ export const compileDraft = (draft: Draft): Compiled => {
         : `${definitions.join(", ") || "untyped"} intermediate catch events are not supported yet`)
       continue
     }
-    if (!waitsForMessage && definitions.length > 0) {
+    // A message start event (at process level) starts an instance when a message of that name is published.
+    const messageStart = type === "startEvent" && scope === null && definitions.length === 1 && definitions[0] === "message"
+    if (!waitsForMessage && !messageStart && definitions.length > 0) {
       const kinds = draftNode.eventDefinitions!.join(", ")
       problem(id, kinds.includes("timeCycle")
         ? "repeating timers (timeCycle) are not supported: a timer fires once"
@@ -149,7 +152,7 @@ export const compileDraft = (draft: Draft): Compiled => {
     outputs.forEach(checkMapping("output"))
 
     if (type === "startEvent") {
-      if (scope === null) startNodeIds.push(id)
+      if (scope === null && !messageStart) startNodeIds.push(id)
       if (incoming.length > 0) problem(id, "a start event cannot have incoming sequence flows")
     } else if (incoming.length === 0) {
       problem(id, `${type} ${id} has no incoming sequence flow, so it can never be reached`)
@@ -171,6 +174,12 @@ export const compileDraft = (draft: Draft): Compiled => {
       }
     }
     let message: GraphNode["message"] = null
+    if (messageStart) {
+      const name = draftNode.message?.name ?? null
+      if (name === null || name === "") problem(id, `message start event ${id} needs a message with a name`)
+      else messageStarts.push({ nodeId: id, messageName: name })
+      message = { name: name ?? "", correlationKey: draftNode.message?.correlationKey ?? "" }
+    }
     if (waitsForMessage) {
       const name = draftNode.message?.name ?? null
       const correlationKey = draftNode.message?.correlationKey ?? null
@@ -263,7 +272,7 @@ export const compileDraft = (draft: Draft): Compiled => {
     problem(draft.key || "process", "the process has no start event")
   }
   if (problems.length > 0) return { ok: false, problems }
-  return { ok: true, graph: { key: draft.key, name: draft.name, nodes, flows, startNodeIds } }
+  return { ok: true, graph: { key: draft.key, name: draft.name, nodes, flows, startNodeIds, messageStarts } }
 }
 
 /** "a, b , c" or ["a","b"] -> ["a","b","c"] */

@@ -584,8 +584,13 @@ export const execute = (
   try {
     if (state === undefined) {
       if (command.type !== "StartInstance") return { ok: false, reason: "NOT_FOUND", message: `process instance ${instanceId} not found` }
-      const startNodeId = graph.startNodeIds[0]
-      if (startNodeId === undefined) return { ok: false, reason: "INVALID_STATE", message: `process ${graph.key} has no none start event` }
+      const startNodeId = command.startNodeId ?? graph.startNodeIds[0]
+      if (startNodeId === undefined) {
+        return { ok: false, reason: "INVALID_STATE", message: `process ${graph.key} has no none start event: it starts only by message` }
+      }
+      if (!graph.startNodeIds.includes(startNodeId) && !(graph.messageStarts ?? []).some((m) => m.nodeId === startNodeId)) {
+        return { ok: false, reason: "INVALID_ARGUMENT", message: `${startNodeId} is not a start event of process ${graph.key}` }
+      }
       const run = new Run(graph, initialState(instanceId))
       run.emit({ type: "InstanceStarted", variables: command.variables })
       run.enter(startNodeId, null, instanceId)

@@ -5,6 +5,7 @@
 //   userTask: assignee, candidateGroups (list or "a,b"), candidateUsers, formKey
 //   scriptTask: expression (FEEL), resultVariable
 //   receiveTask / intermediateCatchEvent (message): messageName, correlationKey (FEEL, evaluated when the token arrives)
+//   startEvent: messageName makes it a message start event
 //   any activity: inputMappings / outputMappings [{ source: "= expr", target: "name" }]
 //   endEvent: terminate (true for a terminate end event)
 //   businessRuleTask: decisionId (latest version of that decision), resultVariable (default "result")
@@ -63,7 +64,8 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
       const headers = properties["headers"]
       const expression = text(properties["expression"]) ?? text(properties["script"])
       const messageName = text(properties["messageName"])
-      const isMessageCatch = node["type"] === "intermediateCatchEvent" && (messageName !== null || properties["eventDefinitions"] === undefined)
+      const isMessageCatch = (node["type"] === "intermediateCatchEvent" && (messageName !== null || properties["eventDefinitions"] === undefined)) ||
+        (node["type"] === "startEvent" && messageName !== null)
       const defaults = levelFlows.filter((f) => f.source === id && f.isDefault)
       if (defaults.length > 1) problems.push({ elementId: id, message: "only one outgoing flow can be the default" })
       nodes.push({

@@ -87,6 +87,8 @@ export interface ProcessGraph {
   readonly flows: Readonly<Record<string, GraphFlow>>
   /** The process-level none start events. */
   readonly startNodeIds: ReadonlyArray<string>
+  /** The process-level message start events: a published message of that name starts an instance there. */
+  readonly messageStarts: ReadonlyArray<{ readonly nodeId: string; readonly messageName: string }>
 }
 
 /** One thing wrong with a model: which element, and what. */

@@ -16,7 +16,7 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       id: `Message_${node.id}`,
       name: node.message!.name,
       extensionElements: moddle.create("bpmn:ExtensionElements", {
-        values: [moddle.create("zeebe:Subscription", { correlationKey: node.message!.correlationKey })]
+        values: node.message!.correlationKey === "" ? [] : [moddle.create("zeebe:Subscription", { correlationKey: node.message!.correlationKey })]
       })
     })
     messages.push(message)
@@ -76,7 +76,7 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       }),
       ...(node.terminate ? { eventDefinitions: [moddle.create("bpmn:TerminateEventDefinition")] } : {}),
       ...(node.message !== null && node.type === "receiveTask" ? { messageRef: messageFor(node) } : {}),
-      ...(node.message !== null && node.type === "intermediateCatchEvent"
+      ...(node.message !== null && (node.type === "intermediateCatchEvent" || node.type === "startEvent")
         ? { eventDefinitions: [moddle.create("bpmn:MessageEventDefinition", { messageRef: messageFor(node) })] }
         : {})
     })

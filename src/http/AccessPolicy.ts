@@ -63,6 +63,8 @@ export const ACCESS_POLICY: Readonly<Record<string, Access>> = {
   "scopes.get": ANY,
   "scopes.set": OPERATOR,
   "scopes.remove": OPERATOR,
+  // Messages come from the systems around the processes: their service accounts carry PROCESS_OWNER.
+  "messages.publish": OPERATOR,
   // Job workers act for the process owner: their service accounts carry PROCESS_OWNER.
   "jobs.activate": OPERATOR,
   "jobs.complete": OPERATOR,

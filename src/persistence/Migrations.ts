@@ -5,6 +5,7 @@ import foundation from "./migrations/0001_foundation.ts"
 import processEngine from "./migrations/0002_process_engine.ts"
 import instanceScopes from "./migrations/0003_instance_scopes.ts"
 import instanceOutbox from "./migrations/0004_instance_outbox.ts"
+import messageStartEvents from "./migrations/0005_message_start_events.ts"
 
 export const MigrationsLive = Layer.effectDiscard(
   Migrator.make({})({
@@ -12,7 +13,8 @@ export const MigrationsLive = Layer.effectDiscard(
       "0001_foundation": foundation,
       "0002_process_engine": processEngine,
       "0003_instance_scopes": instanceScopes,
-      "0004_instance_outbox": instanceOutbox
+      "0004_instance_outbox": instanceOutbox,
+      "0005_message_start_events": messageStartEvents
     }),
     table: "schema_migrations"
   })

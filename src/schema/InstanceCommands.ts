@@ -4,7 +4,7 @@ import { Schema } from "effect"
 const Vars = Schema.Record(Schema.String, Schema.Unknown)
 
 export const InstanceCommand = Schema.Union([
-  Schema.Struct({ type: Schema.Literal("StartInstance"), variables: Vars }),
+  Schema.Struct({ type: Schema.Literal("StartInstance"), variables: Vars, startNodeId: Schema.optional(Schema.String) }),
   Schema.Struct({ type: Schema.Literal("CompleteJob"), jobId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("CompleteUserTask"), taskId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("CorrelateMessage"), subscriptionId: Schema.String, variables: Vars }),

@@ -81,8 +81,20 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
               ${model.bpmnXml}, ${sourceJson}::jsonb, ${toJson(model.graph)}::jsonb, 'ACTIVE', ${actor}, ${now}, ${now}
             FROM deployments WHERE tenant_id = ${tenantId} AND key = ${model.key}
             RETURNING ${summary}`
-          return toDeployment(rows[0]!)
+          const deployment = toDeployment(rows[0]!)
+          yield* activateMessageStarts(tenantId, model.key)
+          return deployment
         }).pipe(Effect.retry({ times: 5, while: isUniqueViolation }), Effect.orDie)
+
+      // Only the latest version of a process listens to its message start events (as in Camunda 8).
+      const activateMessageStarts = (tenantId: string, key: string) =>
+        Effect.gen(function*() {
+          yield* sql`DELETE FROM message_start_events WHERE tenant_id = ${tenantId} AND process_key = ${key}`
+          yield* sql`INSERT INTO message_start_events (tenant_id, process_key, deployment_id, message_name, node_id)
+            SELECT d.tenant_id, d.key, d.id, m->>'messageName', m->>'nodeId'
+            FROM (SELECT * FROM deployments WHERE tenant_id = ${tenantId} AND key = ${key} ORDER BY version DESC LIMIT 1) d,
+              jsonb_array_elements(coalesce(d.graph->'messageStarts', '[]'::jsonb)) m`
+        })
 
       const getRow = (tenantId: string, id: string, columns: string) =>
         Effect.gen(function*() {
@@ -153,6 +165,7 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
               }
               yield* sql`DELETE FROM process_instances WHERE tenant_id = ${tenantId} AND deployment_id = ${id}`
               yield* sql`DELETE FROM deployments WHERE tenant_id = ${tenantId} AND id = ${id}`
+              yield* activateMessageStarts(tenantId, row.key)
               return toDeployment(row)
             })).pipe(Effect.catchTag("SqlError", Effect.die))
           }),

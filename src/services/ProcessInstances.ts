@@ -71,7 +71,14 @@ export interface InstanceFilter {
 type CommandError = NotFound | Conflict | ValidationError | BusinessError
 
 export interface ProcessInstancesShape {
-  readonly start: (principal: Principal, deploymentId: string, variables: Readonly<Record<string, unknown>>) => Effect.Effect<ProcessInstance, CommandError>
+  readonly start: (
+    principal: Principal,
+    deploymentId: string,
+    variables: Readonly<Record<string, unknown>>,
+    startNodeId?: string
+  ) => Effect.Effect<ProcessInstance, CommandError>
+  /** Sends a command straight to the instance's entity (no checks of the caller's view): correlations, system work. */
+  readonly deliver: (principal: Principal, id: string, command: InstanceCommand, commandId: string) => Effect.Effect<boolean>
   readonly list: (tenantId: string, filter: InstanceFilter, page: PageRequest) => Effect.Effect<PageOf<ProcessInstance>, ValidationError>
   readonly get: (tenantId: string, id: string) => Effect.Effect<ProcessInstance, NotFound>
   /** Sends a command to the instance's entity; `commandId` makes retries of the same request safe. */
@@ -160,13 +167,15 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
         )
 
       return {
-        start: (principal, deploymentId, variables) =>
+        start: (principal, deploymentId, variables, startNodeId) =>
           Effect.gen(function*() {
             if (!isUuid(deploymentId)) return yield* notFound("deployment", deploymentId)
             const id = yield* newId
-            yield* send(principal, id, "start", { type: "StartInstance", variables }, deploymentId)
+            yield* send(principal, id, "start", { type: "StartInstance", variables, ...(startNodeId === undefined ? {} : { startNodeId }) }, deploymentId)
             return yield* get(principal.tenantId, id)
           }),
+        deliver: (principal, id, command, commandId) =>
+          send(principal, id, commandId, command).pipe(Effect.as(true), Effect.catch(() => Effect.succeed(false))),
         list: (tenantId, filter, page) =>
           Effect.gen(function*() {
             const startedAfter = yield* instant("startedAfter", filter.startedAfter)

@@ -1,0 +1,11 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { CurrentPrincipal } from "../../auth/Principal.ts"
+import { Messages } from "../../services/Messages.ts"
+import { Api } from "../Api.ts"
+
+export const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
+  Effect.gen(function*() {
+    const messages = yield* Messages
+    return handlers.handle("publish", ({ payload }) => Effect.flatMap(CurrentPrincipal, (principal) => messages.publish(principal, payload)))
+  }))

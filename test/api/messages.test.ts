@@ -1,0 +1,66 @@
+// POST /messages: resumes every instance waiting with a matching (name, correlation key), starts instances at message
+// start events of latest, active versions; zero matches is 202 with zero counts; tenants never see each other's.
+import { describe, expect, it } from "vitest"
+import { fixture, givenTenant } from "../support/Scenario.ts"
+
+const messageStart = (key: string, messageName: string) => ({
+  id: key,
+  nodes: [
+    { id: "ms", type: "startEvent", properties: { messageName } },
+    { id: "handle", type: "serviceTask", properties: { taskType: `${key}-work` } },
+    { id: "end", type: "endEvent" }
+  ],
+  flows: [{ id: "f1", source: "ms", target: "handle" }, { id: "f2", source: "handle", target: "end" }]
+})
+
+describe("messages", () => {
+  it("correlates to the instance whose subscription matches the key, and only that one", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(fixture("message-wait.bpmn"))
+    const a = await owner.start(deployment.id, { orderId: "A" })
+    const b = await owner.start(deployment.id, { orderId: "B" })
+    const result = (await owner.post("/messages", { messageName: "payment-received", correlationKey: "A", variables: { paid: 10 } })).ok(202)
+    expect(result).toEqual({ correlatedCount: 1, startedCount: 0, instanceIds: [a.id] })
+    expect((await owner.instance(a.id)).variables).toMatchObject({ paid: 10 })
+    expect((await owner.get(`/process-instances/${a.id}/event-subscriptions`)).ok()[0]).toMatchObject({ name: "order-confirmed", correlationKey: "C-A" })
+    expect((await owner.get(`/process-instances/${b.id}/event-subscriptions`)).ok()[0]).toMatchObject({ name: "payment-received", correlationKey: "B" })
+    // the same message again finds nothing waiting: zero matches is a success
+    expect((await owner.post("/messages", { messageName: "payment-received", correlationKey: "A" })).ok(202))
+      .toEqual({ correlatedCount: 0, startedCount: 0, instanceIds: [] })
+    ;(await owner.post("/messages", { messageName: "order-confirmed", correlationKey: "C-A" })).ok(202)
+    expect((await owner.instance(a.id)).state).toBe("COMPLETED")
+  })
+
+  it("starts an instance at the message start event of the latest active version, with the message's variables", async () => {
+    const owner = await (await givenTenant()).owner()
+    const v1 = await owner.deploy(messageStart("intake", "order-placed"))
+    const started = (await owner.post("/messages", { messageName: "order-placed", variables: { orderId: "X-1" } })).ok(202)
+    expect(started).toMatchObject({ correlatedCount: 0, startedCount: 1 })
+    const instance = await owner.instance(started.instanceIds[0])
+    expect(instance).toMatchObject({ deploymentId: v1.id, variables: { orderId: "X-1" }, state: "ACTIVE" })
+    expect(await owner.activateJobs("intake-work")).toHaveLength(1)
+
+    const v2 = await owner.deploy(messageStart("intake", "order-placed"))
+    const second = (await owner.post("/messages", { messageName: "order-placed" })).ok(202)
+    expect((await owner.instance(second.instanceIds[0])).deploymentId).toBe(v2.id)
+
+    await owner.post(`/deployments/${v2.id}/suspend`)
+    expect((await owner.post("/messages", { messageName: "order-placed" })).ok(202).startedCount).toBe(0)
+    // a process that starts only by message cannot be started directly
+    await owner.post(`/deployments/${v2.id}/resume`)
+    ;(await owner.post("/process-instances", { deploymentId: v2.id })).fails(409, "CONFLICT")
+  })
+
+  it("never crosses tenants, needs PROCESS_OWNER, and validates its body", async () => {
+    const tenant = await givenTenant()
+    const owner = await tenant.owner()
+    const deployment = await owner.deploy(fixture("message-wait.bpmn"))
+    const waiting = await owner.start(deployment.id, { orderId: "T" })
+    const stranger = await (await givenTenant()).owner()
+    expect((await stranger.post("/messages", { messageName: "payment-received", correlationKey: "T" })).ok(202).correlatedCount).toBe(0)
+    expect((await owner.get(`/process-instances/${waiting.id}/event-subscriptions`)).ok()).toHaveLength(1)
+    ;(await (await tenant.taskUser()).post("/messages", { messageName: "payment-received", correlationKey: "T" })).fails(403, "FORBIDDEN")
+    const bad = (await owner.post("/messages", { correlationKey: "T" })).fails(400, "VALIDATION_ERROR")
+    expect(bad.errors[0].field).toBe("messageName")
+  })
+})
