@@ -81,6 +81,12 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
                   : { type: "DecisionFailed", evaluationId, message: outcome.failure.message }
               )
             }
+            case "CORRELATE_MESSAGE":
+              return yield* execute(row, `message:${String(payload["messageKey"])}:${String(payload["subscriptionId"])}`, {
+                type: "CorrelateMessage",
+                subscriptionId: String(payload["subscriptionId"]),
+                variables: (payload["variables"] ?? {}) as Record<string, unknown>
+              })
             case "CHILD_COMPLETED":
               return yield* execute(row, `child-completed:${row.source_instance_id}`, {
                 type: "ChildInstanceCompleted",

@@ -19,7 +19,7 @@ export interface StoredInstance {
   readonly graph: unknown
 }
 
-export type OutboxKind = "START_CHILD" | "CANCEL_CHILD" | "CHILD_COMPLETED" | "EVALUATE_DECISION"
+export type OutboxKind = "START_CHILD" | "CANCEL_CHILD" | "CHILD_COMPLETED" | "EVALUATE_DECISION" | "CORRELATE_MESSAGE"
 
 export interface NewInstance {
   readonly id: string
@@ -104,10 +104,29 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
                 completed_at = ${change.state === "COMPLETED" ? now : null}
               WHERE id = ${change.taskId} AND tenant_id = ${tenantId}`
           case "SubscriptionOpened":
-            return sql`INSERT INTO event_subscriptions (tenant_id, id, instance_id, node_id, element_instance_id, kind, name,
-                correlation_key, due_at, created_at)
-              VALUES (${tenantId}, ${change.subscriptionId}, ${instanceId}, ${change.nodeId}, ${change.elementInstanceId},
-                ${change.subscriptionKind}, ${change.name}, ${change.correlationKey}, ${change.dueAt}, ${now})`
+            return Effect.gen(function*() {
+              yield* sql`INSERT INTO event_subscriptions (tenant_id, id, instance_id, node_id, element_instance_id, kind, name,
+                  correlation_key, due_at, created_at)
+                VALUES (${tenantId}, ${change.subscriptionId}, ${instanceId}, ${change.nodeId}, ${change.elementInstanceId},
+                  ${change.subscriptionKind}, ${change.name}, ${change.correlationKey}, ${change.dueAt}, ${now})`
+              if (change.subscriptionKind !== "MESSAGE") return
+              // A buffered message nobody awaited when it was published: the first subscription within its time to
+              // live takes it, claimed in this same transaction so no other instance can.
+              const claimed = yield* sql<{ id: string; variables: unknown }>`DELETE FROM buffered_messages WHERE id = (
+                  SELECT id FROM buffered_messages
+                  WHERE tenant_id = ${tenantId} AND name = ${change.name} AND correlation_key = ${change.correlationKey}
+                    AND state = 'BUFFERED' AND expires_at > ${now}
+                  ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+                RETURNING id, variables`
+              const message = claimed[0]
+              if (message !== undefined) {
+                yield* outbox(tenantId, instanceId, instanceId, "CORRELATE_MESSAGE", {
+                  subscriptionId: change.subscriptionId,
+                  messageKey: message.id,
+                  variables: fromJson(message.variables)
+                }, actor, now)
+              }
+            })
           case "SubscriptionClosed":
             return sql`DELETE FROM event_subscriptions WHERE instance_id = ${instanceId} AND id = ${change.subscriptionId}`
           case "IncidentRaised":

@@ -6,6 +6,7 @@ import processEngine from "./migrations/0002_process_engine.ts"
 import instanceScopes from "./migrations/0003_instance_scopes.ts"
 import instanceOutbox from "./migrations/0004_instance_outbox.ts"
 import messageStartEvents from "./migrations/0005_message_start_events.ts"
+import bufferedMessages from "./migrations/0006_buffered_messages.ts"
 
 export const MigrationsLive = Layer.effectDiscard(
   Migrator.make({})({
@@ -14,7 +15,8 @@ export const MigrationsLive = Layer.effectDiscard(
       "0002_process_engine": processEngine,
       "0003_instance_scopes": instanceScopes,
       "0004_instance_outbox": instanceOutbox,
-      "0005_message_start_events": messageStartEvents
+      "0005_message_start_events": messageStartEvents,
+      "0006_buffered_messages": bufferedMessages
     }),
     table: "schema_migrations"
   })

@@ -1,6 +1,7 @@
 // POST /messages: resumes every instance waiting with a matching (name, correlation key), starts instances at message
 // start events of latest, active versions; zero matches is 202 with zero counts; tenants never see each other's.
 import { describe, expect, it } from "vitest"
+import { eventually } from "../support/Eventually.ts"
 import { fixture, givenTenant } from "../support/Scenario.ts"
 
 const messageStart = (key: string, messageName: string) => ({
@@ -20,13 +21,13 @@ describe("messages", () => {
     const a = await owner.start(deployment.id, { orderId: "A" })
     const b = await owner.start(deployment.id, { orderId: "B" })
     const result = (await owner.post("/messages", { messageName: "payment-received", correlationKey: "A", variables: { paid: 10 } })).ok(202)
-    expect(result).toEqual({ correlatedCount: 1, startedCount: 0, instanceIds: [a.id] })
+    expect(result).toEqual({ correlatedCount: 1, startedCount: 0, instanceIds: [a.id], buffered: false })
     expect((await owner.instance(a.id)).variables).toMatchObject({ paid: 10 })
     expect((await owner.get(`/process-instances/${a.id}/event-subscriptions`)).ok()[0]).toMatchObject({ name: "order-confirmed", correlationKey: "C-A" })
     expect((await owner.get(`/process-instances/${b.id}/event-subscriptions`)).ok()[0]).toMatchObject({ name: "payment-received", correlationKey: "B" })
     // the same message again finds nothing waiting: zero matches is a success
     expect((await owner.post("/messages", { messageName: "payment-received", correlationKey: "A" })).ok(202))
-      .toEqual({ correlatedCount: 0, startedCount: 0, instanceIds: [] })
+      .toEqual({ correlatedCount: 0, startedCount: 0, instanceIds: [], buffered: false })
     ;(await owner.post("/messages", { messageName: "order-confirmed", correlationKey: "C-A" })).ok(202)
     expect((await owner.instance(a.id)).state).toBe("COMPLETED")
   })
@@ -62,5 +63,39 @@ describe("messages", () => {
     ;(await (await tenant.taskUser()).post("/messages", { messageName: "payment-received", correlationKey: "T" })).fails(403, "FORBIDDEN")
     const bad = (await owner.post("/messages", { correlationKey: "T" })).fails(400, "VALIDATION_ERROR")
     expect(bad.errors[0].field).toBe("messageName")
+  })
+
+  it("keeps a message nothing awaits for its time to live: the first instance that starts waiting takes it", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(fixture("message-wait.bpmn"))
+    const early = (await owner.post("/messages", { messageName: "payment-received", correlationKey: "E", timeToLive: 60_000, variables: { early: true } })).ok(202)
+    expect(early).toEqual({ correlatedCount: 0, startedCount: 0, instanceIds: [], buffered: true })
+    const first = await owner.start(deployment.id, { orderId: "E" })
+    await eventually(async () => expect((await owner.get(`/process-instances/${first.id}/event-subscriptions`)).ok()[0].name).toBe("order-confirmed"))
+    expect((await owner.instance(first.id)).variables).toMatchObject({ early: true })
+    const second = await owner.start(deployment.id, { orderId: "E" })
+    expect((await owner.get(`/process-instances/${second.id}/event-subscriptions`)).ok()[0].name).toBe("payment-received")
+  })
+
+  it("forgets a buffered message once its time to live has passed (ISO 8601 durations accepted)", async () => {
+    const tenant = await givenTenant()
+    const owner = await tenant.owner()
+    const deployment = await owner.deploy(fixture("message-wait.bpmn"))
+    expect((await owner.post("/messages", { messageName: "payment-received", correlationKey: "L", timeToLive: "PT1M" })).ok(202).buffered).toBe(true)
+    tenant.app.clock.advance("61 seconds")
+    const late = await owner.start(deployment.id, { orderId: "L" })
+    await tenant.app.runtime.runPromise((await import("../../src/actors/OutboxRelay.ts")).OutboxRelay.use((relay) => relay.flush))
+    expect((await owner.get(`/process-instances/${late.id}/event-subscriptions`)).ok()[0].name).toBe("payment-received")
+    ;(await owner.post("/messages", { messageName: "x", timeToLive: "soon" })).fails(400, "VALIDATION_ERROR")
+  })
+
+  it("makes a publish idempotent by messageId while the first is buffered", async () => {
+    const owner = await (await givenTenant()).owner()
+    ;(await owner.post("/messages", { messageName: "once", correlationKey: "1", messageId: "m-1", timeToLive: 60_000 })).ok(202)
+    const again = (await owner.post("/messages", { messageName: "once", correlationKey: "1", messageId: "m-1", timeToLive: 60_000 })).fails(409, "CONFLICT")
+    expect(again.message).toMatch(/m-1/)
+    // without a TTL the id guards only the publish itself
+    ;(await owner.post("/messages", { messageName: "once", messageId: "m-2" })).ok(202)
+    ;(await owner.post("/messages", { messageName: "once", messageId: "m-2" })).ok(202)
   })
 })
