@@ -32,6 +32,7 @@ export interface DraftNode {
   readonly formKey?: string | null | undefined
   readonly script?: { readonly expression: string; readonly resultVariable: string } | null | undefined
   readonly message?: { readonly name: string | null; readonly correlationKey: string | null } | null | undefined
+  readonly signal?: { readonly name: string | null } | null | undefined
   readonly call?: { readonly processId: string | null; readonly propagateAllChildVariables: boolean } | null | undefined
   readonly multiInstance?: {
     readonly sequential: boolean
@@ -109,6 +110,7 @@ export const compileDraft = (draft: Draft): Compiled => {
   const nodes: Record<string, GraphNode> = {}
   const startNodeIds: Array<string> = []
   const messageStarts: Array<{ readonly nodeId: string; readonly messageName: string }> = []
+  const signalStarts: Array<{ readonly nodeId: string; readonly signalName: string }> = []
   for (const draftNode of draft.nodes) {
     const { id, type } = draftNode
     if (!isExecutable(type)) {
@@ -122,7 +124,8 @@ export const compileDraft = (draft: Draft): Compiled => {
     const scope = draftNode.scope ?? null
     const definitions = draftNode.eventDefinitions ?? []
     const waitsForMessage = type === "receiveTask" || (type === "intermediateCatchEvent" && definitions.length === 1 && definitions[0] === "message")
-    if (type === "intermediateCatchEvent" && !waitsForMessage) {
+    const waitsForSignal = type === "intermediateCatchEvent" && definitions.length === 1 && definitions[0] === "signal"
+    if (type === "intermediateCatchEvent" && !waitsForMessage && !waitsForSignal) {
       problem(id, definitions.some((d) => d.includes("timeCycle"))
         ? "repeating timers (timeCycle) are not supported: a timer fires once"
         : `${definitions.join(", ") || "untyped"} intermediate catch events are not supported yet`)
@@ -130,7 +133,8 @@ export const compileDraft = (draft: Draft): Compiled => {
     }
     // A message start event (at process level) starts an instance when a message of that name is published.
     const messageStart = type === "startEvent" && scope === null && definitions.length === 1 && definitions[0] === "message"
-    if (!waitsForMessage && !messageStart && definitions.length > 0) {
+    const signalStart = type === "startEvent" && scope === null && definitions.length === 1 && definitions[0] === "signal"
+    if (!waitsForMessage && !waitsForSignal && !messageStart && !signalStart && definitions.length > 0) {
       const kinds = draftNode.eventDefinitions!.join(", ")
       problem(id, kinds.includes("timeCycle")
         ? "repeating timers (timeCycle) are not supported: a timer fires once"
@@ -152,7 +156,7 @@ export const compileDraft = (draft: Draft): Compiled => {
     outputs.forEach(checkMapping("output"))
 
     if (type === "startEvent") {
-      if (scope === null && !messageStart) startNodeIds.push(id)
+      if (scope === null && !messageStart && !signalStart) startNodeIds.push(id)
       if (incoming.length > 0) problem(id, "a start event cannot have incoming sequence flows")
     } else if (incoming.length === 0) {
       problem(id, `${type} ${id} has no incoming sequence flow, so it can never be reached`)
@@ -179,6 +183,13 @@ export const compileDraft = (draft: Draft): Compiled => {
       if (name === null || name === "") problem(id, `message start event ${id} needs a message with a name`)
       else messageStarts.push({ nodeId: id, messageName: name })
       message = { name: name ?? "", correlationKey: draftNode.message?.correlationKey ?? "" }
+    }
+    let signal: GraphNode["signal"] = null
+    if (waitsForSignal || signalStart) {
+      const name = draftNode.signal?.name ?? null
+      if (name === null || name === "") problem(id, `signal ${type === "startEvent" ? "start" : "catch"} event ${id} needs a signal with a name`)
+      else if (signalStart) signalStarts.push({ nodeId: id, signalName: name })
+      signal = { name: name ?? "" }
     }
     if (waitsForMessage) {
       const name = draftNode.message?.name ?? null
@@ -259,6 +270,7 @@ export const compileDraft = (draft: Draft): Compiled => {
         : null,
       script: type === "scriptTask" ? draftNode.script ?? null : null,
       message,
+      signal,
       multiInstance,
       decision: type === "businessRuleTask"
         ? { decisionId: draftNode.decision?.decisionId ?? "", resultVariable: draftNode.decision?.resultVariable || "result" }
@@ -272,7 +284,7 @@ export const compileDraft = (draft: Draft): Compiled => {
     problem(draft.key || "process", "the process has no start event")
   }
   if (problems.length > 0) return { ok: false, problems }
-  return { ok: true, graph: { key: draft.key, name: draft.name, nodes, flows, startNodeIds, messageStarts } }
+  return { ok: true, graph: { key: draft.key, name: draft.name, nodes, flows, startNodeIds, messageStarts, signalStarts } }
 }
 
 /** "a, b , c" or ["a","b"] -> ["a","b","c"] */

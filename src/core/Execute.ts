@@ -209,6 +209,10 @@ class Run {
       }
       case "receiveTask":
       case "intermediateCatchEvent": {
+        if (node.signal !== null) {
+          this.emit({ type: "SignalSubscriptionOpened", tokenId, nodeId: node.id, subscriptionId: this.newId("subscription"), signalName: node.signal.name })
+          return
+        }
         // The correlation key is evaluated when the token arrives and stored with the subscription (SERVICE.md, Events).
         const message = node.message!
         const key = evaluateFeel(message.correlationKey, visible)
@@ -442,6 +446,7 @@ class Run {
     if (wait?.kind === "job") this.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId: wait.jobId })
     if (wait?.kind === "userTask") this.emit({ type: "UserTaskCanceled", tokenId: token.id, nodeId: token.nodeId, taskId: wait.taskId })
     if (wait?.kind === "message") this.emit({ type: "MessageSubscriptionClosed", tokenId: token.id, nodeId: token.nodeId, subscriptionId: wait.subscriptionId })
+    if (wait?.kind === "signal") this.emit({ type: "SignalSubscriptionClosed", tokenId: token.id, nodeId: token.nodeId, subscriptionId: wait.subscriptionId })
     if (wait?.kind === "incident") this.emit({ type: "IncidentResolved", incidentId: wait.incidentId, nodeId: token.nodeId })
     if (wait?.kind === "child") this.emit({ type: "ChildInstanceCancelRequested", tokenId: token.id, nodeId: token.nodeId, childInstanceId: wait.childInstanceId })
     this.emit({ type: "ElementTerminated", tokenId: token.id, nodeId: token.nodeId })
@@ -451,7 +456,7 @@ class Run {
     this.terminateScope(this.state.instanceId)
   }
 
-  private tokenWaitingFor(kind: "job" | "userTask" | "message" | "child" | "decision", id: string): Token {
+  private tokenWaitingFor(kind: "job" | "userTask" | "message" | "signal" | "child" | "decision", id: string): Token {
     const token = Object.values(this.state.tokens).find((t) =>
       kind === "job"
         ? t.wait?.kind === "job" && t.wait.jobId === id
@@ -461,8 +466,10 @@ class Run {
         ? t.wait?.kind === "child" && t.wait.childInstanceId === id
         : kind === "decision"
         ? t.wait?.kind === "decision" && t.wait.evaluationId === id
+        : kind === "signal"
+        ? t.wait?.kind === "signal" && t.wait.subscriptionId === id
         : t.wait?.kind === "message" && t.wait.subscriptionId === id)
-    const name = kind === "job" ? "job" : kind === "userTask" ? "task" : kind === "child" ? "child instance" : kind === "decision" ? "decision evaluation" : "message subscription"
+    const name = kind === "job" ? "job" : kind === "userTask" ? "task" : kind === "child" ? "child instance" : kind === "decision" ? "decision evaluation" : kind === "signal" ? "signal subscription" : "message subscription"
     if (token === undefined) throw new Rejected("NOT_FOUND", `${name} ${id} is not open in this instance`)
     return token
   }
@@ -508,17 +515,22 @@ class Run {
       }
       case "CompleteJob":
       case "CompleteUserTask":
-      case "CorrelateMessage": {
+      case "CorrelateMessage":
+      case "TriggerSignal": {
         const token = command.type === "CompleteJob"
           ? this.tokenWaitingFor("job", command.jobId)
           : command.type === "CompleteUserTask"
           ? this.tokenWaitingFor("userTask", command.taskId)
+          : command.type === "TriggerSignal"
+          ? this.tokenWaitingFor("signal", command.subscriptionId)
           : this.tokenWaitingFor("message", command.subscriptionId)
         // While suspended no token moves: the completion is held and applied on resume, in arrival order.
         if (status === "SUSPENDED") return this.emit({ type: "CommandDeferred", command })
         const node = this.node(token.nodeId)
         if (command.type === "CompleteJob") {
           this.emit({ type: "JobCompleted", tokenId: token.id, nodeId: node.id, jobId: command.jobId, variables: command.variables })
+        } else if (command.type === "TriggerSignal") {
+          this.emit({ type: "SignalTriggered", tokenId: token.id, nodeId: node.id, subscriptionId: command.subscriptionId, variables: command.variables })
         } else if (command.type === "CorrelateMessage") {
           this.emit({ type: "MessageCorrelated", tokenId: token.id, nodeId: node.id, subscriptionId: command.subscriptionId, variables: command.variables })
         } else {
@@ -588,7 +600,8 @@ export const execute = (
       if (startNodeId === undefined) {
         return { ok: false, reason: "INVALID_STATE", message: `process ${graph.key} has no none start event: it starts only by message` }
       }
-      if (!graph.startNodeIds.includes(startNodeId) && !(graph.messageStarts ?? []).some((m) => m.nodeId === startNodeId)) {
+      const eventStart = (graph.messageStarts ?? []).some((m) => m.nodeId === startNodeId) || (graph.signalStarts ?? []).some((m) => m.nodeId === startNodeId)
+      if (!graph.startNodeIds.includes(startNodeId) && !eventStart) {
         return { ok: false, reason: "INVALID_ARGUMENT", message: `${startNodeId} is not a start event of process ${graph.key}` }
       }
       const run = new Run(graph, initialState(instanceId))

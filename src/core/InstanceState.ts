@@ -7,6 +7,7 @@ export type Wait =
   | { readonly kind: "userTask"; readonly taskId: string }
   | { readonly kind: "join" }
   | { readonly kind: "message"; readonly subscriptionId: string }
+  | { readonly kind: "signal"; readonly subscriptionId: string }
   | { readonly kind: "subprocess"; readonly scopeId: string }
   | { readonly kind: "child"; readonly childInstanceId: string }
   | { readonly kind: "multiInstance"; readonly scopeId: string }
@@ -161,6 +162,9 @@ export type InstanceEvent =
   }
   | { readonly type: "MessageCorrelated"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly variables: Readonly<Record<string, unknown>> }
   | { readonly type: "MessageSubscriptionClosed"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
+  | { readonly type: "SignalSubscriptionOpened"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly signalName: string }
+  | { readonly type: "SignalTriggered"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly variables: Readonly<Record<string, unknown>> }
+  | { readonly type: "SignalSubscriptionClosed"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
   | { readonly type: "IncidentRaised"; readonly incidentId: string; readonly tokenId: string; readonly nodeId: string; readonly incidentType: string; readonly message: string }
   | { readonly type: "IncidentResolved"; readonly incidentId: string; readonly nodeId: string }
   | { readonly type: "CommandDeferred"; readonly command: InstanceCommand }
@@ -296,7 +300,11 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
       return waiting(state, event.tokenId, { kind: "message", subscriptionId: event.subscriptionId })
     case "MessageCorrelated":
     case "MessageSubscriptionClosed":
+    case "SignalTriggered":
+    case "SignalSubscriptionClosed":
       return waiting(state, event.tokenId, null)
+    case "SignalSubscriptionOpened":
+      return waiting(state, event.tokenId, { kind: "signal", subscriptionId: event.subscriptionId })
     case "IncidentRaised":
       return {
         ...waiting(state, event.tokenId, { kind: "incident", incidentId: event.incidentId }),

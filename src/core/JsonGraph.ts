@@ -5,7 +5,8 @@
 //   userTask: assignee, candidateGroups (list or "a,b"), candidateUsers, formKey
 //   scriptTask: expression (FEEL), resultVariable
 //   receiveTask / intermediateCatchEvent (message): messageName, correlationKey (FEEL, evaluated when the token arrives)
-//   startEvent: messageName makes it a message start event
+//   startEvent: messageName makes it a message start event, signalName a signal start event
+//   intermediateCatchEvent: signalName makes it a signal catch event
 //   any activity: inputMappings / outputMappings [{ source: "= expr", target: "name" }]
 //   endEvent: terminate (true for a terminate end event)
 //   businessRuleTask: decisionId (latest version of that decision), resultVariable (default "result")
@@ -64,8 +65,10 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
       const headers = properties["headers"]
       const expression = text(properties["expression"]) ?? text(properties["script"])
       const messageName = text(properties["messageName"])
-      const isMessageCatch = (node["type"] === "intermediateCatchEvent" && (messageName !== null || properties["eventDefinitions"] === undefined)) ||
+      const signalName = text(properties["signalName"])
+      const isMessageCatch = (node["type"] === "intermediateCatchEvent" && signalName === null && (messageName !== null || properties["eventDefinitions"] === undefined)) ||
         (node["type"] === "startEvent" && messageName !== null)
+      const isSignal = (node["type"] === "intermediateCatchEvent" || node["type"] === "startEvent") && signalName !== null
       const defaults = levelFlows.filter((f) => f.source === id && f.isDefault)
       if (defaults.length > 1) problems.push({ elementId: id, message: "only one outgoing flow can be the default" })
       nodes.push({
@@ -74,7 +77,8 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
         name: text(node["name"]),
         scope,
         terminate: properties["terminate"] === true,
-        eventDefinitions: isMessageCatch ? ["message"] : listOf(properties["eventDefinitions"]),
+        eventDefinitions: isMessageCatch ? ["message"] : isSignal ? ["signal"] : listOf(properties["eventDefinitions"]),
+        signal: isSignal ? { name: signalName } : null,
         jobType: text(properties["taskType"]),
         retries: typeof retries === "number" && Number.isInteger(retries) && retries >= 0 ? retries : 3,
         headers: isObject(headers) ? Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)])) : {},

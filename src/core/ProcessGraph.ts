@@ -63,6 +63,8 @@ export interface GraphNode {
   readonly userTask: UserTaskDefinition | null
   readonly script: { readonly expression: string; readonly resultVariable: string } | null
   readonly message: MessageDefinition | null
+  /** A signal catch or start event: the signal's name. */
+  readonly signal: { readonly name: string } | null
   /** A call activity: the process key it starts (latest version) and whether all child variables come back. */
   readonly call: { readonly processId: string; readonly propagateAllChildVariables: boolean } | null
   readonly multiInstance: MultiInstanceDefinition | null
@@ -89,6 +91,8 @@ export interface ProcessGraph {
   readonly startNodeIds: ReadonlyArray<string>
   /** The process-level message start events: a published message of that name starts an instance there. */
   readonly messageStarts: ReadonlyArray<{ readonly nodeId: string; readonly messageName: string }>
+  /** The process-level signal start events: a broadcast signal of that name starts an instance there. */
+  readonly signalStarts: ReadonlyArray<{ readonly nodeId: string; readonly signalName: string }>
 }
 
 /** One thing wrong with a model: which element, and what. */

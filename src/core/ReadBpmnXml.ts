@@ -91,6 +91,12 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
     formKey: form === undefined ? null : str(form, "formKey") ?? str(form, "formId"),
     script: script === undefined ? null : { expression: str(script, "expression") ?? "", resultVariable: str(script, "resultVariable") ?? "" },
     message: messageOf(element),
+    signal: (() => {
+      const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:SignalEventDefinition")
+      if (definition === undefined) return null
+      const ref = definition["signalRef"]
+      return { name: isElement(ref) ? str(ref, "name") : null }
+    })(),
     decision: (() => {
       const called = extension(element, "zeebe:CalledDecision")
       return called === undefined ? null : { decisionId: str(called, "decisionId"), resultVariable: str(called, "resultVariable") }

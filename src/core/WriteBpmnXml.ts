@@ -11,6 +11,7 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
   const containerOf = (scope: string | null) => (scope === null ? process : created.get(scope)!).get("flowElements")
   const created = new Map<string, ReturnType<typeof moddle.create>>()
   const messages: Array<ReturnType<typeof moddle.create>> = []
+  const signals: Array<ReturnType<typeof moddle.create>> = []
   const messageFor = (node: ProcessGraph["nodes"][string]) => {
     const message = moddle.create("bpmn:Message", {
       id: `Message_${node.id}`,
@@ -76,6 +77,15 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       }),
       ...(node.terminate ? { eventDefinitions: [moddle.create("bpmn:TerminateEventDefinition")] } : {}),
       ...(node.message !== null && node.type === "receiveTask" ? { messageRef: messageFor(node) } : {}),
+      ...(node.signal === null ? {} : {
+        eventDefinitions: [moddle.create("bpmn:SignalEventDefinition", {
+          signalRef: (() => {
+            const signal = moddle.create("bpmn:Signal", { id: `Signal_${node.id}`, name: node.signal.name })
+            signals.push(signal)
+            return signal
+          })()
+        })]
+      }),
       ...(node.message !== null && (node.type === "intermediateCatchEvent" || node.type === "startEvent")
         ? { eventDefinitions: [moddle.create("bpmn:MessageEventDefinition", { messageRef: messageFor(node) })] }
         : {})
@@ -97,6 +107,6 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
     if (node.defaultFlow !== null) (created.get(node.id) as unknown as Record<string, unknown>)["default"] = created.get(node.defaultFlow)
   }
   const definitions = moddle.create("bpmn:Definitions", { id: `Definitions_${graph.key}`, targetNamespace: "http://bpmn.io/schema/bpmn" })
-  definitions.get("rootElements").push(process, ...messages)
+  definitions.get("rootElements").push(process, ...messages, ...signals)
   return (await moddle.toXML(definitions, { format: true })).xml
 }

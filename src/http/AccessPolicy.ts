@@ -65,6 +65,7 @@ export const ACCESS_POLICY: Readonly<Record<string, Access>> = {
   "scopes.remove": OPERATOR,
   // Messages come from the systems around the processes: their service accounts carry PROCESS_OWNER.
   "messages.publish": OPERATOR,
+  "signals.broadcast": OPERATOR,
   // Job workers act for the process owner: their service accounts carry PROCESS_OWNER.
   "jobs.activate": OPERATOR,
   "jobs.complete": OPERATOR,

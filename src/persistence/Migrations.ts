@@ -7,6 +7,7 @@ import instanceScopes from "./migrations/0003_instance_scopes.ts"
 import instanceOutbox from "./migrations/0004_instance_outbox.ts"
 import messageStartEvents from "./migrations/0005_message_start_events.ts"
 import bufferedMessages from "./migrations/0006_buffered_messages.ts"
+import signalStartEvents from "./migrations/0007_signal_start_events.ts"
 
 export const MigrationsLive = Layer.effectDiscard(
   Migrator.make({})({
@@ -16,7 +17,8 @@ export const MigrationsLive = Layer.effectDiscard(
       "0003_instance_scopes": instanceScopes,
       "0004_instance_outbox": instanceOutbox,
       "0005_message_start_events": messageStartEvents,
-      "0006_buffered_messages": bufferedMessages
+      "0006_buffered_messages": bufferedMessages,
+      "0007_signal_start_events": signalStartEvents
     }),
     table: "schema_migrations"
   })

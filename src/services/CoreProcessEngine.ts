@@ -75,7 +75,20 @@ const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
       }
     case "MessageCorrelated":
     case "MessageSubscriptionClosed":
+    case "SignalTriggered":
+    case "SignalSubscriptionClosed":
       return { kind: "SubscriptionClosed", subscriptionId: event.subscriptionId }
+    case "SignalSubscriptionOpened":
+      return {
+        kind: "SubscriptionOpened",
+        subscriptionId: event.subscriptionId,
+        nodeId: event.nodeId,
+        elementInstanceId: event.tokenId,
+        subscriptionKind: "SIGNAL",
+        name: event.signalName,
+        correlationKey: null,
+        dueAt: null
+      }
     case "ScopeOpened":
       return { kind: "ScopeOpened", scopeId: event.scopeId, parentScopeId: event.parentScopeId, nodeId: event.nodeId }
     case "ScopeClosed":
@@ -101,11 +114,11 @@ export const CoreProcessEngine = {
         nodeId: token.nodeId,
         waitingFor: token.wait === null
           ? null
-          : ({ job: "JOB", userTask: "USER_TASK", join: "JOIN", message: "MESSAGE", incident: "INCIDENT", subprocess: "SUBPROCESS", child: "CHILD_INSTANCE", multiInstance: "MULTI_INSTANCE", decision: "DECISION" } as const)[token.wait.kind],
+          : ({ job: "JOB", userTask: "USER_TASK", join: "JOIN", message: "MESSAGE", signal: "SIGNAL", incident: "INCIDENT", subprocess: "SUBPROCESS", child: "CHILD_INSTANCE", multiInstance: "MULTI_INSTANCE", decision: "DECISION" } as const)[token.wait.kind],
         jobId: token.wait?.kind === "job" ? token.wait.jobId : null,
         taskId: token.wait?.kind === "userTask" ? token.wait.taskId : null,
         incidentId: token.wait?.kind === "incident" ? token.wait.incidentId : null,
-        subscriptionId: token.wait?.kind === "message" ? token.wait.subscriptionId : null,
+        subscriptionId: token.wait?.kind === "message" || token.wait?.kind === "signal" ? token.wait.subscriptionId : null,
         childInstanceId: token.wait?.kind === "child" ? token.wait.childInstanceId : null
       })),
     scopeVariables: (state, scopeId) => {

@@ -82,13 +82,18 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
             FROM deployments WHERE tenant_id = ${tenantId} AND key = ${model.key}
             RETURNING ${summary}`
           const deployment = toDeployment(rows[0]!)
-          yield* activateMessageStarts(tenantId, model.key)
+          yield* activateEventStarts(tenantId, model.key)
           return deployment
         }).pipe(Effect.retry({ times: 5, while: isUniqueViolation }), Effect.orDie)
 
-      // Only the latest version of a process listens to its message start events (as in Camunda 8).
-      const activateMessageStarts = (tenantId: string, key: string) =>
+      // Only the latest version of a process listens to its message and signal start events (as in Camunda 8).
+      const activateEventStarts = (tenantId: string, key: string) =>
         Effect.gen(function*() {
+          yield* sql`DELETE FROM signal_start_events WHERE tenant_id = ${tenantId} AND process_key = ${key}`
+          yield* sql`INSERT INTO signal_start_events (tenant_id, process_key, deployment_id, signal_name, node_id)
+            SELECT d.tenant_id, d.key, d.id, m->>'signalName', m->>'nodeId'
+            FROM (SELECT * FROM deployments WHERE tenant_id = ${tenantId} AND key = ${key} ORDER BY version DESC LIMIT 1) d,
+              jsonb_array_elements(coalesce(d.graph->'signalStarts', '[]'::jsonb)) m`
           yield* sql`DELETE FROM message_start_events WHERE tenant_id = ${tenantId} AND process_key = ${key}`
           yield* sql`INSERT INTO message_start_events (tenant_id, process_key, deployment_id, message_name, node_id)
             SELECT d.tenant_id, d.key, d.id, m->>'messageName', m->>'nodeId'
@@ -165,7 +170,7 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
               }
               yield* sql`DELETE FROM process_instances WHERE tenant_id = ${tenantId} AND deployment_id = ${id}`
               yield* sql`DELETE FROM deployments WHERE tenant_id = ${tenantId} AND id = ${id}`
-              yield* activateMessageStarts(tenantId, row.key)
+              yield* activateEventStarts(tenantId, row.key)
               return toDeployment(row)
             })).pipe(Effect.catchTag("SqlError", Effect.die))
           }),

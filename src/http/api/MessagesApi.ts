@@ -1,7 +1,9 @@
+import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { ConflictHttp } from "../../schema/ApiErrors.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { CorrelationResult, PublishMessage } from "../../schema/Messages.ts"
+import { BroadcastSignal } from "../../schema/Signals.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class MessagesApi extends HttpApiGroup.make("messages")
@@ -18,4 +20,25 @@ export class MessagesApi extends HttpApiGroup.make("messages")
   .middleware(Authentication)
   .prefix("/api/v1/messages")
   .annotateMerge(OpenApi.annotations({ title: "Messages" }))
+{}
+
+const SignalResult = Schema.Struct({
+  correlatedCount: Schema.Int.annotate({ description: "waiting instances the signal resumed" }),
+  startedCount: Schema.Int.annotate({ description: "instances started at signal start events" }),
+  instanceIds: Schema.Array(Schema.String)
+}).annotate({ identifier: "SignalResult" })
+
+export class SignalsApi extends HttpApiGroup.make("signals")
+  .add(
+    HttpApiEndpoint.post("broadcast", "/", {
+      payload: BroadcastSignal,
+      success: Ok(SignalResult, "Signal broadcast").pipe(HttpApiSchema.status(202))
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Broadcast a signal: resumes every instance waiting for it and starts an instance of every process whose signal " +
+        "start event listens; matching nothing is 202 with zero counts"
+    }))
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1/signals")
+  .annotateMerge(OpenApi.annotations({ title: "Signals" }))
 {}

@@ -2,10 +2,17 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { Messages } from "../../services/Messages.ts"
+import { Signals } from "../../services/Signals.ts"
 import { Api } from "../Api.ts"
 
 export const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
   Effect.gen(function*() {
     const messages = yield* Messages
     return handlers.handle("publish", ({ payload }) => Effect.flatMap(CurrentPrincipal, (principal) => messages.publish(principal, payload)))
+  }))
+
+export const SignalsHandlers = HttpApiBuilder.group(Api, "signals", (handlers) =>
+  Effect.gen(function*() {
+    const signals = yield* Signals
+    return handlers.handle("broadcast", ({ payload }) => Effect.flatMap(CurrentPrincipal, (principal) => signals.broadcast(principal, payload)))
   }))

@@ -1,0 +1,52 @@
+// Signals are broadcast: every instance of the tenant waiting for the signal's name is resumed (each of its waiting
+// signal events), and an instance starts at every signal start event of the latest active version of each process.
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import type { Principal } from "../auth/Principal.ts"
+import { newId } from "./Ids.ts"
+import type { CorrelationResult } from "./Messages.ts"
+import { ProcessInstances } from "./ProcessInstances.ts"
+
+export interface SignalsShape {
+  readonly broadcast: (
+    principal: Principal,
+    signal: { readonly signalName: string; readonly variables?: Readonly<Record<string, unknown>> | undefined }
+  ) => Effect.Effect<Omit<CorrelationResult, "buffered">>
+}
+
+export class Signals extends Context.Service<Signals, SignalsShape>()("flowcore/Signals") {
+  static readonly layer = Layer.effect(
+    Signals,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const instances = yield* ProcessInstances
+      return {
+        broadcast: (principal, signal) =>
+          Effect.gen(function*() {
+            const variables = signal.variables ?? {}
+            const broadcastId = yield* newId
+            const waiting = yield* sql<{ instance_id: string; id: string }>`SELECT instance_id, id FROM event_subscriptions
+              WHERE tenant_id = ${principal.tenantId} AND kind = 'SIGNAL' AND name = ${signal.signalName}
+              ORDER BY created_at, id`.pipe(Effect.orDie)
+            const triggered = yield* Effect.forEach(waiting, (subscription) =>
+              Effect.map(
+                instances.deliver(principal, subscription.instance_id, { type: "TriggerSignal", subscriptionId: subscription.id, variables },
+                  `signal:${broadcastId}:${subscription.id}`),
+                (delivered) => (delivered ? [subscription.instance_id] : [])
+              ), { concurrency: 16 })
+            const starts = yield* sql<{ deployment_id: string; node_id: string }>`SELECT s.deployment_id, s.node_id
+              FROM signal_start_events s JOIN deployments d ON d.id = s.deployment_id
+              WHERE s.tenant_id = ${principal.tenantId} AND s.signal_name = ${signal.signalName} AND d.state = 'ACTIVE'`.pipe(Effect.orDie)
+            const started = yield* Effect.forEach(starts, (start) =>
+              instances.start(principal, start.deployment_id, variables, start.node_id).pipe(
+                Effect.map((instance) => [instance.id]),
+                Effect.catch(() => Effect.succeed([] as Array<string>))
+              ), { concurrency: 16 })
+            const resumedIds = [...new Set(triggered.flat())]
+            const startedIds = started.flat()
+            return { correlatedCount: resumedIds.length, startedCount: startedIds.length, instanceIds: [...resumedIds, ...startedIds] }
+          })
+      }
+    })
+  )
+}
