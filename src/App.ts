@@ -28,6 +28,7 @@ import { Signals } from "./services/Signals.ts"
 import { Messages } from "./services/Messages.ts"
 import { OutboxRelay } from "./actors/OutboxRelay.ts"
 import { ProcessInstanceLive } from "./actors/ProcessInstanceLive.ts"
+import { TimerPoller } from "./actors/TimerPoller.ts"
 import { InstanceStore } from "./persistence/InstanceStore.ts"
 import { BpmnProcessModels } from "./services/BpmnProcessModels.ts"
 import { CoreProcessEngine } from "./services/CoreProcessEngine.ts"
@@ -66,7 +67,7 @@ const AdministrationLive = Layer.mergeAll(SignIn.layer, Invitations.layer, Resou
 const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.layer, DecisionEvaluator.layerWithoutDecisions)
 
 // Entities register on the cluster; services reach them through entity clients.
-const EnginesLive = Layer.mergeAll(Work.layer, Messages.layer, Signals.layer, ProcessInstanceLive).pipe(
+const EnginesLive = Layer.mergeAll(Work.layer, Messages.layer, Signals.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
   Layer.provideMerge(Layer.mergeAll(ProcessInstances.layer, Deployments.layer, InstanceStore.layer, OutboxRelay.layer))
 )
 
@@ -119,6 +120,7 @@ export const makeApp = (config: AppConfigShape, options: AppOptions = {}) => {
     Layer.provideMerge(CoreLive),
     Layer.provideMerge(AppConfig.layer(config)),
     Layer.provide(loggingLayer(config)),
-    Layer.provide(options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock, options.clock))
+    // provideMerge: effects run later on the app's runtime (tests) see the same clock as the app itself.
+    Layer.provideMerge(options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock, options.clock))
   )
 }

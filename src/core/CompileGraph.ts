@@ -1,6 +1,7 @@
 // Both model formats are read into a draft, and one compiler turns a draft into the executable graph, listing every
 // problem by element id (never stopping at the first).
 import { feelSyntaxProblem, isExpression } from "./Feel.ts"
+import { addIsoDuration } from "./Timer.ts"
 import {
   type Compiled,
   EXECUTABLE_TYPES,
@@ -33,6 +34,7 @@ export interface DraftNode {
   readonly script?: { readonly expression: string; readonly resultVariable: string } | null | undefined
   readonly message?: { readonly name: string | null; readonly correlationKey: string | null } | null | undefined
   readonly signal?: { readonly name: string | null } | null | undefined
+  readonly timer?: { readonly kind: "duration" | "date" | "cycle"; readonly expression: string | null } | null | undefined
   readonly call?: { readonly processId: string | null; readonly propagateAllChildVariables: boolean } | null | undefined
   readonly multiInstance?: {
     readonly sequential: boolean
@@ -125,8 +127,9 @@ export const compileDraft = (draft: Draft): Compiled => {
     const definitions = draftNode.eventDefinitions ?? []
     const waitsForMessage = type === "receiveTask" || (type === "intermediateCatchEvent" && definitions.length === 1 && definitions[0] === "message")
     const waitsForSignal = type === "intermediateCatchEvent" && definitions.length === 1 && definitions[0] === "signal"
-    if (type === "intermediateCatchEvent" && !waitsForMessage && !waitsForSignal) {
-      problem(id, definitions.some((d) => d.includes("timeCycle"))
+    const waitsForTimer = type === "intermediateCatchEvent" && definitions.length === 1 && definitions[0] === "timer"
+    if (type === "intermediateCatchEvent" && !waitsForMessage && !waitsForSignal && !waitsForTimer) {
+      problem(id, draftNode.timer?.kind === "cycle"
         ? "repeating timers (timeCycle) are not supported: a timer fires once"
         : `${definitions.join(", ") || "untyped"} intermediate catch events are not supported yet`)
       continue
@@ -134,11 +137,11 @@ export const compileDraft = (draft: Draft): Compiled => {
     // A message start event (at process level) starts an instance when a message of that name is published.
     const messageStart = type === "startEvent" && scope === null && definitions.length === 1 && definitions[0] === "message"
     const signalStart = type === "startEvent" && scope === null && definitions.length === 1 && definitions[0] === "signal"
-    if (!waitsForMessage && !waitsForSignal && !messageStart && !signalStart && definitions.length > 0) {
+    if (!waitsForMessage && !waitsForSignal && !waitsForTimer && !messageStart && !signalStart && definitions.length > 0) {
       const kinds = draftNode.eventDefinitions!.join(", ")
-      problem(id, kinds.includes("timeCycle")
+      problem(id, draftNode.timer?.kind === "cycle"
         ? "repeating timers (timeCycle) are not supported: a timer fires once"
-        : `${kinds} ${type === "startEvent" ? "start" : "end"} events are not supported yet`)
+        : `${kinds} ${type === "startEvent" ? "start" : type === "endEvent" ? "end" : "intermediate"} events are not supported yet`)
       continue
     }
     const incoming = draft.flows.filter((f) => f.target === id).map((f) => f.id)
@@ -183,6 +186,23 @@ export const compileDraft = (draft: Draft): Compiled => {
       if (name === null || name === "") problem(id, `message start event ${id} needs a message with a name`)
       else messageStarts.push({ nodeId: id, messageName: name })
       message = { name: name ?? "", correlationKey: draftNode.message?.correlationKey ?? "" }
+    }
+    let timer: GraphNode["timer"] = null
+    if (waitsForTimer) {
+      const definition = draftNode.timer ?? null
+      if (definition === null || definition.expression === null || definition.expression === "") {
+        problem(id, `timer catch event ${id} needs a timeDuration or timeDate`)
+      } else if (definition.kind === "cycle") {
+        problem(id, "repeating timers (timeCycle) are not supported: a timer fires once")
+      } else {
+        if (isExpression(definition.expression)) {
+          const syntax = feelSyntaxProblem(definition.expression)
+          if (syntax !== null) problem(id, `timer: ${syntax}`)
+        } else if (definition.kind === "duration" ? addIsoDuration(0, definition.expression) === null : Number.isNaN(Date.parse(definition.expression))) {
+          problem(id, `timer ${definition.expression} is not an ISO 8601 ${definition.kind === "duration" ? "duration" : "date-time"}`)
+        }
+        timer = { kind: definition.kind, expression: definition.expression }
+      }
     }
     let signal: GraphNode["signal"] = null
     if (waitsForSignal || signalStart) {
@@ -271,6 +291,7 @@ export const compileDraft = (draft: Draft): Compiled => {
       script: type === "scriptTask" ? draftNode.script ?? null : null,
       message,
       signal,
+      timer,
       multiInstance,
       decision: type === "businessRuleTask"
         ? { decisionId: draftNode.decision?.decisionId ?? "", resultVariable: draftNode.decision?.resultVariable || "result" }

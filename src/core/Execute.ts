@@ -6,6 +6,7 @@ import type { InstanceCommand } from "../schema/InstanceCommands.ts"
 import { evaluateFeel, isExpression } from "./Feel.ts"
 import { apply, initialState, type InstanceEvent, type InstanceState, type Token, visibleVariables } from "./InstanceState.ts"
 import type { GraphFlow, GraphNode, Mapping, ProcessGraph } from "./ProcessGraph.ts"
+import { dueAt } from "./Timer.ts"
 
 export type ExecuteResult =
   | { readonly ok: true; readonly state: InstanceState; readonly events: ReadonlyArray<InstanceEvent> }
@@ -35,10 +36,13 @@ class Run {
   readonly events: Array<InstanceEvent> = []
   private readonly work: Array<() => void> = []
   readonly graph: ProcessGraph
+  /** The time the command is applied at (an input: the core reads no clock). */
+  readonly now: number
 
-  constructor(graph: ProcessGraph, state: InstanceState) {
+  constructor(graph: ProcessGraph, state: InstanceState, now: number) {
     this.graph = graph
     this.state = state
+    this.now = now
   }
 
   emit(event: InstanceEvent): void {
@@ -209,6 +213,12 @@ class Run {
       }
       case "receiveTask":
       case "intermediateCatchEvent": {
+        if (node.timer !== null) {
+          const due = dueAt(node.timer, this.now, visible)
+          if (!due.ok) return this.raiseIncident(token, "EXTRACT_VALUE_ERROR", `timer of ${node.id} failed: ${due.message}`)
+          this.emit({ type: "TimerScheduled", tokenId, nodeId: node.id, subscriptionId: this.newId("timer"), dueAt: new Date(due.dueAt).toISOString() })
+          return
+        }
         if (node.signal !== null) {
           this.emit({ type: "SignalSubscriptionOpened", tokenId, nodeId: node.id, subscriptionId: this.newId("subscription"), signalName: node.signal.name })
           return
@@ -446,6 +456,7 @@ class Run {
     if (wait?.kind === "job") this.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId: wait.jobId })
     if (wait?.kind === "userTask") this.emit({ type: "UserTaskCanceled", tokenId: token.id, nodeId: token.nodeId, taskId: wait.taskId })
     if (wait?.kind === "message") this.emit({ type: "MessageSubscriptionClosed", tokenId: token.id, nodeId: token.nodeId, subscriptionId: wait.subscriptionId })
+    if (wait?.kind === "timer") this.emit({ type: "TimerCanceled", tokenId: token.id, nodeId: token.nodeId, subscriptionId: wait.subscriptionId })
     if (wait?.kind === "signal") this.emit({ type: "SignalSubscriptionClosed", tokenId: token.id, nodeId: token.nodeId, subscriptionId: wait.subscriptionId })
     if (wait?.kind === "incident") this.emit({ type: "IncidentResolved", incidentId: wait.incidentId, nodeId: token.nodeId })
     if (wait?.kind === "child") this.emit({ type: "ChildInstanceCancelRequested", tokenId: token.id, nodeId: token.nodeId, childInstanceId: wait.childInstanceId })
@@ -456,7 +467,7 @@ class Run {
     this.terminateScope(this.state.instanceId)
   }
 
-  private tokenWaitingFor(kind: "job" | "userTask" | "message" | "signal" | "child" | "decision", id: string): Token {
+  private tokenWaitingFor(kind: "job" | "userTask" | "message" | "signal" | "timer" | "child" | "decision", id: string): Token {
     const token = Object.values(this.state.tokens).find((t) =>
       kind === "job"
         ? t.wait?.kind === "job" && t.wait.jobId === id
@@ -468,8 +479,10 @@ class Run {
         ? t.wait?.kind === "decision" && t.wait.evaluationId === id
         : kind === "signal"
         ? t.wait?.kind === "signal" && t.wait.subscriptionId === id
+        : kind === "timer"
+        ? t.wait?.kind === "timer" && t.wait.subscriptionId === id
         : t.wait?.kind === "message" && t.wait.subscriptionId === id)
-    const name = kind === "job" ? "job" : kind === "userTask" ? "task" : kind === "child" ? "child instance" : kind === "decision" ? "decision evaluation" : kind === "signal" ? "signal subscription" : "message subscription"
+    const name = kind === "job" ? "job" : kind === "userTask" ? "task" : kind === "child" ? "child instance" : kind === "decision" ? "decision evaluation" : kind === "signal" ? "signal subscription" : kind === "timer" ? "timer" : "message subscription"
     if (token === undefined) throw new Rejected("NOT_FOUND", `${name} ${id} is not open in this instance`)
     return token
   }
@@ -516,19 +529,24 @@ class Run {
       case "CompleteJob":
       case "CompleteUserTask":
       case "CorrelateMessage":
-      case "TriggerSignal": {
+      case "TriggerSignal":
+      case "FireTimer": {
         const token = command.type === "CompleteJob"
           ? this.tokenWaitingFor("job", command.jobId)
           : command.type === "CompleteUserTask"
           ? this.tokenWaitingFor("userTask", command.taskId)
           : command.type === "TriggerSignal"
           ? this.tokenWaitingFor("signal", command.subscriptionId)
+          : command.type === "FireTimer"
+          ? this.tokenWaitingFor("timer", command.subscriptionId)
           : this.tokenWaitingFor("message", command.subscriptionId)
         // While suspended no token moves: the completion is held and applied on resume, in arrival order.
         if (status === "SUSPENDED") return this.emit({ type: "CommandDeferred", command })
         const node = this.node(token.nodeId)
         if (command.type === "CompleteJob") {
           this.emit({ type: "JobCompleted", tokenId: token.id, nodeId: node.id, jobId: command.jobId, variables: command.variables })
+        } else if (command.type === "FireTimer") {
+          this.emit({ type: "TimerFired", tokenId: token.id, nodeId: node.id, subscriptionId: command.subscriptionId })
         } else if (command.type === "TriggerSignal") {
           this.emit({ type: "SignalTriggered", tokenId: token.id, nodeId: node.id, subscriptionId: command.subscriptionId, variables: command.variables })
         } else if (command.type === "CorrelateMessage") {
@@ -536,7 +554,7 @@ class Run {
         } else {
           this.emit({ type: "UserTaskCompleted", tokenId: token.id, nodeId: node.id, taskId: command.taskId, variables: command.variables })
         }
-        this.finishActivity(token, node, command.variables)
+        this.finishActivity(token, node, command.type === "FireTimer" ? {} : command.variables)
         return this.drain()
       }
       case "SetVariables":
@@ -591,7 +609,8 @@ export const execute = (
   graph: ProcessGraph,
   instanceId: string,
   state: InstanceState | undefined,
-  command: InstanceCommand
+  command: InstanceCommand,
+  now = 0
 ): ExecuteResult => {
   try {
     if (state === undefined) {
@@ -604,13 +623,13 @@ export const execute = (
       if (!graph.startNodeIds.includes(startNodeId) && !eventStart) {
         return { ok: false, reason: "INVALID_ARGUMENT", message: `${startNodeId} is not a start event of process ${graph.key}` }
       }
-      const run = new Run(graph, initialState(instanceId))
+      const run = new Run(graph, initialState(instanceId), now)
       run.emit({ type: "InstanceStarted", variables: command.variables })
       run.enter(startNodeId, null, instanceId)
       run.drain()
       return { ok: true, state: run.state, events: run.events }
     }
-    const run = new Run(graph, state)
+    const run = new Run(graph, state, now)
     run.command(command)
     run.drain()
     return { ok: true, state: run.state, events: run.events }

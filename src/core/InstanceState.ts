@@ -8,6 +8,7 @@ export type Wait =
   | { readonly kind: "join" }
   | { readonly kind: "message"; readonly subscriptionId: string }
   | { readonly kind: "signal"; readonly subscriptionId: string }
+  | { readonly kind: "timer"; readonly subscriptionId: string }
   | { readonly kind: "subprocess"; readonly scopeId: string }
   | { readonly kind: "child"; readonly childInstanceId: string }
   | { readonly kind: "multiInstance"; readonly scopeId: string }
@@ -162,6 +163,9 @@ export type InstanceEvent =
   }
   | { readonly type: "MessageCorrelated"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly variables: Readonly<Record<string, unknown>> }
   | { readonly type: "MessageSubscriptionClosed"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
+  | { readonly type: "TimerScheduled"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly dueAt: string }
+  | { readonly type: "TimerFired"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
+  | { readonly type: "TimerCanceled"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
   | { readonly type: "SignalSubscriptionOpened"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly signalName: string }
   | { readonly type: "SignalTriggered"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly variables: Readonly<Record<string, unknown>> }
   | { readonly type: "SignalSubscriptionClosed"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
@@ -302,7 +306,11 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
     case "MessageSubscriptionClosed":
     case "SignalTriggered":
     case "SignalSubscriptionClosed":
+    case "TimerFired":
+    case "TimerCanceled":
       return waiting(state, event.tokenId, null)
+    case "TimerScheduled":
+      return waiting(state, event.tokenId, { kind: "timer", subscriptionId: event.subscriptionId })
     case "SignalSubscriptionOpened":
       return waiting(state, event.tokenId, { kind: "signal", subscriptionId: event.subscriptionId })
     case "IncidentRaised":

@@ -6,7 +6,7 @@
 //   scriptTask: expression (FEEL), resultVariable
 //   receiveTask / intermediateCatchEvent (message): messageName, correlationKey (FEEL, evaluated when the token arrives)
 //   startEvent: messageName makes it a message start event, signalName a signal start event
-//   intermediateCatchEvent: signalName makes it a signal catch event
+//   intermediateCatchEvent: signalName makes it a signal catch event; timeDuration (ISO 8601 or FEEL) or timeDate a timer
 //   any activity: inputMappings / outputMappings [{ source: "= expr", target: "name" }]
 //   endEvent: terminate (true for a terminate end event)
 //   businessRuleTask: decisionId (latest version of that decision), resultVariable (default "result")
@@ -66,9 +66,14 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
       const expression = text(properties["expression"]) ?? text(properties["script"])
       const messageName = text(properties["messageName"])
       const signalName = text(properties["signalName"])
-      const isMessageCatch = (node["type"] === "intermediateCatchEvent" && signalName === null && (messageName !== null || properties["eventDefinitions"] === undefined)) ||
+      const isMessageCatch = (node["type"] === "intermediateCatchEvent" && signalName === null && properties["timeDuration"] === undefined &&
+        properties["timeDate"] === undefined && properties["timeCycle"] === undefined && (messageName !== null || properties["eventDefinitions"] === undefined)) ||
         (node["type"] === "startEvent" && messageName !== null)
       const isSignal = (node["type"] === "intermediateCatchEvent" || node["type"] === "startEvent") && signalName !== null
+      const timeDuration = text(properties["timeDuration"])
+      const timeDate = text(properties["timeDate"])
+      const timeCycle = text(properties["timeCycle"])
+      const isTimer = node["type"] === "intermediateCatchEvent" && (timeDuration !== null || timeDate !== null || timeCycle !== null)
       const defaults = levelFlows.filter((f) => f.source === id && f.isDefault)
       if (defaults.length > 1) problems.push({ elementId: id, message: "only one outgoing flow can be the default" })
       nodes.push({
@@ -77,7 +82,12 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
         name: text(node["name"]),
         scope,
         terminate: properties["terminate"] === true,
-        eventDefinitions: isMessageCatch ? ["message"] : isSignal ? ["signal"] : listOf(properties["eventDefinitions"]),
+        eventDefinitions: isTimer ? ["timer"] : isMessageCatch && !isTimer ? ["message"] : isSignal ? ["signal"] : listOf(properties["eventDefinitions"]),
+        timer: !isTimer ? null : timeCycle !== null
+          ? { kind: "cycle", expression: timeCycle }
+          : timeDuration !== null
+          ? { kind: "duration", expression: timeDuration }
+          : { kind: "date", expression: timeDate },
         signal: isSignal ? { name: signalName } : null,
         jobType: text(properties["taskType"]),
         retries: typeof retries === "number" && Number.isInteger(retries) && retries >= 0 ? retries : 3,

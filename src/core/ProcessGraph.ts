@@ -1,6 +1,8 @@
 // The executable process graph: what BPMN XML and JSON graphs compile to at deploy time. Plain JSON (it is stored
 // with the deployment), immutable, and all the execution core ever sees — never XML.
 
+import type { TimerDefinition } from "./Timer.ts"
+
 /** A variable mapping (zeebe:ioMapping): `source` is a FEEL expression ("= a.b") or a literal; `target` a name. */
 export interface Mapping {
   readonly source: string
@@ -65,6 +67,8 @@ export interface GraphNode {
   readonly message: MessageDefinition | null
   /** A signal catch or start event: the signal's name. */
   readonly signal: { readonly name: string } | null
+  /** A timer catch event: when it is due. */
+  readonly timer: TimerDefinition | null
   /** A call activity: the process key it starts (latest version) and whether all child variables come back. */
   readonly call: { readonly processId: string; readonly propagateAllChildVariables: boolean } | null
   readonly multiInstance: MultiInstanceDefinition | null

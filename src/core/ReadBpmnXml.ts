@@ -66,7 +66,7 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
   const terminate = definitions.some((d) => d.$type === "bpmn:TerminateEventDefinition")
   const eventDefinitions = definitions
     .filter((d) => d.$type !== "bpmn:TerminateEventDefinition")
-    .map((d) => (d.$type === "bpmn:TimerEventDefinition" && isElement(d["timeCycle"]) ? "timer (timeCycle)" : EVENT_DEFINITION_NAMES[d.$type] ?? localType(d.$type)))
+    .map((d) => EVENT_DEFINITION_NAMES[d.$type] ?? localType(d.$type))
   const task = extension(element, "zeebe:TaskDefinition")
   const headers = extension(element, "zeebe:TaskHeaders")
   const assignment = extension(element, "zeebe:AssignmentDefinition")
@@ -91,6 +91,19 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
     formKey: form === undefined ? null : str(form, "formKey") ?? str(form, "formId"),
     script: script === undefined ? null : { expression: str(script, "expression") ?? "", resultVariable: str(script, "resultVariable") ?? "" },
     message: messageOf(element),
+    timer: (() => {
+      const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:TimerEventDefinition")
+      if (definition === undefined) return null
+      const body = (name: string) => {
+        const expression = definition[name]
+        return isElement(expression) ? str(expression, "body")?.trim() ?? "" : null
+      }
+      const cycle = body("timeCycle")
+      if (cycle !== null) return { kind: "cycle" as const, expression: cycle }
+      const duration = body("timeDuration")
+      if (duration !== null) return { kind: "duration" as const, expression: duration }
+      return { kind: "date" as const, expression: body("timeDate") }
+    })(),
     signal: (() => {
       const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:SignalEventDefinition")
       if (definition === undefined) return null

@@ -77,6 +77,11 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       }),
       ...(node.terminate ? { eventDefinitions: [moddle.create("bpmn:TerminateEventDefinition")] } : {}),
       ...(node.message !== null && node.type === "receiveTask" ? { messageRef: messageFor(node) } : {}),
+      ...(node.timer === null ? {} : {
+        eventDefinitions: [moddle.create("bpmn:TimerEventDefinition", {
+          [node.timer.kind === "duration" ? "timeDuration" : "timeDate"]: moddle.create("bpmn:FormalExpression", { body: node.timer.expression })
+        })]
+      }),
       ...(node.signal === null ? {} : {
         eventDefinitions: [moddle.create("bpmn:SignalEventDefinition", {
           signalRef: (() => {

@@ -78,6 +78,20 @@ const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
     case "SignalTriggered":
     case "SignalSubscriptionClosed":
       return { kind: "SubscriptionClosed", subscriptionId: event.subscriptionId }
+    case "TimerScheduled":
+      return {
+        kind: "SubscriptionOpened",
+        subscriptionId: event.subscriptionId,
+        nodeId: event.nodeId,
+        elementInstanceId: event.tokenId,
+        subscriptionKind: "TIMER",
+        name: null,
+        correlationKey: null,
+        dueAt: event.dueAt
+      }
+    case "TimerFired":
+    case "TimerCanceled":
+      return { kind: "SubscriptionClosed", subscriptionId: event.subscriptionId }
     case "SignalSubscriptionOpened":
       return {
         kind: "SubscriptionOpened",
@@ -114,11 +128,11 @@ export const CoreProcessEngine = {
         nodeId: token.nodeId,
         waitingFor: token.wait === null
           ? null
-          : ({ job: "JOB", userTask: "USER_TASK", join: "JOIN", message: "MESSAGE", signal: "SIGNAL", incident: "INCIDENT", subprocess: "SUBPROCESS", child: "CHILD_INSTANCE", multiInstance: "MULTI_INSTANCE", decision: "DECISION" } as const)[token.wait.kind],
+          : ({ job: "JOB", userTask: "USER_TASK", join: "JOIN", message: "MESSAGE", signal: "SIGNAL", timer: "TIMER", incident: "INCIDENT", subprocess: "SUBPROCESS", child: "CHILD_INSTANCE", multiInstance: "MULTI_INSTANCE", decision: "DECISION" } as const)[token.wait.kind],
         jobId: token.wait?.kind === "job" ? token.wait.jobId : null,
         taskId: token.wait?.kind === "userTask" ? token.wait.taskId : null,
         incidentId: token.wait?.kind === "incident" ? token.wait.incidentId : null,
-        subscriptionId: token.wait?.kind === "message" || token.wait?.kind === "signal" ? token.wait.subscriptionId : null,
+        subscriptionId: token.wait?.kind === "message" || token.wait?.kind === "signal" || token.wait?.kind === "timer" ? token.wait.subscriptionId : null,
         childInstanceId: token.wait?.kind === "child" ? token.wait.childInstanceId : null
       })),
     scopeVariables: (state, scopeId) => {
@@ -131,9 +145,9 @@ export const CoreProcessEngine = {
       const state = replay(instanceId, history.map((entry) => ({ ...entry.payload, type: entry.type }) as unknown as InstanceEvent))
       return { variables: state.variables, activeNodes: Object.values(state.tokens).map((t) => t.nodeId), status: state.status }
     },
-    execute: ({ graph, instanceId, state, command }) => {
+    execute: ({ graph, instanceId, state, command, now }) => {
       // The graph and state were written by this engine (at deploy time and by earlier commands).
-      const result = execute(graph as ProcessGraph, instanceId, state as InstanceState | undefined, command)
+      const result = execute(graph as ProcessGraph, instanceId, state as InstanceState | undefined, command, now)
       if (!result.ok) return { _tag: "Rejection", reason: result.reason, message: result.message }
       return {
         state: result.state,

@@ -95,7 +95,7 @@ export interface EngineRejection {
 export interface TokenView {
   readonly tokenId: string
   readonly nodeId: string
-  readonly waitingFor: "JOB" | "USER_TASK" | "JOIN" | "MESSAGE" | "SIGNAL" | "SUBPROCESS" | "CHILD_INSTANCE" | "MULTI_INSTANCE" | "DECISION" | "INCIDENT" | null
+  readonly waitingFor: "JOB" | "USER_TASK" | "JOIN" | "MESSAGE" | "SIGNAL" | "TIMER" | "SUBPROCESS" | "CHILD_INSTANCE" | "MULTI_INSTANCE" | "DECISION" | "INCIDENT" | null
   readonly jobId: string | null
   readonly taskId: string | null
   readonly incidentId: string | null

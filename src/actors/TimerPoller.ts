@@ -1,0 +1,40 @@
+// Fires due timers. A timer is a subscription row with its due time, committed with the state that scheduled it, so
+// it survives any crash; this poller sends the owning instance an idempotent FireTimer (command id from the timer),
+// late if the service was down (catch-up), exactly once in effect. Timers of suspended instances or deployments wait.
+import { Clock, Context, Effect, Layer, Schedule } from "effect"
+import { SqlClient } from "effect/sql"
+import { ProcessInstance } from "./ProcessInstance.ts"
+
+export interface TimerPollerShape {
+  /** Fires every timer due now (tests call it after moving the clock). */
+  readonly fireDue: Effect.Effect<number>
+}
+
+export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>()("flowcore/TimerPoller") {
+  static readonly layer = Layer.effect(
+    TimerPoller,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const client = yield* ProcessInstance.client
+      const fireDue = Effect.gen(function*() {
+        const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+        const due = yield* sql<{ instance_id: string; id: string; tenant_id: string }>`SELECT s.instance_id, s.id, s.tenant_id
+          FROM event_subscriptions s
+            JOIN process_instances i ON i.id = s.instance_id
+            JOIN deployments d ON d.id = i.deployment_id
+          WHERE s.kind = 'TIMER' AND s.due_at <= ${now} AND i.state = 'ACTIVE' AND d.state = 'ACTIVE'
+          ORDER BY s.due_at LIMIT 500`
+        yield* Effect.forEach(due, (timer) =>
+          client(timer.instance_id).Execute({
+            commandId: `timer:${timer.id}`,
+            tenantId: timer.tenant_id,
+            actor: "system:timer",
+            command: { type: "FireTimer", subscriptionId: timer.id }
+          }).pipe(Effect.catchCause((cause) => Effect.logWarning(`timer ${timer.id} not fired yet`, cause))), { concurrency: 16, discard: true })
+        return due.length
+      }).pipe(Effect.catchCause((cause) => Effect.as(Effect.logWarning("timer poll failed; retried", cause), 0)))
+      yield* Effect.forkScoped(Effect.repeat(fireDue, Schedule.spaced("250 millis")))
+      return { fireDue }
+    })
+  )
+}
