@@ -23,7 +23,8 @@ import { UsersHandlers } from "./http/handlers/UsersHandlers.ts"
 import { DeploymentsHandlers } from "./http/handlers/DeploymentsHandlers.ts"
 import { ProcessInstancesHandlers, ScopesHandlers } from "./http/handlers/ProcessInstancesHandlers.ts"
 import { IncidentsHandlers, JobsHandlers, TasksHandlers } from "./http/handlers/WorkHandlers.ts"
-import { MessagesHandlers, SignalsHandlers } from "./http/handlers/MessagesHandlers.ts"
+import { ConditionalStartsHandlers, MessagesHandlers, SignalsHandlers } from "./http/handlers/MessagesHandlers.ts"
+import { ConditionalStarts } from "./services/ConditionalStarts.ts"
 import { Signals } from "./services/Signals.ts"
 import { Messages } from "./services/Messages.ts"
 import { OutboxRelay } from "./actors/OutboxRelay.ts"
@@ -67,7 +68,7 @@ const AdministrationLive = Layer.mergeAll(SignIn.layer, Invitations.layer, Resou
 const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.layer, DecisionEvaluator.layerWithoutDecisions)
 
 // Entities register on the cluster; services reach them through entity clients.
-const EnginesLive = Layer.mergeAll(Work.layer, Messages.layer, Signals.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
+const EnginesLive = Layer.mergeAll(Work.layer, Messages.layer, Signals.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
   Layer.provideMerge(Layer.mergeAll(ProcessInstances.layer, Deployments.layer, InstanceStore.layer, OutboxRelay.layer))
 )
 
@@ -88,6 +89,7 @@ const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" })
     ScopesHandlers,
     MessagesHandlers,
     SignalsHandlers,
+    ConditionalStartsHandlers,
     JobsHandlers,
     TasksHandlers,
     IncidentsHandlers

@@ -35,6 +35,8 @@ export interface DraftNode {
   readonly message?: { readonly name: string | null; readonly correlationKey: string | null } | null | undefined
   readonly signal?: { readonly name: string | null } | null | undefined
   readonly timer?: { readonly kind: "duration" | "date" | "cycle"; readonly expression: string | null } | null | undefined
+  /** The FEEL condition of a conditional event. */
+  readonly condition?: string | null | undefined
   readonly call?: { readonly processId: string | null; readonly propagateAllChildVariables: boolean } | null | undefined
   readonly multiInstance?: {
     readonly sequential: boolean
@@ -113,6 +115,7 @@ export const compileDraft = (draft: Draft): Compiled => {
   const startNodeIds: Array<string> = []
   const messageStarts: Array<{ readonly nodeId: string; readonly messageName: string }> = []
   const signalStarts: Array<{ readonly nodeId: string; readonly signalName: string }> = []
+  const conditionalStarts: Array<{ readonly nodeId: string; readonly condition: string }> = []
   for (const draftNode of draft.nodes) {
     const { id, type } = draftNode
     if (!isExecutable(type)) {
@@ -137,7 +140,17 @@ export const compileDraft = (draft: Draft): Compiled => {
     // A message start event (at process level) starts an instance when a message of that name is published.
     const messageStart = type === "startEvent" && scope === null && definitions.length === 1 && definitions[0] === "message"
     const signalStart = type === "startEvent" && scope === null && definitions.length === 1 && definitions[0] === "signal"
-    if (!waitsForMessage && !waitsForSignal && !waitsForTimer && !messageStart && !signalStart && definitions.length > 0) {
+    const conditionalStart = type === "startEvent" && scope === null && definitions.length === 1 && definitions[0] === "conditional"
+    if (conditionalStart) {
+      const condition = draftNode.condition ?? ""
+      if (condition === "") problem(id, `conditional start event ${id} needs a condition`)
+      else {
+        const syntax = feelSyntaxProblem(condition)
+        if (syntax !== null) problem(id, `condition: ${syntax}`)
+        else conditionalStarts.push({ nodeId: id, condition })
+      }
+    }
+    if (!waitsForMessage && !waitsForSignal && !waitsForTimer && !messageStart && !signalStart && !conditionalStart && definitions.length > 0) {
       const kinds = draftNode.eventDefinitions!.join(", ")
       problem(id, draftNode.timer?.kind === "cycle"
         ? "repeating timers (timeCycle) are not supported: a timer fires once"
@@ -159,7 +172,7 @@ export const compileDraft = (draft: Draft): Compiled => {
     outputs.forEach(checkMapping("output"))
 
     if (type === "startEvent") {
-      if (scope === null && !messageStart && !signalStart) startNodeIds.push(id)
+      if (scope === null && !messageStart && !signalStart && !conditionalStart) startNodeIds.push(id)
       if (incoming.length > 0) problem(id, "a start event cannot have incoming sequence flows")
     } else if (incoming.length === 0) {
       problem(id, `${type} ${id} has no incoming sequence flow, so it can never be reached`)
@@ -305,7 +318,7 @@ export const compileDraft = (draft: Draft): Compiled => {
     problem(draft.key || "process", "the process has no start event")
   }
   if (problems.length > 0) return { ok: false, problems }
-  return { ok: true, graph: { key: draft.key, name: draft.name, nodes, flows, startNodeIds, messageStarts, signalStarts } }
+  return { ok: true, graph: { key: draft.key, name: draft.name, nodes, flows, startNodeIds, messageStarts, signalStarts, conditionalStarts } }
 }
 
 /** "a, b , c" or ["a","b"] -> ["a","b","c"] */

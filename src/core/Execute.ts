@@ -619,7 +619,9 @@ export const execute = (
       if (startNodeId === undefined) {
         return { ok: false, reason: "INVALID_STATE", message: `process ${graph.key} has no none start event: it starts only by message` }
       }
-      const eventStart = (graph.messageStarts ?? []).some((m) => m.nodeId === startNodeId) || (graph.signalStarts ?? []).some((m) => m.nodeId === startNodeId)
+      const eventStart = (graph.messageStarts ?? []).some((m) => m.nodeId === startNodeId) ||
+        (graph.signalStarts ?? []).some((m) => m.nodeId === startNodeId) ||
+        (graph.conditionalStarts ?? []).some((m) => m.nodeId === startNodeId)
       if (!graph.startNodeIds.includes(startNodeId) && !eventStart) {
         return { ok: false, reason: "INVALID_ARGUMENT", message: `${startNodeId} is not a start event of process ${graph.key}` }
       }

@@ -5,7 +5,8 @@
 //   userTask: assignee, candidateGroups (list or "a,b"), candidateUsers, formKey
 //   scriptTask: expression (FEEL), resultVariable
 //   receiveTask / intermediateCatchEvent (message): messageName, correlationKey (FEEL, evaluated when the token arrives)
-//   startEvent: messageName makes it a message start event, signalName a signal start event
+//   startEvent: messageName makes it a message start event, signalName a signal start event, condition (FEEL) a
+//     conditional start event
 //   intermediateCatchEvent: signalName makes it a signal catch event; timeDuration (ISO 8601 or FEEL) or timeDate a timer
 //   any activity: inputMappings / outputMappings [{ source: "= expr", target: "name" }]
 //   endEvent: terminate (true for a terminate end event)
@@ -74,6 +75,7 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
       const timeDate = text(properties["timeDate"])
       const timeCycle = text(properties["timeCycle"])
       const isTimer = node["type"] === "intermediateCatchEvent" && (timeDuration !== null || timeDate !== null || timeCycle !== null)
+      const startCondition = node["type"] === "startEvent" ? text(properties["condition"]) : null
       const defaults = levelFlows.filter((f) => f.source === id && f.isDefault)
       if (defaults.length > 1) problems.push({ elementId: id, message: "only one outgoing flow can be the default" })
       nodes.push({
@@ -82,7 +84,8 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
         name: text(node["name"]),
         scope,
         terminate: properties["terminate"] === true,
-        eventDefinitions: isTimer ? ["timer"] : isMessageCatch && !isTimer ? ["message"] : isSignal ? ["signal"] : listOf(properties["eventDefinitions"]),
+        condition: startCondition,
+        eventDefinitions: startCondition !== null ? ["conditional"] : isTimer ? ["timer"] : isMessageCatch && !isTimer ? ["message"] : isSignal ? ["signal"] : listOf(properties["eventDefinitions"]),
         timer: !isTimer ? null : timeCycle !== null
           ? { kind: "cycle", expression: timeCycle }
           : timeDuration !== null

@@ -97,6 +97,8 @@ export interface ProcessGraph {
   readonly messageStarts: ReadonlyArray<{ readonly nodeId: string; readonly messageName: string }>
   /** The process-level signal start events: a broadcast signal of that name starts an instance there. */
   readonly signalStarts: ReadonlyArray<{ readonly nodeId: string; readonly signalName: string }>
+  /** The process-level conditional start events: evaluated against supplied variables on request. */
+  readonly conditionalStarts: ReadonlyArray<{ readonly nodeId: string; readonly condition: string }>
 }
 
 /** One thing wrong with a model: which element, and what. */

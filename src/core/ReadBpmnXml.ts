@@ -91,6 +91,11 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
     formKey: form === undefined ? null : str(form, "formKey") ?? str(form, "formId"),
     script: script === undefined ? null : { expression: str(script, "expression") ?? "", resultVariable: str(script, "resultVariable") ?? "" },
     message: messageOf(element),
+    condition: (() => {
+      const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:ConditionalEventDefinition")
+      const condition = definition?.["condition"]
+      return isElement(condition) ? str(condition, "body")?.trim() ?? null : null
+    })(),
     timer: (() => {
       const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:TimerEventDefinition")
       if (definition === undefined) return null

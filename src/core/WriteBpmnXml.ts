@@ -77,6 +77,11 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       }),
       ...(node.terminate ? { eventDefinitions: [moddle.create("bpmn:TerminateEventDefinition")] } : {}),
       ...(node.message !== null && node.type === "receiveTask" ? { messageRef: messageFor(node) } : {}),
+      ...(!(graph.conditionalStarts ?? []).some((c) => c.nodeId === node.id) ? {} : {
+        eventDefinitions: [moddle.create("bpmn:ConditionalEventDefinition", {
+          condition: moddle.create("bpmn:FormalExpression", { body: graph.conditionalStarts.find((c) => c.nodeId === node.id)!.condition })
+        })]
+      }),
       ...(node.timer === null ? {} : {
         eventDefinitions: [moddle.create("bpmn:TimerEventDefinition", {
           [node.timer.kind === "duration" ? "timeDuration" : "timeDate"]: moddle.create("bpmn:FormalExpression", { body: node.timer.expression })

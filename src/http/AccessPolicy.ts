@@ -66,6 +66,7 @@ export const ACCESS_POLICY: Readonly<Record<string, Access>> = {
   // Messages come from the systems around the processes: their service accounts carry PROCESS_OWNER.
   "messages.publish": OPERATOR,
   "signals.broadcast": OPERATOR,
+  "conditionalStarts.evaluate": OPERATOR,
   // Job workers act for the process owner: their service accounts carry PROCESS_OWNER.
   "jobs.activate": OPERATOR,
   "jobs.complete": OPERATOR,

@@ -10,7 +10,7 @@ import { SystemApi } from "./api/SystemApi.ts"
 import { UsersApi } from "./api/UsersApi.ts"
 import { DeploymentsApi } from "./api/DeploymentsApi.ts"
 import { ProcessInstancesApi } from "./api/ProcessInstancesApi.ts"
-import { MessagesApi, SignalsApi } from "./api/MessagesApi.ts"
+import { ConditionalStartsApi, MessagesApi, SignalsApi } from "./api/MessagesApi.ts"
 import { ScopesApi } from "./api/ScopesApi.ts"
 import { IncidentsApi, JobsApi, TasksApi } from "./api/WorkApi.ts"
 import { RequestValidation } from "./Middleware.ts"
@@ -46,6 +46,7 @@ export class Api extends HttpApi.make("flowcore")
   .add(ScopesApi)
   .add(MessagesApi)
   .add(SignalsApi)
+  .add(ConditionalStartsApi)
   .add(JobsApi)
   .add(TasksApi)
   .add(IncidentsApi)

@@ -44,3 +44,26 @@ describe("signals", () => {
     expect((await owner.get(`/process-instances/${c.id}/event-subscriptions`)).ok()).toHaveLength(1)
   })
 })
+
+describe("conditional start events", () => {
+  it("starts every latest active process whose condition holds for the variables", async () => {
+    const owner = await (await givenTenant()).owner()
+    const big = await owner.deploy({
+      id: "big-orders",
+      nodes: [{ id: "cs", type: "startEvent", properties: { condition: "= amount > 1000" } }, { id: "t", type: "serviceTask", properties: { taskType: "big" } }, { id: "e", type: "endEvent" }],
+      flows: [{ id: "f1", source: "cs", target: "t" }, { id: "f2", source: "t", target: "e" }]
+    })
+    await owner.deploy({
+      id: "vip-orders",
+      nodes: [{ id: "cs", type: "startEvent", properties: { condition: "= vip = true" } }, { id: "e", type: "endEvent" }],
+      flows: [{ id: "f1", source: "cs", target: "e" }]
+    })
+    const result = (await owner.post("/conditional-start-events/evaluate", { variables: { amount: 5000, vip: false } })).ok(202)
+    expect(result).toMatchObject({ correlatedCount: 0, startedCount: 1 })
+    expect((await owner.instance(result.instanceIds[0])).deploymentId).toBe(big.id)
+    expect((await owner.post("/conditional-start-events/evaluate", { variables: { amount: 5000, vip: true }, processKey: "vip-orders" })).ok(202).startedCount).toBe(1)
+    expect((await owner.post("/conditional-start-events/evaluate", { variables: { amount: 1 } })).ok(202)).toEqual({ correlatedCount: 0, startedCount: 0, instanceIds: [] })
+    await owner.post(`/deployments/${big.id}/suspend`)
+    expect((await owner.post("/conditional-start-events/evaluate", { variables: { amount: 5000 } })).ok(202).startedCount).toBe(0)
+  })
+})

@@ -42,3 +42,22 @@ export class SignalsApi extends HttpApiGroup.make("signals")
   .prefix("/api/v1/signals")
   .annotateMerge(OpenApi.annotations({ title: "Signals" }))
 {}
+
+export const EvaluateConditionalStarts = Schema.Struct({
+  variables: Schema.optional(Schema.Record(Schema.String, Schema.Unknown)),
+  processKey: Schema.optional(Schema.String).annotate({ description: "only this process (default: every process)" })
+}).annotate({ identifier: "EvaluateConditionalStarts" })
+
+export class ConditionalStartsApi extends HttpApiGroup.make("conditionalStarts")
+  .add(
+    HttpApiEndpoint.post("evaluate", "/evaluate", {
+      payload: EvaluateConditionalStarts,
+      success: Ok(SignalResult, "Conditions evaluated").pipe(HttpApiSchema.status(202))
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Start an instance of every latest, active process whose conditional start event's condition holds for the variables"
+    }))
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1/conditional-start-events")
+  .annotateMerge(OpenApi.annotations({ title: "Conditional start events" }))
+{}

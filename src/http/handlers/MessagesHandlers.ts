@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { Messages } from "../../services/Messages.ts"
+import { ConditionalStarts } from "../../services/ConditionalStarts.ts"
 import { Signals } from "../../services/Signals.ts"
 import { Api } from "../Api.ts"
 
@@ -15,4 +16,10 @@ export const SignalsHandlers = HttpApiBuilder.group(Api, "signals", (handlers) =
   Effect.gen(function*() {
     const signals = yield* Signals
     return handlers.handle("broadcast", ({ payload }) => Effect.flatMap(CurrentPrincipal, (principal) => signals.broadcast(principal, payload)))
+  }))
+
+export const ConditionalStartsHandlers = HttpApiBuilder.group(Api, "conditionalStarts", (handlers) =>
+  Effect.gen(function*() {
+    const conditionalStarts = yield* ConditionalStarts
+    return handlers.handle("evaluate", ({ payload }) => Effect.flatMap(CurrentPrincipal, (principal) => conditionalStarts.evaluate(principal, payload)))
   }))
