@@ -1,0 +1,198 @@
+/**
+ * The DMN TCK runner: reads a TCK folder (model + *-test-*.xml per testCases.xsd), evaluates every test case through
+ * the same import and evaluation code the service uses, and counts results.
+ *
+ * What is counted: one check per `resultNode` (as the TCK's own runners report), passed when the actual value equals
+ * the expected value (numbers as numbers, temporal values by their ISO text, lists item by item, components by name),
+ * or when `errorResult="true"` and the evaluation failed or gave null. A resultNode is "errored" when the model could
+ * not be imported or evaluation threw a defect.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import sax from "sax";
+import * as feelin from "feelin";
+import { importDmnXml, type DecisionModel } from "./DecisionModel.ts";
+import { evaluateDecision, evaluateService } from "./DecisionEvaluation.ts";
+import { toJson } from "./FeelJson.ts";
+
+interface XNode {
+  readonly name: string;
+  readonly attrs: Record<string, string>;
+  readonly children: XNode[];
+  text: string;
+}
+
+const parseXml = (xml: string): XNode => {
+  const parser = sax.parser(true, { trim: false });
+  const root: XNode = { name: "#root", attrs: {}, children: [], text: "" };
+  const stack: XNode[] = [root];
+  parser.onopentag = (tag) => {
+    const node: XNode = { name: tag.name.replace(/^.*:/, ""), attrs: tag.attributes as Record<string, string>, children: [], text: "" };
+    stack[stack.length - 1]?.children.push(node);
+    stack.push(node);
+  };
+  parser.onclosetag = () => void stack.pop();
+  parser.ontext = (t) => {
+    const top = stack[stack.length - 1];
+    if (top) top.text += t;
+  };
+  parser.oncdata = parser.ontext;
+  parser.write(xml).close();
+  return root;
+};
+
+const temporal = (fn: string, s: string): unknown => {
+  try {
+    return feelin.evaluate(`${fn}(s)`, { s }).value ?? null;
+  } catch {
+    return null;
+  }
+};
+
+const child = (n: XNode, name: string): XNode | undefined => n.children.find((c) => c.name === name);
+const kids = (n: XNode, name: string): XNode[] => n.children.filter((c) => c.name === name);
+
+/** A test value: the `value` / `component` / `list` content of a valueType, as a FEEL value. */
+const readValue = (n: XNode): unknown => {
+  const value = child(n, "value");
+  if (value !== undefined) {
+    if (value.attrs["xsi:nil"] === "true") return null;
+    const t = (value.attrs["xsi:type"] ?? "").replace(/^.*:/, "");
+    const s = value.text;
+    switch (t) {
+      case "decimal":
+      case "double":
+      case "int":
+      case "integer":
+      case "long":
+      case "float":
+        return Number(s);
+      case "boolean":
+        return s.trim() === "true";
+      case "date":
+        return temporal("date", s.trim());
+      case "time":
+        return temporal("time", s.trim());
+      case "dateTime":
+        return temporal("date and time", s.trim());
+      case "duration":
+        return temporal("duration", s.trim());
+      default:
+        return s;
+    }
+  }
+  const list = child(n, "list");
+  if (list !== undefined) return kids(list, "item").map(readValue);
+  const components = kids(n, "component");
+  if (components.length > 0) return Object.fromEntries(components.map((c) => [c.attrs["name"] ?? "", readValue(c)]));
+  return null;
+};
+
+const equalJson = (actual: unknown, expected: unknown): boolean => {
+  if (expected === null) return actual === null;
+  if (typeof expected === "number") return typeof actual === "number" && Math.abs(actual - expected) <= Math.abs(expected) * 1e-12;
+  if (Array.isArray(expected)) {
+    return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => equalJson(actual[i], e));
+  }
+  if (typeof expected === "object") {
+    if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return false;
+    const a = actual as Record<string, unknown>;
+    return Object.entries(expected as Record<string, unknown>).every(([k, v]) => equalJson(a[k] ?? null, v));
+  }
+  return actual === expected;
+};
+
+export interface CheckOutcome {
+  readonly folder: string;
+  readonly testCase: string;
+  readonly resultNode: string;
+  readonly status: "passed" | "failed" | "errored";
+  readonly reason?: string;
+}
+
+export interface Totals {
+  passed: number;
+  failed: number;
+  errored: number;
+}
+
+const runFolder = async (dir: string, folder: string): Promise<CheckOutcome[]> => {
+  const files = fs.readdirSync(dir);
+  const out: CheckOutcome[] = [];
+  const testFiles = files.filter((f) => /-test-\d+\.xml$/.test(f));
+  const models = new Map<string, DecisionModel | string>();
+  for (const f of files.filter((f) => f.endsWith(".dmn"))) {
+    const r = await importDmnXml(fs.readFileSync(path.join(dir, f), "utf8"));
+    models.set(f, r.ok ? r.value : r.error.map((p) => p.message).join("; "));
+  }
+  for (const tf of testFiles) {
+    const doc = parseXml(fs.readFileSync(path.join(dir, tf), "utf8"));
+    const root = child(doc, "testCases");
+    if (root === undefined) continue;
+    const modelName = child(root, "modelName")?.text.trim() ?? "";
+    const model = models.get(modelName) ?? [...models.values()][0];
+    for (const tc of kids(root, "testCase")) {
+      const id = tc.attrs["id"] ?? "?";
+      const vars: Record<string, unknown> = {};
+      for (const input of kids(tc, "inputNode")) vars[input.attrs["name"] ?? ""] = readValue(input);
+      for (const rn of kids(tc, "resultNode")) {
+        const name = rn.attrs["name"] ?? "";
+        const base = { folder, testCase: id, resultNode: name };
+        if (model === undefined || typeof model === "string") {
+          out.push({ ...base, status: "errored", reason: `import failed: ${model ?? "no model"}` });
+          continue;
+        }
+        const expectError = rn.attrs["errorResult"] === "true";
+        const expected = toJson(readValue(child(rn, "expected") ?? { name: "", attrs: {}, children: [], text: "" }));
+        try {
+          const isService = tc.attrs["type"] === "decisionService" || rn.attrs["type"] === "decisionService";
+          const target = isService ? (tc.attrs["invocableName"] ?? name) : name;
+          const r = isService ? evaluateService(model, target, vars) : evaluateDecision(model, target, vars);
+          if (r._tag === "DecisionError") {
+            out.push(expectError ? { ...base, status: "passed" } : { ...base, status: "failed", reason: `${r.code}: ${r.message}` });
+            continue;
+          }
+          const actual = toJson(r.result);
+          if (expectError) {
+            out.push(actual === null ? { ...base, status: "passed" } : { ...base, status: "failed", reason: `expected an error, got ${JSON.stringify(actual)}` });
+          } else if (equalJson(actual, expected)) {
+            out.push({ ...base, status: "passed" });
+          } else {
+            out.push({ ...base, status: "failed", reason: `expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}` });
+          }
+        } catch (error) {
+          out.push({ ...base, status: "errored", reason: String(error) });
+        }
+      }
+    }
+  }
+  return out;
+};
+
+export interface TckReport {
+  readonly outcomes: ReadonlyArray<CheckOutcome>;
+  readonly total: Totals;
+  readonly byLevel: Record<string, Totals>;
+}
+
+export const count = (outcomes: ReadonlyArray<CheckOutcome>): Totals => ({
+  passed: outcomes.filter((o) => o.status === "passed").length,
+  failed: outcomes.filter((o) => o.status === "failed").length,
+  errored: outcomes.filter((o) => o.status === "errored").length,
+});
+
+export const runTck = async (root: string): Promise<TckReport> => {
+  const outcomes: CheckOutcome[] = [];
+  const byLevel: Record<string, Totals> = {};
+  for (const level of fs.readdirSync(root).filter((d) => d.startsWith("compliance-level-")).sort()) {
+    const levelOutcomes: CheckOutcome[] = [];
+    for (const folder of fs.readdirSync(path.join(root, level)).sort()) {
+      const dir = path.join(root, level, folder);
+      if (!fs.statSync(dir).isDirectory()) continue;
+      levelOutcomes.push(...(await runFolder(dir, `${level}/${folder}`)));
+    }
+    byLevel[level] = count(levelOutcomes);
+    outcomes.push(...levelOutcomes);
+  }
+  return { outcomes, total: count(outcomes), byLevel };
+};
