@@ -34,6 +34,9 @@ import { InstanceStore } from "./persistence/InstanceStore.ts"
 import { BpmnProcessModels } from "./services/BpmnProcessModels.ts"
 import { CoreProcessEngine } from "./services/CoreProcessEngine.ts"
 import { DecisionEvaluator } from "./services/DecisionEvaluator.ts"
+import { Decisions } from "./services/Decisions.ts"
+import { DmnDecisionEngine } from "./services/DmnDecisionEngine.ts"
+import { DecisionModelsHandlers, DecisionsHandlers, FeelHandlers } from "./http/handlers/DecisionsHandlers.ts"
 import { Deployments } from "./services/Deployments.ts"
 import { ProcessInstances } from "./services/ProcessInstances.ts"
 import { Work } from "./services/Work.ts"
@@ -65,11 +68,13 @@ const AdministrationLive = Layer.mergeAll(SignIn.layer, Invitations.layer, Resou
 )
 
 // The pure cores (BPMN model + execution, DMN + FEEL) behind their ports.
-const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.layer, DecisionEvaluator.layerWithoutDecisions)
+const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.layer, DmnDecisionEngine.layer)
 
 // Entities register on the cluster; services reach them through entity clients.
 const EnginesLive = Layer.mergeAll(Work.layer, Messages.layer, Signals.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
-  Layer.provideMerge(Layer.mergeAll(ProcessInstances.layer, Deployments.layer, InstanceStore.layer, OutboxRelay.layer))
+  Layer.provideMerge(Layer.mergeAll(ProcessInstances.layer, Deployments.layer, InstanceStore.layer, OutboxRelay.layer)),
+  Layer.provideMerge(DecisionEvaluator.layer),
+  Layer.provideMerge(Decisions.layer)
 )
 
 const ServicesLive = Layer.mergeAll(AdministrationLive, EnginesLive).pipe(Layer.provideMerge(CoresLive))
@@ -90,6 +95,9 @@ const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" })
     MessagesHandlers,
     SignalsHandlers,
     ConditionalStartsHandlers,
+    DecisionsHandlers,
+    DecisionModelsHandlers,
+    FeelHandlers,
     JobsHandlers,
     TasksHandlers,
     IncidentsHandlers

@@ -11,6 +11,7 @@ import { UsersApi } from "./api/UsersApi.ts"
 import { DeploymentsApi } from "./api/DeploymentsApi.ts"
 import { ProcessInstancesApi } from "./api/ProcessInstancesApi.ts"
 import { ConditionalStartsApi, MessagesApi, SignalsApi } from "./api/MessagesApi.ts"
+import { DecisionModelsApi, DecisionsApi, FeelApi } from "./api/DecisionsApi.ts"
 import { ScopesApi } from "./api/ScopesApi.ts"
 import { IncidentsApi, JobsApi, TasksApi } from "./api/WorkApi.ts"
 import { RequestValidation } from "./Middleware.ts"
@@ -47,6 +48,9 @@ export class Api extends HttpApi.make("flowcore")
   .add(MessagesApi)
   .add(SignalsApi)
   .add(ConditionalStartsApi)
+  .add(DecisionsApi)
+  .add(DecisionModelsApi)
+  .add(FeelApi)
   .add(JobsApi)
   .add(TasksApi)
   .add(IncidentsApi)

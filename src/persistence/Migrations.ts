@@ -8,6 +8,7 @@ import instanceOutbox from "./migrations/0004_instance_outbox.ts"
 import messageStartEvents from "./migrations/0005_message_start_events.ts"
 import bufferedMessages from "./migrations/0006_buffered_messages.ts"
 import signalStartEvents from "./migrations/0007_signal_start_events.ts"
+import decisions from "./migrations/0008_decisions.ts"
 
 export const MigrationsLive = Layer.effectDiscard(
   Migrator.make({})({
@@ -18,7 +19,8 @@ export const MigrationsLive = Layer.effectDiscard(
       "0004_instance_outbox": instanceOutbox,
       "0005_message_start_events": messageStartEvents,
       "0006_buffered_messages": bufferedMessages,
-      "0007_signal_start_events": signalStartEvents
+      "0007_signal_start_events": signalStartEvents,
+      "0008_decisions": decisions
     }),
     table: "schema_migrations"
   })

@@ -1,5 +1,6 @@
 // The port through which business rule tasks evaluate decisions: the latest version of a decision id in the tenant.
 import { Context, Effect, Layer } from "effect"
+import { Decisions } from "./Decisions.ts"
 
 export class DecisionNotEvaluated extends Error {
   override readonly name = "DecisionNotEvaluated"
@@ -16,11 +17,25 @@ export interface DecisionEvaluatorShape {
 
 export class DecisionEvaluator extends Context.Service<DecisionEvaluator, DecisionEvaluatorShape>()("flowcore/DecisionEvaluator") {
   /**
-   * This installation has no decision repository yet (DMN arrives with the decisions issue), so every decision id is
-   * unknown and a business rule task raises an incident naming it.
+   * The latest deployed version of the decision. A table result that is a context (several output columns) gives one
+   * variable per column; a single column's value goes under that column's name.
    */
-  static readonly layerWithoutDecisions = Layer.succeed(DecisionEvaluator, {
-    evaluateLatest: (_tenantId, decisionId) =>
-      Effect.fail(new DecisionNotEvaluated(`decision ${decisionId} not found: no decision with that id is deployed`))
-  })
+  static readonly layer = Layer.effect(
+    DecisionEvaluator,
+    Effect.gen(function*() {
+      const decisions = yield* Decisions
+      return {
+        evaluateLatest: (tenantId, decisionId, variables) =>
+          decisions.evaluateLatest(tenantId, decisionId, variables).pipe(
+            Effect.map((evaluation) => ({
+              result: evaluation.result,
+              outputs: typeof evaluation.result === "object" && evaluation.result !== null && !Array.isArray(evaluation.result)
+                ? evaluation.result as Record<string, unknown>
+                : evaluation.outputName === null ? {} : { [evaluation.outputName]: evaluation.result }
+            })),
+            Effect.mapError((error) => new DecisionNotEvaluated(error.message))
+          )
+      }
+    })
+  )
 }

@@ -148,5 +148,6 @@ describe("elements through HTTP", () => {
     })
     expect(incident).toMatchObject({ nodeId: "rate", type: "DECISION_EVALUATION_ERROR", state: "OPEN" })
     expect(incident.message).toMatch(/decision credit-risk not found/)
+    // once the decision is deployed, the incident's cause is gone (retrying incidents arrives with the jobs issue)
   })
 })

@@ -1,0 +1,92 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { BusinessErrorHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
+import { IdParam, Page, PageQueryFields } from "../../schema/Common.ts"
+import {
+  Decision,
+  DecisionDetail,
+  DecisionModel,
+  DecisionModelSummary,
+  DecisionQuery,
+  EvaluateRequest,
+  EvaluationResult,
+  FeelFunctionInfo,
+  FeelRequest,
+  FeelResult
+} from "../../schema/Decisions.ts"
+import { Ok } from "../../schema/Envelope.ts"
+import { Authentication } from "../Middleware.ts"
+
+const DmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/xml" })).annotate({ description: "DMN 1.3, 1.4 or 1.5 XML" })
+const XmlDocument = Schema.Struct({ id: Schema.String, xml: Schema.String }).annotate({ identifier: "XmlDocument" })
+const EvaluationErrors = [NotFoundHttp, BusinessErrorHttp, ValidationErrorHttp] as const
+
+export class DecisionsApi extends HttpApiGroup.make("decisions")
+  .add(
+    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(DecisionQuery), success: Ok(Page(Decision)) })
+      .annotateMerge(OpenApi.annotations({ summary: "List decisions, newest first; with key, that decision's versions" })),
+    HttpApiEndpoint.post("deploy", "/", {
+      payload: Schema.Unknown.annotate({ description: "a decision table as JSON (see the README's decision table format)" }),
+      success: Ok(Decision, "Decision deployed").pipe(HttpApiSchema.status(201)),
+      error: ValidationErrorHttp
+    }).annotateMerge(OpenApi.annotations({ summary: "Deploy a decision table given as JSON; it is the next version of its key" })),
+    HttpApiEndpoint.post("import", "/import", {
+      payload: DmnXmlBody,
+      success: Ok(DecisionModel, "DMN imported").pipe(HttpApiSchema.status(201)),
+      error: ValidationErrorHttp
+    }).annotateMerge(OpenApi.annotations({ summary: "Import a DMN XML file: a decision model and each of its decisions (as new versions)" })),
+    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(DecisionDetail), error: NotFoundHttp })
+      .annotateMerge(OpenApi.annotations({ summary: "A decision" })),
+    HttpApiEndpoint.get("xml", "/:id/xml", { params: IdParam, success: Ok(XmlDocument), error: NotFoundHttp })
+      .annotateMerge(OpenApi.annotations({ summary: "The decision's DMN XML (generated for JSON tables); re-importing it evaluates the same" })),
+    HttpApiEndpoint.post("evaluate", "/:id/evaluate", { params: IdParam, payload: EvaluateRequest, success: Ok(EvaluationResult), error: EvaluationErrors })
+      .annotateMerge(OpenApi.annotations({ summary: "Evaluate the decision (with its required decisions) for variables" })),
+    HttpApiEndpoint.post("evaluateWithTrace", "/:id/evaluate-with-trace", {
+      params: IdParam,
+      payload: EvaluateRequest,
+      success: Ok(EvaluationResult),
+      error: EvaluationErrors
+    }).annotateMerge(OpenApi.annotations({ summary: "Evaluate and report matched rules, input values, outputs and the required decisions evaluated" }))
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1/decisions")
+  .annotateMerge(OpenApi.annotations({ title: "Decisions" }))
+{}
+
+export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
+  .add(
+    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(PageQueryFields), success: Ok(Page(DecisionModelSummary)) })
+      .annotateMerge(OpenApi.annotations({ summary: "List decision models, newest first" })),
+    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(DecisionModel), error: NotFoundHttp })
+      .annotateMerge(OpenApi.annotations({ summary: "A model's decisions, decision services and required inputs" })),
+    HttpApiEndpoint.get("xml", "/:id/xml", { params: IdParam, success: Ok(XmlDocument), error: NotFoundHttp })
+      .annotateMerge(OpenApi.annotations({ summary: "The model's DMN XML" })),
+    HttpApiEndpoint.post("evaluateDecision", "/:id/decisions/:decisionId/evaluate", {
+      params: { id: Schema.String, decisionId: Schema.String },
+      payload: EvaluateRequest,
+      success: Ok(EvaluationResult),
+      error: EvaluationErrors
+    }).annotateMerge(OpenApi.annotations({ summary: "Evaluate one decision of the model (by its DMN id), including its required decisions" })),
+    HttpApiEndpoint.post("evaluateService", "/:id/services/:serviceId/evaluate", {
+      params: { id: Schema.String, serviceId: Schema.String },
+      payload: EvaluateRequest,
+      success: Ok(EvaluationResult),
+      error: EvaluationErrors
+    }).annotateMerge(OpenApi.annotations({ summary: "Evaluate a decision service of the model" }))
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1/decision-models")
+  .annotateMerge(OpenApi.annotations({ title: "Decision models" }))
+{}
+
+export class FeelApi extends HttpApiGroup.make("feel")
+  .add(
+    HttpApiEndpoint.post("evaluate", "/evaluate", { payload: FeelRequest, success: Ok(FeelResult), error: [ValidationErrorHttp, BusinessErrorHttp] })
+      .annotateMerge(OpenApi.annotations({ summary: "Evaluate a FEEL expression against a context; syntax errors answer 400 with the position" })),
+    HttpApiEndpoint.get("functions", "/functions", { success: Ok(Schema.Array(FeelFunctionInfo)) })
+      .annotateMerge(OpenApi.annotations({ summary: "Every FEEL built-in function with its parameters" }))
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1/feel")
+  .annotateMerge(OpenApi.annotations({ title: "FEEL" }))
+{}

@@ -1,0 +1,263 @@
+// Decision models and decisions: deploy a JSON decision table (stored as the DMN XML it generates) or import a DMN
+// file with many decisions; every decision is the next version of its key. Parsed models are cached by id.
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { countOf, fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
+import { type BusinessError, notFound, type NotFound, type ValidationError } from "../schema/ApiErrors.ts"
+import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { Decision, DecisionModel } from "../schema/Decisions.ts"
+import { DecisionEngine, type Evaluation, type ParsedDecisionModel } from "./DecisionEngine.ts"
+import { isUuid, newId } from "./Ids.ts"
+import { isoFromDb, nowIso } from "./Time.ts"
+
+interface DecisionRow {
+  readonly id: string
+  readonly key: string
+  readonly name: string | null
+  readonly version: number
+  readonly kind: string
+  readonly hit_policy: string | null
+  readonly decision_model_id: string
+  readonly format: Decision["format"]
+  readonly source: unknown
+  readonly created_by: string
+  readonly created_at: unknown
+}
+
+const toDecision = (row: DecisionRow): Decision => ({
+  id: row.id,
+  key: row.key,
+  name: row.name,
+  version: Number(row.version),
+  kind: row.kind,
+  hitPolicy: row.hit_policy,
+  decisionModelId: row.decision_model_id,
+  format: row.format,
+  createdBy: row.created_by,
+  createdAt: isoFromDb(row.created_at)
+})
+
+interface ModelRow {
+  readonly id: string
+  readonly name: string | null
+  readonly namespace: string | null
+  readonly format: Decision["format"]
+  readonly dmn_xml: string
+  readonly created_by: string
+  readonly created_at: unknown
+  readonly decision_count?: unknown
+}
+
+export interface EvaluatedDecision extends Evaluation {
+  readonly decisionId: string
+  readonly decisionKey: string
+  readonly version: number | null
+  /** The output column's name when the decision has exactly one (business rule tasks name the variable after it). */
+  readonly outputName: string | null
+}
+
+type EvaluateError = NotFound | BusinessError | ValidationError
+
+export interface DecisionsShape {
+  readonly deployTable: (tenantId: string, actor: string, table: unknown) => Effect.Effect<Decision, ValidationError>
+  readonly importXml: (tenantId: string, actor: string, xml: string) => Effect.Effect<DecisionModel, ValidationError>
+  readonly list: (tenantId: string, filter: { readonly key?: string | undefined }, page: PageRequest) => Effect.Effect<PageOf<Decision>>
+  readonly get: (tenantId: string, id: string) => Effect.Effect<{
+    readonly decision: Decision
+    readonly requiredDecisions: ReadonlyArray<string>
+    readonly requiredInputs: ReadonlyArray<string>
+    readonly table: unknown
+  }, NotFound>
+  readonly xmlOf: (tenantId: string, id: string) => Effect.Effect<string, NotFound>
+  readonly evaluate: (tenantId: string, id: string, variables: Readonly<Record<string, unknown>>, trace: boolean) => Effect.Effect<EvaluatedDecision, EvaluateError>
+  /** The latest version of a decision key (business rule tasks). */
+  readonly evaluateLatest: (tenantId: string, key: string, variables: Readonly<Record<string, unknown>>) => Effect.Effect<EvaluatedDecision, EvaluateError>
+  readonly listModels: (tenantId: string, page: PageRequest) => Effect.Effect<PageOf<Omit<DecisionModel, "decisions" | "decisionServices" | "inputs"> & { readonly decisionCount: number }>>
+  readonly getModel: (tenantId: string, id: string) => Effect.Effect<DecisionModel, NotFound>
+  readonly modelXml: (tenantId: string, id: string) => Effect.Effect<string, NotFound>
+  readonly evaluateInModel: (tenantId: string, modelId: string, decisionId: string, variables: Readonly<Record<string, unknown>>) => Effect.Effect<EvaluatedDecision, EvaluateError>
+  readonly evaluateService: (tenantId: string, modelId: string, serviceId: string, variables: Readonly<Record<string, unknown>>) => Effect.Effect<EvaluatedDecision, EvaluateError>
+}
+
+const MODEL_CACHE_SIZE = 500
+
+export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flowcore/Decisions") {
+  static readonly layer = Layer.effect(
+    Decisions,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const engine = yield* DecisionEngine
+      const cache = new Map<string, ParsedDecisionModel>()
+
+      const modelRow = (tenantId: string, id: string) =>
+        Effect.gen(function*() {
+          if (!isUuid(id)) return yield* notFound("decision model", id)
+          const rows = yield* sql<ModelRow>`SELECT * FROM decision_models WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          if (rows[0] === undefined) return yield* notFound("decision model", id)
+          return rows[0]
+        })
+
+      /** A stored model parses: it was validated when it was stored. */
+      const parsed = (row: ModelRow) =>
+        Effect.gen(function*() {
+          const hit = cache.get(row.id)
+          if (hit !== undefined) return hit
+          const model = yield* engine.parse(row.dmn_xml).pipe(Effect.orDie)
+          if (cache.size >= MODEL_CACHE_SIZE) cache.delete(cache.keys().next().value!)
+          cache.set(row.id, model)
+          return model
+        })
+
+      const decisionRow = (tenantId: string, id: string) =>
+        Effect.gen(function*() {
+          if (!isUuid(id)) return yield* notFound("decision", id)
+          const rows = yield* sql<DecisionRow>`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id
+            WHERE d.tenant_id = ${tenantId} AND d.id = ${id}`.pipe(Effect.orDie)
+          if (rows[0] === undefined) return yield* notFound("decision", id)
+          return rows[0]
+        })
+
+      const store = (tenantId: string, actor: string, xml: string, model: ParsedDecisionModel, format: Decision["format"], table: unknown) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const modelId = yield* newId
+          const now = yield* nowIso
+          yield* sql`INSERT INTO decision_models (tenant_id, id, name, namespace, format, dmn_xml, created_by, created_at)
+            VALUES (${tenantId}, ${modelId}, ${model.name}, ${model.namespace}, ${format}, ${xml}, ${actor}, ${now})`
+          const decisions: Array<Decision> = []
+          for (const decision of model.decisions) {
+            const id = yield* newId
+            const rows = yield* sql<DecisionRow>`INSERT INTO decisions
+                (tenant_id, id, decision_model_id, key, name, version, kind, hit_policy, source, created_by, created_at)
+              SELECT ${tenantId}, ${id}, ${modelId}, ${decision.id}, ${decision.name}, coalesce(max(version), 0) + 1,
+                ${decision.kind}, ${decision.hitPolicy}, ${table === undefined ? null : toJson(table)}::jsonb, ${actor}, ${now}
+              FROM decisions WHERE tenant_id = ${tenantId} AND key = ${decision.id}
+              RETURNING *, ${format}::text AS format`
+            decisions.push(toDecision(rows[0]!))
+          }
+          cache.set(modelId, model)
+          return { modelId, decisions, now }
+        })).pipe(Effect.retry({ times: 5, while: isUniqueViolation }), Effect.orDie)
+
+      const toModel = (row: ModelRow, model: ParsedDecisionModel, decisions: ReadonlyArray<Decision>): DecisionModel => ({
+        id: row.id,
+        name: row.name,
+        namespace: row.namespace,
+        format: row.format,
+        decisions,
+        decisionServices: model.services,
+        inputs: model.inputs,
+        createdBy: row.created_by,
+        createdAt: isoFromDb(row.created_at)
+      })
+
+      const decisionsOfModel = (tenantId: string, modelId: string) =>
+        sql<DecisionRow>`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id
+          WHERE d.tenant_id = ${tenantId} AND d.decision_model_id = ${modelId} ORDER BY d.key`.pipe(Effect.map((rows) => rows.map(toDecision)), Effect.orDie)
+
+      const evaluateRow = (tenantId: string, row: DecisionRow, variables: Readonly<Record<string, unknown>>, trace: boolean) =>
+        Effect.gen(function*() {
+          const model = yield* parsed(yield* modelRow(tenantId, row.decision_model_id))
+          const evaluation = yield* engine.evaluate(model, row.key, variables, { trace })
+          const summary = model.decisions.find((d) => d.id === row.key)
+          return { ...evaluation, decisionId: row.id, decisionKey: row.key, version: Number(row.version), outputName: summary?.outputNames.length === 1 ? summary.outputNames[0]! : null }
+        })
+
+      return {
+        deployTable: (tenantId, actor, table) =>
+          Effect.gen(function*() {
+            const generated = yield* engine.fromTable(table)
+            const model = yield* engine.parse(generated.xml)
+            const stored = yield* store(tenantId, actor, generated.xml, model, "JSON_TABLE", table)
+            return stored.decisions.find((d) => d.key === generated.decisionId) ?? stored.decisions[0]!
+          }),
+        importXml: (tenantId, actor, xml) =>
+          Effect.gen(function*() {
+            const model = yield* engine.parse(xml)
+            const stored = yield* store(tenantId, actor, xml, model, "DMN_XML", undefined)
+            return toModel(
+              { id: stored.modelId, name: model.name, namespace: model.namespace, format: "DMN_XML", dmn_xml: xml, created_by: actor, created_at: stored.now },
+              model,
+              stored.decisions
+            )
+          }),
+        list: (tenantId, filter, page) =>
+          Effect.gen(function*() {
+            const where = sql.and([sql`d.tenant_id = ${tenantId}`, ...(filter.key === undefined ? [] : [sql`d.key = ${filter.key}`])])
+            const order = filter.key === undefined ? sql`d.created_at DESC, d.id DESC` : sql`d.version DESC`
+            const [rows, total] = yield* Effect.all([
+              sql<DecisionRow>`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id
+                WHERE ${where} ORDER BY ${order} LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<{ count: unknown }>`SELECT count(*) AS count FROM decisions d WHERE ${where}`
+            ])
+            return pageOf(rows.map(toDecision), page, countOf(total))
+          }).pipe(Effect.orDie),
+        get: (tenantId, id) =>
+          Effect.gen(function*() {
+            const row = yield* decisionRow(tenantId, id)
+            const model = yield* parsed(yield* modelRow(tenantId, row.decision_model_id))
+            const summary = model.decisions.find((d) => d.id === row.key)
+            return {
+              decision: toDecision(row),
+              requiredDecisions: summary?.requiredDecisions ?? [],
+              requiredInputs: summary?.requiredInputs ?? [],
+              table: row.source === null ? null : fromJson(row.source)
+            }
+          }),
+        xmlOf: (tenantId, id) =>
+          Effect.gen(function*() {
+            const row = yield* decisionRow(tenantId, id)
+            return (yield* modelRow(tenantId, row.decision_model_id)).dmn_xml
+          }),
+        evaluate: (tenantId, id, variables, trace) => Effect.flatMap(decisionRow(tenantId, id), (row) => evaluateRow(tenantId, row, variables, trace)),
+        evaluateLatest: (tenantId, key, variables) =>
+          Effect.gen(function*() {
+            const rows = yield* sql<DecisionRow>`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id
+              WHERE d.tenant_id = ${tenantId} AND d.key = ${key} ORDER BY d.version DESC LIMIT 1`.pipe(Effect.orDie)
+            if (rows[0] === undefined) return yield* notFound("decision", key)
+            return yield* evaluateRow(tenantId, rows[0], variables, false)
+          }),
+        listModels: (tenantId, page) =>
+          Effect.gen(function*() {
+            const [rows, total] = yield* Effect.all([
+              sql<ModelRow>`SELECT m.id, m.name, m.namespace, m.format, m.created_by, m.created_at,
+                  (SELECT count(*) FROM decisions d WHERE d.decision_model_id = m.id) AS decision_count
+                FROM decision_models m WHERE m.tenant_id = ${tenantId}
+                ORDER BY m.created_at DESC, m.id DESC LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<{ count: unknown }>`SELECT count(*) AS count FROM decision_models WHERE tenant_id = ${tenantId}`
+            ])
+            return pageOf(rows.map((row) => ({
+              id: row.id,
+              name: row.name,
+              namespace: row.namespace,
+              format: row.format,
+              decisionCount: Number(row.decision_count ?? 0),
+              createdBy: row.created_by,
+              createdAt: isoFromDb(row.created_at)
+            })), page, countOf(total))
+          }).pipe(Effect.orDie),
+        getModel: (tenantId, id) =>
+          Effect.gen(function*() {
+            const row = yield* modelRow(tenantId, id)
+            return toModel(row, yield* parsed(row), yield* decisionsOfModel(tenantId, id))
+          }),
+        modelXml: (tenantId, id) => Effect.map(modelRow(tenantId, id), (row) => row.dmn_xml),
+        evaluateInModel: (tenantId, modelId, decisionId, variables) =>
+          Effect.gen(function*() {
+            const row = yield* modelRow(tenantId, modelId)
+            const model = yield* parsed(row)
+            if (!model.decisions.some((d) => d.id === decisionId)) return yield* notFound("decision", decisionId)
+            const evaluation = yield* engine.evaluate(model, decisionId, variables, { trace: false })
+            const stored = (yield* decisionsOfModel(tenantId, modelId)).find((d) => d.key === decisionId)
+            return { ...evaluation, decisionId: stored?.id ?? decisionId, decisionKey: decisionId, version: stored?.version ?? null, outputName: null }
+          }),
+        evaluateService: (tenantId, modelId, serviceId, variables) =>
+          Effect.gen(function*() {
+            const model = yield* parsed(yield* modelRow(tenantId, modelId))
+            if (!model.services.some((s) => s.id === serviceId)) return yield* notFound("decision service", serviceId)
+            const evaluation = yield* engine.evaluateService(model, serviceId, variables)
+            return { ...evaluation, decisionId: serviceId, decisionKey: serviceId, version: null, outputName: null }
+          })
+      }
+    })
+  )
+}

@@ -1,0 +1,100 @@
+// DecisionEngine over the DMN / FEEL core (src/decision): JSON inputs become FEEL values by the input data's typeRef,
+// results become JSON; a Unique/Any hit-policy violation is 422 naming the rules; FEEL syntax errors are 400 with
+// the position. Untrusted DMN XML is prechecked like BPMN (no DOCTYPE/entities, bounded size and depth).
+import { Effect, Layer } from "effect"
+import { precheckXml } from "../core/XmlPrecheck.ts"
+import { type DecisionTrace, type Evaluation, evaluateDecision, evaluateService } from "../decision/DecisionEvaluation.ts"
+import { type DecisionModel, importDmnXml } from "../decision/DecisionModel.ts"
+import { decisionTableFromJson, decisionTableToDmnXml } from "../decision/DecisionTableJson.ts"
+import { evaluateFeel, fromJson, toJson } from "../decision/Feel.ts"
+import { listFeelFunctions } from "../decision/FeelFunctions.ts"
+import { BusinessError, ValidationError } from "../schema/ApiErrors.ts"
+import { DecisionEngine, type ParsedDecisionModel } from "./DecisionEngine.ts"
+
+const invalid = (message: string, errors: ReadonlyArray<{ readonly field: string; readonly message: string }>) =>
+  new ValidationError({ message, errors: errors.map((e) => ({ ...e, code: "INVALID_MODEL" })) })
+
+const summarise = (model: DecisionModel): ParsedDecisionModel => ({
+  name: model.name || null,
+  namespace: model.namespace || null,
+  decisions: model.decisions.map((decision) => ({
+    id: decision.id,
+    name: decision.name || null,
+    kind: decision.expression === undefined ? "NONE" : decision.expression.kind === "decisionTable" ? "DECISION_TABLE" : decision.expression.kind.toUpperCase(),
+    hitPolicy: decision.expression?.kind === "decisionTable" ? decision.expression.hitPolicy : null,
+    requiredDecisions: decision.requiredDecisions,
+    requiredInputs: decision.requiredInputs,
+    outputNames: decision.expression?.kind === "decisionTable" ? decision.expression.outputs.map((o) => o.name) : []
+  })),
+  services: model.decisionServices.map((service) => ({ ...service, name: service.name || null })),
+  inputs: model.inputData.map((input) => ({ id: input.id, name: input.name, typeRef: input.typeRef ?? null })),
+  handle: model
+})
+
+/** JSON variables as FEEL values, typed by the model's input data where it names them. */
+const feelInputs = (model: DecisionModel, variables: Readonly<Record<string, unknown>>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, fromJson(value, model.inputData.find((i) => i.name === name)?.typeRef)]))
+
+const traceJson = (trace: ReadonlyArray<DecisionTrace>) =>
+  trace.map((step) => ({
+    decisionId: step.decisionId,
+    decisionName: step.decisionName,
+    inputs: step.inputs.map((input) => ({ ...input, value: toJson(input.value) })),
+    matchedRules: step.matchedRules.map((rule) => ({ ...rule, outputs: toJson(rule.outputs) })),
+    result: toJson(step.result)
+  }))
+
+const settle = (evaluation: Evaluation, trace: boolean) => {
+  if (evaluation._tag === "EvaluationOk") {
+    return Effect.succeed({ result: toJson(evaluation.result), ...(trace ? { trace: traceJson(evaluation.trace) } : {}) })
+  }
+  const errors = (evaluation.ruleIds ?? []).map((ruleId) => ({ field: "rules", message: `rule ${ruleId} matched`, code: evaluation.code }))
+  return evaluation.code === "FEEL_SYNTAX"
+    ? Effect.fail(new ValidationError({ message: evaluation.message, errors: [{ field: "expression", message: evaluation.message, code: evaluation.code }] }))
+    : Effect.fail(new BusinessError({ message: evaluation.message, errors }))
+}
+
+export const DmnDecisionEngine = {
+  layer: Layer.succeed(DecisionEngine, {
+    parse: (xml) =>
+      Effect.gen(function*() {
+        const precheck = precheckXml(xml)
+        if (precheck.length > 0) return yield* invalid(`the DMN document is refused: ${precheck[0]!.message}`, precheck.map((p) => ({ field: "dmn", message: p.message })))
+        const imported = yield* Effect.promise(() => importDmnXml(xml))
+        if (!imported.ok) {
+          return yield* invalid(`the DMN document is invalid: ${imported.error.map((p) => `${p.path}: ${p.message}`).join("; ")}`,
+            imported.error.map((p) => ({ field: p.path || "dmn", message: p.message })))
+        }
+        if (imported.value.decisions.length === 0) return yield* invalid("the DMN document has no decision", [{ field: "dmn", message: "no decision" }])
+        return summarise(imported.value)
+      }),
+    fromTable: (json) =>
+      Effect.gen(function*() {
+        const table = decisionTableFromJson(json)
+        if (!table.ok) {
+          return yield* invalid(`the decision table is invalid: ${table.error.map((p) => `${p.path || "/"}: ${p.message}`).join("; ")}`,
+            table.error.map((p) => ({ field: p.path || "/", message: p.message })))
+        }
+        const xml = yield* Effect.promise(() => decisionTableToDmnXml(table.value))
+        return { xml, decisionId: table.value.id }
+      }),
+    evaluate: (parsed, decisionId, variables, options) => {
+      const model = parsed.handle as DecisionModel
+      return settle(evaluateDecision(model, decisionId, feelInputs(model, variables)), options.trace)
+    },
+    evaluateService: (parsed, serviceId, variables) => {
+      const model = parsed.handle as DecisionModel
+      return settle(evaluateService(model, serviceId, feelInputs(model, variables)), false)
+    },
+    feel: (expression, context) => {
+      const outcome = evaluateFeel(expression, { ...context })
+      return outcome._tag === "FeelOk"
+        ? Effect.succeed(outcome.value)
+        : Effect.fail(new ValidationError({
+          message: `FEEL syntax error at ${outcome.position.from}: ${outcome.message}`,
+          errors: [{ field: "expression", message: `${outcome.message} (characters ${outcome.position.from}-${outcome.position.to})`, code: "FEEL_SYNTAX" }]
+        }))
+    },
+    functions: listFeelFunctions().map((fn) => ({ name: fn.name, parameters: fn.parameters }))
+  })
+}
