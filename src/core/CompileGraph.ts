@@ -35,6 +35,7 @@ export interface DraftNode {
   readonly message?: { readonly name: string | null; readonly correlationKey: string | null } | null | undefined
   readonly signal?: { readonly name: string | null } | null | undefined
   readonly timer?: { readonly kind: "duration" | "date" | "cycle"; readonly expression: string | null } | null | undefined
+  readonly boundary?: { readonly attachedTo: string | null; readonly cancelActivity: boolean } | null | undefined
   /** The FEEL condition of a conditional event. */
   readonly condition?: string | null | undefined
   readonly call?: { readonly processId: string | null; readonly propagateAllChildVariables: boolean } | null | undefined
@@ -67,6 +68,10 @@ export interface Draft {
   readonly flows: ReadonlyArray<DraftFlow>
 }
 
+const BOUNDARY_HOSTS: ReadonlySet<string> = new Set([
+  "serviceTask", "sendTask", "userTask", "scriptTask", "task", "manualTask", "receiveTask", "subProcess", "callActivity", "businessRuleTask"
+])
+
 const MULTI_INSTANCE_TYPES: ReadonlySet<string> = new Set([
   "serviceTask", "sendTask", "userTask", "scriptTask", "task", "manualTask", "receiveTask", "subProcess", "callActivity", "businessRuleTask"
 ])
@@ -76,7 +81,6 @@ const isExecutable = (type: string): type is NodeType => (EXECUTABLE_TYPES as Re
 const NOT_YET: Record<string, string> = {
   eventBasedGateway: "event-based gateways are not supported yet",
   intermediateThrowEvent: "intermediate throw events are not supported yet",
-  boundaryEvent: "boundary events are not supported yet",
   complexGateway: "complex gateways are not supported",
   adHocSubProcess: "ad-hoc subprocesses are not supported",
   transaction: "transactions are not supported"
@@ -128,10 +132,12 @@ export const compileDraft = (draft: Draft): Compiled => {
     }
     const scope = draftNode.scope ?? null
     const definitions = draftNode.eventDefinitions ?? []
-    const waitsForMessage = type === "receiveTask" || (type === "intermediateCatchEvent" && definitions.length === 1 && definitions[0] === "message")
-    const waitsForSignal = type === "intermediateCatchEvent" && definitions.length === 1 && definitions[0] === "signal"
-    const waitsForTimer = type === "intermediateCatchEvent" && definitions.length === 1 && definitions[0] === "timer"
-    if (type === "intermediateCatchEvent" && !waitsForMessage && !waitsForSignal && !waitsForTimer) {
+    const catching = type === "intermediateCatchEvent" || type === "boundaryEvent"
+    const waitsForMessage = type === "receiveTask" || (catching && definitions.length === 1 && definitions[0] === "message")
+    const waitsForSignal = catching && definitions.length === 1 && definitions[0] === "signal"
+    const isBoundary = type === "boundaryEvent"
+    const waitsForTimer = (type === "intermediateCatchEvent" || isBoundary) && definitions.length === 1 && definitions[0] === "timer"
+    if (catching && !waitsForMessage && !waitsForSignal && !waitsForTimer) {
       problem(id, draftNode.timer?.kind === "cycle"
         ? "repeating timers (timeCycle) are not supported: a timer fires once"
         : `${definitions.join(", ") || "untyped"} intermediate catch events are not supported yet`)
@@ -171,10 +177,19 @@ export const compileDraft = (draft: Draft): Compiled => {
     inputs.forEach(checkMapping("input"))
     outputs.forEach(checkMapping("output"))
 
+    let boundary: GraphNode["boundary"] = null
+    if (isBoundary) {
+      const attachedTo = draftNode.boundary?.attachedTo ?? null
+      const host = draft.nodes.find((n) => n.id === attachedTo)
+      if (attachedTo === null || host === undefined) problem(id, `boundary event ${id} is not attached to an activity`)
+      else if (!BOUNDARY_HOSTS.has(host.type)) problem(id, `boundary event ${id} is attached to ${host.type} ${attachedTo}, which cannot have boundary events`)
+      if (incoming.length > 0) problem(id, "a boundary event cannot have incoming sequence flows")
+      boundary = { attachedTo: attachedTo ?? "", interrupting: draftNode.boundary?.cancelActivity ?? true }
+    }
     if (type === "startEvent") {
       if (scope === null && !messageStart && !signalStart && !conditionalStart) startNodeIds.push(id)
       if (incoming.length > 0) problem(id, "a start event cannot have incoming sequence flows")
-    } else if (incoming.length === 0) {
+    } else if (incoming.length === 0 && !isBoundary) {
       problem(id, `${type} ${id} has no incoming sequence flow, so it can never be reached`)
     }
     if (type === "endEvent" && outgoing.length > 0) problem(id, "an end event cannot have outgoing sequence flows")
@@ -305,6 +320,8 @@ export const compileDraft = (draft: Draft): Compiled => {
       message,
       signal,
       timer,
+      boundary,
+      boundaryIds: draft.nodes.filter((n) => n.type === "boundaryEvent" && n.boundary?.attachedTo === id).map((n) => n.id),
       multiInstance,
       decision: type === "businessRuleTask"
         ? { decisionId: draftNode.decision?.decisionId ?? "", resultVariable: draftNode.decision?.resultVariable || "result" }

@@ -165,6 +165,8 @@ class Run {
     const token = this.state.tokens[tokenId]
     if (token === undefined) return
     const node = this.node(token.nodeId)
+    // Boundary events are armed while their host runs (for a multi-instance activity: its body).
+    if (node.boundaryIds.length > 0 && (token.loop ?? null) === null && !this.openBoundaries(token, node)) return
     // A multi-instance activity first becomes its body; each iteration is a token of its own (with loop set).
     if (node.multiInstance !== null && (token.loop ?? null) === null) return this.startMultiInstance(token, node)
     const outer = { ...visibleVariables(this.state, token.scopeId), ...this.state.nodeVariables[node.id] }
@@ -173,6 +175,7 @@ class Run {
     const visible = { ...outer, ...locals }
     switch (node.type) {
       case "startEvent":
+      case "boundaryEvent":
       case "task":
       case "manualTask":
         return this.leave(token, node, this.takeableFlows(token, node, visible))
@@ -389,8 +392,72 @@ class Run {
     this.leave(this.state.tokens[token.id]!, node, this.takeableFlows(token, node, visibleVariables(this.state, token.scopeId)))
   }
 
+  /** Arms the host's boundary events; false (with an incident) when a correlation key or timer cannot be evaluated. */
+  private openBoundaries(host: Token, node: GraphNode): boolean {
+    const visible = visibleVariables(this.state, host.scopeId)
+    for (const boundaryId of node.boundaryIds) {
+      const boundary = this.node(boundaryId)
+      const subscriptionId = this.newId(`boundary-${boundaryId}`)
+      const base = { type: "BoundaryOpened" as const, hostTokenId: host.id, nodeId: boundaryId, subscriptionId }
+      if (boundary.message !== null) {
+        const key = evaluateFeel(boundary.message.correlationKey, visible)
+        if (!key.ok || (typeof key.value !== "string" && typeof key.value !== "number")) {
+          this.raiseIncident(host, "EXTRACT_VALUE_ERROR", `correlation key of boundary ${boundaryId} failed: ${key.ok ? "not a string or number" : key.message}`)
+          return false
+        }
+        this.emit({ ...base, kind: "message", name: boundary.message.name, correlationKey: String(key.value), dueAt: null })
+      } else if (boundary.signal !== null) {
+        this.emit({ ...base, kind: "signal", name: boundary.signal.name, correlationKey: null, dueAt: null })
+      } else if (boundary.timer !== null) {
+        const due = dueAt(boundary.timer, this.now, visible)
+        if (!due.ok) {
+          this.raiseIncident(host, "EXTRACT_VALUE_ERROR", `timer of boundary ${boundaryId} failed: ${due.message}`)
+          return false
+        }
+        this.emit({ ...base, kind: "timer", name: null, correlationKey: null, dueAt: new Date(due.dueAt).toISOString() })
+      }
+    }
+    return true
+  }
+
+  private closeBoundaries(hostTokenId: string): void {
+    for (const boundary of Object.values(this.state.boundaries ?? {})) {
+      if (boundary.hostTokenId === hostTokenId) {
+        this.emit({ type: "BoundaryClosed", hostTokenId, nodeId: boundary.nodeId, subscriptionId: boundary.subscriptionId })
+      }
+    }
+  }
+
+  /**
+   * BPMN 10.5.4: an interrupting boundary event cancels its activity (and everything inside it) and the process
+   * continues from the boundary event; a non-interrupting one starts a second path while the activity keeps running.
+   */
+  triggerBoundary(subscriptionId: string, variables: Readonly<Record<string, unknown>>): void {
+    const armed = this.state.boundaries?.[subscriptionId]
+    if (armed === undefined) throw new Rejected("NOT_FOUND", `subscription ${subscriptionId} is not open in this instance`)
+    const host = this.state.tokens[armed.hostTokenId]!
+    const boundary = this.node(armed.nodeId)
+    const interrupting = boundary.boundary!.interrupting
+    // A timer fires once; a non-interrupting message or signal boundary stays armed.
+    if (interrupting || armed.kind === "timer") {
+      this.emit({ type: "BoundaryClosed", hostTokenId: host.id, nodeId: armed.nodeId, subscriptionId })
+    }
+    this.emit({ type: "BoundaryTriggered", hostTokenId: host.id, nodeId: armed.nodeId, subscriptionId, interrupting, variables })
+    if (interrupting) {
+      const wait = host.wait
+      if (wait?.kind === "subprocess" || wait?.kind === "multiInstance") {
+        this.terminateScope(wait.scopeId)
+        this.emit({ type: "ScopeClosed", scopeId: wait.scopeId, nodeId: host.nodeId })
+      }
+      this.terminateToken(this.state.tokens[host.id]!)
+    }
+    if (Object.keys(variables).length > 0) this.propagate(host.scopeId, armed.nodeId, variables)
+    this.enter(armed.nodeId, null, host.scopeId)
+  }
+
   leave(token: Token, node: GraphNode, flows: ReadonlyArray<string>): void {
     if ((token.loop ?? null) !== null) return this.finishIteration(token, node)
+    if (node.boundaryIds.length > 0) this.closeBoundaries(token.id)
     this.emit({ type: "ElementCompleted", tokenId: token.id, nodeId: node.id })
     for (const flowId of flows) {
       const flow = this.flow(flowId)
@@ -452,6 +519,7 @@ class Run {
   }
 
   private terminateToken(token: Token): void {
+    this.closeBoundaries(token.id)
     const wait = token.wait
     if (wait?.kind === "job") this.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId: wait.jobId })
     if (wait?.kind === "userTask") this.emit({ type: "UserTaskCanceled", tokenId: token.id, nodeId: token.nodeId, taskId: wait.taskId })
@@ -531,6 +599,11 @@ class Run {
       case "CorrelateMessage":
       case "TriggerSignal":
       case "FireTimer": {
+        if (command.type !== "CompleteJob" && command.type !== "CompleteUserTask" && this.state.boundaries?.[command.subscriptionId] !== undefined) {
+          if (status === "SUSPENDED") return this.emit({ type: "CommandDeferred", command })
+          this.triggerBoundary(command.subscriptionId, command.type === "FireTimer" ? {} : command.variables)
+          return this.drain()
+        }
         const token = command.type === "CompleteJob"
           ? this.tokenWaitingFor("job", command.jobId)
           : command.type === "CompleteUserTask"

@@ -35,6 +35,15 @@ export interface Incident {
   readonly message: string
 }
 
+/** A boundary event armed while its host activity runs: the subscription that triggers it. */
+export interface Boundary {
+  readonly subscriptionId: string
+  readonly hostTokenId: string
+  /** The boundary event node. */
+  readonly nodeId: string
+  readonly kind: "message" | "signal" | "timer"
+}
+
 /** A variable scope below the root: one per running embedded subprocess. */
 export interface Scope {
   readonly id: string
@@ -63,6 +72,7 @@ export interface InstanceState {
   readonly nodeVariables: Readonly<Record<string, Readonly<Record<string, unknown>>>>
   readonly tokens: Readonly<Record<string, Token>>
   readonly incidents: Readonly<Record<string, Incident>>
+  readonly boundaries?: Readonly<Record<string, Boundary>> | undefined
   /** Commands that arrived while the instance was suspended, applied in order on resume. */
   readonly deferred: ReadonlyArray<InstanceCommand>
   /** Events applied so far: ids of new tokens, jobs and tasks derive from it, so they are deterministic. */
@@ -163,6 +173,25 @@ export type InstanceEvent =
   }
   | { readonly type: "MessageCorrelated"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly variables: Readonly<Record<string, unknown>> }
   | { readonly type: "MessageSubscriptionClosed"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
+  | {
+    readonly type: "BoundaryOpened"
+    readonly hostTokenId: string
+    readonly nodeId: string
+    readonly subscriptionId: string
+    readonly kind: "message" | "signal" | "timer"
+    readonly name: string | null
+    readonly correlationKey: string | null
+    readonly dueAt: string | null
+  }
+  | { readonly type: "BoundaryClosed"; readonly hostTokenId: string; readonly nodeId: string; readonly subscriptionId: string }
+  | {
+    readonly type: "BoundaryTriggered"
+    readonly hostTokenId: string
+    readonly nodeId: string
+    readonly subscriptionId: string
+    readonly interrupting: boolean
+    readonly variables: Readonly<Record<string, unknown>>
+  }
   | { readonly type: "TimerScheduled"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly dueAt: string }
   | { readonly type: "TimerFired"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
   | { readonly type: "TimerCanceled"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
@@ -311,6 +340,20 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
       return waiting(state, event.tokenId, null)
     case "TimerScheduled":
       return waiting(state, event.tokenId, { kind: "timer", subscriptionId: event.subscriptionId })
+    case "BoundaryOpened":
+      return {
+        ...state,
+        boundaries: {
+          ...state.boundaries,
+          [event.subscriptionId]: { subscriptionId: event.subscriptionId, hostTokenId: event.hostTokenId, nodeId: event.nodeId, kind: event.kind }
+        }
+      }
+    case "BoundaryClosed": {
+      const { [event.subscriptionId]: _, ...boundaries } = state.boundaries ?? {}
+      return { ...state, boundaries }
+    }
+    case "BoundaryTriggered":
+      return state
     case "SignalSubscriptionOpened":
       return waiting(state, event.tokenId, { kind: "signal", subscriptionId: event.subscriptionId })
     case "IncidentRaised":
@@ -334,9 +377,9 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
     case "InstanceResumed":
       return { ...state, status: "ACTIVE" }
     case "InstanceCompleted":
-      return { ...state, status: "COMPLETED", tokens: {}, scopes: {} }
+      return { ...state, status: "COMPLETED", tokens: {}, scopes: {}, boundaries: {} }
     case "InstanceCanceled":
-      return { ...state, status: "CANCELED", tokens: {}, scopes: {} }
+      return { ...state, status: "CANCELED", tokens: {}, scopes: {}, boundaries: {} }
   }
 }
 

@@ -11,6 +11,8 @@
 //   any activity: inputMappings / outputMappings [{ source: "= expr", target: "name" }]
 //   endEvent: terminate (true for a terminate end event)
 //   businessRuleTask: decisionId (latest version of that decision), resultVariable (default "result")
+//   boundaryEvent: attachedTo (activity id), cancelActivity (default true), and one of messageName + correlationKey,
+//     signalName, timeDuration / timeDate
 //   callActivity: processId (the process key to start, latest version), propagateAllChildVariables (default true)
 //   any activity: multiInstance { sequential, inputCollection (FEEL), inputElement, outputCollection, outputElement (FEEL) }
 //   subProcess: nodes and flows of the embedded subprocess (same format), inputMappings / outputMappings
@@ -67,14 +69,15 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
       const expression = text(properties["expression"]) ?? text(properties["script"])
       const messageName = text(properties["messageName"])
       const signalName = text(properties["signalName"])
-      const isMessageCatch = (node["type"] === "intermediateCatchEvent" && signalName === null && properties["timeDuration"] === undefined &&
+      const catching = node["type"] === "intermediateCatchEvent" || node["type"] === "boundaryEvent"
+      const isMessageCatch = (catching && signalName === null && properties["timeDuration"] === undefined &&
         properties["timeDate"] === undefined && properties["timeCycle"] === undefined && (messageName !== null || properties["eventDefinitions"] === undefined)) ||
         (node["type"] === "startEvent" && messageName !== null)
-      const isSignal = (node["type"] === "intermediateCatchEvent" || node["type"] === "startEvent") && signalName !== null
+      const isSignal = (catching || node["type"] === "startEvent") && signalName !== null
       const timeDuration = text(properties["timeDuration"])
       const timeDate = text(properties["timeDate"])
       const timeCycle = text(properties["timeCycle"])
-      const isTimer = node["type"] === "intermediateCatchEvent" && (timeDuration !== null || timeDate !== null || timeCycle !== null)
+      const isTimer = catching && (timeDuration !== null || timeDate !== null || timeCycle !== null)
       const startCondition = node["type"] === "startEvent" ? text(properties["condition"]) : null
       const defaults = levelFlows.filter((f) => f.source === id && f.isDefault)
       if (defaults.length > 1) problems.push({ elementId: id, message: "only one outgoing flow can be the default" })
@@ -100,6 +103,9 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
         candidateUsers: listOf(properties["candidateUsers"]),
         formKey: text(properties["formKey"]),
         script: expression === null ? null : { expression, resultVariable: text(properties["resultVariable"]) ?? "" },
+        boundary: node["type"] === "boundaryEvent"
+          ? { attachedTo: text(properties["attachedTo"]), cancelActivity: properties["cancelActivity"] !== false }
+          : null,
         message: node["type"] === "receiveTask" || isMessageCatch ? { name: messageName, correlationKey: text(properties["correlationKey"]) } : null,
         decision: node["type"] === "businessRuleTask"
           ? { decisionId: text(properties["decisionId"]), resultVariable: text(properties["resultVariable"]) }

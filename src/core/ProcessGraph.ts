@@ -11,7 +11,7 @@ export interface Mapping {
 
 export const EXECUTABLE_TYPES = [
   "startEvent", "endEvent", "serviceTask", "sendTask", "userTask", "scriptTask", "task", "manualTask",
-  "exclusiveGateway", "parallelGateway", "inclusiveGateway", "receiveTask", "intermediateCatchEvent", "subProcess", "callActivity", "businessRuleTask"
+  "exclusiveGateway", "parallelGateway", "inclusiveGateway", "receiveTask", "intermediateCatchEvent", "subProcess", "callActivity", "businessRuleTask", "boundaryEvent"
 ] as const
 export type NodeType = (typeof EXECUTABLE_TYPES)[number]
 
@@ -69,6 +69,10 @@ export interface GraphNode {
   readonly signal: { readonly name: string } | null
   /** A timer catch event: when it is due. */
   readonly timer: TimerDefinition | null
+  /** A boundary event: the activity it is attached to and whether it interrupts it. */
+  readonly boundary: { readonly attachedTo: string; readonly interrupting: boolean } | null
+  /** The boundary events attached to this activity. */
+  readonly boundaryIds: ReadonlyArray<string>
   /** A call activity: the process key it starts (latest version) and whether all child variables come back. */
   readonly call: { readonly processId: string; readonly propagateAllChildVariables: boolean } | null
   readonly multiInstance: MultiInstanceDefinition | null

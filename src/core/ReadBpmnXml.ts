@@ -119,6 +119,12 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
       const called = extension(element, "zeebe:CalledDecision")
       return called === undefined ? null : { decisionId: str(called, "decisionId"), resultVariable: str(called, "resultVariable") }
     })(),
+    boundary: element.$type === "bpmn:BoundaryEvent"
+      ? {
+        attachedTo: isElement(element["attachedToRef"]) ? str(element["attachedToRef"], "id") : null,
+        cancelActivity: element["cancelActivity"] !== false
+      }
+      : null,
     standardLoop: isElement(element["loopCharacteristics"]) && element["loopCharacteristics"].$type === "bpmn:StandardLoopCharacteristics",
     multiInstance: (() => {
       const loop = element["loopCharacteristics"]

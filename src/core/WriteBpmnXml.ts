@@ -96,7 +96,7 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
           })()
         })]
       }),
-      ...(node.message !== null && (node.type === "intermediateCatchEvent" || node.type === "startEvent")
+      ...(node.message !== null && (node.type === "intermediateCatchEvent" || node.type === "startEvent" || node.type === "boundaryEvent")
         ? { eventDefinitions: [moddle.create("bpmn:MessageEventDefinition", { messageRef: messageFor(node) })] }
         : {})
     })
@@ -114,6 +114,11 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
     containerOf(graph.nodes[flow.source]?.scope ?? null).push(element)
   }
   for (const node of Object.values(graph.nodes)) {
+    if (node.boundary !== null) {
+      const element = created.get(node.id) as unknown as Record<string, unknown>
+      element["attachedToRef"] = created.get(node.boundary.attachedTo)
+      element["cancelActivity"] = node.boundary.interrupting
+    }
     if (node.defaultFlow !== null) (created.get(node.id) as unknown as Record<string, unknown>)["default"] = created.get(node.defaultFlow)
   }
   const definitions = moddle.create("bpmn:Definitions", { id: `Definitions_${graph.key}`, targetNamespace: "http://bpmn.io/schema/bpmn" })

@@ -78,6 +78,19 @@ const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
     case "SignalTriggered":
     case "SignalSubscriptionClosed":
       return { kind: "SubscriptionClosed", subscriptionId: event.subscriptionId }
+    case "BoundaryOpened":
+      return {
+        kind: "SubscriptionOpened",
+        subscriptionId: event.subscriptionId,
+        nodeId: event.nodeId,
+        elementInstanceId: event.hostTokenId,
+        subscriptionKind: event.kind === "message" ? "MESSAGE" : event.kind === "signal" ? "SIGNAL" : "TIMER",
+        name: event.name,
+        correlationKey: event.correlationKey,
+        dueAt: event.dueAt
+      }
+    case "BoundaryClosed":
+      return { kind: "SubscriptionClosed", subscriptionId: event.subscriptionId }
     case "TimerScheduled":
       return {
         kind: "SubscriptionOpened",

@@ -76,6 +76,8 @@ describe("compile", () => {
         { id: "gw", type: "exclusiveGateway" },
         { id: "m", type: "intermediateCatchEvent", properties: { messageName: "go", correlationKey: "= key" } },
         { id: "r", type: "receiveTask", properties: { messageName: "again", correlationKey: "fixed" } },
+        { id: "rb", type: "boundaryEvent", properties: { attachedTo: "r", cancelActivity: false, timeDuration: "PT1H" } },
+        { id: "rbEnd", type: "endEvent" },
         {
           id: "sub", type: "subProcess",
           properties: {
@@ -90,7 +92,7 @@ describe("compile", () => {
       flows: [
         { id: "f1", source: "start", target: "t" }, { id: "f2", source: "t", target: "u" }, { id: "f3", source: "u", target: "gw" },
         { id: "f4", source: "gw", target: "m", condition: "= ok" }, { id: "f5", source: "gw", target: "e2", default: true },
-        { id: "f6", source: "m", target: "r" }, { id: "f7", source: "r", target: "sub" }, { id: "f8", source: "sub", target: "e1" }
+        { id: "f6", source: "m", target: "r" }, { id: "f7", source: "r", target: "sub" }, { id: "f9", source: "rb", target: "rbEnd" }, { id: "f8", source: "sub", target: "e1" }
       ]
     }
     const first = compileJson(json)
