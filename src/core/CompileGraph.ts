@@ -140,7 +140,7 @@ export const compileDraft = (draft: Draft): Compiled => {
     if (catching && !waitsForMessage && !waitsForSignal && !waitsForTimer) {
       problem(id, draftNode.timer?.kind === "cycle"
         ? "repeating timers (timeCycle) are not supported: a timer fires once"
-        : `${definitions.join(", ") || "untyped"} intermediate catch events are not supported yet`)
+        : `${definitions.join(", ") || "untyped"} ${type === "boundaryEvent" ? "boundary" : "intermediate catch"} events are not supported yet`)
       continue
     }
     // A message start event (at process level) starts an instance when a message of that name is published.
