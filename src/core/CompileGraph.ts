@@ -36,6 +36,8 @@ export interface DraftNode {
   readonly signal?: { readonly name: string | null } | null | undefined
   readonly timer?: { readonly kind: "duration" | "date" | "cycle"; readonly expression: string | null } | null | undefined
   readonly boundary?: { readonly attachedTo: string | null; readonly cancelActivity: boolean } | null | undefined
+  /** The error code of an error event definition (null: no code, i.e. catch-all on a boundary). */
+  readonly errorCode?: string | null | undefined
   /** The FEEL condition of a conditional event. */
   readonly condition?: string | null | undefined
   readonly call?: { readonly processId: string | null; readonly propagateAllChildVariables: boolean } | null | undefined
@@ -135,9 +137,11 @@ export const compileDraft = (draft: Draft): Compiled => {
     const catching = type === "intermediateCatchEvent" || type === "boundaryEvent"
     const waitsForMessage = type === "receiveTask" || (catching && definitions.length === 1 && definitions[0] === "message")
     const waitsForSignal = catching && definitions.length === 1 && definitions[0] === "signal"
+    const catchesError = type === "boundaryEvent" && definitions.length === 1 && definitions[0] === "error"
+    const throwsError = type === "endEvent" && definitions.length === 1 && definitions[0] === "error"
     const isBoundary = type === "boundaryEvent"
     const waitsForTimer = (type === "intermediateCatchEvent" || isBoundary) && definitions.length === 1 && definitions[0] === "timer"
-    if (catching && !waitsForMessage && !waitsForSignal && !waitsForTimer) {
+    if (catching && !waitsForMessage && !waitsForSignal && !waitsForTimer && !catchesError) {
       problem(id, draftNode.timer?.kind === "cycle"
         ? "repeating timers (timeCycle) are not supported: a timer fires once"
         : `${definitions.join(", ") || "untyped"} ${type === "boundaryEvent" ? "boundary" : "intermediate catch"} events are not supported yet`)
@@ -156,7 +160,7 @@ export const compileDraft = (draft: Draft): Compiled => {
         else conditionalStarts.push({ nodeId: id, condition })
       }
     }
-    if (!waitsForMessage && !waitsForSignal && !waitsForTimer && !messageStart && !signalStart && !conditionalStart && definitions.length > 0) {
+    if (!waitsForMessage && !waitsForSignal && !waitsForTimer && !catchesError && !throwsError && !messageStart && !signalStart && !conditionalStart && definitions.length > 0) {
       const kinds = draftNode.eventDefinitions!.join(", ")
       problem(id, draftNode.timer?.kind === "cycle"
         ? "repeating timers (timeCycle) are not supported: a timer fires once"
@@ -185,7 +189,9 @@ export const compileDraft = (draft: Draft): Compiled => {
       else if (!BOUNDARY_HOSTS.has(host.type)) problem(id, `boundary event ${id} is attached to ${host.type} ${attachedTo}, which cannot have boundary events`)
       if (incoming.length > 0) problem(id, "a boundary event cannot have incoming sequence flows")
       boundary = { attachedTo: attachedTo ?? "", interrupting: draftNode.boundary?.cancelActivity ?? true }
+      if (catchesError && !boundary.interrupting) problem(id, "an error boundary event always interrupts its activity (cancelActivity must be true)")
     }
+    if (throwsError && (draftNode.errorCode ?? "") === "") problem(id, `error end event ${id} needs an error code`)
     if (type === "startEvent") {
       if (scope === null && !messageStart && !signalStart && !conditionalStart) startNodeIds.push(id)
       if (incoming.length > 0) problem(id, "a start event cannot have incoming sequence flows")
@@ -321,6 +327,8 @@ export const compileDraft = (draft: Draft): Compiled => {
       signal,
       timer,
       boundary,
+      errorCatch: catchesError ? { errorCode: draftNode.errorCode || null } : null,
+      errorThrow: throwsError ? { errorCode: draftNode.errorCode ?? "" } : null,
       boundaryIds: draft.nodes.filter((n) => n.type === "boundaryEvent" && n.boundary?.attachedTo === id).map((n) => n.id),
       multiInstance,
       decision: type === "businessRuleTask"

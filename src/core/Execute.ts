@@ -291,6 +291,7 @@ class Run {
         return
       }
       case "endEvent": {
+        if (node.errorThrow !== null) return this.throwError(token, node.errorThrow.errorCode, "", {})
         this.emit({ type: "ElementCompleted", tokenId, nodeId: node.id })
         // A terminate end event ends every other path of its scope: the instance, or its subprocess (BPMN 13.5.6).
         if (node.terminate) this.terminateScope(token.scopeId)
@@ -443,16 +444,51 @@ class Run {
       this.emit({ type: "BoundaryClosed", hostTokenId: host.id, nodeId: armed.nodeId, subscriptionId })
     }
     this.emit({ type: "BoundaryTriggered", hostTokenId: host.id, nodeId: armed.nodeId, subscriptionId, interrupting, variables })
-    if (interrupting) {
-      const wait = host.wait
-      if (wait?.kind === "subprocess" || wait?.kind === "multiInstance") {
-        this.terminateScope(wait.scopeId)
-        this.emit({ type: "ScopeClosed", scopeId: wait.scopeId, nodeId: host.nodeId })
-      }
-      this.terminateToken(this.state.tokens[host.id]!)
-    }
+    if (interrupting) this.interrupt(host)
     if (Object.keys(variables).length > 0) this.propagate(host.scopeId, armed.nodeId, variables)
     this.enter(armed.nodeId, null, host.scopeId)
+  }
+
+  /** Ends an activity and everything inside it (its subprocess or multi-instance scope, jobs, tasks, children). */
+  private interrupt(host: Token): void {
+    const wait = host.wait
+    if (wait?.kind === "subprocess" || wait?.kind === "multiInstance") {
+      this.terminateScope(wait.scopeId)
+      this.emit({ type: "ScopeClosed", scopeId: wait.scopeId, nodeId: host.nodeId })
+    }
+    const current = this.state.tokens[host.id]
+    if (current !== undefined) this.terminateToken(current)
+  }
+
+  /**
+   * BPMN 10.5.4 / Zeebe: a thrown error is caught by the nearest error boundary event with that code (or without a
+   * code) on the activity that threw it or on an enclosing subprocess; the catching activity is interrupted and the
+   * boundary path runs. Nothing catches it: an incident at the throwing element.
+   */
+  throwError(from: Token, errorCode: string, errorMessage: string, variables: Readonly<Record<string, unknown>>): void {
+    const catcherOf = (token: Token): string | undefined =>
+      (token.loop ?? null) !== null
+        ? undefined
+        : this.node(token.nodeId).boundaryIds.find((id) => {
+          const errorCatch = this.node(id).errorCatch
+          return errorCatch !== null && (errorCatch.errorCode === null || errorCatch.errorCode === errorCode)
+        })
+    let host: Token | undefined = from
+    let boundaryId = catcherOf(from)
+    for (let scopeId = from.scopeId; boundaryId === undefined && scopeId !== this.state.instanceId;) {
+      const scope = this.state.scopes[scopeId]
+      if (scope === undefined) break
+      host = this.state.tokens[scope.tokenId]
+      boundaryId = host === undefined ? undefined : catcherOf(host)
+      scopeId = scope.parentId
+    }
+    if (boundaryId === undefined || host === undefined) {
+      return this.raiseIncident(from, "UNHANDLED_ERROR_EVENT", `error ${errorCode} was thrown at ${from.nodeId} but no error boundary event catches it${errorMessage === "" ? "" : `: ${errorMessage}`}`)
+    }
+    this.emit({ type: "ErrorCaught", tokenId: from.id, nodeId: from.nodeId, errorCode, hostTokenId: host.id, boundaryNodeId: boundaryId })
+    this.interrupt(host)
+    if (Object.keys(variables).length > 0) this.propagate(host.scopeId, boundaryId, variables)
+    this.enter(boundaryId, null, host.scopeId)
   }
 
   leave(token: Token, node: GraphNode, flows: ReadonlyArray<string>): void {
@@ -563,6 +599,13 @@ class Run {
     switch (command.type) {
       case "StartInstance":
         throw new Rejected("INVALID_STATE", `process instance ${this.state.instanceId} already started`)
+      case "ThrowError": {
+        const token = this.tokenWaitingFor("job", command.jobId)
+        if (status === "SUSPENDED") return this.emit({ type: "CommandDeferred", command })
+        this.emit({ type: "JobErrorThrown", tokenId: token.id, nodeId: token.nodeId, jobId: command.jobId, errorCode: command.errorCode, errorMessage: command.errorMessage })
+        this.throwError(this.state.tokens[token.id]!, command.errorCode, command.errorMessage, command.variables)
+        return this.drain()
+      }
       case "DecisionFailed": {
         const token = this.tokenWaitingFor("decision", command.evaluationId)
         return this.emit({

@@ -148,6 +148,15 @@ export type InstanceEvent =
   }
   | { readonly type: "JobCompleted"; readonly tokenId: string; readonly nodeId: string; readonly jobId: string; readonly variables: Readonly<Record<string, unknown>> }
   | { readonly type: "JobCanceled"; readonly tokenId: string; readonly nodeId: string; readonly jobId: string }
+  | { readonly type: "JobErrorThrown"; readonly tokenId: string; readonly nodeId: string; readonly jobId: string; readonly errorCode: string; readonly errorMessage: string }
+  | {
+    readonly type: "ErrorCaught"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly errorCode: string
+    readonly hostTokenId: string
+    readonly boundaryNodeId: string
+  }
   | {
     readonly type: "UserTaskCreated"
     readonly tokenId: string
@@ -284,6 +293,7 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
       return waiting(state, event.tokenId, { kind: "userTask", taskId: event.taskId })
     case "JobCompleted":
     case "JobCanceled":
+    case "JobErrorThrown":
     case "UserTaskCompleted":
     case "UserTaskCanceled":
       return waiting(state, event.tokenId, null)
@@ -353,6 +363,7 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
       return { ...state, boundaries }
     }
     case "BoundaryTriggered":
+    case "ErrorCaught":
       return state
     case "SignalSubscriptionOpened":
       return waiting(state, event.tokenId, { kind: "signal", subscriptionId: event.subscriptionId })

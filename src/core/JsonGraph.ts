@@ -12,7 +12,8 @@
 //   endEvent: terminate (true for a terminate end event)
 //   businessRuleTask: decisionId (latest version of that decision), resultVariable (default "result")
 //   boundaryEvent: attachedTo (activity id), cancelActivity (default true), and one of messageName + correlationKey,
-//     signalName, timeDuration / timeDate
+//     signalName, timeDuration / timeDate, or error: true with an optional errorCode (none catches every error)
+//   endEvent: errorCode makes it an error end event
 //   callActivity: processId (the process key to start, latest version), propagateAllChildVariables (default true)
 //   any activity: multiInstance { sequential, inputCollection (FEEL), inputElement, outputCollection, outputElement (FEEL) }
 //   subProcess: nodes and flows of the embedded subprocess (same format), inputMappings / outputMappings
@@ -79,6 +80,9 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
       const timeCycle = text(properties["timeCycle"])
       const isTimer = catching && (timeDuration !== null || timeDate !== null || timeCycle !== null)
       const startCondition = node["type"] === "startEvent" ? text(properties["condition"]) : null
+      const errorCode = text(properties["errorCode"])
+      const isError = (node["type"] === "boundaryEvent" && (properties["error"] === true || errorCode !== null)) ||
+        (node["type"] === "endEvent" && errorCode !== null)
       const defaults = levelFlows.filter((f) => f.source === id && f.isDefault)
       if (defaults.length > 1) problems.push({ elementId: id, message: "only one outgoing flow can be the default" })
       nodes.push({
@@ -88,7 +92,8 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
         scope,
         terminate: properties["terminate"] === true,
         condition: startCondition,
-        eventDefinitions: startCondition !== null ? ["conditional"] : isTimer ? ["timer"] : isMessageCatch && !isTimer ? ["message"] : isSignal ? ["signal"] : listOf(properties["eventDefinitions"]),
+        errorCode,
+        eventDefinitions: isError ? ["error"] : startCondition !== null ? ["conditional"] : isTimer ? ["timer"] : isMessageCatch && !isTimer ? ["message"] : isSignal ? ["signal"] : listOf(properties["eventDefinitions"]),
         timer: !isTimer ? null : timeCycle !== null
           ? { kind: "cycle", expression: timeCycle }
           : timeDuration !== null

@@ -71,6 +71,10 @@ export interface GraphNode {
   readonly timer: TimerDefinition | null
   /** A boundary event: the activity it is attached to and whether it interrupts it. */
   readonly boundary: { readonly attachedTo: string; readonly interrupting: boolean } | null
+  /** An error boundary event: the error code it catches (null catches every error). */
+  readonly errorCatch: { readonly errorCode: string | null } | null
+  /** An error end event: the error code it throws. */
+  readonly errorThrow: { readonly errorCode: string } | null
   /** The boundary events attached to this activity. */
   readonly boundaryIds: ReadonlyArray<string>
   /** A call activity: the process key it starts (latest version) and whether all child variables come back. */

@@ -125,6 +125,11 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
         cancelActivity: element["cancelActivity"] !== false
       }
       : null,
+    errorCode: (() => {
+      const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:ErrorEventDefinition")
+      const ref = definition?.["errorRef"]
+      return isElement(ref) ? str(ref, "errorCode") : null
+    })(),
     standardLoop: isElement(element["loopCharacteristics"]) && element["loopCharacteristics"].$type === "bpmn:StandardLoopCharacteristics",
     multiInstance: (() => {
       const loop = element["loopCharacteristics"]

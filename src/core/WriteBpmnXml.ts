@@ -12,6 +12,13 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
   const created = new Map<string, ReturnType<typeof moddle.create>>()
   const messages: Array<ReturnType<typeof moddle.create>> = []
   const signals: Array<ReturnType<typeof moddle.create>> = []
+  const errors: Array<ReturnType<typeof moddle.create>> = []
+  const errorDefinition = (node: ProcessGraph["nodes"][string], code: string | null) => {
+    if (code === null) return moddle.create("bpmn:ErrorEventDefinition")
+    const error = moddle.create("bpmn:Error", { id: `Error_${node.id}`, name: code, errorCode: code })
+    errors.push(error)
+    return moddle.create("bpmn:ErrorEventDefinition", { errorRef: error })
+  }
   const messageFor = (node: ProcessGraph["nodes"][string]) => {
     const message = moddle.create("bpmn:Message", {
       id: `Message_${node.id}`,
@@ -82,6 +89,8 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
           condition: moddle.create("bpmn:FormalExpression", { body: graph.conditionalStarts.find((c) => c.nodeId === node.id)!.condition })
         })]
       }),
+      ...(node.errorCatch === null ? {} : { eventDefinitions: [errorDefinition(node, node.errorCatch.errorCode)] }),
+      ...(node.errorThrow === null ? {} : { eventDefinitions: [errorDefinition(node, node.errorThrow.errorCode)] }),
       ...(node.timer === null ? {} : {
         eventDefinitions: [moddle.create("bpmn:TimerEventDefinition", {
           [node.timer.kind === "duration" ? "timeDuration" : "timeDate"]: moddle.create("bpmn:FormalExpression", { body: node.timer.expression })
@@ -122,6 +131,6 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
     if (node.defaultFlow !== null) (created.get(node.id) as unknown as Record<string, unknown>)["default"] = created.get(node.defaultFlow)
   }
   const definitions = moddle.create("bpmn:Definitions", { id: `Definitions_${graph.key}`, targetNamespace: "http://bpmn.io/schema/bpmn" })
-  definitions.get("rootElements").push(process, ...messages, ...signals)
+  definitions.get("rootElements").push(process, ...messages, ...signals, ...errors)
   return (await moddle.toXML(definitions, { format: true })).xml
 }

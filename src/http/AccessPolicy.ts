@@ -85,6 +85,7 @@ export const ACCESS_POLICY: Readonly<Record<string, Access>> = {
   // Job workers act for the process owner: their service accounts carry PROCESS_OWNER.
   "jobs.activate": OPERATOR,
   "jobs.complete": OPERATOR,
+  "jobs.throwError": OPERATOR,
   "jobs.list": ANY,
   "tasks.list": ANY,
   // People complete their own tasks: any authenticated caller, subject to the task's assignee.

@@ -10,6 +10,7 @@ export const InstanceCommand = Schema.Union([
   Schema.Struct({ type: Schema.Literal("CorrelateMessage"), subscriptionId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("TriggerSignal"), subscriptionId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("FireTimer"), subscriptionId: Schema.String }),
+  Schema.Struct({ type: Schema.Literal("ThrowError"), jobId: Schema.String, errorCode: Schema.String, errorMessage: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("SetVariables"), variables: Vars, expectedVersion: Schema.optional(Schema.Int) }),
   Schema.Struct({ type: Schema.Literal("SetScopeVariable"), scopeId: Schema.String, name: Schema.String, value: Schema.Unknown }),
   Schema.Struct({ type: Schema.Literal("RemoveScopeVariable"), scopeId: Schema.String, name: Schema.String }),

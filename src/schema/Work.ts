@@ -2,7 +2,7 @@
 import { Schema } from "effect"
 import { IsoDateTime, PageQueryFields, Variables } from "./Common.ts"
 
-export const JobState = Schema.Literals(["ACTIVATABLE", "ACTIVATED", "COMPLETED", "CANCELED", "FAILED"]).annotate({ identifier: "JobState" })
+export const JobState = Schema.Literals(["ACTIVATABLE", "ACTIVATED", "COMPLETED", "CANCELED", "FAILED", "ERROR_THROWN"]).annotate({ identifier: "JobState" })
 
 export const Job = Schema.Struct({
   id: Schema.String,
@@ -33,6 +33,12 @@ export const ActivateJobs = Schema.Struct({
 }).annotate({ identifier: "ActivateJobs" })
 
 export const ActivatedJobs = Schema.Struct({ jobs: Schema.Array(Job) }).annotate({ identifier: "ActivatedJobs" })
+
+export const ThrowJobError = Schema.Struct({
+  errorCode: Schema.String.check(Schema.isMinLength(1)),
+  errorMessage: Schema.optional(Schema.String),
+  variables: Schema.optional(Variables)
+}).annotate({ identifier: "ThrowJobError" })
 
 export const CompleteWork = Schema.Struct({ variables: Schema.optional(Variables) }).annotate({ identifier: "CompleteWork" })
 

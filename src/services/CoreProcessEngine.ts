@@ -34,6 +34,8 @@ const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
       return { kind: "JobClosed", jobId: event.jobId, state: "COMPLETED" }
     case "JobCanceled":
       return { kind: "JobClosed", jobId: event.jobId, state: "CANCELED" }
+    case "JobErrorThrown":
+      return { kind: "JobClosed", jobId: event.jobId, state: "ERROR_THROWN" }
     case "UserTaskCreated":
       return {
         kind: "UserTaskCreated",

@@ -25,7 +25,7 @@ export type ProjectionChange =
     readonly headers: Readonly<Record<string, string>>
     readonly variables: Readonly<Record<string, unknown>>
   }
-  | { readonly kind: "JobClosed"; readonly jobId: string; readonly state: "COMPLETED" | "CANCELED" }
+  | { readonly kind: "JobClosed"; readonly jobId: string; readonly state: "COMPLETED" | "CANCELED" | "ERROR_THROWN" }
   | {
     readonly kind: "UserTaskCreated"
     readonly taskId: string

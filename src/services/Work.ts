@@ -115,6 +115,11 @@ type CompleteError = NotFound | Conflict | ValidationError | BusinessError
 export interface WorkShape {
   readonly activateJobs: (tenantId: string, request: ActivationRequest) => Effect.Effect<ReadonlyArray<Job>>
   readonly completeJob: (principal: Principal, jobId: string, variables: Readonly<Record<string, unknown>>) => Effect.Effect<Job, CompleteError>
+  readonly throwError: (
+    principal: Principal,
+    jobId: string,
+    error: { readonly errorCode: string; readonly errorMessage?: string | undefined; readonly variables?: Readonly<Record<string, unknown>> | undefined }
+  ) => Effect.Effect<Job, CompleteError>
   readonly listJobs: (
     tenantId: string,
     filter: { readonly type?: string | undefined; readonly state?: Job["state"] | undefined; readonly processInstanceId?: string | undefined },
@@ -194,6 +199,21 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
               return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()} and cannot be completed`)
             }
             yield* instances.command(principal, job.instance_id, { type: "CompleteJob", jobId, variables }, `complete-job:${jobId}`)
+            return toJob(yield* jobById(principal.tenantId, jobId))
+          }),
+        throwError: (principal, jobId, error) =>
+          Effect.gen(function*() {
+            const job = yield* jobById(principal.tenantId, jobId)
+            if (job.state !== "ACTIVATABLE" && job.state !== "ACTIVATED") {
+              return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()}: no error can be thrown for it`)
+            }
+            yield* instances.command(principal, job.instance_id, {
+              type: "ThrowError",
+              jobId,
+              errorCode: error.errorCode,
+              errorMessage: error.errorMessage ?? "",
+              variables: error.variables ?? {}
+            }, `job-error:${jobId}`)
             return toJob(yield* jobById(principal.tenantId, jobId))
           }),
         listJobs: (tenantId, filter, page) =>

@@ -64,3 +64,38 @@ describe("boundary events", () => {
     expect((await later.instance(instance.id)).state).toBe("COMPLETED")
   })
 })
+
+describe("job errors", () => {
+  it("POST /jobs/{id}/error: caught by the error boundary (job ERROR_THROWN), uncaught -> incident", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy({
+      id: "payments",
+      nodes: [
+        { id: "s", type: "startEvent" },
+        { id: "charge", type: "serviceTask", properties: { taskType: "charge" } },
+        { id: "declined", type: "boundaryEvent", properties: { attachedTo: "charge", errorCode: "DECLINED" } },
+        { id: "notify", type: "serviceTask", properties: { taskType: "notify-declined" } },
+        { id: "e1", type: "endEvent" },
+        { id: "e2", type: "endEvent" }
+      ],
+      flows: [
+        { id: "f1", source: "s", target: "charge" }, { id: "f2", source: "charge", target: "e1" },
+        { id: "f3", source: "declined", target: "notify" }, { id: "f4", source: "notify", target: "e2" }
+      ]
+    })
+    const caught = await owner.start(deployment.id)
+    const [job] = await owner.activateJobs("charge")
+    const thrown = (await owner.post(`/jobs/${job.id}/error`, { errorCode: "DECLINED", errorMessage: "insufficient funds", variables: { code: 51 } })).ok()
+    expect(thrown.state).toBe("ERROR_THROWN")
+    const [notify] = await owner.activateJobs("notify-declined")
+    expect(notify).toMatchObject({ processInstanceId: caught.id, variables: { code: 51 } })
+    ;(await owner.post(`/jobs/${job.id}/error`, { errorCode: "DECLINED" })).fails(409, "CONFLICT")
+
+    const uncaught = await owner.start(deployment.id)
+    const [second] = await owner.activateJobs("charge")
+    ;(await owner.post(`/jobs/${second.id}/error`, { errorCode: "FRAUD" })).ok()
+    const [incident] = (await owner.get(`/incidents?processInstanceId=${uncaught.id}`)).ok().items
+    expect(incident).toMatchObject({ nodeId: "charge", type: "UNHANDLED_ERROR_EVENT" })
+    ;(await owner.post(`/jobs/${second.id}/error`, {})).fails(400, "VALIDATION_ERROR")
+  })
+})

@@ -77,6 +77,7 @@ describe("compile", () => {
         { id: "m", type: "intermediateCatchEvent", properties: { messageName: "go", correlationKey: "= key" } },
         { id: "r", type: "receiveTask", properties: { messageName: "again", correlationKey: "fixed" } },
         { id: "rb", type: "boundaryEvent", properties: { attachedTo: "r", cancelActivity: false, timeDuration: "PT1H" } },
+        { id: "eb", type: "boundaryEvent", properties: { attachedTo: "t", errorCode: "E1" } },
         { id: "rbEnd", type: "endEvent" },
         {
           id: "sub", type: "subProcess",
@@ -92,7 +93,7 @@ describe("compile", () => {
       flows: [
         { id: "f1", source: "start", target: "t" }, { id: "f2", source: "t", target: "u" }, { id: "f3", source: "u", target: "gw" },
         { id: "f4", source: "gw", target: "m", condition: "= ok" }, { id: "f5", source: "gw", target: "e2", default: true },
-        { id: "f6", source: "m", target: "r" }, { id: "f7", source: "r", target: "sub" }, { id: "f9", source: "rb", target: "rbEnd" }, { id: "f8", source: "sub", target: "e1" }
+        { id: "f6", source: "m", target: "r" }, { id: "f7", source: "r", target: "sub" }, { id: "f9", source: "rb", target: "rbEnd" }, { id: "f10", source: "eb", target: "rbEnd" }, { id: "f8", source: "sub", target: "e1" }
       ]
     }
     const first = compileJson(json)

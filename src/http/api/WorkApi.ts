@@ -3,7 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
 import { IdParam, Page } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
-import { ActivatedJobs, ActivateJobs, CompleteWork, Incident, IncidentQuery, Job, JobQuery, TaskQuery, UserTask } from "../../schema/Work.ts"
+import { ActivatedJobs, ActivateJobs, CompleteWork, ThrowJobError, Incident, IncidentQuery, Job, JobQuery, TaskQuery, UserTask } from "../../schema/Work.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class JobsApi extends HttpApiGroup.make("jobs")
@@ -18,6 +18,14 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       success: Ok(Job, "Job completed"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({ summary: "Report success with variables; the instance moves on" })),
+    HttpApiEndpoint.post("throwError", "/:id/error", {
+      params: IdParam,
+      payload: ThrowJobError,
+      success: Ok(Job, "Error thrown"),
+      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Throw a business error: the nearest error boundary event with that code (or none) catches it; uncaught -> incident"
+    })),
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(JobQuery), success: Ok(Page(Job)) })
       .annotateMerge(OpenApi.annotations({ summary: "List jobs, newest first" }))
   )

@@ -14,6 +14,8 @@ export const JobsHandlers = HttpApiBuilder.group(Api, "jobs", (handlers) =>
           Effect.map(work.activateJobs(principal.tenantId, payload), (jobs) => ({ jobs }))))
       .handle("complete", ({ params, payload }) =>
         Effect.flatMap(CurrentPrincipal, (principal) => work.completeJob(principal, params.id, payload.variables ?? {})))
+      .handle("throwError", ({ params, payload }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) => work.throwError(principal, params.id, payload)))
       .handle("list", ({ query }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           work.listJobs(principal.tenantId, { type: query.type, state: query.state, processInstanceId: query.processInstanceId }, pageRequest(query))))
