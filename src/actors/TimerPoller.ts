@@ -3,6 +3,7 @@
 // late if the service was down (catch-up), exactly once in effect. Timers of suspended instances or deployments wait.
 import { Clock, Context, Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
+import { derivedId } from "../core/Execute.ts"
 import { ProcessInstance } from "./ProcessInstance.ts"
 
 export interface TimerPollerShape {
@@ -31,7 +32,24 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
             actor: "system:timer",
             command: { type: "FireTimer", subscriptionId: timer.id }
           }).pipe(Effect.catchCause((cause) => Effect.logWarning(`timer ${timer.id} not fired yet`, cause))), { concurrency: 16, discard: true })
-        return due.length
+        // Timer start events: one instance each, with an id derived from the timer, so firing twice starts once.
+        const starts = yield* sql<{ tenant_id: string; deployment_id: string; node_id: string }>`SELECT t.tenant_id, t.deployment_id, t.node_id
+          FROM timer_start_events t JOIN deployments d ON d.id = t.deployment_id
+          WHERE t.due_at <= ${now} AND d.state = 'ACTIVE' ORDER BY t.due_at LIMIT 100`
+        yield* Effect.forEach(starts, (start) =>
+          client(derivedId(start.deployment_id, `timer-start:${start.node_id}`)).Execute({
+            commandId: "start",
+            tenantId: start.tenant_id,
+            actor: "system:timer",
+            deploymentId: start.deployment_id,
+            command: { type: "StartInstance", variables: {}, startNodeId: start.node_id }
+          }).pipe(
+            Effect.catchTag("InstanceRejected", (rejected) =>
+              rejected.reason === "INVALID_STATE" && /already exists/.test(rejected.message) ? Effect.void : Effect.fail(rejected)),
+            Effect.andThen(sql`DELETE FROM timer_start_events WHERE deployment_id = ${start.deployment_id} AND node_id = ${start.node_id}`),
+            Effect.catchCause((cause) => Effect.logWarning(`timer start ${start.deployment_id}/${start.node_id} not fired yet`, cause))
+          ), { concurrency: 4, discard: true })
+        return due.length + starts.length
       }).pipe(Effect.catchCause((cause) => Effect.as(Effect.logWarning("timer poll failed; retried", cause), 0)))
       yield* Effect.forkScoped(Effect.repeat(fireDue, Schedule.spaced("250 millis")))
       return { fireDue }

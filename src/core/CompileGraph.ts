@@ -122,6 +122,7 @@ export const compileDraft = (draft: Draft): Compiled => {
   const messageStarts: Array<{ readonly nodeId: string; readonly messageName: string }> = []
   const signalStarts: Array<{ readonly nodeId: string; readonly signalName: string }> = []
   const conditionalStarts: Array<{ readonly nodeId: string; readonly condition: string }> = []
+  const timerStarts: Array<{ readonly nodeId: string; readonly timer: { readonly kind: "duration" | "date"; readonly expression: string } }> = []
   for (const draftNode of draft.nodes) {
     const { id, type } = draftNode
     if (!isExecutable(type)) {
@@ -151,6 +152,16 @@ export const compileDraft = (draft: Draft): Compiled => {
     const messageStart = type === "startEvent" && scope === null && definitions.length === 1 && definitions[0] === "message"
     const signalStart = type === "startEvent" && scope === null && definitions.length === 1 && definitions[0] === "signal"
     const conditionalStart = type === "startEvent" && scope === null && definitions.length === 1 && definitions[0] === "conditional"
+    const timerStart = type === "startEvent" && scope === null && definitions.length === 1 && definitions[0] === "timer"
+    if (timerStart) {
+      const definition = draftNode.timer ?? null
+      if (definition === null || definition.expression === null || definition.expression === "") problem(id, `timer start event ${id} needs a timeDate or timeDuration`)
+      else if (definition.kind === "cycle") problem(id, "repeating timers (timeCycle) are not supported: a timer fires once")
+      else if (isExpression(definition.expression)) problem(id, "a timer start event needs a literal date-time or duration (there are no variables yet)")
+      else if (definition.kind === "duration" ? addIsoDuration(0, definition.expression) === null : Number.isNaN(Date.parse(definition.expression))) {
+        problem(id, `timer ${definition.expression} is not an ISO 8601 ${definition.kind === "duration" ? "duration" : "date-time"}`)
+      } else timerStarts.push({ nodeId: id, timer: { kind: definition.kind, expression: definition.expression } })
+    }
     if (conditionalStart) {
       const condition = draftNode.condition ?? ""
       if (condition === "") problem(id, `conditional start event ${id} needs a condition`)
@@ -160,7 +171,7 @@ export const compileDraft = (draft: Draft): Compiled => {
         else conditionalStarts.push({ nodeId: id, condition })
       }
     }
-    if (!waitsForMessage && !waitsForSignal && !waitsForTimer && !catchesError && !throwsError && !messageStart && !signalStart && !conditionalStart && definitions.length > 0) {
+    if (!waitsForMessage && !waitsForSignal && !waitsForTimer && !catchesError && !throwsError && !messageStart && !signalStart && !conditionalStart && !timerStart && definitions.length > 0) {
       const kinds = draftNode.eventDefinitions!.join(", ")
       problem(id, draftNode.timer?.kind === "cycle"
         ? "repeating timers (timeCycle) are not supported: a timer fires once"
@@ -193,7 +204,7 @@ export const compileDraft = (draft: Draft): Compiled => {
     }
     if (throwsError && (draftNode.errorCode ?? "") === "") problem(id, `error end event ${id} needs an error code`)
     if (type === "startEvent") {
-      if (scope === null && !messageStart && !signalStart && !conditionalStart) startNodeIds.push(id)
+      if (scope === null && !messageStart && !signalStart && !conditionalStart && !timerStart) startNodeIds.push(id)
       if (incoming.length > 0) problem(id, "a start event cannot have incoming sequence flows")
     } else if (incoming.length === 0 && !isBoundary) {
       problem(id, `${type} ${id} has no incoming sequence flow, so it can never be reached`)
@@ -343,7 +354,7 @@ export const compileDraft = (draft: Draft): Compiled => {
     problem(draft.key || "process", "the process has no start event")
   }
   if (problems.length > 0) return { ok: false, problems }
-  return { ok: true, graph: { key: draft.key, name: draft.name, nodes, flows, startNodeIds, messageStarts, signalStarts, conditionalStarts } }
+  return { ok: true, graph: { key: draft.key, name: draft.name, nodes, flows, startNodeIds, messageStarts, signalStarts, conditionalStarts, timerStarts } }
 }
 
 /** "a, b , c" or ["a","b"] -> ["a","b","c"] */

@@ -737,7 +737,8 @@ export const execute = (
       }
       const eventStart = (graph.messageStarts ?? []).some((m) => m.nodeId === startNodeId) ||
         (graph.signalStarts ?? []).some((m) => m.nodeId === startNodeId) ||
-        (graph.conditionalStarts ?? []).some((m) => m.nodeId === startNodeId)
+        (graph.conditionalStarts ?? []).some((m) => m.nodeId === startNodeId) ||
+        (graph.timerStarts ?? []).some((m) => m.nodeId === startNodeId)
       if (!graph.startNodeIds.includes(startNodeId) && !eventStart) {
         return { ok: false, reason: "INVALID_ARGUMENT", message: `${startNodeId} is not a start event of process ${graph.key}` }
       }

@@ -6,7 +6,7 @@
 //   scriptTask: expression (FEEL), resultVariable
 //   receiveTask / intermediateCatchEvent (message): messageName, correlationKey (FEEL, evaluated when the token arrives)
 //   startEvent: messageName makes it a message start event, signalName a signal start event, condition (FEEL) a
-//     conditional start event
+//     conditional start event, timeDate / timeDuration (from deployment) a timer start event
 //   intermediateCatchEvent: signalName makes it a signal catch event; timeDuration (ISO 8601 or FEEL) or timeDate a timer
 //   any activity: inputMappings / outputMappings [{ source: "= expr", target: "name" }]
 //   endEvent: terminate (true for a terminate end event)
@@ -78,7 +78,7 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
       const timeDuration = text(properties["timeDuration"])
       const timeDate = text(properties["timeDate"])
       const timeCycle = text(properties["timeCycle"])
-      const isTimer = catching && (timeDuration !== null || timeDate !== null || timeCycle !== null)
+      const isTimer = (catching || node["type"] === "startEvent") && (timeDuration !== null || timeDate !== null || timeCycle !== null)
       const startCondition = node["type"] === "startEvent" ? text(properties["condition"]) : null
       const errorCode = text(properties["errorCode"])
       const isError = (node["type"] === "boundaryEvent" && (properties["error"] === true || errorCode !== null)) ||

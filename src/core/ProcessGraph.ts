@@ -105,6 +105,8 @@ export interface ProcessGraph {
   readonly messageStarts: ReadonlyArray<{ readonly nodeId: string; readonly messageName: string }>
   /** The process-level signal start events: a broadcast signal of that name starts an instance there. */
   readonly signalStarts: ReadonlyArray<{ readonly nodeId: string; readonly signalName: string }>
+  /** The process-level timer start events: each starts one instance when due (counted from the deployment). */
+  readonly timerStarts?: ReadonlyArray<{ readonly nodeId: string; readonly timer: TimerDefinition }> | undefined
   /** The process-level conditional start events: evaluated against supplied variables on request. */
   readonly conditionalStarts: ReadonlyArray<{ readonly nodeId: string; readonly condition: string }>
 }

@@ -91,6 +91,14 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       }),
       ...(node.errorCatch === null ? {} : { eventDefinitions: [errorDefinition(node, node.errorCatch.errorCode)] }),
       ...(node.errorThrow === null ? {} : { eventDefinitions: [errorDefinition(node, node.errorThrow.errorCode)] }),
+      ...(!(graph.timerStarts ?? []).some((t) => t.nodeId === node.id) ? {} : (() => {
+        const timer = graph.timerStarts!.find((t) => t.nodeId === node.id)!.timer
+        return {
+          eventDefinitions: [moddle.create("bpmn:TimerEventDefinition", {
+            [timer.kind === "duration" ? "timeDuration" : "timeDate"]: moddle.create("bpmn:FormalExpression", { body: timer.expression })
+          })]
+        }
+      })()),
       ...(node.timer === null ? {} : {
         eventDefinitions: [moddle.create("bpmn:TimerEventDefinition", {
           [node.timer.kind === "duration" ? "timeDuration" : "timeDate"]: moddle.create("bpmn:FormalExpression", { body: node.timer.expression })

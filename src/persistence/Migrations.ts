@@ -9,6 +9,7 @@ import messageStartEvents from "./migrations/0005_message_start_events.ts"
 import bufferedMessages from "./migrations/0006_buffered_messages.ts"
 import signalStartEvents from "./migrations/0007_signal_start_events.ts"
 import decisions from "./migrations/0008_decisions.ts"
+import timerStartEvents from "./migrations/0009_timer_start_events.ts"
 
 export const MigrationsLive = Layer.effectDiscard(
   Migrator.make({})({
@@ -20,7 +21,8 @@ export const MigrationsLive = Layer.effectDiscard(
       "0005_message_start_events": messageStartEvents,
       "0006_buffered_messages": bufferedMessages,
       "0007_signal_start_events": signalStartEvents,
-      "0008_decisions": decisions
+      "0008_decisions": decisions,
+      "0009_timer_start_events": timerStartEvents
     }),
     table: "schema_migrations"
   })

@@ -7,6 +7,8 @@ import { businessError, type BusinessError, notFound, type NotFound, type Valida
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { Deployment, DeploymentDetail } from "../schema/Deployments.ts"
 import { isUuid, newId } from "./Ids.ts"
+import type { ProcessGraph } from "../core/ProcessGraph.ts"
+import { dueAt } from "../core/Timer.ts"
 import { type CompiledModel, type ModelNode, ProcessModels } from "./ProcessModels.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
 
@@ -83,8 +85,21 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
             RETURNING ${summary}`
           const deployment = toDeployment(rows[0]!)
           yield* activateEventStarts(tenantId, model.key)
+          yield* scheduleTimerStarts(tenantId, deployment, model.graph as ProcessGraph, Date.parse(now))
           return deployment
         }).pipe(Effect.retry({ times: 5, while: isUniqueViolation }), Effect.orDie)
+
+      // A new version replaces the pending timer starts of the older ones (as in Camunda 8).
+      const scheduleTimerStarts = (tenantId: string, deployment: Deployment, graph: ProcessGraph, deployedAt: number) =>
+        Effect.gen(function*() {
+          yield* sql`DELETE FROM timer_start_events WHERE tenant_id = ${tenantId} AND process_key = ${deployment.key}`
+          for (const start of graph.timerStarts ?? []) {
+            const due = dueAt(start.timer, deployedAt, {})
+            if (!due.ok) continue
+            yield* sql`INSERT INTO timer_start_events (tenant_id, process_key, deployment_id, node_id, due_at)
+              VALUES (${tenantId}, ${deployment.key}, ${deployment.id}, ${start.nodeId}, ${new Date(due.dueAt).toISOString()})`
+          }
+        })
 
       // Only the latest version of a process listens to its message and signal start events (as in Camunda 8).
       const activateEventStarts = (tenantId: string, key: string) =>

@@ -62,3 +62,36 @@ describe("timers", () => {
     ;(await owner.post("/deployments", waitThenWork({ timeDuration: "one hour" }))).fails(400, "VALIDATION_ERROR")
   })
 })
+
+describe("timer start events", () => {
+  const scheduled = (duration: string) => ({
+    id: "nightly",
+    nodes: [{ id: "tick", type: "startEvent", properties: { timeDuration: duration } }, { id: "work", type: "serviceTask", properties: { taskType: "nightly-work" } }, { id: "e", type: "endEvent" }],
+    flows: [{ id: "f1", source: "tick", target: "work" }, { id: "f2", source: "work", target: "e" }]
+  })
+
+  it("starts one instance when due (counted from the deployment), held while suspended, replaced by a new version", async () => {
+    const tenant = await givenTenant()
+    const owner = await tenant.owner()
+    const v1 = await owner.deploy(scheduled("PT10M"))
+    await fireDue(tenant)
+    expect((await owner.get("/process-instances?processKey=nightly")).ok().totalItems).toBe(0)
+    const v2 = await owner.deploy(scheduled("PT20M"))
+    tenant.app.clock.advance("11 minutes")
+    await fireDue(tenant)
+    const after11 = await tenant.owner()
+    expect((await after11.get("/process-instances?processKey=nightly")).ok().totalItems).toBe(0) // v1's timer was replaced
+    await after11.post(`/deployments/${v2.id}/suspend`)
+    tenant.app.clock.advance("10 minutes")
+    await fireDue(tenant)
+    const after21 = await tenant.owner()
+    expect((await after21.get("/process-instances?processKey=nightly")).ok().totalItems).toBe(0)
+    await after21.post(`/deployments/${v2.id}/resume`)
+    await fireDue(tenant)
+    await fireDue(tenant)
+    const started = (await after21.get("/process-instances?processKey=nightly")).ok().items
+    expect(started).toHaveLength(1)
+    expect(started[0]).toMatchObject({ deploymentId: v2.id, startedBy: "system:timer" })
+    expect(v1.version).toBe(1)
+  })
+})

@@ -105,6 +105,22 @@ describe("compile", () => {
     expect(second).toEqual(first)
   })
 
+  it("round-trips a timer start event and refuses a FEEL timer on a start event", async () => {
+    const json = {
+      id: "ts",
+      nodes: [{ id: "tick", type: "startEvent", properties: { timeDate: "2027-01-01T00:00:00Z" } }, { id: "e", type: "endEvent" }],
+      flows: [{ id: "f", source: "tick", target: "e" }]
+    }
+    const first = compileJson(json)
+    if (!first.ok) throw new Error(JSON.stringify(first.problems))
+    expect(first.graph.timerStarts).toEqual([{ nodeId: "tick", timer: { kind: "date", expression: "2027-01-01T00:00:00Z" } }])
+    const read = await readBpmnXml(await writeBpmnXml(first.graph))
+    if (!read.ok) throw new Error(JSON.stringify(read.problems))
+    expect(compileDraft(read.draft)).toEqual(first)
+    const feel = compileJson({ ...json, nodes: [{ id: "tick", type: "startEvent", properties: { timeDuration: "= x" } }, json.nodes[1]] })
+    expect(JSON.stringify(feel)).toMatch(/literal date-time or duration/)
+  })
+
   it("refuses flows that cross a subprocess boundary and subprocesses without a start event", () => {
     const result = compileJson({
       id: "x",
