@@ -81,7 +81,6 @@ const MULTI_INSTANCE_TYPES: ReadonlySet<string> = new Set([
 const isExecutable = (type: string): type is NodeType => (EXECUTABLE_TYPES as ReadonlyArray<string>).includes(type)
 
 const NOT_YET: Record<string, string> = {
-  eventBasedGateway: "event-based gateways are not supported yet",
   intermediateThrowEvent: "intermediate throw events are not supported yet",
   complexGateway: "complex gateways are not supported",
   adHocSubProcess: "ad-hoc subprocesses are not supported",
@@ -301,6 +300,16 @@ export const compileDraft = (draft: Draft): Compiled => {
     }
     const defaultFlow = draftNode.defaultFlow ?? null
     if (defaultFlow !== null && !outgoing.includes(defaultFlow)) problem(id, `default flow ${defaultFlow} is not an outgoing flow of ${id}`)
+    if (type === "eventBasedGateway") {
+      if (outgoing.length < 2) problem(id, `event-based gateway ${id} needs at least two outgoing flows`)
+      for (const flowId of outgoing) {
+        const target = draft.nodes.find((n) => n.id === flows[flowId]?.target)
+        const kinds = target?.eventDefinitions ?? []
+        if (target === undefined || target.type !== "intermediateCatchEvent" || kinds.length !== 1 || !["message", "signal", "timer"].includes(kinds[0]!)) {
+          problem(id, `outgoing flow ${flowId} of event-based gateway ${id} must lead to a message, signal or timer catch event`)
+        }
+      }
+    }
     if ((type === "exclusiveGateway" || type === "inclusiveGateway") && outgoing.length > 1) {
       for (const flowId of outgoing) {
         if (flowId !== defaultFlow && flows[flowId]?.condition == null) {

@@ -284,6 +284,11 @@ class Run {
         this.emit({ type: "ScopeOpened", scopeId, parentScopeId: token.scopeId, nodeId: node.id, tokenId, variables: { ...this.state.nodeVariables[node.id], ...locals } })
         return this.enter(node.startNodeIds[0]!, null, scopeId)
       }
+      case "eventBasedGateway": {
+        // BPMN 13.3.5: the gateway waits for the first of the events after it; the others are withdrawn.
+        this.openBoundaries(token, node, node.outgoing.map((flowId) => this.flow(flowId).target), true)
+        return
+      }
       case "inclusiveGateway": {
         if (node.incoming.length <= 1) return this.inclusiveFork(token, node)
         // Join: wait here; fireReadyInclusiveJoins decides when nothing more can arrive.
@@ -394,12 +399,12 @@ class Run {
   }
 
   /** Arms the host's boundary events; false (with an incident) when a correlation key or timer cannot be evaluated. */
-  private openBoundaries(host: Token, node: GraphNode): boolean {
+  private openBoundaries(host: Token, node: GraphNode, eventIds: ReadonlyArray<string> = node.boundaryIds, viaGateway = false): boolean {
     const visible = visibleVariables(this.state, host.scopeId)
-    for (const boundaryId of node.boundaryIds) {
+    for (const boundaryId of eventIds) {
       const boundary = this.node(boundaryId)
       const subscriptionId = this.newId(`boundary-${boundaryId}`)
-      const base = { type: "BoundaryOpened" as const, hostTokenId: host.id, nodeId: boundaryId, subscriptionId }
+      const base = { type: "BoundaryOpened" as const, hostTokenId: host.id, nodeId: boundaryId, subscriptionId, ...(viaGateway ? { viaGateway: true } : {}) }
       if (boundary.message !== null) {
         const key = evaluateFeel(boundary.message.correlationKey, visible)
         if (!key.ok || (typeof key.value !== "string" && typeof key.value !== "number")) {
@@ -437,6 +442,7 @@ class Run {
     const armed = this.state.boundaries?.[subscriptionId]
     if (armed === undefined) throw new Rejected("NOT_FOUND", `subscription ${subscriptionId} is not open in this instance`)
     const host = this.state.tokens[armed.hostTokenId]!
+    if (armed.viaGateway === true) return this.passEventGateway(host, armed.nodeId, subscriptionId, variables)
     const boundary = this.node(armed.nodeId)
     const interrupting = boundary.boundary!.interrupting
     // A timer fires once; a non-interrupting message or signal boundary stays armed.
@@ -447,6 +453,21 @@ class Run {
     if (interrupting) this.interrupt(host)
     if (Object.keys(variables).length > 0) this.propagate(host.scopeId, armed.nodeId, variables)
     this.enter(armed.nodeId, null, host.scopeId)
+  }
+
+  /** The first event after an event-based gateway happened: the gateway moves on through that event only. */
+  private passEventGateway(gateway: Token, eventNodeId: string, subscriptionId: string, variables: Readonly<Record<string, unknown>>): void {
+    const gatewayNode = this.node(gateway.nodeId)
+    this.closeBoundaries(gateway.id)
+    this.emit({ type: "BoundaryTriggered", hostTokenId: gateway.id, nodeId: eventNodeId, subscriptionId, interrupting: true, variables })
+    this.emit({ type: "ElementCompleted", tokenId: gateway.id, nodeId: gatewayNode.id })
+    const flowId = gatewayNode.outgoing.find((id) => this.flow(id).target === eventNodeId)!
+    this.emit({ type: "FlowTaken", flowId, tokenId: gateway.id, nodeId: gatewayNode.id })
+    const tokenId = this.newId("token")
+    this.emit({ type: "ElementActivated", tokenId, nodeId: eventNodeId, scopeId: gateway.scopeId, viaFlow: flowId })
+    // The catch event already happened: it completes at once with the payload.
+    const eventNode = this.node(eventNodeId)
+    this.finishActivity(this.state.tokens[tokenId]!, eventNode, variables)
   }
 
   /** Ends an activity and everything inside it (its subprocess or multi-instance scope, jobs, tasks, children). */

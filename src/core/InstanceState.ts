@@ -42,6 +42,8 @@ export interface Boundary {
   /** The boundary event node. */
   readonly nodeId: string
   readonly kind: "message" | "signal" | "timer"
+  /** Armed by an event-based gateway: the node is the catch event after it. */
+  readonly viaGateway?: boolean | undefined
 }
 
 /** A variable scope below the root: one per running embedded subprocess. */
@@ -191,6 +193,7 @@ export type InstanceEvent =
     readonly name: string | null
     readonly correlationKey: string | null
     readonly dueAt: string | null
+    readonly viaGateway?: boolean | undefined
   }
   | { readonly type: "BoundaryClosed"; readonly hostTokenId: string; readonly nodeId: string; readonly subscriptionId: string }
   | {
@@ -355,7 +358,13 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
         ...state,
         boundaries: {
           ...state.boundaries,
-          [event.subscriptionId]: { subscriptionId: event.subscriptionId, hostTokenId: event.hostTokenId, nodeId: event.nodeId, kind: event.kind }
+          [event.subscriptionId]: {
+            subscriptionId: event.subscriptionId,
+            hostTokenId: event.hostTokenId,
+            nodeId: event.nodeId,
+            kind: event.kind,
+            ...(event.viaGateway === true ? { viaGateway: true } : {})
+          }
         }
       }
     case "BoundaryClosed": {

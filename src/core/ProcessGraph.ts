@@ -11,7 +11,7 @@ export interface Mapping {
 
 export const EXECUTABLE_TYPES = [
   "startEvent", "endEvent", "serviceTask", "sendTask", "userTask", "scriptTask", "task", "manualTask",
-  "exclusiveGateway", "parallelGateway", "inclusiveGateway", "receiveTask", "intermediateCatchEvent", "subProcess", "callActivity", "businessRuleTask", "boundaryEvent"
+  "exclusiveGateway", "parallelGateway", "inclusiveGateway", "receiveTask", "intermediateCatchEvent", "subProcess", "callActivity", "businessRuleTask", "boundaryEvent", "eventBasedGateway"
 ] as const
 export type NodeType = (typeof EXECUTABLE_TYPES)[number]
 

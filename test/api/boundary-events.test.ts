@@ -99,3 +99,33 @@ describe("job errors", () => {
     ;(await owner.post(`/jobs/${second.id}/error`, {})).fails(400, "VALIDATION_ERROR")
   })
 })
+
+describe("event-based gateway", () => {
+  it("a published message wins the race against the timer", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy({
+      id: "await-payment-or-timeout",
+      nodes: [
+        { id: "s", type: "startEvent" },
+        { id: "gw", type: "eventBasedGateway" },
+        { id: "paid", type: "intermediateCatchEvent", properties: { messageName: "paid", correlationKey: "= orderId" } },
+        { id: "late", type: "intermediateCatchEvent", properties: { timeDuration: "PT1H" } },
+        { id: "e1", type: "endEvent" },
+        { id: "e2", type: "endEvent" }
+      ],
+      flows: [
+        { id: "f0", source: "s", target: "gw" }, { id: "f1", source: "gw", target: "paid" }, { id: "f2", source: "gw", target: "late" },
+        { id: "f3", source: "paid", target: "e1" }, { id: "f4", source: "late", target: "e2" }
+      ]
+    })
+    const instance = await owner.start(deployment.id, { orderId: "G-1" })
+    expect((await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok().map((s: { kind: string }) => s.kind).sort()).toEqual(["MESSAGE", "TIMER"])
+    expect((await owner.post("/messages", { messageName: "paid", correlationKey: "G-1" })).ok(202).correlatedCount).toBe(1)
+    const done = await owner.instance(instance.id)
+    expect(done.state).toBe("COMPLETED")
+    expect((await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok()).toEqual([])
+    const nodes = (await owner.history(instance.id)).map((e: { nodeId: string | null }) => e.nodeId)
+    expect(nodes).toContain("e1")
+    expect(nodes).not.toContain("e2")
+  })
+})
