@@ -17,6 +17,17 @@ const historyOf = (event: InstanceEvent): HistoryEvent => {
   }
 }
 
+/** The projection row of an opened message, signal or timer subscription. */
+const subscriptionOpened = (
+  subscriptionId: string,
+  nodeId: string,
+  elementInstanceId: string,
+  subscriptionKind: "MESSAGE" | "SIGNAL" | "TIMER",
+  name: string | null,
+  correlationKey: string | null,
+  dueAt: string | null
+): ProjectionChange => ({ kind: "SubscriptionOpened", subscriptionId, nodeId, elementInstanceId, subscriptionKind, name, correlationKey, dueAt })
+
 const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
   switch (event.type) {
     case "JobCreated":
@@ -65,59 +76,23 @@ const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
     case "IncidentResolved":
       return { kind: "IncidentResolved", incidentId: event.incidentId }
     case "MessageSubscriptionOpened":
-      return {
-        kind: "SubscriptionOpened",
-        subscriptionId: event.subscriptionId,
-        nodeId: event.nodeId,
-        elementInstanceId: event.tokenId,
-        subscriptionKind: "MESSAGE",
-        name: event.messageName,
-        correlationKey: event.correlationKey,
-        dueAt: null
-      }
+      return subscriptionOpened(event.subscriptionId, event.nodeId, event.tokenId, "MESSAGE", event.messageName, event.correlationKey, null)
     case "MessageCorrelated":
     case "MessageSubscriptionClosed":
     case "SignalTriggered":
     case "SignalSubscriptionClosed":
       return { kind: "SubscriptionClosed", subscriptionId: event.subscriptionId }
     case "BoundaryOpened":
-      return {
-        kind: "SubscriptionOpened",
-        subscriptionId: event.subscriptionId,
-        nodeId: event.nodeId,
-        elementInstanceId: event.hostTokenId,
-        subscriptionKind: event.kind === "message" ? "MESSAGE" : event.kind === "signal" ? "SIGNAL" : "TIMER",
-        name: event.name,
-        correlationKey: event.correlationKey,
-        dueAt: event.dueAt
-      }
+      return subscriptionOpened(event.subscriptionId, event.nodeId, event.hostTokenId, event.kind === "message" ? "MESSAGE" : event.kind === "signal" ? "SIGNAL" : "TIMER", event.name, event.correlationKey, event.dueAt)
     case "BoundaryClosed":
       return { kind: "SubscriptionClosed", subscriptionId: event.subscriptionId }
     case "TimerScheduled":
-      return {
-        kind: "SubscriptionOpened",
-        subscriptionId: event.subscriptionId,
-        nodeId: event.nodeId,
-        elementInstanceId: event.tokenId,
-        subscriptionKind: "TIMER",
-        name: null,
-        correlationKey: null,
-        dueAt: event.dueAt
-      }
+      return subscriptionOpened(event.subscriptionId, event.nodeId, event.tokenId, "TIMER", null, null, event.dueAt)
     case "TimerFired":
     case "TimerCanceled":
       return { kind: "SubscriptionClosed", subscriptionId: event.subscriptionId }
     case "SignalSubscriptionOpened":
-      return {
-        kind: "SubscriptionOpened",
-        subscriptionId: event.subscriptionId,
-        nodeId: event.nodeId,
-        elementInstanceId: event.tokenId,
-        subscriptionKind: "SIGNAL",
-        name: event.signalName,
-        correlationKey: null,
-        dueAt: null
-      }
+      return subscriptionOpened(event.subscriptionId, event.nodeId, event.tokenId, "SIGNAL", event.signalName, null, null)
     case "ScopeOpened":
       return { kind: "ScopeOpened", scopeId: event.scopeId, parentScopeId: event.parentScopeId, nodeId: event.nodeId }
     case "ScopeClosed":
