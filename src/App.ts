@@ -71,8 +71,11 @@ const AdministrationLive = Layer.mergeAll(SignIn.layer, Invitations.layer, Resou
 const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.layer, DmnDecisionEngine.layer)
 
 // Entities register on the cluster; services reach them through entity clients.
-const EnginesLive = Layer.mergeAll(Work.layer, Messages.layer, Signals.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
-  Layer.provideMerge(Layer.mergeAll(ProcessInstances.layer, Deployments.layer, InstanceStore.layer, OutboxRelay.layer)),
+// The outbox relay broadcasts thrown signals, so Signals sits below it.
+const EnginesLive = Layer.mergeAll(Work.layer, Messages.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
+  Layer.provideMerge(OutboxRelay.layer),
+  Layer.provideMerge(Signals.layer),
+  Layer.provideMerge(Layer.mergeAll(ProcessInstances.layer, Deployments.layer, InstanceStore.layer)),
   Layer.provideMerge(DecisionEvaluator.layer),
   Layer.provideMerge(Decisions.layer)
 )

@@ -7,6 +7,7 @@ import { SqlClient } from "effect/sql"
 import type { OutboxKind } from "../persistence/InstanceStore.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
 import { DecisionEvaluator } from "../services/DecisionEvaluator.ts"
+import { Signals } from "../services/Signals.ts"
 import { ProcessInstance } from "./ProcessInstance.ts"
 
 interface OutboxRow {
@@ -33,6 +34,7 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
       const sql = yield* SqlClient.SqlClient
       const client = yield* ProcessInstance.client
       const decisions = yield* DecisionEvaluator
+      const signals = yield* Signals
 
       const execute = (row: OutboxRow, commandId: string, command: Parameters<ReturnType<typeof client>["Execute"]>[0]["command"], extra: Record<string, unknown> = {}) =>
         client(row.target_instance_id).Execute({ commandId, tenantId: row.tenant_id, actor: row.actor, command, ...extra })
@@ -87,6 +89,13 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
                 subscriptionId: String(payload["subscriptionId"]),
                 variables: (payload["variables"] ?? {}) as Record<string, unknown>
               })
+            case "BROADCAST_SIGNAL":
+              // A signal throw event: the same broadcast as POST /signals, in the name of whoever moved the instance.
+              return yield* signals.broadcast(
+                { sub: row.actor, tenantId: row.tenant_id, roles: [], source: "local" },
+                { signalName: String(payload["signalName"]), variables: (payload["variables"] ?? {}) as Record<string, unknown> },
+                String(payload["broadcastId"])
+              )
             case "CHILD_COMPLETED":
               return yield* execute(row, `child-completed:${row.source_instance_id}`, {
                 type: "ChildInstanceCompleted",

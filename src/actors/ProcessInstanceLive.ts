@@ -101,7 +101,7 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
             now: new Date(now).toISOString()
           })
           // Messages this command owes other instances were committed to the outbox: deliver them now.
-          const owesMessages = outcome.changes.some((c) => c.kind === "ChildStartRequested" || c.kind === "ChildCancelRequested" || c.kind === "DecisionRequested" ||
+          const owesMessages = outcome.changes.some((c) => c.kind === "ChildStartRequested" || c.kind === "ChildCancelRequested" || c.kind === "DecisionRequested" || c.kind === "SignalBroadcastRequested" ||
             (c.kind === "SubscriptionOpened" && c.subscriptionKind === "MESSAGE")) ||
             (outcome.status === "COMPLETED" && instance.parentInstanceId !== null)
           if (owesMessages) yield* relay.wake

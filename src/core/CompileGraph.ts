@@ -19,8 +19,10 @@ export interface DraftNode {
   readonly name: string | null
   /** The embedded subprocess containing the node (null at process level). */
   readonly scope?: string | null | undefined
-  /** An event subprocess (triggeredByEvent), which this core does not run yet. */
+  /** An event subprocess (triggeredByEvent): started by its start event while its enclosing scope runs. */
   readonly triggeredByEvent?: boolean | undefined
+  /** A start event of an event subprocess: whether it interrupts the enclosing scope (isInterrupting, default true). */
+  readonly interrupting?: boolean | undefined
   readonly terminate?: boolean | undefined
   /** Event definitions on events (message, timer, ...), which this core does not execute yet. */
   readonly eventDefinitions?: ReadonlyArray<string> | undefined
@@ -81,7 +83,6 @@ const MULTI_INSTANCE_TYPES: ReadonlySet<string> = new Set([
 const isExecutable = (type: string): type is NodeType => (EXECUTABLE_TYPES as ReadonlyArray<string>).includes(type)
 
 const NOT_YET: Record<string, string> = {
-  intermediateThrowEvent: "intermediate throw events are not supported yet",
   complexGateway: "complex gateways are not supported",
   adHocSubProcess: "ad-hoc subprocesses are not supported",
   transaction: "transactions are not supported"
@@ -122,36 +123,52 @@ export const compileDraft = (draft: Draft): Compiled => {
   const signalStarts: Array<{ readonly nodeId: string; readonly signalName: string }> = []
   const conditionalStarts: Array<{ readonly nodeId: string; readonly condition: string }> = []
   const timerStarts: Array<{ readonly nodeId: string; readonly timer: { readonly kind: "duration" | "date"; readonly expression: string } }> = []
+  const draftNodes = new Map(draft.nodes.map((n) => [n.id, n]))
+  /** The start events of the event subprocesses directly inside a scope (null: the process). */
+  const eventStartsIn = (scopeId: string | null): Array<string> =>
+    draft.nodes.filter((n) => n.type === "startEvent" && n.scope != null && draftNodes.get(n.scope)?.triggeredByEvent === true &&
+      (draftNodes.get(n.scope)!.scope ?? null) === scopeId).map((n) => n.id)
   for (const draftNode of draft.nodes) {
     const { id, type } = draftNode
     if (!isExecutable(type)) {
       problem(id, NOT_YET[type] ?? `element type "${type}" is not supported`)
       continue
     }
-    if (draftNode.triggeredByEvent === true) {
-      problem(id, "event subprocesses are not supported yet")
-      continue
-    }
     const scope = draftNode.scope ?? null
     const definitions = draftNode.eventDefinitions ?? []
+    if (definitions.length > 1) {
+      problem(id, `${type} ${id} has ${definitions.length} event definitions: only one per event is supported`)
+      continue
+    }
+    const kind = definitions[0] ?? null
     const catching = type === "intermediateCatchEvent" || type === "boundaryEvent"
-    const waitsForMessage = type === "receiveTask" || (catching && definitions.length === 1 && definitions[0] === "message")
-    const waitsForSignal = catching && definitions.length === 1 && definitions[0] === "signal"
-    const catchesError = type === "boundaryEvent" && definitions.length === 1 && definitions[0] === "error"
-    const throwsError = type === "endEvent" && definitions.length === 1 && definitions[0] === "error"
     const isBoundary = type === "boundaryEvent"
-    const waitsForTimer = (type === "intermediateCatchEvent" || isBoundary) && definitions.length === 1 && definitions[0] === "timer"
-    if (catching && !waitsForMessage && !waitsForSignal && !waitsForTimer && !catchesError) {
+    // The start event of an event subprocess: triggered by its event while the enclosing scope runs.
+    const eventSubprocess = type === "startEvent" && scope !== null && draftNodes.get(scope)?.triggeredByEvent === true ? draftNodes.get(scope)! : null
+    const waitsForMessage = type === "receiveTask" || ((catching || eventSubprocess !== null) && kind === "message")
+    const waitsForSignal = (catching || eventSubprocess !== null) && kind === "signal"
+    const waitsForTimer = (catching || eventSubprocess !== null) && kind === "timer"
+    const waitsForCondition = (catching || eventSubprocess !== null) && kind === "conditional"
+    const catchesError = (isBoundary || eventSubprocess !== null) && kind === "error"
+    const throwsError = type === "endEvent" && kind === "error"
+    const throwsSignal = (type === "endEvent" || type === "intermediateThrowEvent") && kind === "signal"
+    // Zeebe: a message throw event is done by a job worker, like a send task.
+    const throwsMessage = (type === "endEvent" || type === "intermediateThrowEvent") && kind === "message"
+    if (catching && !waitsForMessage && !waitsForSignal && !waitsForTimer && !catchesError && !waitsForCondition) {
       problem(id, draftNode.timer?.kind === "cycle"
         ? "repeating timers (timeCycle) are not supported: a timer fires once"
-        : `${definitions.join(", ") || "untyped"} ${type === "boundaryEvent" ? "boundary" : "intermediate catch"} events are not supported yet`)
+        : `${definitions.join(", ") || "untyped"} ${type === "boundaryEvent" ? "boundary" : "intermediate catch"} events are not supported`)
+      continue
+    }
+    if (eventSubprocess !== null && kind === null) {
+      problem(id, `the start event of event subprocess ${scope} needs a message, timer, signal, error or conditional event definition`)
       continue
     }
     // A message start event (at process level) starts an instance when a message of that name is published.
-    const messageStart = type === "startEvent" && scope === null && definitions.length === 1 && definitions[0] === "message"
-    const signalStart = type === "startEvent" && scope === null && definitions.length === 1 && definitions[0] === "signal"
-    const conditionalStart = type === "startEvent" && scope === null && definitions.length === 1 && definitions[0] === "conditional"
-    const timerStart = type === "startEvent" && scope === null && definitions.length === 1 && definitions[0] === "timer"
+    const messageStart = type === "startEvent" && scope === null && kind === "message"
+    const signalStart = type === "startEvent" && scope === null && kind === "signal"
+    const conditionalStart = type === "startEvent" && scope === null && kind === "conditional"
+    const timerStart = type === "startEvent" && scope === null && kind === "timer"
     if (timerStart) {
       const definition = draftNode.timer ?? null
       if (definition === null || definition.expression === null || definition.expression === "") problem(id, `timer start event ${id} needs a timeDate or timeDuration`)
@@ -170,11 +187,28 @@ export const compileDraft = (draft: Draft): Compiled => {
         else conditionalStarts.push({ nodeId: id, condition })
       }
     }
-    if (!waitsForMessage && !waitsForSignal && !waitsForTimer && !catchesError && !throwsError && !messageStart && !signalStart && !conditionalStart && !timerStart && definitions.length > 0) {
-      const kinds = draftNode.eventDefinitions!.join(", ")
+    let condition: string | null = null
+    if (waitsForCondition) {
+      const text = draftNode.condition ?? ""
+      if (text === "") problem(id, `conditional event ${id} needs a condition`)
+      else {
+        const syntax = feelSyntaxProblem(text)
+        if (syntax !== null) problem(id, `condition: ${syntax}`)
+      }
+      condition = text
+    }
+    let signalThrow: GraphNode["signalThrow"] = null
+    if (throwsSignal) {
+      const name = draftNode.signal?.name ?? null
+      if (name === null || name === "") problem(id, `signal throw event ${id} needs a signal with a name`)
+      signalThrow = { name: name ?? "" }
+    }
+    const understood = waitsForMessage || waitsForSignal || waitsForTimer || waitsForCondition || catchesError || throwsError || throwsSignal ||
+      throwsMessage || messageStart || signalStart || conditionalStart || timerStart
+    if (!understood && kind !== null) {
       problem(id, draftNode.timer?.kind === "cycle"
         ? "repeating timers (timeCycle) are not supported: a timer fires once"
-        : `${kinds} ${type === "startEvent" ? "start" : type === "endEvent" ? "end" : "intermediate"} events are not supported yet`)
+        : `${kind} ${type === "startEvent" ? "start" : type === "endEvent" ? "end" : "intermediate"} events are not supported`)
       continue
     }
     const incoming = draft.flows.filter((f) => f.target === id).map((f) => f.id)
@@ -201,19 +235,30 @@ export const compileDraft = (draft: Draft): Compiled => {
       boundary = { attachedTo: attachedTo ?? "", interrupting: draftNode.boundary?.cancelActivity ?? true }
       if (catchesError && !boundary.interrupting) problem(id, "an error boundary event always interrupts its activity (cancelActivity must be true)")
     }
+    const isEventSubprocess = type === "subProcess" && draftNode.triggeredByEvent === true
+    if (isEventSubprocess) {
+      if (incoming.length > 0 || outgoing.length > 0) problem(id, `event subprocess ${id} cannot have incoming or outgoing sequence flows`)
+      if (draftNode.multiInstance != null) problem(id, `event subprocess ${id} cannot be multi-instance`)
+      if (draft.nodes.some((n) => n.type === "boundaryEvent" && n.boundary?.attachedTo === id)) problem(id, `event subprocess ${id} cannot have boundary events`)
+    }
+    const eventStart = eventSubprocess === null ? null : { subprocessId: eventSubprocess.id, interrupting: draftNode.interrupting !== false }
+    if (eventStart !== null && catchesError && !eventStart.interrupting) problem(id, "an error start event always interrupts its scope (isInterrupting must be true)")
     if (throwsError && (draftNode.errorCode ?? "") === "") problem(id, `error end event ${id} needs an error code`)
     if (type === "startEvent") {
       if (scope === null && !messageStart && !signalStart && !conditionalStart && !timerStart) startNodeIds.push(id)
       if (incoming.length > 0) problem(id, "a start event cannot have incoming sequence flows")
-    } else if (incoming.length === 0 && !isBoundary) {
+    } else if (incoming.length === 0 && !isBoundary && !isEventSubprocess) {
       problem(id, `${type} ${id} has no incoming sequence flow, so it can never be reached`)
     }
     if (type === "endEvent" && outgoing.length > 0) problem(id, "an end event cannot have outgoing sequence flows")
-    if (type !== "endEvent" && outgoing.length === 0) problem(id, `${type} ${id} has no outgoing sequence flow`)
+    if (type !== "endEvent" && !isEventSubprocess && outgoing.length === 0) problem(id, `${type} ${id} has no outgoing sequence flow`)
 
     const jobType = draftNode.jobType ?? null
-    if ((type === "serviceTask" || type === "sendTask") && (jobType === null || jobType === "")) {
-      problem(id, `${type} ${id} needs a task type (zeebe:taskDefinition type)`)
+    const doneByJob = type === "serviceTask" || type === "sendTask" || throwsMessage
+    if (doneByJob && (jobType === null || jobType === "")) {
+      problem(id, throwsMessage
+        ? `message throw event ${id} needs a task type (zeebe:taskDefinition type): a job worker sends the message`
+        : `${type} ${id} needs a task type (zeebe:taskDefinition type)`)
     }
     if (type === "scriptTask") {
       const script = draftNode.script ?? null
@@ -231,6 +276,7 @@ export const compileDraft = (draft: Draft): Compiled => {
       else messageStarts.push({ nodeId: id, messageName: name })
       message = { name: name ?? "", correlationKey: draftNode.message?.correlationKey ?? "" }
     }
+    if (throwsMessage) message = { name: draftNode.message?.name ?? "", correlationKey: "" }
     let timer: GraphNode["timer"] = null
     if (waitsForTimer) {
       const definition = draftNode.timer ?? null
@@ -251,7 +297,7 @@ export const compileDraft = (draft: Draft): Compiled => {
     let signal: GraphNode["signal"] = null
     if (waitsForSignal || signalStart) {
       const name = draftNode.signal?.name ?? null
-      if (name === null || name === "") problem(id, `signal ${type === "startEvent" ? "start" : "catch"} event ${id} needs a signal with a name`)
+      if (name === null || name === "") problem(id, `signal ${type === "startEvent" && eventStart === null ? "start" : "catch"} event ${id} needs a signal with a name`)
       else if (signalStart) signalStarts.push({ nodeId: id, signalName: name })
       signal = { name: name ?? "" }
     }
@@ -317,7 +363,7 @@ export const compileDraft = (draft: Draft): Compiled => {
         }
       }
     }
-    const innerStarts = draft.nodes.filter((n) => n.scope === id && n.type === "startEvent").map((n) => n.id)
+    const innerStarts = type === "subProcess" ? draft.nodes.filter((n) => n.scope === id && n.type === "startEvent").map((n) => n.id) : []
     if (type === "subProcess" && innerStarts.length !== 1) {
       problem(id, innerStarts.length === 0 ? `subprocess ${id} has no start event` : `subprocess ${id} has more than one start event`)
     }
@@ -331,7 +377,7 @@ export const compileDraft = (draft: Draft): Compiled => {
       outgoing,
       defaultFlow,
       terminate: draftNode.terminate === true,
-      job: type === "serviceTask" || type === "sendTask"
+      job: doneByJob
         ? { type: jobType ?? "", retries: draftNode.retries ?? 3, headers: draftNode.headers ?? {} }
         : null,
       userTask: type === "userTask"
@@ -348,6 +394,11 @@ export const compileDraft = (draft: Draft): Compiled => {
       timer,
       boundary,
       errorCatch: catchesError ? { errorCode: draftNode.errorCode || null } : null,
+      ...(condition === null ? {} : { condition }),
+      ...(signalThrow === null ? {} : { signalThrow }),
+      ...(isEventSubprocess ? { triggeredByEvent: true } : {}),
+      ...(eventStart === null ? {} : { eventStart }),
+      ...(type === "subProcess" && eventStartsIn(id).length > 0 ? { eventStartIds: eventStartsIn(id) } : {}),
       errorThrow: throwsError ? { errorCode: draftNode.errorCode ?? "" } : null,
       boundaryIds: draft.nodes.filter((n) => n.type === "boundaryEvent" && n.boundary?.attachedTo === id).map((n) => n.id),
       multiInstance,
@@ -363,7 +414,14 @@ export const compileDraft = (draft: Draft): Compiled => {
     problem(draft.key || "process", "the process has no start event")
   }
   if (problems.length > 0) return { ok: false, problems }
-  return { ok: true, graph: { key: draft.key, name: draft.name, nodes, flows, startNodeIds, messageStarts, signalStarts, conditionalStarts, timerStarts } }
+  const rootEventStarts = eventStartsIn(null)
+  return {
+    ok: true,
+    graph: {
+      key: draft.key, name: draft.name, nodes, flows, startNodeIds, messageStarts, signalStarts, conditionalStarts, timerStarts,
+      ...(rootEventStarts.length > 0 ? { eventStartIds: rootEventStarts } : {})
+    }
+  }
 }
 
 /** "a, b , c" or ["a","b"] -> ["a","b","c"] */

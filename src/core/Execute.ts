@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto"
 import type { InstanceCommand } from "../schema/InstanceCommands.ts"
 import { evaluateFeel, isExpression } from "./Feel.ts"
-import { apply, initialState, type InstanceEvent, type InstanceState, type Token, visibleVariables } from "./InstanceState.ts"
+import { apply, type Boundary, initialState, type InstanceEvent, type InstanceState, type Token, visibleVariables } from "./InstanceState.ts"
 import type { GraphFlow, GraphNode, Mapping, ProcessGraph } from "./ProcessGraph.ts"
 import { dueAt } from "./Timer.ts"
 
@@ -38,11 +38,16 @@ class Run {
   readonly graph: ProcessGraph
   /** The time the command is applied at (an input: the core reads no clock). */
   readonly now: number
+  /** The state before this command: a non-interrupting conditional event triggers when its condition becomes true. */
+  private readonly before: InstanceState
+  /** Conditional subscriptions triggered by this command (each at most once per command). */
+  private readonly conditionsFired = new Set<string>()
 
   constructor(graph: ProcessGraph, state: InstanceState, now: number) {
     this.graph = graph
     this.state = state
     this.now = now
+    this.before = state
   }
 
   emit(event: InstanceEvent): void {
@@ -73,8 +78,9 @@ class Run {
         if (this.state.status === "COMPLETED" || this.state.status === "CANCELED") return
         step()
       }
-      // A token that ended or moved elsewhere may have been the last one an inclusive join waited for.
-      if (!this.fireReadyInclusiveJoins()) return
+      // A token that ended or moved elsewhere may have been the last one an inclusive join waited for; changed
+      // variables may have made a condition true.
+      if (!this.fireReadyInclusiveJoins() && !this.fireConditions()) return
     }
   }
 
@@ -166,7 +172,7 @@ class Run {
     if (token === undefined) return
     const node = this.node(token.nodeId)
     // Boundary events are armed while their host runs (for a multi-instance activity: its body).
-    if (node.boundaryIds.length > 0 && (token.loop ?? null) === null && !this.openBoundaries(token, node)) return
+    if (node.boundaryIds.length > 0 && (token.loop ?? null) === null && !this.openBoundaries(token, token, node.boundaryIds)) return
     // A multi-instance activity first becomes its body; each iteration is a token of its own (with loop set).
     if (node.multiInstance !== null && (token.loop ?? null) === null) return this.startMultiInstance(token, node)
     const outer = { ...visibleVariables(this.state, token.scopeId), ...this.state.nodeVariables[node.id] }
@@ -174,7 +180,16 @@ class Run {
     if (locals === null) return
     const visible = { ...outer, ...locals }
     switch (node.type) {
-      case "startEvent":
+      case "startEvent": {
+        // Entering a scope (the process or a subprocess) arms the start events of its event subprocesses.
+        const eventStarts = this.eventStartsOf(token.scopeId)
+        if (eventStarts.length > 0 && !this.openBoundaries({ id: this.hostIdOf(token.scopeId), scopeId: token.scopeId }, token, eventStarts, { eventScopeId: token.scopeId })) return
+        return this.leave(token, node, this.takeableFlows(token, node, visible))
+      }
+      case "intermediateThrowEvent":
+        if (node.job !== null) return this.createJob(token, node, visible)
+        if (node.signalThrow != null) this.emit({ type: "SignalThrown", tokenId, nodeId: node.id, signalName: node.signalThrow.name, variables: locals })
+        return this.leave(token, node, this.takeableFlows(token, node, visible))
       case "boundaryEvent":
       case "task":
       case "manualTask":
@@ -186,13 +201,8 @@ class Run {
         return this.finishActivity(token, node, { [script.resultVariable]: outcome.value })
       }
       case "serviceTask":
-      case "sendTask": {
-        const job = node.job!
-        this.emit({
-          type: "JobCreated", tokenId, nodeId: node.id, jobId: this.newId("job"), jobType: job.type, retries: job.retries, headers: job.headers, variables: visible
-        })
-        return
-      }
+      case "sendTask":
+        return this.createJob(token, node, visible)
       case "userTask": {
         const definition = node.userTask!
         const evaluate = (value: string | null): string | null => {
@@ -224,6 +234,12 @@ class Run {
         }
         if (node.signal !== null) {
           this.emit({ type: "SignalSubscriptionOpened", tokenId, nodeId: node.id, subscriptionId: this.newId("subscription"), signalName: node.signal.name })
+          return
+        }
+        if (node.condition != null) {
+          // A condition already true lets the token pass at once; else it waits until a variable change makes it true.
+          if (this.conditionHolds(node.condition, this.state, token.scopeId)) return this.leave(token, node, this.takeableFlows(token, node, visible))
+          this.emit({ type: "ConditionSubscribed", tokenId, nodeId: node.id })
           return
         }
         // The correlation key is evaluated when the token arrives and stored with the subscription (SERVICE.md, Events).
@@ -286,7 +302,7 @@ class Run {
       }
       case "eventBasedGateway": {
         // BPMN 13.3.5: the gateway waits for the first of the events after it; the others are withdrawn.
-        this.openBoundaries(token, node, node.outgoing.map((flowId) => this.flow(flowId).target), true)
+        this.openBoundaries(token, token, node.outgoing.map((flowId) => this.flow(flowId).target), { viaGateway: true })
         return
       }
       case "inclusiveGateway": {
@@ -297,12 +313,94 @@ class Run {
       }
       case "endEvent": {
         if (node.errorThrow !== null) return this.throwError(token, node.errorThrow.errorCode, "", {})
+        if (node.job !== null) return this.createJob(token, node, visible)
+        if (node.signalThrow != null) this.emit({ type: "SignalThrown", tokenId, nodeId: node.id, signalName: node.signalThrow.name, variables: locals })
         this.emit({ type: "ElementCompleted", tokenId, nodeId: node.id })
         // A terminate end event ends every other path of its scope: the instance, or its subprocess (BPMN 13.5.6).
         if (node.terminate) this.terminateScope(token.scopeId)
         return this.completeScopeIfDone(token.scopeId)
       }
     }
+  }
+
+  private createJob(token: Token, node: GraphNode, visible: Readonly<Record<string, unknown>>): void {
+    const job = node.job!
+    this.emit({
+      type: "JobCreated", tokenId: token.id, nodeId: node.id, jobId: this.newId("job"), jobType: job.type, retries: job.retries, headers: job.headers, variables: visible
+    })
+  }
+
+  /** Whether a FEEL condition holds in a scope of a state (a failing condition does not hold). */
+  private conditionHolds(condition: string, state: InstanceState, scopeId: string): boolean {
+    const outcome = evaluateFeel(isExpression(condition) ? condition : `=${condition}`, visibleVariables(state, scopeId))
+    return outcome.ok && outcome.value === true
+  }
+
+  /**
+   * Conditional events (as Camunda 8): a waiting conditional catch event and an interrupting conditional boundary or
+   * event subprocess trigger once their condition is true; a non-interrupting one when it becomes true (it was false
+   * before this command, or was armed by it). One trigger per call; the drain loop calls again.
+   */
+  private fireConditions(): boolean {
+    if (this.state.status !== "ACTIVE") return false
+    for (const token of Object.values(this.state.tokens)) {
+      if (token.wait?.kind !== "condition") continue
+      const node = this.node(token.nodeId)
+      if (!this.conditionHolds(node.condition ?? "", this.state, token.scopeId)) continue
+      this.emit({ type: "ConditionTriggered", tokenId: token.id, nodeId: node.id })
+      this.finishActivity(this.state.tokens[token.id]!, node, {})
+      return true
+    }
+    for (const armed of Object.values(this.state.boundaries ?? {})) {
+      if (armed.kind !== "conditional" || this.conditionsFired.has(armed.subscriptionId)) continue
+      const node = this.node(armed.nodeId)
+      const scopeId = armed.eventScopeId ?? this.state.tokens[armed.hostTokenId]?.scopeId
+      if (scopeId === undefined || !this.conditionHolds(node.condition ?? "", this.state, scopeId)) continue
+      const interrupting = node.eventStart != null ? node.eventStart.interrupting : node.boundary?.interrupting ?? true
+      const armedBefore = this.before.boundaries?.[armed.subscriptionId] !== undefined
+      if (!interrupting && armedBefore && this.conditionHolds(node.condition ?? "", this.before, scopeId)) continue
+      this.conditionsFired.add(armed.subscriptionId)
+      this.triggerBoundary(armed.subscriptionId, {})
+      return true
+    }
+    return false
+  }
+
+  /** The start events of the event subprocesses of a scope: the process's, or an embedded subprocess's. */
+  private eventStartsOf(scopeId: string): ReadonlyArray<string> {
+    if (scopeId === this.state.instanceId) return this.graph.eventStartIds ?? []
+    const scope = this.state.scopes[scopeId]
+    if (scope === undefined) return []
+    // Only the scope a subprocess's content runs in (its token waits on it), not a multi-instance body or iteration.
+    const wait = this.state.tokens[scope.tokenId]?.wait
+    if (wait?.kind !== "subprocess" || wait.scopeId !== scopeId) return []
+    return this.node(scope.nodeId).eventStartIds ?? []
+  }
+
+  /** What an event subprocess's subscriptions hang on: the scope's token, or the instance id at process level. */
+  private hostIdOf(scopeId: string): string {
+    return scopeId === this.state.instanceId ? scopeId : this.state.scopes[scopeId]?.tokenId ?? scopeId
+  }
+
+  /** Withdraws the armed event subprocess start events of a scope. */
+  private closeEventStarts(scopeId: string): void {
+    for (const armed of Object.values(this.state.boundaries ?? {})) {
+      if (armed.eventScopeId === scopeId) this.emit({ type: "BoundaryClosed", hostTokenId: armed.hostTokenId, nodeId: armed.nodeId, subscriptionId: armed.subscriptionId })
+    }
+  }
+
+  /**
+   * BPMN 10.3.5: an event subprocess starts when its start event happens. An interrupting one first ends everything
+   * else in its scope (tokens and the scope's other event subprocesses); a non-interrupting one runs alongside.
+   */
+  private startEventSubprocess(scopeId: string, startNodeId: string, variables: Readonly<Record<string, unknown>>): void {
+    const start = this.node(startNodeId)
+    if (start.eventStart!.interrupting) {
+      this.closeEventStarts(scopeId)
+      this.terminateScope(scopeId)
+    }
+    if (Object.keys(variables).length > 0) this.propagate(scopeId, startNodeId, variables)
+    this.enter(start.eventStart!.subprocessId, null, scopeId)
   }
 
   /** Flows an activity or event leaves by: every flow whose condition is absent or true. */
@@ -398,17 +496,27 @@ class Run {
     this.leave(this.state.tokens[token.id]!, node, this.takeableFlows(token, node, visibleVariables(this.state, token.scopeId)))
   }
 
-  /** Arms the host's boundary events; false (with an incident) when a correlation key or timer cannot be evaluated. */
-  private openBoundaries(host: Token, node: GraphNode, eventIds: ReadonlyArray<string> = node.boundaryIds, viaGateway = false): boolean {
+  /**
+   * Arms catch events on a host: an activity's boundary events, the events after an event-based gateway, or a scope's
+   * event subprocess start events (`host.scopeId` is where keys and timers are evaluated). False, with an incident
+   * on `failing`, when a correlation key or timer cannot be evaluated. Error events need no subscription: a thrown
+   * error looks for its catcher.
+   */
+  private openBoundaries(
+    host: { readonly id: string; readonly scopeId: string },
+    failing: Token,
+    eventIds: ReadonlyArray<string>,
+    how: { readonly viaGateway?: true; readonly eventScopeId?: string } = {}
+  ): boolean {
     const visible = visibleVariables(this.state, host.scopeId)
     for (const boundaryId of eventIds) {
       const boundary = this.node(boundaryId)
       const subscriptionId = this.newId(`boundary-${boundaryId}`)
-      const base = { type: "BoundaryOpened" as const, hostTokenId: host.id, nodeId: boundaryId, subscriptionId, ...(viaGateway ? { viaGateway: true } : {}) }
+      const base = { type: "BoundaryOpened" as const, hostTokenId: host.id, nodeId: boundaryId, subscriptionId, ...how }
       if (boundary.message !== null) {
         const key = evaluateFeel(boundary.message.correlationKey, visible)
         if (!key.ok || (typeof key.value !== "string" && typeof key.value !== "number")) {
-          this.raiseIncident(host, "EXTRACT_VALUE_ERROR", `correlation key of boundary ${boundaryId} failed: ${key.ok ? "not a string or number" : key.message}`)
+          this.raiseIncident(failing, "EXTRACT_VALUE_ERROR", `correlation key of ${boundaryId} failed: ${key.ok ? "not a string or number" : key.message}`)
           return false
         }
         this.emit({ ...base, kind: "message", name: boundary.message.name, correlationKey: String(key.value), dueAt: null })
@@ -417,10 +525,12 @@ class Run {
       } else if (boundary.timer !== null) {
         const due = dueAt(boundary.timer, this.now, visible)
         if (!due.ok) {
-          this.raiseIncident(host, "EXTRACT_VALUE_ERROR", `timer of boundary ${boundaryId} failed: ${due.message}`)
+          this.raiseIncident(failing, "EXTRACT_VALUE_ERROR", `timer of ${boundaryId} failed: ${due.message}`)
           return false
         }
         this.emit({ ...base, kind: "timer", name: null, correlationKey: null, dueAt: new Date(due.dueAt).toISOString() })
+      } else if (boundary.condition != null) {
+        this.emit({ ...base, kind: "conditional", name: null, correlationKey: null, dueAt: null })
       }
     }
     return true
@@ -441,6 +551,7 @@ class Run {
   triggerBoundary(subscriptionId: string, variables: Readonly<Record<string, unknown>>): void {
     const armed = this.state.boundaries?.[subscriptionId]
     if (armed === undefined) throw new Rejected("NOT_FOUND", `subscription ${subscriptionId} is not open in this instance`)
+    if (armed.eventScopeId !== undefined) return this.triggerEventStart(armed, variables)
     const host = this.state.tokens[armed.hostTokenId]!
     if (armed.viaGateway === true) return this.passEventGateway(host, armed.nodeId, subscriptionId, variables)
     const boundary = this.node(armed.nodeId)
@@ -453,6 +564,17 @@ class Run {
     if (interrupting) this.interrupt(host)
     if (Object.keys(variables).length > 0) this.propagate(host.scopeId, armed.nodeId, variables)
     this.enter(armed.nodeId, null, host.scopeId)
+  }
+
+  /** An event subprocess's start event happened (message, signal, timer, condition). */
+  private triggerEventStart(armed: Boundary, variables: Readonly<Record<string, unknown>>): void {
+    const interrupting = this.node(armed.nodeId).eventStart!.interrupting
+    // A timer fires once; a non-interrupting message, signal or condition can start the subprocess again.
+    if (interrupting || armed.kind === "timer") {
+      this.emit({ type: "BoundaryClosed", hostTokenId: armed.hostTokenId, nodeId: armed.nodeId, subscriptionId: armed.subscriptionId })
+    }
+    this.emit({ type: "BoundaryTriggered", hostTokenId: armed.hostTokenId, nodeId: armed.nodeId, subscriptionId: armed.subscriptionId, interrupting, variables })
+    this.startEventSubprocess(armed.eventScopeId!, armed.nodeId, variables)
   }
 
   /** The first event after an event-based gateway happened: the gateway moves on through that event only. */
@@ -494,13 +616,27 @@ class Run {
           const errorCatch = this.node(id).errorCatch
           return errorCatch !== null && (errorCatch.errorCode === null || errorCatch.errorCode === errorCode)
         })
+    // An error event subprocess of a scope catches what is thrown inside the scope (but not inside itself).
+    const eventCatcherOf = (scopeId: string): string | undefined =>
+      this.eventStartsOf(scopeId).find((id) => {
+        const errorCatch = this.node(id).errorCatch
+        return errorCatch !== null && (errorCatch.errorCode === null || errorCatch.errorCode === errorCode)
+      })
     let host: Token | undefined = from
     let boundaryId = catcherOf(from)
-    for (let scopeId = from.scopeId; boundaryId === undefined && scopeId !== this.state.instanceId;) {
+    let leftEventSubprocess = false
+    for (let scopeId = from.scopeId; boundaryId === undefined;) {
+      const eventStartId = leftEventSubprocess ? undefined : eventCatcherOf(scopeId)
+      if (eventStartId !== undefined) {
+        this.emit({ type: "ErrorCaught", tokenId: from.id, nodeId: from.nodeId, errorCode, hostTokenId: this.hostIdOf(scopeId), boundaryNodeId: eventStartId })
+        return this.startEventSubprocess(scopeId, eventStartId, variables)
+      }
+      if (scopeId === this.state.instanceId) break
       const scope = this.state.scopes[scopeId]
       if (scope === undefined) break
       host = this.state.tokens[scope.tokenId]
       boundaryId = host === undefined ? undefined : catcherOf(host)
+      leftEventSubprocess = host !== undefined && this.node(host.nodeId).triggeredByEvent === true
       scopeId = scope.parentId
     }
     if (boundaryId === undefined || host === undefined) {
@@ -527,6 +663,8 @@ class Run {
   /** A scope with no token left is complete: the instance ends, or the subprocess's token moves on. */
   private completeScopeIfDone(scopeId: string): void {
     if (Object.values(this.state.tokens).some((t) => t.scopeId === scopeId)) return
+    // The scope's event subprocesses can no longer start.
+    this.closeEventStarts(scopeId)
     const scope = this.state.scopes[scopeId]
     if (scope === undefined) return this.emit({ type: "InstanceCompleted" })
     const node = this.node(scope.nodeId)
@@ -589,6 +727,7 @@ class Run {
   }
 
   terminateAll(): void {
+    this.closeEventStarts(this.state.instanceId)
     this.terminateScope(this.state.instanceId)
   }
 

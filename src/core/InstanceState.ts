@@ -9,6 +9,7 @@ export type Wait =
   | { readonly kind: "message"; readonly subscriptionId: string }
   | { readonly kind: "signal"; readonly subscriptionId: string }
   | { readonly kind: "timer"; readonly subscriptionId: string }
+  | { readonly kind: "condition" }
   | { readonly kind: "subprocess"; readonly scopeId: string }
   | { readonly kind: "child"; readonly childInstanceId: string }
   | { readonly kind: "multiInstance"; readonly scopeId: string }
@@ -35,16 +36,24 @@ export interface Incident {
   readonly message: string
 }
 
-/** A boundary event armed while its host activity runs: the subscription that triggers it. */
+/**
+ * A catch event armed while something runs: a boundary event while its host activity runs, the events after an
+ * event-based gateway while the gateway waits, or an event subprocess's start event while its scope runs.
+ */
 export interface Boundary {
   readonly subscriptionId: string
+  /** The token of the host activity or gateway; for an event subprocess, the scope's token (the instance id at root). */
   readonly hostTokenId: string
-  /** The boundary event node. */
+  /** The boundary event node (or catch event after a gateway, or event subprocess start event). */
   readonly nodeId: string
-  readonly kind: "message" | "signal" | "timer"
+  readonly kind: BoundaryKind
   /** Armed by an event-based gateway: the node is the catch event after it. */
   readonly viaGateway?: boolean | undefined
+  /** The start event of an event subprocess of this scope (the instance id for the process level). */
+  readonly eventScopeId?: string | undefined
 }
+
+export type BoundaryKind = "message" | "signal" | "timer" | "conditional"
 
 /** A variable scope below the root: one per running embedded subprocess. */
 export interface Scope {
@@ -189,11 +198,12 @@ export type InstanceEvent =
     readonly hostTokenId: string
     readonly nodeId: string
     readonly subscriptionId: string
-    readonly kind: "message" | "signal" | "timer"
+    readonly kind: BoundaryKind
     readonly name: string | null
     readonly correlationKey: string | null
     readonly dueAt: string | null
     readonly viaGateway?: boolean | undefined
+    readonly eventScopeId?: string | undefined
   }
   | { readonly type: "BoundaryClosed"; readonly hostTokenId: string; readonly nodeId: string; readonly subscriptionId: string }
   | {
@@ -207,6 +217,9 @@ export type InstanceEvent =
   | { readonly type: "TimerScheduled"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly dueAt: string }
   | { readonly type: "TimerFired"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
   | { readonly type: "TimerCanceled"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
+  | { readonly type: "ConditionSubscribed"; readonly tokenId: string; readonly nodeId: string }
+  | { readonly type: "ConditionTriggered"; readonly tokenId: string; readonly nodeId: string }
+  | { readonly type: "SignalThrown"; readonly tokenId: string; readonly nodeId: string; readonly signalName: string; readonly variables: Readonly<Record<string, unknown>> }
   | { readonly type: "SignalSubscriptionOpened"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly signalName: string }
   | { readonly type: "SignalTriggered"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly variables: Readonly<Record<string, unknown>> }
   | { readonly type: "SignalSubscriptionClosed"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
@@ -363,7 +376,8 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
             hostTokenId: event.hostTokenId,
             nodeId: event.nodeId,
             kind: event.kind,
-            ...(event.viaGateway === true ? { viaGateway: true } : {})
+            ...(event.viaGateway === true ? { viaGateway: true } : {}),
+            ...(event.eventScopeId === undefined ? {} : { eventScopeId: event.eventScopeId })
           }
         }
       }
@@ -373,7 +387,12 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
     }
     case "BoundaryTriggered":
     case "ErrorCaught":
+    case "SignalThrown":
       return state
+    case "ConditionSubscribed":
+      return waiting(state, event.tokenId, { kind: "condition" })
+    case "ConditionTriggered":
+      return waiting(state, event.tokenId, null)
     case "SignalSubscriptionOpened":
       return waiting(state, event.tokenId, { kind: "signal", subscriptionId: event.subscriptionId })
     case "IncidentRaised":

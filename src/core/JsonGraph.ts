@@ -16,7 +16,13 @@
 //   endEvent: errorCode makes it an error end event
 //   callActivity: processId (the process key to start, latest version), propagateAllChildVariables (default true)
 //   any activity: multiInstance { sequential, inputCollection (FEEL), inputElement, outputCollection, outputElement (FEEL) }
-//   subProcess: nodes and flows of the embedded subprocess (same format), inputMappings / outputMappings
+//   subProcess: nodes and flows of the embedded subprocess (same format), inputMappings / outputMappings;
+//     triggeredByEvent: true makes it an event subprocess (no flows in or out), whose one start event carries
+//     messageName + correlationKey, signalName, timeDuration / timeDate, condition, or error: true / errorCode, and
+//     interrupting (default true)
+//   intermediateCatchEvent / boundaryEvent: condition (FEEL) makes it a conditional event (triggers when it becomes true)
+//   intermediateThrowEvent: none (passes through), signalName (broadcasts the signal; input mappings are its
+//     variables), or messageName + taskType (a job worker sends the message); endEvent: signalName likewise
 // A flow with default: true is its source gateway's default flow.
 import { type Draft, type DraftNode, listOf } from "./CompileGraph.ts"
 import type { Mapping, Problem } from "./ProcessGraph.ts"
@@ -71,17 +77,19 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
       const messageName = text(properties["messageName"])
       const signalName = text(properties["signalName"])
       const catching = node["type"] === "intermediateCatchEvent" || node["type"] === "boundaryEvent"
-      const isMessageCatch = (catching && signalName === null && properties["timeDuration"] === undefined &&
-        properties["timeDate"] === undefined && properties["timeCycle"] === undefined && (messageName !== null || properties["eventDefinitions"] === undefined)) ||
-        (node["type"] === "startEvent" && messageName !== null)
-      const isSignal = (catching || node["type"] === "startEvent") && signalName !== null
+      const throwing = node["type"] === "intermediateThrowEvent" || node["type"] === "endEvent"
+      const catchCondition = catching || node["type"] === "startEvent" ? text(properties["condition"]) : null
+      const isMessageCatch = (catching && signalName === null && catchCondition === null && properties["timeDuration"] === undefined &&
+        properties["timeDate"] === undefined && properties["timeCycle"] === undefined && properties["error"] === undefined &&
+        properties["errorCode"] === undefined && (messageName !== null || properties["eventDefinitions"] === undefined)) ||
+        ((node["type"] === "startEvent" || throwing) && messageName !== null)
+      const isSignal = (catching || throwing || node["type"] === "startEvent") && signalName !== null
       const timeDuration = text(properties["timeDuration"])
       const timeDate = text(properties["timeDate"])
       const timeCycle = text(properties["timeCycle"])
       const isTimer = (catching || node["type"] === "startEvent") && (timeDuration !== null || timeDate !== null || timeCycle !== null)
-      const startCondition = node["type"] === "startEvent" ? text(properties["condition"]) : null
       const errorCode = text(properties["errorCode"])
-      const isError = (node["type"] === "boundaryEvent" && (properties["error"] === true || errorCode !== null)) ||
+      const isError = ((node["type"] === "boundaryEvent" || node["type"] === "startEvent") && (properties["error"] === true || errorCode !== null)) ||
         (node["type"] === "endEvent" && errorCode !== null)
       const defaults = levelFlows.filter((f) => f.source === id && f.isDefault)
       if (defaults.length > 1) problems.push({ elementId: id, message: "only one outgoing flow can be the default" })
@@ -91,9 +99,11 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
         name: text(node["name"]),
         scope,
         terminate: properties["terminate"] === true,
-        condition: startCondition,
+        condition: catchCondition,
         errorCode,
-        eventDefinitions: isError ? ["error"] : startCondition !== null ? ["conditional"] : isTimer ? ["timer"] : isMessageCatch && !isTimer ? ["message"] : isSignal ? ["signal"] : listOf(properties["eventDefinitions"]),
+        ...(node["type"] === "subProcess" && properties["triggeredByEvent"] === true ? { triggeredByEvent: true } : {}),
+        ...(node["type"] === "startEvent" ? { interrupting: properties["interrupting"] !== false } : {}),
+        eventDefinitions: isError ? ["error"] : catchCondition !== null ? ["conditional"] : isTimer ? ["timer"] : isMessageCatch && !isTimer ? ["message"] : isSignal ? ["signal"] : listOf(properties["eventDefinitions"]),
         timer: !isTimer ? null : timeCycle !== null
           ? { kind: "cycle", expression: timeCycle }
           : timeDuration !== null

@@ -11,7 +11,7 @@ export interface Mapping {
 
 export const EXECUTABLE_TYPES = [
   "startEvent", "endEvent", "serviceTask", "sendTask", "userTask", "scriptTask", "task", "manualTask",
-  "exclusiveGateway", "parallelGateway", "inclusiveGateway", "receiveTask", "intermediateCatchEvent", "subProcess", "callActivity", "businessRuleTask", "boundaryEvent", "eventBasedGateway"
+  "exclusiveGateway", "parallelGateway", "inclusiveGateway", "receiveTask", "intermediateCatchEvent", "subProcess", "callActivity", "businessRuleTask", "boundaryEvent", "eventBasedGateway", "intermediateThrowEvent"
 ] as const
 export type NodeType = (typeof EXECUTABLE_TYPES)[number]
 
@@ -84,6 +84,16 @@ export interface GraphNode {
   readonly decision: { readonly decisionId: string; readonly resultVariable: string } | null
   readonly inputs: ReadonlyArray<Mapping>
   readonly outputs: ReadonlyArray<Mapping>
+  /** A conditional catch, boundary or event-subprocess start event: its FEEL condition. */
+  readonly condition?: string | null | undefined
+  /** A signal throw event (intermediate or end): the signal it broadcasts. */
+  readonly signalThrow?: { readonly name: string } | null | undefined
+  /** An event subprocess (triggeredByEvent): started by its start event, never by a sequence flow. */
+  readonly triggeredByEvent?: boolean | undefined
+  /** The start event of an event subprocess: the subprocess and whether starting it interrupts its scope. */
+  readonly eventStart?: { readonly subprocessId: string; readonly interrupting: boolean } | null | undefined
+  /** For an embedded subprocess: the start events of the event subprocesses directly inside it. */
+  readonly eventStartIds?: ReadonlyArray<string> | undefined
 }
 
 export interface GraphFlow {
@@ -109,6 +119,8 @@ export interface ProcessGraph {
   readonly timerStarts?: ReadonlyArray<{ readonly nodeId: string; readonly timer: TimerDefinition }> | undefined
   /** The process-level conditional start events: evaluated against supplied variables on request. */
   readonly conditionalStarts: ReadonlyArray<{ readonly nodeId: string; readonly condition: string }>
+  /** The start events of the event subprocesses at process level: armed while the instance runs. */
+  readonly eventStartIds?: ReadonlyArray<string> | undefined
 }
 
 /** One thing wrong with a model: which element, and what. */

@@ -80,6 +80,7 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
     name: str(element, "name"),
     scope,
     triggeredByEvent: element["triggeredByEvent"] === true,
+    ...(element.$type === "bpmn:StartEvent" ? { interrupting: element["isInterrupting"] !== false } : {}),
     terminate,
     eventDefinitions,
     jobType: task === undefined ? null : str(task, "type"),
@@ -193,7 +194,7 @@ export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_L
       if (element.$type === "bpmn:SequenceFlow") flows.push(toDraftFlow(element))
       else if (!NOT_FLOW_NODES.has(element.$type)) {
         nodes.push(toDraftNode(element, scope))
-        if (element.$type === "bpmn:SubProcess" && element["triggeredByEvent"] !== true) collect(element, str(element, "id"))
+        if (element.$type === "bpmn:SubProcess") collect(element, str(element, "id"))
       }
     }
   }

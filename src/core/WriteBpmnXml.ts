@@ -113,7 +113,22 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
           })()
         })]
       }),
-      ...(node.message !== null && (node.type === "intermediateCatchEvent" || node.type === "startEvent" || node.type === "boundaryEvent")
+      ...(node.triggeredByEvent === true ? { triggeredByEvent: true } : {}),
+      ...(node.eventStart == null ? {} : { isInterrupting: node.eventStart.interrupting }),
+      ...(node.condition == null ? {} : {
+        eventDefinitions: [moddle.create("bpmn:ConditionalEventDefinition", { condition: moddle.create("bpmn:FormalExpression", { body: node.condition }) })]
+      }),
+      ...(node.signalThrow == null ? {} : {
+        eventDefinitions: [moddle.create("bpmn:SignalEventDefinition", {
+          signalRef: (() => {
+            const signal = moddle.create("bpmn:Signal", { id: `Signal_${node.id}`, name: node.signalThrow.name })
+            signals.push(signal)
+            return signal
+          })()
+        })]
+      }),
+      ...(node.message !== null && (node.type === "intermediateCatchEvent" || node.type === "startEvent" || node.type === "boundaryEvent" ||
+          node.type === "intermediateThrowEvent" || node.type === "endEvent")
         ? { eventDefinitions: [moddle.create("bpmn:MessageEventDefinition", { messageRef: messageFor(node) })] }
         : {})
     })

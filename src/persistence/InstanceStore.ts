@@ -19,7 +19,7 @@ export interface StoredInstance {
   readonly graph: unknown
 }
 
-export type OutboxKind = "START_CHILD" | "CANCEL_CHILD" | "CHILD_COMPLETED" | "EVALUATE_DECISION" | "CORRELATE_MESSAGE"
+export type OutboxKind = "START_CHILD" | "CANCEL_CHILD" | "CHILD_COMPLETED" | "EVALUATE_DECISION" | "CORRELATE_MESSAGE" | "BROADCAST_SIGNAL"
 
 export interface NewInstance {
   readonly id: string
@@ -154,6 +154,12 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
             return outbox(tenantId, instanceId, instanceId, "EVALUATE_DECISION", {
               evaluationId: change.evaluationId,
               decisionId: change.decisionId,
+              variables: change.variables
+            }, actor, now)
+          case "SignalBroadcastRequested":
+            return outbox(tenantId, instanceId, instanceId, "BROADCAST_SIGNAL", {
+              broadcastId: change.broadcastId,
+              signalName: change.signalName,
               variables: change.variables
             }, actor, now)
         }

@@ -66,7 +66,7 @@ export const UpdateVariables = Schema.Struct({
 export const InstanceToken = Schema.Struct({
   tokenId: Schema.String,
   nodeId: Schema.String,
-  waitingFor: Schema.NullOr(Schema.Literals(["JOB", "USER_TASK", "JOIN", "MESSAGE", "SIGNAL", "TIMER", "SUBPROCESS", "CHILD_INSTANCE", "MULTI_INSTANCE", "DECISION", "INCIDENT"])),
+  waitingFor: Schema.NullOr(Schema.Literals(["JOB", "USER_TASK", "JOIN", "MESSAGE", "SIGNAL", "TIMER", "CONDITION", "SUBPROCESS", "CHILD_INSTANCE", "MULTI_INSTANCE", "DECISION", "INCIDENT"])),
   jobId: Schema.NullOr(Schema.String),
   taskId: Schema.NullOr(Schema.String),
   incidentId: Schema.NullOr(Schema.String),

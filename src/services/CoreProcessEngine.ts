@@ -83,6 +83,8 @@ const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
     case "SignalSubscriptionClosed":
       return { kind: "SubscriptionClosed", subscriptionId: event.subscriptionId }
     case "BoundaryOpened":
+      // A condition is checked by the instance itself whenever its variables change: nothing outside waits on it.
+      if (event.kind === "conditional") return undefined
       return subscriptionOpened(event.subscriptionId, event.nodeId, event.hostTokenId, event.kind === "message" ? "MESSAGE" : event.kind === "signal" ? "SIGNAL" : "TIMER", event.name, event.correlationKey, event.dueAt)
     case "BoundaryClosed":
       return { kind: "SubscriptionClosed", subscriptionId: event.subscriptionId }
@@ -93,6 +95,8 @@ const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
       return { kind: "SubscriptionClosed", subscriptionId: event.subscriptionId }
     case "SignalSubscriptionOpened":
       return subscriptionOpened(event.subscriptionId, event.nodeId, event.tokenId, "SIGNAL", event.signalName, null, null)
+    case "SignalThrown":
+      return { kind: "SignalBroadcastRequested", broadcastId: `${event.tokenId}:${event.nodeId}`, signalName: event.signalName, variables: event.variables }
     case "ScopeOpened":
       return { kind: "ScopeOpened", scopeId: event.scopeId, parentScopeId: event.parentScopeId, nodeId: event.nodeId }
     case "ScopeClosed":
@@ -118,7 +122,7 @@ export const CoreProcessEngine = {
         nodeId: token.nodeId,
         waitingFor: token.wait === null
           ? null
-          : ({ job: "JOB", userTask: "USER_TASK", join: "JOIN", message: "MESSAGE", signal: "SIGNAL", timer: "TIMER", incident: "INCIDENT", subprocess: "SUBPROCESS", child: "CHILD_INSTANCE", multiInstance: "MULTI_INSTANCE", decision: "DECISION" } as const)[token.wait.kind],
+          : ({ job: "JOB", userTask: "USER_TASK", join: "JOIN", message: "MESSAGE", signal: "SIGNAL", timer: "TIMER", condition: "CONDITION", incident: "INCIDENT", subprocess: "SUBPROCESS", child: "CHILD_INSTANCE", multiInstance: "MULTI_INSTANCE", decision: "DECISION" } as const)[token.wait.kind],
         jobId: token.wait?.kind === "job" ? token.wait.jobId : null,
         taskId: token.wait?.kind === "userTask" ? token.wait.taskId : null,
         incidentId: token.wait?.kind === "incident" ? token.wait.incidentId : null,

@@ -71,6 +71,8 @@ export type ProjectionChange =
   }
   | { readonly kind: "ChildCancelRequested"; readonly childInstanceId: string }
   | { readonly kind: "DecisionRequested"; readonly evaluationId: string; readonly decisionId: string; readonly variables: Readonly<Record<string, unknown>> }
+  /** A signal throw event: broadcast to the tenant after the commit, like POST /signals. */
+  | { readonly kind: "SignalBroadcastRequested"; readonly broadcastId: string; readonly signalName: string; readonly variables: Readonly<Record<string, unknown>> }
 
 export type InstanceStatus = "ACTIVE" | "SUSPENDED" | "COMPLETED" | "CANCELED"
 
@@ -95,7 +97,7 @@ export interface EngineRejection {
 export interface TokenView {
   readonly tokenId: string
   readonly nodeId: string
-  readonly waitingFor: "JOB" | "USER_TASK" | "JOIN" | "MESSAGE" | "SIGNAL" | "TIMER" | "SUBPROCESS" | "CHILD_INSTANCE" | "MULTI_INSTANCE" | "DECISION" | "INCIDENT" | null
+  readonly waitingFor: "JOB" | "USER_TASK" | "JOIN" | "MESSAGE" | "SIGNAL" | "TIMER" | "CONDITION" | "SUBPROCESS" | "CHILD_INSTANCE" | "MULTI_INSTANCE" | "DECISION" | "INCIDENT" | null
   readonly jobId: string | null
   readonly taskId: string | null
   readonly incidentId: string | null

@@ -75,7 +75,9 @@ export interface ProcessInstancesShape {
     principal: Principal,
     deploymentId: string,
     variables: Readonly<Record<string, unknown>>,
-    startNodeId?: string
+    startNodeId?: string,
+    /** A deterministic id makes a repeated start (a redelivered broadcast) start nothing new. */
+    instanceId?: string
   ) => Effect.Effect<ProcessInstance, CommandError>
   /** Sends a command straight to the instance's entity (no checks of the caller's view): correlations, system work. */
   readonly deliver: (principal: Principal, id: string, command: InstanceCommand, commandId: string) => Effect.Effect<boolean>
@@ -167,10 +169,10 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
         )
 
       return {
-        start: (principal, deploymentId, variables, startNodeId) =>
+        start: (principal, deploymentId, variables, startNodeId, instanceId) =>
           Effect.gen(function*() {
             if (!isUuid(deploymentId)) return yield* notFound("deployment", deploymentId)
-            const id = yield* newId
+            const id = instanceId ?? (yield* newId)
             yield* send(principal, id, "start", { type: "StartInstance", variables, ...(startNodeId === undefined ? {} : { startNodeId }) }, deploymentId)
             return yield* get(principal.tenantId, id)
           }),

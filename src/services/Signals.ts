@@ -3,6 +3,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
+import { derivedId } from "../core/Execute.ts"
 import { newId } from "./Ids.ts"
 import type { CorrelationResult } from "./Messages.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
@@ -10,7 +11,9 @@ import { ProcessInstances } from "./ProcessInstances.ts"
 export interface SignalsShape {
   readonly broadcast: (
     principal: Principal,
-    signal: { readonly signalName: string; readonly variables?: Readonly<Record<string, unknown>> | undefined }
+    signal: { readonly signalName: string; readonly variables?: Readonly<Record<string, unknown>> | undefined },
+    /** Given by a signal throw event (its outbox row): delivering the same broadcast again changes nothing. */
+    broadcastId?: string
   ) => Effect.Effect<Omit<CorrelationResult, "buffered">>
 }
 
@@ -21,10 +24,10 @@ export class Signals extends Context.Service<Signals, SignalsShape>()("flowcore/
       const sql = yield* SqlClient.SqlClient
       const instances = yield* ProcessInstances
       return {
-        broadcast: (principal, signal) =>
+        broadcast: (principal, signal, givenId) =>
           Effect.gen(function*() {
             const variables = signal.variables ?? {}
-            const broadcastId = yield* newId
+            const broadcastId = givenId ?? (yield* newId)
             const waiting = yield* sql<{ instance_id: string; id: string }>`SELECT instance_id, id FROM event_subscriptions
               WHERE tenant_id = ${principal.tenantId} AND kind = 'SIGNAL' AND name = ${signal.signalName}
               ORDER BY created_at, id`.pipe(Effect.orDie)
@@ -38,7 +41,7 @@ export class Signals extends Context.Service<Signals, SignalsShape>()("flowcore/
               FROM signal_start_events s JOIN deployments d ON d.id = s.deployment_id
               WHERE s.tenant_id = ${principal.tenantId} AND s.signal_name = ${signal.signalName} AND d.state = 'ACTIVE'`.pipe(Effect.orDie)
             const started = yield* Effect.forEach(starts, (start) =>
-              instances.start(principal, start.deployment_id, variables, start.node_id).pipe(
+              instances.start(principal, start.deployment_id, variables, start.node_id, derivedId(broadcastId, `signal-start:${start.deployment_id}:${start.node_id}`)).pipe(
                 Effect.map((instance) => [instance.id]),
                 Effect.catch(() => Effect.succeed([] as Array<string>))
               ), { concurrency: 16 })

@@ -105,6 +105,50 @@ describe("compile", () => {
     expect(second).toEqual(first)
   })
 
+  it("round-trips event subprocesses, conditional events and throw events through generated XML", async () => {
+    const espOf = (id: string, start: Record<string, unknown>) => ({
+      id, type: "subProcess",
+      properties: {
+        triggeredByEvent: true,
+        nodes: [{ id: `${id}-s`, type: "startEvent", properties: start }, { id: `${id}-e`, type: "endEvent" }],
+        flows: [{ id: `${id}-f`, source: `${id}-s`, target: `${id}-e` }]
+      }
+    })
+    const json = {
+      id: "events",
+      nodes: [
+        { id: "start", type: "startEvent" },
+        { id: "cond", type: "intermediateCatchEvent", properties: { condition: "= x > 1" } },
+        { id: "sig", type: "intermediateThrowEvent", properties: { signalName: "ping", inputMappings: [{ source: "= x", target: "x" }] } },
+        { id: "msg", type: "intermediateThrowEvent", properties: { messageName: "mail", taskType: "send-mail" } },
+        { id: "none", type: "intermediateThrowEvent" },
+        { id: "u", type: "userTask" },
+        { id: "ub", type: "boundaryEvent", properties: { attachedTo: "u", cancelActivity: false, condition: "= late" } },
+        { id: "ube", type: "endEvent", properties: { signalName: "late" } },
+        { id: "end", type: "endEvent" },
+        espOf("onMessage", { messageName: "m", correlationKey: "= k", interrupting: false }),
+        espOf("onTimer", { timeDuration: "PT5M" }),
+        espOf("onSignal", { signalName: "s", interrupting: false }),
+        espOf("onError", { errorCode: "E" }),
+        espOf("onAnyError", { error: true }),
+        espOf("onCondition", { condition: "= y" })
+      ],
+      flows: [
+        { id: "f1", source: "start", target: "cond" }, { id: "f2", source: "cond", target: "sig" }, { id: "f3", source: "sig", target: "msg" },
+        { id: "f4", source: "msg", target: "none" }, { id: "f5", source: "none", target: "u" }, { id: "f6", source: "u", target: "end" },
+        { id: "f7", source: "ub", target: "ube" }
+      ]
+    }
+    const first = compileJson(json)
+    if (!first.ok) throw new Error(JSON.stringify(first.problems))
+    expect(first.graph.eventStartIds).toEqual(["onMessage-s", "onTimer-s", "onSignal-s", "onError-s", "onAnyError-s", "onCondition-s"])
+    expect(first.graph.nodes["onMessage-s"]!.eventStart).toEqual({ subprocessId: "onMessage", interrupting: false })
+    expect(first.graph.nodes["onError-s"]!.errorCatch).toEqual({ errorCode: "E" })
+    const read = await readBpmnXml(await writeBpmnXml(first.graph))
+    if (!read.ok) throw new Error(JSON.stringify(read.problems))
+    expect(compileDraft(read.draft)).toEqual(first)
+  })
+
   it("round-trips a timer start event and refuses a FEEL timer on a start event", async () => {
     const json = {
       id: "ts",
