@@ -77,13 +77,25 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
           }
 
           const now = yield* Clock.currentTimeMillis
-          const outcome = engine.execute({
-            graph: instance.graph,
-            instanceId,
-            state: instance.engineState,
-            command: payload.command,
-            now
-          })
+          const command = payload.command
+          let outcome: ReturnType<typeof engine.execute>
+          if (command.type === "MigrateInstance") {
+            // A migration runs against the target version's graph, and the instance belongs to it from then on.
+            const target = yield* store.deploymentForStart(payload.tenantId, command.targetDeploymentId)
+            if (target === undefined) {
+              return yield* new InstanceRejected({ reason: "NOT_FOUND", message: `deployment ${command.targetDeploymentId} not found` })
+            }
+            if (target.key !== instance.processKey) {
+              return yield* new InstanceRejected({
+                reason: "INVALID_ARGUMENT",
+                message: `deployment ${target.id} is process ${target.key}, the instance runs process ${instance.processKey}: migration stays within one process`
+              })
+            }
+            outcome = engine.migrate({ source: instance.graph, target: target.graph, instanceId, state: instance.engineState, command, now })
+            instance = { ...instance, deploymentId: target.id, version: target.version, graph: target.graph }
+          } else {
+            outcome = engine.execute({ graph: instance.graph, instanceId, state: instance.engineState, command, now })
+          }
           if (isRejection(outcome)) return yield* new InstanceRejected({ reason: outcome.reason, message: outcome.message })
 
           const reply: InstanceSnapshot = {

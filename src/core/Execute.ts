@@ -6,6 +6,7 @@ import type { InstanceCommand } from "../schema/InstanceCommands.ts"
 import { evaluateFeel, isExpression } from "./Feel.ts"
 import { apply, type Boundary, initialState, type InstanceEvent, type InstanceState, type Token, visibleVariables } from "./InstanceState.ts"
 import type { GraphFlow, GraphNode, Mapping, ProcessGraph } from "./ProcessGraph.ts"
+import { planMigration, triggerOf } from "./Migration.ts"
 import { dueAt } from "./Timer.ts"
 
 export type ExecuteResult =
@@ -726,6 +727,83 @@ class Run {
     this.emit({ type: "ElementTerminated", tokenId: token.id, nodeId: token.nodeId })
   }
 
+  /**
+   * Moves a waiting token (Camunda's process instance modification): what it waits on is withdrawn (job, task,
+   * subscriptions, incident, everything inside a subprocess) and the target node is activated in the same scope,
+   * with its input mappings, as if a flow had led there.
+   */
+  private moveToken(command: Extract<InstanceCommand, { type: "MoveToken" }>): void {
+    const source = this.graph.nodes[command.sourceNodeId]
+    if (source === undefined) throw new Rejected("INVALID_ARGUMENT", `sourceNodeId: ${command.sourceNodeId} is not a node of process ${this.graph.key}`)
+    const target = this.graph.nodes[command.targetNodeId]
+    if (target === undefined) throw new Rejected("INVALID_ARGUMENT", `targetNodeId: ${command.targetNodeId} is not a node of process ${this.graph.key}`)
+    if (target.type === "boundaryEvent" || target.triggeredByEvent === true || target.eventStart != null) {
+      throw new Rejected("INVALID_ARGUMENT", `targetNodeId: ${target.id} is a ${target.type === "boundaryEvent" ? "boundary event" : "part of an event subprocess's start"}: it is triggered by its event, not by a token`)
+    }
+    if (target.scope !== source.scope) {
+      throw new Rejected("INVALID_ARGUMENT", `targetNodeId: ${target.id} is in ${target.scope ?? "the process"}, the token in ${source.scope ?? "the process"}: a token moves within its scope`)
+    }
+    const candidates = Object.values(this.state.tokens).filter((t) =>
+      t.nodeId === source.id && (t.loop ?? null) === null && (command.tokenId === undefined || t.id === command.tokenId))
+    if (candidates.length === 0) {
+      throw new Rejected("INVALID_STATE", command.tokenId === undefined ? `no token is at ${source.id}` : `token ${command.tokenId} is not at ${source.id}`)
+    }
+    if (candidates.length > 1) throw new Rejected("INVALID_ARGUMENT", `tokenId: ${candidates.length} tokens are at ${source.id}; say which one to move`)
+    const token = candidates[0]!
+    this.emit({ type: "TokenMoved", tokenId: token.id, nodeId: source.id, targetNodeId: target.id })
+    this.interrupt(token)
+    if (Object.keys(command.variables).length > 0) this.emit({ type: "VariablesSet", nodeId: target.id, scopeId: token.scopeId, variables: command.variables })
+    this.enter(target.id, null, token.scopeId)
+  }
+
+  /**
+   * Migrates the instance to another version (this run's graph is the target's): tokens and the scopes they host
+   * move to their mapped nodes; jobs, tasks and subscriptions stay with their tokens. Armed catch events the target
+   * has at the same place stay armed, the others are withdrawn, and the target's new ones are armed.
+   */
+  migrateFrom(source: ProcessGraph, command: Extract<InstanceCommand, { type: "MigrateInstance" }>): void {
+    const status = this.state.status
+    if (status === "COMPLETED" || status === "CANCELED") throw new Rejected("INVALID_STATE", `process instance ${this.state.instanceId} is ${status.toLowerCase()}`)
+    const plan = planMigration(source, this.graph, this.state, command.mappings)
+    if (!plan.ok) throw new Rejected("INVALID_ARGUMENT", plan.problems.join("; "))
+    this.emit({ type: "InstanceMigrated", targetDeploymentId: command.targetDeploymentId, mappings: plan.mapping })
+    for (const token of Object.values(this.state.tokens)) {
+      this.emit({ type: "TokenMigrated", tokenId: token.id, nodeId: plan.mapping[token.nodeId]!, sourceNodeId: token.nodeId })
+    }
+    const sameKind = (armed: Boundary): boolean => {
+      const node = this.graph.nodes[armed.nodeId]
+      return node !== undefined && triggerOf(node) === armed.kind
+    }
+    for (const armed of Object.values(this.state.boundaries ?? {})) {
+      const host = this.state.tokens[armed.hostTokenId]
+      const stillThere = armed.eventScopeId !== undefined
+        ? this.eventStartsOf(armed.eventScopeId).includes(armed.nodeId)
+        : host !== undefined && (armed.viaGateway === true
+          ? this.node(host.nodeId).outgoing.some((flowId) => this.flow(flowId).target === armed.nodeId)
+          : this.node(host.nodeId).boundaryIds.includes(armed.nodeId))
+      if (!stillThere || !sameKind(armed)) {
+        this.emit({ type: "BoundaryClosed", hostTokenId: armed.hostTokenId, nodeId: armed.nodeId, subscriptionId: armed.subscriptionId })
+      }
+    }
+    const armedAt = (hostId: string) => new Set(Object.values(this.state.boundaries ?? {}).filter((b) => b.hostTokenId === hostId).map((b) => b.nodeId))
+    for (const token of Object.values(this.state.tokens)) {
+      if ((token.loop ?? null) !== null || token.wait === null || token.wait.kind === "join" || token.wait.kind === "incident") continue
+      const node = this.node(token.nodeId)
+      const armed = armedAt(token.id)
+      const gateway = node.type === "eventBasedGateway"
+      const wanted = gateway ? node.outgoing.map((flowId) => this.flow(flowId).target) : node.boundaryIds
+      const missing = wanted.filter((id) => !armed.has(id))
+      if (missing.length > 0) this.openBoundaries(token, token, missing, gateway ? { viaGateway: true } : {})
+    }
+    for (const scopeId of [this.state.instanceId, ...Object.keys(this.state.scopes)]) {
+      const hostId = this.hostIdOf(scopeId)
+      const armed = new Set(Object.values(this.state.boundaries ?? {}).filter((b) => b.eventScopeId === scopeId).map((b) => b.nodeId))
+      const missing = this.eventStartsOf(scopeId).filter((id) => !armed.has(id))
+      const failing = this.state.tokens[hostId] ?? Object.values(this.state.tokens).find((t) => t.scopeId === scopeId)
+      if (missing.length > 0 && failing !== undefined) this.openBoundaries({ id: hostId, scopeId }, failing, missing, { eventScopeId: scopeId })
+    }
+  }
+
   terminateAll(): void {
     this.closeEventStarts(this.state.instanceId)
     this.terminateScope(this.state.instanceId)
@@ -855,6 +933,11 @@ class Run {
       case "SetNodeVariables":
         if (this.graph.nodes[command.nodeId] === undefined) throw new Rejected("NOT_FOUND", `node ${command.nodeId} not found`)
         return this.emit({ type: "NodeVariablesSet", nodeId: command.nodeId, variables: command.variables })
+      case "MoveToken":
+        if (status !== "ACTIVE") throw new Rejected("INVALID_STATE", `process instance ${this.state.instanceId} is suspended: resume it before moving a token`)
+        return this.moveToken(command)
+      case "MigrateInstance":
+        throw new Rejected("INVALID_ARGUMENT", "a migration needs the target version's graph (use migrate)")
       case "CancelInstance":
         this.terminateAll()
         return this.emit({ type: "InstanceCanceled" })
@@ -878,6 +961,26 @@ class Run {
         return
       }
     }
+  }
+}
+
+/** Migrates an instance from the graph of its version (`source`) to the target version's graph. */
+export const migrate = (
+  source: ProcessGraph,
+  target: ProcessGraph,
+  instanceId: string,
+  state: InstanceState,
+  command: Extract<InstanceCommand, { type: "MigrateInstance" }>,
+  now = 0
+): ExecuteResult => {
+  try {
+    const run = new Run(target, state, now)
+    run.migrateFrom(source, command)
+    run.drain()
+    return { ok: true, state: run.state, events: run.events }
+  } catch (error) {
+    if (error instanceof Rejected) return { ok: false, reason: error.reason, message: error.message }
+    throw error
   }
 }
 

@@ -225,6 +225,10 @@ export type InstanceEvent =
   | { readonly type: "SignalSubscriptionClosed"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
   | { readonly type: "IncidentRaised"; readonly incidentId: string; readonly tokenId: string; readonly nodeId: string; readonly incidentType: string; readonly message: string }
   | { readonly type: "IncidentResolved"; readonly incidentId: string; readonly nodeId: string }
+  | { readonly type: "TokenMoved"; readonly tokenId: string; readonly nodeId: string; readonly targetNodeId: string }
+  | { readonly type: "InstanceMigrated"; readonly targetDeploymentId: string; readonly mappings: Readonly<Record<string, string>> }
+  /** Migration: the token now stands at the mapped node of the target version (and so do the scopes it hosts). */
+  | { readonly type: "TokenMigrated"; readonly tokenId: string; readonly nodeId: string; readonly sourceNodeId: string }
   | { readonly type: "CommandDeferred"; readonly command: InstanceCommand }
   | { readonly type: "DeferredCommandsReleased" }
   | { readonly type: "InstanceSuspended" }
@@ -388,7 +392,15 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
     case "BoundaryTriggered":
     case "ErrorCaught":
     case "SignalThrown":
+    case "TokenMoved":
+    case "InstanceMigrated":
       return state
+    case "TokenMigrated": {
+      const token = state.tokens[event.tokenId]
+      if (token === undefined) return state
+      const scopes = Object.fromEntries(Object.entries(state.scopes).map(([id, scope]) => [id, scope.tokenId === token.id ? { ...scope, nodeId: event.nodeId } : scope]))
+      return withToken({ ...state, scopes }, { ...token, nodeId: event.nodeId })
+    }
     case "ConditionSubscribed":
       return waiting(state, event.tokenId, { kind: "condition" })
     case "ConditionTriggered":

@@ -51,6 +51,8 @@ export const ACCESS_POLICY: Readonly<Record<string, Access>> = {
   "processInstances.cancel": OPERATOR,
   "processInstances.suspend": OPERATOR,
   "processInstances.resume": OPERATOR,
+  "processInstances.moveToken": OPERATOR,
+  "processInstances.migrate": OPERATOR,
   "processInstances.history": ANY,
   "processInstances.snapshot": ANY,
   "processInstances.tokens": ANY,

@@ -156,6 +156,14 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
               decisionId: change.decisionId,
               variables: change.variables
             }, actor, now)
+          case "ElementMigrated":
+            return Effect.all([
+              sql`UPDATE jobs SET node_id = ${change.nodeId} WHERE instance_id = ${instanceId} AND element_instance_id = ${change.elementInstanceId} AND node_id = ${change.sourceNodeId}`,
+              sql`UPDATE user_tasks SET node_id = ${change.nodeId} WHERE instance_id = ${instanceId} AND element_instance_id = ${change.elementInstanceId} AND node_id = ${change.sourceNodeId}`,
+              sql`UPDATE event_subscriptions SET node_id = ${change.nodeId} WHERE instance_id = ${instanceId} AND element_instance_id = ${change.elementInstanceId} AND node_id = ${change.sourceNodeId}`,
+              sql`UPDATE incidents SET node_id = ${change.nodeId} WHERE instance_id = ${instanceId} AND element_instance_id = ${change.elementInstanceId} AND node_id = ${change.sourceNodeId}`,
+              sql`UPDATE instance_scopes SET node_id = ${change.nodeId} WHERE instance_id = ${instanceId} AND node_id = ${change.sourceNodeId}`
+            ], { discard: true })
           case "SignalBroadcastRequested":
             return outbox(tenantId, instanceId, instanceId, "BROADCAST_SIGNAL", {
               broadcastId: change.broadcastId,
@@ -181,7 +189,9 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
           } else {
             // The guard on last_event_seq makes a stale writer (a second runner that still believes it owns the
             // entity) fail instead of overwriting newer state.
+            // deployment_id and version change only by a migration.
             const updated = yield* sql`UPDATE process_instances SET state = ${outcome.status},
+                deployment_id = ${instance.deploymentId}, version = ${instance.version},
                 variables = ${toJson(outcome.variables)}::jsonb, variables_version = ${outcome.variablesVersion},
                 engine_state = ${toJson(outcome.state)}::jsonb, last_event_seq = ${lastEventSeq},
                 ended_at = coalesce(ended_at, ${ended}), updated_at = ${now}

@@ -19,6 +19,19 @@ export const InstanceCommand = Schema.Union([
   Schema.Struct({ type: Schema.Literal("ChildInstanceFailed"), childInstanceId: Schema.String, message: Schema.String }),
   Schema.Struct({ type: Schema.Literal("DecisionEvaluated"), evaluationId: Schema.String, result: Schema.Unknown, outputs: Vars }),
   Schema.Struct({ type: Schema.Literal("DecisionFailed"), evaluationId: Schema.String, message: Schema.String }),
+  Schema.Struct({
+    type: Schema.Literal("MoveToken"),
+    sourceNodeId: Schema.String,
+    targetNodeId: Schema.String,
+    tokenId: Schema.optional(Schema.String),
+    variables: Vars
+  }),
+  Schema.Struct({
+    type: Schema.Literal("MigrateInstance"),
+    targetDeploymentId: Schema.String,
+    /** Source node id -> target node id, for every node the instance is active at. */
+    mappings: Schema.Record(Schema.String, Schema.String)
+  }),
   Schema.Struct({ type: Schema.Literal("CancelInstance") }),
   Schema.Struct({ type: Schema.Literal("SuspendInstance") }),
   Schema.Struct({ type: Schema.Literal("ResumeInstance") })

@@ -29,6 +29,43 @@ export const StartInstance = Schema.Struct({
   variables: Schema.optional(Variables)
 }).annotate({ identifier: "StartInstance" })
 
+export const MoveToken = Schema.Struct({
+  sourceNodeId: Schema.String.check(Schema.isMinLength(1)).annotate({ description: "the node a token waits at" }),
+  targetNodeId: Schema.String.check(Schema.isMinLength(1)).annotate({ description: "a node of the same scope (process or subprocess)" }),
+  tokenId: Schema.optional(Schema.String).annotate({ description: "needed when several tokens wait at the source node (GET .../tokens)" }),
+  variables: Schema.optional(Variables).annotate({ description: "set in the token's scope before the target is activated" })
+}).annotate({
+  identifier: "MoveToken",
+  description: "Withdraws what the token waits on (job, task, subscriptions, incident, a subprocess's content) and activates the target node"
+})
+
+export const NodeMapping = Schema.Struct({
+  sourceNodeId: Schema.String.check(Schema.isMinLength(1)),
+  targetNodeId: Schema.String.check(Schema.isMinLength(1))
+}).annotate({ identifier: "NodeMapping" })
+
+export const MigrateInstances = Schema.Struct({
+  processInstanceIds: Schema.Array(Schema.String).check(Schema.isMinLength(1), Schema.isMaxLength(1000)),
+  targetDeploymentId: Schema.String.check(Schema.isMinLength(1)),
+  mappings: Schema.optional(Schema.Array(NodeMapping)).annotate({
+    description: "every node an instance is active at must be mapped to a node of the same type and event kind"
+  }),
+  mapEqualNodes: Schema.optional(Schema.Boolean).annotate({
+    description: "map each active node without a mapping to the node with the same id and type in the target (default false)"
+  })
+}).annotate({ identifier: "MigrateInstances" })
+
+export const MigrationResult = Schema.Struct({
+  targetDeploymentId: Schema.String,
+  migratedCount: Schema.Int,
+  processInstanceIds: Schema.Array(Schema.String),
+  failed: Schema.Array(Schema.Struct({ processInstanceId: Schema.String, message: Schema.String }))
+}).annotate({
+  identifier: "MigrationResult",
+  description: "All instances are checked first (400 lists every unmapped or incompatible node); each is then migrated atomically. " +
+    "failed lists instances that changed between the check and their migration."
+})
+
 export const InstanceQuery = {
   ...PageQueryFields,
   deploymentId: Schema.optional(Schema.String),

@@ -1,10 +1,11 @@
 // ProcessEngine over the pure core (src/core): runs a command, and derives from its events the history entries and
 // the projection changes (jobs, tasks, incidents) the host writes in the same transaction.
 import { Layer } from "effect"
-import { execute } from "../core/Execute.ts"
+import { execute, type ExecuteResult, migrate } from "../core/Execute.ts"
+import { planMigration } from "../core/Migration.ts"
 import { type InstanceEvent, type InstanceState, replay, variablesWithScope } from "../core/InstanceState.ts"
 import type { ProcessGraph } from "../core/ProcessGraph.ts"
-import { type HistoryEvent, ProcessEngine, type ProjectionChange } from "./ProcessEngine.ts"
+import { type EngineOutcome, type EngineRejection, type HistoryEvent, ProcessEngine, type ProjectionChange } from "./ProcessEngine.ts"
 
 const historyOf = (event: InstanceEvent): HistoryEvent => {
   const { type, ...payload } = event
@@ -95,6 +96,8 @@ const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
       return { kind: "SubscriptionClosed", subscriptionId: event.subscriptionId }
     case "SignalSubscriptionOpened":
       return subscriptionOpened(event.subscriptionId, event.nodeId, event.tokenId, "SIGNAL", event.signalName, null, null)
+    case "TokenMigrated":
+      return event.sourceNodeId === event.nodeId ? undefined : { kind: "ElementMigrated", elementInstanceId: event.tokenId, sourceNodeId: event.sourceNodeId, nodeId: event.nodeId }
     case "SignalThrown":
       return { kind: "SignalBroadcastRequested", broadcastId: `${event.tokenId}:${event.nodeId}`, signalName: event.signalName, variables: event.variables }
     case "ScopeOpened":
@@ -113,6 +116,21 @@ const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
 }
 
 const stateOf = (state: unknown): InstanceState => state as InstanceState
+
+const outcomeOf = (result: ExecuteResult): EngineOutcome | EngineRejection => {
+  if (!result.ok) return { _tag: "Rejection", reason: result.reason, message: result.message }
+  return {
+    state: result.state,
+    status: result.state.status,
+    variables: result.state.variables,
+    variablesVersion: result.state.variablesVersion,
+    events: result.events.map(historyOf),
+    changes: result.events.flatMap((event) => {
+      const change = changeOf(event)
+      return change === undefined ? [] : [change]
+    })
+  }
+}
 
 export const CoreProcessEngine = {
   layer: Layer.succeed(ProcessEngine, {
@@ -139,21 +157,12 @@ export const CoreProcessEngine = {
       const state = replay(instanceId, history.map((entry) => ({ ...entry.payload, type: entry.type }) as unknown as InstanceEvent))
       return { variables: state.variables, activeNodes: Object.values(state.tokens).map((t) => t.nodeId), status: state.status }
     },
-    execute: ({ graph, instanceId, state, command, now }) => {
-      // The graph and state were written by this engine (at deploy time and by earlier commands).
-      const result = execute(graph as ProcessGraph, instanceId, state as InstanceState | undefined, command, now)
-      if (!result.ok) return { _tag: "Rejection", reason: result.reason, message: result.message }
-      return {
-        state: result.state,
-        status: result.state.status,
-        variables: result.state.variables,
-        variablesVersion: result.state.variablesVersion,
-        events: result.events.map(historyOf),
-        changes: result.events.flatMap((event) => {
-          const change = changeOf(event)
-          return change === undefined ? [] : [change]
-        })
-      }
-    }
+    // The graphs and states were written by this engine (at deploy time and by earlier commands).
+    execute: ({ graph, instanceId, state, command, now }) =>
+      outcomeOf(execute(graph as ProcessGraph, instanceId, state as InstanceState | undefined, command, now)),
+    planMigration: ({ source, target, state, mappings, mapEqualNodes }) =>
+      planMigration(source as ProcessGraph, target as ProcessGraph, stateOf(state), mappings, mapEqualNodes),
+    migrate: ({ source, target, instanceId, state, command, now }) =>
+      outcomeOf(migrate(source as ProcessGraph, target as ProcessGraph, instanceId, stateOf(state), command, now))
   })
 }

@@ -71,6 +71,8 @@ export type ProjectionChange =
   }
   | { readonly kind: "ChildCancelRequested"; readonly childInstanceId: string }
   | { readonly kind: "DecisionRequested"; readonly evaluationId: string; readonly decisionId: string; readonly variables: Readonly<Record<string, unknown>> }
+  /** Migration: the token's rows (job, task, subscription, incident, scope) now name the node of the target version. */
+  | { readonly kind: "ElementMigrated"; readonly elementInstanceId: string; readonly sourceNodeId: string; readonly nodeId: string }
   /** A signal throw event: broadcast to the tenant after the commit, like POST /signals. */
   | { readonly kind: "SignalBroadcastRequested"; readonly broadcastId: string; readonly signalName: string; readonly variables: Readonly<Record<string, unknown>> }
 
@@ -125,6 +127,23 @@ export interface ProcessEngineShape {
     /** undefined before StartInstance. */
     readonly state: unknown
     readonly command: InstanceCommand
+    readonly now: number
+  }) => EngineOutcome | EngineRejection
+  /** Checks a migration of an instance (its state and version's graph) to a target version's graph. */
+  readonly planMigration: (input: {
+    readonly source: unknown
+    readonly target: unknown
+    readonly state: unknown
+    readonly mappings: Readonly<Record<string, string>>
+    readonly mapEqualNodes: boolean
+  }) => { readonly ok: true; readonly mapping: Readonly<Record<string, string>> } | { readonly ok: false; readonly problems: ReadonlyArray<string> }
+  /** Applies a MigrateInstance command: the outcome's state belongs to the target graph. */
+  readonly migrate: (input: {
+    readonly source: unknown
+    readonly target: unknown
+    readonly instanceId: string
+    readonly state: unknown
+    readonly command: Extract<InstanceCommand, { type: "MigrateInstance" }>
     readonly now: number
   }) => EngineOutcome | EngineRejection
 }

@@ -13,7 +13,7 @@ import {
   notFound,
   NotFound,
   validationError,
-  type ValidationError
+  ValidationError
 } from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { InstanceCommand } from "../schema/InstanceCommands.ts"
@@ -70,6 +70,20 @@ export interface InstanceFilter {
 
 type CommandError = NotFound | Conflict | ValidationError | BusinessError
 
+export interface MigrationRequest {
+  readonly processInstanceIds: ReadonlyArray<string>
+  readonly targetDeploymentId: string
+  readonly mappings: ReadonlyArray<{ readonly sourceNodeId: string; readonly targetNodeId: string }>
+  readonly mapEqualNodes: boolean
+}
+
+export interface MigrationOutcome {
+  readonly targetDeploymentId: string
+  readonly migratedCount: number
+  readonly processInstanceIds: ReadonlyArray<string>
+  readonly failed: ReadonlyArray<{ readonly processInstanceId: string; readonly message: string }>
+}
+
 export interface ProcessInstancesShape {
   readonly start: (
     principal: Principal,
@@ -86,6 +100,8 @@ export interface ProcessInstancesShape {
   /** Sends a command to the instance's entity; `commandId` makes retries of the same request safe. */
   readonly command: (principal: Principal, id: string, command: InstanceCommand, commandId?: string) => Effect.Effect<ProcessInstance, CommandError>
   readonly remove: (tenantId: string, id: string) => Effect.Effect<ProcessInstance, NotFound | BusinessError>
+  /** Checks every instance's migration first (all problems in one 400), then migrates each atomically. */
+  readonly migrate: (principal: Principal, input: MigrationRequest) => Effect.Effect<MigrationOutcome, NotFound | Conflict | ValidationError>
   readonly history: (tenantId: string, id: string, page: PageRequest) => Effect.Effect<PageOf<HistoryEvent>, NotFound>
   readonly variables: (tenantId: string, id: string) => Effect.Effect<{ readonly processInstanceId: string; readonly variables: Readonly<Record<string, unknown>>; readonly version: number }, NotFound>
   readonly tokens: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<TokenView>, NotFound>
@@ -144,6 +160,12 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
           return rows[0].instance_id
         })
 
+      // The core names the faulty field as "field: message".
+      const rejectedInput = (message: string): ValidationError => {
+        const field = /^(\w+): /.exec(message)?.[1]
+        return field === undefined ? validationError("command", message) : validationError(field, message.slice(field.length + 2))
+      }
+
       const send = (principal: Principal, id: string, commandId: string, command: InstanceCommand, deploymentId?: string) =>
         client(id).Execute({
           commandId,
@@ -158,7 +180,7 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
                 ? new NotFound({ message: rejected.message, errors: [{ field: "id", message: rejected.message, code: "NOT_FOUND" }] })
                 : rejected.reason === "INVALID_STATE" || rejected.reason === "CONFLICT"
                 ? conflict(rejected.message)
-                : validationError("command", rejected.message)
+                : rejectedInput(rejected.message)
             )),
           Effect.catchTags({
             MailboxFull: Effect.die,
@@ -215,6 +237,62 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
             }
             yield* send(principal, id, commandId ?? (yield* newId), command)
             return yield* get(principal.tenantId, id)
+          }),
+        migrate: (principal, input) =>
+          Effect.gen(function*() {
+            const tenantId = principal.tenantId
+            if (!isUuid(input.targetDeploymentId)) return yield* notFound("deployment", input.targetDeploymentId)
+            const [target] = yield* sql<{ id: string; key: string; graph: unknown }>`SELECT id, key, graph FROM deployments
+              WHERE tenant_id = ${tenantId} AND id = ${input.targetDeploymentId}`.pipe(Effect.orDie)
+            if (target === undefined) return yield* notFound("deployment", input.targetDeploymentId)
+            const mappings: Record<string, string> = {}
+            for (const mapping of input.mappings) {
+              if (mapping.sourceNodeId in mappings) return yield* validationError("mappings", `${mapping.sourceNodeId} is mapped twice`)
+              mappings[mapping.sourceNodeId] = mapping.targetNodeId
+            }
+            const ids = [...new Set(input.processInstanceIds)]
+            const unknown = ids.find((id) => !isUuid(id))
+            if (unknown !== undefined) return yield* notFound("process instance", unknown)
+            const rows = yield* sql<{ id: string; process_key: string; state: string; engine_state: unknown; graph: unknown }>`SELECT i.id,
+                i.process_key, i.state, i.engine_state, d.graph
+              FROM process_instances i JOIN deployments d ON d.id = i.deployment_id
+              WHERE i.tenant_id = ${tenantId} AND ${sql.in("i.id", ids)}`.pipe(Effect.orDie)
+            const missing = ids.find((id) => !rows.some((row) => row.id === id))
+            if (missing !== undefined) return yield* notFound("process instance", missing)
+            const ended = rows.filter((row) => row.state === "COMPLETED" || row.state === "CANCELED")
+            if (ended.length > 0) {
+              return yield* conflict(`only running instances can be migrated: ${ended.map((row) => `${row.id} is ${row.state}`).join(", ")}`,
+                ended.map((row) => ({ field: "processInstanceIds", message: `${row.id} is ${row.state}`, code: "NOT_RUNNING" })))
+            }
+            // Up front, for every instance: the same process, and every active node mapped to a compatible node.
+            const problems: Array<{ field: string; message: string; code: string }> = []
+            const plans = new Map<string, Readonly<Record<string, string>>>()
+            for (const row of rows) {
+              if (row.process_key !== target.key) {
+                problems.push({ field: "targetDeploymentId", message: `${row.id} runs process ${row.process_key}, the target deployment is process ${target.key}`, code: "OTHER_PROCESS" })
+                continue
+              }
+              const plan = engine.planMigration({
+                source: fromJson(row.graph), target: fromJson(target.graph), state: fromJson(row.engine_state), mappings, mapEqualNodes: input.mapEqualNodes
+              })
+              if (plan.ok) plans.set(row.id, { ...mappings, ...plan.mapping })
+              else problems.push(...plan.problems.map((message) => ({ field: "mappings", message: `instance ${row.id}: ${message}`, code: "UNMAPPED" })))
+            }
+            if (problems.length > 0) {
+              return yield* new ValidationError({ message: `the migration cannot be applied: ${problems.map((p) => p.message).join("; ")}`, errors: problems })
+            }
+            const migrationId = yield* newId
+            const results = yield* Effect.forEach(ids, (id) =>
+              send(principal, id, `migrate:${migrationId}`, { type: "MigrateInstance", targetDeploymentId: target.id, mappings: plans.get(id)! }).pipe(
+                Effect.as({ id, message: null as string | null }),
+                Effect.catch((error) => Effect.succeed({ id, message: error.message }))
+              ), { concurrency: 8 })
+            return {
+              targetDeploymentId: target.id,
+              migratedCount: results.filter((r) => r.message === null).length,
+              processInstanceIds: results.filter((r) => r.message === null).map((r) => r.id),
+              failed: results.flatMap((r) => (r.message === null ? [] : [{ processInstanceId: r.id, message: r.message }]))
+            }
           }),
         remove: (tenantId, id) =>
           Effect.gen(function*() {

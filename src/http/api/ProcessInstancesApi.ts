@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { BusinessErrorHttp, ConflictHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
+import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import { IdParam, Page, PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import {
@@ -10,6 +10,9 @@ import {
   InstanceSnapshot,
   InstanceToken,
   InstanceVariables,
+  MigrateInstances,
+  MigrationResult,
+  MoveToken,
   NodeVariables,
   ProcessInstance,
   SetNodeVariables,
@@ -40,6 +43,28 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       .annotateMerge(OpenApi.annotations({ summary: "Pause a running instance: no token moves and its jobs cannot be activated until resume" })),
     HttpApiEndpoint.post("resume", "/:id/resume", { params: IdParam, success: Ok(ProcessInstance, "Resumed"), error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp] })
       .annotateMerge(OpenApi.annotations({ summary: "Resume a suspended instance" })),
+    HttpApiEndpoint.post("moveToken", "/:id/move-token", {
+      params: IdParam,
+      payload: MoveToken,
+      success: Ok(ProcessInstance, "Token moved"),
+      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Move a waiting token to another node of its scope",
+      description: "What the token waits on is withdrawn (job, task, subscriptions, an open incident, a subprocess's content) and the target node is " +
+        "activated with its input mappings; history records TokenMoved. 400 for unknown nodes, a target in another scope, a boundary event " +
+        "target, or several tokens at the source without tokenId; 409 when no token is at the source or the instance is suspended or ended."
+    })),
+    HttpApiEndpoint.post("migrate", "/migrate", {
+      payload: MigrateInstances,
+      success: Ok(MigrationResult, "Migrated"),
+      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp]
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Migrate running instances to another version (deployment) of the same process",
+      description: "Checked up front for every instance: same process key, every active node mapped (or mapEqualNodes) to a node of the same type, " +
+        "event kind and multi-instance-ness inside the mapped subprocess; otherwise 400 listing each problem. Then each instance is migrated " +
+        "atomically by its entity: jobs, tasks, subscriptions and incidents follow their tokens; catch events the target version has at the same " +
+        "place stay armed, others are withdrawn, new ones armed. History records InstanceMigrated and TokenMigrated."
+    })),
     HttpApiEndpoint.get("history", "/:id/history", {
       params: IdParam,
       query: Schema.Struct(PageQueryFields),

@@ -38,6 +38,23 @@ export const ProcessInstancesHandlers = HttpApiBuilder.group(Api, "processInstan
         Effect.flatMap(CurrentPrincipal, (principal) => instances.command(principal, params.id, { type: "SuspendInstance" })))
       .handle("resume", ({ params }) =>
         Effect.flatMap(CurrentPrincipal, (principal) => instances.command(principal, params.id, { type: "ResumeInstance" })))
+      .handle("moveToken", ({ params, payload }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          instances.command(principal, params.id, {
+            type: "MoveToken",
+            sourceNodeId: payload.sourceNodeId,
+            targetNodeId: payload.targetNodeId,
+            ...(payload.tokenId === undefined ? {} : { tokenId: payload.tokenId }),
+            variables: payload.variables ?? {}
+          })))
+      .handle("migrate", ({ payload }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          instances.migrate(principal, {
+            processInstanceIds: payload.processInstanceIds,
+            targetDeploymentId: payload.targetDeploymentId,
+            mappings: payload.mappings ?? [],
+            mapEqualNodes: payload.mapEqualNodes ?? false
+          })))
       .handle("history", ({ params, query }) =>
         Effect.flatMap(CurrentPrincipal, (principal) => instances.history(principal.tenantId, params.id, pageRequest(query))))
       .handle("snapshot", ({ params }) =>
