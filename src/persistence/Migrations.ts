@@ -10,6 +10,7 @@ import bufferedMessages from "./migrations/0006_buffered_messages.ts"
 import signalStartEvents from "./migrations/0007_signal_start_events.ts"
 import decisions from "./migrations/0008_decisions.ts"
 import timerStartEvents from "./migrations/0009_timer_start_events.ts"
+import instanceRowIndexes from "./migrations/0010_instance_row_indexes.ts"
 
 export const MigrationsLive = Layer.effectDiscard(
   Migrator.make({})({
@@ -22,7 +23,8 @@ export const MigrationsLive = Layer.effectDiscard(
       "0006_buffered_messages": bufferedMessages,
       "0007_signal_start_events": signalStartEvents,
       "0008_decisions": decisions,
-      "0009_timer_start_events": timerStartEvents
+      "0009_timer_start_events": timerStartEvents,
+      "0010_instance_row_indexes": instanceRowIndexes
     }),
     table: "schema_migrations"
   })
