@@ -40,6 +40,8 @@ export interface DraftNode {
   readonly boundary?: { readonly attachedTo: string | null; readonly cancelActivity: boolean } | null | undefined
   /** The error code of an error event definition (null: no code, i.e. catch-all on a boundary). */
   readonly errorCode?: string | null | undefined
+  /** The name of a link event definition. */
+  readonly linkName?: string | null | undefined
   /** The FEEL condition of a conditional event. */
   readonly condition?: string | null | undefined
   readonly call?: { readonly processId: string | null; readonly propagateAllChildVariables: boolean } | null | undefined
@@ -154,7 +156,10 @@ export const compileDraft = (draft: Draft): Compiled => {
     const throwsSignal = (type === "endEvent" || type === "intermediateThrowEvent") && kind === "signal"
     // Zeebe: a message throw event is done by a job worker, like a send task.
     const throwsMessage = (type === "endEvent" || type === "intermediateThrowEvent") && kind === "message"
-    if (catching && !waitsForMessage && !waitsForSignal && !waitsForTimer && !catchesError && !waitsForCondition) {
+    // Link events (BPMN 10.5.6): a throw link continues at the catch link of the same name in the same scope.
+    const linkThrow = type === "intermediateThrowEvent" && kind === "link"
+    const linkCatch = type === "intermediateCatchEvent" && kind === "link"
+    if (catching && !waitsForMessage && !waitsForSignal && !waitsForTimer && !catchesError && !waitsForCondition && !linkCatch) {
       problem(id, draftNode.timer?.kind === "cycle"
         ? "repeating timers (timeCycle) are not supported: a timer fires once"
         : `${definitions.join(", ") || "untyped"} ${type === "boundaryEvent" ? "boundary" : "intermediate catch"} events are not supported`)
@@ -204,7 +209,7 @@ export const compileDraft = (draft: Draft): Compiled => {
       signalThrow = { name: name ?? "" }
     }
     const understood = waitsForMessage || waitsForSignal || waitsForTimer || waitsForCondition || catchesError || throwsError || throwsSignal ||
-      throwsMessage || messageStart || signalStart || conditionalStart || timerStart
+      throwsMessage || messageStart || signalStart || conditionalStart || timerStart || linkThrow || linkCatch
     if (!understood && kind !== null) {
       problem(id, draftNode.timer?.kind === "cycle"
         ? "repeating timers (timeCycle) are not supported: a timer fires once"
@@ -247,11 +252,24 @@ export const compileDraft = (draft: Draft): Compiled => {
     if (type === "startEvent") {
       if (scope === null && !messageStart && !signalStart && !conditionalStart && !timerStart) startNodeIds.push(id)
       if (incoming.length > 0) problem(id, "a start event cannot have incoming sequence flows")
-    } else if (incoming.length === 0 && !isBoundary && !isEventSubprocess) {
+    } else if (incoming.length === 0 && !isBoundary && !isEventSubprocess && !linkCatch) {
       problem(id, `${type} ${id} has no incoming sequence flow, so it can never be reached`)
     }
     if (type === "endEvent" && outgoing.length > 0) problem(id, "an end event cannot have outgoing sequence flows")
-    if (type !== "endEvent" && !isEventSubprocess && outgoing.length === 0) problem(id, `${type} ${id} has no outgoing sequence flow`)
+    if (type !== "endEvent" && !isEventSubprocess && !linkThrow && outgoing.length === 0) problem(id, `${type} ${id} has no outgoing sequence flow`)
+    let link: GraphNode["link"] = null
+    if (linkThrow || linkCatch) {
+      const name = draftNode.linkName ?? ""
+      if (name === "") problem(id, `link event ${id} needs a name`)
+      const catches = draft.nodes.filter((n) => n.type === "intermediateCatchEvent" && (n.eventDefinitions ?? [])[0] === "link" &&
+        (n.linkName ?? "") === name && (n.scope ?? null) === scope)
+      if (linkThrow && name !== "" && catches.length !== 1) {
+        problem(id, catches.length === 0 ? `no link catch event named "${name}" in the same scope as ${id}` : `${catches.length} link catch events are named "${name}" in the scope of ${id}`)
+      }
+      if (linkThrow && outgoing.length > 0) problem(id, `link throw event ${id} cannot have outgoing sequence flows`)
+      if (linkCatch && incoming.length > 0) problem(id, `link catch event ${id} cannot have incoming sequence flows`)
+      link = { name, target: linkThrow ? catches[0]?.id ?? null : null }
+    }
 
     const jobType = draftNode.jobType ?? null
     const doneByJob = type === "serviceTask" || type === "sendTask" || throwsMessage
@@ -396,6 +414,7 @@ export const compileDraft = (draft: Draft): Compiled => {
       errorCatch: catchesError ? { errorCode: draftNode.errorCode || null } : null,
       ...(condition === null ? {} : { condition }),
       ...(signalThrow === null ? {} : { signalThrow }),
+      ...(link === null ? {} : { link }),
       ...(isEventSubprocess ? { triggeredByEvent: true } : {}),
       ...(eventStart === null ? {} : { eventStart }),
       ...(type === "subProcess" && eventStartsIn(id).length > 0 ? { eventStartIds: eventStartsIn(id) } : {}),

@@ -189,6 +189,11 @@ class Run {
       }
       case "intermediateThrowEvent":
         if (node.job !== null) return this.createJob(token, node, visible)
+        if (node.link?.target != null) {
+          // A link is a jump: the token continues at the catch link as if a flow led there.
+          this.emit({ type: "ElementCompleted", tokenId, nodeId: node.id })
+          return this.enter(node.link.target, null, token.scopeId)
+        }
         if (node.signalThrow != null) this.emit({ type: "SignalThrown", tokenId, nodeId: node.id, signalName: node.signalThrow.name, variables: locals })
         return this.leave(token, node, this.takeableFlows(token, node, visible))
       case "boundaryEvent":
@@ -237,6 +242,7 @@ class Run {
           this.emit({ type: "SignalSubscriptionOpened", tokenId, nodeId: node.id, subscriptionId: this.newId("subscription"), signalName: node.signal.name })
           return
         }
+        if (node.link != null) return this.leave(token, node, this.takeableFlows(token, node, visible))
         if (node.condition != null) {
           // A condition already true lets the token pass at once; else it waits until a variable change makes it true.
           if (this.conditionHolds(node.condition, this.state, token.scopeId)) return this.leave(token, node, this.takeableFlows(token, node, visible))

@@ -21,6 +21,8 @@
 //     messageName + correlationKey, signalName, timeDuration / timeDate, condition, or error: true / errorCode, and
 //     interrupting (default true)
 //   intermediateCatchEvent / boundaryEvent: condition (FEEL) makes it a conditional event (triggers when it becomes true)
+//   intermediateThrowEvent / intermediateCatchEvent: linkName makes a link event (the throw continues at the catch of
+//     the same name in its scope)
 //   intermediateThrowEvent: none (passes through), signalName (broadcasts the signal; input mappings are its
 //     variables), or messageName + taskType (a job worker sends the message); endEvent: signalName likewise
 // A flow with default: true is its source gateway's default flow.
@@ -100,10 +102,11 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
         scope,
         terminate: properties["terminate"] === true,
         condition: catchCondition,
+        ...(text(properties["linkName"]) === null ? {} : { linkName: text(properties["linkName"]) }),
         errorCode,
         ...(node["type"] === "subProcess" && properties["triggeredByEvent"] === true ? { triggeredByEvent: true } : {}),
         ...(node["type"] === "startEvent" ? { interrupting: properties["interrupting"] !== false } : {}),
-        eventDefinitions: isError ? ["error"] : catchCondition !== null ? ["conditional"] : isTimer ? ["timer"] : isMessageCatch && !isTimer ? ["message"] : isSignal ? ["signal"] : listOf(properties["eventDefinitions"]),
+        eventDefinitions: text(properties["linkName"]) !== null ? ["link"] : isError ? ["error"] : catchCondition !== null ? ["conditional"] : isTimer ? ["timer"] : isMessageCatch && !isTimer ? ["message"] : isSignal ? ["signal"] : listOf(properties["eventDefinitions"]),
         timer: !isTimer ? null : timeCycle !== null
           ? { kind: "cycle", expression: timeCycle }
           : timeDuration !== null

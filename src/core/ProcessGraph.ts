@@ -86,6 +86,8 @@ export interface GraphNode {
   readonly outputs: ReadonlyArray<Mapping>
   /** A conditional catch, boundary or event-subprocess start event: its FEEL condition. */
   readonly condition?: string | null | undefined
+  /** A link event: its name; a throw link jumps to the catch link of the same name in its scope (`target`). */
+  readonly link?: { readonly name: string; readonly target: string | null } | null | undefined
   /** A signal throw event (intermediate or end): the signal it broadcasts. */
   readonly signalThrow?: { readonly name: string } | null | undefined
   /** An event subprocess (triggeredByEvent): started by its start event, never by a sequence flow. */

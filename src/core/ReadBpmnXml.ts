@@ -110,6 +110,10 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
       if (duration !== null) return { kind: "duration" as const, expression: duration }
       return { kind: "date" as const, expression: body("timeDate") }
     })(),
+    linkName: (() => {
+      const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:LinkEventDefinition")
+      return definition === undefined ? null : str(definition, "name")
+    })(),
     signal: (() => {
       const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:SignalEventDefinition")
       if (definition === undefined) return null

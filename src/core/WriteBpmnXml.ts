@@ -118,6 +118,7 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       ...(node.condition == null ? {} : {
         eventDefinitions: [moddle.create("bpmn:ConditionalEventDefinition", { condition: moddle.create("bpmn:FormalExpression", { body: node.condition }) })]
       }),
+      ...(node.link == null ? {} : { eventDefinitions: [moddle.create("bpmn:LinkEventDefinition", { name: node.link.name })] }),
       ...(node.signalThrow == null ? {} : {
         eventDefinitions: [moddle.create("bpmn:SignalEventDefinition", {
           signalRef: (() => {

@@ -335,3 +335,28 @@ describe("signal throw events", () => {
     expect(types).toContain("SignalThrown:done")
   })
 })
+
+describe("link events", () => {
+  it("a link throw continues at the link catch of the same name; a missing catch is refused at deploy", async () => {
+    const owner = await (await givenTenant()).owner()
+    const model = (catchName: string) => ({
+      id: "linked",
+      nodes: [
+        { id: "s", type: "startEvent" },
+        { id: "goto", type: "intermediateThrowEvent", properties: { linkName: "page-2" } },
+        { id: "landing", type: "intermediateCatchEvent", properties: { linkName: catchName } },
+        { id: "work", type: "serviceTask", properties: { taskType: "after-link" } },
+        { id: "e", type: "endEvent" }
+      ],
+      flows: [{ id: "f1", source: "s", target: "goto" }, { id: "f2", source: "landing", target: "work" }, { id: "f3", source: "work", target: "e" }]
+    })
+    const refused = (await owner.post("/deployments", model("elsewhere"))).fails(400, "VALIDATION_ERROR")
+    expect(refused.errors).toContainEqual(expect.objectContaining({ field: "goto", message: expect.stringContaining("no link catch event named \"page-2\"") }))
+    const deployment = await owner.deploy(model("page-2"))
+    const instance = await owner.start(deployment.id)
+    const [job] = await owner.activateJobs("after-link")
+    expect(job.processInstanceId).toBe(instance.id)
+    const nodes = (await owner.history(instance.id)).map((e: { type: string; nodeId: string | null }) => `${e.type}:${e.nodeId}`)
+    expect(nodes).toEqual(expect.arrayContaining(["ElementCompleted:goto", "ElementActivated:landing", "ElementCompleted:landing"]))
+  })
+})

@@ -122,6 +122,8 @@ describe("compile", () => {
         { id: "sig", type: "intermediateThrowEvent", properties: { signalName: "ping", inputMappings: [{ source: "= x", target: "x" }] } },
         { id: "msg", type: "intermediateThrowEvent", properties: { messageName: "mail", taskType: "send-mail" } },
         { id: "none", type: "intermediateThrowEvent" },
+        { id: "jump", type: "intermediateThrowEvent", properties: { linkName: "L" } },
+        { id: "land", type: "intermediateCatchEvent", properties: { linkName: "L" } },
         { id: "u", type: "userTask" },
         { id: "ub", type: "boundaryEvent", properties: { attachedTo: "u", cancelActivity: false, condition: "= late" } },
         { id: "ube", type: "endEvent", properties: { signalName: "late" } },
@@ -135,7 +137,7 @@ describe("compile", () => {
       ],
       flows: [
         { id: "f1", source: "start", target: "cond" }, { id: "f2", source: "cond", target: "sig" }, { id: "f3", source: "sig", target: "msg" },
-        { id: "f4", source: "msg", target: "none" }, { id: "f5", source: "none", target: "u" }, { id: "f6", source: "u", target: "end" },
+        { id: "f4", source: "msg", target: "jump" }, { id: "f4b", source: "land", target: "none" }, { id: "f5", source: "none", target: "u" }, { id: "f6", source: "u", target: "end" },
         { id: "f7", source: "ub", target: "ube" }
       ]
     }
