@@ -26,21 +26,24 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
     return ProcessInstance.of({
       Execute: ({ payload }) =>
         Effect.gen(function*() {
-          const recorded = yield* store.recordedReply(instanceId, payload.commandId)
-          if (recorded !== undefined) return recorded as InstanceSnapshot
+          // A command id applied before answers with its recorded reply. It is looked up only when the command does
+          // not apply (as a duplicate typically does not) or when its commit finds the id taken.
+          const rejected = (reason: InstanceRejected["reason"], message: string) =>
+            Effect.flatMap(store.recordedReply(instanceId, payload.commandId), (recorded) =>
+              recorded !== undefined ? Effect.succeed(recorded as InstanceSnapshot) : Effect.fail(new InstanceRejected({ reason, message })))
 
           let instance: StoredInstance
           let created: NewInstance | undefined
           if (current === undefined) {
             if (payload.command.type !== "StartInstance" || payload.deploymentId === undefined) {
-              return yield* new InstanceRejected({ reason: "NOT_FOUND", message: `process instance ${instanceId} not found` })
+              return yield* rejected("NOT_FOUND", `process instance ${instanceId} not found`)
             }
             const deployment = yield* store.deploymentForStart(payload.tenantId, payload.deploymentId)
             if (deployment === undefined) {
-              return yield* new InstanceRejected({ reason: "NOT_FOUND", message: `deployment ${payload.deploymentId} not found` })
+              return yield* rejected("NOT_FOUND", `deployment ${payload.deploymentId} not found`)
             }
             if (deployment.state === "SUSPENDED") {
-              return yield* new InstanceRejected({ reason: "INVALID_STATE", message: `deployment ${deployment.id} is suspended: new instances cannot start` })
+              return yield* rejected("INVALID_STATE", `deployment ${deployment.id} is suspended: new instances cannot start`)
             }
             created = {
               id: instanceId,
@@ -68,10 +71,10 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
           } else {
             // Another tenant's instance answers exactly like a missing one.
             if (current.tenantId !== payload.tenantId) {
-              return yield* new InstanceRejected({ reason: "NOT_FOUND", message: `process instance ${instanceId} not found` })
+              return yield* rejected("NOT_FOUND", `process instance ${instanceId} not found`)
             }
             if (payload.command.type === "StartInstance") {
-              return yield* new InstanceRejected({ reason: "INVALID_STATE", message: `process instance ${instanceId} already exists` })
+              return yield* rejected("INVALID_STATE", `process instance ${instanceId} already exists`)
             }
             instance = current
           }
@@ -83,27 +86,27 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
             // A migration runs against the target version's graph, and the instance belongs to it from then on.
             const target = yield* store.deploymentForStart(payload.tenantId, command.targetDeploymentId)
             if (target === undefined) {
-              return yield* new InstanceRejected({ reason: "NOT_FOUND", message: `deployment ${command.targetDeploymentId} not found` })
+              return yield* rejected("NOT_FOUND", `deployment ${command.targetDeploymentId} not found`)
             }
             if (target.key !== instance.processKey) {
-              return yield* new InstanceRejected({
-                reason: "INVALID_ARGUMENT",
-                message: `deployment ${target.id} is process ${target.key}, the instance runs process ${instance.processKey}: migration stays within one process`
-              })
+              return yield* rejected(
+                "INVALID_ARGUMENT",
+                `deployment ${target.id} is process ${target.key}, the instance runs process ${instance.processKey}: migration stays within one process`
+              )
             }
             outcome = engine.migrate({ source: instance.graph, target: target.graph, instanceId, state: instance.engineState, command, now })
             instance = { ...instance, deploymentId: target.id, version: target.version, graph: target.graph }
           } else {
             outcome = engine.execute({ graph: instance.graph, instanceId, state: instance.engineState, command, now })
           }
-          if (isRejection(outcome)) return yield* new InstanceRejected({ reason: outcome.reason, message: outcome.message })
+          if (isRejection(outcome)) return yield* rejected(outcome.reason, outcome.message)
 
           const reply: InstanceSnapshot = {
             ...snapshotOf(instance),
             state: outcome.status,
             lastEventSeq: instance.lastEventSeq + outcome.events.length
           }
-          current = yield* store.commit({
+          const committed = yield* store.commit({
             instance,
             created,
             outcome,
@@ -112,6 +115,8 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
             actor: payload.actor,
             now: new Date(now).toISOString()
           })
+          if (committed === undefined) return (yield* store.recordedReply(instanceId, payload.commandId)) as InstanceSnapshot
+          current = committed
           // Messages this command owes other instances were committed to the outbox: deliver them now.
           const owesMessages = outcome.changes.some((c) => c.kind === "ChildStartRequested" || c.kind === "ChildCancelRequested" || c.kind === "DecisionRequested" || c.kind === "SignalBroadcastRequested" ||
             (c.kind === "SubscriptionOpened" && c.subscriptionKind === "MESSAGE")) ||

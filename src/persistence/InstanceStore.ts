@@ -55,7 +55,8 @@ export interface InstanceStoreShape {
     readonly reply: unknown
     readonly actor: string
     readonly now: string
-  }) => Effect.Effect<StoredInstance>
+    /** undefined: the command id was applied before (nothing is written; read its recorded reply). */
+  }) => Effect.Effect<StoredInstance | undefined>
 }
 
 interface InstanceRow {
@@ -184,16 +185,24 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
                 last_event_seq, incident_count, started_by, started_at, ended_at, updated_at)
               VALUES (${tenantId}, ${created.id}, ${created.deploymentId}, ${created.processKey}, ${created.version},
                 ${outcome.status}, ${created.parentInstanceId}, ${created.parentNodeId}, ${created.rootInstanceId},
-                ${toJson(outcome.variables)}::jsonb, ${outcome.variablesVersion}, ${toJson(outcome.state)}::jsonb, ${lastEventSeq}, 0,
+                ${toJson(outcome.variables)}::jsonb, ${outcome.variablesVersion}, ${toJson(outcome.state)}::jsonb, ${lastEventSeq},
+                ${outcome.openIncidents},
                 ${created.startedBy}, ${now}, ${ended}, ${now})`
+            yield* sql`INSERT INTO instance_commands (tenant_id, instance_id, command_id, reply, processed_at)
+              VALUES (${tenantId}, ${instance.id}, ${commandId}, ${toJson(reply)}::jsonb, ${now})`
           } else {
+            // Claiming the command id first makes a duplicate delivery write nothing (and costs no extra lookup).
+            const claimed = yield* sql`INSERT INTO instance_commands (tenant_id, instance_id, command_id, reply, processed_at)
+              VALUES (${tenantId}, ${instance.id}, ${commandId}, ${toJson(reply)}::jsonb, ${now})
+              ON CONFLICT DO NOTHING RETURNING command_id`
+            if (claimed.length === 0) return undefined
             // The guard on last_event_seq makes a stale writer (a second runner that still believes it owns the
             // entity) fail instead of overwriting newer state.
             // deployment_id and version change only by a migration.
             const updated = yield* sql`UPDATE process_instances SET state = ${outcome.status},
                 deployment_id = ${instance.deploymentId}, version = ${instance.version},
                 variables = ${toJson(outcome.variables)}::jsonb, variables_version = ${outcome.variablesVersion},
-                engine_state = ${toJson(outcome.state)}::jsonb, last_event_seq = ${lastEventSeq},
+                engine_state = ${toJson(outcome.state)}::jsonb, last_event_seq = ${lastEventSeq}, incident_count = ${outcome.openIncidents},
                 ended_at = coalesce(ended_at, ${ended}), updated_at = ${now}
               WHERE id = ${instance.id} AND last_event_seq = ${instance.lastEventSeq} RETURNING id`
             if (updated.length === 0) return yield* Effect.die(new Error(`instance ${instance.id} was changed by another writer`))
@@ -215,11 +224,6 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
           if (outcome.status === "COMPLETED" && instance.status !== "COMPLETED" && instance.parentInstanceId !== null) {
             yield* outbox(tenantId, instance.id, instance.parentInstanceId, "CHILD_COMPLETED", { variables: outcome.variables }, actor, now)
           }
-          yield* sql`UPDATE process_instances SET incident_count =
-              (SELECT count(*) FROM incidents WHERE instance_id = ${instance.id} AND state = 'OPEN')
-            WHERE id = ${instance.id}`
-          yield* sql`INSERT INTO instance_commands (tenant_id, instance_id, command_id, reply, processed_at)
-            VALUES (${tenantId}, ${instance.id}, ${commandId}, ${toJson(reply)}::jsonb, ${now})`
           return { ...instance, status: outcome.status, engineState: outcome.state, lastEventSeq }
         })).pipe(Effect.orDie)
 

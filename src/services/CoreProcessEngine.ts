@@ -124,6 +124,7 @@ const outcomeOf = (result: ExecuteResult): EngineOutcome | EngineRejection => {
     status: result.state.status,
     variables: result.state.variables,
     variablesVersion: result.state.variablesVersion,
+    openIncidents: Object.keys(result.state.incidents).length,
     events: result.events.map(historyOf),
     changes: result.events.flatMap((event) => {
       const change = changeOf(event)

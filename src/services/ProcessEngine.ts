@@ -84,6 +84,8 @@ export interface EngineOutcome {
   /** The variables of the instance's root scope after the command, and their version (optimistic locking). */
   readonly variables: Readonly<Record<string, unknown>>
   readonly variablesVersion: number
+  /** Open incidents after the command (the instance row's incidentCount). */
+  readonly openIncidents: number
   readonly events: ReadonlyArray<HistoryEvent>
   readonly changes: ReadonlyArray<ProjectionChange>
 }

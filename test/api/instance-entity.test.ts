@@ -42,4 +42,20 @@ describe("ProcessInstance entity", () => {
     expect(events).toHaveLength(1)
     expect((await owner.instance(instance.id)).state).toBe("SUSPENDED")
   })
+
+  it("a duplicate of a command that would apply again (set variables) still changes nothing", async () => {
+    const tenant = await givenTenant()
+    const owner = await tenant.owner("dup-setter")
+    const deployment = await owner.deploy(fixture("service-task.bpmn"))
+    const instance = await owner.start(deployment.id)
+    const send = () =>
+      tenant.app.runtime.runPromise(Effect.flatMap(ProcessInstance.client, (client) =>
+        client(instance.id).Execute({ commandId: "set-once", tenantId: tenant.id, actor: "dup-setter", command: { type: "SetVariables", variables: { n: 1 } } })))
+    const first = await send()
+    const second = await send()
+    expect(second).toEqual(first)
+    const sets = (await owner.history(instance.id)).filter((e: { type: string }) => e.type === "VariablesSet")
+    expect(sets).toHaveLength(1)
+    expect((await owner.get(`/process-instances/${instance.id}/variables`)).ok().version).toBe(2)
+  })
 })
