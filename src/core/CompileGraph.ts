@@ -40,6 +40,8 @@ export interface DraftNode {
   readonly boundary?: { readonly attachedTo: string | null; readonly cancelActivity: boolean } | null | undefined
   /** The error code of an error event definition (null: no code, i.e. catch-all on a boundary). */
   readonly errorCode?: string | null | undefined
+  /** The escalation code of an escalation event definition (null: none, i.e. catch-all on a catch event). */
+  readonly escalationCode?: string | null | undefined
   /** The name of a link event definition. */
   readonly linkName?: string | null | undefined
   /** The FEEL condition of a conditional event. */
@@ -152,6 +154,8 @@ export const compileDraft = (draft: Draft): Compiled => {
     const waitsForTimer = (catching || eventSubprocess !== null) && kind === "timer"
     const waitsForCondition = (catching || eventSubprocess !== null) && kind === "conditional"
     const catchesError = (isBoundary || eventSubprocess !== null) && kind === "error"
+    const catchesEscalation = (isBoundary || eventSubprocess !== null) && kind === "escalation"
+    const throwsEscalation = (type === "endEvent" || type === "intermediateThrowEvent") && kind === "escalation"
     const throwsError = type === "endEvent" && kind === "error"
     const throwsSignal = (type === "endEvent" || type === "intermediateThrowEvent") && kind === "signal"
     // Zeebe: a message throw event is done by a job worker, like a send task.
@@ -159,7 +163,7 @@ export const compileDraft = (draft: Draft): Compiled => {
     // Link events (BPMN 10.5.6): a throw link continues at the catch link of the same name in the same scope.
     const linkThrow = type === "intermediateThrowEvent" && kind === "link"
     const linkCatch = type === "intermediateCatchEvent" && kind === "link"
-    if (catching && !waitsForMessage && !waitsForSignal && !waitsForTimer && !catchesError && !waitsForCondition && !linkCatch) {
+    if (catching && !waitsForMessage && !waitsForSignal && !waitsForTimer && !catchesError && !catchesEscalation && !waitsForCondition && !linkCatch) {
       problem(id, draftNode.timer?.kind === "cycle"
         ? "repeating timers (timeCycle) are not supported: a timer fires once"
         : `${definitions.join(", ") || "untyped"} ${type === "boundaryEvent" ? "boundary" : "intermediate catch"} events are not supported`)
@@ -209,7 +213,7 @@ export const compileDraft = (draft: Draft): Compiled => {
       signalThrow = { name: name ?? "" }
     }
     const understood = waitsForMessage || waitsForSignal || waitsForTimer || waitsForCondition || catchesError || throwsError || throwsSignal ||
-      throwsMessage || messageStart || signalStart || conditionalStart || timerStart || linkThrow || linkCatch
+      throwsMessage || messageStart || signalStart || conditionalStart || timerStart || linkThrow || linkCatch || catchesEscalation || throwsEscalation
     if (!understood && kind !== null) {
       problem(id, draftNode.timer?.kind === "cycle"
         ? "repeating timers (timeCycle) are not supported: a timer fires once"
@@ -239,6 +243,9 @@ export const compileDraft = (draft: Draft): Compiled => {
       if (incoming.length > 0) problem(id, "a boundary event cannot have incoming sequence flows")
       boundary = { attachedTo: attachedTo ?? "", interrupting: draftNode.boundary?.cancelActivity ?? true }
       if (catchesError && !boundary.interrupting) problem(id, "an error boundary event always interrupts its activity (cancelActivity must be true)")
+      if (catchesEscalation && host !== undefined && host.type !== "subProcess" && host.type !== "callActivity") {
+        problem(id, `an escalation boundary event belongs on a subprocess or call activity, not on ${host.type} ${host.id}`)
+      }
     }
     const isEventSubprocess = type === "subProcess" && draftNode.triggeredByEvent === true
     if (isEventSubprocess) {
@@ -249,6 +256,7 @@ export const compileDraft = (draft: Draft): Compiled => {
     const eventStart = eventSubprocess === null ? null : { subprocessId: eventSubprocess.id, interrupting: draftNode.interrupting !== false }
     if (eventStart !== null && catchesError && !eventStart.interrupting) problem(id, "an error start event always interrupts its scope (isInterrupting must be true)")
     if (throwsError && (draftNode.errorCode ?? "") === "") problem(id, `error end event ${id} needs an error code`)
+    if (throwsEscalation && (draftNode.escalationCode ?? "") === "") problem(id, `escalation throw event ${id} needs an escalation code`)
     if (type === "startEvent") {
       if (scope === null && !messageStart && !signalStart && !conditionalStart && !timerStart) startNodeIds.push(id)
       if (incoming.length > 0) problem(id, "a start event cannot have incoming sequence flows")
@@ -412,6 +420,8 @@ export const compileDraft = (draft: Draft): Compiled => {
       timer,
       boundary,
       errorCatch: catchesError ? { errorCode: draftNode.errorCode || null } : null,
+      ...(catchesEscalation ? { escalationCatch: { code: draftNode.escalationCode || null } } : {}),
+      ...(throwsEscalation ? { escalationThrow: { code: draftNode.escalationCode ?? "" } } : {}),
       ...(condition === null ? {} : { condition }),
       ...(signalThrow === null ? {} : { signalThrow }),
       ...(link === null ? {} : { link }),

@@ -189,6 +189,7 @@ class Run {
       }
       case "intermediateThrowEvent":
         if (node.job !== null) return this.createJob(token, node, visible)
+        if (node.escalationThrow != null && !this.throwEscalation(token, node.escalationThrow.code)) return
         if (node.link?.target != null) {
           // A link is a jump: the token continues at the catch link as if a flow led there.
           this.emit({ type: "ElementCompleted", tokenId, nodeId: node.id })
@@ -322,6 +323,7 @@ class Run {
         if (node.errorThrow !== null) return this.throwError(token, node.errorThrow.errorCode, "", {})
         if (node.job !== null) return this.createJob(token, node, visible)
         if (node.signalThrow != null) this.emit({ type: "SignalThrown", tokenId, nodeId: node.id, signalName: node.signalThrow.name, variables: locals })
+        if (node.escalationThrow != null && !this.throwEscalation(token, node.escalationThrow.code)) return
         this.emit({ type: "ElementCompleted", tokenId, nodeId: node.id })
         // A terminate end event ends every other path of its scope: the instance, or its subprocess (BPMN 13.5.6).
         if (node.terminate) this.terminateScope(token.scopeId)
@@ -616,43 +618,67 @@ class Run {
    * boundary path runs. Nothing catches it: an incident at the throwing element.
    */
   throwError(from: Token, errorCode: string, errorMessage: string, variables: Readonly<Record<string, unknown>>): void {
-    const catcherOf = (token: Token): string | undefined =>
-      (token.loop ?? null) !== null
-        ? undefined
-        : this.node(token.nodeId).boundaryIds.find((id) => {
-          const errorCatch = this.node(id).errorCatch
-          return errorCatch !== null && (errorCatch.errorCode === null || errorCatch.errorCode === errorCode)
-        })
-    // An error event subprocess of a scope catches what is thrown inside the scope (but not inside itself).
-    const eventCatcherOf = (scopeId: string): string | undefined =>
-      this.eventStartsOf(scopeId).find((id) => {
-        const errorCatch = this.node(id).errorCatch
-        return errorCatch !== null && (errorCatch.errorCode === null || errorCatch.errorCode === errorCode)
-      })
-    let host: Token | undefined = from
-    let boundaryId = catcherOf(from)
+    const catcher = this.findCatcher(from, (node) => node.errorCatch !== null && (node.errorCatch.errorCode === null || node.errorCatch.errorCode === errorCode))
+    if (catcher === undefined) {
+      return this.raiseIncident(from, "UNHANDLED_ERROR_EVENT", `error ${errorCode} was thrown at ${from.nodeId} but no error boundary event catches it${errorMessage === "" ? "" : `: ${errorMessage}`}`)
+    }
+    if (catcher.via === "eventSubprocess") {
+      this.emit({ type: "ErrorCaught", tokenId: from.id, nodeId: from.nodeId, errorCode, hostTokenId: this.hostIdOf(catcher.scopeId), boundaryNodeId: catcher.nodeId })
+      return this.startEventSubprocess(catcher.scopeId, catcher.nodeId, variables)
+    }
+    this.emit({ type: "ErrorCaught", tokenId: from.id, nodeId: from.nodeId, errorCode, hostTokenId: catcher.host.id, boundaryNodeId: catcher.nodeId })
+    this.interrupt(catcher.host)
+    if (Object.keys(variables).length > 0) this.propagate(catcher.host.scopeId, catcher.nodeId, variables)
+    this.enter(catcher.nodeId, null, catcher.host.scopeId)
+  }
+
+  /**
+   * The nearest catcher of a thrown error or escalation, walking outwards from the thrower: boundary events of the
+   * throwing activity, then the event subprocesses of its scope, then the boundary events of the subprocess that is
+   * that scope, and so on. An event subprocess does not catch what is thrown inside itself.
+   */
+  private findCatcher(
+    from: Token,
+    catches: (node: GraphNode) => boolean
+  ): { readonly via: "boundary"; readonly host: Token; readonly nodeId: string } | { readonly via: "eventSubprocess"; readonly scopeId: string; readonly nodeId: string } | undefined {
+    const boundaryOf = (token: Token): string | undefined =>
+      (token.loop ?? null) !== null ? undefined : this.node(token.nodeId).boundaryIds.find((id) => catches(this.node(id)))
+    const own = boundaryOf(from)
+    if (own !== undefined) return { via: "boundary", host: from, nodeId: own }
     let leftEventSubprocess = false
-    for (let scopeId = from.scopeId; boundaryId === undefined;) {
-      const eventStartId = leftEventSubprocess ? undefined : eventCatcherOf(scopeId)
-      if (eventStartId !== undefined) {
-        this.emit({ type: "ErrorCaught", tokenId: from.id, nodeId: from.nodeId, errorCode, hostTokenId: this.hostIdOf(scopeId), boundaryNodeId: eventStartId })
-        return this.startEventSubprocess(scopeId, eventStartId, variables)
-      }
-      if (scopeId === this.state.instanceId) break
+    for (let scopeId = from.scopeId;;) {
+      const eventStartId = leftEventSubprocess ? undefined : this.eventStartsOf(scopeId).find((id) => catches(this.node(id)))
+      if (eventStartId !== undefined) return { via: "eventSubprocess", scopeId, nodeId: eventStartId }
+      if (scopeId === this.state.instanceId) return undefined
       const scope = this.state.scopes[scopeId]
-      if (scope === undefined) break
-      host = this.state.tokens[scope.tokenId]
-      boundaryId = host === undefined ? undefined : catcherOf(host)
+      if (scope === undefined) return undefined
+      const host = this.state.tokens[scope.tokenId]
+      const boundaryId = host === undefined ? undefined : boundaryOf(host)
+      if (host !== undefined && boundaryId !== undefined) return { via: "boundary", host, nodeId: boundaryId }
       leftEventSubprocess = host !== undefined && this.node(host.nodeId).triggeredByEvent === true
       scopeId = scope.parentId
     }
-    if (boundaryId === undefined || host === undefined) {
-      return this.raiseIncident(from, "UNHANDLED_ERROR_EVENT", `error ${errorCode} was thrown at ${from.nodeId} but no error boundary event catches it${errorMessage === "" ? "" : `: ${errorMessage}`}`)
+  }
+
+  /**
+   * BPMN 10.5.3 / Camunda 8: an escalation is caught like an error (nearest boundary event on an enclosing subprocess
+   * or call activity, or event subprocess, with that code or none). An interrupting catcher ends the scope it guards;
+   * a non-interrupting one starts its path alongside and the thrower goes on, as it does when nothing catches it.
+   * Returns whether the thrower goes on.
+   */
+  private throwEscalation(from: Token, code: string): boolean {
+    const catcher = this.findCatcher(from, (node) => node.escalationCatch != null && (node.escalationCatch.code === null || node.escalationCatch.code === code))
+    this.emit({ type: "EscalationThrown", tokenId: from.id, nodeId: from.nodeId, escalationCode: code, caughtBy: catcher?.nodeId ?? null })
+    if (catcher === undefined) return true
+    if (catcher.via === "eventSubprocess") {
+      const interrupting = this.node(catcher.nodeId).eventStart!.interrupting
+      this.startEventSubprocess(catcher.scopeId, catcher.nodeId, {})
+      return !interrupting
     }
-    this.emit({ type: "ErrorCaught", tokenId: from.id, nodeId: from.nodeId, errorCode, hostTokenId: host.id, boundaryNodeId: boundaryId })
-    this.interrupt(host)
-    if (Object.keys(variables).length > 0) this.propagate(host.scopeId, boundaryId, variables)
-    this.enter(boundaryId, null, host.scopeId)
+    const interrupting = this.node(catcher.nodeId).boundary!.interrupting
+    if (interrupting) this.interrupt(catcher.host)
+    this.enter(catcher.nodeId, null, catcher.host.scopeId)
+    return !interrupting
   }
 
   leave(token: Token, node: GraphNode, flows: ReadonlyArray<string>): void {

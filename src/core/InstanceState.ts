@@ -225,6 +225,8 @@ export type InstanceEvent =
   | { readonly type: "SignalSubscriptionClosed"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
   | { readonly type: "IncidentRaised"; readonly incidentId: string; readonly tokenId: string; readonly nodeId: string; readonly incidentType: string; readonly message: string }
   | { readonly type: "IncidentResolved"; readonly incidentId: string; readonly nodeId: string }
+  /** An escalation was thrown; `caughtBy` is the boundary or event-subprocess start event that caught it, if any. */
+  | { readonly type: "EscalationThrown"; readonly tokenId: string; readonly nodeId: string; readonly escalationCode: string; readonly caughtBy: string | null }
   | { readonly type: "TokenMoved"; readonly tokenId: string; readonly nodeId: string; readonly targetNodeId: string }
   | { readonly type: "InstanceMigrated"; readonly targetDeploymentId: string; readonly mappings: Readonly<Record<string, string>> }
   /** Migration: the token now stands at the mapped node of the target version (and so do the scopes it hosts). */
@@ -392,6 +394,7 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
     case "BoundaryTriggered":
     case "ErrorCaught":
     case "SignalThrown":
+    case "EscalationThrown":
     case "TokenMoved":
     case "InstanceMigrated":
       return state

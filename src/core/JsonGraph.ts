@@ -21,6 +21,8 @@
 //     messageName + correlationKey, signalName, timeDuration / timeDate, condition, or error: true / errorCode, and
 //     interrupting (default true)
 //   intermediateCatchEvent / boundaryEvent: condition (FEEL) makes it a conditional event (triggers when it becomes true)
+//   escalationCode makes an escalation event: thrown by intermediateThrowEvent / endEvent, caught by a boundaryEvent on
+//     a subprocess or call activity or an event subprocess start (escalation: true without a code catches every one)
 //   intermediateThrowEvent / intermediateCatchEvent: linkName makes a link event (the throw continues at the catch of
 //     the same name in its scope)
 //   intermediateThrowEvent: none (passes through), signalName (broadcasts the signal; input mappings are its
@@ -83,6 +85,7 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
       const catchCondition = catching || node["type"] === "startEvent" ? text(properties["condition"]) : null
       const isMessageCatch = (catching && signalName === null && catchCondition === null && properties["timeDuration"] === undefined &&
         properties["timeDate"] === undefined && properties["timeCycle"] === undefined && properties["error"] === undefined &&
+        properties["escalation"] === undefined && properties["escalationCode"] === undefined && properties["linkName"] === undefined &&
         properties["errorCode"] === undefined && (messageName !== null || properties["eventDefinitions"] === undefined)) ||
         ((node["type"] === "startEvent" || throwing) && messageName !== null)
       const isSignal = (catching || throwing || node["type"] === "startEvent") && signalName !== null
@@ -91,6 +94,8 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
       const timeCycle = text(properties["timeCycle"])
       const isTimer = (catching || node["type"] === "startEvent") && (timeDuration !== null || timeDate !== null || timeCycle !== null)
       const errorCode = text(properties["errorCode"])
+      const escalationCode = text(properties["escalationCode"])
+      const isEscalation = escalationCode !== null || ((node["type"] === "boundaryEvent" || node["type"] === "startEvent") && properties["escalation"] === true)
       const isError = ((node["type"] === "boundaryEvent" || node["type"] === "startEvent") && (properties["error"] === true || errorCode !== null)) ||
         (node["type"] === "endEvent" && errorCode !== null)
       const defaults = levelFlows.filter((f) => f.source === id && f.isDefault)
@@ -106,7 +111,8 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
         errorCode,
         ...(node["type"] === "subProcess" && properties["triggeredByEvent"] === true ? { triggeredByEvent: true } : {}),
         ...(node["type"] === "startEvent" ? { interrupting: properties["interrupting"] !== false } : {}),
-        eventDefinitions: text(properties["linkName"]) !== null ? ["link"] : isError ? ["error"] : catchCondition !== null ? ["conditional"] : isTimer ? ["timer"] : isMessageCatch && !isTimer ? ["message"] : isSignal ? ["signal"] : listOf(properties["eventDefinitions"]),
+        escalationCode,
+        eventDefinitions: text(properties["linkName"]) !== null ? ["link"] : isEscalation ? ["escalation"] : isError ? ["error"] : catchCondition !== null ? ["conditional"] : isTimer ? ["timer"] : isMessageCatch && !isTimer ? ["message"] : isSignal ? ["signal"] : listOf(properties["eventDefinitions"]),
         timer: !isTimer ? null : timeCycle !== null
           ? { kind: "cycle", expression: timeCycle }
           : timeDuration !== null

@@ -86,6 +86,10 @@ export interface GraphNode {
   readonly outputs: ReadonlyArray<Mapping>
   /** A conditional catch, boundary or event-subprocess start event: its FEEL condition. */
   readonly condition?: string | null | undefined
+  /** An escalation boundary event or event-subprocess start: the code it catches (null catches every escalation). */
+  readonly escalationCatch?: { readonly code: string | null } | null | undefined
+  /** An escalation intermediate throw or end event: the code it throws. */
+  readonly escalationThrow?: { readonly code: string } | null | undefined
   /** A link event: its name; a throw link jumps to the catch link of the same name in its scope (`target`). */
   readonly link?: { readonly name: string; readonly target: string | null } | null | undefined
   /** A signal throw event (intermediate or end): the signal it broadcasts. */

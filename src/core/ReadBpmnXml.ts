@@ -110,6 +110,11 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
       if (duration !== null) return { kind: "duration" as const, expression: duration }
       return { kind: "date" as const, expression: body("timeDate") }
     })(),
+    escalationCode: (() => {
+      const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:EscalationEventDefinition")
+      const ref = definition?.["escalationRef"]
+      return isElement(ref) ? str(ref, "escalationCode") : null
+    })(),
     linkName: (() => {
       const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:LinkEventDefinition")
       return definition === undefined ? null : str(definition, "name")

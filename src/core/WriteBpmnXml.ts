@@ -13,6 +13,13 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
   const messages: Array<ReturnType<typeof moddle.create>> = []
   const signals: Array<ReturnType<typeof moddle.create>> = []
   const errors: Array<ReturnType<typeof moddle.create>> = []
+  const escalations: Array<ReturnType<typeof moddle.create>> = []
+  const escalationDefinition = (node: ProcessGraph["nodes"][string], code: string | null) => {
+    if (code === null) return moddle.create("bpmn:EscalationEventDefinition")
+    const escalation = moddle.create("bpmn:Escalation", { id: `Escalation_${node.id}`, name: code, escalationCode: code })
+    escalations.push(escalation)
+    return moddle.create("bpmn:EscalationEventDefinition", { escalationRef: escalation })
+  }
   const errorDefinition = (node: ProcessGraph["nodes"][string], code: string | null) => {
     if (code === null) return moddle.create("bpmn:ErrorEventDefinition")
     const error = moddle.create("bpmn:Error", { id: `Error_${node.id}`, name: code, errorCode: code })
@@ -118,6 +125,8 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       ...(node.condition == null ? {} : {
         eventDefinitions: [moddle.create("bpmn:ConditionalEventDefinition", { condition: moddle.create("bpmn:FormalExpression", { body: node.condition }) })]
       }),
+      ...(node.escalationCatch == null ? {} : { eventDefinitions: [escalationDefinition(node, node.escalationCatch.code)] }),
+      ...(node.escalationThrow == null ? {} : { eventDefinitions: [escalationDefinition(node, node.escalationThrow.code)] }),
       ...(node.link == null ? {} : { eventDefinitions: [moddle.create("bpmn:LinkEventDefinition", { name: node.link.name })] }),
       ...(node.signalThrow == null ? {} : {
         eventDefinitions: [moddle.create("bpmn:SignalEventDefinition", {
@@ -155,6 +164,6 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
     if (node.defaultFlow !== null) (created.get(node.id) as unknown as Record<string, unknown>)["default"] = created.get(node.defaultFlow)
   }
   const definitions = moddle.create("bpmn:Definitions", { id: `Definitions_${graph.key}`, targetNamespace: "http://bpmn.io/schema/bpmn" })
-  definitions.get("rootElements").push(process, ...messages, ...signals, ...errors)
+  definitions.get("rootElements").push(process, ...messages, ...signals, ...errors, ...escalations)
   return (await moddle.toXML(definitions, { format: true })).xml
 }

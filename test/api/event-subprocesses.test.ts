@@ -360,3 +360,60 @@ describe("link events", () => {
     expect(nodes).toEqual(expect.arrayContaining(["ElementCompleted:goto", "ElementActivated:landing", "ElementCompleted:landing"]))
   })
 })
+
+describe("escalation events", () => {
+  const model = (boundary: Record<string, unknown>) => ({
+    id: "escalating",
+    nodes: [
+      { id: "s", type: "startEvent" },
+      {
+        id: "sub", type: "subProcess",
+        properties: {
+          nodes: [
+            { id: "ss", type: "startEvent" },
+            { id: "raise", type: "intermediateThrowEvent", properties: { escalationCode: "LATE" } },
+            { id: "inner", type: "serviceTask", properties: { taskType: "esc-inner" } },
+            { id: "se", type: "endEvent" }
+          ],
+          flows: [{ id: "g1", source: "ss", target: "raise" }, { id: "g2", source: "raise", target: "inner" }, { id: "g3", source: "inner", target: "se" }]
+        }
+      },
+      { id: "caught", type: "boundaryEvent", properties: { attachedTo: "sub", ...boundary } },
+      { id: "notify", type: "serviceTask", properties: { taskType: "esc-notify" } },
+      { id: "e1", type: "endEvent" },
+      { id: "e2", type: "endEvent" }
+    ],
+    flows: [
+      { id: "f1", source: "s", target: "sub" }, { id: "f2", source: "sub", target: "e1" },
+      { id: "f3", source: "caught", target: "notify" }, { id: "f4", source: "notify", target: "e2" }
+    ]
+  })
+
+  it("non-interrupting: the boundary path starts and the thrower goes on; interrupting: the subprocess ends", async () => {
+    const owner = await (await givenTenant()).owner()
+    const gentle = await owner.deploy(model({ escalationCode: "LATE", cancelActivity: false }))
+    const first = await owner.start(gentle.id)
+    const [notify] = await owner.activateJobs("esc-notify")
+    const [inner] = await owner.activateJobs("esc-inner")
+    expect([notify.processInstanceId, inner.processInstanceId]).toEqual([first.id, first.id])
+    const thrown = (await owner.history(first.id)).find((e: { type: string }) => e.type === "EscalationThrown")
+    expect(thrown).toMatchObject({ nodeId: "raise", data: { escalationCode: "LATE", caughtBy: "caught" } })
+
+    const hard = await owner.deploy(model({ escalation: true }))
+    const second = await owner.start(hard.id)
+    const [notify2] = await owner.activateJobs("esc-notify")
+    expect(notify2.processInstanceId).toBe(second.id)
+    expect(await owner.activateJobs("esc-inner")).toEqual([])
+  })
+
+  it("an escalation nothing catches is no incident: the thrower goes on", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(model({ escalationCode: "OTHER" }))
+    const instance = await owner.start(deployment.id)
+    const [inner] = await owner.activateJobs("esc-inner")
+    expect(inner.processInstanceId).toBe(instance.id)
+    expect((await owner.instance(instance.id)).incidentCount).toBe(0)
+    const refused = (await owner.post("/deployments", { ...model({ escalationCode: "LATE" }), nodes: [...model({}).nodes.slice(0, 2), { id: "caught", type: "boundaryEvent", properties: { attachedTo: "s", escalationCode: "X" } }] })).fails(400, "VALIDATION_ERROR")
+    expect(JSON.stringify(refused.errors)).toContain("caught")
+  })
+})

@@ -133,17 +133,19 @@ describe("compile", () => {
         espOf("onSignal", { signalName: "s", interrupting: false }),
         espOf("onError", { errorCode: "E" }),
         espOf("onAnyError", { error: true }),
-        espOf("onCondition", { condition: "= y" })
+        espOf("onCondition", { condition: "= y" }),
+        espOf("onEscalation", { escalationCode: "ESC", interrupting: false }),
+        { id: "escalate", type: "intermediateThrowEvent", properties: { escalationCode: "ESC" } }
       ],
       flows: [
         { id: "f1", source: "start", target: "cond" }, { id: "f2", source: "cond", target: "sig" }, { id: "f3", source: "sig", target: "msg" },
-        { id: "f4", source: "msg", target: "jump" }, { id: "f4b", source: "land", target: "none" }, { id: "f5", source: "none", target: "u" }, { id: "f6", source: "u", target: "end" },
+        { id: "f4", source: "msg", target: "jump" }, { id: "f4b", source: "land", target: "escalate" }, { id: "f4c", source: "escalate", target: "none" }, { id: "f5", source: "none", target: "u" }, { id: "f6", source: "u", target: "end" },
         { id: "f7", source: "ub", target: "ube" }
       ]
     }
     const first = compileJson(json)
     if (!first.ok) throw new Error(JSON.stringify(first.problems))
-    expect(first.graph.eventStartIds).toEqual(["onMessage-s", "onTimer-s", "onSignal-s", "onError-s", "onAnyError-s", "onCondition-s"])
+    expect(first.graph.eventStartIds).toEqual(["onMessage-s", "onTimer-s", "onSignal-s", "onError-s", "onAnyError-s", "onCondition-s", "onEscalation-s"])
     expect(first.graph.nodes["onMessage-s"]!.eventStart).toEqual({ subprocessId: "onMessage", interrupting: false })
     expect(first.graph.nodes["onError-s"]!.errorCatch).toEqual({ errorCode: "E" })
     const read = await readBpmnXml(await writeBpmnXml(first.graph))
