@@ -57,7 +57,7 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
                 WHERE tenant_id = ${row.tenant_id} AND key = ${processKey} ORDER BY version DESC LIMIT 1`
               if (deployment === undefined) return yield* failed(`called process ${processKey} is not deployed`)
               const [parent] = yield* sql<{ root_instance_id: string }>`SELECT root_instance_id FROM process_instances WHERE id = ${row.source_instance_id}`
-              return yield* execute(row, "start", { type: "StartInstance", variables: (payload["variables"] ?? {}) as Record<string, unknown> }, {
+              return yield* execute(row, "start", { type: "StartInstance", variables: (payload["variables"] ?? {}) as Record<string, unknown>, called: true }, {
                 deploymentId: deployment.id,
                 parent: { instanceId: row.source_instance_id, nodeId: String(payload["parentNodeId"]), rootInstanceId: parent?.root_instance_id ?? row.source_instance_id }
               }).pipe(
@@ -96,6 +96,20 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
                 { signalName: String(payload["signalName"]), variables: (payload["variables"] ?? {}) as Record<string, unknown> },
                 String(payload["broadcastId"])
               )
+            case "CHILD_ERROR":
+              return yield* execute(row, `child-error:${row.source_instance_id}`, {
+                type: "ChildErrorThrown",
+                childInstanceId: row.source_instance_id,
+                errorCode: String(payload["errorCode"]),
+                errorMessage: String(payload["errorMessage"] ?? ""),
+                variables: (payload["variables"] ?? {}) as Record<string, unknown>
+              })
+            case "CHILD_ESCALATION":
+              return yield* execute(row, `child-escalation:${row.id}`, {
+                type: "ChildEscalated",
+                childInstanceId: row.source_instance_id,
+                escalationCode: String(payload["escalationCode"])
+              })
             case "CHILD_COMPLETED":
               return yield* execute(row, `child-completed:${row.source_instance_id}`, {
                 type: "ChildInstanceCompleted",

@@ -118,7 +118,7 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
           if (committed === undefined) return (yield* store.recordedReply(instanceId, payload.commandId)) as InstanceSnapshot
           current = committed
           // Messages this command owes other instances were committed to the outbox: deliver them now.
-          const owesMessages = outcome.changes.some((c) => c.kind === "ChildStartRequested" || c.kind === "ChildCancelRequested" || c.kind === "DecisionRequested" || c.kind === "SignalBroadcastRequested" ||
+          const owesMessages = outcome.changes.some((c) => c.kind === "ChildStartRequested" || c.kind === "ChildCancelRequested" || c.kind === "DecisionRequested" || c.kind === "SignalBroadcastRequested" || c.kind === "CallerNotified" ||
             (c.kind === "SubscriptionOpened" && c.subscriptionKind === "MESSAGE")) ||
             (outcome.status === "COMPLETED" && instance.parentInstanceId !== null)
           if (owesMessages) yield* relay.wake

@@ -619,6 +619,12 @@ class Run {
    */
   throwError(from: Token, errorCode: string, errorMessage: string, variables: Readonly<Record<string, unknown>>): void {
     const catcher = this.findCatcher(from, (node) => node.errorCatch !== null && (node.errorCatch.errorCode === null || node.errorCatch.errorCode === errorCode))
+    if (catcher === undefined && this.state.called === true) {
+      // Camunda 8: the error goes on to the caller's call activity, and this instance ends.
+      this.emit({ type: "ErrorPropagated", tokenId: from.id, nodeId: from.nodeId, errorCode, errorMessage, variables })
+      this.terminateAll()
+      return this.emit({ type: "InstanceCanceled" })
+    }
     if (catcher === undefined) {
       return this.raiseIncident(from, "UNHANDLED_ERROR_EVENT", `error ${errorCode} was thrown at ${from.nodeId} but no error boundary event catches it${errorMessage === "" ? "" : `: ${errorMessage}`}`)
     }
@@ -666,10 +672,14 @@ class Run {
    * a non-interrupting one starts its path alongside and the thrower goes on, as it does when nothing catches it.
    * Returns whether the thrower goes on.
    */
-  private throwEscalation(from: Token, code: string): boolean {
+  throwEscalation(from: Token, code: string): boolean {
     const catcher = this.findCatcher(from, (node) => node.escalationCatch != null && (node.escalationCatch.code === null || node.escalationCatch.code === code))
     this.emit({ type: "EscalationThrown", tokenId: from.id, nodeId: from.nodeId, escalationCode: code, caughtBy: catcher?.nodeId ?? null })
-    if (catcher === undefined) return true
+    if (catcher === undefined) {
+      // The caller's call activity may catch it; if that interrupts, the caller cancels this instance.
+      if (this.state.called === true) this.emit({ type: "EscalationPropagated", tokenId: from.id, nodeId: from.nodeId, escalationCode: code })
+      return true
+    }
     if (catcher.via === "eventSubprocess") {
       const interrupting = this.node(catcher.nodeId).eventStart!.interrupting
       this.startEventSubprocess(catcher.scopeId, catcher.nodeId, {})
@@ -897,6 +907,20 @@ class Run {
           type: "IncidentRaised", incidentId: this.newId("incident"), tokenId: token.id, nodeId: token.nodeId, incidentType: "CALLED_ELEMENT_ERROR", message: command.message
         })
       }
+      case "ChildErrorThrown": {
+        // An error the called instance did not catch: thrown at the call activity, as if the activity threw it.
+        const token = this.tokenWaitingFor("child", command.childInstanceId)
+        if (status === "SUSPENDED") return this.emit({ type: "CommandDeferred", command })
+        this.emit({ type: "ChildErrorReceived", tokenId: token.id, nodeId: token.nodeId, childInstanceId: command.childInstanceId, errorCode: command.errorCode })
+        this.throwError(this.state.tokens[token.id]!, command.errorCode, command.errorMessage, command.variables)
+        return this.drain()
+      }
+      case "ChildEscalated": {
+        const token = this.tokenWaitingFor("child", command.childInstanceId)
+        if (status === "SUSPENDED") return this.emit({ type: "CommandDeferred", command })
+        this.throwEscalation(token, command.escalationCode)
+        return this.drain()
+      }
       case "ChildInstanceCompleted": {
         const token = this.tokenWaitingFor("child", command.childInstanceId)
         if (status === "SUSPENDED") return this.emit({ type: "CommandDeferred", command })
@@ -1038,7 +1062,7 @@ export const execute = (
         return { ok: false, reason: "INVALID_ARGUMENT", message: `${startNodeId} is not a start event of process ${graph.key}` }
       }
       const run = new Run(graph, initialState(instanceId), now)
-      run.emit({ type: "InstanceStarted", variables: command.variables })
+      run.emit({ type: "InstanceStarted", variables: command.variables, ...(command.called === true ? { called: true } : {}) })
       run.enter(startNodeId, null, instanceId)
       run.drain()
       return { ok: true, state: run.state, events: run.events }

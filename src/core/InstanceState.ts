@@ -75,6 +75,8 @@ export interface Scope {
 export interface InstanceState {
   readonly instanceId: string
   readonly status: "ACTIVE" | "SUSPENDED" | "COMPLETED" | "CANCELED"
+  /** Started by a call activity: what nothing here catches (errors, escalations) goes to the caller. */
+  readonly called?: boolean | undefined
   readonly variables: Readonly<Record<string, unknown>>
   /** Bumped by every change of the variables; PUT /variables compares it with expectedVersion. */
   readonly variablesVersion: number
@@ -91,7 +93,20 @@ export interface InstanceState {
 }
 
 export type InstanceEvent =
-  | { readonly type: "InstanceStarted"; readonly variables: Readonly<Record<string, unknown>> }
+  | { readonly type: "InstanceStarted"; readonly variables: Readonly<Record<string, unknown>>; readonly called?: boolean | undefined }
+  /** An error nothing in this (called) instance catches goes to the call activity of its caller; the instance ends. */
+  | {
+    readonly type: "ErrorPropagated"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly errorCode: string
+    readonly errorMessage: string
+    readonly variables: Readonly<Record<string, unknown>>
+  }
+  /** The called instance ended with an error it did not catch: the call activity no longer waits for it. */
+  | { readonly type: "ChildErrorReceived"; readonly tokenId: string; readonly nodeId: string; readonly childInstanceId: string; readonly errorCode: string }
+  /** An escalation nothing in this (called) instance catches goes to the call activity of its caller. */
+  | { readonly type: "EscalationPropagated"; readonly tokenId: string; readonly nodeId: string; readonly escalationCode: string }
   | { readonly type: "ElementActivated"; readonly tokenId: string; readonly nodeId: string; readonly scopeId: string; readonly viaFlow: string | null }
   | { readonly type: "ElementCompleted"; readonly tokenId: string; readonly nodeId: string }
   | { readonly type: "ElementTerminated"; readonly tokenId: string; readonly nodeId: string }
@@ -264,7 +279,7 @@ const waiting = (state: InstanceState, tokenId: string, wait: Wait | null): Inst
 const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
   switch (event.type) {
     case "InstanceStarted":
-      return { ...state, status: "ACTIVE", variables: { ...event.variables }, variablesVersion: 1 }
+      return { ...state, status: "ACTIVE", variables: { ...event.variables }, variablesVersion: 1, ...(event.called === true ? { called: true } : {}) }
     case "ElementActivated":
       return withToken(state, { id: event.tokenId, nodeId: event.nodeId, scopeId: event.scopeId, viaFlow: event.viaFlow, wait: null })
     case "ElementCompleted":
@@ -360,6 +375,7 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
       return waiting(state, event.tokenId, { kind: "child", childInstanceId: event.childInstanceId })
     case "ChildInstanceCompleted":
     case "ChildInstanceCancelRequested":
+    case "ChildErrorReceived":
       return waiting(state, event.tokenId, null)
     case "MessageSubscriptionOpened":
       return waiting(state, event.tokenId, { kind: "message", subscriptionId: event.subscriptionId })
@@ -395,6 +411,8 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
     case "ErrorCaught":
     case "SignalThrown":
     case "EscalationThrown":
+    case "ErrorPropagated":
+    case "EscalationPropagated":
     case "TokenMoved":
     case "InstanceMigrated":
       return state

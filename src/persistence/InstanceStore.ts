@@ -19,7 +19,15 @@ export interface StoredInstance {
   readonly graph: unknown
 }
 
-export type OutboxKind = "START_CHILD" | "CANCEL_CHILD" | "CHILD_COMPLETED" | "EVALUATE_DECISION" | "CORRELATE_MESSAGE" | "BROADCAST_SIGNAL"
+export type OutboxKind =
+  | "START_CHILD"
+  | "CANCEL_CHILD"
+  | "CHILD_COMPLETED"
+  | "CHILD_ERROR"
+  | "CHILD_ESCALATION"
+  | "EVALUATE_DECISION"
+  | "CORRELATE_MESSAGE"
+  | "BROADCAST_SIGNAL"
 
 export interface NewInstance {
   readonly id: string
@@ -84,7 +92,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
         sql`INSERT INTO instance_outbox (tenant_id, source_instance_id, target_instance_id, kind, payload, actor, created_at)
           VALUES (${tenantId}, ${source}, ${target}, ${kind}, ${toJson(payload)}::jsonb, ${actor}, ${now})`
 
-      const project = (tenantId: string, instanceId: string, change: ProjectionChange, now: string, actor: string) => {
+      const project = (tenantId: string, instanceId: string, parentInstanceId: string | null, change: ProjectionChange, now: string, actor: string) => {
         switch (change.kind) {
           case "JobCreated":
             return sql`INSERT INTO jobs (tenant_id, id, instance_id, node_id, element_instance_id, type, state, retries,
@@ -165,6 +173,8 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
               sql`UPDATE incidents SET node_id = ${change.nodeId} WHERE instance_id = ${instanceId} AND element_instance_id = ${change.elementInstanceId} AND node_id = ${change.sourceNodeId}`,
               sql`UPDATE instance_scopes SET node_id = ${change.nodeId} WHERE instance_id = ${instanceId} AND node_id = ${change.sourceNodeId}`
             ], { discard: true })
+          case "CallerNotified":
+            return parentInstanceId === null ? Effect.void : outbox(tenantId, instanceId, parentInstanceId, change.notification, change.payload, actor, now)
           case "SignalBroadcastRequested":
             return outbox(tenantId, instanceId, instanceId, "BROADCAST_SIGNAL", {
               broadcastId: change.broadcastId,
@@ -219,7 +229,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
               occurred_at: now
           }))
           if (Arr.isArrayNonEmpty(eventRows)) yield* sql`INSERT INTO instance_events ${sql.insert(eventRows)}`
-          for (const change of outcome.changes) yield* project(tenantId, instance.id, change, now, actor)
+          for (const change of outcome.changes) yield* project(tenantId, instance.id, instance.parentInstanceId, change, now, actor)
           // A called instance that completes tells its parent, which waits at the call activity.
           if (outcome.status === "COMPLETED" && instance.status !== "COMPLETED" && instance.parentInstanceId !== null) {
             yield* outbox(tenantId, instance.id, instance.parentInstanceId, "CHILD_COMPLETED", { variables: outcome.variables }, actor, now)

@@ -4,7 +4,13 @@ import { Schema } from "effect"
 const Vars = Schema.Record(Schema.String, Schema.Unknown)
 
 export const InstanceCommand = Schema.Union([
-  Schema.Struct({ type: Schema.Literal("StartInstance"), variables: Vars, startNodeId: Schema.optional(Schema.String) }),
+  Schema.Struct({
+    type: Schema.Literal("StartInstance"),
+    variables: Vars,
+    startNodeId: Schema.optional(Schema.String),
+    /** Started by a call activity: uncaught errors and escalations go to the caller. */
+    called: Schema.optional(Schema.Boolean)
+  }),
   Schema.Struct({ type: Schema.Literal("CompleteJob"), jobId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("CompleteUserTask"), taskId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("CorrelateMessage"), subscriptionId: Schema.String, variables: Vars }),
@@ -17,6 +23,14 @@ export const InstanceCommand = Schema.Union([
   Schema.Struct({ type: Schema.Literal("SetNodeVariables"), nodeId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("ChildInstanceCompleted"), childInstanceId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("ChildInstanceFailed"), childInstanceId: Schema.String, message: Schema.String }),
+  Schema.Struct({
+    type: Schema.Literal("ChildErrorThrown"),
+    childInstanceId: Schema.String,
+    errorCode: Schema.String,
+    errorMessage: Schema.String,
+    variables: Vars
+  }),
+  Schema.Struct({ type: Schema.Literal("ChildEscalated"), childInstanceId: Schema.String, escalationCode: Schema.String }),
   Schema.Struct({ type: Schema.Literal("DecisionEvaluated"), evaluationId: Schema.String, result: Schema.Unknown, outputs: Vars }),
   Schema.Struct({ type: Schema.Literal("DecisionFailed"), evaluationId: Schema.String, message: Schema.String }),
   Schema.Struct({

@@ -98,6 +98,14 @@ const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
       return subscriptionOpened(event.subscriptionId, event.nodeId, event.tokenId, "SIGNAL", event.signalName, null, null)
     case "TokenMigrated":
       return event.sourceNodeId === event.nodeId ? undefined : { kind: "ElementMigrated", elementInstanceId: event.tokenId, sourceNodeId: event.sourceNodeId, nodeId: event.nodeId }
+    case "ErrorPropagated":
+      return {
+        kind: "CallerNotified",
+        notification: "CHILD_ERROR",
+        payload: { errorCode: event.errorCode, errorMessage: event.errorMessage, variables: event.variables }
+      }
+    case "EscalationPropagated":
+      return { kind: "CallerNotified", notification: "CHILD_ESCALATION", payload: { escalationCode: event.escalationCode } }
     case "SignalThrown":
       return { kind: "SignalBroadcastRequested", broadcastId: `${event.tokenId}:${event.nodeId}`, signalName: event.signalName, variables: event.variables }
     case "ScopeOpened":

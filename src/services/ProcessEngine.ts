@@ -73,6 +73,12 @@ export type ProjectionChange =
   | { readonly kind: "DecisionRequested"; readonly evaluationId: string; readonly decisionId: string; readonly variables: Readonly<Record<string, unknown>> }
   /** Migration: the token's rows (job, task, subscription, incident, scope) now name the node of the target version. */
   | { readonly kind: "ElementMigrated"; readonly elementInstanceId: string; readonly sourceNodeId: string; readonly nodeId: string }
+  /** A called instance tells its caller of an error or escalation it did not catch (outbox, after the commit). */
+  | {
+    readonly kind: "CallerNotified"
+    readonly notification: "CHILD_ERROR" | "CHILD_ESCALATION"
+    readonly payload: Readonly<Record<string, unknown>>
+  }
   /** A signal throw event: broadcast to the tenant after the commit, like POST /signals. */
   | { readonly kind: "SignalBroadcastRequested"; readonly broadcastId: string; readonly signalName: string; readonly variables: Readonly<Record<string, unknown>> }
 

@@ -99,3 +99,74 @@ describe("call activity", () => {
     expect((await owner.instance(instance.id)).incidentCount).toBe(1)
   })
 })
+
+describe("errors and escalations from a called process", () => {
+  const withBoundary = (boundary: Record<string, unknown>) => {
+    const model = parent("child-process")
+    return {
+      ...model,
+      nodes: [
+        ...model.nodes,
+        { id: "caught", type: "boundaryEvent", properties: { attachedTo: "call", ...boundary } },
+        { id: "handle", type: "serviceTask", properties: { taskType: "handle-child-trouble" } },
+        { id: "he", type: "endEvent" }
+      ],
+      flows: [...model.flows, { id: "p4", source: "caught", target: "handle" }, { id: "p5", source: "handle", target: "he" }]
+    }
+  }
+
+  it("a job error the child does not catch ends the child and is caught by the call activity's error boundary", async () => {
+    const owner = await (await givenTenant()).owner()
+    await owner.deploy(child("child-may-fail"))
+    const deployment = await owner.deploy(withBoundary({ errorCode: "NO_STOCK" }))
+    const instance = await owner.start(deployment.id, { amount: 1 })
+    const called = await childOf(owner, instance.id)
+    const [job] = await owner.activateJobs("child-may-fail")
+    ;(await owner.post(`/jobs/${job.id}/error`, { errorCode: "NO_STOCK", variables: { missing: "sku-1" } })).ok()
+    expect((await owner.instance(called.id)).state).toBe("CANCELED")
+    const [handle] = await eventually(async () => {
+      const jobs = await owner.activateJobs("handle-child-trouble")
+      if (jobs.length === 0) throw new Error("parent has not caught it yet")
+      return jobs
+    })
+    expect(handle).toMatchObject({ processInstanceId: instance.id, variables: { missing: "sku-1" } })
+    expect((await owner.history(called.id)).map((e: { type: string }) => e.type)).toContain("ErrorPropagated")
+
+    // Another code: nothing catches it in the parent either -> an incident at the call activity.
+    const second = await owner.start(deployment.id, { amount: 2 })
+    await childOf(owner, second.id)
+    const [job2] = await owner.activateJobs("child-may-fail")
+    ;(await owner.post(`/jobs/${job2.id}/error`, { errorCode: "OTHER", errorMessage: "boom" })).ok()
+    const [incident] = await eventually(async () => {
+      const items = (await owner.get(`/incidents?processInstanceId=${second.id}`)).ok().items
+      if (items.length === 0) throw new Error("no incident yet")
+      return items
+    })
+    expect(incident).toMatchObject({ nodeId: "call", type: "UNHANDLED_ERROR_EVENT" })
+  })
+
+  it("an escalation the child does not catch reaches a non-interrupting boundary of the call activity; the child goes on", async () => {
+    const owner = await (await givenTenant()).owner()
+    await owner.deploy({
+      id: "child-process",
+      nodes: [
+        { id: "cs", type: "startEvent" },
+        { id: "raise", type: "intermediateThrowEvent", properties: { escalationCode: "SLOW" } },
+        { id: "work", type: "serviceTask", properties: { taskType: "child-slow-work" } },
+        { id: "ce", type: "endEvent" }
+      ],
+      flows: [{ id: "c1", source: "cs", target: "raise" }, { id: "c2", source: "raise", target: "work" }, { id: "c3", source: "work", target: "ce" }]
+    })
+    const deployment = await owner.deploy(withBoundary({ escalationCode: "SLOW", cancelActivity: false }))
+    const instance = await owner.start(deployment.id, { amount: 3 })
+    const called = await childOf(owner, instance.id)
+    const [handle] = await eventually(async () => {
+      const jobs = await owner.activateJobs("handle-child-trouble")
+      if (jobs.length === 0) throw new Error("parent has not caught it yet")
+      return jobs
+    })
+    expect(handle.processInstanceId).toBe(instance.id)
+    const [work] = await owner.activateJobs("child-slow-work")
+    expect(work.processInstanceId).toBe(called.id)
+  })
+})
