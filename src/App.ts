@@ -26,6 +26,7 @@ import { IncidentsHandlers, JobsHandlers, TasksHandlers } from "./http/handlers/
 import { ConditionalStartsHandlers, MessagesHandlers, SignalsHandlers } from "./http/handlers/MessagesHandlers.ts"
 import { ConditionalStarts } from "./services/ConditionalStarts.ts"
 import { Signals } from "./services/Signals.ts"
+import { IncidentRecovery } from "./services/IncidentRecovery.ts"
 import { Messages } from "./services/Messages.ts"
 import { OutboxRelay } from "./actors/OutboxRelay.ts"
 import { ProcessInstanceLive } from "./actors/ProcessInstanceLive.ts"
@@ -72,7 +73,7 @@ const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.laye
 
 // Entities register on the cluster; services reach them through entity clients.
 // The outbox relay broadcasts thrown signals, so Signals sits below it.
-const EnginesLive = Layer.mergeAll(Work.layer, Messages.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
+const EnginesLive = Layer.mergeAll(Work.layer, IncidentRecovery.layer, Messages.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
   Layer.provideMerge(OutboxRelay.layer),
   Layer.provideMerge(Signals.layer),
   Layer.provideMerge(Layer.mergeAll(ProcessInstances.layer, Deployments.layer, InstanceStore.layer)),

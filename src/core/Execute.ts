@@ -764,7 +764,11 @@ class Run {
     if (wait?.kind === "message") this.emit({ type: "MessageSubscriptionClosed", tokenId: token.id, nodeId: token.nodeId, subscriptionId: wait.subscriptionId })
     if (wait?.kind === "timer") this.emit({ type: "TimerCanceled", tokenId: token.id, nodeId: token.nodeId, subscriptionId: wait.subscriptionId })
     if (wait?.kind === "signal") this.emit({ type: "SignalSubscriptionClosed", tokenId: token.id, nodeId: token.nodeId, subscriptionId: wait.subscriptionId })
-    if (wait?.kind === "incident") this.emit({ type: "IncidentResolved", incidentId: wait.incidentId, nodeId: token.nodeId })
+    if (wait?.kind === "incident") {
+      const jobId = this.state.incidents[wait.incidentId]?.jobId
+      this.emit({ type: "IncidentResolved", incidentId: wait.incidentId, nodeId: token.nodeId })
+      if (jobId !== undefined) this.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId })
+    }
     if (wait?.kind === "child") this.emit({ type: "ChildInstanceCancelRequested", tokenId: token.id, nodeId: token.nodeId, childInstanceId: wait.childInstanceId })
     this.emit({ type: "ElementTerminated", tokenId: token.id, nodeId: token.nodeId })
   }
@@ -846,6 +850,46 @@ class Run {
     }
   }
 
+  /**
+   * Resolves an incident: `retry` runs its node again from the start (a dead-lettered job just becomes activatable
+   * again, with one retry); `skip` goes past the node as if it had completed, without its result. Whatever the node
+   * had opened (boundary events, a subprocess's content, a failed job) is withdrawn first.
+   */
+  private resolveIncident(command: Extract<InstanceCommand, { type: "ResolveIncident" }>): void {
+    const incident = this.state.incidents[command.incidentId]
+    if (incident === undefined) throw new Rejected("NOT_FOUND", `incident ${command.incidentId} is not open in this instance`)
+    const token = this.state.tokens[incident.tokenId]
+    if (token === undefined) throw new Rejected("INVALID_STATE", `incident ${command.incidentId} has no token to resume`)
+    if (command.restoreVariables !== undefined) {
+      for (const name of Object.keys(this.state.variables)) {
+        if (!(name in command.restoreVariables)) this.emit({ type: "VariableRemoved", scopeId: this.state.instanceId, name })
+      }
+      this.emit({ type: "VariablesSet", nodeId: null, scopeId: this.state.instanceId, variables: command.restoreVariables })
+    }
+    if (command.variables !== undefined && Object.keys(command.variables).length > 0) this.propagate(token.scopeId, null, command.variables)
+    this.emit({ type: "IncidentResolved", incidentId: incident.id, nodeId: incident.nodeId })
+    const node = this.node(token.nodeId)
+    if (command.action === "retry" && incident.jobId !== undefined) {
+      return this.emit({ type: "JobRetriesUpdated", tokenId: token.id, nodeId: token.nodeId, jobId: incident.jobId, retries: 1 })
+    }
+    if (incident.jobId !== undefined) this.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId: incident.jobId })
+    // What the node opened before it failed goes; a retry opens it again.
+    this.closeBoundaries(token.id)
+    if (node.type === "startEvent") this.closeEventStarts(token.scopeId)
+    for (const scope of Object.values(this.state.scopes).filter((s) => s.tokenId === token.id && s.parentId === token.scopeId)) {
+      this.terminateScope(scope.id)
+      this.emit({ type: "ScopeClosed", scopeId: scope.id, nodeId: scope.nodeId })
+    }
+    if (command.action === "retry") {
+      this.emit({ type: "NodeRetried", tokenId: token.id, nodeId: token.nodeId, incidentId: incident.id })
+      this.work.push(() => this.activate(token.id))
+      return
+    }
+    this.emit({ type: "NodeSkipped", tokenId: token.id, nodeId: token.nodeId, incidentId: incident.id })
+    const current = this.state.tokens[token.id]!
+    this.leave(current, node, this.takeableFlows(current, node, visibleVariables(this.state, current.scopeId)))
+  }
+
   terminateAll(): void {
     this.closeEventStarts(this.state.instanceId)
     this.terminateScope(this.state.instanceId)
@@ -886,6 +930,41 @@ class Run {
         this.throwError(this.state.tokens[token.id]!, command.errorCode, command.errorMessage, command.variables)
         return this.drain()
       }
+      case "FailJob": {
+        const token = this.tokenWaitingFor("job", command.jobId)
+        if (status === "SUSPENDED") return this.emit({ type: "CommandDeferred", command })
+        const retries = Math.max(0, command.retries)
+        this.emit({
+          type: "JobFailed", tokenId: token.id, nodeId: token.nodeId, jobId: command.jobId, retries, errorMessage: command.errorMessage,
+          retryAt: retries > 0 ? command.retryAt : null
+        })
+        // Retries used up: the job is dead-lettered into an incident (Camunda: JOB_NO_RETRIES).
+        if (retries === 0) {
+          this.emit({
+            type: "IncidentRaised",
+            incidentId: this.newId("incident"),
+            tokenId: token.id,
+            nodeId: token.nodeId,
+            incidentType: "JOB_NO_RETRIES",
+            message: command.errorMessage === "" ? `job ${command.jobId} failed and has no retries left` : command.errorMessage,
+            jobId: command.jobId
+          })
+        }
+        return
+      }
+      case "UpdateJobRetries": {
+        if (command.retries < 1) throw new Rejected("INVALID_ARGUMENT", "retries: must be at least 1")
+        const waiting = Object.values(this.state.tokens).find((t) => t.wait?.kind === "job" && t.wait.jobId === command.jobId)
+        if (waiting !== undefined) return this.emit({ type: "JobRetriesUpdated", tokenId: waiting.id, nodeId: waiting.nodeId, jobId: command.jobId, retries: command.retries })
+        const incident = Object.values(this.state.incidents).find((i) => i.jobId === command.jobId)
+        if (incident === undefined) throw new Rejected("NOT_FOUND", `job ${command.jobId} is not open in this instance`)
+        // New retries for a dead-lettered job resolve its incident: the job can be activated again.
+        this.emit({ type: "IncidentResolved", incidentId: incident.id, nodeId: incident.nodeId })
+        return this.emit({ type: "JobRetriesUpdated", tokenId: incident.tokenId, nodeId: incident.nodeId, jobId: command.jobId, retries: command.retries })
+      }
+      case "ResolveIncident":
+        if (status !== "ACTIVE") throw new Rejected("INVALID_STATE", `process instance ${this.state.instanceId} is suspended: resume it before resolving incidents`)
+        return this.resolveIncident(command)
       case "DecisionFailed": {
         const token = this.tokenWaitingFor("decision", command.evaluationId)
         return this.emit({

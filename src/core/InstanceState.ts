@@ -30,6 +30,8 @@ export interface Token {
 
 export interface Incident {
   readonly id: string
+  /** A job that failed with no retries left: retrying makes it activatable again. */
+  readonly jobId?: string | undefined
   readonly tokenId: string
   readonly nodeId: string
   readonly type: string
@@ -238,7 +240,31 @@ export type InstanceEvent =
   | { readonly type: "SignalSubscriptionOpened"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly signalName: string }
   | { readonly type: "SignalTriggered"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly variables: Readonly<Record<string, unknown>> }
   | { readonly type: "SignalSubscriptionClosed"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
-  | { readonly type: "IncidentRaised"; readonly incidentId: string; readonly tokenId: string; readonly nodeId: string; readonly incidentType: string; readonly message: string }
+  | {
+    readonly type: "IncidentRaised"
+    readonly incidentId: string
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly incidentType: string
+    readonly message: string
+    readonly jobId?: string | undefined
+  }
+  /** A worker reported a technical failure: the job waits for `retryAt`, or with no retries left an incident follows. */
+  | {
+    readonly type: "JobFailed"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly jobId: string
+    readonly retries: number
+    readonly errorMessage: string
+    readonly retryAt: string | null
+  }
+  /** The job has `retries` again and the token waits for it (after an incident, it is activatable again). */
+  | { readonly type: "JobRetriesUpdated"; readonly tokenId: string; readonly nodeId: string; readonly jobId: string; readonly retries: number }
+  /** An incident was resolved by running its node again: the token is back at the start of the node. */
+  | { readonly type: "NodeRetried"; readonly tokenId: string; readonly nodeId: string; readonly incidentId: string }
+  /** An incident was resolved by going past its node without running it. */
+  | { readonly type: "NodeSkipped"; readonly tokenId: string; readonly nodeId: string; readonly incidentId: string }
   | { readonly type: "IncidentResolved"; readonly incidentId: string; readonly nodeId: string }
   /** An escalation was thrown; `caughtBy` is the boundary or event-subprocess start event that caught it, if any. */
   | { readonly type: "EscalationThrown"; readonly tokenId: string; readonly nodeId: string; readonly escalationCode: string; readonly caughtBy: string | null }
@@ -409,6 +435,13 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
     }
     case "BoundaryTriggered":
     case "ErrorCaught":
+    case "JobFailed":
+    case "NodeSkipped":
+      return state
+    case "JobRetriesUpdated":
+      return waiting(state, event.tokenId, { kind: "job", jobId: event.jobId })
+    case "NodeRetried":
+      return waiting(state, event.tokenId, null)
     case "SignalThrown":
     case "EscalationThrown":
     case "ErrorPropagated":
@@ -433,7 +466,14 @@ const mutate = (state: InstanceState, event: InstanceEvent): InstanceState => {
         ...waiting(state, event.tokenId, { kind: "incident", incidentId: event.incidentId }),
         incidents: {
           ...state.incidents,
-          [event.incidentId]: { id: event.incidentId, tokenId: event.tokenId, nodeId: event.nodeId, type: event.incidentType, message: event.message }
+          [event.incidentId]: {
+            id: event.incidentId,
+            tokenId: event.tokenId,
+            nodeId: event.nodeId,
+            type: event.incidentType,
+            message: event.message,
+            ...(event.jobId === undefined ? {} : { jobId: event.jobId })
+          }
         }
       }
     case "IncidentResolved": {

@@ -88,11 +88,19 @@ export const ACCESS_POLICY: Readonly<Record<string, Access>> = {
   "jobs.activate": OPERATOR,
   "jobs.complete": OPERATOR,
   "jobs.throwError": OPERATOR,
+  "jobs.fail": OPERATOR,
+  "jobs.retries": OPERATOR,
+  "jobs.heartbeat": OPERATOR,
   "jobs.list": ANY,
   "tasks.list": ANY,
   // People complete their own tasks: any authenticated caller, subject to the task's assignee.
   "tasks.complete": ANY,
-  "incidents.list": ANY
+  "incidents.list": ANY,
+  "incidents.retry": OPERATOR,
+  "incidents.skipNode": OPERATOR,
+  "incidents.restartFromNode": OPERATOR,
+  "incidents.rollback": OPERATOR,
+  "incidents.editVariablesAndRetry": OPERATOR
 }
 
 export const accessOf = (operationId: string): Access | undefined => ACCESS_POLICY[operationId]

@@ -102,6 +102,18 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
                 NULL, ${now}, ${now})`
           case "JobClosed":
             return sql`UPDATE jobs SET state = ${change.state}, updated_at = ${now} WHERE id = ${change.jobId} AND tenant_id = ${tenantId}`
+          case "JobFailed":
+            // With retries left the job is activatable again once retryAt has passed (the deadline column holds it).
+            return sql`UPDATE jobs SET state = ${change.retries > 0 ? "ACTIVATABLE" : "FAILED"}, retries = ${change.retries}, worker = NULL,
+                deadline = ${change.retryAt}, error_message = ${change.errorMessage}, updated_at = ${now}
+              WHERE id = ${change.jobId} AND tenant_id = ${tenantId}`
+          case "JobRetriesUpdated":
+            // A locked job keeps its worker and lock; any other becomes claimable at once.
+            return sql`UPDATE jobs SET retries = ${change.retries},
+                state = CASE WHEN state = 'FAILED' THEN 'ACTIVATABLE' ELSE state END,
+                worker = CASE WHEN state = 'ACTIVATED' THEN worker ELSE NULL END,
+                deadline = CASE WHEN state = 'ACTIVATED' THEN deadline ELSE NULL END, updated_at = ${now}
+              WHERE id = ${change.jobId} AND tenant_id = ${tenantId}`
           case "UserTaskCreated":
             return sql`INSERT INTO user_tasks (tenant_id, id, instance_id, node_id, element_instance_id, name, state, assignee,
                 candidate_groups, candidate_users, form_key, variables, created_at, updated_at, completed_at)
@@ -141,7 +153,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
           case "IncidentRaised":
             return sql`INSERT INTO incidents (tenant_id, id, instance_id, node_id, element_instance_id, job_id, type, message,
                 state, created_at, resolved_at)
-              VALUES (${tenantId}, ${change.incidentId}, ${instanceId}, ${change.nodeId}, ${change.elementInstanceId}, NULL,
+              VALUES (${tenantId}, ${change.incidentId}, ${instanceId}, ${change.nodeId}, ${change.elementInstanceId}, ${change.jobId},
                 ${change.incidentType}, ${change.message}, 'OPEN', ${now}, NULL)`
           case "IncidentResolved":
             return sql`UPDATE incidents SET state = 'RESOLVED', resolved_at = ${now} WHERE id = ${change.incidentId} AND tenant_id = ${tenantId}`

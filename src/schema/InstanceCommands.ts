@@ -16,6 +16,25 @@ export const InstanceCommand = Schema.Union([
   Schema.Struct({ type: Schema.Literal("CorrelateMessage"), subscriptionId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("TriggerSignal"), subscriptionId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("FireTimer"), subscriptionId: Schema.String }),
+  Schema.Struct({
+    type: Schema.Literal("FailJob"),
+    jobId: Schema.String,
+    retries: Schema.Int,
+    errorMessage: Schema.String,
+    /** When the job can be activated again (ISO date-time); null: at once. */
+    retryAt: Schema.NullOr(Schema.String)
+  }),
+  Schema.Struct({ type: Schema.Literal("UpdateJobRetries"), jobId: Schema.String, retries: Schema.Int }),
+  Schema.Struct({
+    type: Schema.Literal("ResolveIncident"),
+    incidentId: Schema.String,
+    /** retry: run the failed node again (a job: activatable again); skip: leave the node as if it had completed. */
+    action: Schema.Literals(["retry", "skip"]),
+    /** Merged into the variables first (nearest scope that has each name, else the instance). */
+    variables: Schema.optional(Vars),
+    /** Replaces the instance's root variables first (rollback to a history event). */
+    restoreVariables: Schema.optional(Vars)
+  }),
   Schema.Struct({ type: Schema.Literal("ThrowError"), jobId: Schema.String, errorCode: Schema.String, errorMessage: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("SetVariables"), variables: Vars, expectedVersion: Schema.optional(Schema.Int) }),
   Schema.Struct({ type: Schema.Literal("SetScopeVariable"), scopeId: Schema.String, name: Schema.String, value: Schema.Unknown }),

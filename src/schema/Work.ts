@@ -40,6 +40,33 @@ export const ThrowJobError = Schema.Struct({
   variables: Schema.optional(Variables)
 }).annotate({ identifier: "ThrowJobError" })
 
+export const FailJob = Schema.Struct({
+  retries: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))).annotate({
+    description: "retries left after this failure (default: the job's retries minus one); 0 raises a JOB_NO_RETRIES incident"
+  }),
+  errorMessage: Schema.optional(Schema.String),
+  retryBackOff: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 7 * 24 * 3_600_000 }))).annotate({
+    description: "ms before the job can be activated again (default 0)"
+  })
+}).annotate({ identifier: "FailJob" })
+
+export const JobRetries = Schema.Struct({
+  retries: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))
+}).annotate({ identifier: "JobRetries", description: "a dead-lettered (FAILED) job's incident is resolved and it becomes activatable" })
+
+export const JobHeartbeat = Schema.Struct({
+  worker: Schema.optional(Schema.String).annotate({ description: "when given, must be the worker holding the lock" }),
+  timeout: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 7 * 24 * 3_600_000 }))).annotate({
+    description: "new lock duration from now, in ms (default 300000)"
+  })
+}).annotate({ identifier: "JobHeartbeat" })
+
+export const RestartFromNode = Schema.Struct({ nodeId: Schema.String.check(Schema.isMinLength(1)) }).annotate({ identifier: "RestartFromNode" })
+export const RollbackIncident = Schema.Struct({
+  eventSeq: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({ description: "the history event whose variables are restored" })
+}).annotate({ identifier: "RollbackIncident" })
+export const EditVariablesAndRetry = Schema.Struct({ variables: Variables }).annotate({ identifier: "EditVariablesAndRetry" })
+
 export const CompleteWork = Schema.Struct({ variables: Schema.optional(Variables) }).annotate({ identifier: "CompleteWork" })
 
 export const JobQuery = {

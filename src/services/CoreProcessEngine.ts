@@ -48,6 +48,10 @@ const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
       return { kind: "JobClosed", jobId: event.jobId, state: "CANCELED" }
     case "JobErrorThrown":
       return { kind: "JobClosed", jobId: event.jobId, state: "ERROR_THROWN" }
+    case "JobFailed":
+      return { kind: "JobFailed", jobId: event.jobId, retries: event.retries, errorMessage: event.errorMessage, retryAt: event.retryAt }
+    case "JobRetriesUpdated":
+      return { kind: "JobRetriesUpdated", jobId: event.jobId, retries: event.retries }
     case "UserTaskCreated":
       return {
         kind: "UserTaskCreated",
@@ -72,7 +76,8 @@ const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
         nodeId: event.nodeId,
         elementInstanceId: event.tokenId,
         incidentType: event.incidentType,
-        message: event.message
+        message: event.message,
+        jobId: event.jobId ?? null
       }
     case "IncidentResolved":
       return { kind: "IncidentResolved", incidentId: event.incidentId }

@@ -26,6 +26,8 @@ export type ProjectionChange =
     readonly variables: Readonly<Record<string, unknown>>
   }
   | { readonly kind: "JobClosed"; readonly jobId: string; readonly state: "COMPLETED" | "CANCELED" | "ERROR_THROWN" }
+  | { readonly kind: "JobFailed"; readonly jobId: string; readonly retries: number; readonly errorMessage: string; readonly retryAt: string | null }
+  | { readonly kind: "JobRetriesUpdated"; readonly jobId: string; readonly retries: number }
   | {
     readonly kind: "UserTaskCreated"
     readonly taskId: string
@@ -57,6 +59,7 @@ export type ProjectionChange =
     readonly elementInstanceId: string | null
     readonly incidentType: string
     readonly message: string
+    readonly jobId: string | null
   }
   | { readonly kind: "IncidentResolved"; readonly incidentId: string }
   | { readonly kind: "ScopeOpened"; readonly scopeId: string; readonly parentScopeId: string; readonly nodeId: string }

@@ -9,6 +9,7 @@ import { businessError, type BusinessError, conflict, type Conflict, notFound, t
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { Incident, Job, UserTask } from "../schema/Work.ts"
 import { isUuid } from "./Ids.ts"
+import { type IncidentRow, toIncident } from "./IncidentRows.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
 
@@ -78,30 +79,6 @@ const toTask = (row: TaskRow): UserTask => ({
   completedAt: isoOrNull(row.completed_at)
 })
 
-interface IncidentRow {
-  readonly id: string
-  readonly instance_id: string
-  readonly node_id: string
-  readonly job_id: string | null
-  readonly type: string
-  readonly message: string
-  readonly state: Incident["state"]
-  readonly created_at: unknown
-  readonly resolved_at: unknown
-}
-
-const toIncident = (row: IncidentRow): Incident => ({
-  id: row.id,
-  processInstanceId: row.instance_id,
-  nodeId: row.node_id,
-  jobId: row.job_id,
-  type: row.type,
-  message: row.message,
-  state: row.state,
-  createdAt: isoFromDb(row.created_at),
-  resolvedAt: isoOrNull(row.resolved_at)
-})
-
 export interface ActivationRequest {
   readonly type: string
   readonly worker: string
@@ -120,6 +97,20 @@ export interface WorkShape {
     jobId: string,
     error: { readonly errorCode: string; readonly errorMessage?: string | undefined; readonly variables?: Readonly<Record<string, unknown>> | undefined }
   ) => Effect.Effect<Job, CompleteError>
+  /** A technical failure: retries left -> activatable again after the backoff; none left -> an incident. */
+  readonly failJob: (
+    principal: Principal,
+    jobId: string,
+    failure: { readonly retries?: number | undefined; readonly errorMessage?: string | undefined; readonly retryBackOff?: number | undefined }
+  ) => Effect.Effect<Job, CompleteError>
+  /** New retries; a dead-lettered job's incident is resolved and the job is claimable again. */
+  readonly updateRetries: (principal: Principal, jobId: string, retries: number) => Effect.Effect<Job, CompleteError>
+  /** Extends the lock of an activated job. */
+  readonly heartbeat: (
+    principal: Principal,
+    jobId: string,
+    beat: { readonly worker?: string | undefined; readonly timeout?: number | undefined }
+  ) => Effect.Effect<Job, NotFound | Conflict>
   readonly listJobs: (
     tenantId: string,
     filter: { readonly type?: string | undefined; readonly state?: Job["state"] | undefined; readonly processInstanceId?: string | undefined },
@@ -181,7 +172,8 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
               WHERE id IN (
                 SELECT j.id FROM jobs j JOIN process_instances i ON i.id = j.instance_id
                 WHERE j.tenant_id = ${tenantId} AND j.type = ${request.type} AND i.state = 'ACTIVE'
-                  AND (j.state = 'ACTIVATABLE' OR (j.state = 'ACTIVATED' AND j.deadline < ${nowText}))
+                  AND ((j.state = 'ACTIVATABLE' AND (j.deadline IS NULL OR j.deadline <= ${nowText}))
+                    OR (j.state = 'ACTIVATED' AND j.deadline < ${nowText}))
                 ORDER BY j.created_at, j.id
                 LIMIT ${request.maxJobsToActivate ?? DEFAULT_MAX_JOBS}
                 FOR UPDATE OF j SKIP LOCKED)
@@ -215,6 +207,49 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
               variables: error.variables ?? {}
             }, `job-error:${jobId}`)
             return toJob(yield* jobById(principal.tenantId, jobId))
+          }),
+        failJob: (principal, jobId, failure) =>
+          Effect.gen(function*() {
+            const job = yield* jobById(principal.tenantId, jobId)
+            if (job.state !== "ACTIVATABLE" && job.state !== "ACTIVATED") {
+              return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()}: only an open job can fail`)
+            }
+            // Without an explicit count, one retry is used up (Camunda 7's habit; Zeebe workers send the count).
+            const retries = Math.max(0, failure.retries ?? Number(job.retries) - 1)
+            const now = yield* nowMillis
+            const backOff = failure.retryBackOff ?? 0
+            yield* instances.command(principal, job.instance_id, {
+              type: "FailJob",
+              jobId,
+              retries,
+              errorMessage: failure.errorMessage ?? "",
+              retryAt: backOff > 0 && retries > 0 ? new Date(now + backOff).toISOString() : null
+            })
+            return toJob(yield* jobById(principal.tenantId, jobId))
+          }),
+        updateRetries: (principal, jobId, retries) =>
+          Effect.gen(function*() {
+            const job = yield* jobById(principal.tenantId, jobId)
+            if (job.state !== "ACTIVATABLE" && job.state !== "ACTIVATED" && job.state !== "FAILED") {
+              return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()}: its retries cannot change`)
+            }
+            yield* instances.command(principal, job.instance_id, { type: "UpdateJobRetries", jobId, retries })
+            return toJob(yield* jobById(principal.tenantId, jobId))
+          }),
+        heartbeat: (principal, jobId, beat) =>
+          Effect.gen(function*() {
+            const job = yield* jobById(principal.tenantId, jobId)
+            if (job.state !== "ACTIVATED") return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()}: only an activated job has a lock to extend`)
+            if (beat.worker !== undefined && beat.worker !== job.worker) {
+              return yield* conflict(`job ${jobId} is locked by ${job.worker}, not ${beat.worker}`, [{ field: "worker", message: `locked by ${job.worker}`, code: "NOT_LOCK_HOLDER" }])
+            }
+            const now = yield* nowMillis
+            const rows = yield* sql<JobRow>`UPDATE jobs SET deadline = ${new Date(now + (beat.timeout ?? DEFAULT_LOCK_MS)).toISOString()},
+                updated_at = ${new Date(now).toISOString()}
+              WHERE tenant_id = ${principal.tenantId} AND id = ${jobId} AND state = 'ACTIVATED' AND worker IS NOT DISTINCT FROM ${job.worker}
+              RETURNING *`.pipe(Effect.orDie)
+            if (rows[0] === undefined) return yield* conflict(`job ${jobId} changed meanwhile; activate it again`)
+            return toJob(rows[0])
           }),
         listJobs: (tenantId, filter, page) =>
           Effect.gen(function*() {

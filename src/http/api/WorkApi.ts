@@ -1,9 +1,26 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { BusinessErrorHttp, ConflictHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
+import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import { IdParam, Page } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
-import { ActivatedJobs, ActivateJobs, CompleteWork, ThrowJobError, Incident, IncidentQuery, Job, JobQuery, TaskQuery, UserTask } from "../../schema/Work.ts"
+import {
+  ActivatedJobs,
+  ActivateJobs,
+  CompleteWork,
+  EditVariablesAndRetry,
+  FailJob,
+  Incident,
+  IncidentQuery,
+  Job,
+  JobHeartbeat,
+  JobQuery,
+  JobRetries,
+  RestartFromNode,
+  RollbackIncident,
+  TaskQuery,
+  ThrowJobError,
+  UserTask
+} from "../../schema/Work.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class JobsApi extends HttpApiGroup.make("jobs")
@@ -26,6 +43,28 @@ export class JobsApi extends HttpApiGroup.make("jobs")
     }).annotateMerge(OpenApi.annotations({
       summary: "Throw a business error: the nearest error boundary event with that code (or none) catches it; uncaught -> incident"
     })),
+    HttpApiEndpoint.post("fail", "/:id/fail", {
+      params: IdParam,
+      payload: FailJob,
+      success: Ok(Job, "Failure recorded"),
+      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Report a technical failure: with retries left the job is activatable again after retryBackOff ms; with none an incident (JOB_NO_RETRIES) is raised and the job is FAILED"
+    })),
+    HttpApiEndpoint.post("retries", "/:id/retries", {
+      params: IdParam,
+      payload: JobRetries,
+      success: Ok(Job, "Retries updated"),
+      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Reset the retry count; a FAILED job's incident is resolved and the job is claimable again"
+    })),
+    HttpApiEndpoint.post("heartbeat", "/:id/heartbeat", {
+      params: IdParam,
+      payload: JobHeartbeat,
+      success: Ok(Job, "Lock extended"),
+      error: [NotFoundHttp, ConflictHttp]
+    }).annotateMerge(OpenApi.annotations({ summary: "Extend an activated job's lock by timeout ms from now (409 when it is not activated or another worker holds it)" })),
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(JobQuery), success: Ok(Page(Job)) })
       .annotateMerge(OpenApi.annotations({ summary: "List jobs, newest first" }))
   )
@@ -53,7 +92,35 @@ export class TasksApi extends HttpApiGroup.make("tasks")
 export class IncidentsApi extends HttpApiGroup.make("incidents")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(IncidentQuery), success: Ok(Page(Incident)) })
-      .annotateMerge(OpenApi.annotations({ summary: "List incidents (node, type, message), newest first" }))
+      .annotateMerge(OpenApi.annotations({ summary: "List incidents (node, type, message), newest first" })),
+    HttpApiEndpoint.post("retry", "/:id/retry", { params: IdParam, success: Ok(Incident, "Retried"), error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp] })
+      .annotateMerge(OpenApi.annotations({
+        summary: "Run the failed node again (a dead-lettered job becomes activatable with one retry); the incident is RESOLVED"
+      })),
+    HttpApiEndpoint.post("skipNode", "/:id/skip-node", { params: IdParam, success: Ok(Incident, "Skipped"), error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp] })
+      .annotateMerge(OpenApi.annotations({ summary: "Continue past the failed node without running it (its job, if any, is canceled)" })),
+    HttpApiEndpoint.post("restartFromNode", "/:id/restart-from-node", {
+      params: IdParam,
+      payload: RestartFromNode,
+      success: Ok(Incident, "Restarted"),
+      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
+    }).annotateMerge(OpenApi.annotations({ summary: "Resume from another node of the same scope, keeping the variables (a token move)" })),
+    HttpApiEndpoint.post("rollback", "/:id/rollback", {
+      params: IdParam,
+      payload: RollbackIncident,
+      success: Ok(Incident, "Rolled back"),
+      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Restore the instance's variables to what they were after history event eventSeq, then retry the node"
+    })),
+    HttpApiEndpoint.post("editVariablesAndRetry", "/:id/edit-variables-and-retry", {
+      params: IdParam,
+      payload: EditVariablesAndRetry,
+      success: Ok(Incident, "Retried"),
+      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Patch variables (each into the nearest scope that has it, else the instance) and retry the node, in one call"
+    }))
   )
   .middleware(Authentication)
   .prefix("/api/v1/incidents")

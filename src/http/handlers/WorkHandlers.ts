@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { pageRequest } from "../../schema/Common.ts"
+import { IncidentRecovery } from "../../services/IncidentRecovery.ts"
 import { Work } from "../../services/Work.ts"
 import { Api } from "../Api.ts"
 
@@ -16,6 +17,10 @@ export const JobsHandlers = HttpApiBuilder.group(Api, "jobs", (handlers) =>
         Effect.flatMap(CurrentPrincipal, (principal) => work.completeJob(principal, params.id, payload.variables ?? {})))
       .handle("throwError", ({ params, payload }) =>
         Effect.flatMap(CurrentPrincipal, (principal) => work.throwError(principal, params.id, payload)))
+      .handle("fail", ({ params, payload }) => Effect.flatMap(CurrentPrincipal, (principal) => work.failJob(principal, params.id, payload)))
+      .handle("retries", ({ params, payload }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) => work.updateRetries(principal, params.id, payload.retries)))
+      .handle("heartbeat", ({ params, payload }) => Effect.flatMap(CurrentPrincipal, (principal) => work.heartbeat(principal, params.id, payload)))
       .handle("list", ({ query }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           work.listJobs(principal.tenantId, { type: query.type, state: query.state, processInstanceId: query.processInstanceId }, pageRequest(query))))
@@ -40,7 +45,16 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
 export const IncidentsHandlers = HttpApiBuilder.group(Api, "incidents", (handlers) =>
   Effect.gen(function*() {
     const work = yield* Work
-    return handlers.handle("list", ({ query }) =>
-      Effect.flatMap(CurrentPrincipal, (principal) =>
-        work.listIncidents(principal.tenantId, { state: query.state, processInstanceId: query.processInstanceId }, pageRequest(query))))
+    const recovery = yield* IncidentRecovery
+    const recover = (id: string, action: Parameters<typeof recovery.recover>[2]) =>
+      Effect.flatMap(CurrentPrincipal, (principal) => recovery.recover(principal, id, action))
+    return handlers
+      .handle("list", ({ query }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          work.listIncidents(principal.tenantId, { state: query.state, processInstanceId: query.processInstanceId }, pageRequest(query))))
+      .handle("retry", ({ params }) => recover(params.id, { kind: "retry" }))
+      .handle("skipNode", ({ params }) => recover(params.id, { kind: "skip" }))
+      .handle("restartFromNode", ({ params, payload }) => recover(params.id, { kind: "restartFromNode", nodeId: payload.nodeId }))
+      .handle("rollback", ({ params, payload }) => recover(params.id, { kind: "rollback", eventSeq: payload.eventSeq }))
+      .handle("editVariablesAndRetry", ({ params, payload }) => recover(params.id, { kind: "editVariablesAndRetry", variables: payload.variables }))
   }))

@@ -1,0 +1,74 @@
+// Recovering from incidents: each action is a command to the instance's entity, which resolves the incident and
+// resumes the token — run the node again, go past it, continue from another node, or first fix the variables
+// (patch them, or restore them as they were at a history event).
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import type { Principal } from "../auth/Principal.ts"
+import { conflict, type Conflict, notFound, type NotFound, type ValidationError, type BusinessError } from "../schema/ApiErrors.ts"
+import type { Incident } from "../schema/Work.ts"
+import { isUuid } from "./Ids.ts"
+import { type IncidentRow, toIncident } from "./IncidentRows.ts"
+import { ProcessInstances } from "./ProcessInstances.ts"
+
+export type RecoveryAction =
+  | { readonly kind: "retry" }
+  | { readonly kind: "skip" }
+  | { readonly kind: "restartFromNode"; readonly nodeId: string }
+  | { readonly kind: "rollback"; readonly eventSeq: number }
+  | { readonly kind: "editVariablesAndRetry"; readonly variables: Readonly<Record<string, unknown>> }
+
+export interface IncidentRecoveryShape {
+  readonly recover: (principal: Principal, incidentId: string, action: RecoveryAction) => Effect.Effect<Incident, NotFound | Conflict | ValidationError | BusinessError>
+}
+
+export class IncidentRecovery extends Context.Service<IncidentRecovery, IncidentRecoveryShape>()("flowcore/IncidentRecovery") {
+  static readonly layer = Layer.effect(
+    IncidentRecovery,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const instances = yield* ProcessInstances
+
+      const incidentById = (tenantId: string, id: string) =>
+        Effect.gen(function*() {
+          if (!isUuid(id)) return yield* notFound("incident", id)
+          const rows = yield* sql<IncidentRow>`SELECT * FROM incidents WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          if (rows[0] === undefined) return yield* notFound("incident", id)
+          return rows[0]
+        })
+
+      return {
+        recover: (principal, incidentId, action) =>
+          Effect.gen(function*() {
+            const incident = yield* incidentById(principal.tenantId, incidentId)
+            if (incident.state !== "OPEN") return yield* conflict(`incident ${incidentId} is already resolved`)
+            const instanceId = incident.instance_id
+            switch (action.kind) {
+              case "retry":
+              case "skip":
+                yield* instances.command(principal, instanceId, { type: "ResolveIncident", incidentId, action: action.kind })
+                break
+              case "editVariablesAndRetry":
+                yield* instances.command(principal, instanceId, { type: "ResolveIncident", incidentId, action: "retry", variables: action.variables })
+                break
+              case "rollback": {
+                // The instance's variables as they were right after that history event.
+                const snapshot = yield* instances.snapshot(principal.tenantId, instanceId, action.eventSeq)
+                yield* instances.command(principal, instanceId, { type: "ResolveIncident", incidentId, action: "retry", restoreVariables: snapshot.variables })
+                break
+              }
+              case "restartFromNode":
+                yield* instances.command(principal, instanceId, {
+                  type: "MoveToken",
+                  sourceNodeId: incident.node_id,
+                  targetNodeId: action.nodeId,
+                  ...(incident.element_instance_id === null ? {} : { tokenId: incident.element_instance_id }),
+                  variables: {}
+                })
+                break
+            }
+            return toIncident(yield* incidentById(principal.tenantId, incidentId))
+          })
+      }
+    })
+  )
+}
