@@ -23,10 +23,13 @@ import { UsersHandlers } from "./http/handlers/UsersHandlers.ts"
 import { DeploymentsHandlers } from "./http/handlers/DeploymentsHandlers.ts"
 import { ProcessInstancesHandlers, ScopesHandlers } from "./http/handlers/ProcessInstancesHandlers.ts"
 import { IncidentsHandlers, JobsHandlers, TasksHandlers } from "./http/handlers/WorkHandlers.ts"
+import { BatchOperationsHandlers } from "./http/handlers/BatchOperationsHandlers.ts"
 import { ConditionalStartsHandlers, MessagesHandlers, SignalsHandlers } from "./http/handlers/MessagesHandlers.ts"
 import { ConditionalStarts } from "./services/ConditionalStarts.ts"
 import { Signals } from "./services/Signals.ts"
 import { IncidentRecovery } from "./services/IncidentRecovery.ts"
+import { BatchOperations } from "./services/BatchOperations.ts"
+import { BatchRunner } from "./actors/BatchRunner.ts"
 import { Messages } from "./services/Messages.ts"
 import { OutboxRelay } from "./actors/OutboxRelay.ts"
 import { ProcessInstanceLive } from "./actors/ProcessInstanceLive.ts"
@@ -73,7 +76,9 @@ const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.laye
 
 // Entities register on the cluster; services reach them through entity clients.
 // The outbox relay broadcasts thrown signals, so Signals sits below it.
-const EnginesLive = Layer.mergeAll(Work.layer, IncidentRecovery.layer, Messages.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
+const EnginesLive = Layer.mergeAll(BatchOperations.layer, Messages.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
+  Layer.provideMerge(BatchRunner.layer),
+  Layer.provideMerge(Layer.mergeAll(Work.layer, IncidentRecovery.layer)),
   Layer.provideMerge(OutboxRelay.layer),
   Layer.provideMerge(Signals.layer),
   Layer.provideMerge(Layer.mergeAll(ProcessInstances.layer, Deployments.layer, InstanceStore.layer)),
@@ -104,7 +109,8 @@ const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" })
     FeelHandlers,
     JobsHandlers,
     TasksHandlers,
-    IncidentsHandlers
+    IncidentsHandlers,
+    BatchOperationsHandlers
   ]),
   Layer.provide([AuthenticationLive, RequestValidationLive])
 )

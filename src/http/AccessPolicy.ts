@@ -96,6 +96,8 @@ export const ACCESS_POLICY: Readonly<Record<string, Access>> = {
   // People complete their own tasks: any authenticated caller, subject to the task's assignee.
   "tasks.complete": ANY,
   "incidents.list": ANY,
+  "batchOperations.create": OPERATOR,
+  "batchOperations.get": ANY,
   "incidents.retry": OPERATOR,
   "incidents.skipNode": OPERATOR,
   "incidents.restartFromNode": OPERATOR,

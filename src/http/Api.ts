@@ -5,6 +5,7 @@ import { AuditApi } from "./api/AuditApi.ts"
 import { AuthApi } from "./api/AuthApi.ts"
 import { AuthorizationsApi } from "./api/AuthorizationsApi.ts"
 import { GroupsApi } from "./api/GroupsApi.ts"
+import { BatchOperationsApi } from "./api/BatchOperationsApi.ts"
 import { InvitationAcceptanceApi, InvitationsApi } from "./api/InvitationsApi.ts"
 import { SystemApi } from "./api/SystemApi.ts"
 import { UsersApi } from "./api/UsersApi.ts"
@@ -54,6 +55,7 @@ export class Api extends HttpApi.make("flowcore")
   .add(JobsApi)
   .add(TasksApi)
   .add(IncidentsApi)
+  .add(BatchOperationsApi)
   .middleware(RequestValidation)
   .annotate(HttpApi.ParseOptions, { errors: "all" })
   .annotateMerge(OpenApi.annotations({

@@ -11,6 +11,7 @@ import signalStartEvents from "./migrations/0007_signal_start_events.ts"
 import decisions from "./migrations/0008_decisions.ts"
 import timerStartEvents from "./migrations/0009_timer_start_events.ts"
 import instanceRowIndexes from "./migrations/0010_instance_row_indexes.ts"
+import batchOperations from "./migrations/0012_batch_operations.ts"
 
 export const MigrationsLive = Layer.effectDiscard(
   Migrator.make({})({
@@ -24,7 +25,8 @@ export const MigrationsLive = Layer.effectDiscard(
       "0007_signal_start_events": signalStartEvents,
       "0008_decisions": decisions,
       "0009_timer_start_events": timerStartEvents,
-      "0010_instance_row_indexes": instanceRowIndexes
+      "0010_instance_row_indexes": instanceRowIndexes,
+      "0012_batch_operations": batchOperations
     }),
     table: "schema_migrations"
   })
