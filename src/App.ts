@@ -30,6 +30,7 @@ import { Signals } from "./services/Signals.ts"
 import { IncidentRecovery } from "./services/IncidentRecovery.ts"
 import { BatchOperations } from "./services/BatchOperations.ts"
 import { BatchRunner } from "./actors/BatchRunner.ts"
+import { JobRetries } from "./services/JobRetries.ts"
 import { Messages } from "./services/Messages.ts"
 import { OutboxRelay } from "./actors/OutboxRelay.ts"
 import { ProcessInstanceLive } from "./actors/ProcessInstanceLive.ts"
@@ -78,6 +79,7 @@ const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.laye
 // The outbox relay broadcasts thrown signals, so Signals sits below it.
 const EnginesLive = Layer.mergeAll(BatchOperations.layer, Messages.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
   Layer.provideMerge(BatchRunner.layer),
+  Layer.provideMerge(JobRetries.layer),
   Layer.provideMerge(Layer.mergeAll(Work.layer, IncidentRecovery.layer)),
   Layer.provideMerge(OutboxRelay.layer),
   Layer.provideMerge(Signals.layer),

@@ -92,6 +92,11 @@ export const ACCESS_POLICY: Readonly<Record<string, Access>> = {
   "jobs.retries": OPERATOR,
   "jobs.heartbeat": OPERATOR,
   "jobs.list": ANY,
+  "jobs.retryState": ANY,
+  "jobs.setRetryPolicy": OPERATOR,
+  "jobs.retryNow": OPERATOR,
+  "jobs.cancelRetry": OPERATOR,
+  "jobs.retryHistory": ANY,
   "tasks.list": ANY,
   // People complete their own tasks: any authenticated caller, subject to the task's assignee.
   "tasks.complete": ANY,

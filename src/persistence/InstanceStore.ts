@@ -103,10 +103,14 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
           case "JobClosed":
             return sql`UPDATE jobs SET state = ${change.state}, updated_at = ${now} WHERE id = ${change.jobId} AND tenant_id = ${tenantId}`
           case "JobFailed":
-            // With retries left the job is activatable again once retryAt has passed (the deadline column holds it).
-            return sql`UPDATE jobs SET state = ${change.retries > 0 ? "ACTIVATABLE" : "FAILED"}, retries = ${change.retries}, worker = NULL,
+            // Each failure is recorded (its worker is the one holding the job); with retries left the job is
+            // activatable again once retryAt has passed (the deadline column holds it).
+            return Effect.andThen(sql`INSERT INTO job_failures (tenant_id, job_id, attempt, worker, error_message, retries_left, retry_at, failed_at)
+                SELECT tenant_id, id, (SELECT count(*) + 1 FROM job_failures WHERE job_id = ${change.jobId}), worker, ${change.errorMessage},
+                  ${change.retries}, ${change.retryAt}, ${now}
+                FROM jobs WHERE id = ${change.jobId} AND tenant_id = ${tenantId}`, sql`UPDATE jobs SET state = ${change.retries > 0 ? "ACTIVATABLE" : "FAILED"}, retries = ${change.retries}, worker = NULL,
                 deadline = ${change.retryAt}, error_message = ${change.errorMessage}, updated_at = ${now}
-              WHERE id = ${change.jobId} AND tenant_id = ${tenantId}`
+              WHERE id = ${change.jobId} AND tenant_id = ${tenantId}`)
           case "JobRetriesUpdated":
             // A locked job keeps its worker and lock; any other becomes claimable at once.
             return sql`UPDATE jobs SET retries = ${change.retries},

@@ -12,6 +12,7 @@ import decisions from "./migrations/0008_decisions.ts"
 import timerStartEvents from "./migrations/0009_timer_start_events.ts"
 import instanceRowIndexes from "./migrations/0010_instance_row_indexes.ts"
 import batchOperations from "./migrations/0012_batch_operations.ts"
+import jobRetries from "./migrations/0013_job_retries.ts"
 
 export const MigrationsLive = Layer.effectDiscard(
   Migrator.make({})({
@@ -26,7 +27,8 @@ export const MigrationsLive = Layer.effectDiscard(
       "0008_decisions": decisions,
       "0009_timer_start_events": timerStartEvents,
       "0010_instance_row_indexes": instanceRowIndexes,
-      "0012_batch_operations": batchOperations
+      "0012_batch_operations": batchOperations,
+      "0013_job_retries": jobRetries
     }),
     table: "schema_migrations"
   })

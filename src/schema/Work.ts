@@ -50,6 +50,43 @@ export const FailJob = Schema.Struct({
   })
 }).annotate({ identifier: "FailJob" })
 
+export const RetryPolicy = Schema.Struct({
+  backoff: Schema.Literals(["FIXED", "EXPONENTIAL"]),
+  delay: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 7 * 24 * 3_600_000 })).annotate({
+    description: "ms before the first retry (FIXED: before every retry)"
+  }),
+  multiplier: Schema.optional(Schema.Number.check(Schema.isBetween({ minimum: 1, maximum: 10 }))).annotate({ description: "EXPONENTIAL: factor per attempt (default 2)" }),
+  maxDelay: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 7 * 24 * 3_600_000 }))).annotate({ description: "upper bound of the delay, ms" })
+}).annotate({
+  identifier: "RetryPolicy",
+  description: "How long a failed job waits before it can be activated again, when the worker's fail call gives no retryBackOff"
+})
+export type RetryPolicy = typeof RetryPolicy.Type
+
+export const SetRetryPolicy = Schema.Struct({
+  policy: RetryPolicy,
+  retries: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).annotate({ description: "also set the retry count (as POST .../retries)" })
+}).annotate({ identifier: "SetRetryPolicy" })
+
+export const RetryState = Schema.Struct({
+  jobId: Schema.String,
+  state: JobState,
+  retries: Schema.Int,
+  policy: Schema.NullOr(RetryPolicy),
+  attempts: Schema.Int.annotate({ description: "failures reported so far" }),
+  waiting: Schema.Boolean.annotate({ description: "a retry is pending: the job is activatable only from nextRetryAt" }),
+  nextRetryAt: Schema.NullOr(IsoDateTime)
+}).annotate({ identifier: "RetryState" })
+
+export const RetryAttempt = Schema.Struct({
+  attempt: Schema.Int,
+  worker: Schema.NullOr(Schema.String),
+  errorMessage: Schema.String,
+  retriesLeft: Schema.Int,
+  retryAt: Schema.NullOr(IsoDateTime),
+  failedAt: IsoDateTime
+}).annotate({ identifier: "RetryAttempt" })
+
 export const JobRetries = Schema.Struct({
   retries: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))
 }).annotate({ identifier: "JobRetries", description: "a dead-lettered (FAILED) job's incident is resolved and it becomes activatable" })

@@ -7,7 +7,8 @@ import type { Principal } from "../auth/Principal.ts"
 import { countOf, fromJson } from "../persistence/SqlValues.ts"
 import { businessError, type BusinessError, conflict, type Conflict, notFound, type NotFound, type ValidationError } from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
-import type { Incident, Job, UserTask } from "../schema/Work.ts"
+import type { Incident, Job, RetryPolicy, UserTask } from "../schema/Work.ts"
+import { backoffFor } from "./RetryBackoff.ts"
 import { isUuid } from "./Ids.ts"
 import { type IncidentRow, toIncident } from "./IncidentRows.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
@@ -26,6 +27,7 @@ interface JobRow {
   readonly custom_headers: unknown
   readonly variables: unknown
   readonly error_message: string | null
+  readonly retry_policy?: unknown
   readonly created_at: unknown
   readonly updated_at: unknown
 }
@@ -217,7 +219,12 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             // Without an explicit count, one retry is used up (Camunda 7's habit; Zeebe workers send the count).
             const retries = Math.max(0, failure.retries ?? Number(job.retries) - 1)
             const now = yield* nowMillis
-            const backOff = failure.retryBackOff ?? 0
+            // Without a backoff from the worker, the job's retry policy decides (attempt = failures so far + 1).
+            const policy = job.retry_policy === null || job.retry_policy === undefined ? null : fromJson<RetryPolicy>(job.retry_policy)
+            const failures = policy === null || failure.retryBackOff !== undefined
+              ? 0
+              : countOf(yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM job_failures WHERE job_id = ${jobId}`.pipe(Effect.orDie))
+            const backOff = failure.retryBackOff ?? (policy === null ? 0 : backoffFor(policy, failures + 1))
             yield* instances.command(principal, job.instance_id, {
               type: "FailJob",
               jobId,

@@ -148,3 +148,46 @@ describe("incident actions", () => {
     expect(again).toMatchObject({ id: job.id, retries: 1 })
   })
 })
+
+describe("retry policies", () => {
+  it("an exponential policy spaces retries; retry-now skips the wait; cancel dead-letters; history lists each attempt", async () => {
+    const tenant = await givenTenant()
+    const owner = await tenant.owner()
+    const deployment = await owner.deploy({ ...twoTasks("policy"), nodes: twoTasks("policy").nodes.map((n) => (n.id === "charge" ? { ...n, properties: { taskType: "policy-charge", retries: 5 } } : n)) })
+    const instance = await owner.start(deployment.id)
+    const [job] = await owner.activateJobs("policy-charge", { worker: "w-a" })
+    const set = (await owner.post(`/jobs/${job.id}/retry`, { policy: { backoff: "EXPONENTIAL", delay: 1000, multiplier: 3 } })).ok()
+    expect(set).toMatchObject({ jobId: job.id, retries: 5, attempts: 0, waiting: false, policy: { backoff: "EXPONENTIAL", delay: 1000, multiplier: 3 } })
+
+    const failedAt = tenant.app.clock.nowMillis()
+    ;(await owner.post(`/jobs/${job.id}/fail`, { errorMessage: "first" })).ok()
+    const afterFirst = (await owner.get(`/jobs/${job.id}/retry`)).ok()
+    expect(afterFirst).toMatchObject({ retries: 4, attempts: 1, waiting: true })
+    expect(Date.parse(afterFirst.nextRetryAt) - failedAt).toBeGreaterThanOrEqual(1000)
+    expect(Date.parse(afterFirst.nextRetryAt) - failedAt).toBeLessThan(1500)
+
+    ;(await owner.post(`/jobs/${job.id}/retry-now`)).ok()
+    const [second] = await owner.activateJobs("policy-charge", { worker: "w-b" })
+    expect(second.id).toBe(job.id)
+    const secondFailedAt = tenant.app.clock.nowMillis()
+    ;(await owner.post(`/jobs/${job.id}/fail`, { errorMessage: "second" })).ok()
+    const afterSecond = (await owner.get(`/jobs/${job.id}/retry`)).ok()
+    // Attempt 2: delay × 3.
+    expect(Date.parse(afterSecond.nextRetryAt) - secondFailedAt).toBeGreaterThanOrEqual(3000)
+    ;(await owner.post(`/jobs/${job.id}/retry-now`, undefined)).ok()
+    ;(await owner.post(`/jobs/${job.id}/retry-now`)).fails(409, "CONFLICT")
+
+    const [third] = await owner.activateJobs("policy-charge", { worker: "w-c" })
+    ;(await owner.post(`/jobs/${third.id}/fail`, { errorMessage: "third", retryBackOff: 60_000 })).ok()
+    const cancelled = (await owner.post(`/jobs/${job.id}/retry/cancel`)).ok()
+    expect(cancelled).toMatchObject({ state: "FAILED", retries: 0, waiting: false })
+    const [incident] = (await owner.get(`/incidents?processInstanceId=${instance.id}`)).ok().items
+    expect(incident).toMatchObject({ type: "JOB_NO_RETRIES", jobId: job.id, message: expect.stringContaining("pending retry canceled") })
+
+    const history = (await owner.get(`/jobs/${job.id}/retry/history`)).ok()
+    expect(history.map((h: { attempt: number; worker: string | null; errorMessage: string }) => [h.attempt, h.worker, h.errorMessage])).toEqual([
+      [1, "w-a", "first"], [2, "w-b", "second"], [3, "w-c", "third"], [4, null, expect.stringContaining("pending retry canceled")]
+    ])
+    ;(await owner.post(`/jobs/${job.id}/retry`, { policy: { backoff: "SOMETIMES", delay: 1 } })).fails(400, "VALIDATION_ERROR")
+  })
+})

@@ -16,6 +16,9 @@ import {
   JobQuery,
   JobRetries,
   RestartFromNode,
+  RetryAttempt,
+  RetryState,
+  SetRetryPolicy,
   RollbackIncident,
   TaskQuery,
   ThrowJobError,
@@ -65,6 +68,28 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       success: Ok(Job, "Lock extended"),
       error: [NotFoundHttp, ConflictHttp]
     }).annotateMerge(OpenApi.annotations({ summary: "Extend an activated job's lock by timeout ms from now (409 when it is not activated or another worker holds it)" })),
+    HttpApiEndpoint.get("retryState", "/:id/retry", { params: IdParam, success: Ok(RetryState), error: NotFoundHttp })
+      .annotateMerge(OpenApi.annotations({ summary: "The job's retries, retry policy, failed attempts and pending retry (nextRetryAt)" })),
+    HttpApiEndpoint.post("setRetryPolicy", "/:id/retry", {
+      params: IdParam,
+      payload: SetRetryPolicy,
+      success: Ok(RetryState, "Retry policy replaced"),
+      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Replace the job's retry policy (FIXED or EXPONENTIAL backoff used when a failure gives no retryBackOff); optionally set retries"
+    })),
+    HttpApiEndpoint.post("retryNow", "/:id/retry-now", {
+      params: IdParam,
+      success: Ok(RetryState, "Retry due now"),
+      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
+    }).annotateMerge(OpenApi.annotations({ summary: "Skip the remaining backoff of a pending retry: the job can be activated at once (409 without a pending retry)" })),
+    HttpApiEndpoint.post("cancelRetry", "/:id/retry/cancel", {
+      params: IdParam,
+      success: Ok(RetryState, "Retry canceled"),
+      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
+    }).annotateMerge(OpenApi.annotations({ summary: "Cancel a pending retry: the job is FAILED and an incident JOB_NO_RETRIES is raised (409 without a pending retry)" })),
+    HttpApiEndpoint.get("retryHistory", "/:id/retry/history", { params: IdParam, success: Ok(Schema.Array(RetryAttempt)), error: NotFoundHttp })
+      .annotateMerge(OpenApi.annotations({ summary: "Every reported failure of the job, oldest first: worker, message, retries left, when it was retried" })),
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(JobQuery), success: Ok(Page(Job)) })
       .annotateMerge(OpenApi.annotations({ summary: "List jobs, newest first" }))
   )

@@ -3,13 +3,20 @@ import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { pageRequest } from "../../schema/Common.ts"
 import { IncidentRecovery } from "../../services/IncidentRecovery.ts"
+import { JobRetries } from "../../services/JobRetries.ts"
 import { Work } from "../../services/Work.ts"
 import { Api } from "../Api.ts"
 
 export const JobsHandlers = HttpApiBuilder.group(Api, "jobs", (handlers) =>
   Effect.gen(function*() {
     const work = yield* Work
+    const retries = yield* JobRetries
     return handlers
+      .handle("retryState", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => retries.state(principal.tenantId, params.id)))
+      .handle("setRetryPolicy", ({ params, payload }) => Effect.flatMap(CurrentPrincipal, (principal) => retries.setPolicy(principal, params.id, payload)))
+      .handle("retryNow", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => retries.retryNow(principal, params.id)))
+      .handle("cancelRetry", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => retries.cancelRetry(principal, params.id)))
+      .handle("retryHistory", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => retries.history(principal.tenantId, params.id)))
       .handle("activate", ({ payload }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           Effect.map(work.activateJobs(principal.tenantId, payload), (jobs) => ({ jobs }))))

@@ -1,0 +1,116 @@
+// A job's retries as operators see them: its retry policy (the backoff after a failure), the pending retry, the
+// record of failed attempts; and the levers — retry now (skip the backoff) or cancel the retry (an incident instead).
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import type { Principal } from "../auth/Principal.ts"
+import { fromJson, toJson } from "../persistence/SqlValues.ts"
+import { type BusinessError, conflict, type Conflict, notFound, type NotFound, type ValidationError } from "../schema/ApiErrors.ts"
+import type { Job, RetryAttempt, RetryPolicy, RetryState } from "../schema/Work.ts"
+import { isUuid } from "./Ids.ts"
+import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
+import { Work } from "./Work.ts"
+
+interface RetryRow {
+  readonly id: string
+  readonly state: Job["state"]
+  readonly retries: number
+  readonly deadline: unknown
+  readonly retry_policy: unknown
+  readonly attempts: unknown
+}
+
+type Failure = NotFound | Conflict | ValidationError | BusinessError
+
+export interface JobRetriesShape {
+  readonly state: (tenantId: string, jobId: string) => Effect.Effect<typeof RetryState.Type, NotFound>
+  readonly setPolicy: (principal: Principal, jobId: string, input: { readonly policy: RetryPolicy; readonly retries?: number | undefined }) => Effect.Effect<typeof RetryState.Type, Failure>
+  readonly retryNow: (principal: Principal, jobId: string) => Effect.Effect<typeof RetryState.Type, Failure>
+  readonly cancelRetry: (principal: Principal, jobId: string) => Effect.Effect<typeof RetryState.Type, Failure>
+  readonly history: (tenantId: string, jobId: string) => Effect.Effect<ReadonlyArray<typeof RetryAttempt.Type>, NotFound>
+}
+
+export class JobRetries extends Context.Service<JobRetries, JobRetriesShape>()("flowcore/JobRetries") {
+  static readonly layer = Layer.effect(
+    JobRetries,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const work = yield* Work
+
+      const state = (tenantId: string, jobId: string) =>
+        Effect.gen(function*() {
+          if (!isUuid(jobId)) return yield* notFound("job", jobId)
+          const [row] = yield* sql<RetryRow>`SELECT id, state, retries, deadline, retry_policy,
+              (SELECT count(*) FROM job_failures f WHERE f.job_id = j.id) AS attempts
+            FROM jobs j WHERE tenant_id = ${tenantId} AND id = ${jobId}`.pipe(Effect.orDie)
+          if (row === undefined) return yield* notFound("job", jobId)
+          const now = yield* nowMillis
+          // An activatable job whose deadline lies ahead waits for its retry (the backoff after a failure).
+          const deadline = isoOrNull(row.deadline)
+          const waiting = row.state === "ACTIVATABLE" && deadline !== null && Date.parse(deadline) > now
+          return {
+            jobId: row.id,
+            state: row.state,
+            retries: Number(row.retries),
+            policy: row.retry_policy === null ? null : fromJson<RetryPolicy>(row.retry_policy),
+            attempts: Number(row.attempts),
+            waiting,
+            nextRetryAt: waiting ? deadline : null
+          }
+        })
+
+      const open = (tenantId: string, jobId: string) =>
+        Effect.gen(function*() {
+          const current = yield* state(tenantId, jobId)
+          if (current.state !== "ACTIVATABLE" && current.state !== "ACTIVATED" && current.state !== "FAILED") {
+            return yield* conflict(`job ${jobId} is ${current.state.toLowerCase()}: it has no retries to manage`)
+          }
+          return current
+        })
+
+      const pending = (tenantId: string, jobId: string) =>
+        Effect.gen(function*() {
+          const current = yield* open(tenantId, jobId)
+          if (!current.waiting) return yield* conflict(`job ${jobId} has no pending retry`, [{ field: "id", message: "no retry is waiting", code: "NO_PENDING_RETRY" }])
+          return current
+        })
+
+      return {
+        state,
+        setPolicy: (principal, jobId, input) =>
+          Effect.gen(function*() {
+            yield* open(principal.tenantId, jobId)
+            yield* sql`UPDATE jobs SET retry_policy = ${toJson(input.policy)}::jsonb WHERE tenant_id = ${principal.tenantId} AND id = ${jobId}`.pipe(Effect.orDie)
+            if (input.retries !== undefined) yield* work.updateRetries(principal, jobId, input.retries)
+            return yield* state(principal.tenantId, jobId)
+          }),
+        retryNow: (principal, jobId) =>
+          Effect.gen(function*() {
+            yield* pending(principal.tenantId, jobId)
+            yield* sql`UPDATE jobs SET deadline = NULL WHERE tenant_id = ${principal.tenantId} AND id = ${jobId} AND state = 'ACTIVATABLE'`.pipe(Effect.orDie)
+            return yield* state(principal.tenantId, jobId)
+          }),
+        cancelRetry: (principal, jobId) =>
+          Effect.gen(function*() {
+            yield* pending(principal.tenantId, jobId)
+            // No more attempts: the job is dead-lettered into an incident, as when its retries run out.
+            yield* work.failJob(principal, jobId, { retries: 0, errorMessage: `pending retry canceled by ${principal.sub}` })
+            return yield* state(principal.tenantId, jobId)
+          }),
+        history: (tenantId, jobId) =>
+          Effect.gen(function*() {
+            yield* state(tenantId, jobId)
+            const rows = yield* sql<{ attempt: number; worker: string | null; error_message: string; retries_left: number; retry_at: unknown; failed_at: unknown }>`SELECT
+                attempt, worker, error_message, retries_left, retry_at, failed_at FROM job_failures WHERE job_id = ${jobId} ORDER BY attempt`.pipe(Effect.orDie)
+            return rows.map((row) => ({
+              attempt: Number(row.attempt),
+              worker: row.worker,
+              errorMessage: row.error_message,
+              retriesLeft: Number(row.retries_left),
+              retryAt: isoOrNull(row.retry_at),
+              failedAt: isoFromDb(row.failed_at)
+            }))
+          })
+      }
+    })
+  )
+}
