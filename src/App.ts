@@ -31,6 +31,7 @@ import { IncidentRecovery } from "./services/IncidentRecovery.ts"
 import { BatchOperations } from "./services/BatchOperations.ts"
 import { BatchRunner } from "./actors/BatchRunner.ts"
 import { JobRetries } from "./services/JobRetries.ts"
+import { JobAvailability } from "./services/JobAvailability.ts"
 import { Messages } from "./services/Messages.ts"
 import { OutboxRelay } from "./actors/OutboxRelay.ts"
 import { ProcessInstanceLive } from "./actors/ProcessInstanceLive.ts"
@@ -83,7 +84,7 @@ const EnginesLive = Layer.mergeAll(BatchOperations.layer, Messages.layer, Condit
   Layer.provideMerge(Layer.mergeAll(Work.layer, IncidentRecovery.layer)),
   Layer.provideMerge(OutboxRelay.layer),
   Layer.provideMerge(Signals.layer),
-  Layer.provideMerge(Layer.mergeAll(ProcessInstances.layer, Deployments.layer, InstanceStore.layer)),
+  Layer.provideMerge(Layer.mergeAll(ProcessInstances.layer, Deployments.layer, InstanceStore.layer, JobAvailability.layer)),
   Layer.provideMerge(DecisionEvaluator.layer),
   Layer.provideMerge(Decisions.layer)
 )

@@ -5,6 +5,7 @@ import { Clock, Effect } from "effect"
 import { Entity } from "effect/cluster"
 import { InstanceStore, type NewInstance, type StoredInstance } from "../persistence/InstanceStore.ts"
 import { isRejection, ProcessEngine } from "../services/ProcessEngine.ts"
+import { JobAvailability } from "../services/JobAvailability.ts"
 import { OutboxRelay } from "./OutboxRelay.ts"
 import { InstanceRejected, ProcessInstance, type InstanceSnapshot } from "./ProcessInstance.ts"
 
@@ -21,6 +22,7 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
     const store = yield* InstanceStore
     const engine = yield* ProcessEngine
     const relay = yield* OutboxRelay
+    const availability = yield* JobAvailability
     let current = yield* store.load(instanceId)
 
     return ProcessInstance.of({
@@ -122,6 +124,9 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
             (c.kind === "SubscriptionOpened" && c.subscriptionKind === "MESSAGE")) ||
             (outcome.status === "COMPLETED" && instance.parentInstanceId !== null)
           if (owesMessages) yield* relay.wake
+          // Workers long-polling or streaming these job types can take them now.
+          const jobTypes = outcome.changes.flatMap((c) => (c.kind === "JobCreated" ? [c.jobType] : []))
+          if (jobTypes.length > 0) yield* availability.announce(instance.tenantId, jobTypes)
           return reply
         })
     })

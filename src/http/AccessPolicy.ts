@@ -92,6 +92,7 @@ export const ACCESS_POLICY: Readonly<Record<string, Access>> = {
   "jobs.retries": OPERATOR,
   "jobs.heartbeat": OPERATOR,
   "jobs.list": ANY,
+  "jobs.stream": OPERATOR,
   "jobs.retryState": ANY,
   "jobs.setRetryPolicy": OPERATOR,
   "jobs.retryNow": OPERATOR,

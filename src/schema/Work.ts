@@ -29,8 +29,20 @@ export const ActivateJobs = Schema.Struct({
   timeout: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 7 * 24 * 3_600_000 }))).annotate({
     description: "lock duration in ms (default 300000); after it the job can be activated again"
   }),
-  fetchVariable: Schema.optional(Schema.Array(Schema.String)).annotate({ description: "only these variables (default all)" })
+  fetchVariable: Schema.optional(Schema.Array(Schema.String)).annotate({ description: "only these variables (default all)" }),
+  requestTimeout: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 600_000 }))).annotate({
+    description: "long polling: with no job available, wait up to this many ms for one (default 0: answer at once)"
+  })
 }).annotate({ identifier: "ActivateJobs" })
+
+export const JobStreamQuery = {
+  type: Schema.String.check(Schema.isMinLength(1)),
+  worker: Schema.String.check(Schema.isMinLength(1)),
+  timeout: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 7 * 24 * 3_600_000 }))).annotate({
+    description: "lock duration of each pushed job, ms (default 300000)"
+  }),
+  fetchVariable: Schema.optional(Schema.String).annotate({ description: "comma-separated variable names (default all)" })
+}
 
 export const ActivatedJobs = Schema.Struct({ jobs: Schema.Array(Job) }).annotate({ identifier: "ActivatedJobs" })
 

@@ -1,7 +1,7 @@
 // Jobs, human tasks and incidents as workers and people see them. Reads and job locking work on the projections;
 // completing goes to the instance's entity with a command id derived from the job or task, so a retried completion
 // is applied once.
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { countOf, fromJson } from "../persistence/SqlValues.ts"
@@ -10,6 +10,7 @@ import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { Incident, Job, RetryPolicy, UserTask } from "../schema/Work.ts"
 import { backoffFor } from "./RetryBackoff.ts"
 import { isUuid } from "./Ids.ts"
+import { JobAvailability } from "./JobAvailability.ts"
 import { type IncidentRow, toIncident } from "./IncidentRows.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
@@ -87,12 +88,16 @@ export interface ActivationRequest {
   readonly maxJobsToActivate?: number | undefined
   readonly timeout?: number | undefined
   readonly fetchVariable?: ReadonlyArray<string> | undefined
+  /** Long polling: with nothing available, wait up to this many ms for a job. */
+  readonly requestTimeout?: number | undefined
 }
 
 type CompleteError = NotFound | Conflict | ValidationError | BusinessError
 
 export interface WorkShape {
   readonly activateJobs: (tenantId: string, request: ActivationRequest) => Effect.Effect<ReadonlyArray<Job>>
+  /** Pushes jobs of a type to one worker as they become available, each locked for it (GET /jobs/stream). */
+  readonly streamJobs: (tenantId: string, request: ActivationRequest) => Stream.Stream<Job>
   readonly completeJob: (principal: Principal, jobId: string, variables: Readonly<Record<string, unknown>>) => Effect.Effect<Job, CompleteError>
   readonly throwError: (
     principal: Principal,
@@ -145,6 +150,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const instances = yield* ProcessInstances
+      const availability = yield* JobAvailability
 
       const jobById = (tenantId: string, id: string) =>
         Effect.gen(function*() {
@@ -162,8 +168,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
           return rows[0]
         })
 
-      return {
-        activateJobs: (tenantId, request) =>
+      const activateNow = (tenantId: string, request: ActivationRequest) =>
           Effect.gen(function*() {
             const now = yield* nowMillis
             const nowText = new Date(now).toISOString()
@@ -185,7 +190,26 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             return only === undefined
               ? jobs
               : jobs.map((job) => ({ ...job, variables: Object.fromEntries(Object.entries(job.variables).filter(([name]) => only.includes(name))) }))
+          })
+
+      return {
+        activateJobs: (tenantId, request) =>
+          Effect.gen(function*() {
+            const until = (yield* Clock.currentTimeMillis) + (request.requestTimeout ?? 0)
+            for (;;) {
+              const jobs = yield* activateNow(tenantId, request)
+              const left = until - (yield* Clock.currentTimeMillis)
+              if (jobs.length > 0 || left <= 0) return jobs
+              // Woken by new jobs of the type, and re-checking at least every second for retries and expired locks.
+              yield* availability.awaitJobs(tenantId, request.type, Math.min(left, 1000))
+            }
           }),
+        streamJobs: (tenantId, request) =>
+          Stream.fromEffectRepeat(Effect.gen(function*() {
+            const jobs = yield* activateNow(tenantId, request)
+            if (jobs.length === 0) yield* availability.awaitJobs(tenantId, request.type, 1000)
+            return jobs
+          })).pipe(Stream.flattenIterable),
         completeJob: (principal, jobId, variables) =>
           Effect.gen(function*() {
             const job = yield* jobById(principal.tenantId, jobId)

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import { IdParam, Page } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
@@ -15,6 +15,7 @@ import {
   JobHeartbeat,
   JobQuery,
   JobRetries,
+  JobStreamQuery,
   RestartFromNode,
   RetryAttempt,
   RetryState,
@@ -68,6 +69,12 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       success: Ok(Job, "Lock extended"),
       error: [NotFoundHttp, ConflictHttp]
     }).annotateMerge(OpenApi.annotations({ summary: "Extend an activated job's lock by timeout ms from now (409 when it is not activated or another worker holds it)" })),
+    HttpApiEndpoint.get("stream", "/stream", { query: Schema.Struct(JobStreamQuery), success: HttpApiSchema.StreamSse({ data: Job }) })
+      .annotateMerge(OpenApi.annotations({
+        summary: "Server-sent events: each job of the type is pushed as soon as it is available, already locked for this worker",
+        description: "One `data:` event per job (the Job as JSON). Pushed jobs are activated exactly as by POST /jobs/activation; the stream " +
+          "runs until the client disconnects. Jobs whose lock expires go back to the pool."
+      })),
     HttpApiEndpoint.get("retryState", "/:id/retry", { params: IdParam, success: Ok(RetryState), error: NotFoundHttp })
       .annotateMerge(OpenApi.annotations({ summary: "The job's retries, retry policy, failed attempts and pending retry (nextRetryAt)" })),
     HttpApiEndpoint.post("setRetryPolicy", "/:id/retry", {

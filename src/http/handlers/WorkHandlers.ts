@@ -1,4 +1,5 @@
-import { Effect } from "effect"
+import { Effect, Stream } from "effect"
+import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { pageRequest } from "../../schema/Common.ts"
@@ -17,6 +18,22 @@ export const JobsHandlers = HttpApiBuilder.group(Api, "jobs", (handlers) =>
       .handle("retryNow", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => retries.retryNow(principal, params.id)))
       .handle("cancelRetry", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => retries.cancelRetry(principal, params.id)))
       .handle("retryHistory", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => retries.history(principal.tenantId, params.id)))
+      .handle("stream", ({ query }) =>
+        Effect.map(CurrentPrincipal, (principal) => {
+          // Written by hand rather than through the SSE schema: a comment first, so the headers go out at once even
+          // when no job is waiting, and one every 15 quiet seconds, so proxies keep the connection.
+          const frames = work.streamJobs(principal.tenantId, {
+            type: query.type,
+            worker: query.worker,
+            timeout: query.timeout,
+            fetchVariable: query.fetchVariable?.split(",").map((name) => name.trim()).filter((name) => name !== "")
+          }).pipe(Stream.map((job) => `data: ${JSON.stringify(job)}\n\n`))
+          const keepAlive = Stream.tick("15 seconds").pipe(Stream.map(() => ": keep-alive\n\n"))
+          return HttpServerResponse.stream(
+            Stream.encodeText(Stream.merge(frames, keepAlive, { haltStrategy: "left" })),
+            { contentType: "text/event-stream", headers: { "cache-control": "no-cache" } }
+          )
+        }))
       .handle("activate", ({ payload }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           Effect.map(work.activateJobs(principal.tenantId, payload), (jobs) => ({ jobs }))))

@@ -1,0 +1,72 @@
+// Getting jobs without busy polling: long-polling activation (requestTimeout) and the server-sent job stream.
+import { describe, expect, it } from "vitest"
+import { type Caller, givenTenant } from "../support/Scenario.ts"
+
+const oneTask = (id: string, taskType: string) => ({
+  id,
+  nodes: [{ id: "s", type: "startEvent" }, { id: "work", type: "serviceTask", properties: { taskType } }, { id: "e", type: "endEvent" }],
+  flows: [{ id: "f1", source: "s", target: "work" }, { id: "f2", source: "work", target: "e" }]
+})
+
+/** Reads server-sent events from the job stream until `count` jobs arrived, then disconnects. */
+const streamedJobs = async (caller: Caller, query: string, count: number, opened: () => Promise<void>) => {
+  const controller = new AbortController()
+  const response = await fetch(`${caller.app.baseUrl}/api/v1/jobs/stream?${query}`, {
+    headers: { authorization: `Bearer ${caller.token}` },
+    signal: controller.signal
+  })
+  expect(response.status).toBe(200)
+  expect(response.headers.get("content-type")).toContain("text/event-stream")
+  await opened()
+  const reader = response.body!.getReader()
+  const decoder = new TextDecoder()
+  const jobs: Array<Record<string, unknown>> = []
+  let buffer = ""
+  while (jobs.length < count) {
+    const { value, done } = await reader.read()
+    if (done) break
+    buffer += decoder.decode(value, { stream: true })
+    for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+      const event = buffer.slice(0, end)
+      buffer = buffer.slice(end + 2)
+      const data = event.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trim()).join("\n")
+      if (data !== "") jobs.push(JSON.parse(data))
+    }
+  }
+  controller.abort()
+  return jobs
+}
+
+describe("job streaming", () => {
+  it("long polling: an activation waiting with requestTimeout answers as soon as a job is created", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(oneTask("long-poll", "long-poll-work"))
+    const waiting = owner.post("/jobs/activation", { type: "long-poll-work", worker: "patient", requestTimeout: 30_000 })
+    const instance = await owner.start(deployment.id)
+    const { jobs } = (await waiting).ok()
+    expect(jobs).toHaveLength(1)
+    expect(jobs[0]).toMatchObject({ processInstanceId: instance.id, state: "ACTIVATED", worker: "patient" })
+    // Nothing to take: an empty answer once the time is up.
+    expect((await owner.post("/jobs/activation", { type: "long-poll-work", worker: "patient", requestTimeout: 50 })).ok().jobs).toEqual([])
+  })
+
+  it("the stream pushes jobs created after it opened, locked for the streaming worker", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(oneTask("streamed", "streamed-work"))
+    const started: Array<string> = []
+    const jobs = await streamedJobs(owner, "type=streamed-work&worker=streamer&timeout=60000", 2, async () => {
+      started.push((await owner.start(deployment.id, { n: 1 })).id, (await owner.start(deployment.id, { n: 2 })).id)
+    })
+    expect(jobs.map((job) => job["processInstanceId"]).sort()).toEqual([...started].sort())
+    expect(jobs.every((job) => job["state"] === "ACTIVATED" && job["worker"] === "streamer")).toBe(true)
+    // They are locked: a poll finds nothing.
+    expect((await owner.post("/jobs/activation", { type: "streamed-work", worker: "other" })).ok().jobs).toEqual([])
+  })
+
+  it("the stream needs a type and a worker, and an operator role", async () => {
+    const tenant = await givenTenant()
+    const owner = await tenant.owner()
+    ;(await owner.get("/jobs/stream?worker=w")).fails(400, "VALIDATION_ERROR")
+    ;(await (await tenant.taskUser()).get("/jobs/stream?type=t&worker=w")).fails(403, "FORBIDDEN")
+  })
+})
