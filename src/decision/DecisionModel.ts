@@ -96,6 +96,8 @@ export interface InputData {
 export interface BusinessKnowledgeModel {
   readonly id: string;
   readonly name: string;
+  /** The BKM variable's typeRef: the type of the function's results. */
+  readonly typeRef?: string | undefined;
   readonly requiredKnowledge: ReadonlyArray<string>;
   readonly logic: Expression | undefined;
 }
@@ -269,6 +271,7 @@ export const importDmnXml = async (xml: string): Promise<Result<DecisionModel, R
         bkms.push({
           id: el.id ?? "",
           name: el.name ?? el.id ?? "",
+          typeRef: el.variable?.typeRef,
           requiredKnowledge: (el.knowledgeRequirement ?? []).map((r: El) => href(r.requiredKnowledge)),
           logic: readExpression(el.encapsulatedLogic),
         });

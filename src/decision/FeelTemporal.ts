@@ -1,0 +1,117 @@
+/**
+ * Dates, times, date-times and durations. Their values and calendar arithmetic are feelin's (FeelDate, FeelTime,
+ * FeelDateTime, FeelDuration, built on Temporal); this module is the one bridge to it: numbers cross as JS numbers,
+ * and operations run as tiny feelin expressions over the operands.
+ */
+import * as feelin from "feelin";
+import { FeelNumber } from "./FeelNumber.ts";
+
+export type TemporalValue = feelin.FeelDate | feelin.FeelTime | feelin.FeelDateTime | feelin.FeelDuration;
+
+export const isTemporal = (v: unknown): v is TemporalValue =>
+  v instanceof feelin.FeelDate || v instanceof feelin.FeelTime || v instanceof feelin.FeelDateTime || v instanceof feelin.FeelDuration;
+
+export type TemporalKind = "date" | "time" | "date and time" | "years and months duration" | "days and time duration";
+
+export const temporalKind = (v: TemporalValue): TemporalKind =>
+  v instanceof feelin.FeelDate
+    ? "date"
+    : v instanceof feelin.FeelTime
+      ? "time"
+      : v instanceof feelin.FeelDateTime
+        ? "date and time"
+        : v.yearsMonths
+          ? "years and months duration"
+          : "days and time duration";
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
+
+/** Our values as feelin's: decimals become JS numbers, deeply. */
+export const toFeelin = (v: unknown): unknown => {
+  if (v instanceof FeelNumber) return v.toNumber();
+  if (Array.isArray(v)) return v.map(toFeelin);
+  if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toFeelin(x)]));
+  return v;
+};
+
+/** feelin's values as ours: JS numbers become decimals, deeply; anything feelin-specific that is not temporal is null. */
+export const fromFeelin = (v: unknown): unknown => {
+  if (v === undefined || v === null) return null;
+  if (typeof v === "number") return FeelNumber.fromNumber(v);
+  if (Array.isArray(v)) return v.map(fromFeelin);
+  if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fromFeelin(x)]));
+  if (typeof v === "string" || typeof v === "boolean" || isTemporal(v)) return v;
+  return null;
+};
+
+/** Runs `expression` in feelin over the given operands; null on any failure. */
+export const viaFeelin = (expression: string, operands: Readonly<Record<string, unknown>>): unknown => {
+  try {
+    const vars: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(operands)) vars[k] = toFeelin(v);
+    return fromFeelin(feelin.evaluate(expression, vars).value);
+  } catch {
+    return null;
+  }
+};
+
+const builtinCache = new Map<string, ((...args: unknown[]) => unknown) | null>();
+
+/** feelin's built-in `name` as a function value; multi-word names cannot be read as bare names, so those are not. */
+const feelinFunction = (name: string): ((...args: unknown[]) => unknown) | null => {
+  let fn = builtinCache.get(name);
+  if (fn === undefined) {
+    const v = /^\w+$/.test(name) ? feelin.evaluate(name, {}).value : null;
+    fn = typeof v === "function" ? (v as (...a: unknown[]) => unknown) : null;
+    builtinCache.set(name, fn);
+  }
+  return fn;
+};
+
+/** feelin's own built-in function `name`, called with positional arguments; null on any failure. */
+export const callFeelinBuiltin = (name: string, args: ReadonlyArray<unknown>): unknown => {
+  const fn = feelinFunction(name);
+  if (fn === null) return viaFeelin(`${name}(${args.map((_, i) => `a${i}`).join(", ")})`, Object.fromEntries(args.map((a, i) => [`a${i}`, a])));
+  try {
+    return fromFeelin(fn(...args.map(toFeelin)));
+  } catch {
+    return null;
+  }
+};
+
+const DATE_PROPS = ["year", "month", "day", "weekday"];
+const TIME_PROPS = ["hour", "minute", "second", "time offset", "timezone"];
+const DURATION_PROPS = ["years", "months", "days", "hours", "minutes", "seconds"];
+
+/** The FEEL properties of temporal values (DMN 1.5 table 65), e.g. `d.year`, `t.time offset`. */
+export const temporalProperty = (v: TemporalValue, name: string): unknown => {
+  const allowed =
+    v instanceof feelin.FeelDate
+      ? DATE_PROPS
+      : v instanceof feelin.FeelTime
+        ? TIME_PROPS
+        : v instanceof feelin.FeelDateTime
+          ? [...DATE_PROPS, ...TIME_PROPS]
+          : DURATION_PROPS;
+  if (!allowed.includes(name)) return null;
+  if (v instanceof feelin.FeelDuration) {
+    const ym = v.yearsMonths;
+    if (ym ? !["years", "months"].includes(name) : ["years", "months"].includes(name)) return null;
+  }
+  const value = (v as unknown as Record<string, unknown>)[name];
+  if ((name === "time offset" || name === "timezone") && !feelin.FeelTime.prototype.isPrototypeOf(v) && !(v instanceof feelin.FeelDateTime)) return null;
+  if (name === "timezone" && ((v as feelin.FeelTime).zone === null || /^[+-Z]/.test((v as feelin.FeelTime).zone ?? ""))) return null;
+  if (name === "time offset" && (v as feelin.FeelTime).zone === null) return null;
+  return fromFeelin(value);
+};
+
+/** Parses an `@"..."` literal: date, time, date and time or duration by its form; null when none fits. */
+export const parseTemporalLiteral = (text: string): unknown => {
+  const s = text.trim();
+  if (/^-?P/.test(s)) return callFeelinBuiltin("duration", [s]);
+  if (/^-?\d{4,}-\d\d-\d\dT/.test(s)) return callFeelinBuiltin("date and time", [s]);
+  if (/^-?\d{4,}-\d\d-\d\d$/.test(s)) return callFeelinBuiltin("date", [s]);
+  if (/^\d\d:\d\d/.test(s)) return callFeelinBuiltin("time", [s]);
+  return null;
+};
