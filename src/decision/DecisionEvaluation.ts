@@ -4,7 +4,7 @@
  * an unknown decision) are values.
  */
 import type { Decision, DecisionModel, Expression, ItemDefinition, TableOutput } from "./DecisionModel.ts";
-import { coerceToType } from "./TypeConformance.ts";
+import { coerceToType, typeResolverFor } from "./TypeConformance.ts";
 import { compileExpression, compileUnaryTests, FeelScope, type FeelContext } from "./Feel.ts";
 import { BUILTINS } from "./FeelBuiltins.ts";
 import { FeelFunctionValue } from "./FeelFunctionValue.ts";
@@ -309,7 +309,7 @@ const inputScope = (model: DecisionModel, variables: FeelContext): FeelScope => 
     const typeRef = model.inputData.find((i) => i.name === name)?.typeRef;
     vars[name] = coerceToType(decimalsIn(value), typeRef, model.itemDefinitions);
   }
-  return FeelScope.of(vars);
+  return FeelScope.of(vars, typeResolverFor(model.itemDefinitions));
 };
 
 const guard = (run: () => EvaluationOk): Evaluation => {

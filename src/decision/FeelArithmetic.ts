@@ -4,7 +4,8 @@
  * Any null operand, or operands that do not combine, give null.
  */
 import { FeelNumber } from "./FeelNumber.ts";
-import { isTemporal, viaFeelin } from "./FeelTemporal.ts";
+import * as feelin from "feelin";
+import { callFeelinBuiltin, isTemporal, viaFeelin } from "./FeelTemporal.ts";
 
 export type ArithOp = "+" | "-" | "*" | "/" | "**";
 
@@ -34,6 +35,6 @@ export const arithmetic = (op: ArithOp, a: unknown, b: unknown): unknown => {
 
 export const negate = (a: unknown): unknown => {
   if (a instanceof FeelNumber) return a.negate();
-  if (isTemporal(a)) return viaFeelin("-a", { a });
+  if (a instanceof feelin.FeelDuration) return callFeelinBuiltin("duration", [a.iso.startsWith("-") ? a.iso.slice(1) : `-${a.iso}`]);
   return null;
 };

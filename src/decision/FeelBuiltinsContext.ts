@@ -45,7 +45,8 @@ export const CONTEXT_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
       isContext(c) && Array.isArray(keys) && keys.length > 0 ? put(c, keys, value) : null,
     ),
   ),
-  "context merge": builtin(signature(["contexts"], ([contexts]) => {
+  "context merge": builtin(signature(["contexts"], ([value]) => {
+    const contexts = isContext(value) ? [value] : value;
     if (!Array.isArray(contexts) || !contexts.every(isContext)) return null;
     return Object.assign({}, ...contexts) as Record<string, unknown>;
   })),

@@ -50,8 +50,9 @@ const index = (list: ReadonlyArray<unknown>, position: unknown): number | undefi
 
 const flatten = (list: ReadonlyArray<unknown>): unknown[] => list.flatMap((x) => (Array.isArray(x) ? flatten(x) : [x]));
 
+/** A function of a list; DMN 1.5 §10.3.2.9.4: a single non-list value is taken as a singleton list. */
 const listFn = (names: string[], f: (list: unknown[], ...rest: unknown[]) => unknown): FeelBuiltinFunction =>
-  builtin(signature(names, ([list, ...rest]) => (Array.isArray(list) ? f(list, ...rest) : null)));
+  builtin(signature(names, ([list, ...rest]) => (list === null ? null : f(Array.isArray(list) ? list : [list], ...rest))));
 
 export const LIST_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
   "list contains": listFn(["list", "element"], (list, x) => contains(list, x)),
@@ -139,6 +140,7 @@ export const LIST_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
   flatten: listFn(["list"], (list) => flatten(list)),
   "list replace": listFn(["list", "position", "newItem"], (list, position, item) => {
     if (position instanceof FeelFunctionValue) {
+      if (position.parameters.length !== 2) return null;
       const out: unknown[] = [];
       for (const x of list) {
         const hit = position.invoke([x, item]);
@@ -147,7 +149,7 @@ export const LIST_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
       }
       return out;
     }
-    const i = index(list, position);
+    const i = index(list, position instanceof FeelNumber ? position.setScale(0, "DOWN") : position);
     return i === undefined ? null : list.map((x, k) => (k === i ? item : x));
   }),
   sort: listFn(["list", "precedes?"], (list, precedes) => {

@@ -8,20 +8,24 @@ import { isTemporal, viaFeelin } from "./FeelTemporal.ts";
 
 const asNumber = (v: unknown): FeelNumber | undefined => (v instanceof FeelNumber ? v : undefined);
 
-/** A scale argument: an integer in decimal128's range (DMN 1.5: −6111 to 6176). */
+/** A scale argument: its integer part, in decimal128's range (DMN 1.5: −6111 to 6176). */
 const asScale = (v: unknown): number | undefined => {
-  const n = asNumber(v)?.toSafeInteger();
+  const n = asNumber(v)?.setScale(0, "DOWN").toSafeInteger();
   return n !== undefined && n >= -6111 && n <= 6176 ? n : undefined;
 };
 
+const withScale = (mode: RoundingMode) =>
+  signature(["n", "scale"], ([n, scale]) => {
+    const x = asNumber(n);
+    const s = asScale(scale);
+    return x === undefined || s === undefined ? null : x.setScale(s, mode);
+  });
+
+/** floor(n) / ceiling(n) round to an integer; with a scale argument it must be a number (an explicit null is not). */
 const rounding = (mode: RoundingMode, scaleOptional: boolean): FeelBuiltinFunction =>
-  builtin(
-    signature(["n", scaleOptional ? "scale?" : "scale"], ([n, scale]) => {
-      const x = asNumber(n);
-      const s = scale === null && scaleOptional ? 0 : asScale(scale);
-      return x === undefined || s === undefined ? null : x.setScale(s, mode);
-    }),
-  );
+  scaleOptional
+    ? builtin(signature(["n"], ([n]) => asNumber(n)?.setScale(0, mode) ?? null), withScale(mode))
+    : builtin(withScale(mode));
 
 const unary = (name: string, f: (x: FeelNumber) => FeelNumber | null): FeelBuiltinFunction =>
   builtin(signature([name], ([n]) => {

@@ -84,7 +84,8 @@ export const STRING_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
     const re = xpathRegex(d, null, true);
     return re === null ? null : s.split(re);
   })),
-  "string join": builtin(signature(["list", "delimiter?"], ([list, delimiter]) => {
+  "string join": builtin(signature(["list", "delimiter?"], ([value, delimiter]) => {
+    const list = typeof value === "string" ? [value] : value;
     if (!Array.isArray(list) || (delimiter !== null && typeof delimiter !== "string")) return null;
     if (list.some((x) => x !== null && typeof x !== "string")) return null;
     return list.filter((x) => x !== null).join(delimiter ?? "");

@@ -6,6 +6,7 @@ import * as feelin from "feelin";
 import { builtin, signature, type FeelBuiltinFunction } from "./FeelFunctionValue.ts";
 import { FeelNumber } from "./FeelNumber.ts";
 import { callFeelinBuiltin, isTemporal } from "./FeelTemporal.ts";
+import { feelEquals, kindOf } from "./FeelValues.ts";
 
 const isInt = (v: unknown): boolean => v instanceof FeelNumber && v.isInteger;
 const isDateLike = (v: unknown): boolean => v instanceof feelin.FeelDate || v instanceof feelin.FeelDateTime;
@@ -70,9 +71,11 @@ export const TEMPORAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = 
   "day of week": dateArg("day of week"),
   "month of year": dateArg("month of year"),
   "week of year": dateArg("week of year"),
+  // is(value1, value2): same kind and equal; for temporal values also the same time zone form (feelin's `is`).
   is: builtin(signature(["value1", "value2"], ([a, b]) => {
     if (a === null || b === null) return a === null && b === null;
+    if (kindOf(a) !== kindOf(b)) return false;
     if (isTemporal(a) && isTemporal(b)) return callFeelinBuiltin("is", [a, b]) === true;
-    return null;
+    return feelEquals(a, b) === true;
   })),
 };

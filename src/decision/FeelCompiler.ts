@@ -31,10 +31,11 @@ const children = (node: SyntaxNode): SyntaxNode[] => {
 /** Children that carry meaning (no brackets, commas, keywords). */
 const operands = (node: SyntaxNode): SyntaxNode[] => children(node).filter((c) => !PUNCTUATION.has(c.name));
 
+/** A string literal's value: \" \' \\ \n \r \t \uXXXX \UXXXXXX are escapes; any other backslash stays (regex patterns). */
 export const unescapeString = (literal: string): string =>
   literal
     .slice(1, -1)
-    .replace(/\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{6}|.)/g, (_, e: string) => {
+    .replace(/\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{6}|["'\\nrt])/g, (_, e: string) => {
       if (e.length > 1) return String.fromCodePoint(parseInt(e.slice(1), 16));
       return e === "n" ? "\n" : e === "r" ? "\r" : e === "t" ? "\t" : e;
     });
@@ -239,7 +240,7 @@ export class FeelCompiler {
         const v = this.expr(value);
         const type = parseTypeText(this.typeText(typeNode));
         if (type === undefined) return () => null;
-        return (s) => conformsTo(v(s), type) ?? false;
+        return (s) => conformsTo(v(s), type, s.types) ?? false;
       }
       case "FunctionDefinition":
         return this.functionDefinition(node, kids);
@@ -502,8 +503,6 @@ export class FeelCompiler {
           return new FeelRangeValue(x, null, false, false);
         case ">=":
           return new FeelRangeValue(x, null, true, false);
-        case "=":
-          return new FeelRangeValue(x, x, true, true);
         default:
           return null;
       }
@@ -520,7 +519,9 @@ export class FeelCompiler {
       const a = lo(s);
       const b = hi(s);
       // Both ends must be given (an explicit null is not an open end) and of one ordered kind.
-      if (a === null || b === null || feelCompare(a, b) === null) return null;
+      if (a === null || b === null) return null;
+      const order = feelCompare(a, b);
+      if (order === null || order > 0) return null;
       return new FeelRangeValue(a, b, startIncluded, endIncluded);
     };
   }

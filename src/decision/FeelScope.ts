@@ -2,6 +2,7 @@
  * Variable scopes for FEEL evaluation: a chain of frames, innermost first. Lookups walk the chain; a missing name is
  * `undefined` (the evaluator turns it into null).
  */
+import type { TypeResolver } from "./FeelTypes.ts";
 import { isContext } from "./FeelValues.ts";
 
 const SIMPLE_NAME = /^[\p{L}_$?][\p{L}\p{N}_$?]*$/u;
@@ -9,15 +10,18 @@ const SIMPLE_NAME = /^[\p{L}_$?][\p{L}\p{N}_$?]*$/u;
 export class FeelScope {
   readonly vars: Readonly<Record<string, unknown>>;
   readonly parent: FeelScope | undefined;
+  /** Type names beyond the built-in ones (a model's item definitions), for `instance of`. */
+  readonly types: TypeResolver | undefined;
   private complexNamesMemo: ReadonlyArray<string> | undefined;
 
-  constructor(vars: Readonly<Record<string, unknown>>, parent?: FeelScope) {
+  constructor(vars: Readonly<Record<string, unknown>>, parent?: FeelScope, types?: TypeResolver) {
     this.vars = vars;
     this.parent = parent;
+    this.types = types ?? parent?.types;
   }
 
-  static of(vars: Readonly<Record<string, unknown>>): FeelScope {
-    return new FeelScope(vars);
+  static of(vars: Readonly<Record<string, unknown>>, types?: TypeResolver): FeelScope {
+    return new FeelScope(vars, undefined, types);
   }
 
   child(vars: Readonly<Record<string, unknown>>): FeelScope {

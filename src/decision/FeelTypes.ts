@@ -37,21 +37,30 @@ const BUILTIN_NAMES = new Set([
 
 export const isBuiltinTypeName = (name: string): boolean => BUILTIN_NAMES.has(canonicalTypeName(name));
 
-/** Whether `value` conforms to `type`; undefined when the type names something unknown here (an item definition). */
-export const conformsTo = (value: unknown, type: FeelType): boolean | undefined => {
+/** Resolves a type name that is not built in (a model's item definition). */
+export type TypeResolver = (name: string) => FeelType | undefined;
+
+/**
+ * Whether `value` conforms to `type`; undefined when the type names something unknown. Null conforms to no type
+ * but Null itself (`null instance of Any` is false).
+ */
+export const conformsTo = (value: unknown, type: FeelType, resolve?: TypeResolver): boolean | undefined => {
   switch (type.kind) {
     case "named": {
       const name = canonicalTypeName(type.name);
-      if (name === "Any") return true;
       if (name === "Null") return value === null;
-      if (!BUILTIN_NAMES.has(name)) return undefined;
+      if (name === "Any") return value !== null;
+      if (!BUILTIN_NAMES.has(name)) {
+        const resolved = resolve?.(type.name);
+        return resolved === undefined ? undefined : conformsTo(value, resolved, resolve);
+      }
       if (value === null) return false;
       return kindOf(value) === name;
     }
     case "list": {
       if (!Array.isArray(value)) return false;
       for (const item of value) {
-        const c = item === null ? true : conformsTo(item, type.element);
+        const c = item === null ? true : conformsTo(item, type.element, resolve);
         if (c !== true) return c;
       }
       return true;
@@ -59,13 +68,13 @@ export const conformsTo = (value: unknown, type: FeelType): boolean | undefined 
     case "range": {
       if (!isRangeValue(value)) return false;
       const bounds = [value.start, value.end].filter((b) => b !== null);
-      return bounds.every((b) => conformsTo(b, type.element) === true);
+      return bounds.every((b) => conformsTo(b, type.element, resolve) === true);
     }
     case "context": {
       if (!isContext(value)) return false;
       for (const e of type.entries) {
         if (!Object.hasOwn(value, e.name)) return false;
-        const c = conformsTo(value[e.name], e.type);
+        const c = conformsTo(value[e.name], e.type, resolve);
         if (c !== true && value[e.name] !== null) return c;
       }
       return true;

@@ -7,7 +7,7 @@
 import type { ItemDefinition } from "./DecisionModel.ts";
 import { compileUnaryTests, FeelScope } from "./Feel.ts";
 import { isSyntaxError } from "./FeelParser.ts";
-import { canonicalTypeName, conformsTo, isBuiltinTypeName, parseTypeText, type FeelType } from "./FeelTypes.ts";
+import { canonicalTypeName, conformsTo, isBuiltinTypeName, parseTypeText, type FeelType, type TypeResolver } from "./FeelTypes.ts";
 import { isContext } from "./FeelValues.ts";
 
 const local = (typeRef: string): string => typeRef.replace(/^(feel|FEEL|xsd|tns|ns\d*):/, "").trim();
@@ -67,4 +67,27 @@ const coerceToItem = (value: unknown, def: ItemDefinition, items: ReadonlyArray<
     return value.length === 1 ? element(value[0]) : def.components.length === 0 && def.typeRef === undefined ? value : element(value);
   }
   return element(value);
+};
+
+const itemType = (def: ItemDefinition): FeelType => {
+  const base: FeelType =
+    def.components.length > 0
+      ? { kind: "context", entries: def.components.map((c) => ({ name: c.name, type: itemType(c) })) }
+      : def.typeRef === undefined
+        ? { kind: "named", name: "Any" }
+        : (parseTypeText(local(def.typeRef)) ?? { kind: "named", name: local(def.typeRef) });
+  return def.isCollection ? { kind: "list", element: base } : base;
+};
+
+const resolvers = new WeakMap<ReadonlyArray<ItemDefinition>, TypeResolver>();
+
+/** The model's item definitions as FEEL types, for `instance of` (allowed values are not part of the type). */
+export const typeResolverFor = (items: ReadonlyArray<ItemDefinition>): TypeResolver => {
+  let resolver = resolvers.get(items);
+  if (resolver === undefined) {
+    const types = new Map(items.map((d) => [d.name, itemType(d)]));
+    resolver = (name) => types.get(local(name));
+    resolvers.set(items, resolver);
+  }
+  return resolver;
 };
