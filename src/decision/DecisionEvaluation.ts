@@ -199,9 +199,13 @@ const makeFunction = (
     expr.parameters.map((p) => ({ name: p.name, type: p.typeRef })),
     (args) => {
       const vars: FeelContext = {};
-      expr.parameters.forEach((p, i) => {
-        vars[p.name] = coerceToType(args[i] ?? null, p.typeRef, items);
-      });
+      for (const [i, p] of expr.parameters.entries()) {
+        const arg = args[i] ?? null;
+        const coerced = coerceToType(arg, p.typeRef, items);
+        // An argument that does not conform to its parameter's type makes the invocation fail.
+        if (coerced === null && arg !== null) return null;
+        vars[p.name] = coerced;
+      }
       // The function's own name is visible inside its body, for recursive calls.
       const scope = (self === undefined ? closure : closure.child({ [self.name]: fn })).child(vars);
       const value = expr.body === undefined ? null : evaluateBoxed(expr.body, scope, items).value;

@@ -138,7 +138,9 @@ export const LIST_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
   )),
   "distinct values": listFn(["list"], (list) => distinct(list)),
   flatten: listFn(["list"], (list) => flatten(list)),
-  "list replace": listFn(["list", "position", "newItem"], (list, position, item) => {
+  "list replace": builtin(...["position", "match"].map((second) => signature(["list", second, "newItem"], ([value, position, item]) => {
+    if (value === null) return null;
+    const list = Array.isArray(value) ? value : [value];
     if (position instanceof FeelFunctionValue) {
       if (position.parameters.length !== 2) return null;
       const out: unknown[] = [];
@@ -151,7 +153,7 @@ export const LIST_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
     }
     const i = index(list, position instanceof FeelNumber ? position.setScale(0, "DOWN") : position);
     return i === undefined ? null : list.map((x, k) => (k === i ? item : x));
-  }),
+  }))),
   sort: listFn(["list", "precedes?"], (list, precedes) => {
     if (precedes === null) {
       let failed = false;

@@ -11,15 +11,22 @@ import { feelEquals, kindOf } from "./FeelValues.ts";
 const isInt = (v: unknown): boolean => v instanceof FeelNumber && v.isInteger;
 const isDateLike = (v: unknown): boolean => v instanceof feelin.FeelDate || v instanceof feelin.FeelDateTime;
 
+/** A date-time text has either an offset or a zone id, not both, and offsets lie within ±18:00. */
+const validZone = (text: string): boolean => {
+  if (/([+-]\d\d:\d\d|Z)@/.test(text)) return false;
+  const offset = /T.*[+-](\d\d):(\d\d)$/.exec(text);
+  return offset === null || Number(offset[1]) * 60 + Number(offset[2]) <= 18 * 60;
+};
+
 const delegate = (name: string) => (args: ReadonlyArray<unknown>): unknown => callFeelinBuiltin(name, args);
 
-/** Whole months between two dates / date-times, dropping the part of a month left over. */
+/** Whole months between the dates of two dates / date-times (times of day do not count), dropping the part of a month left over. */
 const monthsBetween = (from: unknown, to: unknown): number | undefined => {
   const parts = (v: unknown): { months: number; rest: number } | undefined => {
-    if (v instanceof feelin.FeelDate) return { months: v.year * 12 + v.month, rest: v.day * 1e9 };
+    if (v instanceof feelin.FeelDate) return { months: v.year * 12 + v.month, rest: v.day };
     if (v instanceof feelin.FeelDateTime) {
       const d = v.value;
-      return { months: d.year * 12 + d.month, rest: d.day * 1e9 + d.hour * 3600e3 + d.minute * 60e3 + d.second * 1e3 + d.millisecond };
+      return { months: d.year * 12 + d.month, rest: d.day };
     }
     return undefined;
   };
@@ -41,7 +48,7 @@ export const TEMPORAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = 
     signature(["year", "month", "day"], (args) => (args.every(isInt) ? callFeelinBuiltin("date", args) : null)),
   ),
   "date and time": builtin(
-    signature(["from"], ([from]) => (typeof from === "string" ? callFeelinBuiltin("date and time", [from]) : null)),
+    signature(["from"], ([from]) => (typeof from === "string" && validZone(from) ? callFeelinBuiltin("date and time", [from]) : null)),
     signature(["date", "time"], ([d, t]) =>
       isDateLike(d) && t instanceof feelin.FeelTime ? callFeelinBuiltin("date and time", [d, t]) : null,
     ),
@@ -72,7 +79,7 @@ export const TEMPORAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = 
   "month of year": dateArg("month of year"),
   "week of year": dateArg("week of year"),
   // is(value1, value2): same kind and equal; for temporal values also the same time zone form (feelin's `is`).
-  is: builtin(signature(["value1", "value2"], ([a, b]) => {
+  is: builtin(signature(["value1", "value2?"], ([a, b]) => {
     if (a === null || b === null) return a === null && b === null;
     if (kindOf(a) !== kindOf(b)) return false;
     if (isTemporal(a) && isTemporal(b)) return callFeelinBuiltin("is", [a, b]) === true;

@@ -3,6 +3,7 @@
  * a FeelScope. Semantics follow DMN 1.5 chapter 10: errors inside an expression give null, never an exception.
  */
 import type { SyntaxNode, Tree } from "@lezer/common";
+import * as feelin from "feelin";
 import { arithmetic, negate, type ArithOp } from "./FeelArithmetic.ts";
 import { BUILTINS } from "./FeelBuiltins.ts";
 import { FeelFunctionValue, type FeelParameter } from "./FeelFunctionValue.ts";
@@ -67,10 +68,24 @@ const compareWith = (op: string, a: unknown, b: unknown): boolean | null => {
 
 /** The values an iteration context runs over: a list, a range of integers (`1..3`, `[1..3]`), or a single value. */
 const iterationValues = (from: unknown, to: unknown | undefined): unknown[] | null => {
-  if (to !== undefined) return integerSteps(from, to, true, true);
+  if (to !== undefined) return from instanceof feelin.FeelDate ? daySteps(from, to) : integerSteps(from, to, true, true);
   if (Array.isArray(from)) return from;
   if (from instanceof FeelRangeValue) return integerSteps(from.start, from.end, from.startIncluded, from.endIncluded);
   return from === null ? null : [from];
+};
+
+const ONE_DAY = parseTemporalLiteral("P1D");
+
+/** `for d in @"2021-01-01"..@"2021-01-03"`: the dates from one to the other, a day apart, either way. */
+const daySteps = (from: feelin.FeelDate, to: unknown): unknown[] | null => {
+  if (!(to instanceof feelin.FeelDate)) return null;
+  const out: unknown[] = [];
+  const step = from.iso <= to.iso ? "+" : "-";
+  for (let d: unknown = from; d instanceof feelin.FeelDate && out.length <= 100_000; d = arithmetic(step, d, ONE_DAY)) {
+    out.push(d);
+    if (d.iso === to.iso) return out;
+  }
+  return null;
 };
 
 const integerSteps = (from: unknown, to: unknown, fromIncluded: boolean, toIncluded: boolean): unknown[] | null => {
@@ -476,10 +491,17 @@ export class FeelCompiler {
       return { name: n === undefined ? "" : this.name(n), type: t === undefined ? undefined : this.src(t) };
     });
     const body = this.expr(bodyNode);
+    const types = parameters.map((p) => (p.type === undefined ? undefined : parseTypeText(p.type)));
     return (s) =>
       new FeelFunctionValue(parameters, (args) => {
         const vars: Record<string, unknown> = {};
-        parameters.forEach((p, i) => (vars[p.name] = args[i] ?? null));
+        for (const [i, p] of parameters.entries()) {
+          const arg = args[i] ?? null;
+          const type = types[i];
+          // A typed parameter refuses a value of another type: the invocation gives null.
+          if (type !== undefined && arg !== null && conformsTo(arg, type, s.types) === false) return null;
+          vars[p.name] = arg;
+        }
         return body(s.child(vars));
       });
   }

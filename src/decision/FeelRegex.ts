@@ -112,7 +112,8 @@ export const xpathRegex = (pattern: string, flags: string | null, global = false
   let source = pattern;
   if (f.includes("q")) source = escapeLiteral(pattern);
   else {
-    if (f.includes("x")) source = source.replace(/\s+/g, "");
+    // x: whitespace is dropped, except inside character classes (`[ ]` still matches a space).
+    if (f.includes("x")) source = source.replace(/\[(?:\\.|[^\]\\])*\]|\s+/g, (m) => (m.startsWith("[") ? m : ""));
     const t = translate(source);
     if (t === null) return null;
     source = t.source;
