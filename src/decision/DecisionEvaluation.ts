@@ -249,6 +249,29 @@ const evaluateBoxed = (expr: Expression, ctx: FeelScope, items: Items): TableOut
     }
     case "function":
       return plain(makeFunction(expr, ctx, items, undefined));
+    case "conditional": {
+      // A condition that is neither boolean nor null is an error.
+      const condition = evaluateBoxed(expr.condition, ctx, items).value;
+      if (condition !== null && typeof condition !== "boolean") return plain(null);
+      return plain(evaluateBoxed(condition === true ? expr.then : expr.else, ctx, items).value);
+    }
+    case "iterator": {
+      const source = evaluateBoxed(expr.in, ctx, items).value;
+      if (source === null) return plain(null);
+      const list = Array.isArray(source) ? source : [source];
+      const results = list.map((x) => evaluateBoxed(expr.body, ctx.child({ [expr.variable]: x }), items).value);
+      if (expr.iterator === "for") return plain(results);
+      if (results.some((r) => r !== null && typeof r !== "boolean")) return plain(null);
+      return plain(expr.iterator === "some" ? results.some((r) => r === true) : results.every((r) => r === true));
+    }
+    case "filter": {
+      const source = evaluateBoxed(expr.in, ctx, items).value;
+      if (source === null) return plain(null);
+      const list = Array.isArray(source) ? source : [source];
+      const matches = list.map((x) => evaluateBoxed(expr.match, ctx.child(isContext(x) ? { ...x, item: x } : { item: x }), items).value);
+      if (matches.some((m) => m !== null && typeof m !== "boolean")) return plain(null);
+      return plain(list.filter((_, i) => matches[i] === true));
+    }
     case "unsupported":
       throw new Abort(fail("UNSUPPORTED", `unsupported expression ${expr.type}`));
   }

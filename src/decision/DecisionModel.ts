@@ -5,6 +5,7 @@
  * so those are rewritten to the 1.3 ones before parsing.
  */
 import { DmnModdle } from "dmn-moddle";
+import { BOXED_NS, rewriteBoxedIterations } from "./BoxedIterationXml.ts";
 
 export interface Problem {
   readonly path: string;
@@ -66,6 +67,12 @@ export type Expression =
   | { readonly kind: "relation"; readonly columns: ReadonlyArray<string>; readonly rows: ReadonlyArray<ReadonlyArray<Expression>> }
   | { readonly kind: "invocation"; readonly callee: string; readonly bindings: ReadonlyArray<{ readonly name: string; readonly value: Expression | undefined }> }
   | { readonly kind: "function"; readonly parameters: ReadonlyArray<{ readonly name: string; readonly typeRef: string | undefined }>; readonly body: Expression | undefined; readonly functionKind: string }
+  /** DMN 1.5 boxed conditional: `if` / `then` / `else`. */
+  | { readonly kind: "conditional"; readonly condition: Expression; readonly then: Expression; readonly else: Expression }
+  /** DMN 1.5 boxed iterators: `for` (a list of results), `some` and `every` (booleans). */
+  | { readonly kind: "iterator"; readonly iterator: "for" | "some" | "every"; readonly variable: string; readonly in: Expression; readonly body: Expression }
+  /** DMN 1.5 boxed filter: the items of `in` for which `match` (with `item` bound) is true. */
+  | { readonly kind: "filter"; readonly in: Expression; readonly match: Expression }
   | { readonly kind: "unsupported"; readonly type: string };
 
 export interface Decision {
@@ -148,8 +155,37 @@ const href = (ref: El): string => {
 
 const text = (el: El): string => (el?.text ?? "") as string;
 
+const NULL_LITERAL: Expression = { kind: "literal", text: "null", typeRef: undefined };
+
+/** A context rewritten from a DMN 1.5 boxed conditional / iterator / filter (see BoxedIterationXml.ts). */
+const readBoxed = (el: El): Expression | undefined => {
+  const attrs: Record<string, string> = el.$attrs ?? {};
+  const prefix = Object.keys(attrs).find((k) => k.startsWith("xmlns:") && attrs[k] === BOXED_NS)?.slice("xmlns:".length);
+  if (prefix === undefined) return undefined;
+  const kind = attrs[`${prefix}:kind`];
+  const part = (name: string): Expression =>
+    readExpression((el.contextEntry ?? []).find((e: El) => e.variable?.name === name)?.value) ?? NULL_LITERAL;
+  switch (kind) {
+    case "conditional":
+      return { kind: "conditional", condition: part("if"), then: part("then"), else: part("else") };
+    case "for":
+      return { kind: "iterator", iterator: "for", variable: attrs[`${prefix}:iterator`] ?? "", in: part("in"), body: part("return") };
+    case "some":
+    case "every":
+      return { kind: "iterator", iterator: kind, variable: attrs[`${prefix}:iterator`] ?? "", in: part("in"), body: part("satisfies") };
+    case "filter":
+      return { kind: "filter", in: part("in"), match: part("match") };
+    default:
+      return undefined;
+  }
+};
+
 const readExpression = (el: El): Expression | undefined => {
   if (el === undefined || el === null) return undefined;
+  if (el.$type === "dmn:Context" && el.$attrs !== undefined) {
+    const boxed = readBoxed(el);
+    if (boxed !== undefined) return boxed;
+  }
   switch (el.$type) {
     case "dmn:LiteralExpression":
       return { kind: "literal", text: text(el), typeRef: el.typeRef };
@@ -226,7 +262,7 @@ export const importDmnXml = async (xml: string): Promise<Result<DecisionModel, R
   let root: El;
   let warnings: ReadonlyArray<El> = [];
   try {
-    const parsed = await moddle.fromXML(normaliseNamespaces(xml), "dmn:Definitions");
+    const parsed = await moddle.fromXML(rewriteBoxedIterations(normaliseNamespaces(xml)), "dmn:Definitions");
     root = parsed.rootElement;
     warnings = parsed.warnings ?? [];
   } catch (error) {
