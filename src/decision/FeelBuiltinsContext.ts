@@ -9,7 +9,9 @@ const put = (context: Record<string, unknown>, keys: ReadonlyArray<unknown>, val
   if (typeof key !== "string") return null;
   if (rest.length === 0) return { ...context, [key]: value };
   const inner = context[key];
-  const nested = put(isContext(inner) ? inner : {}, rest, value);
+  // A path may create missing contexts but not go through a value that is not one.
+  if (inner !== undefined && !isContext(inner)) return null;
+  const nested = put(inner ?? {}, rest, value);
   return nested === null ? null : { ...context, [key]: nested };
 };
 
@@ -36,11 +38,7 @@ export const CONTEXT_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
     return out;
   })),
   "context put": builtin(
-    signature(["context", "key", "value"], ([c, key, value]) => {
-      if (!isContext(c)) return null;
-      if (!Array.isArray(key)) return put(c, [key], value);
-      return key.length > 0 ? put(c, key, value) : null;
-    }),
+    { ...signature(["context", "key", "value"], ([c, key, value]) => (isContext(c) && typeof key === "string" ? put(c, [key], value) : null)), accepts: (args) => !Array.isArray(args[1]) },
     signature(["context", "keys", "value"], ([c, keys, value]) =>
       isContext(c) && Array.isArray(keys) && keys.length > 0 ? put(c, keys, value) : null,
     ),

@@ -22,7 +22,8 @@ const isLiteralEnd = (node: SyntaxNode): boolean => {
       if (at !== null) return true;
       const params = node.getChild("PositionalParameters");
       const args = params === null ? [] : params.getChildren("StringLiteral");
-      return args.length === 1 && params?.firstChild === args[0] && params?.lastChild === args[0];
+      const arg = args[0];
+      return args.length === 1 && params !== null && arg !== undefined && params.from === arg.from && params.to === arg.to;
     }
     default:
       return false;

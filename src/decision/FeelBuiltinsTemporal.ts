@@ -79,7 +79,7 @@ export const TEMPORAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = 
   "month of year": dateArg("month of year"),
   "week of year": dateArg("week of year"),
   // is(value1, value2): same kind and equal; for temporal values also the same time zone form (feelin's `is`).
-  is: builtin(signature(["value1", "value2?"], ([a, b]) => {
+  is: builtin(signature(["value1?", "value2?"], ([a, b]) => {
     if (a === null || b === null) return a === null && b === null;
     if (kindOf(a) !== kindOf(b)) return false;
     if (isTemporal(a) && isTemporal(b)) return callFeelinBuiltin("is", [a, b]) === true;

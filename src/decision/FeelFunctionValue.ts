@@ -44,6 +44,8 @@ export interface FeelSignature {
   /** Whether extra positional arguments are collected into a list for the last parameter. */
   readonly variadic: boolean;
   readonly body: (args: ReadonlyArray<unknown>) => unknown;
+  /** For positional calls: whether this signature takes these arguments (overloads told apart by argument kind). */
+  readonly accepts?: (args: ReadonlyArray<unknown>) => boolean;
 }
 
 /** A built-in function with one or more signatures (`date(from)`, `date(year, month, day)`); the first that fits is used. */
@@ -59,7 +61,7 @@ export class FeelBuiltinFunction extends FeelFunctionValue {
   override invoke(args: ReadonlyArray<unknown> | Readonly<Record<string, unknown>>): unknown {
     if (Array.isArray(args)) {
       for (const sig of this.signatures) {
-        if (args.length < sig.required) continue;
+        if (args.length < sig.required || (sig.accepts !== undefined && !sig.accepts(args))) continue;
         if (sig.variadic && args.length >= sig.parameters.length) {
           const fixed = sig.parameters.length - 1;
           return sig.body([...args.slice(0, fixed), args.slice(fixed)]);
