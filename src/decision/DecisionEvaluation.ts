@@ -377,6 +377,6 @@ export const evaluateService = (model: DecisionModel, serviceIdOrName: string, v
       outputs[d.name] = runDecision(model, d, inputs, cache, trace);
     }
     const names = Object.keys(outputs);
-    const result = names.length === 1 ? outputs[names[0] ?? ""] : outputs;
+    const result = coerceToType(names.length === 1 ? outputs[names[0] ?? ""] : outputs, service.typeRef, model.itemDefinitions);
     return { _tag: "EvaluationOk", result, trace };
   });

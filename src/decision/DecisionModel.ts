@@ -88,6 +88,8 @@ export interface Decision {
 export interface DecisionService {
   readonly id: string;
   readonly name: string;
+  /** The service variable's typeRef: the type of the service's result. */
+  readonly typeRef?: string | undefined;
   readonly outputDecisions: ReadonlyArray<string>;
   readonly encapsulatedDecisions: ReadonlyArray<string>;
   readonly inputDecisions: ReadonlyArray<string>;
@@ -294,6 +296,7 @@ export const importDmnXml = async (xml: string): Promise<Result<DecisionModel, R
         services.push({
           id: el.id ?? "",
           name: el.name ?? el.id ?? "",
+          typeRef: el.variable?.typeRef,
           outputDecisions: (el.outputDecision ?? []).map(href),
           encapsulatedDecisions: (el.encapsulatedDecision ?? []).map(href),
           inputDecisions: (el.inputDecision ?? []).map(href),

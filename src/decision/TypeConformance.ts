@@ -23,8 +23,9 @@ const allowed = (value: unknown, tests: string | undefined): boolean => {
 
 const coerceBuiltin = (value: unknown, type: FeelType): unknown => {
   if (conformsTo(value, type) === true) return value;
+  // One level only: [[10]] does not become a number.
   if (Array.isArray(value) && value.length === 1 && type.kind !== "list" && !(type.kind === "named" && canonicalTypeName(type.name) === "list")) {
-    return coerceBuiltin(value[0], type);
+    return conformsTo(value[0], type) === true ? value[0] : null;
   }
   if (type.kind === "list" && !Array.isArray(value) && conformsTo([value], type) === true) return [value];
   return null;
