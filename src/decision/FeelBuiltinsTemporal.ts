@@ -18,6 +18,13 @@ const validZone = (text: string): boolean => {
   return offset === null || Number(offset[1]) * 60 + Number(offset[2]) <= 18 * 60;
 };
 
+/** A days-and-time duration as a zone offset, e.g. -PT1H as "-01:00". */
+const offsetText = (d: feelin.FeelDuration): string => {
+  const negative = d.iso.startsWith("-");
+  const minutes = Math.abs(d.days) * 1440 + Math.abs(d.hours) * 60 + Math.abs(d.minutes);
+  return `${negative ? "-" : "+"}${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+};
+
 const delegate = (name: string) => (args: ReadonlyArray<unknown>): unknown => callFeelinBuiltin(name, args);
 
 /** Whole months between the dates of two dates / date-times (times of day do not count), dropping the part of a month left over. */
@@ -62,7 +69,12 @@ export const TEMPORAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = 
     signature(["hour", "minute", "second", "offset?"], ([h, m, s, offset]) => {
       if (!isInt(h) || !isInt(m) || !(s instanceof FeelNumber)) return null;
       if (offset !== null && !(offset instanceof feelin.FeelDuration && !offset.yearsMonths)) return null;
-      return callFeelinBuiltin("time", offset === null ? [h, m, s] : [h, m, s, offset]);
+      // Built as time text so that fractional seconds (time(12, 59, 1.3)) are kept exactly.
+      const seconds = s.toString().split(".");
+      const pad = (x: string) => x.padStart(2, "0");
+      const text = `${pad(String(h))}:${pad(String(m))}:${pad(seconds[0] ?? "0")}${seconds[1] === undefined ? "" : `.${seconds[1]}`}`;
+      if (s.sign < 0) return null;
+      return callFeelinBuiltin("time", [offset === null ? text : `${text}${offsetText(offset)}`]);
     }),
   ),
   duration: builtin(signature(["from"], ([from]) => (typeof from === "string" ? callFeelinBuiltin("duration", [from]) : null))),
