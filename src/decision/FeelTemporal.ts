@@ -115,3 +115,61 @@ export const parseTemporalLiteral = (text: string): unknown => {
   if (/^\d\d:\d\d/.test(s)) return callFeelinBuiltin("time", [s]);
   return null;
 };
+
+const OFFSET_ZONE = /^(?:UTC|Z|[+-]\d\d:\d\d)$/;
+
+const offsetMinutes = (zone: string): number => {
+  if (zone === "UTC" || zone === "Z") return 0;
+  const sign = zone.startsWith("-") ? -1 : 1;
+  return sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
+};
+
+/**
+ * A number that orders temporal values of one kind, to the millisecond (the kit, like feelin, treats times that differ
+ * by less as equal); undefined where only feelin can tell (named zones on times).
+ */
+const orderKey = (v: TemporalValue): number | undefined => {
+  if (v instanceof feelin.FeelDate) return (v.year * 16 + v.month) * 32 + v.day;
+  if (v instanceof feelin.FeelDateTime) {
+    try {
+      return v.value.toZonedDateTime(v.zone ?? "UTC").epochMilliseconds;
+    } catch {
+      return undefined;
+    }
+  }
+  if (v instanceof feelin.FeelTime) {
+    if (v.zone !== null && !OFFSET_ZONE.test(v.zone)) return undefined;
+    const t = v.value;
+    const millis = ((t.hour * 60 + t.minute) * 60 + t.second) * 1e3 + t.millisecond;
+    return millis - (v.zone === null ? 0 : offsetMinutes(v.zone) * 60e3);
+  }
+  return v.yearsMonths ? v.years * 12 + v.months : v.value.total({ unit: "milliseconds" });
+};
+
+/**
+ * Order (-1, 0, 1) of two temporal values of the same kind, computed here for speed; null when not comparable.
+ * Local and zoned values are compared as feelin does (a local value is read as UTC).
+ */
+export const temporalOrder = (a: TemporalValue, b: TemporalValue): number | null => {
+  if (temporalKind(a) !== temporalKind(b)) return null;
+  const x = orderKey(a);
+  const y = orderKey(b);
+  if (x === undefined || y === undefined) {
+    const r = viaFeelin("if a < b then -1 else if a > b then 1 else if a = b then 0 else null", { a, b });
+    return r instanceof FeelNumber ? r.sign : null;
+  }
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+/** FEEL `=` on temporal values of the same kind; mixed local / zoned values are left to feelin's rules. */
+export const temporalEquals = (a: TemporalValue, b: TemporalValue): boolean | null => {
+  if (temporalKind(a) !== temporalKind(b)) return null;
+  const zoned = (v: TemporalValue): boolean => (v instanceof feelin.FeelTime || v instanceof feelin.FeelDateTime) && v.zone !== null;
+  if (zoned(a) === zoned(b)) {
+    const x = orderKey(a);
+    const y = orderKey(b);
+    if (x !== undefined && y !== undefined) return x === y;
+  }
+  const r = viaFeelin("a = b", { a, b });
+  return typeof r === "boolean" ? r : null;
+};

@@ -5,11 +5,10 @@
  * Values: null, boolean, string, FeelNumber, lists (arrays), contexts (plain objects), temporal values (FeelTemporal),
  * ranges (FeelRangeValue) and functions (FeelFunctionValue).
  */
-import * as feelin from "feelin";
 import { FeelNumber } from "./FeelNumber.ts";
 import { FeelRangeValue } from "./FeelRange.ts";
 import { FeelFunctionValue } from "./FeelFunctionValue.ts";
-import { isTemporal, temporalKind, viaFeelin } from "./FeelTemporal.ts";
+import { isTemporal, temporalEquals, temporalKind, temporalOrder } from "./FeelTemporal.ts";
 
 export type FeelKind =
   | "null"
@@ -87,10 +86,8 @@ export const feelEquals = (a: unknown, b: unknown): boolean | null => {
       return a === b;
     case undefined:
       return null;
-    default: {
-      const r = viaFeelin("a = b", { a, b });
-      return typeof r === "boolean" ? r : null;
-    }
+    default:
+      return isTemporal(a) && isTemporal(b) ? temporalEquals(a, b) : null;
   }
 };
 
@@ -98,13 +95,7 @@ export const feelEquals = (a: unknown, b: unknown): boolean | null => {
 export const feelCompare = (a: unknown, b: unknown): number | null => {
   if (a instanceof FeelNumber) return b instanceof FeelNumber ? a.compare(b) : null;
   if (typeof a === "string") return typeof b === "string" ? (a < b ? -1 : a > b ? 1 : 0) : null;
-  if (isTemporal(a) && isTemporal(b)) {
-    const ka = temporalKind(a);
-    if (ka !== temporalKind(b)) return null;
-    if (a instanceof feelin.FeelDate) return a.iso < b.iso ? -1 : a.iso > b.iso ? 1 : 0;
-    const r = viaFeelin("if a < b then -1 else if a > b then 1 else if a = b then 0 else null", { a, b });
-    return r instanceof FeelNumber ? r.sign : null;
-  }
+  if (isTemporal(a) && isTemporal(b)) return temporalOrder(a, b);
   return null;
 };
 
