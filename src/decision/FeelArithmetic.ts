@@ -5,7 +5,7 @@
  */
 import { FeelNumber } from "./FeelNumber.ts";
 import * as feelin from "feelin";
-import { callFeelinBuiltin, isTemporal, viaFeelin } from "./FeelTemporal.ts";
+import { callFeelinBuiltin, dateTimeDifference, isTemporal, viaFeelin } from "./FeelTemporal.ts";
 
 export type ArithOp = "+" | "-" | "*" | "/" | "**";
 
@@ -29,6 +29,10 @@ export const arithmetic = (op: ArithOp, a: unknown, b: unknown): unknown => {
     }
   }
   if (op === "+" && typeof a === "string" && typeof b === "string") return a + b;
+  if (op === "-" && a instanceof feelin.FeelDateTime && b instanceof feelin.FeelDateTime) {
+    const difference = dateTimeDifference(a, b);
+    if (difference !== undefined) return difference;
+  }
   if (op !== "**" && temporalOperands(a, b)) return viaFeelin(`a ${op} b`, { a, b });
   return null;
 };

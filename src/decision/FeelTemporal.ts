@@ -173,3 +173,30 @@ export const temporalEquals = (a: TemporalValue, b: TemporalValue): boolean | nu
   const r = viaFeelin("a = b", { a, b });
   return typeof r === "boolean" ? r : null;
 };
+
+/** A days and time duration of `ms` milliseconds, e.g. P367DT6H58M59S. */
+const durationOfMillis = (ms: number): unknown => {
+  const sign = ms < 0 ? "-" : "";
+  let rest = Math.abs(ms);
+  const days = Math.floor(rest / 86_400_000);
+  rest -= days * 86_400_000;
+  const hours = Math.floor(rest / 3_600_000);
+  rest -= hours * 3_600_000;
+  const minutes = Math.floor(rest / 60_000);
+  rest -= minutes * 60_000;
+  const seconds = rest / 1000;
+  return callFeelinBuiltin("duration", [`${sign}P${days}DT${hours}H${minutes}M${seconds}S`]);
+};
+
+/**
+ * date and time − date and time: the time between the two instants (DMN 1.5 table 57), so offsets and zones count;
+ * undefined where feelin's rules apply (one local and one zoned value, or values Temporal cannot place).
+ */
+export const dateTimeDifference = (a: feelin.FeelDateTime, b: feelin.FeelDateTime): unknown => {
+  if ((a.zone === null) !== (b.zone === null)) return undefined;
+  try {
+    return durationOfMillis(a.value.toZonedDateTime(a.zone ?? "UTC").epochMilliseconds - b.value.toZonedDateTime(b.zone ?? "UTC").epochMilliseconds);
+  } catch {
+    return undefined;
+  }
+};
