@@ -280,6 +280,14 @@ const evaluateBoxed = (expr: Expression, ctx: FeelScope, items: Items): TableOut
 const knowledgeContext = (model: DecisionModel, ids: ReadonlyArray<string>, scope: FeelScope): FeelContext => {
   const out: FeelContext = {};
   for (const id of ids) {
+    // An imported model's BKM or service is visible as `importName.elementName`.
+    const imported = (model.imports ?? []).find((i) => i.model !== undefined && !isLocal(model, id) && isLocal(i.model, id));
+    if (imported?.model !== undefined) {
+      const entries = knowledgeContext(imported.model, [id], scope);
+      const existing = out[imported.name];
+      out[imported.name] = { ...(isContext(existing) ? existing : {}), ...entries };
+      continue;
+    }
     const bkm = model.businessKnowledgeModels.find((b) => b.id === id);
     if (bkm !== undefined) {
       const inner = scope.child(knowledgeContext(model, bkm.requiredKnowledge, scope));
@@ -302,6 +310,12 @@ const knowledgeContext = (model: DecisionModel, ids: ReadonlyArray<string>, scop
   return out;
 };
 
+/** Decisions are cached per evaluation by model and id (imported models may reuse ids). */
+const cacheKey = (model: DecisionModel, id: string): string => `${model.namespace}#${id}`;
+
+const isLocal = (model: DecisionModel, id: string): boolean =>
+  model.businessKnowledgeModels.some((b) => b.id === id) || model.decisionServices.some((s) => s.id === id);
+
 const nameOfDecision = (model: DecisionModel, id: string): string => model.decisions.find((d) => d.id === id)?.name ?? id;
 const nameOfInput = (model: DecisionModel, id: string): string => model.inputData.find((d) => d.id === id)?.name ?? id;
 
@@ -312,19 +326,38 @@ const runDecision = (
   cache: Map<string, unknown>,
   trace: DecisionTrace[],
 ): unknown => {
-  if (cache.has(decision.id)) return cache.get(decision.id);
+  const key = cacheKey(model, decision.id);
+  if (cache.has(key)) return cache.get(key);
   const required: FeelContext = {};
   for (const reqId of decision.requiredDecisions) {
     const req = model.decisions.find((d) => d.id === reqId);
-    if (req === undefined) throw new Abort(fail("NOT_FOUND", `required decision ${reqId} not found`));
-    required[req.name] = runDecision(model, req, inputs, cache, trace);
+    if (req !== undefined) required[req.name] = runDecision(model, req, inputs, cache, trace);
+    else if (!(decision.importedDecisions ?? []).some((i) => i.id === reqId)) throw new Abort(fail("NOT_FOUND", `required decision ${reqId} not found`));
+  }
+  for (const imported of decision.importedDecisions ?? []) {
+    const modelImport = model.imports?.find((i) => i.namespace === imported.namespace);
+    const importedDecision = modelImport?.model?.decisions.find((d) => d.id === imported.id);
+    if (modelImport?.model === undefined || importedDecision === undefined) {
+      throw new Abort(fail("NOT_FOUND", `required decision ${imported.namespace}#${imported.id} not found`));
+    }
+    const existing = required[modelImport.name];
+    required[modelImport.name] = {
+      ...(isContext(existing) ? existing : {}),
+      [importedDecision.name]: runDecision(modelImport.model, importedDecision, inputs, cache, trace),
+    };
   }
   const withDecisions = inputs.child(required);
-  const scope = withDecisions.child(knowledgeContext(model, decision.requiredKnowledge, withDecisions));
+  const knowledge = knowledgeContext(model, decision.requiredKnowledge, withDecisions);
+  // An import name can carry both decisions and knowledge of that model: one context with both.
+  for (const [name, value] of Object.entries(knowledge)) {
+    const decisions = required[name];
+    if (isContext(decisions) && isContext(value)) knowledge[name] = { ...decisions, ...value };
+  }
+  const scope = withDecisions.child(knowledge);
   const raw = decision.expression === undefined ? { value: null, inputs: [], matched: [] } : evaluateBoxed(decision.expression, scope, model.itemDefinitions);
   // DMN 1.5 §10.3.2.9.4: a decision's value that does not conform to its variable's typeRef becomes null.
   const outcome = { ...raw, value: coerceToType(raw.value, decision.typeRef, model.itemDefinitions) };
-  cache.set(decision.id, outcome.value);
+  cache.set(key, outcome.value);
   trace.push({ decisionId: decision.id, decisionName: decision.name, inputs: outcome.inputs, matchedRules: outcome.matched, result: outcome.value });
   return outcome.value;
 };
@@ -367,7 +400,7 @@ export const evaluateService = (model: DecisionModel, serviceIdOrName: string, v
     const service = model.decisionServices.find((s) => s.id === serviceIdOrName) ?? model.decisionServices.find((s) => s.name === serviceIdOrName);
     if (service === undefined) throw new Abort(fail("NOT_FOUND", `decision service ${serviceIdOrName} not found`));
     const cache = new Map<string, unknown>();
-    for (const id of service.inputDecisions) cache.set(id, decimalsIn(variables[nameOfDecision(model, id)] ?? null));
+    for (const id of service.inputDecisions) cache.set(cacheKey(model, id), decimalsIn(variables[nameOfDecision(model, id)] ?? null));
     const inputs = inputScope(model, variables);
     const trace: DecisionTrace[] = [];
     const outputs: Record<string, unknown> = {};

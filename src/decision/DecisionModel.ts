@@ -80,6 +80,8 @@ export interface Decision {
   readonly name: string;
   readonly typeRef: string | undefined;
   readonly requiredDecisions: ReadonlyArray<string>;
+  /** Required decisions of imported models (their href names another namespace), visible as `importName.decisionName`. */
+  readonly importedDecisions?: ReadonlyArray<{ readonly namespace: string; readonly id: string }>;
   readonly requiredInputs: ReadonlyArray<string>;
   readonly requiredKnowledge: ReadonlyArray<string>;
   readonly expression: Expression | undefined;
@@ -119,9 +121,18 @@ export interface ItemDefinition {
   readonly components: ReadonlyArray<ItemDefinition>;
 }
 
+/** A DMN `import` of another model (DMN 1.5 §6.3.3): its elements are visible under the import's name. */
+export interface ModelImport {
+  readonly name: string;
+  readonly namespace: string;
+  /** The imported model, once resolved (see resolveImports). */
+  readonly model?: DecisionModel | undefined;
+}
+
 export interface DecisionModel {
   readonly name: string;
   readonly namespace: string;
+  readonly imports?: ReadonlyArray<ModelImport>;
   readonly decisions: ReadonlyArray<Decision>;
   readonly decisionServices: ReadonlyArray<DecisionService>;
   readonly inputData: ReadonlyArray<InputData>;
@@ -287,6 +298,10 @@ export const importDmnXml = async (xml: string): Promise<Result<DecisionModel, R
           name: el.name ?? el.id ?? "",
           typeRef: el.variable?.typeRef,
           requiredDecisions: (el.informationRequirement ?? []).filter((r: El) => r.requiredDecision).map((r: El) => href(r.requiredDecision)),
+          importedDecisions: (el.informationRequirement ?? [])
+            .map((r: El) => String(r.requiredDecision?.href ?? ""))
+            .filter((h: string) => h.includes("#") && !h.startsWith("#") && h.slice(0, h.lastIndexOf("#")) !== root.namespace)
+            .map((h: string) => ({ namespace: h.slice(0, h.lastIndexOf("#")), id: h.slice(h.lastIndexOf("#") + 1) })),
           requiredInputs: (el.informationRequirement ?? []).filter((r: El) => r.requiredInput).map((r: El) => href(r.requiredInput)),
           requiredKnowledge: (el.knowledgeRequirement ?? []).map((r: El) => href(r.requiredKnowledge)),
           expression: readExpression(el.decisionLogic),
@@ -324,6 +339,7 @@ export const importDmnXml = async (xml: string): Promise<Result<DecisionModel, R
     value: {
       name: root.name ?? "",
       namespace: root.namespace ?? "",
+      imports: (root.import ?? []).map((i: El) => ({ name: i.name ?? "", namespace: i.namespace ?? "" })),
       decisions,
       decisionServices: services,
       inputData,
@@ -332,3 +348,15 @@ export const importDmnXml = async (xml: string): Promise<Result<DecisionModel, R
     },
   };
 };
+
+/**
+ * The model with each import linked to the model of that namespace among `available`, whose own imports are linked
+ * in turn (unknown namespaces stay unlinked; import cycles are cut after a few levels).
+ */
+export const resolveImports = (model: DecisionModel, available: ReadonlyArray<DecisionModel>, depth = 0): DecisionModel => ({
+  ...model,
+  imports: (model.imports ?? []).map((i) => {
+    const found = depth < 8 ? available.find((m) => m.namespace === i.namespace && m.namespace !== model.namespace) : undefined;
+    return { ...i, model: found === undefined ? undefined : resolveImports(found, available, depth + 1) };
+  }),
+});

@@ -10,7 +10,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import sax from "sax";
-import { importDmnXml, type DecisionModel } from "./DecisionModel.ts";
+import { importDmnXml, resolveImports, type DecisionModel } from "./DecisionModel.ts";
 import { evaluateDecision, evaluateService } from "./DecisionEvaluation.ts";
 import { toJson } from "./FeelJson.ts";
 import { FeelNumber } from "./FeelNumber.ts";
@@ -130,6 +130,9 @@ const runFolder = async (dir: string, folder: string): Promise<CheckOutcome[]> =
     const r = await importDmnXml(fs.readFileSync(path.join(dir, f), "utf8"));
     models.set(f, r.ok ? r.value : r.error.map((p) => p.message).join("; "));
   }
+  // Models of one folder may import each other (by namespace).
+  const loaded = [...models.values()].filter((m): m is DecisionModel => typeof m !== "string");
+  for (const [f, m] of models) if (typeof m !== "string") models.set(f, resolveImports(m, loaded));
   for (const tf of testFiles) {
     const doc = parseXml(fs.readFileSync(path.join(dir, tf), "utf8"));
     const root = child(doc, "testCases");
