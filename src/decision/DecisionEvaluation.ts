@@ -410,6 +410,9 @@ export const evaluateService = (model: DecisionModel, serviceIdOrName: string, v
       outputs[d.name] = runDecision(model, d, inputs, cache, trace);
     }
     const names = Object.keys(outputs);
-    const result = coerceToType(names.length === 1 ? outputs[names[0] ?? ""] : outputs, service.typeRef, model.itemDefinitions);
+    // The service variable's type is the service's function type; its result must conform to that type's output.
+    const serviceType = model.itemDefinitions.find((d) => d.name === service.typeRef?.replace(/^.*:/, ""));
+    const resultType = serviceType?.functionOutputTypeRef ?? service.typeRef;
+    const result = coerceToType(names.length === 1 ? outputs[names[0] ?? ""] : outputs, resultType, model.itemDefinitions);
     return { _tag: "EvaluationOk", result, trace };
   });

@@ -119,6 +119,8 @@ export interface ItemDefinition {
   readonly isCollection: boolean;
   readonly allowedValues: string | undefined;
   readonly components: ReadonlyArray<ItemDefinition>;
+  /** A function type (DMN 1.3+ functionItem): its result's typeRef. */
+  readonly functionOutputTypeRef?: string | undefined;
 }
 
 /** A DMN `import` of another model (DMN 1.5 §6.3.3): its elements are visible under the import's name. */
@@ -267,6 +269,7 @@ const readItemDefinition = (el: El): ItemDefinition => ({
   isCollection: el.isCollection === true,
   allowedValues: el.allowedValues?.text,
   components: (el.itemComponent ?? []).map(readItemDefinition),
+  functionOutputTypeRef: el.functionItem?.outputTypeRef,
 });
 
 /** Imports DMN XML into a DecisionModel; problems (unreadable XML, unknown elements) are values. */
