@@ -77,7 +77,8 @@ export const TEMPORAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = 
       return callFeelinBuiltin("time", [offset === null ? text : `${text}${offsetText(offset)}`]);
     }),
   ),
-  duration: builtin(signature(["from"], ([from]) => (typeof from === "string" ? callFeelinBuiltin("duration", [from]) : null))),
+  // Seconds are an xs:decimal, whose lexical form allows a trailing point ("PT0.S"); feelin's parser does not.
+  duration: builtin(signature(["from"], ([from]) => (typeof from === "string" ? callFeelinBuiltin("duration", [from.replace(/(\d)\.S$/, "$1S")]) : null))),
   "years and months duration": builtin(signature(["from", "to"], ([from, to]) => {
     const months = monthsBetween(from, to);
     if (months === undefined) return null;
