@@ -84,9 +84,13 @@ export const compileUnaryTests = (text: string, scope: FeelScope): CompiledTest 
   return compile(trimmed, "unaryTests", scope) as CompiledTest | FeelSyntaxError;
 };
 
-/** Evaluates a FEEL expression; errors in the expression are values. */
+/** Caller-supplied variables: JS numbers become decimals (deeply), the rest is kept. */
+const variablesOf = (context: FeelContext): FeelContext =>
+  Object.fromEntries(Object.entries(context).map(([k, v]) => [k, fromJsonValue(v, undefined)]));
+
+/** Evaluates a FEEL expression; errors in the expression are values. Variables may hold JS numbers. */
 export const evaluateExpression = (expression: string, context: FeelContext): FeelResult => {
-  const scope = context instanceof FeelScope ? context : FeelScope.of(context);
+  const scope = FeelScope.of(variablesOf(context));
   const compiled = compileExpression(expression, scope);
   if (isSyntaxError(compiled)) return compiled;
   return { _tag: "FeelOk", value: compiled(scope) ?? null, warnings: [] };
@@ -97,10 +101,10 @@ export const evaluateExpression = (expression: string, context: FeelContext): Fe
  * an expression that is not a test is compared with the input for equality.
  */
 export const evaluateUnaryTests = (tests: string, input: unknown, context: FeelContext): FeelResult => {
-  const scope = FeelScope.of(context);
+  const scope = FeelScope.of(variablesOf(context));
   const compiled = compileUnaryTests(tests, scope);
   if (isSyntaxError(compiled)) return compiled;
-  return { _tag: "FeelOk", value: compiled(scope, input ?? null), warnings: [] };
+  return { _tag: "FeelOk", value: compiled(scope, fromJsonValue(input ?? null, undefined)), warnings: [] };
 };
 
 /**
@@ -108,7 +112,6 @@ export const evaluateUnaryTests = (tests: string, input: unknown, context: FeelC
  */
 export { toJson, fromJson } from "./FeelJson.ts";
 export const evaluateFeel = (expression: string, variables: FeelContext): FeelResult => {
-  const vars = Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, fromJsonValue(v, undefined)]));
-  const r = evaluateExpression(expression, vars);
+  const r = evaluateExpression(expression, variables);
   return r._tag === "FeelOk" ? { ...r, value: toJsonValue(r.value) } : r;
 };

@@ -29,6 +29,11 @@ describe("FEEL numbers are decimals", () => {
     expect(value("string(12345678901234567890 * 10)")).toBe("123456789012345678900");
     expect(value("9007199254740993 - 9007199254740992")).toBe(1);
   });
+  it("JS numbers given to the core API become decimals", () => {
+    const r = evaluateExpression("x + y", { x: 0.1, y: [0.2][0] });
+    expect(r._tag === "FeelOk" && r.value instanceof FeelNumber && r.value.toString()).toBe("0.3");
+    expect(evaluateUnaryTests("[0.3..1]", 0.3, {})).toMatchObject({ value: true });
+  });
   it("JSON numbers in variables become decimals", () => {
     expect(value("x + y = 0.3", { x: 0.1, y: 0.2 })).toBe(true);
     expect(value("sum(xs)", { xs: [0.1, 0.2, 0.3] })).toBe(0.6);
