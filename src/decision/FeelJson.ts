@@ -11,7 +11,7 @@
 import { FeelFunctionValue } from "./FeelFunctionValue.ts";
 import { FeelNumber } from "./FeelNumber.ts";
 import { FeelRangeValue } from "./FeelRange.ts";
-import { callFeelinBuiltin, isTemporal } from "./FeelTemporal.ts";
+import { callFeelinBuiltin, isTemporal, temporalText } from "./FeelTemporal.ts";
 import { feelToString, isContext } from "./FeelValues.ts";
 
 export const toJson = (value: unknown): unknown => {
@@ -24,7 +24,7 @@ export const toJson = (value: unknown): unknown => {
   if (typeof value === "string" || typeof value === "boolean") return value;
   if (Array.isArray(value)) return value.map(toJson);
   if (value instanceof FeelFunctionValue || typeof value === "function") return null;
-  if (isTemporal(value)) return String(value);
+  if (isTemporal(value)) return temporalText(value);
   if (value instanceof FeelRangeValue) return feelToString(value);
   if (typeof value === "object") {
     return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, toJson(v)]));

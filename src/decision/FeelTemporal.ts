@@ -69,8 +69,46 @@ const feelinFunction = (name: string): ((...args: unknown[]) => unknown) | null 
   return fn;
 };
 
+/**
+ * XML Schema years such as -2017 or 99999 in the ISO 8601 expanded form Temporal reads (-002017, +099999); years
+ * beyond six digits stay as they are (and are refused).
+ */
+const expandYear = (text: string): string => {
+  const m = /^(-?)(\d{4,6})(?=-\d\d-\d\d)/.exec(text);
+  if (m === null) return text;
+  const sign = m[1] ?? "";
+  const digits = m[2] ?? "";
+  // Four-digit years need no change; longer ones must not start with 0 (XML Schema).
+  if ((sign === "" && digits.length === 4) || (digits.length > 4 && digits.startsWith("0"))) return text;
+  return `${sign === "-" ? "-" : "+"}${digits.padStart(6, "0")}${text.slice(m[0].length)}`;
+};
+
+/**
+ * A date or date and time text with a negative year: feelin's parser refuses those, its date(year, month, day)
+ * constructor does not, so the value is built from its parts.
+ */
+const negativeYear = (name: string, m: RegExpExecArray): unknown => {
+  const [, year, month, day, time] = m;
+  if ((year?.length ?? 0) > 4 && year?.startsWith("0")) return null;
+  const date = callFeelinBuiltin("date", [-Number(year), Number(month), Number(day)].map((n) => FeelNumber.fromInt(n)));
+  if (name === "date") return time === undefined ? date : null;
+  if (time === undefined || date === null) return null;
+  const t = callFeelinBuiltin("time", [time]);
+  return t === null ? null : callFeelinBuiltin("date and time", [date, t]);
+};
+
+/** A temporal value's FEEL text, with years in XML Schema form again (99999, -2017). */
+export const temporalText = (v: TemporalValue): string =>
+  String(v).replace(/^([+-])0*(\d{4,})/, (_, sign: string, digits: string) => (sign === "-" ? "-" : "") + digits);
+
 /** feelin's own built-in function `name`, called with positional arguments; null on any failure. */
-export const callFeelinBuiltin = (name: string, args: ReadonlyArray<unknown>): unknown => {
+export const callFeelinBuiltin = (name: string, given: ReadonlyArray<unknown>): unknown => {
+  const first = given[0];
+  if ((name === "date" || name === "date and time") && typeof first === "string" && given.length === 1) {
+    const bc = /^-(\d{4,6})-(\d\d)-(\d\d)(?:T(.+))?$/.exec(first);
+    if (bc !== null) return negativeYear(name, bc);
+  }
+  const args = (name === "date" || name === "date and time") && typeof first === "string" ? [expandYear(first), ...given.slice(1)] : given;
   const fn = feelinFunction(name);
   if (fn === null) return viaFeelin(`${name}(${args.map((_, i) => `a${i}`).join(", ")})`, Object.fromEntries(args.map((a, i) => [`a${i}`, a])));
   try {

@@ -8,7 +8,7 @@
 import { FeelNumber } from "./FeelNumber.ts";
 import { FeelRangeValue } from "./FeelRange.ts";
 import { FeelFunctionValue } from "./FeelFunctionValue.ts";
-import { isTemporal, temporalEquals, temporalKind, temporalOrder } from "./FeelTemporal.ts";
+import { isTemporal, temporalEquals, temporalKind, temporalOrder, temporalText } from "./FeelTemporal.ts";
 
 export type FeelKind =
   | "null"
@@ -113,7 +113,7 @@ export const feelToString = (v: unknown, nested = false): string | null => {
   if (Array.isArray(v)) return `[${v.map((x) => feelToString(x, true)).join(", ")}]`;
   if (v instanceof FeelRangeValue) return v.format((x) => feelToString(x, true) ?? "null");
   if (v instanceof FeelFunctionValue) return nested ? "function" : null;
-  if (isTemporal(v)) return String(v);
+  if (isTemporal(v)) return temporalText(v);
   if (isContext(v)) return `{${Object.entries(v).map(([k, x]) => `${k}: ${feelToString(x, true)}`).join(", ")}}`;
   return null;
 };

@@ -107,6 +107,13 @@ describe("FEEL language features", () => {
     expect(value("@\"2020-01-01\" < @\"2020-01-02\"")).toBe(true);
     expect(value("date and time(\"2018-12-08T10:30:11\") = date and time(\"2018-12-08T10:30:08\")")).toBe(false);
     expect(value("-duration(\"P1D\")")).toBe("-P1D");
+    expect(value("date and time(\"2016-12-24T23:59:00-08:00\") - date and time(\"2015-12-24T00:00:01-01:00\")")).toBe("P367DT6H58M59S");
+  });
+  it("years beyond 9999 and before year 1 (XML Schema form)", () => {
+    expect(value("date(\"99999-12-31\")")).toBe("99999-12-31");
+    expect(value("date(\"-2017-01-01\")")).toBe("-2017-01-01");
+    expect(value("date(\"01211-12-31\")")).toBe(null);
+    expect(value("years and months duration(date(\"2014-12-31\"), date(\"-2019-10-01\"))")).toBe("-P4033Y2M");
   });
 });
 
