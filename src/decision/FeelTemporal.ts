@@ -118,11 +118,17 @@ export const callFeelinBuiltin = (name: string, given: ReadonlyArray<unknown>): 
   }
 };
 
+const OFFSET_ZONE = /^(?:UTC|Z|[+-]\d\d:\d\d)$/;
+
 const DATE_PROPS = ["year", "month", "day", "weekday"];
 const TIME_PROPS = ["hour", "minute", "second", "time offset", "timezone"];
-const DURATION_PROPS = ["years", "months", "days", "hours", "minutes", "seconds"];
+const YEARS_MONTHS_PROPS = ["years", "months"];
+const DAYS_TIME_PROPS = ["days", "hours", "minutes", "seconds"];
 
-/** The FEEL properties of temporal values (DMN 1.5 table 65), e.g. `d.year`, `t.time offset`. */
+/**
+ * The FEEL properties of temporal values (DMN 1.5 table 65), e.g. `d.year`, `t.time offset`. A local time has no
+ * offset or timezone; `timezone` is the zone id, so a time with a bare offset has none.
+ */
 export const temporalProperty = (v: TemporalValue, name: string): unknown => {
   const allowed =
     v instanceof feelin.FeelDate
@@ -131,17 +137,15 @@ export const temporalProperty = (v: TemporalValue, name: string): unknown => {
         ? TIME_PROPS
         : v instanceof feelin.FeelDateTime
           ? [...DATE_PROPS, ...TIME_PROPS]
-          : DURATION_PROPS;
+          : v.yearsMonths
+            ? YEARS_MONTHS_PROPS
+            : DAYS_TIME_PROPS;
   if (!allowed.includes(name)) return null;
-  if (v instanceof feelin.FeelDuration) {
-    const ym = v.yearsMonths;
-    if (ym ? !["years", "months"].includes(name) : ["years", "months"].includes(name)) return null;
+  if (v instanceof feelin.FeelTime || v instanceof feelin.FeelDateTime) {
+    if (name === "time offset" && v.zone === null) return null;
+    if (name === "timezone" && (v.zone === null || OFFSET_ZONE.test(v.zone))) return null;
   }
-  const value = (v as unknown as Record<string, unknown>)[name];
-  if ((name === "time offset" || name === "timezone") && !feelin.FeelTime.prototype.isPrototypeOf(v) && !(v instanceof feelin.FeelDateTime)) return null;
-  if (name === "timezone" && ((v as feelin.FeelTime).zone === null || /^[+-Z]/.test((v as feelin.FeelTime).zone ?? ""))) return null;
-  if (name === "time offset" && (v as feelin.FeelTime).zone === null) return null;
-  return fromFeelin(value);
+  return fromFeelin((v as unknown as Record<string, unknown>)[name]);
 };
 
 /** Parses an `@"..."` literal: date, time, date and time or duration by its form; null when none fits. */
@@ -153,8 +157,6 @@ export const parseTemporalLiteral = (text: string): unknown => {
   if (/^\d\d:\d\d/.test(s)) return callFeelinBuiltin("time", [s]);
   return null;
 };
-
-const OFFSET_ZONE = /^(?:UTC|Z|[+-]\d\d:\d\d)$/;
 
 const offsetMinutes = (zone: string): number => {
   if (zone === "UTC" || zone === "Z") return 0;
