@@ -10,7 +10,6 @@ import { feelToString } from "./FeelValues.ts";
 /** A string argument; a singleton list of a string counts as that string (DMN 1.5 §10.3.2.9.4). */
 const str = (v: unknown): string | undefined =>
   typeof v === "string" ? v : Array.isArray(v) && v.length === 1 && typeof v[0] === "string" ? v[0] : undefined;
-const int = (v: unknown): number | undefined => (v instanceof FeelNumber && v.isInteger ? v.toSafeInteger() : undefined);
 
 const two = (a: string, b: string, f: (x: string, y: string) => unknown): FeelBuiltinFunction =>
   builtin(signature([a, b], ([x, y]) => {

@@ -506,7 +506,7 @@ export class FeelCompiler {
       });
   }
 
-  /** `< 10`, `>= x`, `= 5` in an expression: a range with one open end (DMN 1.5 §10.3.2.7). */
+  /** `< 10`, `>= x` in an expression: a range with one open end (DMN 1.5 §10.3.2.7); `= x` is not a range. */
   private rangeLiteral(kids: SyntaxNode[]): Compiled {
     const [first, second] = kids;
     if (first === undefined) return () => null;
