@@ -3,10 +3,14 @@
  * Pure and deterministic; failures (a Unique table with two matches, an Any table whose matches disagree,
  * an unknown decision) are values.
  */
-import * as feelin from "feelin";
-import type { Decision, DecisionModel, Expression, TableOutput } from "./DecisionModel.ts";
-import { coerceToType } from "./TypeConformance.ts";
-import { evaluateExpression, evaluateUnaryTests, type FeelContext } from "./Feel.ts";
+import type { Decision, DecisionModel, Expression, ItemDefinition, TableOutput } from "./DecisionModel.ts";
+import { coerceToType, typeResolverFor } from "./TypeConformance.ts";
+import { compileExpression, compileUnaryTests, FeelScope, type FeelContext } from "./Feel.ts";
+import { BUILTINS } from "./FeelBuiltins.ts";
+import { FeelFunctionValue } from "./FeelFunctionValue.ts";
+import { FeelNumber } from "./FeelNumber.ts";
+import { isSyntaxError } from "./FeelParser.ts";
+import { feelEquals, isContext } from "./FeelValues.ts";
 
 export interface DecisionError {
   readonly _tag: "DecisionError";
@@ -49,31 +53,29 @@ class Abort {
   }
 }
 
-const feel = (text: string, ctx: FeelContext): unknown => {
-  const r = evaluateExpression(text, ctx);
-  if (r._tag === "FeelSyntaxError") {
-    throw new Abort(fail("FEEL_SYNTAX", `${r.message} at ${r.position.from}`));
-  }
-  return r.value;
+const feel = (text: string, scope: FeelScope): unknown => {
+  const compiled = compileExpression(text, scope);
+  if (isSyntaxError(compiled)) throw new Abort(fail("FEEL_SYNTAX", `${compiled.message} at ${compiled.position.from}`));
+  return compiled(scope) ?? null;
 };
 
-const valueEquals = (a: unknown, b: unknown): boolean => {
-  const r = evaluateExpression("a = b", { a, b });
-  return r._tag === "FeelOk" && r.value === true;
-};
-
-const compareForOrder = (a: unknown, b: unknown): number => {
-  const r = evaluateExpression("if a < b then -1 else if a > b then 1 else 0", { a, b });
-  return r._tag === "FeelOk" && typeof r.value === "number" ? r.value : 0;
-};
+const valueEquals = (a: unknown, b: unknown): boolean => feelEquals(a, b) === true;
 
 /** Output values list order for PRIORITY / OUTPUT ORDER: index of the value in the output's allowed values. */
-const priorityOf = (output: TableOutput, value: unknown, ctx: FeelContext): number => {
+const priorityOf = (output: TableOutput, value: unknown, scope: FeelScope): number => {
   if (output.allowedValues === undefined) return Number.MAX_SAFE_INTEGER;
-  const allowed = feel(`[${output.allowedValues}]`, ctx);
+  const allowed = feel(`[${output.allowedValues}]`, scope);
   if (!Array.isArray(allowed)) return Number.MAX_SAFE_INTEGER;
   const i = allowed.findIndex((v) => valueEquals(v, value));
   return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+};
+
+/** JS numbers in caller-supplied variables become decimals (deeply); everything else is kept. */
+const decimalsIn = (value: unknown): unknown => {
+  if (typeof value === "number") return FeelNumber.fromNumber(value);
+  if (Array.isArray(value)) return value.map(decimalsIn);
+  if (isContext(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decimalsIn(v)]));
+  return value;
 };
 
 interface TableOutcome {
@@ -82,16 +84,15 @@ interface TableOutcome {
   readonly matched: ReadonlyArray<RuleMatch>;
 }
 
-const evaluateTable = (expr: Extract<Expression, { kind: "decisionTable" }>, ctx: FeelContext): TableOutcome => {
+const evaluateTable = (expr: Extract<Expression, { kind: "decisionTable" }>, ctx: FeelScope): TableOutcome => {
   const inputValues = expr.inputs.map((i) => ({ id: i.id, label: i.label, value: feel(i.expression, ctx) }));
   const matched: RuleMatch[] = [];
   expr.rules.forEach((rule, index) => {
     const matches = rule.inputEntries.every((entry, k) => {
-      const input = expr.inputs[k];
       const value = inputValues[k]?.value ?? null;
-      const r = evaluateUnaryTests(entry, value, { ...ctx, ...(input ? {} : {}) });
-      if (r._tag === "FeelSyntaxError") throw new Abort(fail("FEEL_SYNTAX", `${r.message} in rule ${rule.id}`));
-      return r.value === true;
+      const test = compileUnaryTests(entry, ctx);
+      if (isSyntaxError(test)) throw new Abort(fail("FEEL_SYNTAX", `${test.message} in rule ${rule.id}`));
+      return test(ctx, value) === true;
     });
     if (!matches) return;
     const outputs: Record<string, unknown> = {};
@@ -161,16 +162,16 @@ const evaluateTable = (expr: Extract<Expression, { kind: "decisionTable" }>, ctx
           value = values;
           break;
         case "COUNT":
-          value = values.length;
+          value = FeelNumber.fromInt(values.length);
           break;
         case "SUM":
-          value = values.length === 0 ? null : feel("sum(xs)", { xs: values });
+          value = values.length === 0 ? null : (BUILTINS["sum"]?.invoke([values]) ?? null);
           break;
         case "MIN":
-          value = values.length === 0 ? null : feel("min(xs)", { xs: values });
+          value = values.length === 0 ? null : (BUILTINS["min"]?.invoke([values]) ?? null);
           break;
         case "MAX":
-          value = values.length === 0 ? null : feel("max(xs)", { xs: values });
+          value = values.length === 0 ? null : (BUILTINS["max"]?.invoke([values]) ?? null);
           break;
       }
       break;
@@ -179,90 +180,141 @@ const evaluateTable = (expr: Extract<Expression, { kind: "decisionTable" }>, ctx
   return { value, inputs: inputValues, matched };
 };
 
-/** Wraps a boxed function definition as a FEEL function usable from FEEL expressions. */
-const makeFunction = (expr: Extract<Expression, { kind: "function" }>, closure: FeelContext): feelin.FeelFunction =>
-  new feelin.FeelFunction(
-    (...args: unknown[]) => {
-      const local: FeelContext = { ...closure };
-      expr.parameters.forEach((p, i) => {
-        local[p.name] = args[i] ?? null;
-      });
-      return expr.body === undefined ? null : evaluateBoxed(expr.body, local).value;
-    },
-    expr.parameters.map((p) => p.name),
-  );
+/** The item definitions of the model being evaluated, for typeRef coercions. */
+type Items = ReadonlyArray<ItemDefinition>;
 
-const evaluateBoxed = (expr: Expression, ctx: FeelContext): TableOutcome => {
+/**
+ * Wraps a boxed function definition as a FEEL function. DMN 1.5 §10.3.2.9.4: arguments are coerced to the
+ * parameters' types and the result to the function's type; a value that does not conform becomes null.
+ */
+const makeFunction = (
+  expr: Extract<Expression, { kind: "function" }>,
+  closure: FeelScope,
+  items: Items,
+  resultType: string | undefined,
+  self?: { readonly name: string },
+): FeelFunctionValue | null => {
+  if (expr.functionKind !== "FEEL") return null;
+  const fn: FeelFunctionValue = new FeelFunctionValue(
+    expr.parameters.map((p) => ({ name: p.name, type: p.typeRef })),
+    (args) => {
+      const vars: FeelContext = {};
+      for (const [i, p] of expr.parameters.entries()) {
+        const arg = args[i] ?? null;
+        const coerced = coerceToType(arg, p.typeRef, items);
+        // An argument that does not conform to its parameter's type makes the invocation fail.
+        if (coerced === null && arg !== null) return null;
+        vars[p.name] = coerced;
+      }
+      // The function's own name is visible inside its body, for recursive calls.
+      const scope = (self === undefined ? closure : closure.child({ [self.name]: fn })).child(vars);
+      const value = expr.body === undefined ? null : evaluateBoxed(expr.body, scope, items).value;
+      return coerceToType(value, resultType, items);
+    },
+    false,
+    resultType,
+  );
+  return fn;
+};
+
+const evaluateBoxed = (expr: Expression, ctx: FeelScope, items: Items): TableOutcome => {
   const plain = (value: unknown): TableOutcome => ({ value, inputs: [], matched: [] });
   switch (expr.kind) {
     case "literal":
-      return plain(expr.text.trim() === "" ? null : feel(expr.text, ctx));
+      return plain(expr.text.trim() === "" ? null : coerceToType(feel(expr.text, ctx), expr.typeRef, items));
     case "decisionTable":
       return evaluateTable(expr, ctx);
     case "context": {
-      const local: FeelContext = { ...ctx };
+      let local = ctx;
       const out: Record<string, unknown> = {};
       for (const entry of expr.entries) {
-        const v = evaluateBoxed(entry.value, local).value;
+        const v = evaluateBoxed(entry.value, local, items).value;
         if (entry.name === undefined) return plain(v);
-        local[entry.name] = v;
+        local = local.child({ [entry.name]: v });
         out[entry.name] = v;
       }
       return plain(out);
     }
     case "list":
-      return plain(expr.items.map((i) => evaluateBoxed(i, ctx).value));
+      return plain(expr.items.map((i) => evaluateBoxed(i, ctx, items).value));
     case "relation":
       return plain(
-        expr.rows.map((row) => Object.fromEntries(expr.columns.map((c, i) => [c, row[i] ? evaluateBoxed(row[i], ctx).value : null]))),
+        expr.rows.map((row) => Object.fromEntries(expr.columns.map((c, i) => [c, row[i] ? evaluateBoxed(row[i], ctx, items).value : null]))),
       );
     case "invocation": {
       const args: FeelContext = {};
-      for (const b of expr.bindings) args[b.name] = b.value ? evaluateBoxed(b.value, ctx).value : null;
-      const fn = ctx[expr.callee];
-      if (fn instanceof feelin.FeelFunction) {
-        return plain(fn.invoke(args) ?? null);
-      }
-      return plain(feel(`${expr.callee}(${Object.keys(args).map((k, i) => `${k}: __a${i}`).join(", ")})`, {
-        ...ctx,
-        ...Object.fromEntries(Object.values(args).map((v, i) => [`__a${i}`, v])),
-      }));
+      for (const b of expr.bindings) args[b.name] = b.value ? evaluateBoxed(b.value, ctx, items).value : null;
+      const callee = ctx.lookup(expr.callee) ?? BUILTINS[expr.callee];
+      return plain(callee instanceof FeelFunctionValue ? (callee.invoke(args) ?? null) : null);
     }
     case "function":
-      return plain(makeFunction(expr, ctx));
+      return plain(makeFunction(expr, ctx, items, undefined));
+    case "conditional": {
+      // A condition that is neither boolean nor null is an error.
+      const condition = evaluateBoxed(expr.condition, ctx, items).value;
+      if (condition !== null && typeof condition !== "boolean") return plain(null);
+      return plain(evaluateBoxed(condition === true ? expr.then : expr.else, ctx, items).value);
+    }
+    case "iterator": {
+      const source = evaluateBoxed(expr.in, ctx, items).value;
+      if (source === null) return plain(null);
+      const list = Array.isArray(source) ? source : [source];
+      const results = list.map((x) => evaluateBoxed(expr.body, ctx.child({ [expr.variable]: x }), items).value);
+      if (expr.iterator === "for") return plain(results);
+      if (results.some((r) => r !== null && typeof r !== "boolean")) return plain(null);
+      return plain(expr.iterator === "some" ? results.some((r) => r === true) : results.every((r) => r === true));
+    }
+    case "filter": {
+      const source = evaluateBoxed(expr.in, ctx, items).value;
+      if (source === null) return plain(null);
+      const list = Array.isArray(source) ? source : [source];
+      const matches = list.map((x) => evaluateBoxed(expr.match, ctx.child(isContext(x) ? { ...x, item: x } : { item: x }), items).value);
+      if (matches.some((m) => m !== null && typeof m !== "boolean")) return plain(null);
+      return plain(list.filter((_, i) => matches[i] === true));
+    }
     case "unsupported":
       throw new Abort(fail("UNSUPPORTED", `unsupported expression ${expr.type}`));
   }
 };
 
-const knowledgeContext = (model: DecisionModel, ids: ReadonlyArray<string>, ctx: FeelContext): FeelContext => {
+const knowledgeContext = (model: DecisionModel, ids: ReadonlyArray<string>, scope: FeelScope): FeelContext => {
   const out: FeelContext = {};
   for (const id of ids) {
+    // An imported model's BKM or service is visible as `importName.elementName`.
+    const imported = (model.imports ?? []).find((i) => i.model !== undefined && !isLocal(model, id) && isLocal(i.model, id));
+    if (imported?.model !== undefined) {
+      const entries = knowledgeContext(imported.model, [id], scope);
+      const existing = out[imported.name];
+      out[imported.name] = { ...(isContext(existing) ? existing : {}), ...entries };
+      continue;
+    }
     const bkm = model.businessKnowledgeModels.find((b) => b.id === id);
     if (bkm !== undefined) {
-      const inner = { ...ctx, ...knowledgeContext(model, bkm.requiredKnowledge, ctx) };
+      const inner = scope.child(knowledgeContext(model, bkm.requiredKnowledge, scope));
       if (bkm.logic?.kind === "function") {
-        const logic = bkm.logic;
-        // The BKM's own name must be visible inside its body for recursive calls.
-        const fn = makeFunction(logic, inner);
-        inner[bkm.name] = fn;
-        out[bkm.name] = fn;
+        out[bkm.name] = makeFunction(bkm.logic, inner, model.itemDefinitions, bkm.typeRef, { name: bkm.name });
       }
       continue;
     }
     const service = model.decisionServices.find((s) => s.id === id);
     if (service !== undefined) {
       const params = [...service.inputDecisions.map((d) => nameOfDecision(model, d)), ...service.inputData.map((d) => nameOfInput(model, d))];
-      out[service.name] = new feelin.FeelFunction((...args: unknown[]) => {
+      out[service.name] = new FeelFunctionValue(params.map((name) => ({ name })), (args) => {
         const vars: FeelContext = {};
         params.forEach((p, i) => (vars[p] = args[i] ?? null));
         const r = evaluateService(model, service.id, vars);
         return r._tag === "EvaluationOk" ? r.result : null;
-      }, params);
+      });
     }
   }
   return out;
 };
+
+/** Decisions are cached per evaluation by model and id (imported models may reuse ids). */
+const cacheKey = (model: DecisionModel, id: string): string => `${model.namespace}#${id}`;
+
+const isLocal = (model: DecisionModel, id: string): boolean =>
+  model.businessKnowledgeModels.some((b) => b.id === id) || model.decisionServices.some((s) => s.id === id);
 
 const nameOfDecision = (model: DecisionModel, id: string): string => model.decisions.find((d) => d.id === id)?.name ?? id;
 const nameOfInput = (model: DecisionModel, id: string): string => model.inputData.find((d) => d.id === id)?.name ?? id;
@@ -270,24 +322,54 @@ const nameOfInput = (model: DecisionModel, id: string): string => model.inputDat
 const runDecision = (
   model: DecisionModel,
   decision: Decision,
-  vars: FeelContext,
+  inputs: FeelScope,
   cache: Map<string, unknown>,
   trace: DecisionTrace[],
 ): unknown => {
-  if (cache.has(decision.id)) return cache.get(decision.id);
-  const ctx: FeelContext = { ...vars };
+  const key = cacheKey(model, decision.id);
+  if (cache.has(key)) return cache.get(key);
+  const required: FeelContext = {};
   for (const reqId of decision.requiredDecisions) {
     const req = model.decisions.find((d) => d.id === reqId);
-    if (req === undefined) throw new Abort(fail("NOT_FOUND", `required decision ${reqId} not found`));
-    ctx[req.name] = runDecision(model, req, vars, cache, trace);
+    if (req !== undefined) required[req.name] = runDecision(model, req, inputs, cache, trace);
+    else if (!(decision.importedDecisions ?? []).some((i) => i.id === reqId)) throw new Abort(fail("NOT_FOUND", `required decision ${reqId} not found`));
   }
-  Object.assign(ctx, knowledgeContext(model, decision.requiredKnowledge, ctx));
-  const raw = decision.expression === undefined ? { value: null, inputs: [], matched: [] } : evaluateBoxed(decision.expression, ctx);
+  for (const imported of decision.importedDecisions ?? []) {
+    const modelImport = model.imports?.find((i) => i.namespace === imported.namespace);
+    const importedDecision = modelImport?.model?.decisions.find((d) => d.id === imported.id);
+    if (modelImport?.model === undefined || importedDecision === undefined) {
+      throw new Abort(fail("NOT_FOUND", `required decision ${imported.namespace}#${imported.id} not found`));
+    }
+    const existing = required[modelImport.name];
+    required[modelImport.name] = {
+      ...(isContext(existing) ? existing : {}),
+      [importedDecision.name]: runDecision(modelImport.model, importedDecision, inputs, cache, trace),
+    };
+  }
+  const withDecisions = inputs.child(required);
+  const knowledge = knowledgeContext(model, decision.requiredKnowledge, withDecisions);
+  // An import name can carry both decisions and knowledge of that model: one context with both.
+  for (const [name, value] of Object.entries(knowledge)) {
+    const decisions = required[name];
+    if (isContext(decisions) && isContext(value)) knowledge[name] = { ...decisions, ...value };
+  }
+  const scope = withDecisions.child(knowledge);
+  const raw = decision.expression === undefined ? { value: null, inputs: [], matched: [] } : evaluateBoxed(decision.expression, scope, model.itemDefinitions);
   // DMN 1.5 §10.3.2.9.4: a decision's value that does not conform to its variable's typeRef becomes null.
   const outcome = { ...raw, value: coerceToType(raw.value, decision.typeRef, model.itemDefinitions) };
-  cache.set(decision.id, outcome.value);
+  cache.set(key, outcome.value);
   trace.push({ decisionId: decision.id, decisionName: decision.name, inputs: outcome.inputs, matchedRules: outcome.matched, result: outcome.value });
   return outcome.value;
+};
+
+/** The caller's variables as the root scope: numbers as decimals, input data coerced to their declared types. */
+const inputScope = (model: DecisionModel, variables: FeelContext): FeelScope => {
+  const vars: FeelContext = {};
+  for (const [name, value] of Object.entries(variables)) {
+    const typeRef = model.inputData.find((i) => i.name === name)?.typeRef;
+    vars[name] = coerceToType(decimalsIn(value), typeRef, model.itemDefinitions);
+  }
+  return FeelScope.of(vars, typeResolverFor(model.itemDefinitions));
 };
 
 const guard = (run: () => EvaluationOk): Evaluation => {
@@ -305,7 +387,7 @@ export const evaluateDecision = (model: DecisionModel, decisionIdOrName: string,
     const decision = model.decisions.find((d) => d.id === decisionIdOrName) ?? model.decisions.find((d) => d.name === decisionIdOrName);
     if (decision === undefined) throw new Abort(fail("NOT_FOUND", `decision ${decisionIdOrName} not found`));
     const trace: DecisionTrace[] = [];
-    const result = runDecision(model, decision, variables, new Map(), trace);
+    const result = runDecision(model, decision, inputScope(model, variables), new Map(), trace);
     return { _tag: "EvaluationOk", result, trace };
   });
 
@@ -318,15 +400,19 @@ export const evaluateService = (model: DecisionModel, serviceIdOrName: string, v
     const service = model.decisionServices.find((s) => s.id === serviceIdOrName) ?? model.decisionServices.find((s) => s.name === serviceIdOrName);
     if (service === undefined) throw new Abort(fail("NOT_FOUND", `decision service ${serviceIdOrName} not found`));
     const cache = new Map<string, unknown>();
-    for (const id of service.inputDecisions) cache.set(id, variables[nameOfDecision(model, id)] ?? null);
+    for (const id of service.inputDecisions) cache.set(cacheKey(model, id), decimalsIn(variables[nameOfDecision(model, id)] ?? null));
+    const inputs = inputScope(model, variables);
     const trace: DecisionTrace[] = [];
     const outputs: Record<string, unknown> = {};
     for (const id of service.outputDecisions) {
       const d = model.decisions.find((x) => x.id === id);
       if (d === undefined) throw new Abort(fail("NOT_FOUND", `decision ${id} not found`));
-      outputs[d.name] = runDecision(model, d, variables, cache, trace);
+      outputs[d.name] = runDecision(model, d, inputs, cache, trace);
     }
     const names = Object.keys(outputs);
-    const result = names.length === 1 ? outputs[names[0] ?? ""] : outputs;
+    // The service variable's type is the service's function type; its result must conform to that type's output.
+    const serviceType = model.itemDefinitions.find((d) => d.name === service.typeRef?.replace(/^.*:/, ""));
+    const resultType = serviceType?.functionOutputTypeRef ?? service.typeRef;
+    const result = coerceToType(names.length === 1 ? outputs[names[0] ?? ""] : outputs, resultType, model.itemDefinitions);
     return { _tag: "EvaluationOk", result, trace };
   });

@@ -5,6 +5,7 @@
  * so those are rewritten to the 1.3 ones before parsing.
  */
 import { DmnModdle } from "dmn-moddle";
+import { BOXED_NS, rewriteBoxedIterations } from "./BoxedIterationXml.ts";
 
 export interface Problem {
   readonly path: string;
@@ -66,6 +67,12 @@ export type Expression =
   | { readonly kind: "relation"; readonly columns: ReadonlyArray<string>; readonly rows: ReadonlyArray<ReadonlyArray<Expression>> }
   | { readonly kind: "invocation"; readonly callee: string; readonly bindings: ReadonlyArray<{ readonly name: string; readonly value: Expression | undefined }> }
   | { readonly kind: "function"; readonly parameters: ReadonlyArray<{ readonly name: string; readonly typeRef: string | undefined }>; readonly body: Expression | undefined; readonly functionKind: string }
+  /** DMN 1.5 boxed conditional: `if` / `then` / `else`. */
+  | { readonly kind: "conditional"; readonly condition: Expression; readonly then: Expression; readonly else: Expression }
+  /** DMN 1.5 boxed iterators: `for` (a list of results), `some` and `every` (booleans). */
+  | { readonly kind: "iterator"; readonly iterator: "for" | "some" | "every"; readonly variable: string; readonly in: Expression; readonly body: Expression }
+  /** DMN 1.5 boxed filter: the items of `in` for which `match` (with `item` bound) is true. */
+  | { readonly kind: "filter"; readonly in: Expression; readonly match: Expression }
   | { readonly kind: "unsupported"; readonly type: string };
 
 export interface Decision {
@@ -73,6 +80,8 @@ export interface Decision {
   readonly name: string;
   readonly typeRef: string | undefined;
   readonly requiredDecisions: ReadonlyArray<string>;
+  /** Required decisions of imported models (their href names another namespace), visible as `importName.decisionName`. */
+  readonly importedDecisions?: ReadonlyArray<{ readonly namespace: string; readonly id: string }>;
   readonly requiredInputs: ReadonlyArray<string>;
   readonly requiredKnowledge: ReadonlyArray<string>;
   readonly expression: Expression | undefined;
@@ -81,6 +90,8 @@ export interface Decision {
 export interface DecisionService {
   readonly id: string;
   readonly name: string;
+  /** The service variable's typeRef: the type of the service's result. */
+  readonly typeRef?: string | undefined;
   readonly outputDecisions: ReadonlyArray<string>;
   readonly encapsulatedDecisions: ReadonlyArray<string>;
   readonly inputDecisions: ReadonlyArray<string>;
@@ -96,6 +107,8 @@ export interface InputData {
 export interface BusinessKnowledgeModel {
   readonly id: string;
   readonly name: string;
+  /** The BKM variable's typeRef: the type of the function's results. */
+  readonly typeRef?: string | undefined;
   readonly requiredKnowledge: ReadonlyArray<string>;
   readonly logic: Expression | undefined;
 }
@@ -106,11 +119,22 @@ export interface ItemDefinition {
   readonly isCollection: boolean;
   readonly allowedValues: string | undefined;
   readonly components: ReadonlyArray<ItemDefinition>;
+  /** A function type (DMN 1.3+ functionItem): its result's typeRef. */
+  readonly functionOutputTypeRef?: string | undefined;
+}
+
+/** A DMN `import` of another model (DMN 1.5 §6.3.3): its elements are visible under the import's name. */
+export interface ModelImport {
+  readonly name: string;
+  readonly namespace: string;
+  /** The imported model, once resolved (see resolveImports). */
+  readonly model?: DecisionModel | undefined;
 }
 
 export interface DecisionModel {
   readonly name: string;
   readonly namespace: string;
+  readonly imports?: ReadonlyArray<ModelImport>;
   readonly decisions: ReadonlyArray<Decision>;
   readonly decisionServices: ReadonlyArray<DecisionService>;
   readonly inputData: ReadonlyArray<InputData>;
@@ -146,8 +170,37 @@ const href = (ref: El): string => {
 
 const text = (el: El): string => (el?.text ?? "") as string;
 
+const NULL_LITERAL: Expression = { kind: "literal", text: "null", typeRef: undefined };
+
+/** A context rewritten from a DMN 1.5 boxed conditional / iterator / filter (see BoxedIterationXml.ts). */
+const readBoxed = (el: El): Expression | undefined => {
+  const attrs: Record<string, string> = el.$attrs ?? {};
+  const prefix = Object.keys(attrs).find((k) => k.startsWith("xmlns:") && attrs[k] === BOXED_NS)?.slice("xmlns:".length);
+  if (prefix === undefined) return undefined;
+  const kind = attrs[`${prefix}:kind`];
+  const part = (name: string): Expression =>
+    readExpression((el.contextEntry ?? []).find((e: El) => e.variable?.name === name)?.value) ?? NULL_LITERAL;
+  switch (kind) {
+    case "conditional":
+      return { kind: "conditional", condition: part("if"), then: part("then"), else: part("else") };
+    case "for":
+      return { kind: "iterator", iterator: "for", variable: attrs[`${prefix}:iterator`] ?? "", in: part("in"), body: part("return") };
+    case "some":
+    case "every":
+      return { kind: "iterator", iterator: kind, variable: attrs[`${prefix}:iterator`] ?? "", in: part("in"), body: part("satisfies") };
+    case "filter":
+      return { kind: "filter", in: part("in"), match: part("match") };
+    default:
+      return undefined;
+  }
+};
+
 const readExpression = (el: El): Expression | undefined => {
   if (el === undefined || el === null) return undefined;
+  if (el.$type === "dmn:Context" && el.$attrs !== undefined) {
+    const boxed = readBoxed(el);
+    if (boxed !== undefined) return boxed;
+  }
   switch (el.$type) {
     case "dmn:LiteralExpression":
       return { kind: "literal", text: text(el), typeRef: el.typeRef };
@@ -216,6 +269,7 @@ const readItemDefinition = (el: El): ItemDefinition => ({
   isCollection: el.isCollection === true,
   allowedValues: el.allowedValues?.text,
   components: (el.itemComponent ?? []).map(readItemDefinition),
+  functionOutputTypeRef: el.functionItem?.outputTypeRef,
 });
 
 /** Imports DMN XML into a DecisionModel; problems (unreadable XML, unknown elements) are values. */
@@ -224,7 +278,7 @@ export const importDmnXml = async (xml: string): Promise<Result<DecisionModel, R
   let root: El;
   let warnings: ReadonlyArray<El> = [];
   try {
-    const parsed = await moddle.fromXML(normaliseNamespaces(xml), "dmn:Definitions");
+    const parsed = await moddle.fromXML(rewriteBoxedIterations(normaliseNamespaces(xml)), "dmn:Definitions");
     root = parsed.rootElement;
     warnings = parsed.warnings ?? [];
   } catch (error) {
@@ -247,6 +301,10 @@ export const importDmnXml = async (xml: string): Promise<Result<DecisionModel, R
           name: el.name ?? el.id ?? "",
           typeRef: el.variable?.typeRef,
           requiredDecisions: (el.informationRequirement ?? []).filter((r: El) => r.requiredDecision).map((r: El) => href(r.requiredDecision)),
+          importedDecisions: (el.informationRequirement ?? [])
+            .map((r: El) => String(r.requiredDecision?.href ?? ""))
+            .filter((h: string) => h.includes("#") && !h.startsWith("#") && h.slice(0, h.lastIndexOf("#")) !== root.namespace)
+            .map((h: string) => ({ namespace: h.slice(0, h.lastIndexOf("#")), id: h.slice(h.lastIndexOf("#") + 1) })),
           requiredInputs: (el.informationRequirement ?? []).filter((r: El) => r.requiredInput).map((r: El) => href(r.requiredInput)),
           requiredKnowledge: (el.knowledgeRequirement ?? []).map((r: El) => href(r.requiredKnowledge)),
           expression: readExpression(el.decisionLogic),
@@ -256,6 +314,7 @@ export const importDmnXml = async (xml: string): Promise<Result<DecisionModel, R
         services.push({
           id: el.id ?? "",
           name: el.name ?? el.id ?? "",
+          typeRef: el.variable?.typeRef,
           outputDecisions: (el.outputDecision ?? []).map(href),
           encapsulatedDecisions: (el.encapsulatedDecision ?? []).map(href),
           inputDecisions: (el.inputDecision ?? []).map(href),
@@ -269,6 +328,7 @@ export const importDmnXml = async (xml: string): Promise<Result<DecisionModel, R
         bkms.push({
           id: el.id ?? "",
           name: el.name ?? el.id ?? "",
+          typeRef: el.variable?.typeRef,
           requiredKnowledge: (el.knowledgeRequirement ?? []).map((r: El) => href(r.requiredKnowledge)),
           logic: readExpression(el.encapsulatedLogic),
         });
@@ -282,6 +342,7 @@ export const importDmnXml = async (xml: string): Promise<Result<DecisionModel, R
     value: {
       name: root.name ?? "",
       namespace: root.namespace ?? "",
+      imports: (root.import ?? []).map((i: El) => ({ name: i.name ?? "", namespace: i.namespace ?? "" })),
       decisions,
       decisionServices: services,
       inputData,
@@ -290,3 +351,15 @@ export const importDmnXml = async (xml: string): Promise<Result<DecisionModel, R
     },
   };
 };
+
+/**
+ * The model with each import linked to the model of that namespace among `available`, whose own imports are linked
+ * in turn (unknown namespaces stay unlinked; import cycles are cut after a few levels).
+ */
+export const resolveImports = (model: DecisionModel, available: ReadonlyArray<DecisionModel>, depth = 0): DecisionModel => ({
+  ...model,
+  imports: (model.imports ?? []).map((i) => {
+    const found = depth < 8 ? available.find((m) => m.namespace === i.namespace && m.namespace !== model.namespace) : undefined;
+    return { ...i, model: found === undefined ? undefined : resolveImports(found, available, depth + 1) };
+  }),
+});

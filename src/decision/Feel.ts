@@ -1,21 +1,20 @@
 /**
- * FEEL evaluation for the decision core, on top of feelin.
+ * FEEL evaluation for the decision core: our own evaluator (FeelCompiler) over feelin's grammar, with exact decimal
+ * numbers (FeelNumber). Texts are parsed and compiled once and cached per text, dialect and the multi-word names
+ * in scope that the text mentions.
  *
  * Results are values, never exceptions: a syntax error is `{ _tag: "FeelSyntaxError", position }`.
  */
-import * as feelin from "feelin";
-import { toJson as toJsonValue } from "./FeelJson.ts";
-import { FEEL_OVERRIDES } from "./FeelOverrides.ts";
+import { FeelCompiler, type Compiled, type CompiledTest } from "./FeelCompiler.ts";
+import { toJson as toJsonValue, fromJson as fromJsonValue } from "./FeelJson.ts";
+import { isSyntaxError, parseFeel, type FeelDialect, type FeelSyntaxError } from "./FeelParser.ts";
+import { FeelScope } from "./FeelScope.ts";
+
+export type { FeelSyntaxError } from "./FeelParser.ts";
+export type { Compiled, CompiledTest } from "./FeelCompiler.ts";
+export { FeelScope } from "./FeelScope.ts";
 
 export type FeelContext = Record<string, unknown>;
-
-export interface FeelSyntaxError {
-  readonly _tag: "FeelSyntaxError";
-  readonly message: string;
-  readonly expression: string;
-  /** 0-based character offsets into the expression. */
-  readonly position: { readonly from: number; readonly to: number };
-}
 
 export interface FeelOk {
   readonly _tag: "FeelOk";
@@ -25,23 +24,76 @@ export interface FeelOk {
 
 export type FeelResult = FeelOk | FeelSyntaxError;
 
-const toSyntaxError = (expression: string, error: unknown): FeelSyntaxError | undefined => {
-  if (error instanceof feelin.SyntaxError) {
-    return { _tag: "FeelSyntaxError", message: error.message, expression, position: error.position };
+const CACHE_LIMIT = 20_000;
+const cache = new Map<string, Compiled | CompiledTest | FeelSyntaxError>();
+
+/**
+ * lezer-feel cannot read `range<T>` types; each `range<...>` after `instance of` is swapped for a placeholder name
+ * before parsing and restored when the type is read.
+ */
+const RANGE_TYPE = /(instance\s+of\s+)(range\s*<)/g;
+const hideRangeTypes = (text: string): { text: string; types: string[] } => {
+  if (!text.includes("range")) return { text, types: [] };
+  const types: string[] = [];
+  let out = "";
+  let last = 0;
+  for (const m of text.matchAll(RANGE_TYPE)) {
+    const start = (m.index ?? 0) + (m[1]?.length ?? 0);
+    if (start < last) continue;
+    let depth = 0;
+    let end = start;
+    for (; end < text.length; end++) {
+      if (text[end] === "<") depth++;
+      else if (text[end] === ">" && --depth === 0) break;
+    }
+    if (depth !== 0) continue;
+    out += text.slice(last, start) + `__range_type_${types.length}`;
+    types.push(text.slice(start, end + 1));
+    last = end + 1;
   }
-  return undefined;
+  return { text: out + text.slice(last), types };
 };
 
-/** Evaluates a FEEL expression; errors in the expression are values. */
-export const evaluateExpression = (expression: string, context: FeelContext): FeelResult => {
-  try {
-    const result = feelin.evaluate(expression, { ...FEEL_OVERRIDES, ...context });
-    return { _tag: "FeelOk", value: result.value ?? null, warnings: result.warnings.map((w) => w.message) };
-  } catch (error) {
-    const syntax = toSyntaxError(expression, error);
-    if (syntax !== undefined) return syntax;
-    return { _tag: "FeelOk", value: null, warnings: [String(error)] };
+const compile = (text: string, dialect: FeelDialect, scope: FeelScope): Compiled | CompiledTest | FeelSyntaxError => {
+  const names = scope.complexNames().filter((n) => text.includes(n));
+  const key = `${dialect}\u0000${names.join("\u0001")}\u0000${text}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const hidden = hideRangeTypes(text);
+  const tracked = names.length === 0 ? {} : scope.flatten();
+  const tree = parseFeel(hidden.text, dialect, tracked);
+  let compiled: Compiled | CompiledTest | FeelSyntaxError;
+  if (isSyntaxError(tree)) compiled = { ...tree, expression: text };
+  else {
+    const compiler = new FeelCompiler(hidden.text, hidden.types);
+    compiled = dialect === "expression" ? compiler.compileExpressionTree(tree) : compiler.compileUnaryTestsTree(tree);
   }
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  cache.set(key, compiled);
+  return compiled;
+};
+
+/** The compiled form of an expression, cached; evaluate it with `compiled(scope)`. */
+export const compileExpression = (text: string, scope: FeelScope): Compiled | FeelSyntaxError =>
+  compile(text, "expression", scope) as Compiled | FeelSyntaxError;
+
+/** The compiled form of unary tests (`-` matches anything), cached; run it with `compiled(scope, input)`. */
+export const compileUnaryTests = (text: string, scope: FeelScope): CompiledTest | FeelSyntaxError => {
+  const trimmed = text.trim();
+  if (trimmed === "" || trimmed === "-") return () => true;
+  return compile(trimmed, "unaryTests", scope) as CompiledTest | FeelSyntaxError;
+};
+
+/** Caller-supplied variables: JS numbers become decimals (deeply), the rest is kept. */
+const variablesOf = (context: FeelContext): FeelContext =>
+  Object.fromEntries(Object.entries(context).map(([k, v]) => [k, fromJsonValue(v, undefined)]));
+
+/** Evaluates a FEEL expression; errors in the expression are values. Variables may hold JS numbers. */
+export const evaluateExpression = (expression: string, context: FeelContext): FeelResult => {
+  const scope = FeelScope.of(variablesOf(context));
+  const compiled = compileExpression(expression, scope);
+  if (isSyntaxError(compiled)) return compiled;
+  return { _tag: "FeelOk", value: compiled(scope) ?? null, warnings: [] };
 };
 
 /**
@@ -49,16 +101,10 @@ export const evaluateExpression = (expression: string, context: FeelContext): Fe
  * an expression that is not a test is compared with the input for equality.
  */
 export const evaluateUnaryTests = (tests: string, input: unknown, context: FeelContext): FeelResult => {
-  const text = tests.trim();
-  if (text === "" || text === "-") return { _tag: "FeelOk", value: true, warnings: [] };
-  try {
-    const result = feelin.unaryTest(text, { ...FEEL_OVERRIDES, ...context, "?": input });
-    return { _tag: "FeelOk", value: result.value ?? null, warnings: result.warnings.map((w) => w.message) };
-  } catch (error) {
-    const syntax = toSyntaxError(text, error);
-    if (syntax !== undefined) return syntax;
-    return { _tag: "FeelOk", value: null, warnings: [String(error)] };
-  }
+  const scope = FeelScope.of(variablesOf(context));
+  const compiled = compileUnaryTests(tests, scope);
+  if (isSyntaxError(compiled)) return compiled;
+  return { _tag: "FeelOk", value: compiled(scope, fromJsonValue(input ?? null, undefined)), warnings: [] };
 };
 
 /**

@@ -3,17 +3,19 @@
  * the same import and evaluation code the service uses, and counts results.
  *
  * What is counted: one check per `resultNode` (as the TCK's own runners report), passed when the actual value equals
- * the expected value (numbers as numbers, temporal values by their ISO text, lists item by item, components by name),
+ * the expected value (numbers as decimals, temporal values by their ISO text, lists item by item, components by name),
  * or when `errorResult="true"` and the evaluation failed or gave null. A resultNode is "errored" when the model could
  * not be imported or evaluation threw a defect.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import sax from "sax";
-import * as feelin from "feelin";
-import { importDmnXml, type DecisionModel } from "./DecisionModel.ts";
+import { importDmnXml, resolveImports, type DecisionModel } from "./DecisionModel.ts";
 import { evaluateDecision, evaluateService } from "./DecisionEvaluation.ts";
 import { toJson } from "./FeelJson.ts";
+import { FeelNumber } from "./FeelNumber.ts";
+import { callFeelinBuiltin } from "./FeelTemporal.ts";
+import { isContext } from "./FeelValues.ts";
 
 interface XNode {
   readonly name: string;
@@ -41,13 +43,7 @@ const parseXml = (xml: string): XNode => {
   return root;
 };
 
-const temporal = (fn: string, s: string): unknown => {
-  try {
-    return feelin.evaluate(`${fn}(s)`, { s }).value ?? null;
-  } catch {
-    return null;
-  }
-};
+const temporal = (fn: string, s: string): unknown => callFeelinBuiltin(fn, [s]);
 
 const child = (n: XNode, name: string): XNode | undefined => n.children.find((c) => c.name === name);
 const kids = (n: XNode, name: string): XNode[] => n.children.filter((c) => c.name === name);
@@ -66,7 +62,7 @@ const readValue = (n: XNode): unknown => {
       case "integer":
       case "long":
       case "float":
-        return Number(s);
+        return FeelNumber.parse(s);
       case "boolean":
         return s.trim() === "true";
       case "date":
@@ -88,18 +84,27 @@ const readValue = (n: XNode): unknown => {
   return null;
 };
 
-const equalJson = (actual: unknown, expected: unknown): boolean => {
+/**
+ * Whether an expected number matches: decimal equality. The kit states results of transcendental functions (exp,
+ * log, ...) rounded to 8 or more fraction digits; such an expected value matches the actual one rounded to as many.
+ */
+const equalNumbers = (actual: FeelNumber, expected: FeelNumber): boolean => {
+  if (actual.equals(expected)) return true;
+  const scale = -expected.exponent;
+  return scale >= 8 && actual.exponent < expected.exponent && actual.setScale(scale, "HALF_EVEN").equals(expected);
+};
+
+const equalValues = (actual: unknown, expected: unknown): boolean => {
   if (expected === null) return actual === null;
-  if (typeof expected === "number") return typeof actual === "number" && Math.abs(actual - expected) <= Math.abs(expected) * 1e-12;
+  if (expected instanceof FeelNumber) return actual instanceof FeelNumber && equalNumbers(actual, expected);
   if (Array.isArray(expected)) {
-    return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => equalJson(actual[i], e));
+    return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => equalValues(actual[i], e));
   }
-  if (typeof expected === "object") {
-    if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return false;
-    const a = actual as Record<string, unknown>;
-    return Object.entries(expected as Record<string, unknown>).every(([k, v]) => equalJson(a[k] ?? null, v));
+  if (isContext(expected)) {
+    if (!isContext(actual)) return false;
+    return Object.entries(expected).every(([k, v]) => equalValues(actual[k] ?? null, v));
   }
-  return actual === expected;
+  return JSON.stringify(toJson(actual)) === JSON.stringify(toJson(expected));
 };
 
 export interface CheckOutcome {
@@ -125,6 +130,9 @@ const runFolder = async (dir: string, folder: string): Promise<CheckOutcome[]> =
     const r = await importDmnXml(fs.readFileSync(path.join(dir, f), "utf8"));
     models.set(f, r.ok ? r.value : r.error.map((p) => p.message).join("; "));
   }
+  // Models of one folder may import each other (by namespace).
+  const loaded = [...models.values()].filter((m): m is DecisionModel => typeof m !== "string");
+  for (const [f, m] of models) if (typeof m !== "string") models.set(f, resolveImports(m, loaded));
   for (const tf of testFiles) {
     const doc = parseXml(fs.readFileSync(path.join(dir, tf), "utf8"));
     const root = child(doc, "testCases");
@@ -143,7 +151,7 @@ const runFolder = async (dir: string, folder: string): Promise<CheckOutcome[]> =
           continue;
         }
         const expectError = rn.attrs["errorResult"] === "true";
-        const expected = toJson(readValue(child(rn, "expected") ?? { name: "", attrs: {}, children: [], text: "" }));
+        const expected = readValue(child(rn, "expected") ?? { name: "", attrs: {}, children: [], text: "" });
         try {
           const isService = tc.attrs["type"] === "decisionService" || rn.attrs["type"] === "decisionService";
           const target = isService ? (tc.attrs["invocableName"] ?? name) : name;
@@ -152,13 +160,14 @@ const runFolder = async (dir: string, folder: string): Promise<CheckOutcome[]> =
             out.push(expectError ? { ...base, status: "passed" } : { ...base, status: "failed", reason: `${r.code}: ${r.message}` });
             continue;
           }
-          const actual = toJson(r.result);
+          const actual = r.result;
+          const show = (v: unknown): string => JSON.stringify(v, (_, x: unknown) => (x instanceof FeelNumber ? `#${x.toString()}` : x));
           if (expectError) {
-            out.push(actual === null ? { ...base, status: "passed" } : { ...base, status: "failed", reason: `expected an error, got ${JSON.stringify(actual)}` });
-          } else if (equalJson(actual, expected)) {
+            out.push(actual === null ? { ...base, status: "passed" } : { ...base, status: "failed", reason: `expected an error, got ${show(toJson(actual))}` });
+          } else if (equalValues(actual, expected)) {
             out.push({ ...base, status: "passed" });
           } else {
-            out.push({ ...base, status: "failed", reason: `expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}` });
+            out.push({ ...base, status: "failed", reason: `expected ${show(expected)}, got ${show(actual)}` });
           }
         } catch (error) {
           out.push({ ...base, status: "errored", reason: String(error) });

@@ -1,0 +1,44 @@
+/**
+ * FEEL arithmetic (DMN 1.5 §10.3.2.3): exact decimal operations on numbers, string concatenation with `+`, and
+ * temporal arithmetic (date ± duration, date − date, duration × number, ...) through feelin's calendar code.
+ * Any null operand, or operands that do not combine, give null.
+ */
+import { FeelNumber } from "./FeelNumber.ts";
+import * as feelin from "feelin";
+import { callFeelinBuiltin, dateTimeDifference, isTemporal, viaFeelin } from "./FeelTemporal.ts";
+
+export type ArithOp = "+" | "-" | "*" | "/" | "**";
+
+const temporalOperands = (a: unknown, b: unknown): boolean =>
+  (isTemporal(a) || isTemporal(b)) && (isTemporal(a) || a instanceof FeelNumber) && (isTemporal(b) || b instanceof FeelNumber);
+
+export const arithmetic = (op: ArithOp, a: unknown, b: unknown): unknown => {
+  if (a === null || a === undefined || b === null || b === undefined) return null;
+  if (a instanceof FeelNumber && b instanceof FeelNumber) {
+    switch (op) {
+      case "+":
+        return a.add(b);
+      case "-":
+        return a.subtract(b);
+      case "*":
+        return a.multiply(b);
+      case "/":
+        return a.divide(b);
+      case "**":
+        return a.pow(b);
+    }
+  }
+  if (op === "+" && typeof a === "string" && typeof b === "string") return a + b;
+  if (op === "-" && a instanceof feelin.FeelDateTime && b instanceof feelin.FeelDateTime) {
+    const difference = dateTimeDifference(a, b);
+    if (difference !== undefined) return difference;
+  }
+  if (op !== "**" && temporalOperands(a, b)) return viaFeelin(`a ${op} b`, { a, b });
+  return null;
+};
+
+export const negate = (a: unknown): unknown => {
+  if (a instanceof FeelNumber) return a.negate();
+  if (a instanceof feelin.FeelDuration) return callFeelinBuiltin("duration", [a.iso.startsWith("-") ? a.iso.slice(1) : `-${a.iso}`]);
+  return null;
+};
