@@ -934,6 +934,8 @@ class Run {
         const token = this.tokenWaitingFor("job", command.jobId)
         if (status === "SUSPENDED") return this.emit({ type: "CommandDeferred", command })
         const retries = Math.max(0, command.retries)
+        // Variables a failing worker reports (what it learned) are kept for the next attempt.
+        if (command.variables !== undefined && Object.keys(command.variables).length > 0) this.propagate(token.scopeId, token.nodeId, command.variables)
         this.emit({
           type: "JobFailed", tokenId: token.id, nodeId: token.nodeId, jobId: command.jobId, retries, errorMessage: command.errorMessage,
           retryAt: retries > 0 ? command.retryAt : null

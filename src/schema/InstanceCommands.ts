@@ -22,7 +22,8 @@ export const InstanceCommand = Schema.Union([
     retries: Schema.Int,
     errorMessage: Schema.String,
     /** When the job can be activated again (ISO date-time); null: at once. */
-    retryAt: Schema.NullOr(Schema.String)
+    retryAt: Schema.NullOr(Schema.String),
+    variables: Schema.optional(Vars)
   }),
   Schema.Struct({ type: Schema.Literal("UpdateJobRetries"), jobId: Schema.String, retries: Schema.Int }),
   Schema.Struct({

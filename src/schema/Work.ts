@@ -58,8 +58,9 @@ export const FailJob = Schema.Struct({
   }),
   errorMessage: Schema.optional(Schema.String),
   retryBackOff: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 7 * 24 * 3_600_000 }))).annotate({
-    description: "ms before the job can be activated again (default 0)"
-  })
+    description: "ms before the job can be activated again (default: the job's retry policy, else 0)"
+  }),
+  variables: Schema.optional(Variables).annotate({ description: "set before the next attempt (each into the nearest scope that has it, else the instance)" })
 }).annotate({ identifier: "FailJob" })
 
 export const RetryPolicy = Schema.Struct({

@@ -108,7 +108,12 @@ export interface WorkShape {
   readonly failJob: (
     principal: Principal,
     jobId: string,
-    failure: { readonly retries?: number | undefined; readonly errorMessage?: string | undefined; readonly retryBackOff?: number | undefined }
+    failure: {
+      readonly retries?: number | undefined
+      readonly errorMessage?: string | undefined
+      readonly retryBackOff?: number | undefined
+      readonly variables?: Readonly<Record<string, unknown>> | undefined
+    }
   ) => Effect.Effect<Job, CompleteError>
   /** New retries; a dead-lettered job's incident is resolved and the job is claimable again. */
   readonly updateRetries: (principal: Principal, jobId: string, retries: number) => Effect.Effect<Job, CompleteError>
@@ -254,7 +259,8 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
               jobId,
               retries,
               errorMessage: failure.errorMessage ?? "",
-              retryAt: backOff > 0 && retries > 0 ? new Date(now + backOff).toISOString() : null
+              retryAt: backOff > 0 && retries > 0 ? new Date(now + backOff).toISOString() : null,
+              ...(failure.variables === undefined ? {} : { variables: failure.variables })
             })
             return toJob(yield* jobById(principal.tenantId, jobId))
           }),

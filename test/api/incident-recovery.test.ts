@@ -25,7 +25,8 @@ describe("job failures", () => {
     const instance = await owner.start(deployment.id)
     const [first] = await owner.activateJobs("fails-charge")
     expect(first.retries).toBe(2)
-    const failed = (await owner.post(`/jobs/${first.id}/fail`, { errorMessage: "gateway timeout", retryBackOff: 60_000 })).ok()
+    const failed = (await owner.post(`/jobs/${first.id}/fail`, { errorMessage: "gateway timeout", retryBackOff: 60_000, variables: { lastError: "timeout" } })).ok()
+    expect((await owner.instance(instance.id)).variables).toMatchObject({ lastError: "timeout" })
     expect(failed).toMatchObject({ state: "ACTIVATABLE", retries: 1, errorMessage: "gateway timeout", worker: null })
     // The backoff holds it back until its time has come.
     expect(await owner.activateJobs("fails-charge")).toEqual([])
