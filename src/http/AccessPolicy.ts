@@ -44,6 +44,7 @@ export const ACCESS_POLICY: Readonly<Record<string, Access>> = {
   "deployments.suspend": OPERATOR,
   "deployments.resume": OPERATOR,
   "deployments.nodes": ANY,
+  "deployments.simulate": OPERATOR,
   "processInstances.start": OPERATOR,
   "processInstances.list": ANY,
   "processInstances.get": ANY,

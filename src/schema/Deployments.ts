@@ -1,6 +1,6 @@
 // Deployments: versions of a process definition, deployed as BPMN 2.0 XML or as a JSON graph.
 import { Schema } from "effect"
-import { IsoDateTime, PageQueryFields } from "./Common.ts"
+import { IsoDateTime, PageQueryFields, Variables } from "./Common.ts"
 
 export const DeploymentFormat = Schema.Literals(["BPMN_XML", "JSON_GRAPH"]).annotate({ identifier: "DeploymentFormat" })
 export const DeploymentState = Schema.Literals(["ACTIVE", "SUSPENDED"]).annotate({ identifier: "DeploymentState" })
@@ -64,3 +64,38 @@ export const DeploymentQuery = {
 export const DeleteDeploymentQuery = {
   includeFinishedInstances: Schema.optional(Schema.Literals(["true", "false"]))
 }
+
+export const SimulateDeployment = Schema.Struct({
+  runs: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 }))).annotate({ description: "default 100" }),
+  variables: Schema.optional(Variables).annotate({ description: "start variables of every run" }),
+  variableSets: Schema.optional(Schema.Array(Variables).check(Schema.isMaxLength(1000))).annotate({
+    description: "merged over variables, one per run in turn (to drive gateways down different branches)"
+  }),
+  results: Schema.optional(Schema.Record(Schema.String, Variables)).annotate({
+    description: "by node id: the variables a job, task, call activity, business rule task, message or signal at that node answers with"
+  }),
+  events: Schema.optional(Schema.Array(Schema.String)).annotate({
+    description: "boundary or event-gateway event node ids that happen when armed (in this order of preference)"
+  }),
+  maxStepsPerRun: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100_000 }))).annotate({ description: "default 1000" })
+}).annotate({ identifier: "SimulateDeployment" })
+
+const Coverage = Schema.Struct({ covered: Schema.Int, total: Schema.Int, ratio: Schema.Number })
+const RunOutcome = Schema.Literals(["COMPLETED", "INCIDENT", "STUCK", "STEP_LIMIT"])
+
+export const SimulationReport = Schema.Struct({
+  deploymentId: Schema.String,
+  runs: Schema.Int,
+  outcomes: Schema.Struct({ COMPLETED: Schema.Int, INCIDENT: Schema.Int, STUCK: Schema.Int, STEP_LIMIT: Schema.Int }),
+  nodeCoverage: Coverage,
+  flowCoverage: Coverage,
+  nodes: Schema.Array(Schema.Struct({ nodeId: Schema.String, type: Schema.String, activations: Schema.Int })),
+  flows: Schema.Array(Schema.Struct({ flowId: Schema.String, source: Schema.String, target: Schema.String, taken: Schema.Int })),
+  uncoveredFlows: Schema.Array(Schema.String),
+  stops: Schema.Array(Schema.Struct({ nodeId: Schema.String, outcome: RunOutcome, reason: Schema.String, runs: Schema.Int })),
+  timings: Schema.Struct({
+    wallMillis: Schema.Number,
+    perRunMillis: Schema.Struct({ avg: Schema.Number, p50: Schema.Number, p95: Schema.Number, max: Schema.Number }),
+    simulatedMillis: Schema.Struct({ avg: Schema.Number, max: Schema.Number })
+  })
+}).annotate({ identifier: "SimulationReport" })

@@ -3,6 +3,7 @@
 import { Layer } from "effect"
 import { execute, type ExecuteResult, migrate } from "../core/Execute.ts"
 import { planMigration } from "../core/Migration.ts"
+import { simulate } from "../core/Simulator.ts"
 import { type InstanceEvent, type InstanceState, replay, variablesWithScope } from "../core/InstanceState.ts"
 import type { ProcessGraph } from "../core/ProcessGraph.ts"
 import { type EngineOutcome, type EngineRejection, type HistoryEvent, ProcessEngine, type ProjectionChange } from "./ProcessEngine.ts"
@@ -174,6 +175,7 @@ export const CoreProcessEngine = {
     // The graphs and states were written by this engine (at deploy time and by earlier commands).
     execute: ({ graph, instanceId, state, command, now }) =>
       outcomeOf(execute(graph as ProcessGraph, instanceId, state as InstanceState | undefined, command, now)),
+    simulate: (graph, input, clock) => simulate(graph as ProcessGraph, input, clock),
     planMigration: ({ source, target, state, mappings, mapEqualNodes }) =>
       planMigration(source as ProcessGraph, target as ProcessGraph, stateOf(state), mappings, mapEqualNodes),
     migrate: ({ source, target, instanceId, state, command, now }) =>

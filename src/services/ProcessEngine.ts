@@ -5,6 +5,7 @@ import { Context } from "effect"
 
 export type { InstanceCommand } from "../schema/InstanceCommands.ts"
 import type { InstanceCommand } from "../schema/InstanceCommands.ts"
+import type { SimulationInput, SimulationReport } from "../core/Simulator.ts"
 
 export interface HistoryEvent {
   readonly type: string
@@ -140,6 +141,8 @@ export interface ProcessEngineShape {
     readonly command: InstanceCommand
     readonly now: number
   }) => EngineOutcome | EngineRejection
+  /** Runs many in-memory instances of a graph (nothing saved) and reports coverage and timings. */
+  readonly simulate: (graph: unknown, input: SimulationInput, clock: () => number) => SimulationReport
   /** Checks a migration of an instance (its state and version's graph) to a target version's graph. */
   readonly planMigration: (input: {
     readonly source: unknown

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import { IdParam, Page } from "../../schema/Common.ts"
-import { DeleteDeploymentQuery, Deployment, DeploymentDetail, DeploymentNode, DeploymentQuery, JsonGraph } from "../../schema/Deployments.ts"
+import { DeleteDeploymentQuery, Deployment, DeploymentDetail, DeploymentNode, DeploymentQuery, JsonGraph, SimulateDeployment, SimulationReport } from "../../schema/Deployments.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { Authentication } from "../Middleware.ts"
 
@@ -37,6 +37,15 @@ export class DeploymentsApi extends HttpApiGroup.make("deployments")
       .annotateMerge(OpenApi.annotations({ summary: "Block new instance starts (and timer fires) of this version" })),
     HttpApiEndpoint.post("resume", "/:id/resume", { params: IdParam, success: Ok(Deployment, "Resumed"), error: NotFoundHttp })
       .annotateMerge(OpenApi.annotations({ summary: "Allow new instance starts again" })),
+    HttpApiEndpoint.post("simulate", "/:id/simulate", { params: IdParam, payload: SimulateDeployment, success: Ok(SimulationReport), error: NotFoundHttp })
+      .annotateMerge(OpenApi.annotations({
+        summary: "Run in-memory simulated instances (nothing saved): node and branch coverage, outcomes and timings",
+        description: "Each run starts at the none start event with variables (variableSets merged in turn) and answers what it waits for: " +
+          "jobs, tasks, call activities and business rule tasks complete with results[nodeId]; timers fire on a simulated clock; " +
+          "messages and signals at catch events arrive; armed boundary events happen only when listed in events (an event-based " +
+          "gateway takes its first event unless one is listed). A run ends COMPLETED, INCIDENT, STUCK (waits for something the " +
+          "simulator cannot give) or STEP_LIMIT; stops lists where and why."
+      })),
     HttpApiEndpoint.get("nodes", "/:id/nodes", { params: IdParam, success: Ok(Schema.Array(DeploymentNode)), error: NotFoundHttp })
       .annotateMerge(OpenApi.annotations({ summary: "Node ids, types and names, for building a migration mapping" }))
   )

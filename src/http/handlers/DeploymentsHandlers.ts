@@ -3,12 +3,14 @@ import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { pageRequest } from "../../schema/Common.ts"
 import { Deployments } from "../../services/Deployments.ts"
+import { ProcessEngine } from "../../services/ProcessEngine.ts"
 import { Api } from "../Api.ts"
 import { recordResource } from "../RequestState.ts"
 
 export const DeploymentsHandlers = HttpApiBuilder.group(Api, "deployments", (handlers) =>
   Effect.gen(function*() {
     const deployments = yield* Deployments
+    const engine = yield* ProcessEngine
     return handlers
       .handle("deploy", ({ payload }) =>
         Effect.gen(function*() {
@@ -30,5 +32,19 @@ export const DeploymentsHandlers = HttpApiBuilder.group(Api, "deployments", (han
         Effect.flatMap(CurrentPrincipal, (principal) => deployments.setState(principal.tenantId, params.id, "SUSPENDED")))
       .handle("resume", ({ params }) =>
         Effect.flatMap(CurrentPrincipal, (principal) => deployments.setState(principal.tenantId, params.id, "ACTIVE")))
+      .handle("simulate", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const { graph } = yield* deployments.graphOf(principal.tenantId, params.id)
+          const report = engine.simulate(graph, {
+            runs: payload.runs ?? 100,
+            variables: payload.variables ?? {},
+            variableSets: payload.variableSets ?? [],
+            results: payload.results ?? {},
+            events: payload.events ?? [],
+            maxStepsPerRun: payload.maxStepsPerRun ?? 1000
+          }, () => performance.now())
+          return { deploymentId: params.id, ...report }
+        }))
       .handle("nodes", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => deployments.nodes(principal.tenantId, params.id)))
   }))
