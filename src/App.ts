@@ -24,6 +24,9 @@ import { DeploymentsHandlers } from "./http/handlers/DeploymentsHandlers.ts"
 import { ProcessInstancesHandlers, ScopesHandlers } from "./http/handlers/ProcessInstancesHandlers.ts"
 import { IncidentsHandlers, JobsHandlers, TasksHandlers } from "./http/handlers/WorkHandlers.ts"
 import { BatchOperationsHandlers } from "./http/handlers/BatchOperationsHandlers.ts"
+import { AdminHandlers, InsightsHandlers } from "./http/handlers/InsightsHandlers.ts"
+import { Insights } from "./services/Insights.ts"
+import { InstanceSummaryRebuild } from "./services/InstanceSummaryRebuild.ts"
 import { ConditionalStartsHandlers, MessagesHandlers, SignalsHandlers } from "./http/handlers/MessagesHandlers.ts"
 import { ConditionalStarts } from "./services/ConditionalStarts.ts"
 import { Signals } from "./services/Signals.ts"
@@ -78,7 +81,7 @@ const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.laye
 
 // Entities register on the cluster; services reach them through entity clients.
 // The outbox relay broadcasts thrown signals, so Signals sits below it.
-const EnginesLive = Layer.mergeAll(BatchOperations.layer, Messages.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
+const EnginesLive = Layer.mergeAll(BatchOperations.layer, Insights.layer, InstanceSummaryRebuild.layer, Messages.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
   Layer.provideMerge(BatchRunner.layer),
   Layer.provideMerge(JobRetries.layer),
   Layer.provideMerge(Layer.mergeAll(Work.layer, IncidentRecovery.layer)),
@@ -113,7 +116,9 @@ const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" })
     JobsHandlers,
     TasksHandlers,
     IncidentsHandlers,
-    BatchOperationsHandlers
+    BatchOperationsHandlers,
+    InsightsHandlers,
+    AdminHandlers
   ]),
   Layer.provide([AuthenticationLive, RequestValidationLive])
 )

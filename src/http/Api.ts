@@ -6,6 +6,7 @@ import { AuthApi } from "./api/AuthApi.ts"
 import { AuthorizationsApi } from "./api/AuthorizationsApi.ts"
 import { GroupsApi } from "./api/GroupsApi.ts"
 import { BatchOperationsApi } from "./api/BatchOperationsApi.ts"
+import { AdminApi, InsightsApi } from "./api/InsightsApi.ts"
 import { InvitationAcceptanceApi, InvitationsApi } from "./api/InvitationsApi.ts"
 import { SystemApi } from "./api/SystemApi.ts"
 import { UsersApi } from "./api/UsersApi.ts"
@@ -56,6 +57,8 @@ export class Api extends HttpApi.make("flowcore")
   .add(TasksApi)
   .add(IncidentsApi)
   .add(BatchOperationsApi)
+  .add(InsightsApi)
+  .add(AdminApi)
   .middleware(RequestValidation)
   .annotate(HttpApi.ParseOptions, { errors: "all" })
   .annotateMerge(OpenApi.annotations({

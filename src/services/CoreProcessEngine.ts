@@ -170,7 +170,13 @@ export const CoreProcessEngine = {
     snapshot: (instanceId, history) => {
       // History entries carry the whole event: its type plus its payload.
       const state = replay(instanceId, history.map((entry) => ({ ...entry.payload, type: entry.type }) as unknown as InstanceEvent))
-      return { variables: state.variables, activeNodes: Object.values(state.tokens).map((t) => t.nodeId), status: state.status }
+      return {
+        variables: state.variables,
+        activeNodes: Object.values(state.tokens).map((t) => t.nodeId),
+        status: state.status,
+        variablesVersion: state.variablesVersion,
+        openIncidents: Object.keys(state.incidents).length
+      }
     },
     // The graphs and states were written by this engine (at deploy time and by earlier commands).
     execute: ({ graph, instanceId, state, command, now }) =>

@@ -124,6 +124,8 @@ export interface Snapshot {
   readonly variables: Readonly<Record<string, unknown>>
   readonly activeNodes: ReadonlyArray<string>
   readonly status: InstanceStatus
+  readonly variablesVersion: number
+  readonly openIncidents: number
 }
 
 export interface ProcessEngineShape {
