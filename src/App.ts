@@ -25,6 +25,9 @@ import { ProcessInstancesHandlers, ScopesHandlers } from "./http/handlers/Proces
 import { IncidentsHandlers, JobsHandlers, TasksHandlers } from "./http/handlers/WorkHandlers.ts"
 import { BatchOperationsHandlers } from "./http/handlers/BatchOperationsHandlers.ts"
 import { AdminHandlers, InsightsHandlers } from "./http/handlers/InsightsHandlers.ts"
+import { PlayHandlers } from "./http/handlers/PlayHandlers.ts"
+import { PlaySessions } from "./services/PlaySessions.ts"
+import { PlaySessionLive } from "./actors/PlaySessionLive.ts"
 import { Insights } from "./services/Insights.ts"
 import { InstanceSummaryRebuild } from "./services/InstanceSummaryRebuild.ts"
 import { ConditionalStartsHandlers, MessagesHandlers, SignalsHandlers } from "./http/handlers/MessagesHandlers.ts"
@@ -81,7 +84,7 @@ const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.laye
 
 // Entities register on the cluster; services reach them through entity clients.
 // The outbox relay broadcasts thrown signals, so Signals sits below it.
-const EnginesLive = Layer.mergeAll(BatchOperations.layer, Insights.layer, InstanceSummaryRebuild.layer, Messages.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
+const EnginesLive = Layer.mergeAll(BatchOperations.layer, Insights.layer, InstanceSummaryRebuild.layer, PlaySessions.layer, PlaySessionLive, Messages.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
   Layer.provideMerge(BatchRunner.layer),
   Layer.provideMerge(JobRetries.layer),
   Layer.provideMerge(Layer.mergeAll(Work.layer, IncidentRecovery.layer)),
@@ -118,7 +121,8 @@ const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" })
     IncidentsHandlers,
     BatchOperationsHandlers,
     InsightsHandlers,
-    AdminHandlers
+    AdminHandlers,
+    PlayHandlers
   ]),
   Layer.provide([AuthenticationLive, RequestValidationLive])
 )

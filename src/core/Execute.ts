@@ -44,11 +44,21 @@ class Run {
   /** Conditional subscriptions triggered by this command (each at most once per command). */
   private readonly conditionsFired = new Set<string>()
 
-  constructor(graph: ProcessGraph, state: InstanceState, now: number) {
+  /** Play mode: the outgoing flow to take at these gateways, whatever their conditions say. */
+  private readonly chosenFlows: Readonly<Record<string, string>>
+
+  constructor(graph: ProcessGraph, state: InstanceState, now: number, chosenFlows: Readonly<Record<string, string>> = {}) {
     this.graph = graph
     this.state = state
     this.now = now
     this.before = state
+    this.chosenFlows = chosenFlows
+  }
+
+  /** A flow chosen for this gateway (Play), if it is one of its outgoing flows. */
+  private chosenFlow(node: GraphNode): string | undefined {
+    const flowId = this.chosenFlows[node.id]
+    return flowId !== undefined && node.outgoing.includes(flowId) ? flowId : undefined
   }
 
   emit(event: InstanceEvent): void {
@@ -124,6 +134,8 @@ class Run {
 
   /** BPMN 13.3.4: every outgoing flow whose condition is true; the default flow only when none is. */
   private inclusiveFork(token: Token, node: GraphNode): void {
+    const forced = this.chosenFlow(node)
+    if (forced !== undefined) return this.leave(token, node, [forced])
     const visible = visibleVariables(this.state, token.scopeId)
     const chosen: Array<string> = []
     for (const flowId of node.outgoing) {
@@ -263,6 +275,8 @@ class Run {
         return
       }
       case "exclusiveGateway": {
+        const chosen = this.chosenFlow(node)
+        if (chosen !== undefined) return this.leave(token, node, [chosen])
         // BPMN 13.3.2: the first outgoing flow (in order) whose condition is true; else the default flow.
         for (const flowId of node.outgoing) {
           if (flowId === node.defaultFlow) continue
@@ -1126,7 +1140,9 @@ export const execute = (
   instanceId: string,
   state: InstanceState | undefined,
   command: InstanceCommand,
-  now = 0
+  now = 0,
+  /** Play mode only: the flow to take at these gateways. */
+  chosenFlows: Readonly<Record<string, string>> = {}
 ): ExecuteResult => {
   try {
     if (state === undefined) {
@@ -1142,13 +1158,13 @@ export const execute = (
       if (!graph.startNodeIds.includes(startNodeId) && !eventStart) {
         return { ok: false, reason: "INVALID_ARGUMENT", message: `${startNodeId} is not a start event of process ${graph.key}` }
       }
-      const run = new Run(graph, initialState(instanceId), now)
+      const run = new Run(graph, initialState(instanceId), now, chosenFlows)
       run.emit({ type: "InstanceStarted", variables: command.variables, ...(command.called === true ? { called: true } : {}) })
       run.enter(startNodeId, null, instanceId)
       run.drain()
       return { ok: true, state: run.state, events: run.events }
     }
-    const run = new Run(graph, state, now)
+    const run = new Run(graph, state, now, chosenFlows)
     run.command(command)
     run.drain()
     return { ok: true, state: run.state, events: run.events }

@@ -108,6 +108,10 @@ export const ACCESS_POLICY: Readonly<Record<string, Access>> = {
   "insights.metrics": ANY,
   "insights.report": ANY,
   "admin.rebuildInstanceSummary": ADMIN,
+  // SERVICE.md: Play mode is for ADMIN and PROCESS_OWNER (reading a session too).
+  "play.start": OPERATOR,
+  "play.step": OPERATOR,
+  "play.get": OPERATOR,
   "incidents.retry": OPERATOR,
   "incidents.skipNode": OPERATOR,
   "incidents.restartFromNode": OPERATOR,

@@ -7,6 +7,7 @@ import { AuthorizationsApi } from "./api/AuthorizationsApi.ts"
 import { GroupsApi } from "./api/GroupsApi.ts"
 import { BatchOperationsApi } from "./api/BatchOperationsApi.ts"
 import { AdminApi, InsightsApi } from "./api/InsightsApi.ts"
+import { PlayApi } from "./api/PlayApi.ts"
 import { InvitationAcceptanceApi, InvitationsApi } from "./api/InvitationsApi.ts"
 import { SystemApi } from "./api/SystemApi.ts"
 import { UsersApi } from "./api/UsersApi.ts"
@@ -59,6 +60,7 @@ export class Api extends HttpApi.make("flowcore")
   .add(BatchOperationsApi)
   .add(InsightsApi)
   .add(AdminApi)
+  .add(PlayApi)
   .middleware(RequestValidation)
   .annotate(HttpApi.ParseOptions, { errors: "all" })
   .annotateMerge(OpenApi.annotations({

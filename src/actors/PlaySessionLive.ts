@@ -1,0 +1,79 @@
+// The PlaySession entity: holds one played instance in memory and applies steps to it one at a time with the pure
+// core (src/core/Play.ts). Nothing is written anywhere; when the entity goes idle for 30 minutes it is stopped and
+// the session is gone (a later message finds no session: 404).
+import { Clock, Effect } from "effect"
+import { Entity } from "effect/cluster"
+import type { InstanceState } from "../core/InstanceState.ts"
+import { playStart, playStep, type PlayOutcome } from "../core/Play.ts"
+import type { ProcessGraph } from "../core/ProcessGraph.ts"
+import type { PlaySessionView } from "../schema/Play.ts"
+import { PlayRejected, PlaySession } from "./PlaySession.ts"
+
+interface Session {
+  readonly tenantId: string
+  readonly processKey: string
+  readonly graph: ProcessGraph
+  readonly mocks: Readonly<Record<string, Readonly<Record<string, unknown>>>>
+  readonly state: InstanceState
+  readonly steps: number
+  readonly lastStep: PlaySessionView["lastStep"]
+  readonly createdAt: string
+}
+
+const viewOf = (id: string, session: Session): PlaySessionView => ({
+  id,
+  processKey: session.processKey,
+  state: session.state.status === "SUSPENDED" ? "ACTIVE" : session.state.status,
+  steps: session.steps,
+  variables: session.state.variables,
+  tokens: Object.values(session.state.tokens).map((token) => ({ tokenId: token.id, nodeId: token.nodeId, waitingFor: token.wait?.kind ?? null })),
+  armedEvents: Object.values(session.state.boundaries ?? {}).map((armed) => ({ nodeId: armed.nodeId, kind: armed.kind })),
+  incidents: Object.values(session.state.incidents).map((incident) => ({ nodeId: incident.nodeId, type: incident.type, message: incident.message })),
+  lastStep: session.lastStep,
+  createdAt: session.createdAt
+})
+
+const rejectedBy = (outcome: Extract<PlayOutcome, { ok: false }>) => new PlayRejected({ reason: outcome.reason, message: outcome.message })
+
+export const PlaySessionLive = PlaySession.toLayer(
+  Effect.gen(function*() {
+    const id = (yield* Entity.CurrentAddress).entityId
+    let session: Session | undefined
+    // Another tenant's session answers like a missing one.
+    const current = (tenantId: string) =>
+      session !== undefined && session.tenantId === tenantId
+        ? Effect.succeed(session)
+        : Effect.fail(new PlayRejected({ reason: "NOT_FOUND", message: `play session ${id} not found` }))
+
+    return PlaySession.of({
+      Start: ({ payload }) =>
+        Effect.gen(function*() {
+          if (session !== undefined) return yield* new PlayRejected({ reason: "CONFLICT", message: `play session ${id} already exists` })
+          const graph = payload.graph as ProcessGraph
+          const outcome = playStart(graph, id, payload.variables, payload.chooseFlows)
+          if (!outcome.ok) return yield* rejectedBy(outcome)
+          session = {
+            tenantId: payload.tenantId,
+            processKey: payload.processKey,
+            graph,
+            mocks: payload.mocks,
+            state: outcome.state,
+            steps: 0,
+            lastStep: { answered: outcome.answered, passed: outcome.passed },
+            createdAt: new Date(yield* Clock.currentTimeMillis).toISOString()
+          }
+          return viewOf(id, session)
+        }),
+      Step: ({ payload }) =>
+        Effect.gen(function*() {
+          const played = yield* current(payload.tenantId)
+          const outcome = playStep(played.graph, id, played.state, payload.step, played.mocks, 0)
+          if (!outcome.ok) return yield* rejectedBy(outcome)
+          session = { ...played, state: outcome.state, steps: played.steps + 1, lastStep: { answered: outcome.answered, passed: outcome.passed } }
+          return viewOf(id, session)
+        }),
+      Get: ({ payload }) => Effect.map(current(payload.tenantId), (played) => viewOf(id, played))
+    })
+  }),
+  { maxIdleTime: "30 minutes" }
+)

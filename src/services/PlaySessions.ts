@@ -1,0 +1,59 @@
+// Play sessions as the API sees them: the draft (BPMN XML or a JSON graph) is compiled exactly as a deployment would
+// be — but not deployed — and handed to a new PlaySession entity, which keeps it in memory.
+import { Context, Effect, Layer } from "effect"
+import { type PlayRejected, PlaySession } from "../actors/PlaySession.ts"
+import { conflict, type Conflict, notFound, type NotFound, validationError, type ValidationError } from "../schema/ApiErrors.ts"
+import type { PlaySessionView, PlayStepRequest, StartPlaySession } from "../schema/Play.ts"
+import { isUuid, newId } from "./Ids.ts"
+import { ProcessModels } from "./ProcessModels.ts"
+
+type PlayError = NotFound | Conflict | ValidationError
+
+export interface PlaySessionsShape {
+  readonly start: (tenantId: string, input: typeof StartPlaySession.Type) => Effect.Effect<PlaySessionView, PlayError>
+  readonly step: (tenantId: string, id: string, step: typeof PlayStepRequest.Type) => Effect.Effect<PlaySessionView, PlayError>
+  readonly get: (tenantId: string, id: string) => Effect.Effect<PlaySessionView, PlayError>
+}
+
+export class PlaySessions extends Context.Service<PlaySessions, PlaySessionsShape>()("flowcore/PlaySessions") {
+  static readonly layer = Layer.effect(
+    PlaySessions,
+    Effect.gen(function*() {
+      const models = yield* ProcessModels
+      const client = yield* PlaySession.client
+
+      const failure = (id: string) => (rejected: PlayRejected): PlayError => {
+        if (rejected.reason === "NOT_FOUND") return notFound("play session", id)
+        if (rejected.reason === "INVALID_ARGUMENT") {
+          const field = /^(\w+): /.exec(rejected.message)?.[1]
+          return field === undefined ? validationError("step", rejected.message) : validationError(field, rejected.message.slice(field.length + 2))
+        }
+        return conflict(rejected.message)
+      }
+      const call = <A>(id: string, effect: Effect.Effect<A, PlayRejected | { readonly _tag: string }>) =>
+        effect.pipe(Effect.catch((error) =>
+          (error as { _tag: string })._tag === "PlayRejected" ? Effect.fail(failure(id)(error as PlayRejected)) : Effect.die(error)))
+
+      return {
+        start: (tenantId, input) =>
+          Effect.gen(function*() {
+            if ((input.xml === undefined) === (input.graph === undefined)) return yield* validationError("xml", "give the draft as xml or as graph")
+            const model = input.xml !== undefined ? yield* models.fromXml(input.xml) : yield* models.fromJson(input.graph)
+            const id = yield* newId
+            return yield* call(id, client(id).Start({
+              tenantId,
+              processKey: model.key,
+              graph: model.graph,
+              variables: input.variables ?? {},
+              mocks: input.mocks ?? {},
+              chooseFlows: input.chooseFlows ?? {}
+            }))
+          }),
+        step: (tenantId, id, step) =>
+          isUuid(id) ? call(id, client(id).Step({ tenantId, step })) : Effect.fail(notFound("play session", id)),
+        get: (tenantId, id) =>
+          isUuid(id) ? call(id, client(id).Get({ tenantId })) : Effect.fail(notFound("play session", id))
+      }
+    })
+  )
+}
