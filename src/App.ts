@@ -26,6 +26,7 @@ import { IncidentsHandlers, JobsHandlers, TasksHandlers } from "./http/handlers/
 import { BatchOperationsHandlers } from "./http/handlers/BatchOperationsHandlers.ts"
 import { AdminHandlers, InsightsHandlers } from "./http/handlers/InsightsHandlers.ts"
 import { PlayHandlers } from "./http/handlers/PlayHandlers.ts"
+import { AnalysisHandlers } from "./http/handlers/AnalysisHandlers.ts"
 import { PlaySessions } from "./services/PlaySessions.ts"
 import { PlaySessionLive } from "./actors/PlaySessionLive.ts"
 import { Insights } from "./services/Insights.ts"
@@ -122,7 +123,8 @@ const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" })
     BatchOperationsHandlers,
     InsightsHandlers,
     AdminHandlers,
-    PlayHandlers
+    PlayHandlers,
+    AnalysisHandlers
   ]),
   Layer.provide([AuthenticationLive, RequestValidationLive])
 )

@@ -112,6 +112,8 @@ export const ACCESS_POLICY: Readonly<Record<string, Access>> = {
   "play.start": OPERATOR,
   "play.step": OPERATOR,
   "play.get": OPERATOR,
+  // Analysing a model changes nothing (as evaluating a decision).
+  "analysis.variables": ANY,
   "incidents.retry": OPERATOR,
   "incidents.skipNode": OPERATOR,
   "incidents.restartFromNode": OPERATOR,

@@ -8,6 +8,7 @@ import { GroupsApi } from "./api/GroupsApi.ts"
 import { BatchOperationsApi } from "./api/BatchOperationsApi.ts"
 import { AdminApi, InsightsApi } from "./api/InsightsApi.ts"
 import { PlayApi } from "./api/PlayApi.ts"
+import { AnalysisApi } from "./api/AnalysisApi.ts"
 import { InvitationAcceptanceApi, InvitationsApi } from "./api/InvitationsApi.ts"
 import { SystemApi } from "./api/SystemApi.ts"
 import { UsersApi } from "./api/UsersApi.ts"
@@ -61,6 +62,7 @@ export class Api extends HttpApi.make("flowcore")
   .add(InsightsApi)
   .add(AdminApi)
   .add(PlayApi)
+  .add(AnalysisApi)
   .middleware(RequestValidation)
   .annotate(HttpApi.ParseOptions, { errors: "all" })
   .annotateMerge(OpenApi.annotations({

@@ -6,6 +6,7 @@ import { readJsonGraph } from "../core/JsonGraph.ts"
 import type { ProcessGraph, Problem } from "../core/ProcessGraph.ts"
 import { readBpmnXml } from "../core/ReadBpmnXml.ts"
 import { writeBpmnXml } from "../core/WriteBpmnXml.ts"
+import { analyseVariables } from "../core/VariableAnalysis.ts"
 import { ValidationError } from "../schema/ApiErrors.ts"
 import { type CompiledModel, ProcessModels } from "./ProcessModels.ts"
 
@@ -38,6 +39,7 @@ export const BpmnProcessModels = {
         const graph = yield* compile(read.draft)
         const bpmnXml = yield* Effect.promise(() => writeBpmnXml(graph))
         return { key: graph.key, name: graph.name, graph, nodes: nodesOf(graph), bpmnXml } satisfies CompiledModel
-      })
+      }),
+    analyseVariables: (graph) => analyseVariables(graph as ProcessGraph)
   })
 }

@@ -1,6 +1,7 @@
 // The port through which deployments reach the BPMN model layer: compile XML or a JSON graph into the executable
 // process graph (listing every problem when the model is invalid), and produce BPMN XML for JSON deployments.
 import { Context, type Effect } from "effect"
+import type { VariableAnalysis } from "../core/VariableAnalysis.ts"
 import type { ValidationError } from "../schema/ApiErrors.ts"
 
 export interface ModelNode {
@@ -23,6 +24,8 @@ export interface CompiledModel {
 export interface ProcessModelsShape {
   readonly fromXml: (xml: string) => Effect.Effect<CompiledModel, ValidationError>
   readonly fromJson: (graph: unknown) => Effect.Effect<CompiledModel, ValidationError>
+  /** Which variables each element reads and writes, and the warnings that follow (for a compiled graph). */
+  readonly analyseVariables: (graph: unknown) => VariableAnalysis
 }
 
 export class ProcessModels extends Context.Service<ProcessModels, ProcessModelsShape>()("flowcore/ProcessModels") {}

@@ -1,0 +1,125 @@
+// Static variable analysis of a process graph (POST /analysis/variables): which variables each element reads (the
+// free names of its FEEL expressions: conditions, input mappings, scripts, correlation keys, timers, multi-instance
+// collections, conditional events, assignees) and writes (mapping targets, result variables, output collections).
+// A variable read but written nowhere must come with the start (or from a worker's result); one written but read
+// nowhere may be a leftover.
+import { isSyntaxError, parseFeel } from "../decision/FeelParser.ts"
+import type { ProcessGraph } from "./ProcessGraph.ts"
+
+export interface VariableUse {
+  readonly name: string
+  readonly readBy: ReadonlyArray<string>
+  readonly writtenBy: ReadonlyArray<string>
+}
+
+export interface VariableWarning {
+  readonly elementId: string
+  readonly variable: string
+  readonly kind: "READ_NOT_WRITTEN" | "WRITTEN_NOT_READ"
+  readonly message: string
+}
+
+export interface VariableAnalysis {
+  readonly processKey: string
+  readonly variables: ReadonlyArray<VariableUse>
+  /** Read somewhere, written nowhere in the model: what a start (or a worker) must supply. */
+  readonly expectedInputs: ReadonlyArray<string>
+  /** Elements whose results (a worker's or a person's variables) the model cannot know. */
+  readonly openResults: ReadonlyArray<string>
+  readonly warnings: ReadonlyArray<VariableWarning>
+}
+
+/** Names FEEL itself provides inside expressions. */
+const IMPLICIT = new Set(["item", "?"])
+
+/** The free variable names of a FEEL expression (`= ...`); literals read nothing. */
+export const freeNames = (expression: string | null | undefined): ReadonlyArray<string> => {
+  if (expression === null || expression === undefined) return []
+  const trimmed = expression.trimStart()
+  if (!trimmed.startsWith("=")) return []
+  const text = trimmed.slice(1)
+  const tree = parseFeel(text, "expression", {})
+  if (isSyntaxError(tree)) return []
+  const bound = new Set<string>()
+  const used: Array<string> = []
+  tree.iterate({
+    enter(node) {
+      const parent = node.node.parent?.type.name
+      // Names bound by for / some / every and by function definitions are not variables of the process.
+      if (node.type.name === "Name" && (parent === "InExpression" || parent === "FormalParameter")) bound.add(text.slice(node.from, node.to))
+      if (node.type.name === "VariableName" && parent !== "FunctionInvocation") used.push(text.slice(node.from, node.to))
+      return undefined
+    }
+  })
+  return [...new Set(used.filter((name) => !bound.has(name) && !IMPLICIT.has(name)))]
+}
+
+export const analyseVariables = (graph: ProcessGraph): VariableAnalysis => {
+  const reads = new Map<string, Set<string>>()
+  const writes = new Map<string, Set<string>>()
+  const openResults: Array<string> = []
+  const read = (elementId: string, expression: string | null | undefined) => {
+    for (const name of freeNames(expression)) reads.set(name, (reads.get(name) ?? new Set()).add(elementId))
+  }
+  const write = (elementId: string, name: string | null | undefined) => {
+    if (name !== null && name !== undefined && name !== "") writes.set(name, (writes.get(name) ?? new Set()).add(elementId))
+  }
+
+  for (const flow of Object.values(graph.flows)) {
+    if (flow.condition !== null) read(flow.id, flow.condition.trimStart().startsWith("=") ? flow.condition : `=${flow.condition}`)
+  }
+  for (const node of Object.values(graph.nodes)) {
+    const locals = new Set(node.inputs.map((m) => m.target))
+    for (const mapping of node.inputs) {
+      read(node.id, mapping.source)
+      write(node.id, mapping.target)
+    }
+    // Output mappings read the element's own result (a worker's, a person's, a child's: unknown here) and its locals;
+    // only a subprocess's output mappings read variables of the process (its scope). What they produce is written.
+    for (const mapping of node.outputs) {
+      if (node.type === "subProcess") for (const name of freeNames(mapping.source)) if (!locals.has(name)) read(node.id, `=${name}`)
+      write(node.id, mapping.target)
+    }
+    if (node.script !== null) {
+      read(node.id, node.script.expression.trimStart().startsWith("=") ? node.script.expression : `=${node.script.expression}`)
+      write(node.id, node.script.resultVariable)
+    }
+    if (node.decision !== null) {
+      write(node.id, node.decision.resultVariable)
+      openResults.push(node.id)
+    }
+    if ((node.job !== null || node.userTask !== null || node.call !== null) && node.outputs.length === 0) openResults.push(node.id)
+    if (node.message !== null) read(node.id, node.message.correlationKey)
+    if (node.timer !== null) read(node.id, node.timer.expression)
+    if (node.condition != null) read(node.id, node.condition.trimStart().startsWith("=") ? node.condition : `=${node.condition}`)
+    if (node.userTask !== null) read(node.id, node.userTask.assignee)
+    if (node.multiInstance !== null) {
+      read(node.id, node.multiInstance.inputCollection)
+      write(node.id, node.multiInstance.outputCollection)
+    }
+  }
+  for (const start of graph.conditionalStarts ?? []) read(start.nodeId, start.condition.trimStart().startsWith("=") ? start.condition : `=${start.condition}`)
+
+  // Variables a multi-instance iteration provides (its element and loopCounter) are local to the iteration.
+  const iterationLocals = new Set(Object.values(graph.nodes).flatMap((n) => (n.multiInstance === null ? [] : [n.multiInstance.inputElement ?? "", "loopCounter"])))
+  const names = [...new Set([...reads.keys(), ...writes.keys()])].filter((name) => name !== "").sort()
+  const variables = names.map((name) => ({ name, readBy: [...(reads.get(name) ?? [])].sort(), writtenBy: [...(writes.get(name) ?? [])].sort() }))
+  const expectedInputs = variables.filter((v) => v.writtenBy.length === 0 && !iterationLocals.has(v.name)).map((v) => v.name)
+  const warnings: Array<VariableWarning> = [
+    ...variables.filter((v) => v.writtenBy.length === 0 && !iterationLocals.has(v.name)).flatMap((v) =>
+      v.readBy.map((elementId) => ({
+        elementId,
+        variable: v.name,
+        kind: "READ_NOT_WRITTEN" as const,
+        message: `${elementId} reads ${v.name}, which no element of the process writes: it must come with the start${openResults.length > 0 ? " or from a worker's or person's result" : ""}`
+      }))),
+    ...variables.filter((v) => v.readBy.length === 0).flatMap((v) =>
+      v.writtenBy.map((elementId) => ({
+        elementId,
+        variable: v.name,
+        kind: "WRITTEN_NOT_READ" as const,
+        message: `${elementId} writes ${v.name}, which no element of the process reads (a result for the caller, or a leftover)`
+      })))
+  ]
+  return { processKey: graph.key, variables, expectedInputs, openResults: [...new Set(openResults)].sort(), warnings }
+}
