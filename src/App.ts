@@ -27,6 +27,9 @@ import { BatchOperationsHandlers } from "./http/handlers/BatchOperationsHandlers
 import { AdminHandlers, InsightsHandlers } from "./http/handlers/InsightsHandlers.ts"
 import { PlayHandlers } from "./http/handlers/PlayHandlers.ts"
 import { AnalysisHandlers } from "./http/handlers/AnalysisHandlers.ts"
+import { ConnectionsHandlers, ConnectorsHandlers } from "./http/handlers/ConnectorsHandlers.ts"
+import { Connections } from "./services/Connections.ts"
+import { ConnectorRunner } from "./actors/ConnectorRunner.ts"
 import { PlaySessions } from "./services/PlaySessions.ts"
 import { PlaySessionLive } from "./actors/PlaySessionLive.ts"
 import { Insights } from "./services/Insights.ts"
@@ -85,9 +88,10 @@ const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.laye
 
 // Entities register on the cluster; services reach them through entity clients.
 // The outbox relay broadcasts thrown signals, so Signals sits below it.
-const EnginesLive = Layer.mergeAll(BatchOperations.layer, Insights.layer, InstanceSummaryRebuild.layer, PlaySessions.layer, PlaySessionLive, Messages.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
+const EnginesLive = Layer.mergeAll(ConnectorRunner.layer, BatchOperations.layer, Insights.layer, InstanceSummaryRebuild.layer, PlaySessions.layer, PlaySessionLive, Messages.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
   Layer.provideMerge(BatchRunner.layer),
   Layer.provideMerge(JobRetries.layer),
+  Layer.provideMerge(Connections.layer),
   Layer.provideMerge(Layer.mergeAll(Work.layer, IncidentRecovery.layer)),
   Layer.provideMerge(OutboxRelay.layer),
   Layer.provideMerge(Signals.layer),
@@ -124,7 +128,9 @@ const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" })
     InsightsHandlers,
     AdminHandlers,
     PlayHandlers,
-    AnalysisHandlers
+    AnalysisHandlers,
+    ConnectorsHandlers,
+    ConnectionsHandlers
   ]),
   Layer.provide([AuthenticationLive, RequestValidationLive])
 )

@@ -9,6 +9,7 @@ import { BatchOperationsApi } from "./api/BatchOperationsApi.ts"
 import { AdminApi, InsightsApi } from "./api/InsightsApi.ts"
 import { PlayApi } from "./api/PlayApi.ts"
 import { AnalysisApi } from "./api/AnalysisApi.ts"
+import { ConnectionsApi, ConnectorsApi } from "./api/ConnectorsApi.ts"
 import { InvitationAcceptanceApi, InvitationsApi } from "./api/InvitationsApi.ts"
 import { SystemApi } from "./api/SystemApi.ts"
 import { UsersApi } from "./api/UsersApi.ts"
@@ -63,6 +64,8 @@ export class Api extends HttpApi.make("flowcore")
   .add(AdminApi)
   .add(PlayApi)
   .add(AnalysisApi)
+  .add(ConnectorsApi)
+  .add(ConnectionsApi)
   .middleware(RequestValidation)
   .annotate(HttpApi.ParseOptions, { errors: "all" })
   .annotateMerge(OpenApi.annotations({
