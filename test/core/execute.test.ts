@@ -5,15 +5,9 @@ import { execute } from "../../src/core/Execute.ts"
 import { type InstanceEvent, type InstanceState, replay } from "../../src/core/InstanceState.ts"
 import { readJsonGraph } from "../../src/core/JsonGraph.ts"
 import type { ProcessGraph } from "../../src/core/ProcessGraph.ts"
+import { graphOf } from "../support/Graphs.ts"
 import type { InstanceCommand } from "../../src/schema/InstanceCommands.ts"
 
-const graphOf = (json: unknown): ProcessGraph => {
-  const read = readJsonGraph(json)
-  if (!read.ok) throw new Error(JSON.stringify(read.problems))
-  const compiled = compileDraft(read.draft)
-  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems))
-  return compiled.graph
-}
 
 /** Runs commands in order, keeping every event, and checks replay == live after each one. */
 const scenario = (graph: ProcessGraph, instanceId = "00000000-0000-7000-8000-000000000001") => {

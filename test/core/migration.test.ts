@@ -1,20 +1,11 @@
 // Migration in the pure core: the up-front plan (mapping checks) and its application (tokens, scopes, armed events),
 // with replay == live for the migrated history.
 import { describe, expect, it } from "vitest"
-import { compileDraft } from "../../src/core/CompileGraph.ts"
 import { execute, migrate } from "../../src/core/Execute.ts"
 import { type InstanceEvent, replay } from "../../src/core/InstanceState.ts"
-import { readJsonGraph } from "../../src/core/JsonGraph.ts"
 import { planMigration } from "../../src/core/Migration.ts"
-import type { ProcessGraph } from "../../src/core/ProcessGraph.ts"
+import { graphOf } from "../support/Graphs.ts"
 
-const graphOf = (json: unknown): ProcessGraph => {
-  const read = readJsonGraph(json)
-  if (!read.ok) throw new Error(JSON.stringify(read.problems))
-  const compiled = compileDraft(read.draft)
-  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems))
-  return compiled.graph
-}
 
 const withSubprocess = (innerTask: string, boundary: boolean) => graphOf({
   id: "p",
