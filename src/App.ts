@@ -22,7 +22,8 @@ import { SystemHandlers } from "./http/handlers/SystemHandlers.ts"
 import { UsersHandlers } from "./http/handlers/UsersHandlers.ts"
 import { DeploymentsHandlers } from "./http/handlers/DeploymentsHandlers.ts"
 import { ProcessInstancesHandlers, ScopesHandlers } from "./http/handlers/ProcessInstancesHandlers.ts"
-import { IncidentsHandlers, JobsHandlers, TasksHandlers } from "./http/handlers/WorkHandlers.ts"
+import { IncidentsHandlers, JobsHandlers, TaskFiltersHandlers, TasksHandlers } from "./http/handlers/WorkHandlers.ts"
+import { TaskWork } from "./services/TaskWork.ts"
 import { BatchOperationsHandlers } from "./http/handlers/BatchOperationsHandlers.ts"
 import { AdminHandlers, InsightsHandlers } from "./http/handlers/InsightsHandlers.ts"
 import { PlayHandlers } from "./http/handlers/PlayHandlers.ts"
@@ -90,7 +91,7 @@ const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.laye
 // The outbox relay broadcasts thrown signals, so Signals sits below it.
 const EnginesLive = Layer.mergeAll(ConnectorRunner.layer, BatchOperations.layer, Insights.layer, InstanceSummaryRebuild.layer, PlaySessions.layer, PlaySessionLive, Messages.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
   Layer.provideMerge(BatchRunner.layer),
-  Layer.provideMerge(JobRetries.layer),
+  Layer.provideMerge(Layer.mergeAll(JobRetries.layer, TaskWork.layer)),
   Layer.provideMerge(Connections.layer),
   Layer.provideMerge(Layer.mergeAll(Work.layer, IncidentRecovery.layer)),
   Layer.provideMerge(OutboxRelay.layer),
@@ -124,6 +125,7 @@ const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" })
     JobsHandlers,
     TasksHandlers,
     IncidentsHandlers,
+    TaskFiltersHandlers,
     BatchOperationsHandlers,
     InsightsHandlers,
     AdminHandlers,

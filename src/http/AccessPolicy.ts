@@ -102,6 +102,16 @@ export const ACCESS_POLICY: Readonly<Record<string, Access>> = {
   "tasks.list": ANY,
   // People complete their own tasks: any authenticated caller, subject to the task's assignee.
   "tasks.complete": ANY,
+  // Claiming, releasing, delegating and commenting are what task users do; assigning to others is an operator's call.
+  "tasks.claim": ANY,
+  "tasks.unclaim": ANY,
+  "tasks.delegate": ANY,
+  "tasks.assign": OPERATOR,
+  "tasks.comments": ANY,
+  "tasks.addComment": ANY,
+  "taskFilters.list": ANY,
+  "taskFilters.create": ANY,
+  "taskFilters.remove": ANY,
   "incidents.list": ANY,
   "batchOperations.create": OPERATOR,
   "batchOperations.get": ANY,

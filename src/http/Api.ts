@@ -18,7 +18,7 @@ import { ProcessInstancesApi } from "./api/ProcessInstancesApi.ts"
 import { ConditionalStartsApi, MessagesApi, SignalsApi } from "./api/MessagesApi.ts"
 import { DecisionModelsApi, DecisionsApi, FeelApi } from "./api/DecisionsApi.ts"
 import { ScopesApi } from "./api/ScopesApi.ts"
-import { IncidentsApi, JobsApi, TasksApi } from "./api/WorkApi.ts"
+import { IncidentsApi, JobsApi, TaskFiltersApi, TasksApi } from "./api/WorkApi.ts"
 import { RequestValidation } from "./Middleware.ts"
 
 const METHODS = ["get", "put", "post", "delete", "patch"] as const
@@ -59,6 +59,7 @@ export class Api extends HttpApi.make("flowcore")
   .add(JobsApi)
   .add(TasksApi)
   .add(IncidentsApi)
+  .add(TaskFiltersApi)
   .add(BatchOperationsApi)
   .add(InsightsApi)
   .add(AdminApi)

@@ -13,6 +13,7 @@ import timerStartEvents from "./migrations/0009_timer_start_events.ts"
 import instanceRowIndexes from "./migrations/0010_instance_row_indexes.ts"
 import batchOperations from "./migrations/0012_batch_operations.ts"
 import jobRetries from "./migrations/0013_job_retries.ts"
+import taskWork from "./migrations/0014_task_work.ts"
 import connections from "./migrations/0015_connections.ts"
 
 export const MigrationsLive = Layer.effectDiscard(
@@ -30,6 +31,7 @@ export const MigrationsLive = Layer.effectDiscard(
       "0010_instance_row_indexes": instanceRowIndexes,
       "0012_batch_operations": batchOperations,
       "0013_job_retries": jobRetries,
+      "0014_task_work": taskWork,
       "0015_connections": connections
     }),
     table: "schema_migrations"

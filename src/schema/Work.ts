@@ -138,11 +138,45 @@ export const UserTask = Schema.Struct({
   candidateGroups: Schema.Array(Schema.String),
   candidateUsers: Schema.Array(Schema.String),
   formKey: Schema.NullOr(Schema.String),
+  owner: Schema.NullOr(Schema.String).annotate({ description: "who delegated the task (it returns to them when the delegate completes)" }),
+  delegationState: Schema.NullOr(Schema.Literals(["PENDING", "RESOLVED"])),
   variables: Variables,
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime,
   completedAt: Schema.NullOr(IsoDateTime)
 }).annotate({ identifier: "UserTask" })
+
+export const AssignTask = Schema.Struct({ assignee: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)) }).annotate({ identifier: "AssignTask" })
+export const DelegateTask = Schema.Struct({ userId: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)) }).annotate({ identifier: "DelegateTask" })
+export const AddComment = Schema.Struct({ message: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(10_000)) }).annotate({ identifier: "AddComment" })
+export const TaskComment = Schema.Struct({
+  id: Schema.String,
+  taskId: Schema.String,
+  author: Schema.String,
+  message: Schema.String,
+  createdAt: IsoDateTime
+}).annotate({ identifier: "TaskComment" })
+
+const TaskFilterQuery = Schema.Struct({
+  candidateGroup: Schema.optional(Schema.String),
+  assignee: Schema.optional(Schema.String),
+  state: Schema.optional(Schema.Literals(["CREATED", "COMPLETED", "CANCELED"])),
+  processInstanceId: Schema.optional(Schema.String)
+})
+export const CreateTaskFilter = Schema.Struct({
+  name: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
+  query: TaskFilterQuery.annotate({ description: "the GET /tasks query it stands for" }),
+  shared: Schema.optional(Schema.Boolean).annotate({ description: "visible to everyone in the tenant (default false: only its owner)" })
+}).annotate({ identifier: "CreateTaskFilter" })
+export const TaskFilter = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  owner: Schema.String,
+  shared: Schema.Boolean,
+  query: TaskFilterQuery,
+  createdAt: IsoDateTime
+}).annotate({ identifier: "TaskFilter" })
+export type TaskFilter = typeof TaskFilter.Type
 export type UserTask = typeof UserTask.Type
 
 export const TaskQuery = {

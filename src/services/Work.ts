@@ -60,6 +60,8 @@ interface TaskRow {
   readonly candidate_groups: unknown
   readonly candidate_users: unknown
   readonly form_key: string | null
+  readonly owner?: string | null
+  readonly delegation_state?: "PENDING" | "RESOLVED" | null
   readonly variables: unknown
   readonly created_at: unknown
   readonly updated_at: unknown
@@ -76,6 +78,8 @@ const toTask = (row: TaskRow): UserTask => ({
   candidateGroups: fromJson(row.candidate_groups),
   candidateUsers: fromJson(row.candidate_users),
   formKey: row.form_key,
+  owner: row.owner ?? null,
+  delegationState: row.delegation_state ?? null,
   variables: fromJson(row.variables),
   createdAt: isoFromDb(row.created_at),
   updatedAt: isoFromDb(row.updated_at),
@@ -139,6 +143,7 @@ export interface WorkShape {
     page: PageRequest
   ) => Effect.Effect<PageOf<UserTask>>
   readonly completeTask: (principal: Principal, taskId: string, variables: Readonly<Record<string, unknown>>) => Effect.Effect<UserTask, CompleteError>
+  readonly getTask: (tenantId: string, taskId: string) => Effect.Effect<UserTask, NotFound>
   readonly listIncidents: (
     tenantId: string,
     filter: { readonly state?: Incident["state"] | undefined; readonly processInstanceId?: string | undefined },
@@ -317,6 +322,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             ])
             return pageOf(rows.map(toTask), page, countOf(total))
           }).pipe(Effect.orDie),
+        getTask: (tenantId, taskId) => Effect.map(taskById(tenantId, taskId), toTask),
         completeTask: (principal, taskId, variables) =>
           Effect.gen(function*() {
             const task = yield* taskById(principal.tenantId, taskId)
@@ -325,6 +331,15 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
               return yield* businessError(`task ${taskId} is assigned to ${task.assignee}; only the assignee (or an ADMIN) can complete it`, [
                 { field: "assignee", message: `assigned to ${task.assignee}`, code: "NOT_ASSIGNEE" }
               ])
+            }
+            if (task.delegation_state === "PENDING") {
+              // A delegated task completed by its delegate goes back to its owner (Flowable's resolve): the delegate's
+              // variables are set on the instance, and the owner completes the task.
+              if (Object.keys(variables).length > 0) yield* instances.command(principal, task.instance_id, { type: "SetVariables", variables })
+              const now = new Date(yield* nowMillis).toISOString()
+              yield* sql`UPDATE user_tasks SET assignee = owner, delegation_state = 'RESOLVED', updated_at = ${now}
+                WHERE tenant_id = ${principal.tenantId} AND id = ${taskId}`.pipe(Effect.orDie)
+              return toTask(yield* taskById(principal.tenantId, taskId))
             }
             yield* instances.command(principal, task.instance_id, { type: "CompleteUserTask", taskId, variables }, `complete-task:${taskId}`)
             return toTask(yield* taskById(principal.tenantId, taskId))

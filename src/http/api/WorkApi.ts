@@ -6,6 +6,12 @@ import { Ok } from "../../schema/Envelope.ts"
 import {
   ActivatedJobs,
   ActivateJobs,
+  AddComment,
+  AssignTask,
+  CreateTaskFilter,
+  DelegateTask,
+  TaskComment,
+  TaskFilter,
   CompleteWork,
   EditVariablesAndRetry,
   FailJob,
@@ -114,11 +120,42 @@ export class TasksApi extends HttpApiGroup.make("tasks")
       payload: CompleteWork,
       success: Ok(UserTask, "Task completed"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({ summary: "Complete a task with variables; the instance moves on (422 if the task is assigned to someone else)" }))
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Complete a task with variables; the instance moves on (422 if the task is assigned to someone else). A delegated task " +
+        "(delegationState PENDING) completed by its delegate returns to its owner instead (RESOLVED; the variables are set on the instance)."
+    })),
+    HttpApiEndpoint.post("claim", "/:id/claim", { params: IdParam, success: Ok(UserTask, "Claimed"), error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp] })
+      .annotateMerge(OpenApi.annotations({ summary: "The caller becomes the assignee (again: no change); 409 when someone else holds the task" })),
+    HttpApiEndpoint.post("unclaim", "/:id/unclaim", { params: IdParam, success: Ok(UserTask, "Released"), error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp] })
+      .annotateMerge(OpenApi.annotations({ summary: "Release the task (assignee, owner and delegation cleared): its assignee, or an ADMIN or PROCESS_OWNER" })),
+    HttpApiEndpoint.post("assign", "/:id/assign", { params: IdParam, payload: AssignTask, success: Ok(UserTask, "Assigned"), error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp] })
+      .annotateMerge(OpenApi.annotations({ summary: "Assign to a user (any user name; ADMIN or PROCESS_OWNER), replacing the assignee and any delegation" })),
+    HttpApiEndpoint.post("delegate", "/:id/delegate", { params: IdParam, payload: DelegateTask, success: Ok(UserTask, "Delegated"), error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp] })
+      .annotateMerge(OpenApi.annotations({
+        summary: "Delegate a held task to another user: it becomes theirs with delegationState PENDING and returns to its owner (the delegator) when they complete it"
+      })),
+    HttpApiEndpoint.get("comments", "/:id/comments", { params: IdParam, success: Ok(Schema.Array(TaskComment)), error: NotFoundHttp })
+      .annotateMerge(OpenApi.annotations({ summary: "The task's comment thread, oldest first" })),
+    HttpApiEndpoint.post("addComment", "/:id/comments", { params: IdParam, payload: AddComment, success: Ok(TaskComment, "Comment added").pipe(HttpApiSchema.status(201)), error: NotFoundHttp })
+      .annotateMerge(OpenApi.annotations({ summary: "Add a comment (the caller is its author); also on finished tasks" }))
   )
   .middleware(Authentication)
   .prefix("/api/v1/tasks")
   .annotateMerge(OpenApi.annotations({ title: "Tasks" }))
+{}
+
+export class TaskFiltersApi extends HttpApiGroup.make("taskFilters")
+  .add(
+    HttpApiEndpoint.get("list", "/", { success: Ok(Schema.Array(TaskFilter)) })
+      .annotateMerge(OpenApi.annotations({ summary: "The caller's saved task filters and the tenant's shared ones" })),
+    HttpApiEndpoint.post("create", "/", { payload: CreateTaskFilter, success: Ok(TaskFilter, "Filter saved").pipe(HttpApiSchema.status(201)) })
+      .annotateMerge(OpenApi.annotations({ summary: "Save a task-list filter (a GET /tasks query) under a name; shared: visible to the whole tenant" })),
+    HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(TaskFilter, "Deleted"), error: [NotFoundHttp, BusinessErrorHttp] })
+      .annotateMerge(OpenApi.annotations({ summary: "Delete a filter: its owner, or an ADMIN (another user's private filter is 404)" }))
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1/task-filters")
+  .annotateMerge(OpenApi.annotations({ title: "Task filters" }))
 {}
 
 export class IncidentsApi extends HttpApiGroup.make("incidents")

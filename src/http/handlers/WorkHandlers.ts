@@ -5,6 +5,7 @@ import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { pageRequest } from "../../schema/Common.ts"
 import { IncidentRecovery } from "../../services/IncidentRecovery.ts"
 import { JobRetries } from "../../services/JobRetries.ts"
+import { TaskWork } from "../../services/TaskWork.ts"
 import { Work } from "../../services/Work.ts"
 import { Api } from "../Api.ts"
 
@@ -53,6 +54,7 @@ export const JobsHandlers = HttpApiBuilder.group(Api, "jobs", (handlers) =>
 export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
   Effect.gen(function*() {
     const work = yield* Work
+    const taskWork = yield* TaskWork
     return handlers
       .handle("list", ({ query }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
@@ -64,6 +66,21 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
           }, pageRequest(query))))
       .handle("complete", ({ params, payload }) =>
         Effect.flatMap(CurrentPrincipal, (principal) => work.completeTask(principal, params.id, payload.variables ?? {})))
+      .handle("claim", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.claim(principal, params.id)))
+      .handle("unclaim", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.unclaim(principal, params.id)))
+      .handle("assign", ({ params, payload }) => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.assign(principal, params.id, payload.assignee)))
+      .handle("delegate", ({ params, payload }) => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.delegate(principal, params.id, payload.userId)))
+      .handle("comments", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.comments(principal.tenantId, params.id)))
+      .handle("addComment", ({ params, payload }) => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.addComment(principal, params.id, payload.message)))
+  }))
+
+export const TaskFiltersHandlers = HttpApiBuilder.group(Api, "taskFilters", (handlers) =>
+  Effect.gen(function*() {
+    const taskWork = yield* TaskWork
+    return handlers
+      .handle("list", () => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.filters(principal)))
+      .handle("create", ({ payload }) => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.saveFilter(principal, payload)))
+      .handle("remove", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.deleteFilter(principal, params.id)))
   }))
 
 export const IncidentsHandlers = HttpApiBuilder.group(Api, "incidents", (handlers) =>
