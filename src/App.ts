@@ -31,6 +31,11 @@ import { AnalysisHandlers } from "./http/handlers/AnalysisHandlers.ts"
 import { ConnectionsHandlers, ConnectorsHandlers } from "./http/handlers/ConnectorsHandlers.ts"
 import { Connections } from "./services/Connections.ts"
 import { ConnectorRunner } from "./actors/ConnectorRunner.ts"
+import { DraftsHandlers, ModelsHandlers, ProjectsHandlers, TemplatesHandlers } from "./http/handlers/ModelingHandlers.ts"
+import { Projects } from "./services/Projects.ts"
+import { Models } from "./services/Models.ts"
+import { Drafts } from "./services/Drafts.ts"
+import { Templates } from "./services/Templates.ts"
 import { PlaySessions } from "./services/PlaySessions.ts"
 import { PlaySessionLive } from "./actors/PlaySessionLive.ts"
 import { Insights } from "./services/Insights.ts"
@@ -89,10 +94,10 @@ const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.laye
 
 // Entities register on the cluster; services reach them through entity clients.
 // The outbox relay broadcasts thrown signals, so Signals sits below it.
-const EnginesLive = Layer.mergeAll(ConnectorRunner.layer, BatchOperations.layer, Insights.layer, InstanceSummaryRebuild.layer, PlaySessions.layer, PlaySessionLive, Messages.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
+const EnginesLive = Layer.mergeAll(Drafts.layer, Templates.layer, Models.layer, ConnectorRunner.layer, BatchOperations.layer, Insights.layer, InstanceSummaryRebuild.layer, PlaySessions.layer, PlaySessionLive, Messages.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
   Layer.provideMerge(BatchRunner.layer),
   Layer.provideMerge(Layer.mergeAll(JobRetries.layer, TaskWork.layer)),
-  Layer.provideMerge(Connections.layer),
+  Layer.provideMerge(Layer.mergeAll(Connections.layer, Projects.layer)),
   Layer.provideMerge(Layer.mergeAll(Work.layer, IncidentRecovery.layer)),
   Layer.provideMerge(OutboxRelay.layer),
   Layer.provideMerge(Signals.layer),
@@ -132,7 +137,11 @@ const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" })
     PlayHandlers,
     AnalysisHandlers,
     ConnectorsHandlers,
-    ConnectionsHandlers
+    ConnectionsHandlers,
+    ProjectsHandlers,
+    ModelsHandlers,
+    DraftsHandlers,
+    TemplatesHandlers
   ]),
   Layer.provide([AuthenticationLive, RequestValidationLive])
 )

@@ -10,6 +10,7 @@ import { AdminApi, InsightsApi } from "./api/InsightsApi.ts"
 import { PlayApi } from "./api/PlayApi.ts"
 import { AnalysisApi } from "./api/AnalysisApi.ts"
 import { ConnectionsApi, ConnectorsApi } from "./api/ConnectorsApi.ts"
+import { DraftsApi, ModelsApi, ProjectsApi, TemplatesApi } from "./api/ModelingApi.ts"
 import { InvitationAcceptanceApi, InvitationsApi } from "./api/InvitationsApi.ts"
 import { SystemApi } from "./api/SystemApi.ts"
 import { UsersApi } from "./api/UsersApi.ts"
@@ -67,6 +68,10 @@ export class Api extends HttpApi.make("flowcore")
   .add(AnalysisApi)
   .add(ConnectorsApi)
   .add(ConnectionsApi)
+  .add(ProjectsApi)
+  .add(ModelsApi)
+  .add(DraftsApi)
+  .add(TemplatesApi)
   .middleware(RequestValidation)
   .annotate(HttpApi.ParseOptions, { errors: "all" })
   .annotateMerge(OpenApi.annotations({

@@ -15,6 +15,7 @@ import batchOperations from "./migrations/0012_batch_operations.ts"
 import jobRetries from "./migrations/0013_job_retries.ts"
 import taskWork from "./migrations/0014_task_work.ts"
 import connections from "./migrations/0015_connections.ts"
+import modeling from "./migrations/0016_modeling.ts"
 
 export const MigrationsLive = Layer.effectDiscard(
   Migrator.make({})({
@@ -32,7 +33,8 @@ export const MigrationsLive = Layer.effectDiscard(
       "0012_batch_operations": batchOperations,
       "0013_job_retries": jobRetries,
       "0014_task_work": taskWork,
-      "0015_connections": connections
+      "0015_connections": connections,
+      "0016_modeling": modeling
     }),
     table: "schema_migrations"
   })

@@ -9,4 +9,8 @@ export const fromJson = <A>(value: unknown): A => (typeof value === "string" ? J
 
 export const toJson = (value: unknown): string => JSON.stringify(value)
 
+/** Any JSON value (also a bare string, such as XML text) for a jsonb column, wrapped as { value } so it reads back unambiguously. */
+export const storedContent = (content: unknown): string => toJson({ value: content })
+export const contentOf = (column: unknown): unknown => fromJson<{ readonly value: unknown }>(column).value
+
 export const countOf = (rows: ReadonlyArray<{ readonly count: unknown }>): number => Number(rows[0]?.count ?? 0)
