@@ -36,6 +36,9 @@ import { Projects } from "./services/Projects.ts"
 import { Models } from "./services/Models.ts"
 import { Drafts } from "./services/Drafts.ts"
 import { Templates } from "./services/Templates.ts"
+import { FormDefinitionsHandlers, LegacyFormsHandlers } from "./http/handlers/FormsHandlers.ts"
+import { FormDefinitions } from "./services/FormDefinitions.ts"
+import { LegacyForms } from "./services/LegacyForms.ts"
 import { PlaySessions } from "./services/PlaySessions.ts"
 import { PlaySessionLive } from "./actors/PlaySessionLive.ts"
 import { Insights } from "./services/Insights.ts"
@@ -97,7 +100,8 @@ const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.laye
 const EnginesLive = Layer.mergeAll(Drafts.layer, Templates.layer, Models.layer, ConnectorRunner.layer, BatchOperations.layer, Insights.layer, InstanceSummaryRebuild.layer, PlaySessions.layer, PlaySessionLive, Messages.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
   Layer.provideMerge(BatchRunner.layer),
   Layer.provideMerge(Layer.mergeAll(JobRetries.layer, TaskWork.layer)),
-  Layer.provideMerge(Layer.mergeAll(Connections.layer, Projects.layer)),
+  Layer.provideMerge(Layer.mergeAll(Connections.layer, Projects.layer, LegacyForms.layer)),
+  Layer.provideMerge(FormDefinitions.layer),
   Layer.provideMerge(Layer.mergeAll(Work.layer, IncidentRecovery.layer)),
   Layer.provideMerge(OutboxRelay.layer),
   Layer.provideMerge(Signals.layer),
@@ -141,7 +145,9 @@ const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" })
     ProjectsHandlers,
     ModelsHandlers,
     DraftsHandlers,
-    TemplatesHandlers
+    TemplatesHandlers,
+    FormDefinitionsHandlers,
+    LegacyFormsHandlers
   ]),
   Layer.provide([AuthenticationLive, RequestValidationLive])
 )

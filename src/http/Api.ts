@@ -11,6 +11,7 @@ import { PlayApi } from "./api/PlayApi.ts"
 import { AnalysisApi } from "./api/AnalysisApi.ts"
 import { ConnectionsApi, ConnectorsApi } from "./api/ConnectorsApi.ts"
 import { DraftsApi, ModelsApi, ProjectsApi, TemplatesApi } from "./api/ModelingApi.ts"
+import { FormDefinitionsApi, LegacyFormsApi } from "./api/FormsApi.ts"
 import { InvitationAcceptanceApi, InvitationsApi } from "./api/InvitationsApi.ts"
 import { SystemApi } from "./api/SystemApi.ts"
 import { UsersApi } from "./api/UsersApi.ts"
@@ -72,6 +73,8 @@ export class Api extends HttpApi.make("flowcore")
   .add(ModelsApi)
   .add(DraftsApi)
   .add(TemplatesApi)
+  .add(FormDefinitionsApi)
+  .add(LegacyFormsApi)
   .middleware(RequestValidation)
   .annotate(HttpApi.ParseOptions, { errors: "all" })
   .annotateMerge(OpenApi.annotations({

@@ -16,6 +16,7 @@ import jobRetries from "./migrations/0013_job_retries.ts"
 import taskWork from "./migrations/0014_task_work.ts"
 import connections from "./migrations/0015_connections.ts"
 import modeling from "./migrations/0016_modeling.ts"
+import forms from "./migrations/0017_forms.ts"
 
 export const MigrationsLive = Layer.effectDiscard(
   Migrator.make({})({
@@ -34,7 +35,8 @@ export const MigrationsLive = Layer.effectDiscard(
       "0013_job_retries": jobRetries,
       "0014_task_work": taskWork,
       "0015_connections": connections,
-      "0016_modeling": modeling
+      "0016_modeling": modeling,
+      "0017_forms": forms
     }),
     table: "schema_migrations"
   })

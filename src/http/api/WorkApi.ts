@@ -31,6 +31,7 @@ import {
   ThrowJobError,
   UserTask
 } from "../../schema/Work.ts"
+import { FormDefinition, TaskForm } from "../../schema/Forms.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class JobsApi extends HttpApiGroup.make("jobs")
@@ -134,6 +135,12 @@ export class TasksApi extends HttpApiGroup.make("tasks")
       .annotateMerge(OpenApi.annotations({
         summary: "Delegate a held task to another user: it becomes theirs with delegationState PENDING and returns to its owner (the delegator) when they complete it"
       })),
+    HttpApiEndpoint.get("form", "/:id/form", { params: IdParam, success: Ok(TaskForm), error: NotFoundHttp })
+      .annotateMerge(OpenApi.annotations({
+        summary: "The task's form schema by its formKey: the DEPLOYED form definition with that key, else the latest legacy form of that key (404 if none)"
+      })),
+    HttpApiEndpoint.get("formDefinition", "/:id/form-definition", { params: IdParam, success: Ok(FormDefinition), error: NotFoundHttp })
+      .annotateMerge(OpenApi.annotations({ summary: "The DEPLOYED form-designer definition whose key is the task's formKey (404 if none)" })),
     HttpApiEndpoint.get("comments", "/:id/comments", { params: IdParam, success: Ok(Schema.Array(TaskComment)), error: NotFoundHttp })
       .annotateMerge(OpenApi.annotations({ summary: "The task's comment thread, oldest first" })),
     HttpApiEndpoint.post("addComment", "/:id/comments", { params: IdParam, payload: AddComment, success: Ok(TaskComment, "Comment added").pipe(HttpApiSchema.status(201)), error: NotFoundHttp })

@@ -6,6 +6,9 @@ import { pageRequest } from "../../schema/Common.ts"
 import { IncidentRecovery } from "../../services/IncidentRecovery.ts"
 import { JobRetries } from "../../services/JobRetries.ts"
 import { TaskWork } from "../../services/TaskWork.ts"
+import { FormDefinitions } from "../../services/FormDefinitions.ts"
+import { LegacyForms } from "../../services/LegacyForms.ts"
+import { notFound } from "../../schema/ApiErrors.ts"
 import { Work } from "../../services/Work.ts"
 import { Api } from "../Api.ts"
 
@@ -55,6 +58,8 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
   Effect.gen(function*() {
     const work = yield* Work
     const taskWork = yield* TaskWork
+    const formDefinitions = yield* FormDefinitions
+    const legacyForms = yield* LegacyForms
     return handlers
       .handle("list", ({ query }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
@@ -70,6 +75,25 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
       .handle("unclaim", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.unclaim(principal, params.id)))
       .handle("assign", ({ params, payload }) => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.assign(principal, params.id, payload.assignee)))
       .handle("delegate", ({ params, payload }) => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.delegate(principal, params.id, payload.userId)))
+      .handle("form", ({ params }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const task = yield* work.getTask(principal.tenantId, params.id)
+          if (task.formKey === null) return yield* notFound("form of task", params.id)
+          const definition = yield* formDefinitions.deployedByKey(principal.tenantId, task.formKey)
+          if (definition !== undefined) return { taskId: task.id, formKey: task.formKey, source: "FORM_DEFINITION" as const, sourceId: definition.id, schema: definition.schema }
+          const legacy = yield* legacyForms.latestByKey(principal.tenantId, task.formKey)
+          if (legacy !== undefined) return { taskId: task.id, formKey: task.formKey, source: "LEGACY_FORM" as const, sourceId: legacy.id, schema: legacy.schema }
+          return yield* notFound("form", task.formKey)
+        }))
+      .handle("formDefinition", ({ params }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const task = yield* work.getTask(principal.tenantId, params.id)
+          const definition = task.formKey === null ? undefined : yield* formDefinitions.deployedByKey(principal.tenantId, task.formKey)
+          if (definition === undefined) return yield* notFound("form definition of task", params.id)
+          return definition
+        }))
       .handle("comments", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.comments(principal.tenantId, params.id)))
       .handle("addComment", ({ params, payload }) => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.addComment(principal, params.id, payload.message)))
   }))
