@@ -45,7 +45,10 @@ export const PlaygroundResult = Schema.Struct({
 }).annotate({ identifier: "FormPlaygroundResult" })
 
 export const FormVersion = Schema.Struct({ version: Schema.Int, name: Schema.String, schema: FormJson, author: Schema.String, createdAt: IsoDateTime }).annotate({ identifier: "FormVersion" })
-export const DiffQuery = { from: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), to: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)) }
+export const DiffQuery = {
+  from: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).annotate({ description: "default: the version before to" }),
+  to: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).annotate({ description: "default: the latest version" })
+}
 export const FormDiff = Schema.Struct({
   from: Schema.Int,
   to: Schema.Int,

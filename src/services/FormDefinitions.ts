@@ -66,7 +66,7 @@ export interface FormDefinitionsShape {
   readonly transition: (principal: Principal, id: string, transition: Transition) => Effect.Effect<{ definition: FormDefinition; warnings: ReadonlyArray<{ path: string; message: string }> }, Failure>
   readonly playground: (tenantId: string, id: string, data: Readonly<Record<string, unknown>>) => Effect.Effect<ReturnType<typeof runForm>, NotFound>
   readonly versions: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<{ version: number; name: string; schema: unknown; author: string; createdAt: string }>, NotFound>
-  readonly diff: (tenantId: string, id: string, from: number, to: number) => Effect.Effect<{ from: number; to: number } & ReturnType<typeof diffForms>, NotFound>
+  readonly diff: (tenantId: string, id: string, from: number | undefined, to: number | undefined) => Effect.Effect<{ from: number; to: number } & ReturnType<typeof diffForms>, NotFound>
   readonly restore: (principal: Principal, id: string, version: number) => Effect.Effect<FormDefinition, Failure>
   readonly lineage: (tenantId: string, id: string) => Effect.Effect<{ formId: string; restoredFrom: Array<{ formId: string; version: number }>; restoredInto: Array<{ formId: string; version: number }> }, NotFound>
   readonly audit: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<{ seq: number; action: string; fromState: State | null; toState: State | null; actor: string; detail: string | null; occurredAt: string }>, NotFound>
@@ -210,9 +210,11 @@ export class FormDefinitions extends Context.Service<FormDefinitions, FormDefini
               WHERE form_id = ${id} ORDER BY version DESC`.pipe(Effect.orDie)
             return rows.map((r) => ({ version: Number(r.version), name: r.name, schema: contentOf(r.schema), author: r.author, createdAt: isoFromDb(r.created_at) }))
           }),
-        diff: (tenantId, id, from, to) =>
+        diff: (tenantId, id, fromVersion, toVersion) =>
           Effect.gen(function*() {
-            yield* row(tenantId, id)
+            const current = yield* row(tenantId, id)
+            const to = toVersion ?? Number(current.version)
+            const from = fromVersion ?? Math.max(1, to - 1)
             const a = yield* versionRow(id, from)
             const b = yield* versionRow(id, to)
             return { from, to, ...diffForms(contentOf(a.schema), contentOf(b.schema)) }
