@@ -5,11 +5,14 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { compileDraft } from "../../src/core/CompileGraph.ts"
 import { readBpmnXml } from "../../src/core/ReadBpmnXml.ts"
+import { conformanceKit } from "../support/ConformanceKit.ts"
 
-const folder = process.env["MIWG_DIR"] ?? join(process.cwd(), "..", "shared", "conformance", "bpmn-miwg")
+const kit = conformanceKit("bpmn-miwg", "MIWG_DIR")
+const folder = kit.folder
 
-describe.skipIf(!existsSync(folder))("BPMN MIWG reference models", () => {
+describe.runIf(kit.runs)("BPMN MIWG reference models", () => {
   it("compile, or are refused with every problem named", async () => {
+    expect(existsSync(folder), `BPMN MIWG models not found at ${folder}`).toBe(true)
     const files = readdirSync(folder).filter((f) => f.endsWith(".bpmn")).sort()
     expect(files.length).toBeGreaterThan(0)
     const summary: Array<string> = []
