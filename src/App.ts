@@ -6,13 +6,14 @@ import type { Sharding } from "effect/cluster"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiSwagger } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
-import { createServer } from "node:http"
 import { ClusterLive } from "./actors/Cluster.ts"
 import { TokenService } from "./auth/TokenService.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
 import { Api } from "./http/Api.ts"
 import { AuthenticationLive } from "./http/AuthenticationLive.ts"
 import { EdgeMiddleware } from "./http/EdgeMiddleware.ts"
+import { NodeLifecycle, NodeLifecycleState } from "./http/NodeLifecycle.ts"
+import { httpServerFactory } from "./http/HttpServerFactory.ts"
 import { AuditHandlers } from "./http/handlers/AuditHandlers.ts"
 import { AuthHandlers } from "./http/handlers/AuthHandlers.ts"
 import { AuthorizationsHandlers } from "./http/handlers/AuthorizationsHandlers.ts"
@@ -52,6 +53,7 @@ import { BatchRunner } from "./actors/BatchRunner.ts"
 import { JobRetries } from "./services/JobRetries.ts"
 import { JobAvailability } from "./services/JobAvailability.ts"
 import { Messages } from "./services/Messages.ts"
+import { IdempotentRequests } from "./services/IdempotentRequests.ts"
 import { OutboxRelay } from "./actors/OutboxRelay.ts"
 import { ProcessInstanceLive } from "./actors/ProcessInstanceLive.ts"
 import { TimerPoller } from "./actors/TimerPoller.ts"
@@ -83,6 +85,8 @@ export interface AppOptions {
   readonly extra?: Layer.Layer<never, unknown, Sharding.Sharding | SqlClient.SqlClient> | undefined
   /** More routes (tests add probes, e.g. one that fails with a defect). */
   readonly routes?: Layer.Layer<never, never, HttpRouter.HttpRouter> | undefined
+  /** The node's serving state (main.ts drains it on SIGTERM); a fresh one when absent. */
+  readonly lifecycle?: NodeLifecycleState | undefined
 }
 
 const StorageLive = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
@@ -105,7 +109,7 @@ const EnginesLive = Layer.mergeAll(Drafts.layer, Templates.layer, Models.layer, 
   Layer.provideMerge(Layer.mergeAll(Work.layer, IncidentRecovery.layer)),
   Layer.provideMerge(OutboxRelay.layer),
   Layer.provideMerge(Signals.layer),
-  Layer.provideMerge(Layer.mergeAll(ProcessInstances.layer, Deployments.layer, InstanceStore.layer, JobAvailability.layer)),
+  Layer.provideMerge(Layer.mergeAll(ProcessInstances.layer, Deployments.layer, InstanceStore.layer, JobAvailability.layer, IdempotentRequests.layer)),
   Layer.provideMerge(DecisionEvaluator.layer),
   Layer.provideMerge(Decisions.layer)
 )
@@ -165,8 +169,10 @@ export const loggingLayer = (config: AppConfigShape) =>
 
 export const makeApp = (config: AppConfigShape, options: AppOptions = {}) => {
   const routes = options.routes === undefined ? RoutesLive : Layer.merge(RoutesLive, options.routes)
+  const lifecycle = options.lifecycle ?? new NodeLifecycleState()
   const HttpLive = HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+    Layer.provideMerge(NodeHttpServer.layer(httpServerFactory(lifecycle), { port: config.port, host: config.host })),
+    Layer.provideMerge(Layer.succeed(NodeLifecycle, lifecycle))
   )
   const CoreLive = Layer.mergeAll(BootstrapLive, options.extra ?? Layer.empty).pipe(
     Layer.provideMerge(ServicesLive),

@@ -25,6 +25,10 @@ export interface AppConfigShape {
   readonly logFormat: "logfmt" | "json" | "pretty"
   readonly maxBodyBytes: number
   readonly invitationTtlHours: number
+  /** On SIGTERM: how long requests in flight may take before the process stops anyway. */
+  readonly shutdownGraceMillis: number
+  /** How long an Idempotency-Key's first answer, and a message's messageId, are remembered (at least). */
+  readonly idempotencyRetentionHours: number
 }
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("flowcore/AppConfig") {
@@ -89,6 +93,8 @@ export const configFromEnv = (env: Env = process.env): AppConfigShape => {
     logLevel,
     logFormat,
     maxBodyBytes: integer(env, "MAX_BODY_BYTES", 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-    invitationTtlHours: integer(env, "INVITATION_TTL_HOURS", 7 * 24, 1, 365 * 24)
+    invitationTtlHours: integer(env, "INVITATION_TTL_HOURS", 7 * 24, 1, 365 * 24),
+    shutdownGraceMillis: integer(env, "SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
+    idempotencyRetentionHours: integer(env, "IDEMPOTENCY_RETENTION_HOURS", 24, 1, 24 * 365)
   }
 }

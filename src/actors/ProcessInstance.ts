@@ -14,7 +14,8 @@ export const InstanceSnapshot = Schema.Struct({
 export type InstanceSnapshot = typeof InstanceSnapshot.Type
 
 export class InstanceRejected extends Schema.TaggedError<InstanceRejected>()("InstanceRejected", {
-  reason: Schema.Literals(["INVALID_STATE", "NOT_FOUND", "INVALID_ARGUMENT", "CONFLICT"]),
+  /** INTERNAL: the command met a defect; it was not applied, and it is not retried (the caller gets a 500). */
+  reason: Schema.Literals(["INVALID_STATE", "NOT_FOUND", "INVALID_ARGUMENT", "CONFLICT", "INTERNAL"]),
   message: Schema.String
 }) {}
 

@@ -25,6 +25,19 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
     const availability = yield* JobAvailability
     let current = yield* store.load(instanceId)
 
+    // A defect (a bug, or the database refusing a value) must answer the caller, not escape: an escaped defect makes
+    // the cluster restart the entity and deliver the same command again, forever. The command was not committed, so
+    // the state is reloaded from the rows (the in-memory copy changes only after a commit) and the caller gets an
+    // INTERNAL rejection (a 500 naming the correlation id).
+    const answerDefect = (commandId: string) => (defect: unknown) =>
+      Effect.gen(function*() {
+        yield* Effect.logError("instance command failed with a defect; not applied", defect).pipe(
+          Effect.annotateLogs({ instanceId, commandId })
+        )
+        current = yield* store.load(instanceId).pipe(Effect.catchDefect(() => Effect.succeed(current)))
+        return yield* Effect.fail(new InstanceRejected({ reason: "INTERNAL", message: `command ${commandId} on instance ${instanceId} failed` }))
+      })
+
     return ProcessInstance.of({
       Execute: ({ payload }) =>
         Effect.gen(function*() {
@@ -128,7 +141,7 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
           const jobTypes = outcome.changes.flatMap((c) => (c.kind === "JobCreated" ? [c.jobType] : []))
           if (jobTypes.length > 0) yield* availability.announce(instance.tenantId, jobTypes)
           return reply
-        })
+        }).pipe(Effect.catchDefect(answerDefect(payload.commandId)))
     })
   }),
   { maxIdleTime: "5 minutes" }

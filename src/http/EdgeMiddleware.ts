@@ -6,7 +6,9 @@
 //    (405), unsupported media types (415), oversized bodies (413) and defects (500 INTERNAL_ERROR, logged with the
 //    correlation id; no stack or internals in the body);
 //  * one audit record per state-changing call under /api/v1 (written here, so no handler can forget it);
-//  * one log line per request.
+//  * one log line per request;
+//  * request text no handler should see (invalid UTF-8, JSON nested too deep, NUL, lone surrogates) -> 400;
+//  * while the node drains for a graceful stop, new requests -> 503 (see NodeLifecycle).
 import { ByteSize, Cause, Clock, Effect } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type * as Types from "effect/Types"
@@ -14,6 +16,9 @@ import { randomUUID } from "node:crypto"
 import { AppConfig } from "../config.ts"
 import { AuditLog } from "../services/AuditLog.ts"
 import { CorrelationId } from "./CorrelationId.ts"
+import { NodeLifecycle } from "./NodeLifecycle.ts"
+import { requestTextProblem } from "./RequestTextCheck.ts"
+import type { ErrorDetail } from "../schema/Envelope.ts"
 import { newRequestState, RequestState, type RequestStateShape } from "./RequestState.ts"
 import { allowedMethods } from "./RouteTable.ts"
 
@@ -21,11 +26,13 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"])
 // Sign-in changes nothing; it is not audited (and has no tenant before it succeeds).
 const NOT_AUDITED = new Set(["/api/v1/auth/login"])
 
-const failure = (status: number, errorCode: string, message: string, correlationId: string, timestamp: string) =>
+const failure = (status: number, errorCode: string, message: string, correlationId: string, timestamp: string, errors: ReadonlyArray<ErrorDetail> = []) =>
   HttpServerResponse.jsonUnsafe(
-    { success: false, errorCode, message, timestamp, errors: [], correlationId },
+    { success: false, errorCode, message, timestamp, errors, correlationId },
     { status }
   )
+
+const HEALTH_PATH = "/api/v1/health"
 
 const errorCodeFor = (status: number): string =>
   status === 401 ? "UNAUTHORIZED" : status === 403 ? "FORBIDDEN" : status === 404 ? "RESOURCE_NOT_FOUND"
@@ -81,6 +88,7 @@ export const EdgeMiddleware = HttpRouter.middleware(
   Effect.gen(function*() {
     const config = yield* AppConfig
     const audit = yield* AuditLog
+    const lifecycle = yield* NodeLifecycle
     const maxBodySize = ByteSize.bytes(config.maxBodyBytes)
 
     const writeAudit = (request: HttpServerRequest.HttpServerRequest, path: string, status: number, state: RequestStateShape, correlationId: string) => {
@@ -110,6 +118,29 @@ export const EdgeMiddleware = HttpRouter.middleware(
         const startedAt = yield* Clock.currentTimeMillis
         const timestamp = new Date(startedAt).toISOString()
         const path = request.url.split("?")[0] ?? request.url
+        lifecycle.enter()
+        yield* Effect.addFinalizer(() => Effect.sync(() => lifecycle.leave()))
+
+        if (lifecycle.draining && path !== HEALTH_PATH) {
+          return HttpServerResponse.setHeaders(
+            failure(503, "INTERNAL_ERROR", "the node is shutting down; retry on another node", correlationId, timestamp),
+            { connection: "close", "retry-after": "1", "x-correlation-id": correlationId }
+          )
+        }
+        const textProblem = yield* requestTextProblem(request).pipe(
+          Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize),
+          Effect.result
+        )
+        const refused = textProblem._tag === "Failure"
+          ? fallbackResponse(request, isBodyTooLarge(textProblem.failure) ? 413 : 400, correlationId, timestamp, config.maxBodyBytes)
+          : textProblem.success === undefined
+          ? undefined
+          : failure(400, textProblem.success.errorCode, textProblem.success.message, correlationId, timestamp, textProblem.success.errors)
+        if (refused !== undefined) {
+          const response = refused
+          yield* Effect.logInfo(`${request.method} ${path} ${response.status}`).pipe(Effect.annotateLogs({ correlationId }))
+          return HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
+        }
 
         let response = yield* httpEffect.pipe(
           Effect.provideService(CorrelationId, correlationId),
@@ -135,8 +166,9 @@ export const EdgeMiddleware = HttpRouter.middleware(
         yield* Effect.logInfo(`${request.method} ${path} ${response.status}`).pipe(
           Effect.annotateLogs({ correlationId, durationMs, tenant: state.principal?.tenantId ?? state.tenantId ?? "-" })
         )
+        if (lifecycle.draining) response = HttpServerResponse.setHeader(response, "connection", "close")
         return response
-      })
+      }).pipe(Effect.scoped)
   }),
   { global: true }
 )

@@ -17,6 +17,7 @@ import taskWork from "./migrations/0014_task_work.ts"
 import connections from "./migrations/0015_connections.ts"
 import modeling from "./migrations/0016_modeling.ts"
 import forms from "./migrations/0017_forms.ts"
+import idempotentRequests from "./migrations/0018_idempotent_requests.ts"
 
 export const MigrationsLive = Layer.effectDiscard(
   Migrator.make({})({
@@ -36,7 +37,8 @@ export const MigrationsLive = Layer.effectDiscard(
       "0014_task_work": taskWork,
       "0015_connections": connections,
       "0016_modeling": modeling,
-      "0017_forms": forms
+      "0017_forms": forms,
+      "0018_idempotent_requests": idempotentRequests
     }),
     table: "schema_migrations"
   })

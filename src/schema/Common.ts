@@ -52,3 +52,12 @@ export const IdParam = { id: Schema.String }
 export const IsoDateTime = Schema.String.annotate({ format: "date-time", description: "ISO 8601 date-time, UTC" })
 
 export const Variables = Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "variables as a JSON object" })
+
+/** The Idempotency-Key request header of the writes that can be retried safely (docs/api.md). */
+export const IdempotencyHeaders = Schema.Struct({
+  "idempotency-key": Schema.optional(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255)).annotate({
+    description: "Makes a retry safe: a request with a key already used (within IDEMPOTENCY_RETENTION_HOURS, default 24 h) returns " +
+      "the first answer and changes nothing; the same key with another body is 422; a request interrupted before its answer is " +
+      "finished by its retry, never done twice"
+  }))
+}).annotate({ identifier: "IdempotencyHeaders" })

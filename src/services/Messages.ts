@@ -1,14 +1,20 @@
 // Message correlation: a published message resumes every waiting instance whose subscription matches (tenant, name,
 // correlation key) — one subscription per instance — and starts an instance of every active latest-version process
 // whose message start event has that name. Matching nothing is a success with zero counts (SERVICE.md).
-import { Context, Duration, Effect, Layer } from "effect"
+// A messageId makes the publish happen once: a duplicate within the retention (IDEMPOTENCY_RETENTION_HOURS, or the
+// time to live when longer) is refused with 409, whether the first publish finished, buffered the message, or was
+// interrupted — an interrupted one is finished by the duplicate, or by the recovery loop after MESSAGE_RECOVERY_AFTER,
+// with the same ids, so nothing is correlated twice (see IdempotentRequests).
+import { Context, Duration, Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
-import { isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
+import { toJson } from "../persistence/SqlValues.ts"
 import { conflict, type Conflict, validationError, type ValidationError } from "../schema/ApiErrors.ts"
 import { nowMillis } from "./Time.ts"
 import { newId } from "./Ids.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
+import { derivedId } from "../core/Execute.ts"
+import { fingerprintOf, IdempotentRequests, type IdempotentClaim } from "./IdempotentRequests.ts"
 
 export interface Publication {
   readonly messageName: string
@@ -40,8 +46,13 @@ const ttlMillis = (value: number | string | undefined): Effect.Effect<number, Va
   )))
 }
 
+/** A publish claimed but unanswered this long is taken to be interrupted, and finished by the recovery loop. */
+export const MESSAGE_RECOVERY_AFTER_MILLIS = 30_000
+
 export interface MessagesShape {
   readonly publish: (principal: Principal, message: Publication) => Effect.Effect<CorrelationResult, Conflict | ValidationError>
+  /** Finishes publishes interrupted by a crash or a cut-off client, and forgets expired ids (runs every few seconds). */
+  readonly recover: Effect.Effect<number>
 }
 
 export class Messages extends Context.Service<Messages, MessagesShape>()("flowcore/Messages") {
@@ -50,66 +61,87 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const instances = yield* ProcessInstances
-      return {
-        publish: (principal, message) =>
-          Effect.gen(function*() {
-            const key = message.correlationKey === undefined ? "" : String(message.correlationKey)
-            const variables = message.variables ?? {}
-            const messageKey = yield* newId
-            const ttl = yield* ttlMillis(message.timeToLive)
-            const now = yield* nowMillis
-            const nowText = new Date(now).toISOString()
-            // The row holds the messageId against duplicates while correlating, and is the buffer afterwards.
-            const held = message.messageId !== undefined || ttl > 0
-            if (held) {
-              if (message.messageId !== undefined) {
-                yield* sql`DELETE FROM buffered_messages WHERE tenant_id = ${principal.tenantId} AND message_id = ${message.messageId}
-                  AND state = 'BUFFERED' AND expires_at <= ${nowText}`.pipe(Effect.orDie)
-              }
-              yield* sql`INSERT INTO buffered_messages (tenant_id, id, message_id, name, correlation_key, variables, state, expires_at, created_at)
-                VALUES (${principal.tenantId}, ${messageKey}, ${message.messageId ?? null}, ${message.messageName}, ${key},
-                  ${toJson(variables)}::jsonb, 'CORRELATING', ${new Date(now + ttl).toISOString()}, ${nowText})`.pipe(
-                Effect.catchIf(isUniqueViolation, () =>
-                  Effect.fail(conflict(`message ${message.messageId} was already published and is still buffered or being correlated`, [
-                    { field: "messageId", message: "already published", code: "DUPLICATE" }
-                  ]))),
-                Effect.catchTag("SqlError", Effect.die)
-              )
-            }
-            // Indexed by (tenant_id, kind, name, correlation_key); the oldest subscription of each instance wins.
-            const waiting = yield* sql<{ instance_id: string; id: string }>`SELECT DISTINCT ON (instance_id) instance_id, id
-              FROM event_subscriptions
-              WHERE tenant_id = ${principal.tenantId} AND kind = 'MESSAGE' AND name = ${message.messageName} AND correlation_key = ${key}
-              ORDER BY instance_id, created_at, id`.pipe(Effect.orDie)
-            const correlated = yield* Effect.forEach(waiting, (subscription) =>
-              Effect.map(
-                instances.deliver(principal, subscription.instance_id, {
-                  type: "CorrelateMessage",
-                  subscriptionId: subscription.id,
-                  variables
-                }, `message:${messageKey}:${subscription.id}`),
-                (delivered) => (delivered ? [subscription.instance_id] : [])
-              ), { concurrency: 16 })
-            const starts = yield* sql<{ deployment_id: string; node_id: string }>`SELECT m.deployment_id, m.node_id
-              FROM message_start_events m JOIN deployments d ON d.id = m.deployment_id
-              WHERE m.tenant_id = ${principal.tenantId} AND m.message_name = ${message.messageName} AND d.state = 'ACTIVE'`.pipe(Effect.orDie)
-            const started = yield* Effect.forEach(starts, (start) =>
-              instances.start(principal, start.deployment_id, variables, start.node_id).pipe(
-                Effect.map((instance) => [instance.id]),
-                Effect.catch(() => Effect.succeed([] as Array<string>))
-              ), { concurrency: 16 })
-            const resumedIds = correlated.flat()
-            const startedIds = started.flat()
-            // Kept only if nothing awaited it: the first instance that starts waiting within the TTL takes it.
-            const buffered = held && ttl > 0 && resumedIds.length === 0 && startedIds.length === 0
-            if (held) {
-              yield* (buffered
-                ? sql`UPDATE buffered_messages SET state = 'BUFFERED' WHERE id = ${messageKey}`
-                : sql`DELETE FROM buffered_messages WHERE id = ${messageKey}`).pipe(Effect.orDie)
-            }
-            return { correlatedCount: resumedIds.length, startedCount: startedIds.length, instanceIds: [...resumedIds, ...startedIds], buffered }
-          })
-      }
+      const idempotent = yield* IdempotentRequests
+
+      // The publish itself. Its ids (the message key, and from it every command id) are drawn with newId, so a rerun
+      // under the same IdSeed repeats nothing. It runs to its end even if the client goes away.
+      const correlate = (principal: Principal, message: Publication, ttl: number) =>
+        Effect.gen(function*() {
+          const key = message.correlationKey === undefined ? "" : String(message.correlationKey)
+          const variables = message.variables ?? {}
+          const messageKey = yield* newId
+          const now = yield* nowMillis
+          // Indexed by (tenant_id, kind, name, correlation_key); the oldest subscription of each instance wins.
+          const waiting = yield* sql<{ instance_id: string; id: string }>`SELECT DISTINCT ON (instance_id) instance_id, id
+            FROM event_subscriptions
+            WHERE tenant_id = ${principal.tenantId} AND kind = 'MESSAGE' AND name = ${message.messageName} AND correlation_key = ${key}
+            ORDER BY instance_id, created_at, id`.pipe(Effect.orDie)
+          const correlated = yield* Effect.forEach(waiting, (subscription) =>
+            Effect.map(
+              instances.deliver(principal, subscription.instance_id, {
+                type: "CorrelateMessage",
+                subscriptionId: subscription.id,
+                variables
+              }, `message:${messageKey}:${subscription.id}`),
+              (delivered) => (delivered ? [subscription.instance_id] : [])
+            ), { concurrency: 16 })
+          const starts = yield* sql<{ deployment_id: string; node_id: string }>`SELECT m.deployment_id, m.node_id
+            FROM message_start_events m JOIN deployments d ON d.id = m.deployment_id
+            WHERE m.tenant_id = ${principal.tenantId} AND m.message_name = ${message.messageName} AND d.state = 'ACTIVE'`.pipe(Effect.orDie)
+          const started = yield* Effect.forEach(starts, (start) =>
+            instances.start(principal, start.deployment_id, variables, start.node_id, derivedId(messageKey, `message-start:${start.deployment_id}:${start.node_id}`)).pipe(
+              Effect.map((instance) => [instance.id]),
+              Effect.catch(() => Effect.succeed([] as Array<string>))
+            ), { concurrency: 16 })
+          const resumedIds = correlated.flat()
+          const startedIds = started.flat()
+          // Kept only if nothing awaited it: the first instance that starts waiting within the TTL takes it.
+          const buffered = ttl > 0 && resumedIds.length === 0 && startedIds.length === 0
+          if (buffered) {
+            yield* sql`INSERT INTO buffered_messages (tenant_id, id, message_id, name, correlation_key, variables, state, expires_at, created_at)
+              VALUES (${principal.tenantId}, ${messageKey}, NULL, ${message.messageName}, ${key}, ${toJson(variables)}::jsonb, 'BUFFERED',
+                ${new Date(now + ttl).toISOString()}, ${new Date(now).toISOString()})
+              ON CONFLICT DO NOTHING`.pipe(Effect.orDie)
+          }
+          return { correlatedCount: resumedIds.length, startedCount: startedIds.length, instanceIds: [...resumedIds, ...startedIds], buffered }
+        }).pipe(Effect.uninterruptible)
+
+      const claimOf = (principal: Principal, message: Publication & { readonly messageId: string }, ttl: number): IdempotentClaim => ({
+        tenantId: principal.tenantId,
+        scope: "message",
+        key: message.messageId,
+        fingerprint: fingerprintOf("message", message),
+        actor: principal.sub,
+        request: message,
+        retainMillis: ttl
+      })
+
+      const publish: MessagesShape["publish"] = (principal, message) =>
+        Effect.gen(function*() {
+          const ttl = yield* ttlMillis(message.timeToLive)
+          const messageId = message.messageId
+          if (messageId === undefined) return yield* correlate(principal, message, ttl)
+          return yield* idempotent.run(claimOf(principal, { ...message, messageId }, ttl), correlate(principal, message, ttl), () =>
+            Effect.fail(conflict(`message ${messageId} was already published`, [
+              { field: "messageId", message: "already published", code: "DUPLICATE" }
+            ])))
+        })
+
+      const recover = Effect.gen(function*() {
+        const interrupted = yield* idempotent.interrupted("message", MESSAGE_RECOVERY_AFTER_MILLIS, 100)
+        yield* Effect.forEach(interrupted, (row) => {
+          const message = row.request as Publication & { readonly messageId: string }
+          const principal: Principal = { sub: row.actor, tenantId: row.tenantId, roles: [], source: "local" }
+          return Effect.flatMap(ttlMillis(message.timeToLive), (ttl) =>
+            idempotent.run(claimOf(principal, message, ttl), correlate(principal, message, ttl), (answered) => Effect.succeed(answered.response as CorrelationResult))
+          ).pipe(Effect.catchCause((cause) => Effect.logWarning(`message ${row.key} not recovered yet`, cause)))
+        }, { concurrency: 4, discard: true })
+        const purged = yield* idempotent.purgeExpired
+        return interrupted.length + purged
+      }).pipe(Effect.catchCause((cause) => Effect.as(Effect.logWarning("message recovery failed; retried", cause), 0)))
+
+      yield* Effect.forkScoped(Effect.repeat(recover, Schedule.spaced("5 seconds")))
+      return { publish, recover }
     })
   )
 }

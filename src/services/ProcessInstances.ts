@@ -175,7 +175,7 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
           ...(deploymentId === undefined ? {} : { deploymentId })
         }).pipe(
           Effect.catchTag("InstanceRejected", (rejected: InstanceRejected): Effect.Effect<EntityReply, CommandError> =>
-            Effect.fail(
+            rejected.reason === "INTERNAL" ? Effect.die(new Error(rejected.message)) : Effect.fail(
               rejected.reason === "NOT_FOUND"
                 ? new NotFound({ message: rejected.message, errors: [{ field: "id", message: rejected.message, code: "NOT_FOUND" }] })
                 : rejected.reason === "INVALID_STATE" || rejected.reason === "CONFLICT"

@@ -89,13 +89,13 @@ describe("messages", () => {
     ;(await owner.post("/messages", { messageName: "x", timeToLive: "soon" })).fails(400, "VALIDATION_ERROR")
   })
 
-  it("makes a publish idempotent by messageId while the first is buffered", async () => {
+  it("refuses a second publish with the same messageId, buffered or already correlated", async () => {
     const owner = await (await givenTenant()).owner()
     ;(await owner.post("/messages", { messageName: "once", correlationKey: "1", messageId: "m-1", timeToLive: 60_000 })).ok(202)
     const again = (await owner.post("/messages", { messageName: "once", correlationKey: "1", messageId: "m-1", timeToLive: 60_000 })).fails(409, "CONFLICT")
     expect(again.message).toMatch(/m-1/)
-    // without a TTL the id guards only the publish itself
+    // without a TTL the id is remembered for the retention all the same: the second publish is refused
     ;(await owner.post("/messages", { messageName: "once", messageId: "m-2" })).ok(202)
-    ;(await owner.post("/messages", { messageName: "once", messageId: "m-2" })).ok(202)
+    ;(await owner.post("/messages", { messageName: "once", messageId: "m-2" })).fails(409, "CONFLICT")
   })
 })

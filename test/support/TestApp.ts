@@ -79,6 +79,8 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   logFormat: "logfmt",
   maxBodyBytes: 10 * 1024 * 1024,
   invitationTtlHours: 168,
+  shutdownGraceMillis: 10_000,
+  idempotencyRetentionHours: 24,
   ...overrides
 })
 

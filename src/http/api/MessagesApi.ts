@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { ConflictHttp } from "../../schema/ApiErrors.ts"
+import { BusinessErrorHttp, ConflictHttp } from "../../schema/ApiErrors.ts"
+import { IdempotencyHeaders } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { CorrelationResult, PublishMessage } from "../../schema/Messages.ts"
 import { BroadcastSignal } from "../../schema/Signals.ts"
@@ -10,8 +11,9 @@ export class MessagesApi extends HttpApiGroup.make("messages")
   .add(
     HttpApiEndpoint.post("publish", "/", {
       payload: PublishMessage,
+      headers: IdempotencyHeaders,
       success: Ok(CorrelationResult, "Message published").pipe(HttpApiSchema.status(202)),
-      error: ConflictHttp
+      error: [ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({
       summary: "Publish a message: resumes every waiting instance whose subscription matches name and correlation key, and " +
         "starts an instance of every process whose message start event has that name; matching nothing is 202 with zero counts"
@@ -32,7 +34,9 @@ export class SignalsApi extends HttpApiGroup.make("signals")
   .add(
     HttpApiEndpoint.post("broadcast", "/", {
       payload: BroadcastSignal,
-      success: Ok(SignalResult, "Signal broadcast").pipe(HttpApiSchema.status(202))
+      headers: IdempotencyHeaders,
+      success: Ok(SignalResult, "Signal broadcast").pipe(HttpApiSchema.status(202)),
+      error: BusinessErrorHttp
     }).annotateMerge(OpenApi.annotations({
       summary: "Broadcast a signal: resumes every instance waiting for it and starts an instance of every process whose signal " +
         "start event listens; matching nothing is 202 with zero counts"

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { IdParam, Page, PageQueryFields } from "../../schema/Common.ts"
+import { IdempotencyHeaders, IdParam, Page, PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import {
   EventSubscription,
@@ -25,6 +25,7 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
   .add(
     HttpApiEndpoint.post("start", "/", {
       payload: StartInstance,
+      headers: IdempotencyHeaders,
       success: Ok(ProcessInstance, "Instance started").pipe(HttpApiSchema.status(201)),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { IdParam, Page } from "../../schema/Common.ts"
+import { IdempotencyHeaders, IdParam, Page } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import {
   ActivatedJobs,
@@ -43,6 +43,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
     HttpApiEndpoint.post("complete", "/:id/complete", {
       params: IdParam,
       payload: CompleteWork,
+      headers: IdempotencyHeaders,
       success: Ok(Job, "Job completed"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({ summary: "Report success with variables; the instance moves on" })),
@@ -119,6 +120,7 @@ export class TasksApi extends HttpApiGroup.make("tasks")
     HttpApiEndpoint.post("complete", "/:id/complete", {
       params: IdParam,
       payload: CompleteWork,
+      headers: IdempotencyHeaders,
       success: Ok(UserTask, "Task completed"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({

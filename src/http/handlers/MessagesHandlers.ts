@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { idempotently } from "../Idempotency.ts"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { Messages } from "../../services/Messages.ts"
 import { ConditionalStarts } from "../../services/ConditionalStarts.ts"
@@ -9,13 +10,17 @@ import { Api } from "../Api.ts"
 export const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
   Effect.gen(function*() {
     const messages = yield* Messages
-    return handlers.handle("publish", ({ payload }) => Effect.flatMap(CurrentPrincipal, (principal) => messages.publish(principal, payload)))
+    return handlers.handle("publish", ({ payload, headers }) =>
+      Effect.flatMap(CurrentPrincipal, (principal) =>
+        idempotently(principal, headers["idempotency-key"], "POST /messages", payload, messages.publish(principal, payload))))
   }))
 
 export const SignalsHandlers = HttpApiBuilder.group(Api, "signals", (handlers) =>
   Effect.gen(function*() {
     const signals = yield* Signals
-    return handlers.handle("broadcast", ({ payload }) => Effect.flatMap(CurrentPrincipal, (principal) => signals.broadcast(principal, payload)))
+    return handlers.handle("broadcast", ({ payload, headers }) =>
+      Effect.flatMap(CurrentPrincipal, (principal) =>
+        idempotently(principal, headers["idempotency-key"], "POST /signals", payload, signals.broadcast(principal, payload))))
   }))
 
 export const ConditionalStartsHandlers = HttpApiBuilder.group(Api, "conditionalStarts", (handlers) =>

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { idempotently } from "../Idempotency.ts"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { notFound } from "../../schema/ApiErrors.ts"
 import { pageRequest } from "../../schema/Common.ts"
@@ -11,10 +12,11 @@ export const ProcessInstancesHandlers = HttpApiBuilder.group(Api, "processInstan
   Effect.gen(function*() {
     const instances = yield* ProcessInstances
     return handlers
-      .handle("start", ({ payload }) =>
+      .handle("start", ({ payload, headers }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
-          const instance = yield* instances.start(principal, payload.deploymentId, payload.variables ?? {})
+          const instance = yield* idempotently(principal, headers["idempotency-key"], "POST /process-instances", payload,
+            instances.start(principal, payload.deploymentId, payload.variables ?? {}))
           yield* recordResource("process-instances", instance.id)
           return instance
         }))

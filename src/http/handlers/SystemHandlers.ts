@@ -5,6 +5,7 @@ import { DatabaseInfo } from "../../persistence/Database.ts"
 import { Api } from "../Api.ts"
 import { ServiceUnavailable } from "../api/SystemApi.ts"
 import { ClusterInfo } from "../../actors/Cluster.ts"
+import { NodeLifecycle } from "../NodeLifecycle.ts"
 
 const VERSION = "0.1.0"
 
@@ -14,8 +15,15 @@ export const SystemHandlers = HttpApiBuilder.group(Api, "system", (handlers) =>
     const database = yield* DatabaseInfo
     const cluster = yield* ClusterInfo
     const startedAt = yield* Clock.currentTimeMillis
+    const lifecycle = yield* NodeLifecycle
     return handlers.handle("health", () =>
       Effect.gen(function*() {
+        if (lifecycle.draining) {
+          return yield* new ServiceUnavailable({
+            message: "the node is shutting down",
+            errors: [{ field: "node", message: "DRAINING", code: "SHUTTING_DOWN" }]
+          })
+        }
         const before = yield* Clock.currentTimeMillis
         const probe = yield* sql`SELECT 1 AS ok`.pipe(Effect.timeout("2 seconds"), Effect.result)
         const now = yield* Clock.currentTimeMillis

@@ -1,6 +1,7 @@
 import { Effect, Stream } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
+import { idempotently } from "../Idempotency.ts"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { pageRequest } from "../../schema/Common.ts"
 import { IncidentRecovery } from "../../services/IncidentRecovery.ts"
@@ -41,8 +42,10 @@ export const JobsHandlers = HttpApiBuilder.group(Api, "jobs", (handlers) =>
       .handle("activate", ({ payload }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           Effect.map(work.activateJobs(principal.tenantId, payload), (jobs) => ({ jobs }))))
-      .handle("complete", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => work.completeJob(principal, params.id, payload.variables ?? {})))
+      .handle("complete", ({ params, payload, headers }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          idempotently(principal, headers["idempotency-key"], `POST /jobs/${params.id}/complete`, payload,
+            work.completeJob(principal, params.id, payload.variables ?? {}))))
       .handle("throwError", ({ params, payload }) =>
         Effect.flatMap(CurrentPrincipal, (principal) => work.throwError(principal, params.id, payload)))
       .handle("fail", ({ params, payload }) => Effect.flatMap(CurrentPrincipal, (principal) => work.failJob(principal, params.id, payload)))
@@ -69,8 +72,10 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
             state: query.state,
             processInstanceId: query.processInstanceId
           }, pageRequest(query))))
-      .handle("complete", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => work.completeTask(principal, params.id, payload.variables ?? {})))
+      .handle("complete", ({ params, payload, headers }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          idempotently(principal, headers["idempotency-key"], `POST /tasks/${params.id}/complete`, payload,
+            work.completeTask(principal, params.id, payload.variables ?? {}))))
       .handle("claim", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.claim(principal, params.id)))
       .handle("unclaim", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.unclaim(principal, params.id)))
       .handle("assign", ({ params, payload }) => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.assign(principal, params.id, payload.assignee)))
