@@ -52,7 +52,10 @@ const runMainGracefully = Runtime.makeRunMain(({ fiber, teardown }) => {
   fiber.addObserver((exit) => {
     process.removeListener("SIGINT", onSignal)
     process.removeListener("SIGTERM", onSignal)
-    teardown(exit, (code) => process.exit(code))
+    teardown(exit, (code) => {
+      if (signalled) console.log(`level=INFO message="stopped (exit ${code})"`)
+      process.exit(code)
+    })
   })
   process.on("SIGINT", onSignal)
   process.on("SIGTERM", onSignal)

@@ -7,7 +7,21 @@ import { InstanceStore, type NewInstance, type StoredInstance } from "../persist
 import { isRejection, ProcessEngine } from "../services/ProcessEngine.ts"
 import { JobAvailability } from "../services/JobAvailability.ts"
 import { OutboxRelay } from "./OutboxRelay.ts"
+import { jsonValueProblem } from "../persistence/StorableJson.ts"
 import { InstanceRejected, ProcessInstance, type InstanceSnapshot } from "./ProcessInstance.ts"
+
+/** The most an instance's variables may take, as JSON text (Zeebe's default message size limit is also 4 MB). */
+export const MAX_INSTANCE_VARIABLES_BYTES = 4 * 1024 * 1024
+
+/** "field: message" (the form the core uses for rejections naming a field), or undefined when storable. */
+const variablesProblem = (variables: Readonly<Record<string, unknown>>): string | undefined => {
+  const problem = jsonValueProblem(variables, "variables")
+  if (problem !== undefined) return `${problem.field}: ${problem.message}`
+  const size = Buffer.byteLength(JSON.stringify(variables))
+  return size > MAX_INSTANCE_VARIABLES_BYTES
+    ? `variables: the instance's variables would take ${size} bytes, over the limit of ${MAX_INSTANCE_VARIABLES_BYTES}`
+    : undefined
+}
 
 const snapshotOf = (instance: StoredInstance): InstanceSnapshot => ({
   id: instance.id,
@@ -115,6 +129,10 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
             outcome = engine.execute({ graph: instance.graph, instanceId, state: instance.engineState, command, now })
           }
           if (isRejection(outcome)) return yield* rejected(outcome.reason, outcome.message)
+          // Values PostgreSQL cannot store (a NUL made by a script, say) or an instance grown past its budget are
+          // refused before the commit, naming the variable, instead of failing inside it.
+          const unstorable = variablesProblem(outcome.variables)
+          if (unstorable !== undefined) return yield* rejected("INVALID_ARGUMENT", unstorable)
 
           const reply: InstanceSnapshot = {
             ...snapshotOf(instance),

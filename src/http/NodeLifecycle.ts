@@ -1,7 +1,7 @@
 // The node's serving lifecycle, for a graceful stop: requests in flight are counted at the edge; on SIGTERM the node
-// starts draining — `/health` answers 503 at once (a load balancer takes the node out), new requests on open
-// connections get 503 with `connection: close`, the listener stops accepting connections — and the process ends
-// when the last request in flight has answered, or when the grace period is over, whichever comes first.
+// starts draining — `/health` answers 503 at once (a load balancer takes the node out), new requests get 503 with
+// `retry-after` and `connection: close` (a load balancer or client retries them on another node) — and once the last
+// request in flight has answered, or the grace period is over, the listener closes and the process ends.
 import { Context } from "effect"
 import type { Server } from "node:http"
 
@@ -20,19 +20,20 @@ export class NodeLifecycleState {
     if (this.inFlight <= 0) for (const resolve of this.idle.splice(0)) resolve()
   }
 
-  /** Starts draining and resolves once no request is in flight, or after `graceMillis`. Idempotent. */
-  drain(graceMillis: number): Promise<void> {
+  /** Starts draining; resolves once no request is in flight (or after `graceMillis`) and the listener is closed. */
+  async drain(graceMillis: number): Promise<void> {
     this.draining = true
+    if (this.inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, graceMillis)
+        this.idle.push(() => {
+          clearTimeout(timer)
+          resolve()
+        })
+      })
+    }
     this.server?.close()
     this.server?.closeIdleConnections()
-    if (this.inFlight <= 0) return Promise.resolve()
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, graceMillis)
-      this.idle.push(() => {
-        clearTimeout(timer)
-        resolve()
-      })
-    })
   }
 }
 

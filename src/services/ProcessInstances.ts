@@ -162,7 +162,7 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
 
       // The core names the faulty field as "field: message".
       const rejectedInput = (message: string): ValidationError => {
-        const field = /^(\w+): /.exec(message)?.[1]
+        const field = /^([\w.\[\]]+): /.exec(message)?.[1]
         return field === undefined ? validationError("command", message) : validationError(field, message.slice(field.length + 2))
       }
 

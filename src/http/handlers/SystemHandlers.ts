@@ -39,6 +39,7 @@ export const SystemHandlers = HttpApiBuilder.group(Api, "system", (handlers) =>
           status: clusterStatus === "UP" ? "UP" as const : "DOWN" as const,
           database: { status: "UP" as const, kind: database.kind, latencyMs: now - before },
           cluster: { status: clusterStatus, mode: cluster.mode, runnerStorage: cluster.runnerStorage, activeEntities },
+          requestsInFlight: lifecycle.inFlight,
           version: VERSION,
           uptimeSeconds: Math.round((now - startedAt) / 1000)
         }

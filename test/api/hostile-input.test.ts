@@ -1,0 +1,102 @@
+// Hostile input: every case answers a 4xx in the failure envelope, naming the field, and the service stays healthy
+// (each case is followed by a health check and by a normal call on the same instance). Limits: docs/api.md.
+import { afterEach, describe, expect, it } from "vitest"
+import { send } from "../support/Client.ts"
+import { givenTenant } from "../support/Scenario.ts"
+import { testApp } from "../support/TestApp.ts"
+
+const oneTask = {
+  id: "hostile",
+  nodes: [
+    { id: "start", type: "startEvent" },
+    { id: "work", type: "serviceTask", properties: { taskType: "hostile-work" } },
+    { id: "end", type: "endEvent" }
+  ],
+  flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
+}
+
+const nestedArrays = (depth: number) => "[".repeat(depth) + "]".repeat(depth)
+const nestedObjects = (depth: number) => '{"a":'.repeat(depth) + "1" + "}".repeat(depth)
+
+/** Sends a raw body (a string or bytes, not re-encoded by the test client). */
+const raw = async (path: string, token: string, body: string | Uint8Array<ArrayBuffer>, contentType = "application/json") => {
+  const app = await testApp()
+  const response = await fetch(`${app.baseUrl}/api/v1${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": contentType },
+    body
+  })
+  return { status: response.status, body: await response.json() as any }
+}
+
+afterEach(async () => {
+  const app = await testApp()
+  ;(await send(app.baseUrl, "GET", "/api/v1/health")).ok()
+})
+
+describe("hostile input", () => {
+  it("text PostgreSQL cannot store is refused at the edge, naming the field; the instance is untouched", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(oneTask)
+    const start = (variables: unknown) => owner.post("/process-instances", { deploymentId: deployment.id, variables })
+    const nul = (await start({ note: "a\u0000b" })).fails(400, "VALIDATION_ERROR")
+    expect(nul.errors[0]).toMatchObject({ field: "variables.note", code: "INVALID_TEXT" })
+    expect((await start({ list: ["ok", "\ud800"] })).fails(400, "VALIDATION_ERROR").errors[0].field).toBe("variables.list[1]")
+    expect((await start({ ["k\u0000"]: 1 })).fails(400, "VALIDATION_ERROR").errors[0].code).toBe("INVALID_TEXT")
+    const instance = await owner.start(deployment.id, { note: "fine" })
+    const update = await owner.put(`/process-instances/${instance.id}/variables`, { variables: { note: "\udc00 low" } })
+    update.fails(400, "VALIDATION_ERROR")
+    expect((await owner.instance(instance.id)).variables).toEqual({ note: "fine" })
+    // a well-formed pair of surrogates is ordinary text
+    ;(await owner.put(`/process-instances/${instance.id}/variables`, { variables: { note: "😀" } })).ok()
+    expect((await owner.instance(instance.id)).variables).toEqual({ note: "😀" })
+  })
+
+  it("deeply nested JSON is refused before it is parsed into anything", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(oneTask)
+    for (const body of [nestedArrays(100_000), `{"deploymentId":"${deployment.id}","variables":{"v":${nestedObjects(5_000)}}}`]) {
+      const reply = await raw("/process-instances", owner.token!, body)
+      expect(reply.status).toBe(400)
+      expect(reply.body).toMatchObject({ success: false, errorCode: "BAD_REQUEST", errors: [{ field: "body", code: "TOO_DEEP" }] })
+    }
+    // within the limit it is fine
+    const fine = await raw("/process-instances", owner.token!, `{"deploymentId":"${deployment.id}","variables":{"v":${nestedObjects(40)}}}`)
+    expect(fine.status).toBe(201)
+  })
+
+  it("a body that is not UTF-8 is 400, not stored with replacement characters", async () => {
+    const owner = await (await givenTenant()).owner()
+    const bytes = new Uint8Array([...new TextEncoder().encode('{"name":"caf'), 0xe9, ...new TextEncoder().encode('"}')])
+    const reply = await raw("/projects", owner.token!, bytes)
+    expect(reply.status).toBe(400)
+    expect(reply.body.errors[0]).toMatchObject({ field: "body", code: "INVALID_ENCODING" })
+    expect((await owner.get("/projects")).ok().items).toHaveLength(0)
+  })
+
+  it("NUL in a name, a query filter or a path is 400", async () => {
+    const owner = await (await givenTenant()).owner()
+    expect((await owner.post("/projects", { name: "a\u0000b" })).fails(400, "VALIDATION_ERROR").errors[0].field).toBe("name")
+    expect((await owner.get("/process-instances?processKey=a%00b")).fails(400, "VALIDATION_ERROR").errors[0].field).toBe("query.processKey")
+    ;(await owner.get("/process-instances?processKey=%E9")).fails(400, "BAD_REQUEST")
+    ;(await owner.get("/projects/a%00b")).fails(400, "VALIDATION_ERROR")
+  })
+
+  it("variables over the instance's size budget are refused, naming the budget", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(oneTask)
+    const instance = await owner.start(deployment.id)
+    const big = "x".repeat(3 * 1024 * 1024)
+    ;(await owner.put(`/process-instances/${instance.id}/variables`, { variables: { a: big } })).ok()
+    const over = (await owner.put(`/process-instances/${instance.id}/variables`, { variables: { b: big } })).fails(400, "VALIDATION_ERROR")
+    expect(over.errors[0].field).toBe("variables")
+    expect(Object.keys((await owner.instance(instance.id)).variables)).toEqual(["a"])
+  })
+
+  it("headers over Node's size limit get the failure envelope", async () => {
+    const app = await testApp()
+    const response = await fetch(`${app.baseUrl}/api/v1/health`, { headers: { authorization: `Bearer ${"x".repeat(100_000)}` } })
+    expect(response.status).toBe(431)
+    expect(await response.json()).toMatchObject({ success: false, errorCode: "BAD_REQUEST" })
+  })
+})
