@@ -7,6 +7,17 @@ import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { startService as start, stopService } from "../support/ChildService.ts"
 import { send } from "../support/Client.ts"
+import { eventually } from "../support/Eventually.ts"
+
+const oneTask = {
+  id: "restart-smoke",
+  nodes: [
+    { id: "start", type: "startEvent" },
+    { id: "work", type: "serviceTask", properties: { taskType: "restart-work" } },
+    { id: "end", type: "endEvent" }
+  ],
+  flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
+}
 
 const dataDir = mkdtempSync(join(tmpdir(), "flowcore-smoke-"))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
@@ -21,9 +32,17 @@ describe("restart on the same data", () => {
     const user = (await send(first.baseUrl, "POST", "/api/v1/auth/users", { token, body: { username, password: "password-123", roles: ["TASK_USER"] } })).ok(201)
     const group = (await send(first.baseUrl, "POST", "/api/v1/auth/groups", { token, body: { name: `g-${Date.now()}` } })).ok(201)
     ;(await send(first.baseUrl, "POST", `/api/v1/auth/groups/${group.id}/members`, { token, body: { userId: user.id } })).ok(201)
+    const deployment = (await send(first.baseUrl, "POST", "/api/v1/deployments", { token, body: oneTask })).ok(201)
+    const instance = (await send(first.baseUrl, "POST", "/api/v1/process-instances", { token, body: { deploymentId: deployment.id } })).ok(201)
     await stopService(first, "SIGKILL")
 
+    // Restart time, as an operator sees it: from the new process to the first command an instance answers.
+    const restartedAt = performance.now()
     const second = await start(env)
+    const listeningMs = performance.now() - restartedAt
+    await eventually(async () => (await send(second.baseUrl, "POST", `/api/v1/process-instances/${instance.id}/suspend`, { token })).ok())
+    console.log(`restart after SIGKILL (${process.env["DATABASE_URL"] === undefined ? "PGlite" : "PostgreSQL"}): listening after ` +
+      `${Math.round(listeningMs)} ms, first instance command answered after ${Math.round(performance.now() - restartedAt)} ms`)
     // the first start's token still verifies: the generated signing secret was kept
     const members = (await send(second.baseUrl, "GET", `/api/v1/auth/groups/${group.id}/members`, { token })).ok()
     expect(members.items.map((m: { userId: string }) => m.userId)).toEqual([user.id])
