@@ -114,7 +114,7 @@ const EnginesLive = Layer.mergeAll(Drafts.layer, Templates.layer, Models.layer, 
   Layer.provideMerge(Decisions.layer)
 )
 
-const ServicesLive = Layer.mergeAll(AdministrationLive, EnginesLive).pipe(Layer.provideMerge(CoresLive))
+const ServicesLive = EnginesLive.pipe(Layer.provideMerge(AdministrationLive), Layer.provideMerge(CoresLive))
 
 const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" }).pipe(
   Layer.provide([

@@ -27,6 +27,7 @@ export const AuthenticationLive = Layer.effect(
             Effect.mapError((error) => unauthorized(`invalid token: ${error.message}`))
           )
           yield* tenants.ensure(principal.tenantId)
+          yield* tenants.seen(principal.tenantId, principal.sub)
           const state = yield* RequestState
           if (state !== undefined) state.principal = principal
           const operationId = `${group.identifier}.${endpoint.identifier}`

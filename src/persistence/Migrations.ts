@@ -18,6 +18,7 @@ import connections from "./migrations/0015_connections.ts"
 import modeling from "./migrations/0016_modeling.ts"
 import forms from "./migrations/0017_forms.ts"
 import idempotentRequests from "./migrations/0018_idempotent_requests.ts"
+import tenantSubjects from "./migrations/0019_tenant_subjects.ts"
 
 export const MigrationsLive = Layer.effectDiscard(
   Migrator.make({})({
@@ -38,7 +39,8 @@ export const MigrationsLive = Layer.effectDiscard(
       "0015_connections": connections,
       "0016_modeling": modeling,
       "0017_forms": forms,
-      "0018_idempotent_requests": idempotentRequests
+      "0018_idempotent_requests": idempotentRequests,
+      "0019_tenant_subjects": tenantSubjects
     }),
     table: "schema_migrations"
   })

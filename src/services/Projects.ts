@@ -3,7 +3,8 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
-import { businessError, type BusinessError, conflict, type Conflict, notFound, type NotFound } from "../schema/ApiErrors.ts"
+import { businessError, type BusinessError, conflict, type Conflict, notFound, NotFound } from "../schema/ApiErrors.ts"
+import { Tenants } from "./Tenants.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { Project } from "../schema/Modeling.ts"
 import { countOf } from "../persistence/SqlValues.ts"
@@ -45,6 +46,7 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
     Projects,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const tenants = yield* Tenants
 
       const row = (tenantId: string, id: string) =>
         Effect.gen(function*() {
@@ -129,6 +131,14 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
         addMember: (principal, id, userId, role) =>
           Effect.gen(function*() {
             yield* requireRole(principal, id, ["OWNER"])
+            // A member is someone of this tenant: a local user, or a subject (say, of the identity provider) that has
+            // called the API here. Anyone else — a typo, another tenant's user — is not found.
+            if (!(yield* tenants.knowsSubject(principal.tenantId, userId))) {
+              return yield* new NotFound({
+                message: `user ${userId} not found in this tenant`,
+                errors: [{ field: "userId", message: `no user or known subject ${userId} in this tenant`, code: "NOT_FOUND" }]
+              })
+            }
             const now = new Date(yield* nowMillis).toISOString()
             // Adding someone who is already a member changes their role.
             yield* sql`INSERT INTO project_members (project_id, user_id, role, added_at) VALUES (${id}, ${userId}, ${role}, ${now})

@@ -18,6 +18,12 @@ describe("projects", () => {
     expect((await ann.get(`/projects/${project.id}/members`)).ok()).toMatchObject([{ userId: "ann", role: "OWNER" }])
     ;(await ben.patch(`/projects/${project.id}`, { name: "Mine now" })).fails(422, "BUSINESS_ERROR")
     expect((await ann.post(`/projects/${project.id}/members`, { userId: "ben", role: "EDITOR" })).ok(201)).toMatchObject({ userId: "ben", role: "EDITOR" })
+    // nobody of this tenant: neither a local user nor a subject that has called the API here
+    expect((await ann.post(`/projects/${project.id}/members`, { userId: "nobody-here", role: "EDITOR" })).fails(404, "RESOURCE_NOT_FOUND").errors[0].field)
+      .toBe("userId")
+    const foreign = await (await givenTenant()).owner("stranger-elsewhere")
+    ;(await foreign.get("/projects")).ok()
+    ;(await ann.post(`/projects/${project.id}/members`, { userId: "stranger-elsewhere", role: "EDITOR" })).fails(404, "RESOURCE_NOT_FOUND")
     const folder = (await ben.post(`/projects/${project.id}/folders`, { name: "Billing" })).ok(201)
     const nested = (await ben.post(`/projects/${project.id}/folders`, { name: "Refunds", parentFolderId: folder.id })).ok(201)
     expect(nested.parentFolderId).toBe(folder.id)
@@ -55,6 +61,7 @@ describe("models", () => {
     const tenant = await givenTenant()
     const ann = await tenant.owner("ann")
     const ben = await tenant.owner("ben")
+    ;(await ben.get("/projects")).ok() // ben has called the API in this tenant: a known subject
     const project = (await ann.post("/projects", { name: "P" })).ok(201)
     ;(await ann.post(`/projects/${project.id}/members`, { userId: "ben", role: "EDITOR" })).ok(201)
     const model = (await ann.post("/models", { projectId: project.id, name: "M", kind: "DMN" })).ok(201)
