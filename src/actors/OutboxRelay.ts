@@ -118,15 +118,23 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
               })
           }
         }).pipe(
-          // The target no longer takes it (finished, canceled meanwhile): nothing left to deliver.
-          Effect.catchTag("InstanceRejected", () => Effect.void),
+          // The target no longer takes it (finished, canceled meanwhile): nothing left to deliver. A defect in the
+          // target (INTERNAL) is not the message's fault: it stays, and is tried again on a later round.
+          Effect.catchTag("InstanceRejected", (rejected) =>
+            rejected.reason === "INTERNAL" ? Effect.fail(rejected) : Effect.void),
           Effect.andThen(sql`DELETE FROM instance_outbox WHERE id = ${row.id}`)
         )
 
+      // One round walks the outbox once, in id order: a row that could not be delivered stays for a later round
+      // instead of being picked again at once (which would spin on it).
       const deliverPending = Effect.gen(function*() {
+        let after: string | undefined
         for (;;) {
-          const rows = yield* sql<OutboxRow>`SELECT * FROM instance_outbox ORDER BY id LIMIT 100`
+          const rows = yield* (after === undefined
+            ? sql<OutboxRow>`SELECT * FROM instance_outbox ORDER BY id LIMIT 100`
+            : sql<OutboxRow>`SELECT * FROM instance_outbox WHERE id > ${after} ORDER BY id LIMIT 100`)
           if (rows.length === 0) return
+          after = rows[rows.length - 1]!.id
           yield* Effect.forEach(rows, (row) =>
             deliver(row).pipe(Effect.catchCause((cause) => Effect.logWarning("outbox delivery failed; retried later", cause))), { concurrency: 8 })
         }
