@@ -1,0 +1,67 @@
+// A command that meets a defect inside the instance entity (here: the database refuses the commit, as it would a value
+// it cannot store) answers the caller with a 500 naming the correlation id — at once, not after the caller gave up —
+// is not replayed, and leaves the instance as it was: the next command works.
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { beforeAll, describe, expect, it } from "vitest"
+import { givenTenant } from "../support/Scenario.ts"
+import { testApp } from "../support/TestApp.ts"
+
+const oneTask = {
+  id: "defects",
+  nodes: [
+    { id: "start", type: "startEvent" },
+    { id: "work", type: "serviceTask", properties: { taskType: "defects-work" } },
+    { id: "end", type: "endEvent" }
+  ],
+  flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
+}
+
+const runSql = async <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => (await testApp()).runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, f))
+
+const attempts = async () => {
+  const [row] = await runSql((sql) => sql<{ last_value: string; is_called: boolean }>`SELECT last_value, is_called FROM poison_attempts`)
+  return row!.is_called ? Number(row!.last_value) : 0
+}
+
+beforeAll(async () => {
+  // Refuses any instance update that carries the variable `poisonPill`, counting each attempt in a sequence (sequences
+  // are not rolled back with the transaction that advanced them).
+  await runSql((sql) =>
+    Effect.gen(function*() {
+      yield* sql`CREATE SEQUENCE IF NOT EXISTS poison_attempts`
+      yield* sql.unsafe(`CREATE OR REPLACE FUNCTION refuse_poison() RETURNS trigger AS $$
+        BEGIN
+          IF NEW.variables ? 'poisonPill' THEN
+            PERFORM nextval('poison_attempts');
+            RAISE EXCEPTION 'refused by the test trigger';
+          END IF;
+          RETURN NEW;
+        END $$ LANGUAGE plpgsql`)
+      yield* sql`DROP TRIGGER IF EXISTS refuse_poison ON process_instances`
+      yield* sql`CREATE TRIGGER refuse_poison BEFORE UPDATE ON process_instances FOR EACH ROW EXECUTE FUNCTION refuse_poison()`
+    })
+  )
+})
+
+describe("defects inside the instance entity", () => {
+  it("answer 500 once, are not redelivered, and leave the instance consistent", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(oneTask)
+    const instance = await owner.start(deployment.id, { amount: 1 })
+    const before = await attempts()
+
+    const poisoned = await owner.put(`/process-instances/${instance.id}/variables`, { variables: { poisonPill: true } })
+    const failure = poisoned.fails(500, "INTERNAL_ERROR")
+    expect(failure.message).not.toMatch(/trigger|refused/)
+
+    // the instance is as it was, and takes the next command
+    ;(await owner.put(`/process-instances/${instance.id}/variables`, { variables: { amount: 2 } })).ok()
+    expect((await owner.instance(instance.id)).variables).toEqual({ amount: 2 })
+    const [job] = await owner.activateJobs("defects-work")
+    await owner.completeJob(job.id)
+    expect((await owner.instance(instance.id)).state).toBe("COMPLETED")
+    // the poisoned command was tried exactly once
+    expect(await attempts()).toBe(before + 1)
+  })
+})
