@@ -176,7 +176,7 @@ export const makeApp = (config: AppConfigShape, options: AppOptions = {}) => {
   )
   const CoreLive = Layer.mergeAll(BootstrapLive, options.extra ?? Layer.empty).pipe(
     Layer.provideMerge(ServicesLive),
-    Layer.provideMerge(ClusterLive),
+    Layer.provideMerge(ClusterLive(config.cluster)),
     Layer.provideMerge(StorageLive)
   )
   return HttpLive.pipe(

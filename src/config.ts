@@ -29,6 +29,18 @@ export interface AppConfigShape {
   readonly shutdownGraceMillis: number
   /** How long an Idempotency-Key's first answer, and a message's messageId, are remembered (at least). */
   readonly idempotencyRetentionHours: number
+  readonly cluster: {
+    /** `single`: one runner in this process (the embedded default); `socket`: runners that talk to each other over TCP. */
+    readonly mode: "single" | "socket"
+    /** The address other nodes reach this node's runner at. */
+    readonly runnerHost: string
+    /** The interface the runner listens on. */
+    readonly runnerListenHost: string
+    /** 0: a free port, chosen at start; by default the HTTP port + 10000. */
+    readonly runnerPort: number
+    /** Shards per group; must be the same on every node. */
+    readonly shards: number
+  }
 }
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("flowcore/AppConfig") {
@@ -58,6 +70,29 @@ const integer = (env: Env, name: string, fallback: number, min: number, max: num
 
 const LOG_LEVELS: Record<string, LogLevelName> = {
   trace: "Trace", debug: "Debug", info: "Info", warn: "Warn", warning: "Warn", error: "Error", none: "None", off: "None"
+}
+
+/**
+ * The runner port follows the HTTP port (8080 -> 18080), so a node restarted with its usual PORT comes back at the
+ * same runner address and takes its shards back at once; with PORT=0 (tests) a free port is chosen.
+ */
+const defaultRunnerPort = (httpPort: number): number => (httpPort === 0 ? 0 : httpPort + 10_000 <= 65_535 ? httpPort + 10_000 : httpPort - 10_000)
+
+const clusterFromEnv = (env: Env): AppConfigShape["cluster"] => {
+  const databaseUrl = text(env, "DATABASE_URL")
+  const mode = (text(env, "RUNNER_MODE") ?? (databaseUrl === undefined ? "single" : "socket")).toLowerCase()
+  if (mode !== "single" && mode !== "socket") throw new ConfigError(`RUNNER_MODE must be single or socket, got "${mode}"`)
+  if (mode === "socket" && databaseUrl === undefined) {
+    throw new ConfigError("RUNNER_MODE=socket needs DATABASE_URL: runners share their shard locks and messages through PostgreSQL")
+  }
+  const runnerHost = text(env, "RUNNER_HOST") ?? "127.0.0.1"
+  return {
+    mode,
+    runnerHost,
+    runnerListenHost: text(env, "RUNNER_LISTEN_HOST") ?? runnerHost,
+    runnerPort: integer(env, "RUNNER_PORT", defaultRunnerPort(integer(env, "PORT", 8080, 0, 65535)), 0, 65535),
+    shards: integer(env, "CLUSTER_SHARDS", 300, 1, 10_000)
+  }
 }
 
 /** Reads the configuration from the environment; throws a ConfigError naming the faulty variable. */
@@ -95,6 +130,7 @@ export const configFromEnv = (env: Env = process.env): AppConfigShape => {
     maxBodyBytes: integer(env, "MAX_BODY_BYTES", 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     invitationTtlHours: integer(env, "INVITATION_TTL_HOURS", 7 * 24, 1, 365 * 24),
     shutdownGraceMillis: integer(env, "SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
-    idempotencyRetentionHours: integer(env, "IDEMPOTENCY_RETENTION_HOURS", 24, 1, 24 * 365)
+    idempotencyRetentionHours: integer(env, "IDEMPOTENCY_RETENTION_HOURS", 24, 1, 24 * 365),
+    cluster: clusterFromEnv(env)
   }
 }

@@ -2,13 +2,14 @@
 // SUCCEEDED or FAILED with the reason; a batch without pending items is COMPLETED. Woken when a batch is created and
 // polling once a second, so a batch interrupted by a restart goes on. Item commands have ids derived from the batch
 // and the target: an item applied twice (crash between command and mark) changes nothing the second time.
-import { Clock, Context, Effect, Layer, Schedule, Semaphore } from "effect"
+import { Clock, Context, Effect, Layer, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
 import { IncidentRecovery } from "../services/IncidentRecovery.ts"
 import { ProcessInstances } from "../services/ProcessInstances.ts"
 import { Work } from "../services/Work.ts"
+import { runClusterLoop } from "./ClusterLoop.ts"
 
 /** What a batch was created with (stored as its parameters). */
 export interface BatchParameters {
@@ -104,7 +105,7 @@ export class BatchRunner extends Context.Service<BatchRunner, BatchRunnerShape>(
 
       const semaphore = yield* Semaphore.make(1)
       const flush = semaphore.withPermits(1)(pass).pipe(Effect.catchCause((cause) => Effect.logWarning("batch runner failed; retried later", cause)))
-      yield* Effect.forkScoped(Effect.repeat(flush, Schedule.spaced("1 second")))
+      yield* runClusterLoop("batch-runner", "1 second", flush)
       return { wake: Effect.asVoid(Effect.forkDetach(flush)), flush }
     })
   )

@@ -2,13 +2,14 @@
 // every tenant, does the work with the task's connection (an HTTP call for the REST connector) and completes the job
 // with the result — or fails it (one retry used; none left: an incident) with the reason. Woken when such jobs are
 // created, polling twice a second otherwise.
-import { Context, Duration, Effect, Layer, Schedule, Semaphore } from "effect"
+import { Context, Duration, Effect, Layer, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import type { Job } from "../schema/Work.ts"
 import { CONNECTOR_TYPES, configurationProblems, HTTP_JSON } from "../services/ConnectorCatalog.ts"
 import { Connections, type ResolvedConnection } from "../services/Connections.ts"
 import { Work } from "../services/Work.ts"
+import { runClusterLoop } from "./ClusterLoop.ts"
 
 const WORKER = "flowcore-connectors"
 
@@ -90,7 +91,7 @@ export class ConnectorRunner extends Context.Service<ConnectorRunner, ConnectorR
 
       const semaphore = yield* Semaphore.make(1)
       const guarded = semaphore.withPermits(1)(runOnce).pipe(Effect.catchCause((cause) => Effect.as(Effect.logWarning("connector runtime pass failed", cause), 0)))
-      yield* Effect.forkScoped(Effect.repeat(guarded, Schedule.spaced(Duration.millis(500))))
+      yield* runClusterLoop("connector-runner", Duration.millis(500), guarded)
       return { runOnce: guarded }
     })
   )

@@ -2,13 +2,14 @@
 // cancel a child, report a child's completion). Woken after each commit that wrote some, and polling once a second
 // for what a crash left behind. Each delivery is an entity command with a deterministic id, so delivering twice
 // changes nothing; a row is deleted only after its delivery was answered.
-import { Context, Effect, Layer, Schedule, Semaphore } from "effect"
+import { Context, Effect, Layer, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import type { OutboxKind } from "../persistence/InstanceStore.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
 import { DecisionEvaluator } from "../services/DecisionEvaluator.ts"
 import { Signals } from "../services/Signals.ts"
 import { ProcessInstance } from "./ProcessInstance.ts"
+import { runClusterLoop } from "./ClusterLoop.ts"
 
 interface OutboxRow {
   readonly id: string
@@ -136,7 +137,10 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
           if (rows.length === 0) return
           after = rows[rows.length - 1]!.id
           yield* Effect.forEach(rows, (row) =>
-            deliver(row).pipe(Effect.catchCause((cause) => Effect.logWarning("outbox delivery failed; retried later", cause))), { concurrency: 8 })
+            deliver(row).pipe(
+              Effect.timeout("10 seconds"),
+              Effect.catchCause((cause) => Effect.logWarning("outbox delivery failed; retried later", cause))
+            ), { concurrency: 8 })
         }
       })
 
@@ -144,7 +148,7 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
       const flush = semaphore.withPermits(1)(deliverPending).pipe(
         Effect.catchCause((cause) => Effect.logWarning("outbox relay failed; retried later", cause))
       )
-      yield* Effect.forkScoped(Effect.repeat(flush, Schedule.spaced("1 second")))
+      yield* runClusterLoop("outbox-relay", "1 second", flush)
       return { wake: Effect.asVoid(Effect.forkDetach(flush)), flush }
     })
   )

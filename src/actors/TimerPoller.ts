@@ -1,10 +1,11 @@
 // Fires due timers. A timer is a subscription row with its due time, committed with the state that scheduled it, so
 // it survives any crash; this poller sends the owning instance an idempotent FireTimer (command id from the timer),
 // late if the service was down (catch-up), exactly once in effect. Timers of suspended instances or deployments wait.
-import { Clock, Context, Effect, Layer, Schedule } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { derivedId } from "../core/Execute.ts"
 import { ProcessInstance } from "./ProcessInstance.ts"
+import { runClusterLoop } from "./ClusterLoop.ts"
 
 export interface TimerPollerShape {
   /** Fires every timer due now (tests call it after moving the clock). */
@@ -31,7 +32,11 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
             tenantId: timer.tenant_id,
             actor: "system:timer",
             command: { type: "FireTimer", subscriptionId: timer.id }
-          }).pipe(Effect.catchCause((cause) => Effect.logWarning(`timer ${timer.id} not fired yet`, cause))), { concurrency: 16, discard: true })
+          }).pipe(
+            // A timer whose instance does not answer (its runner is gone) waits for the next round; it never holds the loop.
+            Effect.timeout("10 seconds"),
+            Effect.catchCause((cause) => Effect.logWarning(`timer ${timer.id} not fired yet`, cause))
+          ), { concurrency: 16, discard: true })
         // Timer start events: one instance each, with an id derived from the timer, so firing twice starts once.
         const starts = yield* sql<{ tenant_id: string; deployment_id: string; node_id: string }>`SELECT t.tenant_id, t.deployment_id, t.node_id
           FROM timer_start_events t JOIN deployments d ON d.id = t.deployment_id
@@ -47,11 +52,12 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
             Effect.catchTag("InstanceRejected", (rejected) =>
               rejected.reason === "INVALID_STATE" && /already exists/.test(rejected.message) ? Effect.void : Effect.fail(rejected)),
             Effect.andThen(sql`DELETE FROM timer_start_events WHERE deployment_id = ${start.deployment_id} AND node_id = ${start.node_id}`),
+            Effect.timeout("10 seconds"),
             Effect.catchCause((cause) => Effect.logWarning(`timer start ${start.deployment_id}/${start.node_id} not fired yet`, cause))
           ), { concurrency: 4, discard: true })
         return due.length + starts.length
       }).pipe(Effect.catchCause((cause) => Effect.as(Effect.logWarning("timer poll failed; retried", cause), 0)))
-      yield* Effect.forkScoped(Effect.repeat(fireDue, Schedule.spaced("250 millis")))
+      yield* runClusterLoop("timer-poller", "250 millis", fireDue)
       return { fireDue }
     })
   )

@@ -1,6 +1,6 @@
 // Schema migrations, run at start before anything else touches the database. Append new files; never edit old ones.
-import { Layer } from "effect"
-import { Migrator } from "effect/sql"
+import { Effect, Layer } from "effect"
+import { Migrator, SqlClient } from "effect/sql"
 import foundation from "./migrations/0001_foundation.ts"
 import processEngine from "./migrations/0002_process_engine.ts"
 import instanceScopes from "./migrations/0003_instance_scopes.ts"
@@ -20,8 +20,7 @@ import forms from "./migrations/0017_forms.ts"
 import idempotentRequests from "./migrations/0018_idempotent_requests.ts"
 import tenantSubjects from "./migrations/0019_tenant_subjects.ts"
 
-export const MigrationsLive = Layer.effectDiscard(
-  Migrator.make({})({
+const migrate = Migrator.make({})({
     loader: Migrator.fromRecord({
       "0001_foundation": foundation,
       "0002_process_engine": processEngine,
@@ -43,5 +42,15 @@ export const MigrationsLive = Layer.effectDiscard(
       "0019_tenant_subjects": tenantSubjects
     }),
     table: "schema_migrations"
+  })
+
+// Nodes of a cluster start at the same time on one database: a transaction-scoped advisory lock lets one of them
+// migrate while the others wait, then find nothing left to do. (The migrations' own transactions nest as savepoints.)
+const MIGRATION_LOCK = 7_276_001
+
+export const MigrationsLive = Layer.effectDiscard(
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.withTransaction(Effect.andThen(sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`, migrate))
   })
 )

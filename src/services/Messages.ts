@@ -5,7 +5,7 @@
 // time to live when longer) is refused with 409, whether the first publish finished, buffered the message, or was
 // interrupted — an interrupted one is finished by the duplicate, or by the recovery loop after MESSAGE_RECOVERY_AFTER,
 // with the same ids, so nothing is correlated twice (see IdempotentRequests).
-import { Context, Duration, Effect, Layer, Schedule } from "effect"
+import { Context, Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { toJson } from "../persistence/SqlValues.ts"
@@ -15,6 +15,7 @@ import { newId } from "./Ids.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
 import { derivedId } from "../core/Execute.ts"
 import { fingerprintOf, IdempotentRequests, type IdempotentClaim } from "./IdempotentRequests.ts"
+import { runClusterLoop } from "../actors/ClusterLoop.ts"
 
 export interface Publication {
   readonly messageName: string
@@ -140,7 +141,7 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
         return interrupted.length + purged
       }).pipe(Effect.catchCause((cause) => Effect.as(Effect.logWarning("message recovery failed; retried", cause), 0)))
 
-      yield* Effect.forkScoped(Effect.repeat(recover, Schedule.spaced("5 seconds")))
+      yield* runClusterLoop("message-recovery", "5 seconds", recover)
       return { publish, recover }
     })
   )

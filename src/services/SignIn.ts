@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto"
 import { DUMMY_HASH, verifyPassword } from "../auth/PasswordHasher.ts"
 import type { Role } from "../auth/Roles.ts"
 import { TokenService } from "../auth/TokenService.ts"
+import { SqlClient } from "effect/sql"
 import { AppConfig } from "../config.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
 import { Unauthorized } from "../schema/ApiErrors.ts"
@@ -61,6 +62,10 @@ export const BootstrapLive = Layer.effectDiscard(
     const users = yield* Users
     const tenants = yield* Tenants
     const config = yield* AppConfig
+    const sql = yield* SqlClient.SqlClient
+    // Nodes of a cluster may start together on an empty database: one of them bootstraps, under this lock.
+    yield* sql.withTransaction(Effect.gen(function*() {
+    yield* sql`SELECT pg_advisory_xact_lock(7276002)`
     const existing = yield* tenants.findByName("default")
     if (existing !== undefined || (yield* users.countAll) > 0) return
     const tenantId = yield* newId
@@ -75,5 +80,6 @@ export const BootstrapLive = Layer.effectDiscard(
     } else {
       yield* Effect.logInfo(`First start: created tenant "default" and ADMIN user "${config.adminUsername}"`)
     }
+    })).pipe(Effect.orDie)
   })
 )

@@ -8,6 +8,16 @@ import { afterAll, describe, expect, it } from "vitest"
 import { startService as start, stopService } from "../support/ChildService.ts"
 import { send } from "../support/Client.ts"
 import { eventually } from "../support/Eventually.ts"
+import { createServer } from "node:net"
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
 
 const oneTask = {
   id: "restart-smoke",
@@ -24,7 +34,8 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 describe("restart on the same data", () => {
   it("keeps users, groups and tokens across a SIGKILL, and starts cleanly again after SIGTERM", async () => {
-    const env = { DATA_DIR: dataDir, ADMIN_USERNAME: "root", ADMIN_PASSWORD: "root-password-1" }
+    // A fixed port, as a node has in production (its runner port follows it, so a restart keeps its runner address).
+    const env = { DATA_DIR: dataDir, ADMIN_USERNAME: "root", ADMIN_PASSWORD: "root-password-1", PORT: String(await freePort()) }
     const first = await start(env)
     const login = (await send(first.baseUrl, "POST", "/api/v1/auth/login", { body: { username: "root", password: "root-password-1" } })).ok()
     const token: string = login.token
