@@ -1,8 +1,13 @@
 // Wakes waiting job workers: a long-polling activation or a job stream waits here until a job of its type may have
 // become available (announced by the instance entity right after it commits new jobs), or until its time is up.
-// In-process only; waiters also re-check on their own, so a job that becomes available without an announcement (a
-// retry backoff running out, an expired lock) is found a moment later.
-import { Context, Deferred, Effect, Layer } from "effect"
+// In a cluster the announcement also goes to every other node through PostgreSQL's NOTIFY (a worker may wait on any
+// node, the job's instance lives on one). Waiters also re-check on their own, so a job that becomes available without
+// an announcement (a retry backoff running out, an expired lock) is found a moment later.
+import { PgClient } from "@effect/sql-pg"
+import { Context, Deferred, Effect, Layer, Queue } from "effect"
+import { AppConfig } from "../config.ts"
+
+const CHANNEL = "flowcore_jobs"
 
 export interface JobAvailabilityShape {
   readonly announce: (tenantId: string, jobTypes: ReadonlyArray<string>) => Effect.Effect<void>
@@ -10,8 +15,7 @@ export interface JobAvailabilityShape {
   readonly awaitJobs: (tenantId: string, jobType: string, timeoutMillis: number) => Effect.Effect<void>
 }
 
-export class JobAvailability extends Context.Service<JobAvailability, JobAvailabilityShape>()("flowcore/JobAvailability") {
-  static readonly layer = Layer.sync(JobAvailability, () => {
+const inProcess = (): JobAvailabilityShape => {
     const waiting = new Map<string, Set<Deferred.Deferred<void>>>()
     const keyOf = (tenantId: string, jobType: string) => `${tenantId}\u0000${jobType}`
     return {
@@ -41,5 +45,35 @@ export class JobAvailability extends Context.Service<JobAvailability, JobAvailab
           )
         })
     }
-  })
+}
+
+export class JobAvailability extends Context.Service<JobAvailability, JobAvailabilityShape>()("flowcore/JobAvailability") {
+  static readonly layer = Layer.effect(
+    JobAvailability,
+    Effect.gen(function*() {
+      const local = inProcess()
+      if ((yield* AppConfig).cluster.mode !== "socket") return local
+      const pg = yield* PgClient.PgClient
+      const notifications = yield* pg.listen(CHANNEL)
+      yield* Effect.forkScoped(Effect.forever(
+        Effect.flatMap(Queue.take(notifications), (notification) => {
+          const { tenantId, jobTypes } = JSON.parse(notification.payload) as { tenantId: string; jobTypes: Array<string> }
+          return local.announce(tenantId, jobTypes)
+        }).pipe(Effect.catchCause((cause) =>
+          // the waiters' own re-checks cover what is missed meanwhile
+          Effect.andThen(Effect.logWarning("job announcements from other nodes interrupted", cause), Effect.sleep("1 second"))
+        ))
+      ))
+      return {
+        announce: (tenantId, jobTypes) =>
+          Effect.andThen(
+            local.announce(tenantId, jobTypes),
+            pg.notify(CHANNEL, JSON.stringify({ tenantId, jobTypes: [...new Set(jobTypes)] })).pipe(
+              Effect.catchCause((cause) => Effect.logWarning("job announcement to other nodes failed", cause))
+            )
+          ),
+        awaitJobs: local.awaitJobs
+      }
+    })
+  )
 }
