@@ -9,6 +9,7 @@ import type { SqlClient } from "effect/sql"
 import { ClusterLive } from "./actors/Cluster.ts"
 import { TokenService } from "./auth/TokenService.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
+import { configureFeelLimits } from "./decision/FeelBudget.ts"
 import { Api } from "./http/Api.ts"
 import { AuthenticationLive } from "./http/AuthenticationLive.ts"
 import { EdgeMiddleware } from "./http/EdgeMiddleware.ts"
@@ -168,6 +169,7 @@ export const loggingLayer = (config: AppConfigShape) =>
   )
 
 export const makeApp = (config: AppConfigShape, options: AppOptions = {}) => {
+  configureFeelLimits(config.feel)
   const routes = options.routes === undefined ? RoutesLive : Layer.merge(RoutesLive, options.routes)
   const lifecycle = options.lifecycle ?? new NodeLifecycleState()
   const HttpLive = HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(

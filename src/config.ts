@@ -29,6 +29,8 @@ export interface AppConfigShape {
   readonly shutdownGraceMillis: number
   /** How long an Idempotency-Key's first answer, and a message's messageId, are remembered (at least). */
   readonly idempotencyRetentionHours: number
+  /** The FEEL budget of one evaluation (see src/decision/FeelBudget.ts for the other limits). */
+  readonly feel: { readonly maxSteps: number; readonly maxMillis: number }
   readonly cluster: {
     /** `single`: one runner in this process (the embedded default); `socket`: runners that talk to each other over TCP. */
     readonly mode: "single" | "socket"
@@ -131,6 +133,10 @@ export const configFromEnv = (env: Env = process.env): AppConfigShape => {
     invitationTtlHours: integer(env, "INVITATION_TTL_HOURS", 7 * 24, 1, 365 * 24),
     shutdownGraceMillis: integer(env, "SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
     idempotencyRetentionHours: integer(env, "IDEMPOTENCY_RETENTION_HOURS", 24, 1, 24 * 365),
+    feel: {
+      maxSteps: integer(env, "FEEL_MAX_STEPS", 1_000_000, 1_000, 1_000_000_000),
+      maxMillis: integer(env, "FEEL_MAX_MILLIS", 1_000, 1, 60_000)
+    },
     cluster: clusterFromEnv(env)
   }
 }

@@ -21,5 +21,9 @@ export type FeelOutcome = { readonly ok: true; readonly value: unknown } | { rea
 export const evaluateFeel = (value: string, variables: Readonly<Record<string, unknown>>): FeelOutcome => {
   if (!isExpression(value)) return { ok: true, value }
   const result = evaluateJson(body(value), { ...variables })
-  return result._tag === "FeelOk" ? { ok: true, value: result.value } : { ok: false, message: `FEEL syntax error at ${result.position.from}: ${result.message}` }
+  return result._tag === "FeelOk"
+    ? { ok: true, value: result.value }
+    : result._tag === "FeelLimitExceeded"
+    ? { ok: false, message: `FEEL evaluation stopped: ${result.message}` }
+    : { ok: false, message: `FEEL syntax error at ${result.position.from}: ${result.message}` }
 }

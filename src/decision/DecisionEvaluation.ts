@@ -10,11 +10,12 @@ import { BUILTINS } from "./FeelBuiltins.ts";
 import { FeelFunctionValue } from "./FeelFunctionValue.ts";
 import { FeelNumber } from "./FeelNumber.ts";
 import { isSyntaxError } from "./FeelParser.ts";
+import { FeelBudgetExceeded, withFeelBudget } from "./FeelBudget.ts";
 import { feelEquals, isContext } from "./FeelValues.ts";
 
 export interface DecisionError {
   readonly _tag: "DecisionError";
-  readonly code: "HIT_POLICY_VIOLATION" | "NOT_FOUND" | "FEEL_SYNTAX" | "UNSUPPORTED";
+  readonly code: "HIT_POLICY_VIOLATION" | "NOT_FOUND" | "FEEL_SYNTAX" | "UNSUPPORTED" | "LIMIT_EXCEEDED";
   readonly message: string;
   readonly ruleIds?: ReadonlyArray<string>;
 }
@@ -372,11 +373,14 @@ const inputScope = (model: DecisionModel, variables: FeelContext): FeelScope => 
   return FeelScope.of(vars, typeResolverFor(model.itemDefinitions));
 };
 
+/** Runs a whole evaluation under one FEEL budget (FeelBudget.ts); an evaluation over it fails as LIMIT_EXCEEDED. */
 const guard = (run: () => EvaluationOk): Evaluation => {
   try {
-    return run();
+    return withFeelBudget(run);
   } catch (error) {
     if (error instanceof Abort) return error.error;
+    if (error instanceof FeelBudgetExceeded) return fail("LIMIT_EXCEEDED", error.message);
+    if (error instanceof RangeError) return fail("LIMIT_EXCEEDED", "the evaluation nests too deeply");
     throw error;
   }
 };

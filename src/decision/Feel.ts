@@ -3,12 +3,14 @@
  * numbers (FeelNumber). Texts are parsed and compiled once and cached per text, dialect and the multi-word names
  * in scope that the text mentions.
  *
- * Results are values, never exceptions: a syntax error is `{ _tag: "FeelSyntaxError", position }`.
+ * Results are values, never exceptions: a syntax error is `{ _tag: "FeelSyntaxError", position }`, an evaluation over
+ * its budget (FeelBudget.ts) `{ _tag: "FeelLimitExceeded", limit, message }`.
  */
 import { FeelCompiler, type Compiled, type CompiledTest } from "./FeelCompiler.ts";
 import { toJson as toJsonValue, fromJson as fromJsonValue } from "./FeelJson.ts";
 import { isSyntaxError, parseFeel, type FeelDialect, type FeelSyntaxError } from "./FeelParser.ts";
 import { FeelScope } from "./FeelScope.ts";
+import { expressionTextProblem, FeelBudgetExceeded, type FeelLimits, withFeelBudget } from "./FeelBudget.ts";
 
 export type { FeelSyntaxError } from "./FeelParser.ts";
 export type { Compiled, CompiledTest } from "./FeelCompiler.ts";
@@ -22,7 +24,25 @@ export interface FeelOk {
   readonly warnings: ReadonlyArray<string>;
 }
 
-export type FeelResult = FeelOk | FeelSyntaxError;
+/** The evaluation needed more than one of the limits allows; nothing of it is kept. */
+export interface FeelLimitExceeded {
+  readonly _tag: "FeelLimitExceeded";
+  readonly limit: keyof FeelLimits;
+  readonly message: string;
+}
+
+export type FeelResult = FeelOk | FeelSyntaxError | FeelLimitExceeded;
+
+/** Runs an evaluation under the FEEL budget; a budget exceeded becomes a FeelLimitExceeded value. */
+export const budgeted = <A>(evaluate: () => A): A | FeelLimitExceeded => {
+  try {
+    return withFeelBudget(evaluate);
+  } catch (error) {
+    if (error instanceof FeelBudgetExceeded) return { _tag: "FeelLimitExceeded", limit: error.limit, message: error.message };
+    if (error instanceof RangeError) return { _tag: "FeelLimitExceeded", limit: "maxCallDepth", message: "the expression nests too deeply to evaluate" };
+    throw error;
+  }
+};
 
 const CACHE_LIMIT = 20_000;
 const cache = new Map<string, Compiled | CompiledTest | FeelSyntaxError>();
@@ -59,6 +79,9 @@ const compile = (text: string, dialect: FeelDialect, scope: FeelScope): Compiled
   const key = `${dialect}\u0000${names.join("\u0001")}\u0000${text}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
+  // Refused before parsing: a text too long or nested too deep would cost the parser and compiler (recursive) dearly.
+  const refused = expressionTextProblem(text);
+  if (refused !== undefined) return { _tag: "FeelSyntaxError", message: refused, expression: text, position: { from: 0, to: text.length } };
   const hidden = hideRangeTypes(text);
   const tracked = names.length === 0 ? {} : scope.flatten();
   const tree = parseFeel(hidden.text, dialect, tracked);
@@ -93,7 +116,7 @@ export const evaluateExpression = (expression: string, context: FeelContext): Fe
   const scope = FeelScope.of(variablesOf(context));
   const compiled = compileExpression(expression, scope);
   if (isSyntaxError(compiled)) return compiled;
-  return { _tag: "FeelOk", value: compiled(scope) ?? null, warnings: [] };
+  return budgeted((): FeelOk => ({ _tag: "FeelOk", value: compiled(scope) ?? null, warnings: [] }));
 };
 
 /**
@@ -104,7 +127,7 @@ export const evaluateUnaryTests = (tests: string, input: unknown, context: FeelC
   const scope = FeelScope.of(variablesOf(context));
   const compiled = compileUnaryTests(tests, scope);
   if (isSyntaxError(compiled)) return compiled;
-  return { _tag: "FeelOk", value: compiled(scope, fromJsonValue(input ?? null, undefined)), warnings: [] };
+  return budgeted((): FeelOk => ({ _tag: "FeelOk", value: compiled(scope, fromJsonValue(input ?? null, undefined)), warnings: [] }));
 };
 
 /**
@@ -113,5 +136,9 @@ export const evaluateUnaryTests = (tests: string, input: unknown, context: FeelC
 export { toJson, fromJson } from "./FeelJson.ts";
 export const evaluateFeel = (expression: string, variables: FeelContext): FeelResult => {
   const r = evaluateExpression(expression, variables);
-  return r._tag === "FeelOk" ? { ...r, value: toJsonValue(r.value) } : r;
+  if (r._tag !== "FeelOk") return r;
+  const json = budgeted(() => toJsonValue(r.value));
+  return typeof json === "object" && json !== null && (json as { _tag?: unknown })._tag === "FeelLimitExceeded"
+    ? (json as FeelLimitExceeded)
+    : { ...r, value: json };
 };

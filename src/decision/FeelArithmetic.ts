@@ -3,6 +3,7 @@
  * temporal arithmetic (date ± duration, date − date, duration × number, ...) through feelin's calendar code.
  * Any null operand, or operands that do not combine, give null.
  */
+import { checkMade } from "./FeelBudget.ts";
 import { FeelNumber } from "./FeelNumber.ts";
 import * as feelin from "feelin";
 import { callFeelinBuiltin, dateTimeDifference, isTemporal, viaFeelin } from "./FeelTemporal.ts";
@@ -28,7 +29,7 @@ export const arithmetic = (op: ArithOp, a: unknown, b: unknown): unknown => {
         return a.pow(b);
     }
   }
-  if (op === "+" && typeof a === "string" && typeof b === "string") return a + b;
+  if (op === "+" && typeof a === "string" && typeof b === "string") return checkMade(a + b);
   if (op === "-" && a instanceof feelin.FeelDateTime && b instanceof feelin.FeelDateTime) {
     const difference = dateTimeDifference(a, b);
     if (difference !== undefined) return difference;

@@ -73,17 +73,17 @@ export const STRING_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
     const p = str(pattern);
     const r = str(replacement);
     if (s === undefined || p === undefined || r === undefined || (flags !== null && typeof flags !== "string")) return null;
-    const re = xpathRegex(p, flags, true);
+    const re = xpathRegex(p, flags);
     const jsReplacement = typeof flags === "string" && flags.includes("q") ? r.replace(/\$/g, "$$$$") : xpathReplacement(r);
     if (re === null || jsReplacement === null || re.test("")) return null;
-    return s.replace(re, jsReplacement);
+    return re.replaceAll(s, jsReplacement);
   })),
   split: builtin(signature(["string", "delimiter"], ([input, delimiter]) => {
     const s = str(input);
     const d = str(delimiter);
     if (s === undefined || d === undefined || d === "") return null;
-    const re = xpathRegex(d, null, true);
-    return re === null ? null : s.split(re);
+    const re = xpathRegex(d, null);
+    return re === null ? null : re.split(s);
   })),
   "string join": builtin(signature(["list", "delimiter?"], ([value, delimiter]) => {
     const list = typeof value === "string" ? [value] : value;

@@ -6,6 +6,7 @@ import type { SyntaxNode, Tree } from "@lezer/common";
 import * as feelin from "feelin";
 import { arithmetic, negate, type ArithOp } from "./FeelArithmetic.ts";
 import { BUILTINS } from "./FeelBuiltins.ts";
+import { chargeSteps, checkMade } from "./FeelBudget.ts";
 import { FeelFunctionValue, type FeelParameter } from "./FeelFunctionValue.ts";
 import { FeelNumber } from "./FeelNumber.ts";
 import { FeelRangeValue } from "./FeelRange.ts";
@@ -82,6 +83,7 @@ const daySteps = (from: feelin.FeelDate, to: unknown): unknown[] | null => {
   const out: unknown[] = [];
   const step = from.iso <= to.iso ? "+" : "-";
   for (let d: unknown = from; d instanceof feelin.FeelDate && out.length <= 100_000; d = arithmetic(step, d, ONE_DAY)) {
+    chargeSteps();
     out.push(d);
     if (d.iso === to.iso) return out;
   }
@@ -93,6 +95,7 @@ const integerSteps = (from: unknown, to: unknown, fromIncluded: boolean, toInclu
   const a = from.toSafeInteger();
   const b = to.toSafeInteger();
   if (a === undefined || b === undefined || Math.abs(b - a) > 1_000_000) return null;
+  chargeSteps(Math.abs(b - a) + 1);
   const step = a <= b ? 1 : -1;
   const out: FeelNumber[] = [];
   for (let i = fromIncluded ? a : a + step; step > 0 ? i < b || (toIncluded && i === b) : i > b || (toIncluded && i === b); i += step) {
@@ -103,7 +106,10 @@ const integerSteps = (from: unknown, to: unknown, fromIncluded: boolean, toInclu
 
 /** Property access `v.name` (contexts, lists element-wise, temporal values, ranges). */
 export const property = (v: unknown, name: string): unknown => {
-  if (Array.isArray(v)) return v.map((x) => property(x, name));
+  if (Array.isArray(v)) {
+    chargeSteps(v.length);
+    return v.map((x) => property(x, name));
+  }
   if (isContext(v)) return Object.hasOwn(v, name) ? (v[name] ?? null) : null;
   if (isTemporal(v)) return temporalProperty(v, name);
   if (v instanceof FeelRangeValue) {
@@ -240,7 +246,7 @@ export class FeelCompiler {
         return this.dateTimeLiteral(kids);
       case "List": {
         const items = kids.map((k) => this.expr(k));
-        return (s) => items.map((i) => i(s));
+        return (s) => checkMade(items.map((i) => i(s)));
       }
       case "Context":
         return this.context(kids);
@@ -358,6 +364,7 @@ export class FeelCompiler {
       }
       const out: unknown[] = [];
       items.forEach((item, k) => {
+        chargeSteps();
         if ((k === 0 ? first : f(itemScope(item))) === true) out.push(item);
       });
       return out;
@@ -433,11 +440,20 @@ export class FeelCompiler {
     if (inNode === undefined || bodyNode === undefined) return () => null;
     const iterations = this.iterations(inNode);
     const body = this.expr(bodyNode);
+    // `partial` (the results so far) is copied for each iteration only when the body can read it: O(n²) otherwise.
+    const usesPartial = this.src(bodyNode).includes("partial");
     return (s) => {
       const results: unknown[] = [];
       const run = (k: number, scope: FeelScope): boolean => {
         const it = iterations[k];
         if (it === undefined) {
+          // an iteration is a step; copying `partial` costs in proportion to the results so far
+          if (!usesPartial) {
+            chargeSteps();
+            results.push(body(scope));
+            return true;
+          }
+          chargeSteps(1 + (results.length >> 5));
           results.push(body(scope.child({ partial: [...results] })));
           return true;
         }
@@ -461,6 +477,7 @@ export class FeelCompiler {
       const run = (k: number, scope: FeelScope): boolean => {
         const it = iterations[k];
         if (it === undefined) {
+          chargeSteps();
           const v = body(scope);
           if (every ? v !== true : v === true) {
             decided = !every;

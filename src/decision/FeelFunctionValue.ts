@@ -2,6 +2,8 @@
  * FEEL function values (DMN 1.5 §10.3.2.10): user functions, boxed function definitions, BKMs, decision services and
  * built-ins share one shape — named parameters (optionally typed) and a body over positional arguments.
  */
+import { checkMade, inCall } from "./FeelBudget.ts";
+
 export interface FeelParameter {
   readonly name: string;
   /** The parameter's FEEL type text, when declared (`function(a: number)` or a BKM's typeRef). */
@@ -25,7 +27,12 @@ export class FeelFunctionValue {
   }
 
   /** Invokes with positional arguments, or named ones (null when a name is unknown or the count does not fit). */
+  /** Invokes under the FEEL budget: a call is a step, one level deeper, and what it makes is checked. */
   invoke(args: ReadonlyArray<unknown> | Readonly<Record<string, unknown>>): unknown {
+    return inCall(() => checkMade(this.call(args)));
+  }
+
+  protected call(args: ReadonlyArray<unknown> | Readonly<Record<string, unknown>>): unknown {
     if (Array.isArray(args)) {
       if (args.length > this.parameters.length && !this.variadic) return null;
       return this.body(args);
@@ -58,7 +65,7 @@ export class FeelBuiltinFunction extends FeelFunctionValue {
     this.signatures = signatures;
   }
 
-  override invoke(args: ReadonlyArray<unknown> | Readonly<Record<string, unknown>>): unknown {
+  protected override call(args: ReadonlyArray<unknown> | Readonly<Record<string, unknown>>): unknown {
     if (Array.isArray(args)) {
       for (const sig of this.signatures) {
         if (args.length < sig.required || (sig.accepts !== undefined && !sig.accepts(args))) continue;
@@ -97,3 +104,4 @@ export const signature = (names: ReadonlyArray<string>, body: (args: ReadonlyArr
 });
 
 export const builtin = (...signatures: FeelSignature[]): FeelBuiltinFunction => new FeelBuiltinFunction(signatures);
+

@@ -5,6 +5,9 @@
  * subtraction `[a-z-[aeiou]]`, Unicode block escapes `\p{IsBasicLatin}`; refused: back-references to groups not
  * yet closed, back-references inside character classes, and `\0`.
  */
+import { RE2JS } from "re2js";
+import { checkMade, chargeSteps, FeelBudgetExceeded, feelLimits } from "./FeelBudget.ts";
+
 const escapeLiteral = (s: string): string => s.replace(/[.*+?^${}()|[\]\\\/-]/g, "\\$&");
 
 /** Unicode blocks XPath names with `\p{IsName}` (the commonly used ones). */
@@ -27,7 +30,7 @@ interface Translated {
 }
 
 /** Walks the pattern once, validating back-references and rewriting XPath-only syntax; null when invalid. */
-const translate = (pattern: string): Translated | null => {
+const translate = (pattern: string, dotAll: boolean): Translated | null => {
   let out = "";
   let groupsOpened = 0;
   const closed: number[] = [];
@@ -89,6 +92,11 @@ const translate = (pattern: string): Translated | null => {
       }
       continue;
     }
+    // XPath's `.` matches anything but \n and \r (RE2's excludes \n only) unless the s flag is set.
+    if (inClass === 0 && c === "." && !dotAll) {
+      out += "[^\\n\\r]";
+      continue;
+    }
     if (inClass === 0 && c === "(") {
       if (pattern[i + 1] !== "?") {
         groupsOpened++;
@@ -106,7 +114,113 @@ const translate = (pattern: string): Translated | null => {
   return inClass === 0 ? { source: out, subtraction } : null;
 };
 
-export const xpathRegex = (pattern: string, flags: string | null, global = false): RegExp | null => {
+/**
+ * A compiled pattern that runs in linear time: RE2 semantics (re2js, an automaton, no backtracking) for every pattern
+ * it can express. Patterns it cannot (back-references, character class subtraction) run on JavaScript's backtracking
+ * engine only when that is safe — no quantified group, and an input of at most FeelLimits.maxBacktrackingInput
+ * characters; otherwise the evaluation stops with FeelBudgetExceeded, saying why.
+ */
+export interface SafePattern {
+  /** Whether the pattern matches somewhere in the input. */
+  readonly test: (input: string) => boolean;
+  /** Every match replaced; `replacement` in JavaScript's form (`$1`, `$&`, `$$`). */
+  readonly replaceAll: (input: string, replacement: string) => string;
+  /** The pieces between matches. */
+  readonly split: (input: string) => string[];
+}
+
+const expand = (replacement: string, match: ReadonlyArray<string | undefined>): string =>
+  replacement.replace(/\$(\$|&|\d{1,2})/g, (_, ref: string) => {
+    if (ref === "$") return "$";
+    if (ref === "&") return match[0] ?? "";
+    const n = Number(ref);
+    if (n < match.length) return match[n] ?? "";
+    // `$12` with fewer groups: `$1` followed by "2", as JavaScript reads it
+    const one = Number(ref[0]);
+    return one < match.length && ref.length === 2 ? (match[one] ?? "") + ref[1] : `$${ref}`;
+  });
+
+const re2Pattern = (re: RE2JS): SafePattern => ({
+  test: (input) => re.test(input),
+  replaceAll: (input, replacement) => {
+    let out = "";
+    let last = 0;
+    for (const m of re.matchAll(input)) {
+      const at = m.index ?? 0;
+      chargeSteps();
+      out += input.slice(last, at) + expand(replacement, m);
+      last = at + m[0].length;
+    }
+    return checkMade(out + input.slice(last));
+  },
+  split: (input) => {
+    const out: string[] = [];
+    let last = 0;
+    for (const m of re.matchAll(input)) {
+      const at = m.index ?? 0;
+      chargeSteps();
+      out.push(input.slice(last, at));
+      last = at + m[0].length;
+    }
+    out.push(input.slice(last));
+    return out;
+  },
+});
+
+/** A quantifier applied to a group — `(a+)+`, `(a|aa)*`, `(x){2,}` — is what makes backtracking explode. */
+const hasQuantifiedGroup = (source: string): boolean => {
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") i++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === ")" && /[*+?{]/.test(source[i + 1] ?? "")) return true;
+  }
+  return false;
+};
+
+const backtrackingPattern = (re: RegExp): SafePattern => {
+  const guard = (input: string) => {
+    if (hasQuantifiedGroup(re.source)) {
+      throw new FeelBudgetExceeded("maxBacktrackingInput", "the pattern needs a backtracking engine (back-references or class subtraction) and quantifies a group: refused, it could run for ever");
+    }
+    if (input.length > feelLimits().maxBacktrackingInput) {
+      throw new FeelBudgetExceeded("maxBacktrackingInput", `the pattern needs a backtracking engine (back-references or class subtraction): it is matched against at most ${feelLimits().maxBacktrackingInput} characters`);
+    }
+  };
+  const global = new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g");
+  return {
+    test: (input) => (guard(input), re.test(input)),
+    replaceAll: (input, replacement) => (guard(input), checkMade(input.replace(global, replacement))),
+    split: (input) => (guard(input), input.split(global)),
+  };
+};
+
+/** A JavaScript-flavoured pattern (form-js `validate.pattern`, or a translated XPath one) as a SafePattern; null when invalid. */
+export const safePattern = (jsSource: string, flags: string): SafePattern | null => {
+  let re2Flags = 0;
+  if (flags.includes("i")) re2Flags |= RE2JS.CASE_INSENSITIVE;
+  if (flags.includes("s")) re2Flags |= RE2JS.DOTALL;
+  if (flags.includes("m")) re2Flags |= RE2JS.MULTILINE;
+  if (!flags.includes("v")) {
+    try {
+      return re2Pattern(RE2JS.compile(RE2JS.translateRegExp(jsSource), re2Flags));
+    } catch {
+      // not expressible in RE2: maybe in JavaScript's engine, under the guard
+    }
+  }
+  for (const f of flags.includes("v") ? [flags] : [flags, flags.replace("u", "")]) {
+    try {
+      return backtrackingPattern(new RegExp(jsSource, f));
+    } catch {
+      // try the next flavour
+    }
+  }
+  return null;
+};
+
+export const xpathRegex = (pattern: string, flags: string | null): SafePattern | null => {
   const f = flags ?? "";
   if (!/^[smixq]*$/.test(f)) return null;
   let source = pattern;
@@ -114,26 +228,12 @@ export const xpathRegex = (pattern: string, flags: string | null, global = false
   else {
     // x: whitespace is dropped, except inside character classes (`[ ]` still matches a space).
     if (f.includes("x")) source = source.replace(/\[(?:\\.|[^\]\\])*\]|\s+/g, (m) => (m.startsWith("[") ? m : ""));
-    const t = translate(source);
+    const t = translate(source, f.includes("s"));
     if (t === null) return null;
     source = t.source;
-    if (t.subtraction) return build(source, f, global, "v");
+    if (t.subtraction) return safePattern(source, "v" + [..."smi"].filter((c) => f.includes(c)).join(""));
   }
-  return build(source, f, global, "u");
-};
-
-const build = (source: string, f: string, global: boolean, unicode: "u" | "v"): RegExp | null => {
-  let jsFlags = unicode + (global ? "g" : "");
-  for (const c of "smi") if (f.includes(c)) jsFlags += c;
-  try {
-    return new RegExp(source, jsFlags);
-  } catch {
-    try {
-      return unicode === "u" ? new RegExp(source, jsFlags.replace("u", "")) : null;
-    } catch {
-      return null;
-    }
-  }
+  return safePattern(source, "u" + [..."smi"].filter((c) => f.includes(c)).join(""));
 };
 
 /** An XPath replacement string (`$1`, `$0`, `\$`, `\\`) in JavaScript's form (`$1`, `$&`, `$$`, `\`); null when malformed. */

@@ -1,7 +1,8 @@
 // form-js forms, the pure part: checking a form (what the service cannot handle is an error — unknown component
 // types, input fields without a key, duplicate keys, invalid FEEL — and schema findings real tools get away with are
 // warnings), running it against data (the playground), the component diff between versions, and labels for a locale.
-import { evaluateFeel } from "../decision/Feel.ts"
+import { budgeted, evaluateFeel } from "../decision/Feel.ts"
+import { safePattern } from "../decision/FeelRegex.ts"
 
 export const COMPONENT_TYPES = [
   "textfield", "textarea", "number", "datetime", "expression", "filepicker", "checkbox", "checklist", "radio", "select", "taglist",
@@ -39,6 +40,19 @@ export const flatten = (form: unknown): ReadonlyArray<FlatComponent> => {
   }
   walk(isObject(form) ? form["components"] : undefined, "components")
   return out
+}
+
+/** A form-js pattern (JavaScript flavour) matched against a whole value in linear time: true, false, or why it cannot be. */
+const matchesWhole = (pattern: string, value: string): boolean | string => {
+  const compiled = safePattern(`^(?:${pattern})$`, "")
+  if (compiled === null) return "has a pattern that is not a valid regular expression"
+  const outcome = budgeted(() => compiled.test(value))
+  return typeof outcome === "boolean" ? outcome : `cannot be checked against its pattern: ${outcome.message}`
+}
+
+const patternProblem = (pattern: string): string | null => {
+  const checked = matchesWhole(pattern, "")
+  return typeof checked === "string" ? checked.replace(/^has a pattern that is|^cannot be checked against its pattern:/, "is").trim() : null
 }
 
 const feelProblem = (text: unknown): string | null => {
@@ -90,11 +104,8 @@ export const checkForm = (form: unknown): { readonly errors: ReadonlyArray<FormP
     }
     const validate = component["validate"]
     if (isObject(validate) && typeof validate["pattern"] === "string") {
-      try {
-        new RegExp(validate["pattern"])
-      } catch {
-        errors.push({ path: `${path}.validate.pattern`, message: "is not a valid regular expression" })
-      }
+      const problem = patternProblem(validate["pattern"])
+      if (problem !== null) errors.push({ path: `${path}.validate.pattern`, message: problem })
     }
   }
   return { errors, warnings }
@@ -134,7 +145,10 @@ export const runForm = (form: unknown, data: Readonly<Record<string, unknown>>) 
     if (typeof value === "string") {
       if (typeof validate["minLength"] === "number" && value.length < validate["minLength"]) errors.push({ key, message: `needs at least ${validate["minLength"]} characters` })
       if (typeof validate["maxLength"] === "number" && value.length > validate["maxLength"]) errors.push({ key, message: `allows at most ${validate["maxLength"]} characters` })
-      if (typeof validate["pattern"] === "string" && !new RegExp(`^(?:${validate["pattern"]})$`).test(value)) errors.push({ key, message: `does not match ${validate["pattern"]}` })
+      if (typeof validate["pattern"] === "string") {
+        const matched = matchesWhole(validate["pattern"], value)
+        if (matched !== true) errors.push({ key, message: matched === false ? `does not match ${validate["pattern"]}` : matched })
+      }
       if (validate["validationType"] === "email" && !EMAIL.test(value)) errors.push({ key, message: "is not an email address" })
     }
     if (component["type"] === "number") {

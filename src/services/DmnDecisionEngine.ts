@@ -48,7 +48,8 @@ const settle = (evaluation: Evaluation, trace: boolean) => {
   if (evaluation._tag === "EvaluationOk") {
     return Effect.succeed({ result: toJson(evaluation.result), ...(trace ? { trace: traceJson(evaluation.trace) } : {}) })
   }
-  const errors = (evaluation.ruleIds ?? []).map((ruleId) => ({ field: "rules", message: `rule ${ruleId} matched`, code: evaluation.code }))
+  const matched = (evaluation.ruleIds ?? []).map((ruleId) => ({ field: "rules", message: `rule ${ruleId} matched`, code: evaluation.code }))
+  const errors = matched.length > 0 ? matched : [{ field: "decision", message: evaluation.message, code: evaluation.code }]
   return evaluation.code === "FEEL_SYNTAX"
     ? Effect.fail(new ValidationError({ message: evaluation.message, errors: [{ field: "expression", message: evaluation.message, code: evaluation.code }] }))
     : Effect.fail(new BusinessError({ message: evaluation.message, errors }))
@@ -88,6 +89,12 @@ export const DmnDecisionEngine = {
     },
     feel: (expression, context) => {
       const outcome = evaluateFeel(expression, { ...context })
+      if (outcome._tag === "FeelLimitExceeded") {
+        return Effect.fail(new ValidationError({
+          message: `FEEL evaluation stopped: ${outcome.message}`,
+          errors: [{ field: "expression", message: outcome.message, code: "FEEL_LIMIT_EXCEEDED" }]
+        }))
+      }
       return outcome._tag === "FeelOk"
         ? Effect.succeed(outcome.value)
         : Effect.fail(new ValidationError({

@@ -100,3 +100,49 @@ describe("hostile input", () => {
     expect(await response.json()).toMatchObject({ success: false, errorCode: "BAD_REQUEST" })
   })
 })
+
+describe("hostile FEEL, regular expressions and scripts", () => {
+  it("/feel/evaluate answers a fast 400 naming the expression for work over the budget", async () => {
+    const caller = await (await givenTenant()).taskUser()
+    const hostile = [
+      "count(for x in 1..10000, y in 1..10000 return 1)",
+      "{ f: function(n) f(n + 1), r: f(1) }.r",
+      "(".repeat(100_000) + "1" + ")".repeat(100_000),
+      "{a:".repeat(5_000) + "1" + "}".repeat(5_000),
+      `{ ${Array.from({ length: 30 }, (_, i) => `s${i + 1}: s${i} + s${i}`).join(", ")} }.s30`
+    ]
+    for (const expression of hostile) {
+      const reply = (await caller.post("/feel/evaluate", { expression, context: { s0: "0123456789" } })).fails(400, "VALIDATION_ERROR")
+      expect(reply.errors[0].field).toBe("expression")
+    }
+    // catastrophic backtracking patterns run on the automaton: an ordinary answer
+    const regex = (await caller.post("/feel/evaluate", { expression: `matches("${"a".repeat(30)}!", "^(a+)+$")` })).ok()
+    expect(regex).toEqual({ result: false })
+    expect((await caller.post("/feel/evaluate", { expression: `replace("${"a".repeat(40)}b", "(a|aa)+$", "x")` })).ok().result).toBe(`${"a".repeat(40)}b`)
+  })
+
+  it("a script task over the budget raises an incident; a gateway condition too", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy({
+      id: "hostile-script",
+      nodes: [
+        { id: "start", type: "startEvent" },
+        { id: "script", type: "scriptTask", properties: { script: "= count(for x in 1..10000, y in 1..10000 return 1)", resultVariable: "n" } },
+        { id: "end", type: "endEvent" }
+      ],
+      flows: [{ id: "f1", source: "start", target: "script" }, { id: "f2", source: "script", target: "end" }]
+    })
+    const instance = await owner.start(deployment.id)
+    expect((await owner.instance(instance.id)).incidentCount).toBe(1)
+    const incidents = (await owner.get(`/incidents?processInstanceId=${instance.id}`)).ok().items
+    expect(incidents[0].message).toMatch(/FEEL evaluation stopped: .*steps/)
+  })
+
+  it("a form pattern that backtracks catastrophically is checked in linear time by the playground", async () => {
+    const owner = await (await givenTenant()).owner()
+    const schema = { type: "default", components: [{ type: "textfield", key: "code", id: "c1", label: "Code", validate: { pattern: "(a+)+" } }] }
+    const created = (await owner.post("/form-definitions", { name: "Evil", schema })).ok(201)
+    const result = (await owner.post(`/form-definitions/${created.id}/playground`, { data: { code: `${"a".repeat(40)}!` } })).ok()
+    expect(result.errors).toEqual([{ key: "code", message: "does not match (a+)+" }])
+  })
+})
