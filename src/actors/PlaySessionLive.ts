@@ -16,8 +16,16 @@ interface Session {
   readonly mocks: Readonly<Record<string, Readonly<Record<string, unknown>>>>
   readonly state: InstanceState
   readonly steps: number
-  readonly lastStep: PlaySessionView["lastStep"]
+  readonly path: PlaySessionView["path"]
   readonly createdAt: string
+}
+
+/** Steps kept in a session's path (a client could step for ever). */
+const MAX_PATH = 10_000
+
+const lastOf = (path: PlaySessionView["path"]): PlaySessionView["lastStep"] => {
+  const last = path[path.length - 1]
+  return last === undefined ? null : { answered: last.answered, passed: last.passed }
 }
 
 const viewOf = (id: string, session: Session): PlaySessionView => ({
@@ -29,7 +37,8 @@ const viewOf = (id: string, session: Session): PlaySessionView => ({
   tokens: Object.values(session.state.tokens).map((token) => ({ tokenId: token.id, nodeId: token.nodeId, waitingFor: token.wait?.kind ?? null })),
   armedEvents: Object.values(session.state.boundaries ?? {}).map((armed) => ({ nodeId: armed.nodeId, kind: armed.kind })),
   incidents: Object.values(session.state.incidents).map((incident) => ({ nodeId: incident.nodeId, type: incident.type, message: incident.message })),
-  lastStep: session.lastStep,
+  lastStep: lastOf(session.path),
+  path: session.path,
   createdAt: session.createdAt
 })
 
@@ -59,7 +68,7 @@ export const PlaySessionLive = PlaySession.toLayer(
             mocks: payload.mocks,
             state: outcome.state,
             steps: 0,
-            lastStep: { answered: outcome.answered, passed: outcome.passed },
+            path: [{ step: 0, answered: outcome.answered, passed: outcome.passed }],
             createdAt: new Date(yield* Clock.currentTimeMillis).toISOString()
           }
           return viewOf(id, session)
@@ -69,7 +78,8 @@ export const PlaySessionLive = PlaySession.toLayer(
           const played = yield* current(payload.tenantId)
           const outcome = playStep(played.graph, id, played.state, payload.step, played.mocks, 0)
           if (!outcome.ok) return yield* rejectedBy(outcome)
-          session = { ...played, state: outcome.state, steps: played.steps + 1, lastStep: { answered: outcome.answered, passed: outcome.passed } }
+          const taken = { step: played.steps + 1, answered: outcome.answered, passed: outcome.passed }
+          session = { ...played, state: outcome.state, steps: played.steps + 1, path: [...played.path, taken].slice(-MAX_PATH) }
           return viewOf(id, session)
         }),
       Get: ({ payload }) => Effect.map(current(payload.tenantId), (played) => viewOf(id, played))

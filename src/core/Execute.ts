@@ -961,7 +961,7 @@ class Run {
             incidentId: this.newId("incident"),
             tokenId: token.id,
             nodeId: token.nodeId,
-            incidentType: "JOB_NO_RETRIES",
+            incidentType: command.incidentType ?? "JOB_NO_RETRIES",
             message: command.errorMessage === "" ? `job ${command.jobId} failed and has no retries left` : command.errorMessage,
             jobId: command.jobId
           })

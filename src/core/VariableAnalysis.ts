@@ -58,6 +58,7 @@ export const analyseVariables = (graph: ProcessGraph): VariableAnalysis => {
   const reads = new Map<string, Set<string>>()
   const writes = new Map<string, Set<string>>()
   const openResults: Array<string> = []
+  let bringsResults = false
   const read = (elementId: string, expression: string | null | undefined) => {
     for (const name of freeNames(expression)) reads.set(name, (reads.get(name) ?? new Set()).add(elementId))
   }
@@ -69,15 +70,14 @@ export const analyseVariables = (graph: ProcessGraph): VariableAnalysis => {
     if (flow.condition !== null) read(flow.id, flow.condition.trimStart().startsWith("=") ? flow.condition : `=${flow.condition}`)
   }
   for (const node of Object.values(graph.nodes)) {
-    const locals = new Set(node.inputs.map((m) => m.target))
     for (const mapping of node.inputs) {
       read(node.id, mapping.source)
       write(node.id, mapping.target)
     }
-    // Output mappings read the element's own result (a worker's, a person's, a child's: unknown here) and its locals;
-    // only a subprocess's output mappings read variables of the process (its scope). What they produce is written.
+    // Output mappings read what their source names: the element's result (a worker's, a person's, a child's), its
+    // locals, or the process's variables — `= doubled + 1` reads doubled. What they produce is written.
     for (const mapping of node.outputs) {
-      if (node.type === "subProcess") for (const name of freeNames(mapping.source)) if (!locals.has(name)) read(node.id, `=${name}`)
+      read(node.id, mapping.source)
       write(node.id, mapping.target)
     }
     if (node.script !== null) {
@@ -88,7 +88,11 @@ export const analyseVariables = (graph: ProcessGraph): VariableAnalysis => {
       write(node.id, node.decision.resultVariable)
       openResults.push(node.id)
     }
-    if ((node.job !== null || node.userTask !== null || node.call !== null) && node.outputs.length === 0) openResults.push(node.id)
+    // A worker, a person or a called process may bring any variable: reads nobody writes may come from them.
+    if (node.job !== null || node.userTask !== null || node.call !== null) {
+      bringsResults = true
+      if (node.outputs.length === 0) openResults.push(node.id)
+    }
     if (node.message !== null) read(node.id, node.message.correlationKey)
     if (node.timer !== null) read(node.id, node.timer.expression)
     if (node.condition != null) read(node.id, node.condition.trimStart().startsWith("=") ? node.condition : `=${node.condition}`)
@@ -111,7 +115,7 @@ export const analyseVariables = (graph: ProcessGraph): VariableAnalysis => {
         elementId,
         variable: v.name,
         kind: "READ_NOT_WRITTEN" as const,
-        message: `${elementId} reads ${v.name}, which no element of the process writes: it must come with the start${openResults.length > 0 ? " or from a worker's or person's result" : ""}`
+        message: `${elementId} reads ${v.name}, which no element of the process writes: it must come with the start${openResults.length > 0 || bringsResults ? " or from a worker's or person's result" : ""}`
       }))),
     ...variables.filter((v) => v.readBy.length === 0).flatMap((v) =>
       v.writtenBy.map((elementId) => ({

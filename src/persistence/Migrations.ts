@@ -19,6 +19,7 @@ import modeling from "./migrations/0016_modeling.ts"
 import forms from "./migrations/0017_forms.ts"
 import idempotentRequests from "./migrations/0018_idempotent_requests.ts"
 import tenantSubjects from "./migrations/0019_tenant_subjects.ts"
+import jobLockExpiries from "./migrations/0020_job_lock_expiries.ts"
 
 const migrate = Migrator.make({})({
     loader: Migrator.fromRecord({
@@ -39,7 +40,8 @@ const migrate = Migrator.make({})({
       "0016_modeling": modeling,
       "0017_forms": forms,
       "0018_idempotent_requests": idempotentRequests,
-      "0019_tenant_subjects": tenantSubjects
+      "0019_tenant_subjects": tenantSubjects,
+      "0020_job_lock_expiries": jobLockExpiries
     }),
     table: "schema_migrations"
   })

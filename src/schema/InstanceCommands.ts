@@ -23,7 +23,9 @@ export const InstanceCommand = Schema.Union([
     errorMessage: Schema.String,
     /** When the job can be activated again (ISO date-time); null: at once. */
     retryAt: Schema.NullOr(Schema.String),
-    variables: Schema.optional(Vars)
+    variables: Schema.optional(Vars),
+    /** The incident's type when no retries are left (default JOB_NO_RETRIES). */
+    incidentType: Schema.optional(Schema.String)
   }),
   Schema.Struct({ type: Schema.Literal("UpdateJobRetries"), jobId: Schema.String, retries: Schema.Int }),
   Schema.Struct({

@@ -19,7 +19,10 @@ export const PublishMessage = Schema.Struct({
 
 export const CorrelationResult = Schema.Struct({
   correlatedCount: Schema.Int.annotate({ description: "waiting instances the message resumed" }),
+  heldCount: Schema.Int.annotate({
+    description: "waiting instances that are suspended: the message is held by each and applied when it is resumed (not counted in correlatedCount)"
+  }),
   startedCount: Schema.Int.annotate({ description: "instances started at message start events" }),
-  instanceIds: Schema.Array(Schema.String).annotate({ description: "the resumed instances, then the started ones" }),
+  instanceIds: Schema.Array(Schema.String).annotate({ description: "the resumed instances, then those holding the message, then the started ones" }),
   buffered: Schema.Boolean.annotate({ description: "true when nothing awaited the message and it is kept for its time to live" })
 }).annotate({ identifier: "CorrelationResult" })

@@ -19,6 +19,12 @@ export const PlayStepRequest = Schema.Struct({
   chooseFlows: Schema.optional(Schema.Record(Schema.String, Schema.String)).annotate({ description: "gateway node id -> the outgoing flow it takes" })
 }).annotate({ identifier: "PlayStep" })
 
+const PlayStepTaken = Schema.Struct({
+  step: Schema.Int.annotate({ description: "0 for the start, then 1, 2, ..." }),
+  answered: Schema.String.annotate({ description: "the node the step answered (the process key for the start)" }),
+  passed: Schema.Array(Schema.String).annotate({ description: "nodes completed during the step, in order" })
+}).annotate({ identifier: "PlayStepTaken" })
+
 export const PlaySessionView = Schema.Struct({
   id: Schema.String,
   processKey: Schema.String,
@@ -28,10 +34,12 @@ export const PlaySessionView = Schema.Struct({
   tokens: Schema.Array(Schema.Struct({ tokenId: Schema.String, nodeId: Schema.String, waitingFor: Schema.NullOr(Schema.String) })),
   armedEvents: Schema.Array(Schema.Struct({ nodeId: Schema.String, kind: Schema.String })),
   incidents: Schema.Array(Schema.Struct({ nodeId: Schema.String, type: Schema.String, message: Schema.String })),
-  lastStep: Schema.NullOr(Schema.Struct({
-    answered: Schema.String.annotate({ description: "the node the step answered (the process key for the start)" }),
-    passed: Schema.Array(Schema.String).annotate({ description: "nodes completed during the step, in order" })
-  })),
+  lastStep: Schema.NullOr(Schema.Struct({ answered: Schema.String, passed: Schema.Array(Schema.String) })).annotate({
+    description: "the most recent step (also the last entry of path)"
+  }),
+  path: Schema.Array(PlayStepTaken).annotate({
+    description: "every step taken, the start first: the whole path the played instance went (the most recent 10,000 steps)"
+  }),
   createdAt: Schema.String
 }).annotate({ identifier: "PlaySession", description: "In memory only; removed after 30 minutes without activity" })
 export type PlaySessionView = typeof PlaySessionView.Type

@@ -93,6 +93,9 @@ export const RetryState = Schema.Struct({
 
 export const RetryAttempt = Schema.Struct({
   attempt: Schema.Int,
+  kind: Schema.Literals(["FAILED", "LOCK_EXPIRED"]).annotate({
+    description: "FAILED: the worker reported a failure; LOCK_EXPIRED: the worker's lock ran out before it completed, failed or extended the job"
+  }),
   worker: Schema.NullOr(Schema.String),
   errorMessage: Schema.String,
   retriesLeft: Schema.Int,

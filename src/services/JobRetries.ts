@@ -99,10 +99,11 @@ export class JobRetries extends Context.Service<JobRetries, JobRetriesShape>()("
         history: (tenantId, jobId) =>
           Effect.gen(function*() {
             yield* state(tenantId, jobId)
-            const rows = yield* sql<{ attempt: number; worker: string | null; error_message: string; retries_left: number; retry_at: unknown; failed_at: unknown }>`SELECT
-                attempt, worker, error_message, retries_left, retry_at, failed_at FROM job_failures WHERE job_id = ${jobId} ORDER BY attempt`.pipe(Effect.orDie)
+            const rows = yield* sql<{ attempt: number; kind: "FAILED" | "LOCK_EXPIRED"; worker: string | null; error_message: string; retries_left: number; retry_at: unknown; failed_at: unknown }>`SELECT
+                attempt, kind, worker, error_message, retries_left, retry_at, failed_at FROM job_failures WHERE job_id = ${jobId} ORDER BY attempt`.pipe(Effect.orDie)
             return rows.map((row) => ({
               attempt: Number(row.attempt),
+              kind: row.kind,
               worker: row.worker,
               errorMessage: row.error_message,
               retriesLeft: Number(row.retries_left),

@@ -27,6 +27,8 @@ export interface Publication {
 
 export interface CorrelationResult {
   readonly correlatedCount: number
+  /** Reached suspended instances: held there, applied when the instance is resumed. */
+  readonly heldCount: number
   readonly startedCount: number
   readonly instanceIds: ReadonlyArray<string>
   readonly buffered: boolean
@@ -84,7 +86,7 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
                 subscriptionId: subscription.id,
                 variables
               }, `message:${messageKey}:${subscription.id}`),
-              (delivered) => (delivered ? [subscription.instance_id] : [])
+              (delivery) => ({ instanceId: subscription.instance_id, delivery })
             ), { concurrency: 16 })
           const starts = yield* sql<{ deployment_id: string; node_id: string }>`SELECT m.deployment_id, m.node_id
             FROM message_start_events m JOIN deployments d ON d.id = m.deployment_id
@@ -94,17 +96,25 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
               Effect.map((instance) => [instance.id]),
               Effect.catch(() => Effect.succeed([] as Array<string>))
             ), { concurrency: 16 })
-          const resumedIds = correlated.flat()
+          // A suspended instance holds the message and applies it when resumed: reached, but not (yet) correlated.
+          const resumedIds = correlated.filter((c) => c.delivery === "applied").map((c) => c.instanceId)
+          const heldIds = correlated.filter((c) => c.delivery === "held").map((c) => c.instanceId)
           const startedIds = started.flat()
           // Kept only if nothing awaited it: the first instance that starts waiting within the TTL takes it.
-          const buffered = ttl > 0 && resumedIds.length === 0 && startedIds.length === 0
+          const buffered = ttl > 0 && resumedIds.length === 0 && heldIds.length === 0 && startedIds.length === 0
           if (buffered) {
             yield* sql`INSERT INTO buffered_messages (tenant_id, id, message_id, name, correlation_key, variables, state, expires_at, created_at)
               VALUES (${principal.tenantId}, ${messageKey}, NULL, ${message.messageName}, ${key}, ${toJson(variables)}::jsonb, 'BUFFERED',
                 ${new Date(now + ttl).toISOString()}, ${new Date(now).toISOString()})
               ON CONFLICT DO NOTHING`.pipe(Effect.orDie)
           }
-          return { correlatedCount: resumedIds.length, startedCount: startedIds.length, instanceIds: [...resumedIds, ...startedIds], buffered }
+          return {
+            correlatedCount: resumedIds.length,
+            heldCount: heldIds.length,
+            startedCount: startedIds.length,
+            instanceIds: [...resumedIds, ...heldIds, ...startedIds],
+            buffered
+          }
         }).pipe(Effect.uninterruptible)
 
       const claimOf = (principal: Principal, message: Publication & { readonly messageId: string }, ttl: number): IdempotentClaim => ({

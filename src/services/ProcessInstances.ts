@@ -84,6 +84,8 @@ export interface MigrationOutcome {
   readonly failed: ReadonlyArray<{ readonly processInstanceId: string; readonly message: string }>
 }
 
+export type Delivery = "applied" | "held" | "missed"
+
 export interface ProcessInstancesShape {
   readonly start: (
     principal: Principal,
@@ -94,7 +96,8 @@ export interface ProcessInstancesShape {
     instanceId?: string
   ) => Effect.Effect<ProcessInstance, CommandError>
   /** Sends a command straight to the instance's entity (no checks of the caller's view): correlations, system work. */
-  readonly deliver: (principal: Principal, id: string, command: InstanceCommand, commandId: string) => Effect.Effect<boolean>
+  /** Sends a command that may find its target gone: "applied", "held" (the instance is suspended: applied on resume) or "missed". */
+  readonly deliver: (principal: Principal, id: string, command: InstanceCommand, commandId: string) => Effect.Effect<Delivery>
   readonly list: (tenantId: string, filter: InstanceFilter, page: PageRequest) => Effect.Effect<PageOf<ProcessInstance>, ValidationError>
   readonly get: (tenantId: string, id: string) => Effect.Effect<ProcessInstance, NotFound>
   /** Sends a command to the instance's entity; `commandId` makes retries of the same request safe. */
@@ -199,7 +202,10 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
             return yield* get(principal.tenantId, id)
           }),
         deliver: (principal, id, command, commandId) =>
-          send(principal, id, commandId, command).pipe(Effect.as(true), Effect.catch(() => Effect.succeed(false))),
+          send(principal, id, commandId, command).pipe(
+            Effect.map((reply): Delivery => (reply.state === "SUSPENDED" ? "held" : "applied")),
+            Effect.catch(() => Effect.succeed<Delivery>("missed"))
+          ),
         list: (tenantId, filter, page) =>
           Effect.gen(function*() {
             const startedAfter = yield* instant("startedAfter", filter.startedAfter)

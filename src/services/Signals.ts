@@ -14,7 +14,7 @@ export interface SignalsShape {
     signal: { readonly signalName: string; readonly variables?: Readonly<Record<string, unknown>> | undefined },
     /** Given by a signal throw event (its outbox row): delivering the same broadcast again changes nothing. */
     broadcastId?: string
-  ) => Effect.Effect<Omit<CorrelationResult, "buffered">>
+  ) => Effect.Effect<Omit<CorrelationResult, "buffered" | "heldCount">>
 }
 
 export class Signals extends Context.Service<Signals, SignalsShape>()("flowcore/Signals") {
@@ -35,7 +35,7 @@ export class Signals extends Context.Service<Signals, SignalsShape>()("flowcore/
               Effect.map(
                 instances.deliver(principal, subscription.instance_id, { type: "TriggerSignal", subscriptionId: subscription.id, variables },
                   `signal:${broadcastId}:${subscription.id}`),
-                (delivered) => (delivered ? [subscription.instance_id] : [])
+                (delivery) => (delivery !== "missed" ? [subscription.instance_id] : [])
               ), { concurrency: 16 })
             const starts = yield* sql<{ deployment_id: string; node_id: string }>`SELECT s.deployment_id, s.node_id
               FROM signal_start_events s JOIN deployments d ON d.id = s.deployment_id

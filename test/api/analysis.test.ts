@@ -42,4 +42,27 @@ describe("variable analysis", () => {
     ;(await owner.post("/analysis/variables", { xml: "<nope" })).fails(400, "VALIDATION_ERROR")
     ;(await owner.post("/analysis/variables", {})).fails(400, "VALIDATION_ERROR")
   })
+
+  it("output mapping sources are reads of the element", async () => {
+    const owner = await (await givenTenant()).owner()
+    const analysis = (await owner.post("/analysis/variables", {
+      graph: {
+        id: "outputs-read",
+        nodes: [
+          { id: "s", type: "startEvent" },
+          {
+            id: "work",
+            type: "serviceTask",
+            properties: { taskType: "t", inputMappings: [{ source: "= amount * 2", target: "doubled" }], outputMappings: [{ source: "= doubled + bonus", target: "total" }] }
+          },
+          { id: "e", type: "endEvent" }
+        ],
+        flows: [{ id: "f1", source: "s", target: "work" }, { id: "f2", source: "work", target: "e" }]
+      }
+    })).ok()
+    const byName = Object.fromEntries(analysis.variables.map((v: { name: string; readBy: Array<string> }) => [v.name, v.readBy]))
+    expect(byName["doubled"]).toEqual(["work"])
+    expect(byName["bonus"]).toEqual(["work"])
+    expect(byName["amount"]).toEqual(["work"])
+  })
 })

@@ -30,6 +30,8 @@ describe("play sessions", () => {
     const afterCheck = (await owner.post(`/play/sessions/${started.id}/step`, {})).ok()
     expect(afterCheck).toMatchObject({ steps: 1, variables: { order: "P-1", score: 80 }, tokens: [{ nodeId: "approve", waitingFor: "userTask" }] })
     expect(afterCheck.lastStep).toEqual({ answered: "check", passed: ["check", "gw"] })
+    // the whole path so far, the start first
+    expect(afterCheck.path.map((p: { step: number; answered: string }) => [p.step, p.answered])).toEqual([[0, afterCheck.processKey], [1, "check"]])
     expect(afterCheck.armedEvents).toEqual([{ nodeId: "late", kind: "timer" }])
     const done = (await owner.post(`/play/sessions/${started.id}/step`, { variables: { approved: true } })).ok()
     expect(done).toMatchObject({ state: "COMPLETED", tokens: [], variables: { approved: true } })

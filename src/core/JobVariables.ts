@@ -1,0 +1,23 @@
+// What a job's worker gets at activation: the variables as they stand now (not a copy made when the job was
+// created), visible from the job's element — its scopes inward-out, then the instance, then the element's own
+// variables (PUT .../nodes/{id}/variables) — with the element's input mappings applied now, as Zeebe does. So an
+// edit of the instance's variables, an edit-variables-and-retry or a rollback is what the next activation sees.
+import { evaluateFeel } from "./Feel.ts"
+import { visibleVariables, type InstanceState } from "./InstanceState.ts"
+import type { ProcessGraph } from "./ProcessGraph.ts"
+
+/** The job's variables now; undefined when the instance no longer waits on that job or a mapping cannot be applied. */
+export const jobVariablesNow = (graph: ProcessGraph, state: InstanceState, jobId: string): Record<string, unknown> | undefined => {
+  const token = Object.values(state.tokens).find((t) => t.wait?.kind === "job" && t.wait.jobId === jobId)
+  if (token === undefined) return undefined
+  const node = graph.nodes[token.nodeId]
+  if (node === undefined) return undefined
+  const outer = { ...visibleVariables(state, token.scopeId), ...state.nodeVariables[node.id] }
+  const locals: Record<string, unknown> = {}
+  for (const mapping of node.inputs) {
+    const outcome = evaluateFeel(mapping.source, { ...outer, ...locals })
+    if (!outcome.ok) return undefined
+    locals[mapping.target] = outcome.value
+  }
+  return { ...outer, ...locals }
+}
