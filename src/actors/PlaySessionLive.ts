@@ -1,11 +1,11 @@
 // The PlaySession entity: holds one played instance in memory and applies steps to it one at a time with the pure
-// core (src/core/Play.ts). Nothing is written anywhere; when the entity goes idle for 30 minutes it is stopped and
+// core (src/engine/Play.ts). Nothing is written anywhere; when the entity goes idle for 30 minutes it is stopped and
 // the session is gone (a later message finds no session: 404).
 import { Clock, Effect } from "effect"
 import { Entity } from "effect/cluster"
-import type { InstanceState } from "../core/InstanceState.ts"
-import { playStart, playStep, type PlayOutcome } from "../core/Play.ts"
-import type { ProcessGraph } from "../core/ProcessGraph.ts"
+import type { InstanceState } from "../engine/InstanceState.ts"
+import { playStart, playStep, type PlayOutcome } from "../engine/Play.ts"
+import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import type { PlaySessionView } from "../schema/Play.ts"
 import { PlayRejected, PlaySession } from "./PlaySession.ts"
 

@@ -3,7 +3,7 @@
 import { Schema } from "effect"
 import { Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
-import { InstanceCommand } from "../schema/InstanceCommands.ts"
+import { InstanceCommand } from "../engine/InstanceCommands.ts"
 
 export const InstanceSnapshot = Schema.Struct({
   id: Schema.String,

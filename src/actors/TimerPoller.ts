@@ -3,7 +3,7 @@
 // late if the service was down (catch-up), exactly once in effect. Timers of suspended instances or deployments wait.
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { derivedId } from "../core/Execute.ts"
+import { derivedId } from "../engine/Execute.ts"
 import { ProcessInstance } from "./ProcessInstance.ts"
 import { runClusterLoop } from "./ClusterLoop.ts"
 

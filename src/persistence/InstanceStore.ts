@@ -3,7 +3,7 @@
 // leaves either all of it or none of it.
 import { Array as Arr, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import type { EngineOutcome, InstanceStatus, ProjectionChange } from "../services/ProcessEngine.ts"
+import type { EngineOutcome, InstanceStatus, ProjectionChange } from "../engine/EngineOutcome.ts"
 import { fromJson, toJson } from "./SqlValues.ts"
 
 export interface StoredInstance {

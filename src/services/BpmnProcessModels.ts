@@ -1,12 +1,12 @@
 // ProcessModels over the core's readers and compiler: every model problem becomes one entry of a 400
 // VALIDATION_ERROR, with the element id in `field`.
 import { Effect, Layer } from "effect"
-import { compileDraft, type Draft } from "../core/CompileGraph.ts"
-import { readJsonGraph } from "../core/JsonGraph.ts"
-import type { ProcessGraph, Problem } from "../core/ProcessGraph.ts"
-import { readBpmnXml } from "../core/ReadBpmnXml.ts"
-import { writeBpmnXml } from "../core/WriteBpmnXml.ts"
-import { analyseVariables } from "../core/VariableAnalysis.ts"
+import { compileDraft, type Draft } from "../bpmn/CompileGraph.ts"
+import { readJsonGraph } from "../bpmn/JsonGraph.ts"
+import type { ProcessGraph, Problem } from "../bpmn/ProcessGraph.ts"
+import { readBpmnXml } from "../bpmn/ReadBpmnXml.ts"
+import { writeBpmnXml } from "../bpmn/WriteBpmnXml.ts"
+import { analyseVariables } from "../engine/VariableAnalysis.ts"
 import { ValidationError } from "../schema/ApiErrors.ts"
 import { type CompiledModel, ProcessModels } from "./ProcessModels.ts"
 

@@ -3,7 +3,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
-import { evaluateFeel } from "../core/Feel.ts"
+import { evaluateFeel } from "../bpmn/Expressions.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
 

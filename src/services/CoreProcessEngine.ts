@@ -1,11 +1,11 @@
-// ProcessEngine over the pure core (src/core): runs a command, and derives from its events the history entries and
+// ProcessEngine over the pure core (src/engine): runs a command, and derives from its events the history entries and
 // the projection changes (jobs, tasks, incidents) the host writes in the same transaction.
 import { Layer } from "effect"
-import { execute, type ExecuteResult, migrate } from "../core/Execute.ts"
-import { planMigration } from "../core/Migration.ts"
-import { simulate } from "../core/Simulator.ts"
-import { type InstanceEvent, type InstanceState, replay, variablesWithScope } from "../core/InstanceState.ts"
-import type { ProcessGraph } from "../core/ProcessGraph.ts"
+import { execute, type ExecuteResult, migrate } from "../engine/Execute.ts"
+import { planMigration } from "../engine/Migration.ts"
+import { simulate } from "../engine/Simulator.ts"
+import { type InstanceEvent, type InstanceState, replay, variablesWithScope } from "../engine/InstanceState.ts"
+import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { type EngineOutcome, type EngineRejection, type HistoryEvent, ProcessEngine, type ProjectionChange } from "./ProcessEngine.ts"
 
 const historyOf = (event: InstanceEvent): HistoryEvent => {

@@ -7,8 +7,8 @@ import { businessError, type BusinessError, notFound, type NotFound, type Valida
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { Deployment, DeploymentDetail } from "../schema/Deployments.ts"
 import { isUuid, newId } from "./Ids.ts"
-import type { ProcessGraph } from "../core/ProcessGraph.ts"
-import { dueAt } from "../core/Timer.ts"
+import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
+import { dueAt } from "../bpmn/Timer.ts"
 import { type CompiledModel, type ModelNode, ProcessModels } from "./ProcessModels.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
 

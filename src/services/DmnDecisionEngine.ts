@@ -2,7 +2,7 @@
 // results become JSON; a Unique/Any hit-policy violation is 422 naming the rules; FEEL syntax errors are 400 with
 // the position. Untrusted DMN XML is prechecked like BPMN (no DOCTYPE/entities, bounded size and depth).
 import { Effect, Layer } from "effect"
-import { precheckXml } from "../core/XmlPrecheck.ts"
+import { precheckXml } from "../bpmn/XmlPrecheck.ts"
 import { type DecisionTrace, type Evaluation, evaluateDecision, evaluateService } from "../decision/DecisionEvaluation.ts"
 import { type DecisionModel, importDmnXml } from "../decision/DecisionModel.ts"
 import { decisionTableFromJson, decisionTableToDmnXml } from "../decision/DecisionTableJson.ts"

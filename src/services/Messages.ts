@@ -13,7 +13,7 @@ import { conflict, type Conflict, validationError, type ValidationError } from "
 import { nowMillis } from "./Time.ts"
 import { newId } from "./Ids.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
-import { derivedId } from "../core/Execute.ts"
+import { derivedId } from "../engine/Execute.ts"
 import { fingerprintOf, IdempotentRequests, type IdempotentClaim } from "./IdempotentRequests.ts"
 import { runClusterLoop } from "../actors/ClusterLoop.ts"
 

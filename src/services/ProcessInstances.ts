@@ -16,7 +16,7 @@ import {
   ValidationError
 } from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
-import type { InstanceCommand } from "../schema/InstanceCommands.ts"
+import type { InstanceCommand } from "../engine/InstanceCommands.ts"
 import type { EventSubscription, HistoryEvent, InstanceSnapshot, ProcessInstance } from "../schema/ProcessInstances.ts"
 import { type HistoryEvent as EngineHistoryEvent, ProcessEngine, type TokenView } from "./ProcessEngine.ts"
 import { isUuid, newId } from "./Ids.ts"

@@ -1,7 +1,7 @@
 // The port through which deployments reach the BPMN model layer: compile XML or a JSON graph into the executable
 // process graph (listing every problem when the model is invalid), and produce BPMN XML for JSON deployments.
 import { Context, type Effect } from "effect"
-import type { VariableAnalysis } from "../core/VariableAnalysis.ts"
+import type { VariableAnalysis } from "../engine/VariableAnalysis.ts"
 import type { ValidationError } from "../schema/ApiErrors.ts"
 
 export interface ModelNode {

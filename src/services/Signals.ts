@@ -3,7 +3,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
-import { derivedId } from "../core/Execute.ts"
+import { derivedId } from "../engine/Execute.ts"
 import { newId } from "./Ids.ts"
 import type { CorrelationResult } from "./Messages.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"

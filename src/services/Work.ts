@@ -10,50 +10,12 @@ import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { Incident, Job, RetryPolicy, UserTask } from "../schema/Work.ts"
 import { backoffFor } from "./RetryBackoff.ts"
 import { AppConfig } from "../config.ts"
-import { jobVariablesNow } from "../core/JobVariables.ts"
-import type { InstanceState } from "../core/InstanceState.ts"
-import type { ProcessGraph } from "../core/ProcessGraph.ts"
+import { type ActivationRequest, DEFAULT_LOCK_MS, type JobRow, makeJobActivation, toJob } from "./JobActivation.ts"
 import { isUuid } from "./Ids.ts"
 import { JobAvailability } from "./JobAvailability.ts"
 import { type IncidentRow, toIncident } from "./IncidentRows.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
-
-interface JobRow {
-  readonly id: string
-  readonly type: string
-  readonly state: Job["state"]
-  readonly instance_id: string
-  readonly node_id: string
-  readonly element_instance_id: string
-  readonly retries: number
-  readonly lock_expiries?: unknown
-  readonly worker: string | null
-  readonly deadline: unknown
-  readonly custom_headers: unknown
-  readonly variables: unknown
-  readonly error_message: string | null
-  readonly retry_policy?: unknown
-  readonly created_at: unknown
-  readonly updated_at: unknown
-}
-
-const toJob = (row: JobRow): Job => ({
-  id: row.id,
-  type: row.type,
-  state: row.state,
-  processInstanceId: row.instance_id,
-  nodeId: row.node_id,
-  elementInstanceId: row.element_instance_id,
-  retries: Number(row.retries),
-  worker: row.worker,
-  deadline: isoOrNull(row.deadline),
-  customHeaders: fromJson(row.custom_headers),
-  variables: fromJson(row.variables),
-  errorMessage: row.error_message,
-  createdAt: isoFromDb(row.created_at),
-  updatedAt: isoFromDb(row.updated_at)
-})
 
 interface TaskRow {
   readonly id: string
@@ -91,17 +53,9 @@ const toTask = (row: TaskRow): UserTask => ({
   completedAt: isoOrNull(row.completed_at)
 })
 
-export interface ActivationRequest {
-  readonly type: string
-  readonly worker: string
-  readonly maxJobsToActivate?: number | undefined
-  readonly timeout?: number | undefined
-  readonly fetchVariable?: ReadonlyArray<string> | undefined
-  /** Long polling: with nothing available, wait up to this many ms for a job. */
-  readonly requestTimeout?: number | undefined
-}
-
 type CompleteError = NotFound | Conflict | ValidationError | BusinessError
+
+export type { ActivationRequest } from "./JobActivation.ts"
 
 export interface WorkShape {
   readonly activateJobs: (tenantId: string, request: ActivationRequest) => Effect.Effect<ReadonlyArray<Job>>
@@ -156,8 +110,6 @@ export interface WorkShape {
   ) => Effect.Effect<PageOf<Incident>>
 }
 
-const DEFAULT_MAX_JOBS = 10
-const DEFAULT_LOCK_MS = 300_000
 
 export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
   static readonly layer = Layer.effect(
@@ -184,97 +136,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
           return rows[0]
         })
 
-      // Graphs never change for a deployment: parsed once.
-      const graphs = new Map<string, ProcessGraph>()
-      const graphOf = (deploymentId: string, raw: unknown): ProcessGraph => {
-        const cached = graphs.get(deploymentId)
-        if (cached !== undefined) return cached
-        const graph = fromJson<ProcessGraph>(raw)
-        if (graphs.size >= 1_000) graphs.delete(graphs.keys().next().value as string)
-        graphs.set(deploymentId, graph)
-        return graph
-      }
-
-      /** The variables of just-activated jobs as their instances hold them now (see core/JobVariables.ts). */
-      const withVariablesNow = (jobs: ReadonlyArray<Job>) =>
-        Effect.gen(function*() {
-          if (jobs.length === 0) return jobs
-          const instanceIds = [...new Set(jobs.map((job) => job.processInstanceId))]
-          const rows = yield* sql<{ id: string; deployment_id: string; engine_state: unknown; graph: unknown }>`SELECT i.id, i.deployment_id,
-              i.engine_state, d.graph FROM process_instances i JOIN deployments d ON d.id = i.deployment_id
-            WHERE ${sql.in("i.id", instanceIds)}`.pipe(Effect.orDie)
-          const states = new Map(rows.map((row) => [row.id, { graph: graphOf(row.deployment_id, row.graph), state: fromJson<InstanceState>(row.engine_state) }]))
-          return jobs.map((job) => {
-            const instance = states.get(job.processInstanceId)
-            const now = instance === undefined ? undefined : jobVariablesNow(instance.graph, instance.state, job.id)
-            return now === undefined ? job : { ...job, variables: now }
-          })
-        })
-
-      /**
-       * A job whose lock ran out was not completed, failed or extended in time: its worker crashed or hung. Each expiry
-       * is recorded in the job's retry history; at the limit (JOB_TIMEOUT_LIMIT) the job is not handed out again but
-       * fails into a JOB_TIMEOUTS_EXCEEDED incident naming the count and the workers.
-       */
-      const recordExpiries = (tenantId: string, expired: ReadonlyArray<JobRow & { readonly previous_worker: string | null }>, nowText: string) =>
-        Effect.forEach(expired, (row) =>
-          Effect.gen(function*() {
-            yield* sql`INSERT INTO job_failures (tenant_id, job_id, attempt, worker, error_message, retries_left, retry_at, failed_at, kind)
-              SELECT ${tenantId}, ${row.id}, (SELECT count(*) + 1 FROM job_failures WHERE job_id = ${row.id}), ${row.previous_worker},
-                ${`the lock of worker ${row.previous_worker ?? "?"} ran out before it completed, failed or extended the job`},
-                ${row.retries}, NULL, ${nowText}, 'LOCK_EXPIRED'`.pipe(Effect.orDie)
-            if (Number(row.lock_expiries) < config.jobTimeoutLimit) return false
-            const workers = yield* sql<{ worker: string | null }>`SELECT DISTINCT worker FROM job_failures
-              WHERE job_id = ${row.id} AND kind = 'LOCK_EXPIRED' ORDER BY worker`.pipe(Effect.orDie)
-            const names = workers.map((w) => w.worker ?? "?").join(", ")
-            // Not handed to the worker asking now: the failure is the system's.
-            yield* sql`UPDATE jobs SET worker = NULL WHERE id = ${row.id}`.pipe(Effect.orDie)
-            const system: Principal = { sub: "system:job-timeouts", tenantId, roles: [], source: "local" }
-            yield* instances.command(system, row.instance_id, {
-              type: "FailJob",
-              jobId: row.id,
-              retries: 0,
-              errorMessage: `job ${row.id} timed out ${Number(row.lock_expiries)} times (workers: ${names}); its lock ran out each time`,
-              retryAt: null,
-              incidentType: "JOB_TIMEOUTS_EXCEEDED"
-            }, `job-timeouts:${row.id}:${Number(row.lock_expiries)}`).pipe(
-              Effect.catchCause((cause) => Effect.logWarning(`job ${row.id} could not be dead-lettered after its timeouts`, cause))
-            )
-            return true
-          }), { concurrency: 1 })
-
-      const activateNow = (tenantId: string, request: ActivationRequest) =>
-          Effect.gen(function*() {
-            const now = yield* nowMillis
-            const nowText = new Date(now).toISOString()
-            const deadline = new Date(now + (request.timeout ?? DEFAULT_LOCK_MS)).toISOString()
-            // A job is activatable when nobody holds it or its holder's lock ran out; jobs of suspended instances wait.
-            const rows = yield* sql<JobRow & { readonly previous_state: string; readonly previous_worker: string | null }>`WITH picked AS (
-                SELECT j.id, j.state AS previous_state, j.worker AS previous_worker FROM jobs j JOIN process_instances i ON i.id = j.instance_id
-                WHERE j.tenant_id = ${tenantId} AND j.type = ${request.type} AND i.state = 'ACTIVE'
-                  AND ((j.state = 'ACTIVATABLE' AND (j.deadline IS NULL OR j.deadline <= ${nowText}))
-                    OR (j.state = 'ACTIVATED' AND j.deadline < ${nowText}))
-                ORDER BY j.created_at, j.id
-                LIMIT ${request.maxJobsToActivate ?? DEFAULT_MAX_JOBS}
-                FOR UPDATE OF j SKIP LOCKED)
-              UPDATE jobs SET state = 'ACTIVATED', worker = ${request.worker}, deadline = ${deadline}, updated_at = ${nowText},
-                lock_expiries = jobs.lock_expiries + CASE WHEN picked.previous_state = 'ACTIVATED' THEN 1 ELSE 0 END
-              FROM picked WHERE jobs.id = picked.id
-              RETURNING jobs.*, picked.previous_state, picked.previous_worker`.pipe(Effect.orDie)
-            const expired = rows.filter((row) => row.previous_state === "ACTIVATED")
-            const deadLettered = new Set<string>()
-            if (expired.length > 0) {
-              const outcomes = yield* recordExpiries(tenantId, expired, nowText)
-              expired.forEach((row, i) => outcomes[i] === true && deadLettered.add(row.id))
-            }
-            const locked = rows.filter((row) => !deadLettered.has(row.id)).map(toJob)
-              .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
-            const jobs = yield* withVariablesNow(locked)
-            const only = request.fetchVariable
-            return only === undefined
-              ? jobs
-              : jobs.map((job) => ({ ...job, variables: Object.fromEntries(Object.entries(job.variables).filter(([name]) => only.includes(name))) }))
-          })
+      const { activateNow } = makeJobActivation(sql, instances, config)
 
       return {
         activateJobs: (tenantId, request) =>

@@ -1,6 +1,6 @@
 // POST /analysis/variables: what a model reads and writes, and the warnings that follow.
 import { describe, expect, it } from "vitest"
-import { freeNames } from "../../src/core/VariableAnalysis.ts"
+import { freeNames } from "../../src/engine/VariableAnalysis.ts"
 import { fixture, givenTenant } from "../support/Scenario.ts"
 
 describe("variable analysis", () => {

@@ -1,7 +1,7 @@
 // Compiling a JSON graph for core tests: the graph, or a thrown error listing every problem.
-import { compileDraft } from "../../src/core/CompileGraph.ts"
-import { readJsonGraph } from "../../src/core/JsonGraph.ts"
-import type { ProcessGraph } from "../../src/core/ProcessGraph.ts"
+import { compileDraft } from "../../src/bpmn/CompileGraph.ts"
+import { readJsonGraph } from "../../src/bpmn/JsonGraph.ts"
+import type { ProcessGraph } from "../../src/bpmn/ProcessGraph.ts"
 
 export const graphOf = (json: unknown): ProcessGraph => {
   const read = readJsonGraph(json)

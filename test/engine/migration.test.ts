@@ -1,9 +1,9 @@
 // Migration in the pure core: the up-front plan (mapping checks) and its application (tokens, scopes, armed events),
 // with replay == live for the migrated history.
 import { describe, expect, it } from "vitest"
-import { execute, migrate } from "../../src/core/Execute.ts"
-import { type InstanceEvent, replay } from "../../src/core/InstanceState.ts"
-import { planMigration } from "../../src/core/Migration.ts"
+import { execute, migrate } from "../../src/engine/Execute.ts"
+import { type InstanceEvent, replay } from "../../src/engine/InstanceState.ts"
+import { planMigration } from "../../src/engine/Migration.ts"
 import { graphOf } from "../support/Graphs.ts"
 
 

@@ -2,9 +2,9 @@
 // created), visible from the job's element — its scopes inward-out, then the instance, then the element's own
 // variables (PUT .../nodes/{id}/variables) — with the element's input mappings applied now, as Zeebe does. So an
 // edit of the instance's variables, an edit-variables-and-retry or a rollback is what the next activation sees.
-import { evaluateFeel } from "./Feel.ts"
+import { evaluateFeel } from "../bpmn/Expressions.ts"
 import { visibleVariables, type InstanceState } from "./InstanceState.ts"
-import type { ProcessGraph } from "./ProcessGraph.ts"
+import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 
 /** The job's variables now; undefined when the instance no longer waits on that job or a mapping cannot be applied. */
 export const jobVariablesNow = (graph: ProcessGraph, state: InstanceState, jobId: string): Record<string, unknown> | undefined => {

@@ -1,12 +1,12 @@
 // The pure core without IO: element behaviours, determinism, and replay == live.
 import { describe, expect, it } from "vitest"
-import { compileDraft } from "../../src/core/CompileGraph.ts"
-import { execute } from "../../src/core/Execute.ts"
-import { type InstanceEvent, type InstanceState, replay } from "../../src/core/InstanceState.ts"
-import { readJsonGraph } from "../../src/core/JsonGraph.ts"
-import type { ProcessGraph } from "../../src/core/ProcessGraph.ts"
+import { compileDraft } from "../../src/bpmn/CompileGraph.ts"
+import { execute } from "../../src/engine/Execute.ts"
+import { type InstanceEvent, type InstanceState, replay } from "../../src/engine/InstanceState.ts"
+import { readJsonGraph } from "../../src/bpmn/JsonGraph.ts"
+import type { ProcessGraph } from "../../src/bpmn/ProcessGraph.ts"
 import { graphOf } from "../support/Graphs.ts"
-import type { InstanceCommand } from "../../src/schema/InstanceCommands.ts"
+import type { InstanceCommand } from "../../src/engine/InstanceCommands.ts"
 
 
 /** Runs commands in order, keeping every event, and checks replay == live after each one. */

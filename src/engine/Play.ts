@@ -3,10 +3,10 @@
 // waiting node — completes its job or task (with the step's variables, else the session's mock for that node),
 // fires its timer, delivers its message or signal, returns its call or decision — or triggers one armed event, and
 // the process runs on to its next waits. A step may choose the branch a gateway takes and set variables first.
-import type { InstanceCommand } from "../schema/InstanceCommands.ts"
+import type { InstanceCommand } from "./InstanceCommands.ts"
 import { execute, type ExecuteResult } from "./Execute.ts"
 import type { InstanceState, Token } from "./InstanceState.ts"
-import type { ProcessGraph } from "./ProcessGraph.ts"
+import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 
 export interface PlayStep {
   /** The waiting token to answer (GET shows them); default: the first one that waits for something. */

@@ -3,7 +3,7 @@
 // asked) to a node of the same type, the same event kind and the same multi-instance-ness, inside the mapped
 // subprocess; a token waiting at a join must arrive by a flow the target join has too.
 import type { InstanceState } from "./InstanceState.ts"
-import type { GraphNode, ProcessGraph } from "./ProcessGraph.ts"
+import type { GraphNode, ProcessGraph } from "../bpmn/ProcessGraph.ts"
 
 export type MigrationPlan =
   | { readonly ok: true; readonly mapping: Readonly<Record<string, string>> }

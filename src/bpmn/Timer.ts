@@ -1,6 +1,6 @@
 // When a timer is due: a fixed date-time (timeDate) or an ISO 8601 duration counted from the moment the token arrives
 // (timeDuration), either literal or a FEEL expression (SERVICE.md: timers fire once; cycles are refused at deploy).
-import { evaluateFeel, isExpression } from "./Feel.ts"
+import { evaluateFeel, isExpression } from "./Expressions.ts"
 
 export interface TimerDefinition {
   readonly kind: "duration" | "date"

@@ -4,7 +4,7 @@
 // A variable read but written nowhere must come with the start (or from a worker's result); one written but read
 // nowhere may be a leftover.
 import { isSyntaxError, parseFeel } from "../decision/FeelParser.ts"
-import type { ProcessGraph } from "./ProcessGraph.ts"
+import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 
 export interface VariableUse {
   readonly name: string

@@ -3,10 +3,10 @@
 // fire on a simulated clock, messages and signals arrive, called processes and decisions answer with configured
 // results — until it ends, raises an incident, waits for something the simulator cannot give, or exceeds its step
 // budget. The report counts how often each node ran and each flow was taken (coverage) and how long runs took.
-import type { InstanceCommand } from "../schema/InstanceCommands.ts"
+import type { InstanceCommand } from "./InstanceCommands.ts"
 import { derivedId, execute } from "./Execute.ts"
 import type { InstanceState, Token } from "./InstanceState.ts"
-import type { ProcessGraph } from "./ProcessGraph.ts"
+import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 
 export interface SimulationInput {
   readonly runs: number

@@ -3,8 +3,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { compileDraft } from "../../src/core/CompileGraph.ts"
-import { readBpmnXml } from "../../src/core/ReadBpmnXml.ts"
+import { compileDraft } from "../../src/bpmn/CompileGraph.ts"
+import { readBpmnXml } from "../../src/bpmn/ReadBpmnXml.ts"
 import { conformanceKit } from "../support/ConformanceKit.ts"
 
 const kit = conformanceKit("bpmn-miwg", "MIWG_DIR")

@@ -1,10 +1,10 @@
 // Deploy-time compilation: every problem listed by element id; hostile XML refused fast.
 import { describe, expect, it } from "vitest"
-import { compileDraft } from "../../src/core/CompileGraph.ts"
-import { readBpmnXml } from "../../src/core/ReadBpmnXml.ts"
-import { writeBpmnXml } from "../../src/core/WriteBpmnXml.ts"
-import { readJsonGraph } from "../../src/core/JsonGraph.ts"
-import { precheckXml } from "../../src/core/XmlPrecheck.ts"
+import { compileDraft } from "../../src/bpmn/CompileGraph.ts"
+import { readBpmnXml } from "../../src/bpmn/ReadBpmnXml.ts"
+import { writeBpmnXml } from "../../src/bpmn/WriteBpmnXml.ts"
+import { readJsonGraph } from "../../src/bpmn/JsonGraph.ts"
+import { precheckXml } from "../../src/bpmn/XmlPrecheck.ts"
 import { fixture } from "../support/Scenario.ts"
 
 const compileJson = (json: unknown) => {

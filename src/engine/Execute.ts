@@ -2,12 +2,12 @@
 // randomness: ids derive from the instance id and the event count, so the same commands give the same events.
 // Tokens move as a trampoline of small steps (a work queue), never one element calling the next recursively.
 import { createHash } from "node:crypto"
-import type { InstanceCommand } from "../schema/InstanceCommands.ts"
-import { evaluateFeel, isExpression } from "./Feel.ts"
+import type { InstanceCommand } from "./InstanceCommands.ts"
+import { evaluateFeel, isExpression } from "../bpmn/Expressions.ts"
 import { apply, type Boundary, initialState, type InstanceEvent, type InstanceState, type Token, visibleVariables } from "./InstanceState.ts"
-import type { GraphFlow, GraphNode, Mapping, ProcessGraph } from "./ProcessGraph.ts"
+import type { GraphFlow, GraphNode, Mapping, ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { planMigration, triggerOf } from "./Migration.ts"
-import { dueAt } from "./Timer.ts"
+import { dueAt } from "../bpmn/Timer.ts"
 
 export type ExecuteResult =
   | { readonly ok: true; readonly state: InstanceState; readonly events: ReadonlyArray<InstanceEvent> }

@@ -1,6 +1,6 @@
 // An instance's state and the events that change it. `apply` is the ONE mutator: the live path folds each event it
 // emits through it, and replaying the history through it rebuilds the same state.
-import type { InstanceCommand } from "../schema/InstanceCommands.ts"
+import type { InstanceCommand } from "./InstanceCommands.ts"
 
 export type Wait =
   | { readonly kind: "job"; readonly jobId: string }

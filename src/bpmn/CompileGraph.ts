@@ -1,6 +1,6 @@
 // Both model formats are read into a draft, and one compiler turns a draft into the executable graph, listing every
 // problem by element id (never stopping at the first).
-import { feelSyntaxProblem, isExpression } from "./Feel.ts"
+import { feelSyntaxProblem, isExpression } from "./Expressions.ts"
 import { addIsoDuration } from "./Timer.ts"
 import {
   type Compiled,
