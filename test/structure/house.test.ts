@@ -20,17 +20,24 @@ const sources = (dir: string): Array<string> =>
 const files = sources(SRC)
 const rel = (path: string) => relative(SRC, path).split("\\").join("/")
 
-/** Relative imports of a file (static, re-exports and dynamic), resolved to paths under src. */
-const importsOf = (path: string): Array<string> => {
+/**
+ * Relative imports of a file that exist at run time (static, re-exports and dynamic), resolved to paths under src.
+ * `import type` and `export type` vanish when TypeScript is stripped: they make no cycle and carry no dependency at
+ * run time, but they do count for the directions (a type is knowledge of the other folder too).
+ */
+const importsOf = (path: string, withTypes: boolean): Array<string> => {
   const text = readFileSync(path, "utf8")
   const found: Array<string> = []
-  for (const match of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+)["'](\.{1,2}\/[^"']+)["']/gm)) {
-    found.push(rel(normalize(join(dirname(path), match[1]!))))
+  for (const match of text.matchAll(/^(import|export)(\s+type)?\b[^;]*?\bfrom\s*["'](\.{1,2}\/[^"']+)["']|\bimport\s*\(\s*["'](\.{1,2}\/[^"']+)["']/gm)) {
+    if (match[2] !== undefined && !withTypes) continue
+    const specifier = match[3] ?? match[4]
+    if (specifier !== undefined) found.push(rel(normalize(join(dirname(path), specifier))))
   }
   return found
 }
 
-const graph = new Map(files.map((path) => [rel(path), importsOf(path)]))
+const graph = new Map(files.map((path) => [rel(path), importsOf(path, false)]))
+const allImports = new Map(files.map((path) => [rel(path), importsOf(path, true)]))
 const folderOf = (file: string) => file.split("/")[0]!
 
 const FORBIDDEN: Record<string, ReadonlyArray<string>> = {
@@ -42,7 +49,6 @@ const FORBIDDEN: Record<string, ReadonlyArray<string>> = {
 
 /** Files over 400 lines when the rule came in, with their size then: they may only shrink. */
 const OVER_THE_LIMIT: Record<string, number> = {
-  "engine/Execute.ts": 1_190,
   "engine/InstanceState.ts": 520,
   "bpmn/CompileGraph.ts": 470,
   "decision/FeelCompiler.ts": 640,
@@ -56,7 +62,7 @@ const KNOWN_CYCLES = ["decision/FeelCompiler.ts -> decision/FeelBuiltins.ts -> d
 describe("the house", () => {
   it("import directions hold", () => {
     const violations: Array<string> = []
-    for (const [file, imports] of graph) {
+    for (const [file, imports] of allImports) {
       const forbidden = FORBIDDEN[folderOf(file)] ?? []
       for (const target of imports) if (forbidden.includes(folderOf(target))) violations.push(`${file} -> ${target}`)
     }
