@@ -270,7 +270,6 @@ export class Run {
   fireReadyInclusiveJoins = (...args: Rest<Parameters<typeof InclusiveGateways.fireReadyInclusiveJoins>>) => InclusiveGateways.fireReadyInclusiveJoins(this, ...args)
   inclusiveFork = (...args: Rest<Parameters<typeof InclusiveGateways.inclusiveFork>>) => InclusiveGateways.inclusiveFork(this, ...args)
   activate = (...args: Rest<Parameters<typeof Activate.activate>>) => Activate.activate(this, ...args)
-  createJob = (...args: Rest<Parameters<typeof Activate.createJob>>) => Activate.createJob(this, ...args)
   conditionHolds = (...args: Rest<Parameters<typeof Conditions.conditionHolds>>) => Conditions.conditionHolds(this, ...args)
   fireConditions = (...args: Rest<Parameters<typeof Conditions.fireConditions>>) => Conditions.fireConditions(this, ...args)
   eventStartsOf = (...args: Rest<Parameters<typeof EventSubprocesses.eventStartsOf>>) => EventSubprocesses.eventStartsOf(this, ...args)

@@ -1,0 +1,37 @@
+// What a called instance tells its call activity: it completed (its variables come back), failed to start (an
+// incident), threw an error or an escalation it did not catch itself.
+import type { CommandHandler } from "./Handler.ts"
+
+export const childInstanceFailed: CommandHandler<"ChildInstanceFailed"> = (run, command) => {
+  const token = run.tokenWaitingFor("child", command.childInstanceId)
+  return run.emit({
+    type: "IncidentRaised", incidentId: run.newId("incident"), tokenId: token.id, nodeId: token.nodeId, incidentType: "CALLED_ELEMENT_ERROR", message: command.message
+  })
+}
+
+/** An error the called instance did not catch: thrown at the call activity, as if the activity threw it. */
+export const childErrorThrown: CommandHandler<"ChildErrorThrown"> = (run, command, status) => {
+  const token = run.tokenWaitingFor("child", command.childInstanceId)
+  if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
+  run.emit({ type: "ChildErrorReceived", tokenId: token.id, nodeId: token.nodeId, childInstanceId: command.childInstanceId, errorCode: command.errorCode })
+  run.throwError(run.state.tokens[token.id]!, command.errorCode, command.errorMessage, command.variables)
+  return run.drain()
+}
+
+export const childEscalated: CommandHandler<"ChildEscalated"> = (run, command, status) => {
+  const token = run.tokenWaitingFor("child", command.childInstanceId)
+  if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
+  run.throwEscalation(token, command.escalationCode)
+  return run.drain()
+}
+
+export const childInstanceCompleted: CommandHandler<"ChildInstanceCompleted"> = (run, command, status) => {
+  const token = run.tokenWaitingFor("child", command.childInstanceId)
+  if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
+  const node = run.node(token.nodeId)
+  run.emit({ type: "ChildInstanceCompleted", tokenId: token.id, nodeId: node.id, childInstanceId: command.childInstanceId, variables: command.variables })
+  // Zeebe: output mappings pick what comes back; without them, propagateAllChildVariables brings every child variable
+  // back (default) or none.
+  run.finishActivity(token, node, node.outputs.length > 0 || node.call!.propagateAllChildVariables ? command.variables : {})
+  return run.drain()
+}

@@ -1,0 +1,43 @@
+// The answers to what a token waits on: a job completed, a user task completed, a message correlated, a signal
+// triggered, a timer fired. An armed boundary / event-gateway / event-subprocess subscription triggers its event
+// instead. While the instance is suspended the answer is held and applied on resume, in arrival order.
+import type { InstanceState } from "../InstanceState.ts"
+import type { Run } from "../Run.ts"
+import type { CommandOf } from "./Handler.ts"
+
+type Answer = CommandOf<"CompleteJob" | "CompleteUserTask" | "CorrelateMessage" | "TriggerSignal" | "FireTimer">
+
+const waitingToken = (run: Run, command: Answer) =>
+  command.type === "CompleteJob"
+    ? run.tokenWaitingFor("job", command.jobId)
+    : command.type === "CompleteUserTask"
+    ? run.tokenWaitingFor("userTask", command.taskId)
+    : command.type === "TriggerSignal"
+    ? run.tokenWaitingFor("signal", command.subscriptionId)
+    : command.type === "FireTimer"
+    ? run.tokenWaitingFor("timer", command.subscriptionId)
+    : run.tokenWaitingFor("message", command.subscriptionId)
+
+export const answerWait = (run: Run, command: Answer, status: InstanceState["status"]): void => {
+  if (command.type !== "CompleteJob" && command.type !== "CompleteUserTask" && run.state.boundaries?.[command.subscriptionId] !== undefined) {
+    if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
+    run.triggerBoundary(command.subscriptionId, command.type === "FireTimer" ? {} : command.variables)
+    return run.drain()
+  }
+  const token = waitingToken(run, command)
+  if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
+  const node = run.node(token.nodeId)
+  if (command.type === "CompleteJob") {
+    run.emit({ type: "JobCompleted", tokenId: token.id, nodeId: node.id, jobId: command.jobId, variables: command.variables })
+  } else if (command.type === "FireTimer") {
+    run.emit({ type: "TimerFired", tokenId: token.id, nodeId: node.id, subscriptionId: command.subscriptionId })
+  } else if (command.type === "TriggerSignal") {
+    run.emit({ type: "SignalTriggered", tokenId: token.id, nodeId: node.id, subscriptionId: command.subscriptionId, variables: command.variables })
+  } else if (command.type === "CorrelateMessage") {
+    run.emit({ type: "MessageCorrelated", tokenId: token.id, nodeId: node.id, subscriptionId: command.subscriptionId, variables: command.variables })
+  } else {
+    run.emit({ type: "UserTaskCompleted", tokenId: token.id, nodeId: node.id, taskId: command.taskId, variables: command.variables })
+  }
+  run.finishActivity(token, node, command.type === "FireTimer" ? {} : command.variables)
+  return run.drain()
+}

@@ -1,0 +1,39 @@
+// Every executable node type and its behaviour, exhaustively: a new element is its own file plus one line here.
+import type { NodeType } from "../../bpmn/ProcessGraph.ts"
+import { callActivity } from "./containers/CallActivity.ts"
+import { subProcess } from "./containers/SubProcess.ts"
+import { type ActivateElement, passThrough } from "./Element.ts"
+import { endEvent } from "./events/EndEvent.ts"
+import { intermediateCatchEvent } from "./events/IntermediateCatchEvent.ts"
+import { intermediateThrowEvent } from "./events/IntermediateThrowEvent.ts"
+import { startEvent } from "./events/StartEvent.ts"
+import { eventBasedGateway } from "./gateways/EventBasedGateway.ts"
+import { exclusiveGateway } from "./gateways/ExclusiveGateway.ts"
+import { inclusiveGateway } from "./gateways/InclusiveGateway.ts"
+import { parallelGateway } from "./gateways/ParallelGateway.ts"
+import { businessRuleTask } from "./tasks/BusinessRuleTask.ts"
+import { jobTask } from "./tasks/JobTask.ts"
+import { scriptTask } from "./tasks/ScriptTask.ts"
+import { userTask } from "./tasks/UserTask.ts"
+
+export const ELEMENTS: { readonly [type in NodeType]: ActivateElement } = {
+  startEvent,
+  endEvent,
+  intermediateThrowEvent,
+  intermediateCatchEvent,
+  receiveTask: intermediateCatchEvent,
+  boundaryEvent: passThrough,
+  task: passThrough,
+  manualTask: passThrough,
+  serviceTask: jobTask,
+  sendTask: jobTask,
+  scriptTask,
+  userTask,
+  businessRuleTask,
+  exclusiveGateway,
+  parallelGateway,
+  inclusiveGateway,
+  eventBasedGateway,
+  subProcess,
+  callActivity
+}

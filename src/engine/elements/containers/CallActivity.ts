@@ -1,0 +1,10 @@
+// Call activities: the child is an instance of the latest version of the called process; it gets the parent's visible
+// variables (with the input mappings), and the parent waits until it ends.
+import type { ActivateElement } from "../Element.ts"
+
+export const callActivity: ActivateElement = ({ run, token, node, visible }) => {
+  const call = node.call!
+  run.emit({
+    type: "ChildInstanceRequested", tokenId: token.id, nodeId: node.id, childInstanceId: run.newId("child"), processKey: call.processId, variables: visible
+  })
+}

@@ -1,0 +1,16 @@
+// Intermediate throw events: none (pass through), message (a job, as in Zeebe), escalation, link (a jump to the catch
+// link of the same name) and signal (broadcast after the commit).
+import { createJob } from "../tasks/JobTask.ts"
+import type { ActivateElement } from "../Element.ts"
+
+export const intermediateThrowEvent: ActivateElement = ({ run, token, node, visible, locals }) => {
+  if (node.job !== null) return createJob(run, token, node, visible)
+  if (node.escalationThrow != null && !run.throwEscalation(token, node.escalationThrow.code)) return
+  if (node.link?.target != null) {
+    // A link is a jump: the token continues at the catch link as if a flow led there.
+    run.emit({ type: "ElementCompleted", tokenId: token.id, nodeId: node.id })
+    return run.enter(node.link.target, null, token.scopeId)
+  }
+  if (node.signalThrow != null) run.emit({ type: "SignalThrown", tokenId: token.id, nodeId: node.id, signalName: node.signalThrow.name, variables: locals })
+  return run.leave(token, node, run.takeableFlows(token, node, visible))
+}

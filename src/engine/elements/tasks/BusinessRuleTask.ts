@@ -1,0 +1,9 @@
+// Business rule tasks: the decision is evaluated outside the core (it reads deployed decisions); the token waits for
+// the answer.
+import type { ActivateElement } from "../Element.ts"
+
+export const businessRuleTask: ActivateElement = ({ run, token, node, visible }) => {
+  run.emit({
+    type: "DecisionRequested", tokenId: token.id, nodeId: node.id, evaluationId: run.newId("decision"), decisionId: node.decision!.decisionId, variables: visible
+  })
+}
