@@ -49,7 +49,6 @@ const FORBIDDEN: Record<string, ReadonlyArray<string>> = {
 
 /** Files over 400 lines when the rule came in, with their size then: they may only shrink. */
 const OVER_THE_LIMIT: Record<string, number> = {
-  "engine/InstanceState.ts": 520,
   "bpmn/CompileGraph.ts": 470,
   "decision/FeelCompiler.ts": 640,
   "decision/DecisionEvaluation.ts": 430
