@@ -149,14 +149,11 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
             now: new Date(now).toISOString()
           })
           if (committed === undefined) return (yield* store.recordedReply(instanceId, payload.commandId)) as InstanceSnapshot
-          current = committed
+          current = committed.instance
           // Messages this command owes other instances were committed to the outbox: deliver them now.
-          const owesMessages = outcome.changes.some((c) => c.kind === "ChildStartRequested" || c.kind === "ChildCancelRequested" || c.kind === "DecisionRequested" || c.kind === "SignalBroadcastRequested" || c.kind === "CallerNotified" ||
-            (c.kind === "SubscriptionOpened" && c.subscriptionKind === "MESSAGE")) ||
-            (outcome.status === "COMPLETED" && instance.parentInstanceId !== null)
-          if (owesMessages) yield* relay.wake
+          if (committed.outboxWritten > 0) yield* relay.wake
           // Workers long-polling or streaming these job types can take them now.
-          const jobTypes = outcome.changes.flatMap((c) => (c.kind === "JobCreated" ? [c.jobType] : []))
+          const jobTypes = outcome.instanceEvents.flatMap((event) => (event.type === "JobCreated" ? [event.jobType] : []))
           if (jobTypes.length > 0) yield* availability.announce(instance.tenantId, jobTypes)
           return reply
         }).pipe(Effect.catchDefect(answerDefect(payload.commandId)))

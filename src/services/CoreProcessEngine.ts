@@ -1,12 +1,12 @@
-// ProcessEngine over the pure core (src/engine): runs a command, and derives from its events the history entries and
-// the projection changes (jobs, tasks, incidents) the host writes in the same transaction.
+// ProcessEngine over the pure core (src/engine): runs a command, and derives from its events the history entries; the
+// host writes its projections from the events themselves (persistence/projections).
 import { Layer } from "effect"
 import { execute, type ExecuteResult, migrate } from "../engine/Execute.ts"
 import { planMigration } from "../engine/Migration.ts"
 import { simulate } from "../engine/Simulator.ts"
 import { type InstanceEvent, type InstanceState, replay, variablesWithScope } from "../engine/InstanceState.ts"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
-import { type EngineOutcome, type EngineRejection, type HistoryEvent, ProcessEngine, type ProjectionChange } from "./ProcessEngine.ts"
+import { type EngineOutcome, type EngineRejection, type HistoryEvent, ProcessEngine } from "./ProcessEngine.ts"
 
 const historyOf = (event: InstanceEvent): HistoryEvent => {
   const { type, ...payload } = event
@@ -16,116 +16,6 @@ const historyOf = (event: InstanceEvent): HistoryEvent => {
     nodeId: typeof record["nodeId"] === "string" ? record["nodeId"] : null,
     tokenId: typeof record["tokenId"] === "string" ? record["tokenId"] : null,
     payload: record
-  }
-}
-
-/** The projection row of an opened message, signal or timer subscription. */
-const subscriptionOpened = (
-  subscriptionId: string,
-  nodeId: string,
-  elementInstanceId: string,
-  subscriptionKind: "MESSAGE" | "SIGNAL" | "TIMER",
-  name: string | null,
-  correlationKey: string | null,
-  dueAt: string | null
-): ProjectionChange => ({ kind: "SubscriptionOpened", subscriptionId, nodeId, elementInstanceId, subscriptionKind, name, correlationKey, dueAt })
-
-const changeOf = (event: InstanceEvent): ProjectionChange | undefined => {
-  switch (event.type) {
-    case "JobCreated":
-      return {
-        kind: "JobCreated",
-        jobId: event.jobId,
-        nodeId: event.nodeId,
-        elementInstanceId: event.tokenId,
-        jobType: event.jobType,
-        retries: event.retries,
-        headers: event.headers,
-        variables: event.variables
-      }
-    case "JobCompleted":
-      return { kind: "JobClosed", jobId: event.jobId, state: "COMPLETED" }
-    case "JobCanceled":
-      return { kind: "JobClosed", jobId: event.jobId, state: "CANCELED" }
-    case "JobErrorThrown":
-      return { kind: "JobClosed", jobId: event.jobId, state: "ERROR_THROWN" }
-    case "JobFailed":
-      return { kind: "JobFailed", jobId: event.jobId, retries: event.retries, errorMessage: event.errorMessage, retryAt: event.retryAt }
-    case "JobRetriesUpdated":
-      return { kind: "JobRetriesUpdated", jobId: event.jobId, retries: event.retries }
-    case "UserTaskCreated":
-      return {
-        kind: "UserTaskCreated",
-        taskId: event.taskId,
-        nodeId: event.nodeId,
-        elementInstanceId: event.tokenId,
-        name: event.name,
-        assignee: event.assignee,
-        candidateGroups: event.candidateGroups,
-        candidateUsers: event.candidateUsers,
-        formKey: event.formKey,
-        variables: event.variables
-      }
-    case "UserTaskCompleted":
-      return { kind: "UserTaskClosed", taskId: event.taskId, state: "COMPLETED" }
-    case "UserTaskCanceled":
-      return { kind: "UserTaskClosed", taskId: event.taskId, state: "CANCELED" }
-    case "IncidentRaised":
-      return {
-        kind: "IncidentRaised",
-        incidentId: event.incidentId,
-        nodeId: event.nodeId,
-        elementInstanceId: event.tokenId,
-        incidentType: event.incidentType,
-        message: event.message,
-        jobId: event.jobId ?? null
-      }
-    case "IncidentResolved":
-      return { kind: "IncidentResolved", incidentId: event.incidentId }
-    case "MessageSubscriptionOpened":
-      return subscriptionOpened(event.subscriptionId, event.nodeId, event.tokenId, "MESSAGE", event.messageName, event.correlationKey, null)
-    case "MessageCorrelated":
-    case "MessageSubscriptionClosed":
-    case "SignalTriggered":
-    case "SignalSubscriptionClosed":
-      return { kind: "SubscriptionClosed", subscriptionId: event.subscriptionId }
-    case "BoundaryOpened":
-      // A condition is checked by the instance itself whenever its variables change: nothing outside waits on it.
-      if (event.kind === "conditional") return undefined
-      return subscriptionOpened(event.subscriptionId, event.nodeId, event.hostTokenId, event.kind === "message" ? "MESSAGE" : event.kind === "signal" ? "SIGNAL" : "TIMER", event.name, event.correlationKey, event.dueAt)
-    case "BoundaryClosed":
-      return { kind: "SubscriptionClosed", subscriptionId: event.subscriptionId }
-    case "TimerScheduled":
-      return subscriptionOpened(event.subscriptionId, event.nodeId, event.tokenId, "TIMER", null, null, event.dueAt)
-    case "TimerFired":
-    case "TimerCanceled":
-      return { kind: "SubscriptionClosed", subscriptionId: event.subscriptionId }
-    case "SignalSubscriptionOpened":
-      return subscriptionOpened(event.subscriptionId, event.nodeId, event.tokenId, "SIGNAL", event.signalName, null, null)
-    case "TokenMigrated":
-      return event.sourceNodeId === event.nodeId ? undefined : { kind: "ElementMigrated", elementInstanceId: event.tokenId, sourceNodeId: event.sourceNodeId, nodeId: event.nodeId }
-    case "ErrorPropagated":
-      return {
-        kind: "CallerNotified",
-        notification: "CHILD_ERROR",
-        payload: { errorCode: event.errorCode, errorMessage: event.errorMessage, variables: event.variables }
-      }
-    case "EscalationPropagated":
-      return { kind: "CallerNotified", notification: "CHILD_ESCALATION", payload: { escalationCode: event.escalationCode } }
-    case "SignalThrown":
-      return { kind: "SignalBroadcastRequested", broadcastId: `${event.tokenId}:${event.nodeId}`, signalName: event.signalName, variables: event.variables }
-    case "ScopeOpened":
-      return { kind: "ScopeOpened", scopeId: event.scopeId, parentScopeId: event.parentScopeId, nodeId: event.nodeId }
-    case "ScopeClosed":
-      return { kind: "ScopeClosed", scopeId: event.scopeId }
-    case "DecisionRequested":
-      return { kind: "DecisionRequested", evaluationId: event.evaluationId, decisionId: event.decisionId, variables: event.variables }
-    case "ChildInstanceRequested":
-      return { kind: "ChildStartRequested", childInstanceId: event.childInstanceId, nodeId: event.nodeId, processKey: event.processKey, variables: event.variables }
-    case "ChildInstanceCancelRequested":
-      return { kind: "ChildCancelRequested", childInstanceId: event.childInstanceId }
-    default:
-      return undefined
   }
 }
 
@@ -140,10 +30,7 @@ const outcomeOf = (result: ExecuteResult): EngineOutcome | EngineRejection => {
     variablesVersion: result.state.variablesVersion,
     openIncidents: Object.keys(result.state.incidents).length,
     events: result.events.map(historyOf),
-    changes: result.events.flatMap((event) => {
-      const change = changeOf(event)
-      return change === undefined ? [] : [change]
-    })
+    instanceEvents: result.events
   }
 }
 

@@ -7,7 +7,7 @@ export type { InstanceCommand } from "../engine/InstanceCommands.ts"
 import type { InstanceCommand } from "../engine/InstanceCommands.ts"
 import type { SimulationInput, SimulationReport } from "../engine/Simulator.ts"
 
-export type { EngineOutcome, HistoryEvent, InstanceStatus, ProjectionChange } from "../engine/EngineOutcome.ts"
+export type { EngineOutcome, HistoryEvent, InstanceStatus } from "../engine/EngineOutcome.ts"
 import type { EngineOutcome, HistoryEvent, InstanceStatus } from "../engine/EngineOutcome.ts"
 
 /** A command that does not apply to the instance as it is: nothing changes (4xx for the caller). */

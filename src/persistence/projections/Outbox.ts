@@ -1,0 +1,25 @@
+// Messages an instance owes after its commit, written to the outbox in the same transaction (actors/OutboxRelay.ts
+// delivers them): start or cancel a called instance, evaluate a decision (the instance asks itself), tell the caller
+// of an uncaught error or escalation, broadcast a thrown signal.
+import { Effect } from "effect"
+import type { Projections } from "./Projection.ts"
+
+export const outboxProjections: Projections = {
+  ChildInstanceRequested: (ctx, event) =>
+    ctx.outbox(event.childInstanceId, "START_CHILD", { processKey: event.processKey, parentNodeId: event.nodeId, variables: event.variables }),
+  ChildInstanceCancelRequested: (ctx, event) => ctx.outbox(event.childInstanceId, "CANCEL_CHILD", {}),
+  DecisionRequested: (ctx, event) =>
+    ctx.outbox(ctx.instanceId, "EVALUATE_DECISION", { evaluationId: event.evaluationId, decisionId: event.decisionId, variables: event.variables }),
+  ErrorPropagated: (ctx, event) =>
+    ctx.parentInstanceId === null
+      ? Effect.void
+      : ctx.outbox(ctx.parentInstanceId, "CHILD_ERROR", { errorCode: event.errorCode, errorMessage: event.errorMessage, variables: event.variables }),
+  EscalationPropagated: (ctx, event) =>
+    ctx.parentInstanceId === null ? Effect.void : ctx.outbox(ctx.parentInstanceId, "CHILD_ESCALATION", { escalationCode: event.escalationCode }),
+  SignalThrown: (ctx, event) =>
+    ctx.outbox(ctx.instanceId, "BROADCAST_SIGNAL", {
+      broadcastId: `${event.tokenId}:${event.nodeId}`,
+      signalName: event.signalName,
+      variables: event.variables
+    })
+}
