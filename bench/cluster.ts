@@ -3,13 +3,15 @@
 // start instances while WORKERS loops activate and complete their jobs, for SECONDS per run. Each run gets a fresh
 // database (BENCH_DATABASE_URL or DATABASE_URL names the server; default postgres://postgres@127.0.0.1:5432).
 //   SECONDS=10 STARTERS=16 WORKERS=4 npm run bench:cluster
-import { execFileSync, spawn, type ChildProcess } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 
 const SECONDS = Number(process.env["SECONDS"] ?? 10)
 const STARTERS = Number(process.env["STARTERS"] ?? 16)
 const WORKERS = Number(process.env["WORKERS"] ?? 4)
-const server = new URL(process.env["BENCH_DATABASE_URL"] ?? process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres")
+const server = new URL(
+  process.env["BENCH_DATABASE_URL"] ?? process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
+)
 const xml = readFileSync(new URL("../test/fixtures/service-task.bpmn", import.meta.url), "utf8")
 const PASSWORD = "bench-password-1"
 
@@ -22,7 +24,14 @@ const admin = (sql: string) => {
 const startNode = (databaseUrl: string, port: number) =>
   new Promise<ChildProcess>((resolve, reject) => {
     const child = spawn(process.execPath, ["src/main.ts"], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: "info" },
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        ADMIN_PASSWORD: PASSWORD,
+        LOG_LEVEL: "info"
+      },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let output = ""
@@ -45,7 +54,13 @@ const run = async (nodeCount: number) => {
   const nodes = await Promise.all(ports.map((port) => startNode(url.toString(), port)))
   let next = 0
   const base = () => `http://127.0.0.1:${ports[next++ % ports.length]}/api/v1`
-  const call = async (token: string, method: string, path: string, body?: unknown, contentType = "application/json") => {
+  const call = async (
+    token: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    contentType = "application/json"
+  ) => {
     const response = await fetch(`${base()}${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, "content-type": contentType },
@@ -57,7 +72,9 @@ const run = async (nodeCount: number) => {
   }
   try {
     const login = await (await fetch(`${base()}/auth/login`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: PASSWORD })
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: "admin", password: PASSWORD })
     })).json() as { data: { token: string } }
     const token = login.data.token
     const deployment = await call(token, "POST", "/deployments", xml, "application/xml")
@@ -72,7 +89,13 @@ const run = async (nodeCount: number) => {
     })
     const workers = Array.from({ length: WORKERS }, async (_, w) => {
       while (performance.now() < deadline) {
-        const { jobs } = await call(token, "POST", "/jobs/activation", { type: "charge-card", worker: `w${w}`, maxJobsToActivate: 32, timeout: 60_000, requestTimeout: 200 })
+        const { jobs } = await call(token, "POST", "/jobs/activation", {
+          type: "charge-card",
+          worker: `w${w}`,
+          maxJobsToActivate: 32,
+          timeout: 60_000,
+          requestTimeout: 200
+        })
         await Promise.all(jobs.map(async (job: { id: string }) => {
           await call(token, "POST", `/jobs/${job.id}/complete`, {})
           completed++
@@ -89,6 +112,10 @@ const run = async (nodeCount: number) => {
 
 const rows = []
 for (const count of [1, 2, 3]) rows.push(await run(count))
-console.log(`\ncluster, ${STARTERS} starters + ${WORKERS} workers, ${SECONDS} s per run, PostgreSQL, ${(await import("node:os")).cpus().length} cores`)
+console.log(
+  `\ncluster, ${STARTERS} starters + ${WORKERS} workers, ${SECONDS} s per run, PostgreSQL, ${
+    (await import("node:os")).cpus().length
+  } cores`
+)
 console.log("| nodes | instances started/s | instances completed/s |\n|---|---|---|")
 for (const row of rows) console.log(`| ${row.nodes} | ${row.started} | ${row.completed} |`)

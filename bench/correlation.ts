@@ -50,8 +50,11 @@ const WARMUP = Math.min(500, Math.max(20, Math.floor(N / 10)))
 // effect/cluster's ShardingConfig.maxResidentEntities default; src/actors/Cluster.ts does not change it.
 const MAX_RESIDENT = 10_000
 const DB = (flag("db") ?? process.env["DB"] ?? "both").toLowerCase()
-if (!["both", "pglite", "postgres", "postgresql"].includes(DB)) throw new Error(`DB must be pglite, postgres or both, got "${DB}"`)
-const PG_SERVER_URL = process.env["BENCH_DATABASE_URL"] ?? process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
+if (!["both", "pglite", "postgres", "postgresql"].includes(DB)) {
+  throw new Error(`DB must be pglite, postgres or both, got "${DB}"`)
+}
+const PG_SERVER_URL = process.env["BENCH_DATABASE_URL"] ?? process.env["DATABASE_URL"] ??
+  "postgres://postgres@127.0.0.1:5432/test"
 const MESSAGE_NAME = "bench-order-paid"
 
 const xml = `<?xml version="1.0" encoding="UTF-8"?>
@@ -97,7 +100,12 @@ interface Timed {
 }
 
 /** Runs task(0..count-1) with at most `concurrency` in flight; returns the wall time and the latency of each. */
-const pool = async (count: number, concurrency: number, task: (i: number) => Promise<void>, offset = 0): Promise<Timed> => {
+const pool = async (
+  count: number,
+  concurrency: number,
+  task: (i: number) => Promise<void>,
+  offset = 0
+): Promise<Timed> => {
   const latencies = new Float64Array(count)
   let next = 0
   const failures: Array<unknown> = []
@@ -129,17 +137,36 @@ const statsOf = (...runs: ReadonlyArray<Timed>): Stats => {
   }
   latencies.sort()
   const seconds = runs.reduce((sum, run) => sum + run.seconds, 0)
-  return { count: latencies.length, seconds, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) }
+  return {
+    count: latencies.length,
+    seconds,
+    perSecond: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99)
+  }
 }
 
 const run = async (label: string, env: Record<string, string | undefined>): Promise<Result> => {
-  const config = configFromEnv({ ...process.env, ...env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", ADMIN_PASSWORD: "bench-password-1" })
+  const config = configFromEnv({
+    ...process.env,
+    ...env,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    ADMIN_PASSWORD: "bench-password-1"
+  })
   const runtime = ManagedRuntime.make(makeApp(config) as Layer.Layer<any, unknown, never>)
   try {
     const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
     if (!("port" in address)) throw new Error("not TCP")
     const base = `http://127.0.0.1:${address.port}/api/v1`
-    const call = async (method: string, path: string, token: string | undefined, body: unknown, contentType = "application/json") => {
+    const call = async (
+      method: string,
+      path: string,
+      token: string | undefined,
+      body: unknown,
+      contentType = "application/json"
+    ) => {
       const response = await fetch(`${base}${path}`, {
         method,
         headers: { "content-type": contentType, ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
@@ -149,7 +176,8 @@ const run = async (label: string, env: Record<string, string | undefined>): Prom
       if (!json.success) throw new Error(`${method} ${path}: ${response.status} ${json.message}`)
       return { status: response.status, data: json.data }
     }
-    const token = (await call("POST", "/auth/login", undefined, { username: "admin", password: "bench-password-1" })).data.token as string
+    const token = (await call("POST", "/auth/login", undefined, { username: "admin", password: "bench-password-1" }))
+      .data.token as string
     const deployment = (await call("POST", "/deployments", token, xml, "application/xml")).data as { id: string }
 
     // N waiting instances, each with its own key. No extra warm-up instances: every instance entity stays resident
@@ -158,27 +186,45 @@ const run = async (label: string, env: Record<string, string | undefined>): Prom
     const ids: Array<string> = new Array(total)
     const keyOf = (i: number) => `order-${i}`
     const start = async (i: number) => {
-      const { data } = await call("POST", "/process-instances", token, { deploymentId: deployment.id, variables: { orderId: keyOf(i) } })
+      const { data } = await call("POST", "/process-instances", token, {
+        deploymentId: deployment.id,
+        variables: { orderId: keyOf(i) }
+      })
       if (data.state !== "ACTIVE") throw new Error(`instance ${data.id} is ${data.state}, expected it waiting (ACTIVE)`)
       ids[i] = data.id
     }
     const publish = async (k: number) => {
-      const { status, data } = await call("POST", "/messages", token, { messageName: MESSAGE_NAME, correlationKey: keyOf(k), variables: { paidAt: k } })
+      const { status, data } = await call("POST", "/messages", token, {
+        messageName: MESSAGE_NAME,
+        correlationKey: keyOf(k),
+        variables: { paidAt: k }
+      })
       if (status !== 202 || data.correlatedCount !== 1 || data.instanceIds[0] !== ids[k]) {
-        throw new Error(`message ${keyOf(k)}: ${status} ${JSON.stringify(data)}; expected it to resume instance ${ids[k]}`)
+        throw new Error(
+          `message ${keyOf(k)}: ${status} ${JSON.stringify(data)}; expected it to resume instance ${ids[k]}`
+        )
       }
     }
     // Warm-up (untimed): the same HTTP route and subscription lookup with keys nothing waits for.
     const publishUnmatched = async (k: number) => {
-      const { status, data } = await call("POST", "/messages", token, { messageName: MESSAGE_NAME, correlationKey: `warm-up-${k}` })
-      if (status !== 202 || data.correlatedCount !== 0) throw new Error(`warm-up message: ${status} ${JSON.stringify(data)}`)
+      const { status, data } = await call("POST", "/messages", token, {
+        messageName: MESSAGE_NAME,
+        correlationKey: `warm-up-${k}`
+      })
+      if (status !== 202 || data.correlatedCount !== 0) {
+        throw new Error(`warm-up message: ${status} ${JSON.stringify(data)}`)
+      }
     }
     const sql = await runtime.runPromise(Effect.map(SqlClient.SqlClient, (client) => client))
-    await runtime.runPromise(sql`CREATE TABLE IF NOT EXISTS bench_baseline (id uuid PRIMARY KEY, n integer NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL)`)
+    await runtime.runPromise(
+      sql`CREATE TABLE IF NOT EXISTS bench_baseline (id uuid PRIMARY KEY, n integer NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL)`
+    )
     const insert = (i: number) =>
       runtime.runPromise(
         sql.withTransaction(sql`INSERT INTO bench_baseline (id, n, payload, created_at)
-          VALUES (${randomUUID()}, ${i}, ${JSON.stringify({ orderId: keyOf(i), paidAt: i })}::jsonb, ${new Date().toISOString()})`)
+          VALUES (${randomUUID()}, ${i}, ${JSON.stringify({ orderId: keyOf(i), paidAt: i })}::jsonb, ${
+          new Date().toISOString()
+        })`)
       ).then(() => undefined)
 
     process.stdout.write(`${label}: starting ${total} waiting instances (${CREATE_CONCURRENCY} in flight)... `)
@@ -197,7 +243,9 @@ const run = async (label: string, env: Record<string, string | undefined>): Prom
     // The baseline brackets the publishing phase, half before and half after, so a drift in the machine's load
     // (other processes, checkpoints) weighs on both figures alike.
     const firstHalf = Math.floor(N / 2)
-    process.stdout.write(`${label}: baseline, ${firstHalf} single-row INSERT transactions (${CONCURRENCY} in flight)... `)
+    process.stdout.write(
+      `${label}: baseline, ${firstHalf} single-row INSERT transactions (${CONCURRENCY} in flight)... `
+    )
     const baselineBefore = await pool(firstHalf, CONCURRENCY, insert)
     console.log(`${baselineBefore.seconds.toFixed(1)} s`)
 
@@ -215,8 +263,10 @@ const run = async (label: string, env: Record<string, string | undefined>): Prom
       (SELECT count(*) FROM event_subscriptions WHERE kind = 'MESSAGE' AND name = ${MESSAGE_NAME}) AS waiting,
       (SELECT count(*) FROM bench_baseline WHERE n >= 0) AS inserted`)
     if (Number(counts?.completed) !== total || Number(counts?.waiting) !== 0 || Number(counts?.inserted) !== N) {
-      throw new Error(`after the run: ${counts?.completed} of ${total} instances COMPLETED, ${counts?.waiting} subscriptions left, ` +
-        `${counts?.inserted} of ${N} baseline rows`)
+      throw new Error(
+        `after the run: ${counts?.completed} of ${total} instances COMPLETED, ${counts?.waiting} subscriptions left, ` +
+          `${counts?.inserted} of ${N} baseline rows`
+      )
     }
     const rssMb = Math.round(process.memoryUsage().rss / 1048576)
     await runtime.runPromise(sql`DROP TABLE bench_baseline`)
@@ -232,7 +282,14 @@ const withFreshPostgres = async <A>(body: (url: string) => Promise<A>): Promise<
   const admin = (statement: string) =>
     Effect.runPromise(
       Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)).pipe(
-        Effect.provide(PgClient.layer({ url: Redacted.make(PG_SERVER_URL), connectTimeout: "3 seconds", maxConnections: 1, applicationName: "flowcore-bench" })),
+        Effect.provide(
+          PgClient.layer({
+            url: Redacted.make(PG_SERVER_URL),
+            connectTimeout: "3 seconds",
+            maxConnections: 1,
+            applicationName: "flowcore-bench"
+          })
+        ),
         Effect.timeout("10 seconds")
       )
     )
@@ -246,39 +303,70 @@ const withFreshPostgres = async <A>(body: (url: string) => Promise<A>): Promise<
     url.pathname = `/${name}`
     return await body(url.toString())
   } finally {
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch((error) => console.error(`could not drop ${name}:`, error))
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch((error) =>
+      console.error(`could not drop ${name}:`, error)
+    )
   }
 }
 
 const fmt = (value: number, digits = 0) => value.toFixed(digits)
 const table = (results: ReadonlyArray<Result>) => {
-  const header = ["database", "N", "correlations/s", "p50 ms", "p99 ms", "baseline tx/s", "p50 ms", "p99 ms", "ratio", "RSS MB"]
+  const header = [
+    "database",
+    "N",
+    "correlations/s",
+    "p50 ms",
+    "p99 ms",
+    "baseline tx/s",
+    "p50 ms",
+    "p99 ms",
+    "ratio",
+    "RSS MB"
+  ]
   const rows = results.map((r) => [
-    r.label, String(r.correlation.count),
-    fmt(r.correlation.perSecond), fmt(r.correlation.p50, 1), fmt(r.correlation.p99, 1),
-    fmt(r.baseline.perSecond), fmt(r.baseline.p50, 1), fmt(r.baseline.p99, 1),
-    fmt(r.correlation.perSecond / r.baseline.perSecond, 3), String(r.rssMb)
+    r.label,
+    String(r.correlation.count),
+    fmt(r.correlation.perSecond),
+    fmt(r.correlation.p50, 1),
+    fmt(r.correlation.p99, 1),
+    fmt(r.baseline.perSecond),
+    fmt(r.baseline.p50, 1),
+    fmt(r.baseline.p99, 1),
+    fmt(r.correlation.perSecond / r.baseline.perSecond, 3),
+    String(r.rssMb)
   ])
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)))
-  const line = (cells: ReadonlyArray<string>) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ")
+  const line = (cells: ReadonlyArray<string>) =>
+    cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ")
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n")
 }
 
 const t0 = performance.now()
 const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} on ${availableParallelism()} cores`
-console.log(`bench:correlation N=${N}, ${CONCURRENCY} publishes/transactions in flight, ${CREATE_CONCURRENCY} instance starts in flight, ${WARMUP} warm-up publishes/transactions untimed; ${load()}`)
+console.log(
+  `bench:correlation N=${N}, ${CONCURRENCY} publishes/transactions in flight, ${CREATE_CONCURRENCY} instance starts in flight, ${WARMUP} warm-up publishes/transactions untimed; ${load()}`
+)
 if (N > MAX_RESIDENT) {
   console.log(
     `note: N > ${MAX_RESIDENT}: the cluster runner keeps at most ${MAX_RESIDENT} instance entities resident (effect's maxResidentEntities) ` +
-      `and each stays resident for its 5-minute maxIdleTime, so starting instance ${MAX_RESIDENT + 1} is expected to fail with MailboxFull (HTTP 500)`
+      `and each stays resident for its 5-minute maxIdleTime, so starting instance ${
+        MAX_RESIDENT + 1
+      } is expected to fail with MailboxFull (HTTP 500)`
   )
 }
 const results: Array<Result> = []
 let failed = false
 if (DB === "both" || DB === "pglite") {
-  const pgliteDir = process.env["PGLITE_DATA_DIR"] === "tmp" ? mkdtempSync(join(tmpdir(), "flowcore-bench-corr-")) : undefined
+  const pgliteDir = process.env["PGLITE_DATA_DIR"] === "tmp"
+    ? mkdtempSync(join(tmpdir(), "flowcore-bench-corr-"))
+    : undefined
   try {
-    results.push(await run(pgliteDir === undefined ? "PGlite (memory)" : "PGlite (file)", { DATA_DIR: pgliteDir ?? "memory://", DATABASE_URL: undefined }))
+    results.push(
+      await run(pgliteDir === undefined ? "PGlite (memory)" : "PGlite (file)", {
+        DATA_DIR: pgliteDir ?? "memory://",
+        DATABASE_URL: undefined
+      })
+    )
   } finally {
     if (pgliteDir !== undefined) rmSync(pgliteDir, { recursive: true, force: true })
   }
@@ -295,8 +383,12 @@ if (DB !== "pglite") {
 if (results.length > 0) console.log(`\n${table(results)}\n`)
 for (const r of results) {
   console.log(
-    `${r.label}: ratio correlations/s ÷ baseline tx/s = ${fmt(r.correlation.perSecond)} ÷ ${fmt(r.baseline.perSecond)} = ` +
-      `${fmt(r.correlation.perSecond / r.baseline.perSecond, 3)}  (setup: ${r.setup.count} instances started at ${fmt(r.setup.perSecond)}/s, relay backlog ${fmt(r.drainSeconds, 1)} s)`
+    `${r.label}: ratio correlations/s ÷ baseline tx/s = ${fmt(r.correlation.perSecond)} ÷ ${
+      fmt(r.baseline.perSecond)
+    } = ` +
+      `${fmt(r.correlation.perSecond / r.baseline.perSecond, 3)}  (setup: ${r.setup.count} instances started at ${
+        fmt(r.setup.perSecond)
+      }/s, relay backlog ${fmt(r.drainSeconds, 1)} s)`
   )
 }
 console.log(`total ${((performance.now() - t0) / 1000).toFixed(1)} s; ${load()}`)

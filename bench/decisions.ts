@@ -19,7 +19,12 @@ const CONCURRENCY = Number(process.env["CONCURRENCY"] ?? 16)
 const table = (hitPolicy: "FIRST" | "COLLECT"): JsonDecisionTable => ({
   id: `bench-${hitPolicy.toLowerCase()}`,
   hitPolicy,
-  inputs: ["a", "b", "c", "d", "e"].map((name) => ({ id: `in_${name}`, label: name, expression: name, typeRef: "number" })),
+  inputs: ["a", "b", "c", "d", "e"].map((name) => ({
+    id: `in_${name}`,
+    label: name,
+    expression: name,
+    typeRef: "number"
+  })),
   outputs: [{ id: "out", name: "score", typeRef: "number" }],
   rules: Array.from({ length: 100 }, (_, i) => ({
     id: `r${i}`,
@@ -39,12 +44,22 @@ const inProcess = async (hitPolicy: "FIRST" | "COLLECT") => {
     if (result._tag !== "EvaluationOk") throw new Error(result.message)
   }
   const seconds = (performance.now() - t0) / 1000
-  console.log(`in-process ${hitPolicy}: ${N} evaluations in ${seconds.toFixed(2)} s = ${(N / seconds).toFixed(0)} evaluations/s`)
+  console.log(
+    `in-process ${hitPolicy}: ${N} evaluations in ${seconds.toFixed(2)} s = ${(N / seconds).toFixed(0)} evaluations/s`
+  )
 }
 
 const overHttp = async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "flowcore-bench-dmn-"))
-  const config = configFromEnv({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: undefined, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", ADMIN_PASSWORD: "bench-password-1" })
+  const config = configFromEnv({
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: undefined,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    ADMIN_PASSWORD: "bench-password-1"
+  })
   const runtime = ManagedRuntime.make(makeApp(config) as Layer.Layer<any, unknown, never>)
   try {
     const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
@@ -53,7 +68,10 @@ const overHttp = async () => {
     const post = async (path: string, body: unknown, token?: string) => {
       const response = await fetch(`${base}${path}`, {
         method: "POST",
-        headers: { "content-type": "application/json", ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
+        headers: {
+          "content-type": "application/json",
+          ...(token === undefined ? {} : { authorization: `Bearer ${token}` })
+        },
         body: JSON.stringify(body)
       })
       const json = await response.json() as { success: boolean; data: any; message?: string }
@@ -72,7 +90,11 @@ const overHttp = async () => {
         }
       }))
       const seconds = (performance.now() - t0) / 1000
-      console.log(`HTTP ${hitPolicy}: ${HTTP_N} evaluations in ${seconds.toFixed(2)} s = ${(HTTP_N / seconds).toFixed(0)} evaluations/s (concurrency ${CONCURRENCY})`)
+      console.log(
+        `HTTP ${hitPolicy}: ${HTTP_N} evaluations in ${seconds.toFixed(2)} s = ${
+          (HTTP_N / seconds).toFixed(0)
+        } evaluations/s (concurrency ${CONCURRENCY})`
+      )
     }
   } finally {
     await runtime.dispose()

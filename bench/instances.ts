@@ -17,9 +17,17 @@ const WORKERS = Number(process.env["WORKERS"] ?? 4)
 const BATCH = Number(process.env["BATCH"] ?? 32)
 const xml = readFileSync(new URL("../test/fixtures/service-task.bpmn", import.meta.url), "utf8")
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
 
-const call = async (base: string, token: string, method: string, path: string, body?: unknown, contentType = "application/json") => {
+const call = async (
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = "application/json"
+) => {
   const response = await fetch(`${base}/api/v1${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, "content-type": contentType },
@@ -31,13 +39,24 @@ const call = async (base: string, token: string, method: string, path: string, b
 }
 
 const run = async (label: string, env: Record<string, string | undefined>) => {
-  const config = { ...configFromEnv({ ...process.env, ...env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", ADMIN_PASSWORD: "bench-password-1" }) }
+  const config = {
+    ...configFromEnv({
+      ...process.env,
+      ...env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      ADMIN_PASSWORD: "bench-password-1"
+    })
+  }
   const runtime = ManagedRuntime.make(makeApp(config) as Layer.Layer<any, unknown, never>)
   const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
   if (!("port" in address)) throw new Error("not TCP")
   const base = `http://127.0.0.1:${address.port}`
   const login = await (await fetch(`${base}/api/v1/auth/login`, {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: "bench-password-1" })
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "admin", password: "bench-password-1" })
   })).json() as { data: { token: string } }
   const token = login.data.token
   const deployment = await call(base, token, "POST", "/deployments", xml, "application/xml")
@@ -56,7 +75,12 @@ const run = async (label: string, env: Record<string, string | undefined>) => {
   })
   const workers = Array.from({ length: WORKERS }, async (_, w) => {
     while (completed < N) {
-      const { jobs } = await call(base, token, "POST", "/jobs/activation", { type: "charge-card", worker: `w${w}`, maxJobsToActivate: BATCH, timeout: 60_000 })
+      const { jobs } = await call(base, token, "POST", "/jobs/activation", {
+        type: "charge-card",
+        worker: `w${w}`,
+        maxJobsToActivate: BATCH,
+        timeout: 60_000
+      })
       if (jobs.length === 0) {
         await new Promise((resolve) => setTimeout(resolve, 5))
         continue
@@ -73,7 +97,9 @@ const run = async (label: string, env: Record<string, string | undefined>) => {
   const rss = Math.round(process.memoryUsage().rss / 1048576)
   console.log(
     `${label}: ${N} instances completed in ${seconds.toFixed(2)} s = ${(N / seconds).toFixed(0)} instances/s; ` +
-      `start latency p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms; RSS ${rss} MB ` +
+      `start latency p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${
+        percentile(sorted, 99).toFixed(1)
+      } ms; RSS ${rss} MB ` +
       `(starters ${STARTERS}, workers ${WORKERS}, batch ${BATCH})`
   )
   await runtime.dispose()

@@ -26,7 +26,11 @@ const ensureDatabase = () => {
   const admin = new URL(databaseUrl)
   admin.pathname = "/postgres"
   try {
-    execFileSync("psql", [admin.toString(), "-qtAc", `SELECT 1 FROM pg_database WHERE datname = '${name.replace(/'/g, "")}'`], { encoding: "utf8" }).trim() === "1" ||
+    execFileSync("psql", [
+          admin.toString(),
+          "-qtAc",
+          `SELECT 1 FROM pg_database WHERE datname = '${name.replace(/'/g, "")}'`
+        ], { encoding: "utf8" }).trim() === "1" ||
       execFileSync("psql", [admin.toString(), "-qc", `CREATE DATABASE "${name.replace(/"/g, "")}"`])
   } catch (error) {
     console.error(`cannot reach or create the database ${name}: ${String(error)}`)
@@ -55,7 +59,10 @@ const config = readFileSync(new URL("../deploy/haproxy.cfg", import.meta.url), "
   NODE_PORTS.map((port, i) => `  server node${i + 1} 127.0.0.1:${port} check\n`).join("")
 const configFile = join(mkdtempSync(join(tmpdir(), "flowcore-haproxy-")), "haproxy.cfg")
 writeFileSync(configFile, config)
-const balancer = spawn(haproxyBinary, ["-W", "-db", "-f", configFile], { env: { ...process.env, LB_PORT: String(LB_PORT) }, stdio: "inherit" })
+const balancer = spawn(haproxyBinary, ["-W", "-db", "-f", configFile], {
+  env: { ...process.env, LB_PORT: String(LB_PORT) },
+  stdio: "inherit"
+})
 children.push(balancer)
 console.log(`load balancer on http://127.0.0.1:${LB_PORT} (HAProxy pid ${balancer.pid}); Ctrl+C stops everything`)
 await Promise.all(children.map((child) => new Promise((resolve) => child.once("exit", resolve))))

@@ -6,78 +6,83 @@ import type { Sharding } from "effect/cluster"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiSwagger } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
+import { BatchRunner } from "./actors/BatchRunner.ts"
 import { ClusterLive } from "./actors/Cluster.ts"
+import { ConnectorRunner } from "./actors/ConnectorRunner.ts"
+import { OutboxRelay } from "./actors/OutboxRelay.ts"
+import { PlaySessionLive } from "./actors/PlaySessionLive.ts"
+import { ProcessInstanceLive } from "./actors/ProcessInstanceLive.ts"
+import { TimerPoller } from "./actors/TimerPoller.ts"
 import { TokenService } from "./auth/TokenService.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
 import { configureFeelLimits } from "./decision/FeelBudget.ts"
 import { Api } from "./http/Api.ts"
 import { AuthenticationLive } from "./http/AuthenticationLive.ts"
 import { EdgeMiddleware } from "./http/EdgeMiddleware.ts"
-import { NodeLifecycle, NodeLifecycleState } from "./http/NodeLifecycle.ts"
-import { httpServerFactory } from "./http/HttpServerFactory.ts"
+import { AnalysisHandlers } from "./http/handlers/AnalysisHandlers.ts"
 import { AuditHandlers } from "./http/handlers/AuditHandlers.ts"
 import { AuthHandlers } from "./http/handlers/AuthHandlers.ts"
 import { AuthorizationsHandlers } from "./http/handlers/AuthorizationsHandlers.ts"
+import { BatchOperationsHandlers } from "./http/handlers/BatchOperationsHandlers.ts"
+import { ConnectionsHandlers, ConnectorsHandlers } from "./http/handlers/ConnectorsHandlers.ts"
+import { DecisionModelsHandlers, DecisionsHandlers, FeelHandlers } from "./http/handlers/DecisionsHandlers.ts"
+import { DeploymentsHandlers } from "./http/handlers/DeploymentsHandlers.ts"
+import { FormDefinitionsHandlers, LegacyFormsHandlers } from "./http/handlers/FormsHandlers.ts"
 import { GroupsHandlers } from "./http/handlers/GroupsHandlers.ts"
+import { AdminHandlers, InsightsHandlers } from "./http/handlers/InsightsHandlers.ts"
 import { InvitationAcceptanceHandlers, InvitationsHandlers } from "./http/handlers/InvitationsHandlers.ts"
+import { ConditionalStartsHandlers, MessagesHandlers, SignalsHandlers } from "./http/handlers/MessagesHandlers.ts"
+import {
+  DraftsHandlers,
+  ModelsHandlers,
+  ProjectsHandlers,
+  TemplatesHandlers
+} from "./http/handlers/ModelingHandlers.ts"
+import { PlayHandlers } from "./http/handlers/PlayHandlers.ts"
+import { ProcessInstancesHandlers, ScopesHandlers } from "./http/handlers/ProcessInstancesHandlers.ts"
 import { SystemHandlers } from "./http/handlers/SystemHandlers.ts"
 import { UsersHandlers } from "./http/handlers/UsersHandlers.ts"
-import { DeploymentsHandlers } from "./http/handlers/DeploymentsHandlers.ts"
-import { ProcessInstancesHandlers, ScopesHandlers } from "./http/handlers/ProcessInstancesHandlers.ts"
 import { IncidentsHandlers, JobsHandlers, TaskFiltersHandlers, TasksHandlers } from "./http/handlers/WorkHandlers.ts"
-import { TaskWork } from "./services/TaskWork.ts"
-import { BatchOperationsHandlers } from "./http/handlers/BatchOperationsHandlers.ts"
-import { AdminHandlers, InsightsHandlers } from "./http/handlers/InsightsHandlers.ts"
-import { PlayHandlers } from "./http/handlers/PlayHandlers.ts"
-import { AnalysisHandlers } from "./http/handlers/AnalysisHandlers.ts"
-import { ConnectionsHandlers, ConnectorsHandlers } from "./http/handlers/ConnectorsHandlers.ts"
-import { Connections } from "./services/Connections.ts"
-import { ConnectorRunner } from "./actors/ConnectorRunner.ts"
-import { DraftsHandlers, ModelsHandlers, ProjectsHandlers, TemplatesHandlers } from "./http/handlers/ModelingHandlers.ts"
-import { Projects } from "./services/Projects.ts"
-import { Models } from "./services/Models.ts"
-import { Drafts } from "./services/Drafts.ts"
-import { Templates } from "./services/Templates.ts"
-import { FormDefinitionsHandlers, LegacyFormsHandlers } from "./http/handlers/FormsHandlers.ts"
-import { FormDefinitions } from "./services/FormDefinitions.ts"
-import { LegacyForms } from "./services/LegacyForms.ts"
-import { PlaySessions } from "./services/PlaySessions.ts"
-import { PlaySessionLive } from "./actors/PlaySessionLive.ts"
-import { Insights } from "./services/Insights.ts"
-import { InstanceSummaryRebuild } from "./services/InstanceSummaryRebuild.ts"
-import { ConditionalStartsHandlers, MessagesHandlers, SignalsHandlers } from "./http/handlers/MessagesHandlers.ts"
-import { ConditionalStarts } from "./services/ConditionalStarts.ts"
-import { Signals } from "./services/Signals.ts"
-import { IncidentRecovery } from "./services/IncidentRecovery.ts"
-import { BatchOperations } from "./services/BatchOperations.ts"
-import { BatchRunner } from "./actors/BatchRunner.ts"
-import { JobRetries } from "./services/JobRetries.ts"
-import { JobAvailability } from "./services/JobAvailability.ts"
-import { Messages } from "./services/Messages.ts"
-import { IdempotentRequests } from "./services/IdempotentRequests.ts"
-import { OutboxRelay } from "./actors/OutboxRelay.ts"
-import { ProcessInstanceLive } from "./actors/ProcessInstanceLive.ts"
-import { TimerPoller } from "./actors/TimerPoller.ts"
+import { httpServerFactory } from "./http/HttpServerFactory.ts"
+import { NodeLifecycle, NodeLifecycleState } from "./http/NodeLifecycle.ts"
+import { RequestValidationLive } from "./http/RequestValidationLive.ts"
+import { DatabaseLive } from "./persistence/Database.ts"
 import { InstanceStore } from "./persistence/InstanceStore.ts"
+import { MigrationsLive } from "./persistence/Migrations.ts"
+import { AuditLog } from "./services/AuditLog.ts"
+import { BatchOperations } from "./services/BatchOperations.ts"
 import { BpmnProcessModels } from "./services/BpmnProcessModels.ts"
+import { ConditionalStarts } from "./services/ConditionalStarts.ts"
+import { Connections } from "./services/Connections.ts"
 import { CoreProcessEngine } from "./services/CoreProcessEngine.ts"
 import { DecisionEvaluator } from "./services/DecisionEvaluator.ts"
 import { Decisions } from "./services/Decisions.ts"
-import { DmnDecisionEngine } from "./services/DmnDecisionEngine.ts"
-import { DecisionModelsHandlers, DecisionsHandlers, FeelHandlers } from "./http/handlers/DecisionsHandlers.ts"
 import { Deployments } from "./services/Deployments.ts"
-import { ProcessInstances } from "./services/ProcessInstances.ts"
-import { Work } from "./services/Work.ts"
-import { RequestValidationLive } from "./http/RequestValidationLive.ts"
-import { DatabaseLive } from "./persistence/Database.ts"
-import { MigrationsLive } from "./persistence/Migrations.ts"
-import { AuditLog } from "./services/AuditLog.ts"
+import { DmnDecisionEngine } from "./services/DmnDecisionEngine.ts"
+import { Drafts } from "./services/Drafts.ts"
+import { FormDefinitions } from "./services/FormDefinitions.ts"
 import { Groups } from "./services/Groups.ts"
+import { IdempotentRequests } from "./services/IdempotentRequests.ts"
+import { IncidentRecovery } from "./services/IncidentRecovery.ts"
+import { Insights } from "./services/Insights.ts"
+import { InstanceSummaryRebuild } from "./services/InstanceSummaryRebuild.ts"
 import { Invitations } from "./services/Invitations.ts"
+import { JobAvailability } from "./services/JobAvailability.ts"
+import { JobRetries } from "./services/JobRetries.ts"
+import { LegacyForms } from "./services/LegacyForms.ts"
+import { Messages } from "./services/Messages.ts"
+import { Models } from "./services/Models.ts"
+import { PlaySessions } from "./services/PlaySessions.ts"
+import { ProcessInstances } from "./services/ProcessInstances.ts"
+import { Projects } from "./services/Projects.ts"
 import { ResourceAuthorizations } from "./services/ResourceAuthorizations.ts"
+import { Signals } from "./services/Signals.ts"
 import { BootstrapLive, SignIn } from "./services/SignIn.ts"
+import { TaskWork } from "./services/TaskWork.ts"
+import { Templates } from "./services/Templates.ts"
 import { Tenants } from "./services/Tenants.ts"
 import { Users } from "./services/Users.ts"
+import { Work } from "./services/Work.ts"
 
 export interface AppOptions {
   /** Replaces effect's Clock everywhere (tests move time with it). */
@@ -102,7 +107,21 @@ const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.laye
 
 // Entities register on the cluster; services reach them through entity clients.
 // The outbox relay broadcasts thrown signals, so Signals sits below it.
-const EnginesLive = Layer.mergeAll(Drafts.layer, Templates.layer, Models.layer, ConnectorRunner.layer, BatchOperations.layer, Insights.layer, InstanceSummaryRebuild.layer, PlaySessions.layer, PlaySessionLive, Messages.layer, ConditionalStarts.layer, TimerPoller.layer, ProcessInstanceLive).pipe(
+const EnginesLive = Layer.mergeAll(
+  Drafts.layer,
+  Templates.layer,
+  Models.layer,
+  ConnectorRunner.layer,
+  BatchOperations.layer,
+  Insights.layer,
+  InstanceSummaryRebuild.layer,
+  PlaySessions.layer,
+  PlaySessionLive,
+  Messages.layer,
+  ConditionalStarts.layer,
+  TimerPoller.layer,
+  ProcessInstanceLive
+).pipe(
   Layer.provideMerge(BatchRunner.layer),
   Layer.provideMerge(Layer.mergeAll(JobRetries.layer, TaskWork.layer)),
   Layer.provideMerge(Layer.mergeAll(Connections.layer, Projects.layer, LegacyForms.layer)),
@@ -110,7 +129,15 @@ const EnginesLive = Layer.mergeAll(Drafts.layer, Templates.layer, Models.layer, 
   Layer.provideMerge(Layer.mergeAll(Work.layer, IncidentRecovery.layer)),
   Layer.provideMerge(OutboxRelay.layer),
   Layer.provideMerge(Signals.layer),
-  Layer.provideMerge(Layer.mergeAll(ProcessInstances.layer, Deployments.layer, InstanceStore.layer, JobAvailability.layer, IdempotentRequests.layer)),
+  Layer.provideMerge(
+    Layer.mergeAll(
+      ProcessInstances.layer,
+      Deployments.layer,
+      InstanceStore.layer,
+      JobAvailability.layer,
+      IdempotentRequests.layer
+    )
+  ),
   Layer.provideMerge(DecisionEvaluator.layer),
   Layer.provideMerge(Decisions.layer)
 )
@@ -157,14 +184,22 @@ const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" })
   Layer.provide([AuthenticationLive, RequestValidationLive])
 )
 
-const RoutesLive = Layer.mergeAll(ApiRoutesLive, HttpApiSwagger.layer(Api, { path: "/swagger-ui.html" }), EdgeMiddleware)
+const RoutesLive = Layer.mergeAll(
+  ApiRoutesLive,
+  HttpApiSwagger.layer(Api, { path: "/swagger-ui.html" }),
+  EdgeMiddleware
+)
 
 /** Log level and one-line format from the configuration. */
 export const loggingLayer = (config: AppConfigShape) =>
   Layer.mergeAll(
     Layer.succeed(References.MinimumLogLevel, config.logLevel),
     Logger.layer([
-      config.logFormat === "json" ? Logger.consoleJson : config.logFormat === "pretty" ? Logger.consolePretty() : Logger.consoleLogFmt
+      config.logFormat === "json"
+        ? Logger.consoleJson
+        : config.logFormat === "pretty"
+        ? Logger.consolePretty()
+        : Logger.consoleLogFmt
     ])
   )
 

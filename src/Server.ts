@@ -25,8 +25,12 @@ const announce = Effect.gen(function*() {
   const address = server.address
   const where = "port" in address ? `${config.host}:${address.port}` : "a unix socket"
   yield* Effect.logInfo(
-    `flowcore listening on ${where} (database: ${config.databaseUrl === undefined ? `embedded PGlite in ${config.dataDir}` : "PostgreSQL"}) ` +
-      `ready in ${Math.round(performance.now())} ms (modules loaded in ${Math.round(startedAt)} ms), RSS ${Math.round(process.memoryUsage().rss / 1048576)} MB`
+    `flowcore listening on ${where} (database: ${
+      config.databaseUrl === undefined ? `embedded PGlite in ${config.dataDir}` : "PostgreSQL"
+    }) ` +
+      `ready in ${Math.round(performance.now())} ms (modules loaded in ${Math.round(startedAt)} ms), RSS ${
+        Math.round(process.memoryUsage().rss / 1048576)
+      } MB`
   )
 })
 
@@ -62,5 +66,8 @@ const runMainGracefully = Runtime.makeRunMain(({ fiber, teardown }) => {
 })
 
 Layer.launch(
-  Layer.effectDiscard(announce).pipe(Layer.provideMerge(makeApp(config, { lifecycle })), Layer.provide(loggingLayer(config)))
+  Layer.effectDiscard(announce).pipe(
+    Layer.provideMerge(makeApp(config, { lifecycle })),
+    Layer.provide(loggingLayer(config))
+  )
 ).pipe(runMainGracefully({ teardown }))

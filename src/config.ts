@@ -19,7 +19,9 @@ export interface AppConfigShape {
   readonly adminUsername: string
   /** When absent, the first start generates a password and prints it once. */
   readonly adminPassword: string | undefined
-  readonly oidc: { readonly issuer: string; readonly jwksUrl: string; readonly audience: string | undefined } | undefined
+  readonly oidc:
+    | { readonly issuer: string; readonly jwksUrl: string; readonly audience: string | undefined }
+    | undefined
   readonly logLevel: LogLevelName
   /** One line per log record: logfmt (default) or JSON; `pretty` for a terminal. */
   readonly logFormat: "logfmt" | "json" | "pretty"
@@ -73,21 +75,34 @@ const integer = (env: Env, name: string, fallback: number, min: number, max: num
 }
 
 const LOG_LEVELS: Record<string, LogLevelName> = {
-  trace: "Trace", debug: "Debug", info: "Info", warn: "Warn", warning: "Warn", error: "Error", none: "None", off: "None"
+  trace: "Trace",
+  debug: "Debug",
+  info: "Info",
+  warn: "Warn",
+  warning: "Warn",
+  error: "Error",
+  none: "None",
+  off: "None"
 }
 
 /**
  * The runner port follows the HTTP port (8080 -> 18080), so a node restarted with its usual PORT comes back at the
  * same runner address and takes its shards back at once; with PORT=0 (tests) a free port is chosen.
  */
-const defaultRunnerPort = (httpPort: number): number => (httpPort === 0 ? 0 : httpPort + 10_000 <= 65_535 ? httpPort + 10_000 : httpPort - 10_000)
+const defaultRunnerPort = (
+  httpPort: number
+): number => (httpPort === 0 ? 0 : httpPort + 10_000 <= 65_535 ? httpPort + 10_000 : httpPort - 10_000)
 
 const clusterFromEnv = (env: Env): AppConfigShape["cluster"] => {
   const databaseUrl = text(env, "DATABASE_URL")
   const mode = (text(env, "RUNNER_MODE") ?? (databaseUrl === undefined ? "single" : "socket")).toLowerCase()
-  if (mode !== "single" && mode !== "socket") throw new ConfigError(`RUNNER_MODE must be single or socket, got "${mode}"`)
+  if (mode !== "single" && mode !== "socket") {
+    throw new ConfigError(`RUNNER_MODE must be single or socket, got "${mode}"`)
+  }
   if (mode === "socket" && databaseUrl === undefined) {
-    throw new ConfigError("RUNNER_MODE=socket needs DATABASE_URL: runners share their shard locks and messages through PostgreSQL")
+    throw new ConfigError(
+      "RUNNER_MODE=socket needs DATABASE_URL: runners share their shard locks and messages through PostgreSQL"
+    )
   }
   const runnerHost = text(env, "RUNNER_HOST") ?? "127.0.0.1"
   return {
@@ -108,13 +123,17 @@ export const configFromEnv = (env: Env = process.env): AppConfigShape => {
   }
   const levelRaw = (text(env, "LOG_LEVEL") ?? "info").toLowerCase()
   const logLevel = LOG_LEVELS[levelRaw]
-  if (logLevel === undefined) throw new ConfigError(`LOG_LEVEL must be one of trace, debug, info, warn, error, none; got "${levelRaw}"`)
+  if (logLevel === undefined) {
+    throw new ConfigError(`LOG_LEVEL must be one of trace, debug, info, warn, error, none; got "${levelRaw}"`)
+  }
   const logFormat = (text(env, "LOG_FORMAT") ?? "logfmt").toLowerCase()
   if (logFormat !== "logfmt" && logFormat !== "json" && logFormat !== "pretty") {
     throw new ConfigError(`LOG_FORMAT must be one of logfmt, json, pretty; got "${logFormat}"`)
   }
   const jwtSecret = text(env, "JWT_SECRET")
-  if (jwtSecret !== undefined && jwtSecret.length < 32) throw new ConfigError("JWT_SECRET must be at least 32 characters")
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    throw new ConfigError("JWT_SECRET must be at least 32 characters")
+  }
   return {
     port: integer(env, "PORT", 8080, 0, 65535),
     host: text(env, "HOST") ?? "0.0.0.0",

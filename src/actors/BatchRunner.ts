@@ -40,7 +40,9 @@ interface PendingItem {
 }
 
 const messageOf = (error: unknown): string =>
-  typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" ? error.message : String(error)
+  typeof error === "object" && error !== null && "message" in error && typeof error.message === "string"
+    ? error.message
+    : String(error)
 
 export class BatchRunner extends Context.Service<BatchRunner, BatchRunnerShape>()("flowcore/BatchRunner") {
   static readonly layer = Layer.effect(
@@ -60,7 +62,12 @@ export class BatchRunner extends Context.Service<BatchRunner, BatchRunnerShape>(
           case "CANCEL":
             return instances.command(principal, id, { type: "CancelInstance" }, commandId)
           case "SET_VARIABLES":
-            return instances.command(principal, id, { type: "SetVariables", variables: parameters.variables ?? {} }, commandId)
+            return instances.command(
+              principal,
+              id,
+              { type: "SetVariables", variables: parameters.variables ?? {} },
+              commandId
+            )
           case "RETRY":
             return work.updateRetries(principal, id, parameters.retries ?? 1)
           case "RESOLVE_INCIDENT":
@@ -69,7 +76,9 @@ export class BatchRunner extends Context.Service<BatchRunner, BatchRunnerShape>(
             const migration = parameters.migration!
             return Effect.flatMap(
               instances.migrate(principal, { processInstanceIds: [id], ...migration }),
-              (outcome) => (outcome.failed.length > 0 ? Effect.fail(new Error(outcome.failed[0]!.message)) : Effect.void)
+              (
+                outcome
+              ) => (outcome.failed.length > 0 ? Effect.fail(new Error(outcome.failed[0]!.message)) : Effect.void)
             )
           }
           default:
@@ -77,14 +86,24 @@ export class BatchRunner extends Context.Service<BatchRunner, BatchRunnerShape>(
         }
       }
 
-      const mark = (item: PendingItem, outcome: { readonly state: "SUCCEEDED" | "FAILED"; readonly message: string | null }) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          sql`UPDATE batch_operation_items SET state = ${outcome.state}, message = ${outcome.message}, processed_at = ${new Date(now).toISOString()}
-            WHERE batch_id = ${item.batch_id} AND position = ${item.position}`)
+      const mark = (
+        item: PendingItem,
+        outcome: { readonly state: "SUCCEEDED" | "FAILED"; readonly message: string | null }
+      ) =>
+        Effect.flatMap(
+          Clock.currentTimeMillis,
+          (now) =>
+            sql`UPDATE batch_operation_items SET state = ${outcome.state}, message = ${outcome.message}, processed_at = ${
+              new Date(now).toISOString()
+            }
+            WHERE batch_id = ${item.batch_id} AND position = ${item.position}`
+        )
 
       const pass = Effect.gen(function*() {
         for (;;) {
-          const items = yield* sql<PendingItem>`SELECT i.batch_id, i.position, i.target_id, b.tenant_id, b.type, b.parameters, b.created_by
+          const items = yield* sql<
+            PendingItem
+          >`SELECT i.batch_id, i.position, i.target_id, b.tenant_id, b.type, b.parameters, b.created_by
             FROM batch_operation_items i JOIN batch_operations b ON b.id = i.batch_id
             WHERE i.state = 'PENDING' ORDER BY b.created_at, i.batch_id, i.position LIMIT 64`
           if (items.length > 0) {
@@ -104,7 +123,9 @@ export class BatchRunner extends Context.Service<BatchRunner, BatchRunnerShape>(
       })
 
       const semaphore = yield* Semaphore.make(1)
-      const flush = semaphore.withPermits(1)(pass).pipe(Effect.catchCause((cause) => Effect.logWarning("batch runner failed; retried later", cause)))
+      const flush = semaphore.withPermits(1)(pass).pipe(
+        Effect.catchCause((cause) => Effect.logWarning("batch runner failed; retried later", cause))
+      )
       yield* runClusterLoop("batch-runner", "1 second", flush)
       return { wake: Effect.asVoid(Effect.forkDetach(flush)), flush }
     })

@@ -74,7 +74,11 @@ const quickPing = Layer.effect(
     const runners = yield* Runners.Runners
     return RunnerHealth.RunnerHealth.of({
       isAlive: (address) =>
-        runners.ping(address).pipe(Effect.timeout("1 second"), Effect.retry({ times: 2, schedule: Schedule.spaced("200 millis") }), Effect.isSuccess)
+        runners.ping(address).pipe(
+          Effect.timeout("1 second"),
+          Effect.retry({ times: 2, schedule: Schedule.spaced("200 millis") }),
+          Effect.isSuccess
+        )
     })
   })
 ).pipe(Layer.provide(Runners.layerRpc), Layer.provide(NodeClusterSocket.layerClientProtocol))
@@ -90,13 +94,21 @@ const HealthWatch = Layer.effectDiscard(
     const self = Option.map(config.runnerAddress, (address) => `${address.host}:${address.port}`)
     const round = Effect.gen(function*() {
       const runners = yield* storage.getRunners
-      const others = runners.filter(([runner, healthy]) => healthy && Option.getOrUndefined(self) !== `${runner.address.host}:${runner.address.port}`)
-      yield* Effect.forEach(others, ([runner]) =>
-        Effect.flatMap(health.isAlive(runner.address), (alive) =>
-          alive ? Effect.void : Effect.andThen(
-            Effect.logWarning(`runner ${runner.address.host}:${runner.address.port} does not answer: its shards move to the others`),
-            storage.setRunnerHealth(runner.address, false)
-          )), { concurrency: 8, discard: true })
+      const others = runners.filter(([runner, healthy]) =>
+        healthy && Option.getOrUndefined(self) !== `${runner.address.host}:${runner.address.port}`
+      )
+      yield* Effect.forEach(
+        others,
+        ([runner]) =>
+          Effect.flatMap(health.isAlive(runner.address), (alive) =>
+            alive ? Effect.void : Effect.andThen(
+              Effect.logWarning(
+                `runner ${runner.address.host}:${runner.address.port} does not answer: its shards move to the others`
+              ),
+              storage.setRunnerHealth(runner.address, false)
+            )),
+        { concurrency: 8, discard: true }
+      )
     }).pipe(Effect.catchCause((cause) => Effect.logDebug("runner health watch failed", cause)))
     yield* Effect.forkScoped(Effect.repeat(round, Schedule.spaced("500 millis")))
   })
@@ -113,7 +125,9 @@ const socketSharding = (shardingConfig: Partial<ShardingConfig.ShardingConfig["S
     Layer.provide(RpcSerialization.layerSchemaBinary())
   )
 
-const singleRunner = SingleRunner.layer({ runnerStorage: "sql", shardingConfig: common }).pipe(Layer.provide(NodeCrypto.layerDigest))
+const singleRunner = SingleRunner.layer({ runnerStorage: "sql", shardingConfig: common }).pipe(
+  Layer.provide(NodeCrypto.layerDigest)
+)
 
 const socketRunners = (config: AppConfigShape["cluster"]) =>
   Layer.unwrap(
@@ -121,21 +135,23 @@ const socketRunners = (config: AppConfigShape["cluster"]) =>
       const port = config.runnerPort !== 0 ? config.runnerPort : yield* Effect.orDie(freePort(config.runnerListenHost))
       const address = `${config.runnerHost}:${port}`
       const sharding = socketSharding({
-          ...common,
-          runnerAddress: Option.some(RunnerAddress.make(config.runnerHost, port)),
-          runnerListenAddress: Option.some(RunnerAddress.make(config.runnerListenHost, port)),
-          shardsPerGroup: config.shards,
-          // Fast failover: notice a dead runner within about a second (ping), pick up freed shards at once.
-          runnerHealthCheckInterval: "1 second",
-          refreshAssignmentsInterval: "500 millis",
-          sendRetryInterval: "50 millis",
-          shardLockRefreshInterval: "2 seconds",
-          shardLockExpiration: "6 seconds",
-          entityTerminationTimeout: "5 seconds"
+        ...common,
+        runnerAddress: Option.some(RunnerAddress.make(config.runnerHost, port)),
+        runnerListenAddress: Option.some(RunnerAddress.make(config.runnerListenHost, port)),
+        shardsPerGroup: config.shards,
+        // Fast failover: notice a dead runner within about a second (ping), pick up freed shards at once.
+        runnerHealthCheckInterval: "1 second",
+        refreshAssignmentsInterval: "500 millis",
+        sendRetryInterval: "50 millis",
+        shardLockRefreshInterval: "2 seconds",
+        shardLockExpiration: "6 seconds",
+        entityTerminationTimeout: "5 seconds"
       })
       return clusterInfo(`socket runner ${address}`, address).pipe(Layer.provideMerge(Layer.orDie(sharding)))
     })
   )
 
 export const ClusterLive = (config: AppConfigShape["cluster"]) =>
-  config.mode === "socket" ? socketRunners(config) : clusterInfo("single-runner", undefined).pipe(Layer.provideMerge(singleRunner))
+  config.mode === "socket"
+    ? socketRunners(config)
+    : clusterInfo("single-runner", undefined).pipe(Layer.provideMerge(singleRunner))

@@ -3,8 +3,8 @@
 // moved to another runner when its owner stops or dies. A round never fails (its failures are logged and the next
 // round tries again) and is bounded in time, so no entity that does not answer can stop the loop for good.
 import { Duration, Effect, Schedule } from "effect"
-import { Sharding } from "effect/cluster"
 import type { Scope } from "effect"
+import { Sharding } from "effect/cluster"
 
 export const ROUND_TIMEOUT = Duration.seconds(30)
 

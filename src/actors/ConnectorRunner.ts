@@ -6,8 +6,8 @@ import { Context, Duration, Effect, Layer, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import type { Job } from "../schema/Work.ts"
-import { CONNECTOR_TYPES, configurationProblems, HTTP_JSON } from "../services/ConnectorCatalog.ts"
 import { Connections, type ResolvedConnection } from "../services/Connections.ts"
+import { configurationProblems, CONNECTOR_TYPES, HTTP_JSON } from "../services/ConnectorCatalog.ts"
 import { Work } from "../services/Work.ts"
 import { runClusterLoop } from "./ClusterLoop.ts"
 
@@ -18,7 +18,11 @@ export interface ConnectorRunnerShape {
   readonly runOnce: Effect.Effect<number>
 }
 
-type Outcome = { readonly ok: true; readonly variables: Record<string, unknown> } | { readonly ok: false; readonly message: string; readonly final: boolean }
+type Outcome = { readonly ok: true; readonly variables: Record<string, unknown> } | {
+  readonly ok: false
+  readonly message: string
+  readonly final: boolean
+}
 
 /** The REST connector: method and path from the task headers, the body from the job's `body` variable. */
 const callHttp = (connection: ResolvedConnection, job: Job): Effect.Effect<Outcome> =>
@@ -28,7 +32,11 @@ const callHttp = (connection: ResolvedConnection, job: Job): Effect.Effect<Outco
     const url = `${String(config["baseUrl"]).replace(/\/$/, "")}${job.customHeaders["path"] ?? ""}`
     const headers: Record<string, string> = { accept: "application/json" }
     if (config["authType"] === "bearer") headers["authorization"] = `Bearer ${String(config["token"])}`
-    if (config["authType"] === "basic") headers["authorization"] = `Basic ${Buffer.from(`${String(config["username"])}:${String(config["password"])}`).toString("base64")}`
+    if (config["authType"] === "basic") {
+      headers["authorization"] = `Basic ${
+        Buffer.from(`${String(config["username"])}:${String(config["password"])}`).toString("base64")
+      }`
+    }
     const withBody = method !== "GET" && method !== "DELETE" && job.variables["body"] !== undefined
     if (withBody) headers["content-type"] = "application/json"
     const response = await fetch(url, {
@@ -44,12 +52,28 @@ const callHttp = (connection: ResolvedConnection, job: Job): Effect.Effect<Outco
     } catch {
       // not JSON: kept as text
     }
-    if (!response.ok) return { ok: false, message: `${method} ${url} answered ${response.status}`, final: response.status >= 400 && response.status < 500 && response.status !== 429 }
+    if (!response.ok) {
+      return {
+        ok: false,
+        message: `${method} ${url} answered ${response.status}`,
+        final: response.status >= 400 && response.status < 500 && response.status !== 429
+      }
+    }
     const result = { status: response.status, body, headers: Object.fromEntries(response.headers.entries()) }
     return { ok: true, variables: { [job.customHeaders["resultVariable"] ?? "response"]: result } }
-  }).pipe(Effect.catch((error) => Effect.succeed<Outcome>({ ok: false, message: `request failed: ${error.cause instanceof Error ? error.cause.message : String(error.cause)}`, final: false })))
+  }).pipe(
+    Effect.catch((error) =>
+      Effect.succeed<Outcome>({
+        ok: false,
+        message: `request failed: ${error.cause instanceof Error ? error.cause.message : String(error.cause)}`,
+        final: false
+      })
+    )
+  )
 
-export class ConnectorRunner extends Context.Service<ConnectorRunner, ConnectorRunnerShape>()("flowcore/ConnectorRunner") {
+export class ConnectorRunner
+  extends Context.Service<ConnectorRunner, ConnectorRunnerShape>()("flowcore/ConnectorRunner")
+{
   static readonly layer = Layer.effect(
     ConnectorRunner,
     Effect.gen(function*() {
@@ -60,14 +84,36 @@ export class ConnectorRunner extends Context.Service<ConnectorRunner, ConnectorR
       const perform = (tenantId: string, job: Job): Effect.Effect<Outcome> =>
         Effect.gen(function*() {
           const reference = job.customHeaders["connection"]
-          if (reference === undefined || reference === "") return { ok: false, message: "the connector task names no connection (task header connection)", final: true }
+          if (reference === undefined || reference === "") {
+            return {
+              ok: false,
+              message: "the connector task names no connection (task header connection)",
+              final: true
+            }
+          }
           const connection = yield* connections.resolve(tenantId, reference)
           if (connection === undefined) return { ok: false, message: `connection ${reference} not found`, final: true }
           if (!connection.enabled) return { ok: false, message: `connection ${reference} is disabled`, final: true }
-          if (connection.connectorType !== job.type) return { ok: false, message: `connection ${reference} is of type ${connection.connectorType}, not ${job.type}`, final: true }
+          if (connection.connectorType !== job.type) {
+            return {
+              ok: false,
+              message: `connection ${reference} is of type ${connection.connectorType}, not ${job.type}`,
+              final: true
+            }
+          }
           const problems = configurationProblems(connection.connectorType, connection.config)
-          if (problems.length > 0) return { ok: false, message: `connection ${reference} is incomplete: ${problems.map((p) => `${p.field} ${p.message}`).join(", ")}`, final: true }
-          return connection.connectorType === HTTP_JSON ? yield* callHttp(connection, job) : { ok: false, message: `no runtime for ${job.type}`, final: true }
+          if (problems.length > 0) {
+            return {
+              ok: false,
+              message: `connection ${reference} is incomplete: ${
+                problems.map((p) => `${p.field} ${p.message}`).join(", ")
+              }`,
+              final: true
+            }
+          }
+          return connection.connectorType === HTTP_JSON
+            ? yield* callHttp(connection, job)
+            : { ok: false, message: `no runtime for ${job.type}`, final: true }
         })
 
       const runOnce = Effect.gen(function*() {
@@ -77,20 +123,32 @@ export class ConnectorRunner extends Context.Service<ConnectorRunner, ConnectorR
         let done = 0
         for (const { tenant_id: tenantId, type } of tenants) {
           const principal: Principal = { sub: `system:${WORKER}`, tenantId, roles: [], source: "local" }
-          const jobs = yield* work.activateJobs(tenantId, { type, worker: WORKER, maxJobsToActivate: 16, timeout: 60_000 })
+          const jobs = yield* work.activateJobs(tenantId, {
+            type,
+            worker: WORKER,
+            maxJobsToActivate: 16,
+            timeout: 60_000
+          })
           yield* Effect.forEach(jobs, (job) =>
             Effect.flatMap(perform(tenantId, job), (outcome) =>
               outcome.ok
                 ? work.completeJob(principal, job.id, outcome.variables)
-                : work.failJob(principal, job.id, { retries: outcome.final ? 0 : Math.max(0, job.retries - 1), errorMessage: outcome.message, retryBackOff: outcome.final ? 0 : 5_000 })
-            ).pipe(Effect.catchCause((cause) => Effect.logWarning(`connector job ${job.id} not finished`, cause))), { concurrency: 8, discard: true })
+                : work.failJob(principal, job.id, {
+                  retries: outcome.final ? 0 : Math.max(0, job.retries - 1),
+                  errorMessage: outcome.message,
+                  retryBackOff: outcome.final ? 0 : 5_000
+                })).pipe(
+                Effect.catchCause((cause) => Effect.logWarning(`connector job ${job.id} not finished`, cause))
+              ), { concurrency: 8, discard: true })
           done += jobs.length
         }
         return done
       })
 
       const semaphore = yield* Semaphore.make(1)
-      const guarded = semaphore.withPermits(1)(runOnce).pipe(Effect.catchCause((cause) => Effect.as(Effect.logWarning("connector runtime pass failed", cause), 0)))
+      const guarded = semaphore.withPermits(1)(runOnce).pipe(
+        Effect.catchCause((cause) => Effect.as(Effect.logWarning("connector runtime pass failed", cause), 0))
+      )
       yield* runClusterLoop("connector-runner", Duration.millis(500), guarded)
       return { runOnce: guarded }
     })

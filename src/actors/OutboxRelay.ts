@@ -8,8 +8,8 @@ import type { OutboxKind } from "../persistence/InstanceStore.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
 import { DecisionEvaluator } from "../services/DecisionEvaluator.ts"
 import { Signals } from "../services/Signals.ts"
-import { ProcessInstance } from "./ProcessInstance.ts"
 import { runClusterLoop } from "./ClusterLoop.ts"
+import { ProcessInstance } from "./ProcessInstance.ts"
 
 interface OutboxRow {
   readonly id: string
@@ -37,8 +37,19 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
       const decisions = yield* DecisionEvaluator
       const signals = yield* Signals
 
-      const execute = (row: OutboxRow, commandId: string, command: Parameters<ReturnType<typeof client>["Execute"]>[0]["command"], extra: Record<string, unknown> = {}) =>
-        client(row.target_instance_id).Execute({ commandId, tenantId: row.tenant_id, actor: row.actor, command, ...extra })
+      const execute = (
+        row: OutboxRow,
+        commandId: string,
+        command: Parameters<ReturnType<typeof client>["Execute"]>[0]["command"],
+        extra: Record<string, unknown> = {}
+      ) =>
+        client(row.target_instance_id).Execute({
+          commandId,
+          tenantId: row.tenant_id,
+          actor: row.actor,
+          command,
+          ...extra
+        })
 
       const deliver = (row: OutboxRow) =>
         Effect.gen(function*() {
@@ -57,10 +68,20 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
               const [deployment] = yield* sql<{ id: string }>`SELECT id FROM deployments
                 WHERE tenant_id = ${row.tenant_id} AND key = ${processKey} ORDER BY version DESC LIMIT 1`
               if (deployment === undefined) return yield* failed(`called process ${processKey} is not deployed`)
-              const [parent] = yield* sql<{ root_instance_id: string }>`SELECT root_instance_id FROM process_instances WHERE id = ${row.source_instance_id}`
-              return yield* execute(row, "start", { type: "StartInstance", variables: (payload["variables"] ?? {}) as Record<string, unknown>, called: true }, {
+              const [parent] = yield* sql<
+                { root_instance_id: string }
+              >`SELECT root_instance_id FROM process_instances WHERE id = ${row.source_instance_id}`
+              return yield* execute(row, "start", {
+                type: "StartInstance",
+                variables: (payload["variables"] ?? {}) as Record<string, unknown>,
+                called: true
+              }, {
                 deploymentId: deployment.id,
-                parent: { instanceId: row.source_instance_id, nodeId: String(payload["parentNodeId"]), rootInstanceId: parent?.root_instance_id ?? row.source_instance_id }
+                parent: {
+                  instanceId: row.source_instance_id,
+                  nodeId: String(payload["parentNodeId"]),
+                  rootInstanceId: parent?.root_instance_id ?? row.source_instance_id
+                }
               }).pipe(
                 Effect.catchTag("InstanceRejected", (rejected) =>
                   rejected.reason === "INVALID_STATE" && /already exists/.test(rejected.message)
@@ -74,27 +95,43 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
               const evaluationId = String(payload["evaluationId"])
               const decisionId = String(payload["decisionId"])
               const outcome = yield* Effect.result(
-                decisions.evaluateLatest(row.tenant_id, decisionId, (payload["variables"] ?? {}) as Record<string, unknown>)
+                decisions.evaluateLatest(
+                  row.tenant_id,
+                  decisionId,
+                  (payload["variables"] ?? {}) as Record<string, unknown>
+                )
               )
               return yield* execute(
                 row,
                 `decision:${evaluationId}`,
                 outcome._tag === "Success"
-                  ? { type: "DecisionEvaluated", evaluationId, result: outcome.success.result, outputs: outcome.success.outputs }
+                  ? {
+                    type: "DecisionEvaluated",
+                    evaluationId,
+                    result: outcome.success.result,
+                    outputs: outcome.success.outputs
+                  }
                   : { type: "DecisionFailed", evaluationId, message: outcome.failure.message }
               )
             }
             case "CORRELATE_MESSAGE":
-              return yield* execute(row, `message:${String(payload["messageKey"])}:${String(payload["subscriptionId"])}`, {
-                type: "CorrelateMessage",
-                subscriptionId: String(payload["subscriptionId"]),
-                variables: (payload["variables"] ?? {}) as Record<string, unknown>
-              })
+              return yield* execute(
+                row,
+                `message:${String(payload["messageKey"])}:${String(payload["subscriptionId"])}`,
+                {
+                  type: "CorrelateMessage",
+                  subscriptionId: String(payload["subscriptionId"]),
+                  variables: (payload["variables"] ?? {}) as Record<string, unknown>
+                }
+              )
             case "BROADCAST_SIGNAL":
               // A signal throw event: the same broadcast as POST /signals, in the name of whoever moved the instance.
               return yield* signals.broadcast(
                 { sub: row.actor, tenantId: row.tenant_id, roles: [], source: "local" },
-                { signalName: String(payload["signalName"]), variables: (payload["variables"] ?? {}) as Record<string, unknown> },
+                {
+                  signalName: String(payload["signalName"]),
+                  variables: (payload["variables"] ?? {}) as Record<string, unknown>
+                },
                 String(payload["broadcastId"])
               )
             case "CHILD_ERROR":

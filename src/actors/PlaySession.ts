@@ -23,8 +23,16 @@ export const StartPlay = Rpc.make("Start", {
   error: PlayRejected
 })
 
-export const StepPlay = Rpc.make("Step", { payload: { tenantId: Schema.String, step: PlayStepRequest }, success: PlaySessionView, error: PlayRejected })
+export const StepPlay = Rpc.make("Step", {
+  payload: { tenantId: Schema.String, step: PlayStepRequest },
+  success: PlaySessionView,
+  error: PlayRejected
+})
 
-export const GetPlay = Rpc.make("Get", { payload: { tenantId: Schema.String }, success: PlaySessionView, error: PlayRejected })
+export const GetPlay = Rpc.make("Get", {
+  payload: { tenantId: Schema.String },
+  success: PlaySessionView,
+  error: PlayRejected
+})
 
 export const PlaySession = Entity.make("PlaySession", [StartPlay, StepPlay, GetPlay])

@@ -3,9 +3,9 @@
 // the session is gone (a later message finds no session: 404).
 import { Clock, Effect } from "effect"
 import { Entity } from "effect/cluster"
-import type { InstanceState } from "../engine/InstanceState.ts"
-import { playStart, playStep, type PlayOutcome } from "../engine/Play.ts"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
+import type { InstanceState } from "../engine/InstanceState.ts"
+import { type PlayOutcome, playStart, playStep } from "../engine/Play.ts"
 import type { PlaySessionView } from "../schema/Play.ts"
 import { PlayRejected, PlaySession } from "./PlaySession.ts"
 
@@ -34,15 +34,27 @@ const viewOf = (id: string, session: Session): PlaySessionView => ({
   state: session.state.status === "SUSPENDED" ? "ACTIVE" : session.state.status,
   steps: session.steps,
   variables: session.state.variables,
-  tokens: Object.values(session.state.tokens).map((token) => ({ tokenId: token.id, nodeId: token.nodeId, waitingFor: token.wait?.kind ?? null })),
-  armedEvents: Object.values(session.state.boundaries ?? {}).map((armed) => ({ nodeId: armed.nodeId, kind: armed.kind })),
-  incidents: Object.values(session.state.incidents).map((incident) => ({ nodeId: incident.nodeId, type: incident.type, message: incident.message })),
+  tokens: Object.values(session.state.tokens).map((token) => ({
+    tokenId: token.id,
+    nodeId: token.nodeId,
+    waitingFor: token.wait?.kind ?? null
+  })),
+  armedEvents: Object.values(session.state.boundaries ?? {}).map((armed) => ({
+    nodeId: armed.nodeId,
+    kind: armed.kind
+  })),
+  incidents: Object.values(session.state.incidents).map((incident) => ({
+    nodeId: incident.nodeId,
+    type: incident.type,
+    message: incident.message
+  })),
   lastStep: lastOf(session.path),
   path: session.path,
   createdAt: session.createdAt
 })
 
-const rejectedBy = (outcome: Extract<PlayOutcome, { ok: false }>) => new PlayRejected({ reason: outcome.reason, message: outcome.message })
+const rejectedBy = (outcome: Extract<PlayOutcome, { ok: false }>) =>
+  new PlayRejected({ reason: outcome.reason, message: outcome.message })
 
 export const PlaySessionLive = PlaySession.toLayer(
   Effect.gen(function*() {
@@ -57,10 +69,14 @@ export const PlaySessionLive = PlaySession.toLayer(
     return PlaySession.of({
       Start: ({ payload }) =>
         Effect.gen(function*() {
-          if (session !== undefined) return yield* new PlayRejected({ reason: "CONFLICT", message: `play session ${id} already exists` })
+          if (session !== undefined) {
+            return yield* new PlayRejected({ reason: "CONFLICT", message: `play session ${id} already exists` })
+          }
           const graph = payload.graph as ProcessGraph
           const outcome = playStart(graph, id, payload.variables, payload.chooseFlows)
-          if (!outcome.ok) return yield* rejectedBy(outcome)
+          if (!outcome.ok) {
+            return yield* rejectedBy(outcome)
+          }
           session = {
             tenantId: payload.tenantId,
             processKey: payload.processKey,
@@ -79,7 +95,12 @@ export const PlaySessionLive = PlaySession.toLayer(
           const outcome = playStep(played.graph, id, played.state, payload.step, played.mocks, 0)
           if (!outcome.ok) return yield* rejectedBy(outcome)
           const taken = { step: played.steps + 1, answered: outcome.answered, passed: outcome.passed }
-          session = { ...played, state: outcome.state, steps: played.steps + 1, path: [...played.path, taken].slice(-MAX_PATH) }
+          session = {
+            ...played,
+            state: outcome.state,
+            steps: played.steps + 1,
+            path: [...played.path, taken].slice(-MAX_PATH)
+          }
           return viewOf(id, session)
         }),
       Get: ({ payload }) => Effect.map(current(payload.tenantId), (played) => viewOf(id, played))

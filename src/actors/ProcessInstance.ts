@@ -27,7 +27,9 @@ export const Execute = Rpc.make("Execute", {
     /** For StartInstance: the deployment (version) to start. */
     deploymentId: Schema.optional(Schema.String),
     /** For StartInstance of a called process: the calling instance and node, and the root of the call tree. */
-    parent: Schema.optional(Schema.Struct({ instanceId: Schema.String, nodeId: Schema.String, rootInstanceId: Schema.String })),
+    parent: Schema.optional(
+      Schema.Struct({ instanceId: Schema.String, nodeId: Schema.String, rootInstanceId: Schema.String })
+    ),
     command: InstanceCommand
   },
   success: InstanceSnapshot,

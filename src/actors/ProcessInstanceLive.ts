@@ -4,11 +4,11 @@
 import { Clock, Effect } from "effect"
 import { Entity } from "effect/cluster"
 import { InstanceStore, type NewInstance, type StoredInstance } from "../persistence/InstanceStore.ts"
-import { isRejection, ProcessEngine } from "../services/ProcessEngine.ts"
-import { JobAvailability } from "../services/JobAvailability.ts"
-import { OutboxRelay } from "./OutboxRelay.ts"
 import { jsonValueProblem } from "../persistence/StorableJson.ts"
-import { InstanceRejected, ProcessInstance, type InstanceSnapshot } from "./ProcessInstance.ts"
+import { JobAvailability } from "../services/JobAvailability.ts"
+import { isRejection, ProcessEngine } from "../services/ProcessEngine.ts"
+import { OutboxRelay } from "./OutboxRelay.ts"
+import { InstanceRejected, type InstanceSnapshot, ProcessInstance } from "./ProcessInstance.ts"
 
 /** The most an instance's variables may take, as JSON text (Zeebe's default message size limit is also 4 MB). */
 export const MAX_INSTANCE_VARIABLES_BYTES = 4 * 1024 * 1024
@@ -49,7 +49,9 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
           Effect.annotateLogs({ instanceId, commandId })
         )
         current = yield* store.load(instanceId).pipe(Effect.catchDefect(() => Effect.succeed(current)))
-        return yield* Effect.fail(new InstanceRejected({ reason: "INTERNAL", message: `command ${commandId} on instance ${instanceId} failed` }))
+        return yield* Effect.fail(
+          new InstanceRejected({ reason: "INTERNAL", message: `command ${commandId} on instance ${instanceId} failed` })
+        )
       })
 
     return ProcessInstance.of({
@@ -59,7 +61,9 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
           // not apply (as a duplicate typically does not) or when its commit finds the id taken.
           const rejected = (reason: InstanceRejected["reason"], message: string) =>
             Effect.flatMap(store.recordedReply(instanceId, payload.commandId), (recorded) =>
-              recorded !== undefined ? Effect.succeed(recorded as InstanceSnapshot) : Effect.fail(new InstanceRejected({ reason, message })))
+              recorded !== undefined
+                ? Effect.succeed(recorded as InstanceSnapshot)
+                : Effect.fail(new InstanceRejected({ reason, message })))
 
           let instance: StoredInstance
           let created: NewInstance | undefined
@@ -72,7 +76,10 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
               return yield* rejected("NOT_FOUND", `deployment ${payload.deploymentId} not found`)
             }
             if (deployment.state === "SUSPENDED") {
-              return yield* rejected("INVALID_STATE", `deployment ${deployment.id} is suspended: new instances cannot start`)
+              return yield* rejected(
+                "INVALID_STATE",
+                `deployment ${deployment.id} is suspended: new instances cannot start`
+              )
             }
             created = {
               id: instanceId,
@@ -123,12 +130,21 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
                 `deployment ${target.id} is process ${target.key}, the instance runs process ${instance.processKey}: migration stays within one process`
               )
             }
-            outcome = engine.migrate({ source: instance.graph, target: target.graph, instanceId, state: instance.engineState, command, now })
+            outcome = engine.migrate({
+              source: instance.graph,
+              target: target.graph,
+              instanceId,
+              state: instance.engineState,
+              command,
+              now
+            })
             instance = { ...instance, deploymentId: target.id, version: target.version, graph: target.graph }
           } else {
             outcome = engine.execute({ graph: instance.graph, instanceId, state: instance.engineState, command, now })
           }
-          if (isRejection(outcome)) return yield* rejected(outcome.reason, outcome.message)
+          if (isRejection(outcome)) {
+            return yield* rejected(outcome.reason, outcome.message)
+          }
           // Values PostgreSQL cannot store (a NUL made by a script, say) or an instance grown past its budget are
           // refused before the commit, naming the variable, instead of failing inside it.
           const unstorable = variablesProblem(outcome.variables)
@@ -148,12 +164,16 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
             actor: payload.actor,
             now: new Date(now).toISOString()
           })
-          if (committed === undefined) return (yield* store.recordedReply(instanceId, payload.commandId)) as InstanceSnapshot
+          if (committed === undefined) {
+            return (yield* store.recordedReply(instanceId, payload.commandId)) as InstanceSnapshot
+          }
           current = committed.instance
           // Messages this command owes other instances were committed to the outbox: deliver them now.
           if (committed.outboxWritten > 0) yield* relay.wake
           // Workers long-polling or streaming these job types can take them now.
-          const jobTypes = outcome.instanceEvents.flatMap((event) => (event.type === "JobCreated" ? [event.jobType] : []))
+          const jobTypes = outcome.instanceEvents.flatMap((
+            event
+          ) => (event.type === "JobCreated" ? [event.jobType] : []))
           if (jobTypes.length > 0) yield* availability.announce(instance.tenantId, jobTypes)
           return reply
         }).pipe(Effect.catchDefect(answerDefect(payload.commandId)))

@@ -4,8 +4,8 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { derivedId } from "../engine/Execute.ts"
-import { ProcessInstance } from "./ProcessInstance.ts"
 import { runClusterLoop } from "./ClusterLoop.ts"
+import { ProcessInstance } from "./ProcessInstance.ts"
 
 export interface TimerPollerShape {
   /** Fires every timer due now (tests call it after moving the clock). */
@@ -20,7 +20,9 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
       const client = yield* ProcessInstance.client
       const fireDue = Effect.gen(function*() {
         const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-        const due = yield* sql<{ instance_id: string; id: string; tenant_id: string }>`SELECT s.instance_id, s.id, s.tenant_id
+        const due = yield* sql<
+          { instance_id: string; id: string; tenant_id: string }
+        >`SELECT s.instance_id, s.id, s.tenant_id
           FROM event_subscriptions s
             JOIN process_instances i ON i.id = s.instance_id
             JOIN deployments d ON d.id = i.deployment_id
@@ -38,23 +40,35 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
             Effect.catchCause((cause) => Effect.logWarning(`timer ${timer.id} not fired yet`, cause))
           ), { concurrency: 16, discard: true })
         // Timer start events: one instance each, with an id derived from the timer, so firing twice starts once.
-        const starts = yield* sql<{ tenant_id: string; deployment_id: string; node_id: string }>`SELECT t.tenant_id, t.deployment_id, t.node_id
+        const starts = yield* sql<
+          { tenant_id: string; deployment_id: string; node_id: string }
+        >`SELECT t.tenant_id, t.deployment_id, t.node_id
           FROM timer_start_events t JOIN deployments d ON d.id = t.deployment_id
           WHERE t.due_at <= ${now} AND d.state = 'ACTIVE' ORDER BY t.due_at LIMIT 100`
-        yield* Effect.forEach(starts, (start) =>
-          client(derivedId(start.deployment_id, `timer-start:${start.node_id}`)).Execute({
-            commandId: "start",
-            tenantId: start.tenant_id,
-            actor: "system:timer",
-            deploymentId: start.deployment_id,
-            command: { type: "StartInstance", variables: {}, startNodeId: start.node_id }
-          }).pipe(
-            Effect.catchTag("InstanceRejected", (rejected) =>
-              rejected.reason === "INVALID_STATE" && /already exists/.test(rejected.message) ? Effect.void : Effect.fail(rejected)),
-            Effect.andThen(sql`DELETE FROM timer_start_events WHERE deployment_id = ${start.deployment_id} AND node_id = ${start.node_id}`),
-            Effect.timeout("10 seconds"),
-            Effect.catchCause((cause) => Effect.logWarning(`timer start ${start.deployment_id}/${start.node_id} not fired yet`, cause))
-          ), { concurrency: 4, discard: true })
+        yield* Effect.forEach(
+          starts,
+          (start) =>
+            client(derivedId(start.deployment_id, `timer-start:${start.node_id}`)).Execute({
+              commandId: "start",
+              tenantId: start.tenant_id,
+              actor: "system:timer",
+              deploymentId: start.deployment_id,
+              command: { type: "StartInstance", variables: {}, startNodeId: start.node_id }
+            }).pipe(
+              Effect.catchTag("InstanceRejected", (rejected) =>
+                rejected.reason === "INVALID_STATE" && /already exists/.test(rejected.message)
+                  ? Effect.void
+                  : Effect.fail(rejected)),
+              Effect.andThen(
+                sql`DELETE FROM timer_start_events WHERE deployment_id = ${start.deployment_id} AND node_id = ${start.node_id}`
+              ),
+              Effect.timeout("10 seconds"),
+              Effect.catchCause((cause) =>
+                Effect.logWarning(`timer start ${start.deployment_id}/${start.node_id} not fired yet`, cause)
+              )
+            ),
+          { concurrency: 4, discard: true }
+        )
         return due.length + starts.length
       }).pipe(Effect.catchCause((cause) => Effect.as(Effect.logWarning("timer poll failed; retried", cause), 0)))
       yield* runClusterLoop("timer-poller", "250 millis", fireDue)

@@ -9,7 +9,12 @@ const KEY_LENGTH = 32
 
 const derive = (password: string, salt: Buffer, cost: number, blockSize: number, parallelism: number) =>
   Effect.callback<Buffer>((resume) => {
-    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { N: cost, r: blockSize, p: parallelism, maxmem: 64 * 1024 * 1024 }, (error, key) => {
+    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, {
+      N: cost,
+      r: blockSize,
+      p: parallelism,
+      maxmem: 64 * 1024 * 1024
+    }, (error, key) => {
       resume(error ? Effect.die(error) : Effect.succeed(key))
     })
   })
@@ -26,9 +31,16 @@ export const verifyPassword = (password: string, stored: string): Effect.Effect<
     const [scheme, cost, blockSize, parallelism, salt, hash] = stored.split("$")
     if (scheme !== "scrypt" || salt === undefined || hash === undefined) return false
     const expected = Buffer.from(hash, "base64url")
-    const actual = yield* derive(password, Buffer.from(salt, "base64url"), Number(cost), Number(blockSize), Number(parallelism))
+    const actual = yield* derive(
+      password,
+      Buffer.from(salt, "base64url"),
+      Number(cost),
+      Number(blockSize),
+      Number(parallelism)
+    )
     return actual.length === expected.length && timingSafeEqual(actual, expected)
   })
 
 /** A hash of a random password: compared against when a username is unknown, so timing does not reveal it. */
-export const DUMMY_HASH = `scrypt$${COST}$${BLOCK_SIZE}$${PARALLELISM}$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`
+export const DUMMY_HASH =
+  `scrypt$${COST}$${BLOCK_SIZE}$${PARALLELISM}$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`

@@ -5,4 +5,5 @@ export const ROLES = ["ADMIN", "PROCESS_OWNER", "TASK_USER"] as const
 export type Role = (typeof ROLES)[number]
 export const Role = Schema.Literals(ROLES).annotate({ identifier: "Role" })
 
-export const isRole = (value: unknown): value is Role => typeof value === "string" && (ROLES as ReadonlyArray<string>).includes(value)
+export const isRole = (value: unknown): value is Role =>
+  typeof value === "string" && (ROLES as ReadonlyArray<string>).includes(value)

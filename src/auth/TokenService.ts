@@ -22,7 +22,9 @@ export interface IssuedToken {
 }
 
 export interface TokenServiceShape {
-  readonly issue: (subject: { readonly sub: string; readonly tenantId: string; readonly roles: ReadonlyArray<Role> }) => Effect.Effect<IssuedToken>
+  readonly issue: (
+    subject: { readonly sub: string; readonly tenantId: string; readonly roles: ReadonlyArray<Role> }
+  ) => Effect.Effect<IssuedToken>
   readonly verify: (token: string) => Effect.Effect<Principal, InvalidToken>
   readonly oidcIssuer: string | undefined
 }
@@ -39,7 +41,9 @@ export class TokenService extends Context.Service<TokenService, TokenServiceShap
         const tenantId = payload["tenantId"]
         const roles = payload["roles"]
         if (typeof payload.sub !== "string" || payload.sub === "") throw new InvalidToken("token has no sub claim")
-        if (typeof tenantId !== "string" || !isUuid(tenantId)) throw new InvalidToken("token's tenantId claim is not a UUID")
+        if (typeof tenantId !== "string" || !isUuid(tenantId)) {
+          throw new InvalidToken("token's tenantId claim is not a UUID")
+        }
         if (roles !== undefined && !Array.isArray(roles)) throw new InvalidToken("token's roles claim is not a list")
         return { sub: payload.sub, tenantId: tenantId.toLowerCase(), roles: (roles ?? []).filter(isRole), source }
       }
@@ -63,11 +67,17 @@ export class TokenService extends Context.Service<TokenService, TokenServiceShap
                 })
                 return claimsToPrincipal(payload, "oidc")
               }
-              const { payload } = await jwtVerify(token, secret, { issuer: config.jwtIssuer, algorithms: ["HS256"], currentDate: now })
+              const { payload } = await jwtVerify(token, secret, {
+                issuer: config.jwtIssuer,
+                algorithms: ["HS256"],
+                currentDate: now
+              })
               return claimsToPrincipal(payload, "local")
             },
             catch: (error) =>
-              error instanceof InvalidToken ? error : new InvalidToken(error instanceof Error ? error.message : String(error))
+              error instanceof InvalidToken
+                ? error
+                : new InvalidToken(error instanceof Error ? error.message : String(error))
           })
         })
 

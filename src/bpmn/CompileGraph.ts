@@ -1,7 +1,6 @@
 // Both model formats are read into a draft, and one compiler turns a draft into the executable graph, listing every
 // problem by element id (never stopping at the first).
 import { feelSyntaxProblem, isExpression } from "./Expressions.ts"
-import { addIsoDuration } from "./Timer.ts"
 import {
   type Compiled,
   EXECUTABLE_TYPES,
@@ -11,6 +10,7 @@ import {
   type NodeType,
   type Problem
 } from "./ProcessGraph.ts"
+import { addIsoDuration } from "./Timer.ts"
 
 export interface DraftNode {
   readonly id: string
@@ -36,7 +36,10 @@ export interface DraftNode {
   readonly script?: { readonly expression: string; readonly resultVariable: string } | null | undefined
   readonly message?: { readonly name: string | null; readonly correlationKey: string | null } | null | undefined
   readonly signal?: { readonly name: string | null } | null | undefined
-  readonly timer?: { readonly kind: "duration" | "date" | "cycle"; readonly expression: string | null } | null | undefined
+  readonly timer?:
+    | { readonly kind: "duration" | "date" | "cycle"; readonly expression: string | null }
+    | null
+    | undefined
   readonly boundary?: { readonly attachedTo: string | null; readonly cancelActivity: boolean } | null | undefined
   /** The error code of an error event definition (null: no code, i.e. catch-all on a boundary). */
   readonly errorCode?: string | null | undefined
@@ -47,13 +50,16 @@ export interface DraftNode {
   /** The FEEL condition of a conditional event. */
   readonly condition?: string | null | undefined
   readonly call?: { readonly processId: string | null; readonly propagateAllChildVariables: boolean } | null | undefined
-  readonly multiInstance?: {
-    readonly sequential: boolean
-    readonly inputCollection: string | null
-    readonly inputElement: string | null
-    readonly outputCollection: string | null
-    readonly outputElement: string | null
-  } | null | undefined
+  readonly multiInstance?:
+    | {
+      readonly sequential: boolean
+      readonly inputCollection: string | null
+      readonly inputElement: string | null
+      readonly outputCollection: string | null
+      readonly outputElement: string | null
+    }
+    | null
+    | undefined
   readonly decision?: { readonly decisionId: string | null; readonly resultVariable: string | null } | null | undefined
   /** A loop other than multi-instance (standard loop), which is not supported. */
   readonly standardLoop?: boolean | undefined
@@ -77,11 +83,29 @@ export interface Draft {
 }
 
 const BOUNDARY_HOSTS: ReadonlySet<string> = new Set([
-  "serviceTask", "sendTask", "userTask", "scriptTask", "task", "manualTask", "receiveTask", "subProcess", "callActivity", "businessRuleTask"
+  "serviceTask",
+  "sendTask",
+  "userTask",
+  "scriptTask",
+  "task",
+  "manualTask",
+  "receiveTask",
+  "subProcess",
+  "callActivity",
+  "businessRuleTask"
 ])
 
 const MULTI_INSTANCE_TYPES: ReadonlySet<string> = new Set([
-  "serviceTask", "sendTask", "userTask", "scriptTask", "task", "manualTask", "receiveTask", "subProcess", "callActivity", "businessRuleTask"
+  "serviceTask",
+  "sendTask",
+  "userTask",
+  "scriptTask",
+  "task",
+  "manualTask",
+  "receiveTask",
+  "subProcess",
+  "callActivity",
+  "businessRuleTask"
 ])
 
 const isExecutable = (type: string): type is NodeType => (EXECUTABLE_TYPES as ReadonlyArray<string>).includes(type)
@@ -102,14 +126,19 @@ export const compileDraft = (draft: Draft): Compiled => {
     ids.add(element.id)
   }
   if (draft.key === "" || !/^[A-Za-z_][\w.-]*$/.test(draft.key)) {
-    problem(draft.key || "process", "the process id must start with a letter or _ and contain only letters, digits, _ . -")
+    problem(
+      draft.key || "process",
+      "the process id must start with a letter or _ and contain only letters, digits, _ . -"
+    )
   }
 
   const nodeIds = new Set(draft.nodes.map((n) => n.id))
   const flows: Record<string, GraphFlow> = {}
   const scopeOf = new Map(draft.nodes.map((n) => [n.id, n.scope ?? null]))
   for (const flow of draft.flows) {
-    if (!nodeIds.has(flow.source)) problem(flow.id, `sequence flow ${flow.id} starts at unknown element "${flow.source}"`)
+    if (!nodeIds.has(flow.source)) {
+      problem(flow.id, `sequence flow ${flow.id} starts at unknown element "${flow.source}"`)
+    }
     if (!nodeIds.has(flow.target)) problem(flow.id, `sequence flow ${flow.id} ends at unknown element "${flow.target}"`)
     if (nodeIds.has(flow.source) && nodeIds.has(flow.target) && scopeOf.get(flow.source) !== scopeOf.get(flow.target)) {
       problem(flow.id, `sequence flow ${flow.id} crosses a subprocess boundary`)
@@ -126,12 +155,16 @@ export const compileDraft = (draft: Draft): Compiled => {
   const messageStarts: Array<{ readonly nodeId: string; readonly messageName: string }> = []
   const signalStarts: Array<{ readonly nodeId: string; readonly signalName: string }> = []
   const conditionalStarts: Array<{ readonly nodeId: string; readonly condition: string }> = []
-  const timerStarts: Array<{ readonly nodeId: string; readonly timer: { readonly kind: "duration" | "date"; readonly expression: string } }> = []
+  const timerStarts: Array<
+    { readonly nodeId: string; readonly timer: { readonly kind: "duration" | "date"; readonly expression: string } }
+  > = []
   const draftNodes = new Map(draft.nodes.map((n) => [n.id, n]))
   /** The start events of the event subprocesses directly inside a scope (null: the process). */
   const eventStartsIn = (scopeId: string | null): Array<string> =>
-    draft.nodes.filter((n) => n.type === "startEvent" && n.scope != null && draftNodes.get(n.scope)?.triggeredByEvent === true &&
-      (draftNodes.get(n.scope)!.scope ?? null) === scopeId).map((n) => n.id)
+    draft.nodes.filter((n) =>
+      n.type === "startEvent" && n.scope != null && draftNodes.get(n.scope)?.triggeredByEvent === true &&
+      (draftNodes.get(n.scope)!.scope ?? null) === scopeId
+    ).map((n) => n.id)
   for (const draftNode of draft.nodes) {
     const { id, type } = draftNode
     if (!isExecutable(type)) {
@@ -148,7 +181,9 @@ export const compileDraft = (draft: Draft): Compiled => {
     const catching = type === "intermediateCatchEvent" || type === "boundaryEvent"
     const isBoundary = type === "boundaryEvent"
     // The start event of an event subprocess: triggered by its event while the enclosing scope runs.
-    const eventSubprocess = type === "startEvent" && scope !== null && draftNodes.get(scope)?.triggeredByEvent === true ? draftNodes.get(scope)! : null
+    const eventSubprocess = type === "startEvent" && scope !== null && draftNodes.get(scope)?.triggeredByEvent === true
+      ? draftNodes.get(scope)!
+      : null
     const waitsForMessage = type === "receiveTask" || ((catching || eventSubprocess !== null) && kind === "message")
     const waitsForSignal = (catching || eventSubprocess !== null) && kind === "signal"
     const waitsForTimer = (catching || eventSubprocess !== null) && kind === "timer"
@@ -163,14 +198,25 @@ export const compileDraft = (draft: Draft): Compiled => {
     // Link events (BPMN 10.5.6): a throw link continues at the catch link of the same name in the same scope.
     const linkThrow = type === "intermediateThrowEvent" && kind === "link"
     const linkCatch = type === "intermediateCatchEvent" && kind === "link"
-    if (catching && !waitsForMessage && !waitsForSignal && !waitsForTimer && !catchesError && !catchesEscalation && !waitsForCondition && !linkCatch) {
-      problem(id, draftNode.timer?.kind === "cycle"
-        ? "repeating timers (timeCycle) are not supported: a timer fires once"
-        : `${definitions.join(", ") || "untyped"} ${type === "boundaryEvent" ? "boundary" : "intermediate catch"} events are not supported`)
+    if (
+      catching && !waitsForMessage && !waitsForSignal && !waitsForTimer && !catchesError && !catchesEscalation &&
+      !waitsForCondition && !linkCatch
+    ) {
+      problem(
+        id,
+        draftNode.timer?.kind === "cycle"
+          ? "repeating timers (timeCycle) are not supported: a timer fires once"
+          : `${definitions.join(", ") || "untyped"} ${
+            type === "boundaryEvent" ? "boundary" : "intermediate catch"
+          } events are not supported`
+      )
       continue
     }
     if (eventSubprocess !== null && kind === null) {
-      problem(id, `the start event of event subprocess ${scope} needs a message, timer, signal, error or conditional event definition`)
+      problem(
+        id,
+        `the start event of event subprocess ${scope} needs a message, timer, signal, error or conditional event definition`
+      )
       continue
     }
     // A message start event (at process level) starts an instance when a message of that name is published.
@@ -180,11 +226,23 @@ export const compileDraft = (draft: Draft): Compiled => {
     const timerStart = type === "startEvent" && scope === null && kind === "timer"
     if (timerStart) {
       const definition = draftNode.timer ?? null
-      if (definition === null || definition.expression === null || definition.expression === "") problem(id, `timer start event ${id} needs a timeDate or timeDuration`)
-      else if (definition.kind === "cycle") problem(id, "repeating timers (timeCycle) are not supported: a timer fires once")
-      else if (isExpression(definition.expression)) problem(id, "a timer start event needs a literal date-time or duration (there are no variables yet)")
-      else if (definition.kind === "duration" ? addIsoDuration(0, definition.expression) === null : Number.isNaN(Date.parse(definition.expression))) {
-        problem(id, `timer ${definition.expression} is not an ISO 8601 ${definition.kind === "duration" ? "duration" : "date-time"}`)
+      if (definition === null || definition.expression === null || definition.expression === "") {
+        problem(id, `timer start event ${id} needs a timeDate or timeDuration`)
+      } else if (definition.kind === "cycle") {
+        problem(id, "repeating timers (timeCycle) are not supported: a timer fires once")
+      } else if (isExpression(definition.expression)) {
+        problem(id, "a timer start event needs a literal date-time or duration (there are no variables yet)")
+      } else if (
+        definition.kind === "duration"
+          ? addIsoDuration(0, definition.expression) === null
+          : Number.isNaN(Date.parse(definition.expression))
+      ) {
+        problem(
+          id,
+          `timer ${definition.expression} is not an ISO 8601 ${
+            definition.kind === "duration" ? "duration" : "date-time"
+          }`
+        )
       } else timerStarts.push({ nodeId: id, timer: { kind: definition.kind, expression: definition.expression } })
     }
     if (conditionalStart) {
@@ -212,12 +270,19 @@ export const compileDraft = (draft: Draft): Compiled => {
       if (name === null || name === "") problem(id, `signal throw event ${id} needs a signal with a name`)
       signalThrow = { name: name ?? "" }
     }
-    const understood = waitsForMessage || waitsForSignal || waitsForTimer || waitsForCondition || catchesError || throwsError || throwsSignal ||
-      throwsMessage || messageStart || signalStart || conditionalStart || timerStart || linkThrow || linkCatch || catchesEscalation || throwsEscalation
+    const understood = waitsForMessage || waitsForSignal || waitsForTimer || waitsForCondition || catchesError ||
+      throwsError || throwsSignal ||
+      throwsMessage || messageStart || signalStart || conditionalStart || timerStart || linkThrow || linkCatch ||
+      catchesEscalation || throwsEscalation
     if (!understood && kind !== null) {
-      problem(id, draftNode.timer?.kind === "cycle"
-        ? "repeating timers (timeCycle) are not supported: a timer fires once"
-        : `${kind} ${type === "startEvent" ? "start" : type === "endEvent" ? "end" : "intermediate"} events are not supported`)
+      problem(
+        id,
+        draftNode.timer?.kind === "cycle"
+          ? "repeating timers (timeCycle) are not supported: a timer fires once"
+          : `${kind} ${
+            type === "startEvent" ? "start" : type === "endEvent" ? "end" : "intermediate"
+          } events are not supported`
+      )
       continue
     }
     const incoming = draft.flows.filter((f) => f.target === id).map((f) => f.id)
@@ -239,24 +304,41 @@ export const compileDraft = (draft: Draft): Compiled => {
       const attachedTo = draftNode.boundary?.attachedTo ?? null
       const host = draft.nodes.find((n) => n.id === attachedTo)
       if (attachedTo === null || host === undefined) problem(id, `boundary event ${id} is not attached to an activity`)
-      else if (!BOUNDARY_HOSTS.has(host.type)) problem(id, `boundary event ${id} is attached to ${host.type} ${attachedTo}, which cannot have boundary events`)
+      else if (!BOUNDARY_HOSTS.has(host.type)) {
+        problem(id, `boundary event ${id} is attached to ${host.type} ${attachedTo}, which cannot have boundary events`)
+      }
       if (incoming.length > 0) problem(id, "a boundary event cannot have incoming sequence flows")
       boundary = { attachedTo: attachedTo ?? "", interrupting: draftNode.boundary?.cancelActivity ?? true }
-      if (catchesError && !boundary.interrupting) problem(id, "an error boundary event always interrupts its activity (cancelActivity must be true)")
+      if (catchesError && !boundary.interrupting) {
+        problem(id, "an error boundary event always interrupts its activity (cancelActivity must be true)")
+      }
       if (catchesEscalation && host !== undefined && host.type !== "subProcess" && host.type !== "callActivity") {
-        problem(id, `an escalation boundary event belongs on a subprocess or call activity, not on ${host.type} ${host.id}`)
+        problem(
+          id,
+          `an escalation boundary event belongs on a subprocess or call activity, not on ${host.type} ${host.id}`
+        )
       }
     }
     const isEventSubprocess = type === "subProcess" && draftNode.triggeredByEvent === true
     if (isEventSubprocess) {
-      if (incoming.length > 0 || outgoing.length > 0) problem(id, `event subprocess ${id} cannot have incoming or outgoing sequence flows`)
+      if (incoming.length > 0 || outgoing.length > 0) {
+        problem(id, `event subprocess ${id} cannot have incoming or outgoing sequence flows`)
+      }
       if (draftNode.multiInstance != null) problem(id, `event subprocess ${id} cannot be multi-instance`)
-      if (draft.nodes.some((n) => n.type === "boundaryEvent" && n.boundary?.attachedTo === id)) problem(id, `event subprocess ${id} cannot have boundary events`)
+      if (draft.nodes.some((n) => n.type === "boundaryEvent" && n.boundary?.attachedTo === id)) {
+        problem(id, `event subprocess ${id} cannot have boundary events`)
+      }
     }
-    const eventStart = eventSubprocess === null ? null : { subprocessId: eventSubprocess.id, interrupting: draftNode.interrupting !== false }
-    if (eventStart !== null && catchesError && !eventStart.interrupting) problem(id, "an error start event always interrupts its scope (isInterrupting must be true)")
+    const eventStart = eventSubprocess === null
+      ? null
+      : { subprocessId: eventSubprocess.id, interrupting: draftNode.interrupting !== false }
+    if (eventStart !== null && catchesError && !eventStart.interrupting) {
+      problem(id, "an error start event always interrupts its scope (isInterrupting must be true)")
+    }
     if (throwsError && (draftNode.errorCode ?? "") === "") problem(id, `error end event ${id} needs an error code`)
-    if (throwsEscalation && (draftNode.escalationCode ?? "") === "") problem(id, `escalation throw event ${id} needs an escalation code`)
+    if (throwsEscalation && (draftNode.escalationCode ?? "") === "") {
+      problem(id, `escalation throw event ${id} needs an escalation code`)
+    }
     if (type === "startEvent") {
       if (scope === null && !messageStart && !signalStart && !conditionalStart && !timerStart) startNodeIds.push(id)
       if (incoming.length > 0) problem(id, "a start event cannot have incoming sequence flows")
@@ -264,15 +346,24 @@ export const compileDraft = (draft: Draft): Compiled => {
       problem(id, `${type} ${id} has no incoming sequence flow, so it can never be reached`)
     }
     if (type === "endEvent" && outgoing.length > 0) problem(id, "an end event cannot have outgoing sequence flows")
-    if (type !== "endEvent" && !isEventSubprocess && !linkThrow && outgoing.length === 0) problem(id, `${type} ${id} has no outgoing sequence flow`)
+    if (type !== "endEvent" && !isEventSubprocess && !linkThrow && outgoing.length === 0) {
+      problem(id, `${type} ${id} has no outgoing sequence flow`)
+    }
     let link: GraphNode["link"] = null
     if (linkThrow || linkCatch) {
       const name = draftNode.linkName ?? ""
       if (name === "") problem(id, `link event ${id} needs a name`)
-      const catches = draft.nodes.filter((n) => n.type === "intermediateCatchEvent" && (n.eventDefinitions ?? [])[0] === "link" &&
-        (n.linkName ?? "") === name && (n.scope ?? null) === scope)
+      const catches = draft.nodes.filter((n) =>
+        n.type === "intermediateCatchEvent" && (n.eventDefinitions ?? [])[0] === "link" &&
+        (n.linkName ?? "") === name && (n.scope ?? null) === scope
+      )
       if (linkThrow && name !== "" && catches.length !== 1) {
-        problem(id, catches.length === 0 ? `no link catch event named "${name}" in the same scope as ${id}` : `${catches.length} link catch events are named "${name}" in the scope of ${id}`)
+        problem(
+          id,
+          catches.length === 0
+            ? `no link catch event named "${name}" in the same scope as ${id}`
+            : `${catches.length} link catch events are named "${name}" in the scope of ${id}`
+        )
       }
       if (linkThrow && outgoing.length > 0) problem(id, `link throw event ${id} cannot have outgoing sequence flows`)
       if (linkCatch && incoming.length > 0) problem(id, `link catch event ${id} cannot have incoming sequence flows`)
@@ -282,9 +373,12 @@ export const compileDraft = (draft: Draft): Compiled => {
     const jobType = draftNode.jobType ?? null
     const doneByJob = type === "serviceTask" || type === "sendTask" || throwsMessage
     if (doneByJob && (jobType === null || jobType === "")) {
-      problem(id, throwsMessage
-        ? `message throw event ${id} needs a task type (zeebe:taskDefinition type): a job worker sends the message`
-        : `${type} ${id} needs a task type (zeebe:taskDefinition type)`)
+      problem(
+        id,
+        throwsMessage
+          ? `message throw event ${id} needs a task type (zeebe:taskDefinition type): a job worker sends the message`
+          : `${type} ${id} needs a task type (zeebe:taskDefinition type)`
+      )
     }
     if (type === "scriptTask") {
       const script = draftNode.script ?? null
@@ -314,8 +408,17 @@ export const compileDraft = (draft: Draft): Compiled => {
         if (isExpression(definition.expression)) {
           const syntax = feelSyntaxProblem(definition.expression)
           if (syntax !== null) problem(id, `timer: ${syntax}`)
-        } else if (definition.kind === "duration" ? addIsoDuration(0, definition.expression) === null : Number.isNaN(Date.parse(definition.expression))) {
-          problem(id, `timer ${definition.expression} is not an ISO 8601 ${definition.kind === "duration" ? "duration" : "date-time"}`)
+        } else if (
+          definition.kind === "duration"
+            ? addIsoDuration(0, definition.expression) === null
+            : Number.isNaN(Date.parse(definition.expression))
+        ) {
+          problem(
+            id,
+            `timer ${definition.expression} is not an ISO 8601 ${
+              definition.kind === "duration" ? "duration" : "date-time"
+            }`
+          )
         }
         timer = { kind: definition.kind, expression: definition.expression }
       }
@@ -323,8 +426,14 @@ export const compileDraft = (draft: Draft): Compiled => {
     let signal: GraphNode["signal"] = null
     if (waitsForSignal || signalStart) {
       const name = draftNode.signal?.name ?? null
-      if (name === null || name === "") problem(id, `signal ${type === "startEvent" && eventStart === null ? "start" : "catch"} event ${id} needs a signal with a name`)
-      else if (signalStart) signalStarts.push({ nodeId: id, signalName: name })
+      if (name === null || name === "") {
+        problem(
+          id,
+          `signal ${
+            type === "startEvent" && eventStart === null ? "start" : "catch"
+          } event ${id} needs a signal with a name`
+        )
+      } else if (signalStart) signalStarts.push({ nodeId: id, signalName: name })
       signal = { name: name ?? "" }
     }
     if (waitsForMessage) {
@@ -360,7 +469,9 @@ export const compileDraft = (draft: Draft): Compiled => {
       if (loop.outputElement !== null && loop.outputElement !== "") {
         const syntax = feelSyntaxProblem(loop.outputElement)
         if (syntax !== null) problem(id, `output element: ${syntax}`)
-        if (loop.outputCollection === null || loop.outputCollection === "") problem(id, "an output element needs an output collection")
+        if (loop.outputCollection === null || loop.outputCollection === "") {
+          problem(id, "an output element needs an output collection")
+        }
       }
       multiInstance = {
         sequential: loop.sequential,
@@ -371,27 +482,47 @@ export const compileDraft = (draft: Draft): Compiled => {
       }
     }
     const defaultFlow = draftNode.defaultFlow ?? null
-    if (defaultFlow !== null && !outgoing.includes(defaultFlow)) problem(id, `default flow ${defaultFlow} is not an outgoing flow of ${id}`)
+    if (defaultFlow !== null && !outgoing.includes(defaultFlow)) {
+      problem(id, `default flow ${defaultFlow} is not an outgoing flow of ${id}`)
+    }
     if (type === "eventBasedGateway") {
       if (outgoing.length < 2) problem(id, `event-based gateway ${id} needs at least two outgoing flows`)
       for (const flowId of outgoing) {
         const target = draft.nodes.find((n) => n.id === flows[flowId]?.target)
         const kinds = target?.eventDefinitions ?? []
-        if (target === undefined || target.type !== "intermediateCatchEvent" || kinds.length !== 1 || !["message", "signal", "timer"].includes(kinds[0]!)) {
-          problem(id, `outgoing flow ${flowId} of event-based gateway ${id} must lead to a message, signal or timer catch event`)
+        if (
+          target === undefined || target.type !== "intermediateCatchEvent" || kinds.length !== 1 ||
+          !["message", "signal", "timer"].includes(kinds[0]!)
+        ) {
+          problem(
+            id,
+            `outgoing flow ${flowId} of event-based gateway ${id} must lead to a message, signal or timer catch event`
+          )
         }
       }
     }
     if ((type === "exclusiveGateway" || type === "inclusiveGateway") && outgoing.length > 1) {
       for (const flowId of outgoing) {
         if (flowId !== defaultFlow && flows[flowId]?.condition == null) {
-          problem(id, `outgoing flow ${flowId} of ${type === "exclusiveGateway" ? "exclusive" : "inclusive"} gateway ${id} has neither a condition nor is it the default flow`)
+          problem(
+            id,
+            `outgoing flow ${flowId} of ${
+              type === "exclusiveGateway" ? "exclusive" : "inclusive"
+            } gateway ${id} has neither a condition nor is it the default flow`
+          )
         }
       }
     }
-    const innerStarts = type === "subProcess" ? draft.nodes.filter((n) => n.scope === id && n.type === "startEvent").map((n) => n.id) : []
+    const innerStarts = type === "subProcess"
+      ? draft.nodes.filter((n) => n.scope === id && n.type === "startEvent").map((n) => n.id)
+      : []
     if (type === "subProcess" && innerStarts.length !== 1) {
-      problem(id, innerStarts.length === 0 ? `subprocess ${id} has no start event` : `subprocess ${id} has more than one start event`)
+      problem(
+        id,
+        innerStarts.length === 0
+          ? `subprocess ${id} has no start event`
+          : `subprocess ${id} has more than one start event`
+      )
     }
     nodes[id] = {
       id,
@@ -429,12 +560,19 @@ export const compileDraft = (draft: Draft): Compiled => {
       ...(eventStart === null ? {} : { eventStart }),
       ...(type === "subProcess" && eventStartsIn(id).length > 0 ? { eventStartIds: eventStartsIn(id) } : {}),
       errorThrow: throwsError ? { errorCode: draftNode.errorCode ?? "" } : null,
-      boundaryIds: draft.nodes.filter((n) => n.type === "boundaryEvent" && n.boundary?.attachedTo === id).map((n) => n.id),
+      boundaryIds: draft.nodes.filter((n) => n.type === "boundaryEvent" && n.boundary?.attachedTo === id).map((n) =>
+        n.id
+      ),
       multiInstance,
       decision: type === "businessRuleTask"
-        ? { decisionId: draftNode.decision?.decisionId ?? "", resultVariable: draftNode.decision?.resultVariable || "result" }
+        ? {
+          decisionId: draftNode.decision?.decisionId ?? "",
+          resultVariable: draftNode.decision?.resultVariable || "result"
+        }
         : null,
-      call: type === "callActivity" ? { processId: processId ?? "", propagateAllChildVariables: draftNode.call?.propagateAllChildVariables ?? true } : null,
+      call: type === "callActivity"
+        ? { processId: processId ?? "", propagateAllChildVariables: draftNode.call?.propagateAllChildVariables ?? true }
+        : null,
       inputs,
       outputs
     }
@@ -447,7 +585,15 @@ export const compileDraft = (draft: Draft): Compiled => {
   return {
     ok: true,
     graph: {
-      key: draft.key, name: draft.name, nodes, flows, startNodeIds, messageStarts, signalStarts, conditionalStarts, timerStarts,
+      key: draft.key,
+      name: draft.name,
+      nodes,
+      flows,
+      startNodeIds,
+      messageStarts,
+      signalStarts,
+      conditionalStarts,
+      timerStarts,
       ...(rootEventStarts.length > 0 ? { eventStartIds: rootEventStarts } : {})
     }
   }

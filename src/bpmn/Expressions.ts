@@ -12,7 +12,10 @@ export const feelSyntaxProblem = (expression: string): string | null => {
   return result._tag === "FeelSyntaxError" ? `FEEL syntax error at ${result.position.from}: ${result.message}` : null
 }
 
-export type FeelOutcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string }
+export type FeelOutcome = { readonly ok: true; readonly value: unknown } | {
+  readonly ok: false
+  readonly message: string
+}
 
 /**
  * Evaluates an expression (or returns a literal) against the variables; never throws. As FEEL prescribes, an

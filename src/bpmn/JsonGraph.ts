@@ -35,7 +35,12 @@ type Json = Record<string, unknown>
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value)
 const text = (value: unknown): string | null => (typeof value === "string" ? value : null)
 
-const mappingList = (value: unknown, path: string, problems: Array<Problem>, elementId: string): ReadonlyArray<Mapping> => {
+const mappingList = (
+  value: unknown,
+  path: string,
+  problems: Array<Problem>,
+  elementId: string
+): ReadonlyArray<Mapping> => {
   if (value === undefined) return []
   if (!Array.isArray(value)) {
     problems.push({ elementId, message: `${path} must be a list of { source, target }` })
@@ -50,27 +55,48 @@ const mappingList = (value: unknown, path: string, problems: Array<Problem>, ele
   })
 }
 
-export type JsonReadResult = { readonly ok: true; readonly draft: Draft } | { readonly ok: false; readonly problems: ReadonlyArray<Problem> }
+export type JsonReadResult = { readonly ok: true; readonly draft: Draft } | {
+  readonly ok: false
+  readonly problems: ReadonlyArray<Problem>
+}
 
 export const readJsonGraph = (json: unknown): JsonReadResult => {
   const problems: Array<Problem> = []
   if (!isObject(json) || !Array.isArray(json["nodes"]) || !Array.isArray(json["flows"])) {
-    return { ok: false, problems: [{ elementId: "process", message: "a JSON graph is { id, name?, nodes: [...], flows: [...] }" }] }
+    return {
+      ok: false,
+      problems: [{ elementId: "process", message: "a JSON graph is { id, name?, nodes: [...], flows: [...] }" }]
+    }
   }
   const nodes: Array<DraftNode> = []
   const flows: Array<{ id: string; source: string; target: string; condition: string | null; isDefault: boolean }> = []
   const collect = (rawNodes: ReadonlyArray<unknown>, rawFlows: ReadonlyArray<unknown>, scope: string | null) => {
     const levelFlows = rawFlows.flatMap((flow, index) => {
-      if (!isObject(flow) || typeof flow["id"] !== "string" || typeof flow["source"] !== "string" || typeof flow["target"] !== "string") {
-        problems.push({ elementId: isObject(flow) && typeof flow["id"] === "string" ? flow["id"] : `flows[${index}]`, message: "a flow needs id, source and target strings" })
+      if (
+        !isObject(flow) || typeof flow["id"] !== "string" || typeof flow["source"] !== "string" ||
+        typeof flow["target"] !== "string"
+      ) {
+        problems.push({
+          elementId: isObject(flow) && typeof flow["id"] === "string" ? flow["id"] : `flows[${index}]`,
+          message: "a flow needs id, source and target strings"
+        })
         return []
       }
-      return [{ id: flow["id"], source: flow["source"], target: flow["target"], condition: text(flow["condition"]), isDefault: flow["default"] === true }]
+      return [{
+        id: flow["id"],
+        source: flow["source"],
+        target: flow["target"],
+        condition: text(flow["condition"]),
+        isDefault: flow["default"] === true
+      }]
     })
     flows.push(...levelFlows)
     rawNodes.forEach((node, index) => {
       if (!isObject(node) || typeof node["id"] !== "string" || typeof node["type"] !== "string") {
-        problems.push({ elementId: isObject(node) && typeof node["id"] === "string" ? node["id"] : `nodes[${index}]`, message: "a node needs id and type strings" })
+        problems.push({
+          elementId: isObject(node) && typeof node["id"] === "string" ? node["id"] : `nodes[${index}]`,
+          message: "a node needs id and type strings"
+        })
         return
       }
       const id = node["id"]
@@ -83,20 +109,27 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
       const catching = node["type"] === "intermediateCatchEvent" || node["type"] === "boundaryEvent"
       const throwing = node["type"] === "intermediateThrowEvent" || node["type"] === "endEvent"
       const catchCondition = catching || node["type"] === "startEvent" ? text(properties["condition"]) : null
-      const isMessageCatch = (catching && signalName === null && catchCondition === null && properties["timeDuration"] === undefined &&
-        properties["timeDate"] === undefined && properties["timeCycle"] === undefined && properties["error"] === undefined &&
-        properties["escalation"] === undefined && properties["escalationCode"] === undefined && properties["linkName"] === undefined &&
-        properties["errorCode"] === undefined && (messageName !== null || properties["eventDefinitions"] === undefined)) ||
+      const isMessageCatch =
+        (catching && signalName === null && catchCondition === null && properties["timeDuration"] === undefined &&
+          properties["timeDate"] === undefined && properties["timeCycle"] === undefined &&
+          properties["error"] === undefined &&
+          properties["escalation"] === undefined && properties["escalationCode"] === undefined &&
+          properties["linkName"] === undefined &&
+          properties["errorCode"] === undefined &&
+          (messageName !== null || properties["eventDefinitions"] === undefined)) ||
         ((node["type"] === "startEvent" || throwing) && messageName !== null)
       const isSignal = (catching || throwing || node["type"] === "startEvent") && signalName !== null
       const timeDuration = text(properties["timeDuration"])
       const timeDate = text(properties["timeDate"])
       const timeCycle = text(properties["timeCycle"])
-      const isTimer = (catching || node["type"] === "startEvent") && (timeDuration !== null || timeDate !== null || timeCycle !== null)
+      const isTimer = (catching || node["type"] === "startEvent") &&
+        (timeDuration !== null || timeDate !== null || timeCycle !== null)
       const errorCode = text(properties["errorCode"])
       const escalationCode = text(properties["escalationCode"])
-      const isEscalation = escalationCode !== null || ((node["type"] === "boundaryEvent" || node["type"] === "startEvent") && properties["escalation"] === true)
-      const isError = ((node["type"] === "boundaryEvent" || node["type"] === "startEvent") && (properties["error"] === true || errorCode !== null)) ||
+      const isEscalation = escalationCode !== null ||
+        ((node["type"] === "boundaryEvent" || node["type"] === "startEvent") && properties["escalation"] === true)
+      const isError = ((node["type"] === "boundaryEvent" || node["type"] === "startEvent") &&
+        (properties["error"] === true || errorCode !== null)) ||
         (node["type"] === "endEvent" && errorCode !== null)
       const defaults = levelFlows.filter((f) => f.source === id && f.isDefault)
       if (defaults.length > 1) problems.push({ elementId: id, message: "only one outgoing flow can be the default" })
@@ -112,7 +145,21 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
         ...(node["type"] === "subProcess" && properties["triggeredByEvent"] === true ? { triggeredByEvent: true } : {}),
         ...(node["type"] === "startEvent" ? { interrupting: properties["interrupting"] !== false } : {}),
         escalationCode,
-        eventDefinitions: text(properties["linkName"]) !== null ? ["link"] : isEscalation ? ["escalation"] : isError ? ["error"] : catchCondition !== null ? ["conditional"] : isTimer ? ["timer"] : isMessageCatch && !isTimer ? ["message"] : isSignal ? ["signal"] : listOf(properties["eventDefinitions"]),
+        eventDefinitions: text(properties["linkName"]) !== null
+          ? ["link"]
+          : isEscalation
+          ? ["escalation"]
+          : isError
+          ? ["error"]
+          : catchCondition !== null
+          ? ["conditional"]
+          : isTimer
+          ? ["timer"]
+          : isMessageCatch && !isTimer
+          ? ["message"]
+          : isSignal
+          ? ["signal"]
+          : listOf(properties["eventDefinitions"]),
         timer: !isTimer ? null : timeCycle !== null
           ? { kind: "cycle", expression: timeCycle }
           : timeDuration !== null
@@ -130,7 +177,9 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
         boundary: node["type"] === "boundaryEvent"
           ? { attachedTo: text(properties["attachedTo"]), cancelActivity: properties["cancelActivity"] !== false }
           : null,
-        message: node["type"] === "receiveTask" || isMessageCatch ? { name: messageName, correlationKey: text(properties["correlationKey"]) } : null,
+        message: node["type"] === "receiveTask" || isMessageCatch
+          ? { name: messageName, correlationKey: text(properties["correlationKey"]) }
+          : null,
         decision: node["type"] === "businessRuleTask"
           ? { decisionId: text(properties["decisionId"]), resultVariable: text(properties["resultVariable"]) }
           : null,
@@ -146,7 +195,10 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
           }
         })(),
         call: node["type"] === "callActivity"
-          ? { processId: text(properties["processId"]), propagateAllChildVariables: properties["propagateAllChildVariables"] !== false }
+          ? {
+            processId: text(properties["processId"]),
+            propagateAllChildVariables: properties["propagateAllChildVariables"] !== false
+          }
           : null,
         inputs: mappingList(properties["inputMappings"], "inputMappings", problems, id),
         outputs: mappingList(properties["outputMappings"], "outputMappings", problems, id),
@@ -165,5 +217,13 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
   }
   collect(json["nodes"], json["flows"], null)
   if (problems.length > 0) return { ok: false, problems }
-  return { ok: true, draft: { key: text(json["id"]) ?? "", name: text(json["name"]), nodes, flows: flows.map(({ isDefault: _, ...flow }) => flow) } }
+  return {
+    ok: true,
+    draft: {
+      key: text(json["id"]) ?? "",
+      name: text(json["name"]),
+      nodes,
+      flows: flows.map(({ isDefault: _, ...flow }) => flow)
+    }
+  }
 }

@@ -10,8 +10,25 @@ export interface Mapping {
 }
 
 export const EXECUTABLE_TYPES = [
-  "startEvent", "endEvent", "serviceTask", "sendTask", "userTask", "scriptTask", "task", "manualTask",
-  "exclusiveGateway", "parallelGateway", "inclusiveGateway", "receiveTask", "intermediateCatchEvent", "subProcess", "callActivity", "businessRuleTask", "boundaryEvent", "eventBasedGateway", "intermediateThrowEvent"
+  "startEvent",
+  "endEvent",
+  "serviceTask",
+  "sendTask",
+  "userTask",
+  "scriptTask",
+  "task",
+  "manualTask",
+  "exclusiveGateway",
+  "parallelGateway",
+  "inclusiveGateway",
+  "receiveTask",
+  "intermediateCatchEvent",
+  "subProcess",
+  "callActivity",
+  "businessRuleTask",
+  "boundaryEvent",
+  "eventBasedGateway",
+  "intermediateThrowEvent"
 ] as const
 export type NodeType = (typeof EXECUTABLE_TYPES)[number]
 
@@ -135,4 +152,7 @@ export interface Problem {
   readonly message: string
 }
 
-export type Compiled = { readonly ok: true; readonly graph: ProcessGraph } | { readonly ok: false; readonly problems: ReadonlyArray<Problem> }
+export type Compiled = { readonly ok: true; readonly graph: ProcessGraph } | {
+  readonly ok: false
+  readonly problems: ReadonlyArray<Problem>
+}

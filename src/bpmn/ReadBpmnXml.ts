@@ -14,15 +14,22 @@ interface Element {
 }
 
 interface Moddle {
-  fromXML(xml: string): Promise<{ readonly rootElement: Element; readonly warnings: ReadonlyArray<{ readonly message: string }> }>
+  fromXML(
+    xml: string
+  ): Promise<{ readonly rootElement: Element; readonly warnings: ReadonlyArray<{ readonly message: string }> }>
   create(type: string, properties?: Record<string, unknown>): Element & { get(name: string): Array<unknown> }
   toXML(element: Element, options?: { readonly format?: boolean }): Promise<{ readonly xml: string }>
 }
 
-export const makeModdle = (): Moddle => new (BpmnModdle as unknown as new (packages: Record<string, unknown>) => Moddle)({ zeebe })
+export const makeModdle = (): Moddle =>
+  new (BpmnModdle as unknown as new(packages: Record<string, unknown>) => Moddle)({ zeebe })
 
-const isElement = (value: unknown): value is Element => typeof value === "object" && value !== null && typeof (value as Element).$type === "string"
-const str = (element: Element, name: string): string | null => (typeof element[name] === "string" ? (element[name] as string) : null)
+const isElement = (value: unknown): value is Element =>
+  typeof value === "object" && value !== null && typeof (value as Element).$type === "string"
+const str = (
+  element: Element,
+  name: string
+): string | null => (typeof element[name] === "string" ? (element[name] as string) : null)
 const elements = (element: Element, name: string): ReadonlyArray<Element> =>
   Array.isArray(element[name]) ? (element[name] as Array<unknown>).filter(isElement) : []
 const extension = (element: Element, type: string): Element | undefined => {
@@ -38,7 +45,9 @@ const localType = (type: string): string => {
 
 const mappings = (element: Element, property: "inputParameters" | "outputParameters"): ReadonlyArray<Mapping> => {
   const io = extension(element, "zeebe:IoMapping")
-  return io === undefined ? [] : elements(io, property).map((p) => ({ source: str(p, "source") ?? "", target: str(p, "target") ?? "" }))
+  return io === undefined
+    ? []
+    : elements(io, property).map((p) => ({ source: str(p, "source") ?? "", target: str(p, "target") ?? "" }))
 }
 
 const EVENT_DEFINITION_NAMES: Record<string, string> = {
@@ -55,9 +64,16 @@ const EVENT_DEFINITION_NAMES: Record<string, string> = {
 const messageOf = (element: Element): DraftNode["message"] => {
   const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:MessageEventDefinition")
   const ref = element.$type === "bpmn:ReceiveTask" ? element["messageRef"] : definition?.["messageRef"]
-  if (!isElement(ref)) return element.$type === "bpmn:ReceiveTask" || definition !== undefined ? { name: null, correlationKey: null } : null
+  if (!isElement(ref)) {
+    return element.$type === "bpmn:ReceiveTask" || definition !== undefined
+      ? { name: null, correlationKey: null }
+      : null
+  }
   const subscription = extension(ref, "zeebe:Subscription")
-  return { name: str(ref, "name"), correlationKey: subscription === undefined ? null : str(subscription, "correlationKey") }
+  return {
+    name: str(ref, "name"),
+    correlationKey: subscription === undefined ? null : str(subscription, "correlationKey")
+  }
 }
 
 const toDraftNode = (element: Element, scope: string | null): DraftNode => {
@@ -85,15 +101,21 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
     eventDefinitions,
     jobType: task === undefined ? null : str(task, "type"),
     retries: retries === undefined || Number.isNaN(retries) ? 3 : retries,
-    headers: headers === undefined ? {} : Object.fromEntries(elements(headers, "values").map((h) => [str(h, "key") ?? "", str(h, "value") ?? ""])),
+    headers: headers === undefined
+      ? {}
+      : Object.fromEntries(elements(headers, "values").map((h) => [str(h, "key") ?? "", str(h, "value") ?? ""])),
     assignee: assignment === undefined ? null : str(assignment, "assignee"),
     candidateGroups: assignment === undefined ? [] : listOf(str(assignment, "candidateGroups")),
     candidateUsers: assignment === undefined ? [] : listOf(str(assignment, "candidateUsers")),
     formKey: form === undefined ? null : str(form, "formKey") ?? str(form, "formId"),
-    script: script === undefined ? null : { expression: str(script, "expression") ?? "", resultVariable: str(script, "resultVariable") ?? "" },
+    script: script === undefined
+      ? null
+      : { expression: str(script, "expression") ?? "", resultVariable: str(script, "resultVariable") ?? "" },
     message: messageOf(element),
     condition: (() => {
-      const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:ConditionalEventDefinition")
+      const definition = elements(element, "eventDefinitions").find((d) =>
+        d.$type === "bpmn:ConditionalEventDefinition"
+      )
       const condition = definition?.["condition"]
       return isElement(condition) ? str(condition, "body")?.trim() ?? null : null
     })(),
@@ -127,7 +149,9 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
     })(),
     decision: (() => {
       const called = extension(element, "zeebe:CalledDecision")
-      return called === undefined ? null : { decisionId: str(called, "decisionId"), resultVariable: str(called, "resultVariable") }
+      return called === undefined
+        ? null
+        : { decisionId: str(called, "decisionId"), resultVariable: str(called, "resultVariable") }
     })(),
     boundary: element.$type === "bpmn:BoundaryEvent"
       ? {
@@ -140,7 +164,8 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
       const ref = definition?.["errorRef"]
       return isElement(ref) ? str(ref, "errorCode") : null
     })(),
-    standardLoop: isElement(element["loopCharacteristics"]) && element["loopCharacteristics"].$type === "bpmn:StandardLoopCharacteristics",
+    standardLoop: isElement(element["loopCharacteristics"]) &&
+      element["loopCharacteristics"].$type === "bpmn:StandardLoopCharacteristics",
     multiInstance: (() => {
       const loop = element["loopCharacteristics"]
       if (!isElement(loop) || loop.$type !== "bpmn:MultiInstanceLoopCharacteristics") return null
@@ -158,7 +183,10 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
       const called = extension(element, "zeebe:CalledElement")
       if (element.$type !== "bpmn:CallActivity") return null
       const propagate = called?.["propagateAllChildVariables"]
-      return { processId: called === undefined ? null : str(called, "processId"), propagateAllChildVariables: propagate !== false && propagate !== "false" }
+      return {
+        processId: called === undefined ? null : str(called, "processId"),
+        propagateAllChildVariables: propagate !== false && propagate !== "false"
+      }
     })(),
     inputs: mappings(element, "inputParameters"),
     outputs: mappings(element, "outputParameters"),
@@ -172,12 +200,20 @@ const toDraftFlow = (element: Element): DraftFlow => {
     return isElement(target) ? str(target, "id") ?? "" : ""
   }
   const condition = element["conditionExpression"]
-  return { id: str(element, "id") ?? "", source: ref("sourceRef"), target: ref("targetRef"), condition: isElement(condition) ? str(condition, "body") : null }
+  return {
+    id: str(element, "id") ?? "",
+    source: ref("sourceRef"),
+    target: ref("targetRef"),
+    condition: isElement(condition) ? str(condition, "body") : null
+  }
 }
 
 const NOT_FLOW_NODES = new Set(["bpmn:DataObjectReference", "bpmn:DataStoreReference", "bpmn:DataObject"])
 
-export type ReadResult = { readonly ok: true; readonly draft: Draft } | { readonly ok: false; readonly problems: ReadonlyArray<Problem> }
+export type ReadResult = { readonly ok: true; readonly draft: Draft } | {
+  readonly ok: false
+  readonly problems: ReadonlyArray<Problem>
+}
 
 /** Reads the first executable process of the definitions (or the only process). */
 export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_LIMITS): Promise<ReadResult> => {
@@ -187,13 +223,30 @@ export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_L
   try {
     root = (await makeModdle().fromXML(xml)).rootElement
   } catch (error) {
-    return { ok: false, problems: [{ elementId: "definitions", message: `not a BPMN document: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` }] }
+    return {
+      ok: false,
+      problems: [{
+        elementId: "definitions",
+        message: `not a BPMN document: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`
+      }]
+    }
   }
-  if (root.$type !== "bpmn:Definitions") return { ok: false, problems: [{ elementId: "definitions", message: "the root element must be bpmn:definitions" }] }
+  if (root.$type !== "bpmn:Definitions") {
+    return { ok: false, problems: [{ elementId: "definitions", message: "the root element must be bpmn:definitions" }] }
+  }
   const processes = elements(root, "rootElements").filter((e) => e.$type === "bpmn:Process")
-  const process = processes.find((p) => p["isExecutable"] === true) ?? (processes.length === 1 ? processes[0] : undefined)
+  const process = processes.find((p) => p["isExecutable"] === true) ??
+    (processes.length === 1 ? processes[0] : undefined)
   if (process === undefined) {
-    return { ok: false, problems: [{ elementId: "definitions", message: processes.length === 0 ? "the document has no process" : "none of the processes is executable (isExecutable=\"true\")" }] }
+    return {
+      ok: false,
+      problems: [{
+        elementId: "definitions",
+        message: processes.length === 0
+          ? "the document has no process"
+          : "none of the processes is executable (isExecutable=\"true\")"
+      }]
+    }
   }
   // Embedded subprocesses are flattened: their nodes carry the subprocess id as their scope.
   const nodes: Array<DraftNode> = []

@@ -21,7 +21,11 @@ export const addIsoDuration = (fromMillis: number, duration: string): number | n
 
 export type DueAt = { readonly ok: true; readonly dueAt: number } | { readonly ok: false; readonly message: string }
 
-export const dueAt = (timer: TimerDefinition, nowMillis: number, variables: Readonly<Record<string, unknown>>): DueAt => {
+export const dueAt = (
+  timer: TimerDefinition,
+  nowMillis: number,
+  variables: Readonly<Record<string, unknown>>
+): DueAt => {
   let text = timer.expression
   if (isExpression(text)) {
     const value = evaluateFeel(text, variables)

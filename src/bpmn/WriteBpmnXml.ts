@@ -6,7 +6,11 @@ const bpmnType = (type: string) => `bpmn:${type.charAt(0).toUpperCase()}${type.s
 
 export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
   const moddle = makeModdle()
-  const process = moddle.create("bpmn:Process", { id: graph.key, isExecutable: true, ...(graph.name === null ? {} : { name: graph.name }) })
+  const process = moddle.create("bpmn:Process", {
+    id: graph.key,
+    isExecutable: true,
+    ...(graph.name === null ? {} : { name: graph.name })
+  })
   // Each node and flow goes into its container: the process, or the subprocess it belongs to.
   const containerOf = (scope: string | null) => (scope === null ? process : created.get(scope)!).get("flowElements")
   const created = new Map<string, ReturnType<typeof moddle.create>>()
@@ -16,7 +20,11 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
   const escalations: Array<ReturnType<typeof moddle.create>> = []
   const escalationDefinition = (node: ProcessGraph["nodes"][string], code: string | null) => {
     if (code === null) return moddle.create("bpmn:EscalationEventDefinition")
-    const escalation = moddle.create("bpmn:Escalation", { id: `Escalation_${node.id}`, name: code, escalationCode: code })
+    const escalation = moddle.create("bpmn:Escalation", {
+      id: `Escalation_${node.id}`,
+      name: code,
+      escalationCode: code
+    })
     escalations.push(escalation)
     return moddle.create("bpmn:EscalationEventDefinition", { escalationRef: escalation })
   }
@@ -31,7 +39,9 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       id: `Message_${node.id}`,
       name: node.message!.name,
       extensionElements: moddle.create("bpmn:ExtensionElements", {
-        values: node.message!.correlationKey === "" ? [] : [moddle.create("zeebe:Subscription", { correlationKey: node.message!.correlationKey })]
+        values: node.message!.correlationKey === ""
+          ? []
+          : [moddle.create("zeebe:Subscription", { correlationKey: node.message!.correlationKey })]
       })
     })
     messages.push(message)
@@ -46,7 +56,11 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       values.push(moddle.create("zeebe:TaskDefinition", { type: node.job.type, retries: String(node.job.retries) }))
       const headers = Object.entries(node.job.headers)
       if (headers.length > 0) {
-        values.push(moddle.create("zeebe:TaskHeaders", { values: headers.map(([key, value]) => moddle.create("zeebe:Header", { key, value })) }))
+        values.push(
+          moddle.create("zeebe:TaskHeaders", {
+            values: headers.map(([key, value]) => moddle.create("zeebe:Header", { key, value }))
+          })
+        )
       }
     }
     if (node.userTask !== null) {
@@ -64,7 +78,12 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
     if (node.script !== null) values.push(moddle.create("zeebe:Script", node.script))
     if (node.decision !== null) values.push(moddle.create("zeebe:CalledDecision", { ...node.decision }))
     if (node.call !== null) {
-      values.push(moddle.create("zeebe:CalledElement", { processId: node.call.processId, propagateAllChildVariables: node.call.propagateAllChildVariables }))
+      values.push(
+        moddle.create("zeebe:CalledElement", {
+          processId: node.call.processId,
+          propagateAllChildVariables: node.call.propagateAllChildVariables
+        })
+      )
     }
     if (node.inputs.length > 0 || node.outputs.length > 0) {
       values.push(moddle.create("zeebe:IoMapping", {
@@ -80,12 +99,17 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
         loopCharacteristics: moddle.create("bpmn:MultiInstanceLoopCharacteristics", {
           isSequential: node.multiInstance.sequential,
           extensionElements: moddle.create("bpmn:ExtensionElements", {
-            values: [moddle.create("zeebe:LoopCharacteristics", Object.fromEntries(Object.entries({
-              inputCollection: node.multiInstance.inputCollection,
-              inputElement: node.multiInstance.inputElement,
-              outputCollection: node.multiInstance.outputCollection,
-              outputElement: node.multiInstance.outputElement
-            }).filter(([, value]) => value !== null)))]
+            values: [moddle.create(
+              "zeebe:LoopCharacteristics",
+              Object.fromEntries(
+                Object.entries({
+                  inputCollection: node.multiInstance.inputCollection,
+                  inputElement: node.multiInstance.inputElement,
+                  outputCollection: node.multiInstance.outputCollection,
+                  outputElement: node.multiInstance.outputElement
+                }).filter(([, value]) => value !== null)
+              )
+            )]
           })
         })
       }),
@@ -93,7 +117,9 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       ...(node.message !== null && node.type === "receiveTask" ? { messageRef: messageFor(node) } : {}),
       ...(!(graph.conditionalStarts ?? []).some((c) => c.nodeId === node.id) ? {} : {
         eventDefinitions: [moddle.create("bpmn:ConditionalEventDefinition", {
-          condition: moddle.create("bpmn:FormalExpression", { body: graph.conditionalStarts.find((c) => c.nodeId === node.id)!.condition })
+          condition: moddle.create("bpmn:FormalExpression", {
+            body: graph.conditionalStarts.find((c) => c.nodeId === node.id)!.condition
+          })
         })]
       }),
       ...(node.errorCatch === null ? {} : { eventDefinitions: [errorDefinition(node, node.errorCatch.errorCode)] }),
@@ -102,13 +128,17 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
         const timer = graph.timerStarts!.find((t) => t.nodeId === node.id)!.timer
         return {
           eventDefinitions: [moddle.create("bpmn:TimerEventDefinition", {
-            [timer.kind === "duration" ? "timeDuration" : "timeDate"]: moddle.create("bpmn:FormalExpression", { body: timer.expression })
+            [timer.kind === "duration" ? "timeDuration" : "timeDate"]: moddle.create("bpmn:FormalExpression", {
+              body: timer.expression
+            })
           })]
         }
       })()),
       ...(node.timer === null ? {} : {
         eventDefinitions: [moddle.create("bpmn:TimerEventDefinition", {
-          [node.timer.kind === "duration" ? "timeDuration" : "timeDate"]: moddle.create("bpmn:FormalExpression", { body: node.timer.expression })
+          [node.timer.kind === "duration" ? "timeDuration" : "timeDate"]: moddle.create("bpmn:FormalExpression", {
+            body: node.timer.expression
+          })
         })]
       }),
       ...(node.signal === null ? {} : {
@@ -123,11 +153,21 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       ...(node.triggeredByEvent === true ? { triggeredByEvent: true } : {}),
       ...(node.eventStart == null ? {} : { isInterrupting: node.eventStart.interrupting }),
       ...(node.condition == null ? {} : {
-        eventDefinitions: [moddle.create("bpmn:ConditionalEventDefinition", { condition: moddle.create("bpmn:FormalExpression", { body: node.condition }) })]
+        eventDefinitions: [
+          moddle.create("bpmn:ConditionalEventDefinition", {
+            condition: moddle.create("bpmn:FormalExpression", { body: node.condition })
+          })
+        ]
       }),
-      ...(node.escalationCatch == null ? {} : { eventDefinitions: [escalationDefinition(node, node.escalationCatch.code)] }),
-      ...(node.escalationThrow == null ? {} : { eventDefinitions: [escalationDefinition(node, node.escalationThrow.code)] }),
-      ...(node.link == null ? {} : { eventDefinitions: [moddle.create("bpmn:LinkEventDefinition", { name: node.link.name })] }),
+      ...(node.escalationCatch == null
+        ? {}
+        : { eventDefinitions: [escalationDefinition(node, node.escalationCatch.code)] }),
+      ...(node.escalationThrow == null
+        ? {}
+        : { eventDefinitions: [escalationDefinition(node, node.escalationThrow.code)] }),
+      ...(node.link == null
+        ? {}
+        : { eventDefinitions: [moddle.create("bpmn:LinkEventDefinition", { name: node.link.name })] }),
       ...(node.signalThrow == null ? {} : {
         eventDefinitions: [moddle.create("bpmn:SignalEventDefinition", {
           signalRef: (() => {
@@ -137,8 +177,9 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
           })()
         })]
       }),
-      ...(node.message !== null && (node.type === "intermediateCatchEvent" || node.type === "startEvent" || node.type === "boundaryEvent" ||
-          node.type === "intermediateThrowEvent" || node.type === "endEvent")
+      ...(node.message !== null &&
+          (node.type === "intermediateCatchEvent" || node.type === "startEvent" || node.type === "boundaryEvent" ||
+            node.type === "intermediateThrowEvent" || node.type === "endEvent")
         ? { eventDefinitions: [moddle.create("bpmn:MessageEventDefinition", { messageRef: messageFor(node) })] }
         : {})
     })
@@ -150,7 +191,9 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       id: flow.id,
       sourceRef: created.get(flow.source),
       targetRef: created.get(flow.target),
-      ...(flow.condition === null ? {} : { conditionExpression: moddle.create("bpmn:FormalExpression", { body: flow.condition }) })
+      ...(flow.condition === null
+        ? {}
+        : { conditionExpression: moddle.create("bpmn:FormalExpression", { body: flow.condition }) })
     })
     created.set(flow.id, element)
     containerOf(graph.nodes[flow.source]?.scope ?? null).push(element)
@@ -161,9 +204,14 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       element["attachedToRef"] = created.get(node.boundary.attachedTo)
       element["cancelActivity"] = node.boundary.interrupting
     }
-    if (node.defaultFlow !== null) (created.get(node.id) as unknown as Record<string, unknown>)["default"] = created.get(node.defaultFlow)
+    if (node.defaultFlow !== null) {
+      ;(created.get(node.id) as unknown as Record<string, unknown>)["default"] = created.get(node.defaultFlow)
+    }
   }
-  const definitions = moddle.create("bpmn:Definitions", { id: `Definitions_${graph.key}`, targetNamespace: "http://bpmn.io/schema/bpmn" })
+  const definitions = moddle.create("bpmn:Definitions", {
+    id: `Definitions_${graph.key}`,
+    targetNamespace: "http://bpmn.io/schema/bpmn"
+  })
   definitions.get("rootElements").push(process, ...messages, ...signals, ...errors, ...escalations)
   return (await moddle.toXML(definitions, { format: true })).xml
 }

@@ -37,7 +37,9 @@ export const precheckXml = (xml: string, limits: XmlLimits = DEFAULT_XML_LIMITS)
   parser.onerror = (error) => fail(`not well-formed XML: ${error.message.split("\n")[0]}`)
   try {
     // Feed in slices so a violation stops the scan early.
-    for (let offset = 0; offset < xml.length && !stop; offset += 64 * 1024) parser.write(xml.slice(offset, offset + 64 * 1024))
+    for (let offset = 0; offset < xml.length && !stop; offset += 64 * 1024) {
+      parser.write(xml.slice(offset, offset + 64 * 1024))
+    }
     if (!stop) parser.close()
   } catch (error) {
     fail(`not well-formed XML: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`)

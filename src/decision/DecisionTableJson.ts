@@ -10,99 +10,127 @@
  * Entries are FEEL text: input entries are unary tests ("-" matches anything), output entries expressions.
  * hitPolicy: UNIQUE | ANY | PRIORITY | FIRST | OUTPUT ORDER | RULE ORDER | COLLECT; aggregation only with COLLECT.
  */
-import { DmnModdle } from "dmn-moddle";
-import type { Aggregation, DecisionModel, HitPolicy, Problem, Result } from "./DecisionModel.ts";
+import { DmnModdle } from "dmn-moddle"
+import type { Aggregation, DecisionModel, HitPolicy, Problem, Result } from "./DecisionModel.ts"
 
 export interface JsonTableInput {
-  readonly id?: string;
-  readonly label?: string;
-  readonly expression: string;
-  readonly typeRef?: string;
+  readonly id?: string
+  readonly label?: string
+  readonly expression: string
+  readonly typeRef?: string
 }
 
 export interface JsonTableOutput {
-  readonly id?: string;
-  readonly name: string;
-  readonly typeRef?: string;
+  readonly id?: string
+  readonly name: string
+  readonly typeRef?: string
   /** FEEL literals, e.g. `"\"OK\""`; their order is the priority order for PRIORITY / OUTPUT ORDER. */
-  readonly allowedValues?: ReadonlyArray<string>;
+  readonly allowedValues?: ReadonlyArray<string>
 }
 
 export interface JsonTableRule {
-  readonly id?: string;
-  readonly inputEntries: ReadonlyArray<string>;
-  readonly outputEntries: ReadonlyArray<string>;
-  readonly annotations?: ReadonlyArray<string>;
+  readonly id?: string
+  readonly inputEntries: ReadonlyArray<string>
+  readonly outputEntries: ReadonlyArray<string>
+  readonly annotations?: ReadonlyArray<string>
 }
 
 export interface JsonDecisionTable {
-  readonly id: string;
-  readonly name?: string;
-  readonly hitPolicy?: HitPolicy;
-  readonly aggregation?: Aggregation;
-  readonly inputs: ReadonlyArray<JsonTableInput>;
-  readonly outputs: ReadonlyArray<JsonTableOutput>;
-  readonly rules: ReadonlyArray<JsonTableRule>;
+  readonly id: string
+  readonly name?: string
+  readonly hitPolicy?: HitPolicy
+  readonly aggregation?: Aggregation
+  readonly inputs: ReadonlyArray<JsonTableInput>
+  readonly outputs: ReadonlyArray<JsonTableOutput>
+  readonly rules: ReadonlyArray<JsonTableRule>
 }
 
-const HIT_POLICIES: ReadonlyArray<string> = ["UNIQUE", "ANY", "PRIORITY", "FIRST", "OUTPUT ORDER", "RULE ORDER", "COLLECT"];
-const AGGREGATIONS: ReadonlyArray<string> = ["SUM", "COUNT", "MIN", "MAX"];
+const HIT_POLICIES: ReadonlyArray<string> = [
+  "UNIQUE",
+  "ANY",
+  "PRIORITY",
+  "FIRST",
+  "OUTPUT ORDER",
+  "RULE ORDER",
+  "COLLECT"
+]
+const AGGREGATIONS: ReadonlyArray<string> = ["SUM", "COUNT", "MIN", "MAX"]
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string")
 
 /** Validates an untrusted JSON value as a decision table; every problem is listed with its JSON path. */
 export const validateDecisionTableJson = (json: unknown): ReadonlyArray<Problem> => {
-  const problems: Problem[] = [];
-  const add = (path: string, message: string) => problems.push({ path, message });
-  if (!isObject(json)) return [{ path: "", message: "must be an object" }];
-  if (typeof json["id"] !== "string" || json["id"] === "") add("/id", "must be a non-empty string");
-  if (json["hitPolicy"] !== undefined && !HIT_POLICIES.includes(String(json["hitPolicy"]))) add("/hitPolicy", `must be one of ${HIT_POLICIES.join(", ")}`);
+  const problems: Problem[] = []
+  const add = (path: string, message: string) => problems.push({ path, message })
+  if (!isObject(json)) return [{ path: "", message: "must be an object" }]
+  if (typeof json["id"] !== "string" || json["id"] === "") add("/id", "must be a non-empty string")
+  if (json["hitPolicy"] !== undefined && !HIT_POLICIES.includes(String(json["hitPolicy"]))) {
+    add("/hitPolicy", `must be one of ${HIT_POLICIES.join(", ")}`)
+  }
   if (json["aggregation"] !== undefined) {
-    if (!AGGREGATIONS.includes(String(json["aggregation"]))) add("/aggregation", `must be one of ${AGGREGATIONS.join(", ")}`);
+    if (!AGGREGATIONS.includes(String(json["aggregation"]))) {
+      add("/aggregation", `must be one of ${AGGREGATIONS.join(", ")}`)
+    }
     // DMN 1.5 §8.2.11: aggregation is only defined for the Collect hit policy.
-    if (json["hitPolicy"] !== "COLLECT") add("/aggregation", "is only allowed with hit policy COLLECT");
+    if (json["hitPolicy"] !== "COLLECT") add("/aggregation", "is only allowed with hit policy COLLECT")
   }
-  const inputs = json["inputs"];
-  const outputs = json["outputs"];
-  const rules = json["rules"];
-  if (!Array.isArray(inputs)) add("/inputs", "must be an array");
-  else
-    inputs.forEach((i, k) => {
-      if (!isObject(i)) return add(`/inputs/${k}`, "must be an object");
-      if (typeof i["expression"] !== "string" || i["expression"].trim() === "") add(`/inputs/${k}/expression`, "must be a non-empty FEEL expression");
-    });
-  if (!Array.isArray(outputs) || outputs.length === 0) add("/outputs", "must be a non-empty array");
+  const inputs = json["inputs"]
+  const outputs = json["outputs"]
+  const rules = json["rules"]
+  if (!Array.isArray(inputs)) add("/inputs", "must be an array")
   else {
-    const names = new Set<string>();
-    outputs.forEach((o, k) => {
-      if (!isObject(o)) return add(`/outputs/${k}`, "must be an object");
-      if (typeof o["name"] !== "string" || o["name"] === "") add(`/outputs/${k}/name`, "must be a non-empty string");
-      else if (names.has(o["name"])) add(`/outputs/${k}/name`, `duplicate output name ${o["name"]}`);
-      else names.add(o["name"]);
-      if (o["allowedValues"] !== undefined && !isStringArray(o["allowedValues"])) add(`/outputs/${k}/allowedValues`, "must be an array of FEEL literals");
-    });
+    inputs.forEach((i, k) => {
+      if (!isObject(i)) return add(`/inputs/${k}`, "must be an object")
+      if (typeof i["expression"] !== "string" || i["expression"].trim() === "") {
+        add(`/inputs/${k}/expression`, "must be a non-empty FEEL expression")
+      }
+    })
   }
-  if (!Array.isArray(rules)) add("/rules", "must be an array");
-  else
+  if (!Array.isArray(outputs) || outputs.length === 0) add("/outputs", "must be a non-empty array")
+  else {
+    const names = new Set<string>()
+    outputs.forEach((o, k) => {
+      if (!isObject(o)) return add(`/outputs/${k}`, "must be an object")
+      if (typeof o["name"] !== "string" || o["name"] === "") add(`/outputs/${k}/name`, "must be a non-empty string")
+      else if (names.has(o["name"])) add(`/outputs/${k}/name`, `duplicate output name ${o["name"]}`)
+      else names.add(o["name"])
+      if (o["allowedValues"] !== undefined && !isStringArray(o["allowedValues"])) {
+        add(`/outputs/${k}/allowedValues`, "must be an array of FEEL literals")
+      }
+    })
+  }
+  if (!Array.isArray(rules)) add("/rules", "must be an array")
+  else {
     rules.forEach((r, k) => {
-      if (!isObject(r)) return add(`/rules/${k}`, "must be an object");
-      if (!isStringArray(r["inputEntries"])) add(`/rules/${k}/inputEntries`, "must be an array of strings");
-      else if (Array.isArray(inputs) && r["inputEntries"].length !== inputs.length)
-        add(`/rules/${k}/inputEntries`, `has ${r["inputEntries"].length} entries, the table has ${inputs.length} inputs`);
-      if (!isStringArray(r["outputEntries"])) add(`/rules/${k}/outputEntries`, "must be an array of strings");
-      else if (Array.isArray(outputs) && r["outputEntries"].length !== outputs.length)
-        add(`/rules/${k}/outputEntries`, `has ${r["outputEntries"].length} entries, the table has ${outputs.length} outputs`);
-      if (r["annotations"] !== undefined && !isStringArray(r["annotations"])) add(`/rules/${k}/annotations`, "must be an array of strings");
-    });
-  return problems;
-};
+      if (!isObject(r)) return add(`/rules/${k}`, "must be an object")
+      if (!isStringArray(r["inputEntries"])) add(`/rules/${k}/inputEntries`, "must be an array of strings")
+      else if (Array.isArray(inputs) && r["inputEntries"].length !== inputs.length) {
+        add(
+          `/rules/${k}/inputEntries`,
+          `has ${r["inputEntries"].length} entries, the table has ${inputs.length} inputs`
+        )
+      }
+      if (!isStringArray(r["outputEntries"])) add(`/rules/${k}/outputEntries`, "must be an array of strings")
+      else if (Array.isArray(outputs) && r["outputEntries"].length !== outputs.length) {
+        add(
+          `/rules/${k}/outputEntries`,
+          `has ${r["outputEntries"].length} entries, the table has ${outputs.length} outputs`
+        )
+      }
+      if (r["annotations"] !== undefined && !isStringArray(r["annotations"])) {
+        add(`/rules/${k}/annotations`, "must be an array of strings")
+      }
+    })
+  }
+  return problems
+}
 
 /** Validates and narrows untrusted JSON to a JsonDecisionTable. */
 export const decisionTableFromJson = (json: unknown): Result<JsonDecisionTable, ReadonlyArray<Problem>> => {
-  const problems = validateDecisionTableJson(json);
-  return problems.length === 0 ? { ok: true, value: json as JsonDecisionTable } : { ok: false, error: problems };
-};
+  const problems = validateDecisionTableJson(json)
+  return problems.length === 0 ? { ok: true, value: json as JsonDecisionTable } : { ok: false, error: problems }
+}
 
 /** The table as an in-memory DecisionModel with one decision (no XML round trip needed to evaluate it). */
 export const decisionTableToModel = (table: JsonDecisionTable): DecisionModel => ({
@@ -120,63 +148,92 @@ export const decisionTableToModel = (table: JsonDecisionTable): DecisionModel =>
         kind: "decisionTable",
         hitPolicy: table.hitPolicy ?? "UNIQUE",
         aggregation: table.aggregation,
-        inputs: table.inputs.map((i, k) => ({ id: i.id ?? `Input_${k + 1}`, label: i.label ?? i.expression, expression: i.expression, typeRef: i.typeRef })),
+        inputs: table.inputs.map((i, k) => ({
+          id: i.id ?? `Input_${k + 1}`,
+          label: i.label ?? i.expression,
+          expression: i.expression,
+          typeRef: i.typeRef
+        })),
         outputs: table.outputs.map((o, k) => ({
           id: o.id ?? `Output_${k + 1}`,
           name: o.name,
           typeRef: o.typeRef,
           allowedValues: o.allowedValues === undefined ? undefined : o.allowedValues.join(","),
-          defaultOutput: undefined,
+          defaultOutput: undefined
         })),
-        rules: table.rules.map((r, k) => ({ id: r.id ?? `Rule_${k + 1}`, inputEntries: r.inputEntries, outputEntries: r.outputEntries, annotations: r.annotations ?? [] })),
-      },
-    },
+        rules: table.rules.map((r, k) => ({
+          id: r.id ?? `Rule_${k + 1}`,
+          inputEntries: r.inputEntries,
+          outputEntries: r.outputEntries,
+          annotations: r.annotations ?? []
+        }))
+      }
+    }
   ],
   decisionServices: [],
   inputData: [],
   businessKnowledgeModels: [],
-  itemDefinitions: [],
-});
+  itemDefinitions: []
+})
 
 /** Writes the table as DMN 1.3 XML (one decision holding the table) through dmn-moddle. */
 export const decisionTableToDmnXml = async (table: JsonDecisionTable): Promise<string> => {
-  const m = new DmnModdle();
-  const opt = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-  const dt = m.create("dmn:DecisionTable", opt({
-    id: `${table.id}_table`,
-    hitPolicy: table.hitPolicy ?? "UNIQUE",
-    aggregation: table.aggregation,
-    input: table.inputs.map((i, k) =>
-      m.create("dmn:InputClause", opt({
-        id: i.id ?? `Input_${k + 1}`,
-        label: i.label,
-        inputExpression: m.create("dmn:LiteralExpression", opt({ id: `InputExpression_${k + 1}`, typeRef: i.typeRef, text: i.expression })),
-      })),
-    ),
-    output: table.outputs.map((o, k) =>
-      m.create("dmn:OutputClause", opt({
-        id: o.id ?? `Output_${k + 1}`,
-        name: o.name,
-        typeRef: o.typeRef,
-        outputValues: o.allowedValues === undefined ? undefined : m.create("dmn:UnaryTests", { text: o.allowedValues.join(",") }),
-      })),
-    ),
-    rule: table.rules.map((r, k) =>
-      m.create("dmn:DecisionRule", {
-        id: r.id ?? `Rule_${k + 1}`,
-        inputEntry: r.inputEntries.map((e, j) => m.create("dmn:UnaryTests", { id: `Rule_${k + 1}_in_${j + 1}`, text: e })),
-        outputEntry: r.outputEntries.map((e, j) => m.create("dmn:LiteralExpression", { id: `Rule_${k + 1}_out_${j + 1}`, text: e })),
-        annotationEntry: (r.annotations ?? []).map((a) => m.create("dmn:RuleAnnotation", { text: a })),
-      }),
-    ),
-  }));
-  const decision = m.create("dmn:Decision", { id: table.id, name: table.name ?? table.id, decisionLogic: dt });
+  const m = new DmnModdle()
+  const opt = <T extends object>(o: T): T =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T
+  const dt = m.create(
+    "dmn:DecisionTable",
+    opt({
+      id: `${table.id}_table`,
+      hitPolicy: table.hitPolicy ?? "UNIQUE",
+      aggregation: table.aggregation,
+      input: table.inputs.map((i, k) =>
+        m.create(
+          "dmn:InputClause",
+          opt({
+            id: i.id ?? `Input_${k + 1}`,
+            label: i.label,
+            inputExpression: m.create(
+              "dmn:LiteralExpression",
+              opt({ id: `InputExpression_${k + 1}`, typeRef: i.typeRef, text: i.expression })
+            )
+          })
+        )
+      ),
+      output: table.outputs.map((o, k) =>
+        m.create(
+          "dmn:OutputClause",
+          opt({
+            id: o.id ?? `Output_${k + 1}`,
+            name: o.name,
+            typeRef: o.typeRef,
+            outputValues: o.allowedValues === undefined
+              ? undefined
+              : m.create("dmn:UnaryTests", { text: o.allowedValues.join(",") })
+          })
+        )
+      ),
+      rule: table.rules.map((r, k) =>
+        m.create("dmn:DecisionRule", {
+          id: r.id ?? `Rule_${k + 1}`,
+          inputEntry: r.inputEntries.map((e, j) =>
+            m.create("dmn:UnaryTests", { id: `Rule_${k + 1}_in_${j + 1}`, text: e })
+          ),
+          outputEntry: r.outputEntries.map((e, j) =>
+            m.create("dmn:LiteralExpression", { id: `Rule_${k + 1}_out_${j + 1}`, text: e })
+          ),
+          annotationEntry: (r.annotations ?? []).map((a) => m.create("dmn:RuleAnnotation", { text: a }))
+        })
+      )
+    })
+  )
+  const decision = m.create("dmn:Decision", { id: table.id, name: table.name ?? table.id, decisionLogic: dt })
   const definitions = m.create("dmn:Definitions", {
     id: `${table.id}_definitions`,
     name: table.name ?? table.id,
     namespace: `urn:flowcore:decision:${table.id}`,
-    drgElement: [decision],
-  });
-  const { xml } = await m.toXML(definitions, { format: true });
-  return xml as string;
-};
+    drgElement: [decision]
+  })
+  const { xml } = await m.toXML(definitions, { format: true })
+  return xml as string
+}

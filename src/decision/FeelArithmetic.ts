@@ -3,43 +3,46 @@
  * temporal arithmetic (date ± duration, date − date, duration × number, ...) through feelin's calendar code.
  * Any null operand, or operands that do not combine, give null.
  */
-import { checkMade } from "./FeelBudget.ts";
-import { FeelNumber } from "./FeelNumber.ts";
-import * as feelin from "feelin";
-import { callFeelinBuiltin, dateTimeDifference, isTemporal, viaFeelin } from "./FeelTemporal.ts";
+import * as feelin from "feelin"
+import { checkMade } from "./FeelBudget.ts"
+import { FeelNumber } from "./FeelNumber.ts"
+import { callFeelinBuiltin, dateTimeDifference, isTemporal, viaFeelin } from "./FeelTemporal.ts"
 
-export type ArithOp = "+" | "-" | "*" | "/" | "**";
+export type ArithOp = "+" | "-" | "*" | "/" | "**"
 
 const temporalOperands = (a: unknown, b: unknown): boolean =>
-  (isTemporal(a) || isTemporal(b)) && (isTemporal(a) || a instanceof FeelNumber) && (isTemporal(b) || b instanceof FeelNumber);
+  (isTemporal(a) || isTemporal(b)) && (isTemporal(a) || a instanceof FeelNumber) &&
+  (isTemporal(b) || b instanceof FeelNumber)
 
 export const arithmetic = (op: ArithOp, a: unknown, b: unknown): unknown => {
-  if (a === null || a === undefined || b === null || b === undefined) return null;
+  if (a === null || a === undefined || b === null || b === undefined) return null
   if (a instanceof FeelNumber && b instanceof FeelNumber) {
     switch (op) {
       case "+":
-        return a.add(b);
+        return a.add(b)
       case "-":
-        return a.subtract(b);
+        return a.subtract(b)
       case "*":
-        return a.multiply(b);
+        return a.multiply(b)
       case "/":
-        return a.divide(b);
+        return a.divide(b)
       case "**":
-        return a.pow(b);
+        return a.pow(b)
     }
   }
-  if (op === "+" && typeof a === "string" && typeof b === "string") return checkMade(a + b);
+  if (op === "+" && typeof a === "string" && typeof b === "string") return checkMade(a + b)
   if (op === "-" && a instanceof feelin.FeelDateTime && b instanceof feelin.FeelDateTime) {
-    const difference = dateTimeDifference(a, b);
-    if (difference !== undefined) return difference;
+    const difference = dateTimeDifference(a, b)
+    if (difference !== undefined) return difference
   }
-  if (op !== "**" && temporalOperands(a, b)) return viaFeelin(`a ${op} b`, { a, b });
-  return null;
-};
+  if (op !== "**" && temporalOperands(a, b)) return viaFeelin(`a ${op} b`, { a, b })
+  return null
+}
 
 export const negate = (a: unknown): unknown => {
-  if (a instanceof FeelNumber) return a.negate();
-  if (a instanceof feelin.FeelDuration) return callFeelinBuiltin("duration", [a.iso.startsWith("-") ? a.iso.slice(1) : `-${a.iso}`]);
-  return null;
-};
+  if (a instanceof FeelNumber) return a.negate()
+  if (a instanceof feelin.FeelDuration) {
+    return callFeelinBuiltin("duration", [a.iso.startsWith("-") ? a.iso.slice(1) : `-${a.iso}`])
+  }
+  return null
+}

@@ -82,9 +82,15 @@ export const chargeSteps = (n = 1): void => {
   const before = budget.steps
   budget.steps += n
   if (budget.steps > limits.maxSteps) {
-    throw new FeelBudgetExceeded("maxSteps", `the expression needs more than ${limits.maxSteps} steps (loop iterations, calls, list elements)`)
+    throw new FeelBudgetExceeded(
+      "maxSteps",
+      `the expression needs more than ${limits.maxSteps} steps (loop iterations, calls, list elements)`
+    )
   }
-  if (Math.floor(before / TIME_CHECK_EVERY) !== Math.floor(budget.steps / TIME_CHECK_EVERY) && performance.now() > budget.deadline) {
+  if (
+    Math.floor(before / TIME_CHECK_EVERY) !== Math.floor(budget.steps / TIME_CHECK_EVERY) &&
+    performance.now() > budget.deadline
+  ) {
     throw new FeelBudgetExceeded("maxMillis", `the expression ran longer than ${limits.maxMillis} ms`)
   }
 }
@@ -95,7 +101,10 @@ export const inCall = <A>(call: () => A): A => {
   if (budget === undefined) return call()
   chargeSteps()
   if (budget.depth >= limits.maxCallDepth) {
-    throw new FeelBudgetExceeded("maxCallDepth", `function calls nest deeper than ${limits.maxCallDepth} (unbounded recursion?)`)
+    throw new FeelBudgetExceeded(
+      "maxCallDepth",
+      `function calls nest deeper than ${limits.maxCallDepth} (unbounded recursion?)`
+    )
   }
   budget.depth++
   try {
@@ -121,7 +130,9 @@ export const checkMade = <A>(value: A): A => {
 
 /** Why an expression's text is refused before it is parsed (too long, nested too deep), or undefined. */
 export const expressionTextProblem = (text: string): string | undefined => {
-  if (text.length > limits.maxExpressionLength) return `the expression is longer than ${limits.maxExpressionLength} characters`
+  if (text.length > limits.maxExpressionLength) {
+    return `the expression is longer than ${limits.maxExpressionLength} characters`
+  }
   let depth = 0
   let quote: string | undefined
   for (let i = 0; i < text.length; i++) {
@@ -129,9 +140,11 @@ export const expressionTextProblem = (text: string): string | undefined => {
     if (quote !== undefined) {
       if (c === "\\") i++
       else if (c === quote) quote = undefined
-    } else if (c === '"') quote = c
+    } else if (c === "\"") quote = c
     else if (c === "(" || c === "[" || c === "{") {
-      if (++depth > limits.maxExpressionNesting) return `the expression nests brackets deeper than ${limits.maxExpressionNesting} levels`
+      if (++depth > limits.maxExpressionNesting) {
+        return `the expression nests brackets deeper than ${limits.maxExpressionNesting} levels`
+      }
     } else if (c === ")" || c === "]" || c === "}") depth--
   }
   return undefined

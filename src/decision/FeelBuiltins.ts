@@ -1,12 +1,12 @@
 /** Every FEEL built-in function by name (DMN 1.5 §10.3.4); names in scope shadow them. */
-import type { FeelFunctionValue } from "./FeelFunctionValue.ts";
-import { CONTEXT_BUILTINS } from "./FeelBuiltinsContext.ts";
-import { LIST_BUILTINS } from "./FeelBuiltinsList.ts";
-import { NUMERIC_BUILTINS } from "./FeelBuiltinsNumeric.ts";
-import { RANGE_BUILTINS } from "./FeelBuiltinsRange.ts";
-import { RANGE_LITERAL_BUILTINS } from "./FeelBuiltinsRangeLiteral.ts";
-import { STRING_BUILTINS } from "./FeelBuiltinsString.ts";
-import { TEMPORAL_BUILTINS } from "./FeelBuiltinsTemporal.ts";
+import { CONTEXT_BUILTINS } from "./FeelBuiltinsContext.ts"
+import { LIST_BUILTINS } from "./FeelBuiltinsList.ts"
+import { NUMERIC_BUILTINS } from "./FeelBuiltinsNumeric.ts"
+import { RANGE_BUILTINS } from "./FeelBuiltinsRange.ts"
+import { RANGE_LITERAL_BUILTINS } from "./FeelBuiltinsRangeLiteral.ts"
+import { STRING_BUILTINS } from "./FeelBuiltinsString.ts"
+import { TEMPORAL_BUILTINS } from "./FeelBuiltinsTemporal.ts"
+import type { FeelFunctionValue } from "./FeelFunctionValue.ts"
 
 export const BUILTINS: Readonly<Record<string, FeelFunctionValue>> = Object.assign(
   Object.create(null) as Record<string, FeelFunctionValue>,
@@ -16,5 +16,5 @@ export const BUILTINS: Readonly<Record<string, FeelFunctionValue>> = Object.assi
   CONTEXT_BUILTINS,
   TEMPORAL_BUILTINS,
   RANGE_BUILTINS,
-  RANGE_LITERAL_BUILTINS,
-);
+  RANGE_LITERAL_BUILTINS
+)

@@ -1,51 +1,66 @@
 /**
  * Context built-ins (DMN 1.5 §10.3.4.8 and §10.3.4.10), boolean `not`, and the helpers around them.
  */
-import { builtin, signature, type FeelBuiltinFunction } from "./FeelFunctionValue.ts";
-import { isContext } from "./FeelValues.ts";
+import { builtin, type FeelBuiltinFunction, signature } from "./FeelFunctionValue.ts"
+import { isContext } from "./FeelValues.ts"
 
-const put = (context: Record<string, unknown>, keys: ReadonlyArray<unknown>, value: unknown): Record<string, unknown> | null => {
-  const [key, ...rest] = keys;
-  if (typeof key !== "string") return null;
-  if (rest.length === 0) return { ...context, [key]: value };
-  const inner = context[key];
+const put = (
+  context: Record<string, unknown>,
+  keys: ReadonlyArray<unknown>,
+  value: unknown
+): Record<string, unknown> | null => {
+  const [key, ...rest] = keys
+  if (typeof key !== "string") return null
+  if (rest.length === 0) return { ...context, [key]: value }
+  const inner = context[key]
   // A path may create missing contexts but not go through a value that is not one.
-  if (inner !== undefined && !isContext(inner)) return null;
-  const nested = put(inner ?? {}, rest, value);
-  return nested === null ? null : { ...context, [key]: nested };
-};
+  if (inner !== undefined && !isContext(inner)) return null
+  const nested = put(inner ?? {}, rest, value)
+  return nested === null ? null : { ...context, [key]: nested }
+}
 
 export const CONTEXT_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
   not: builtin(signature(["negand"], ([v]) => (typeof v === "boolean" ? !v : null))),
   "get value": builtin(signature(["m", "key"], ([m, key]) => {
-    if (!isContext(m)) return null;
-    const path = Array.isArray(key) ? key : [key];
-    let v: unknown = m;
+    if (!isContext(m)) return null
+    const path = Array.isArray(key) ? key : [key]
+    let v: unknown = m
     for (const k of path) {
-      if (typeof k !== "string" || !isContext(v) || !Object.hasOwn(v, k)) return null;
-      v = v[k];
+      if (typeof k !== "string" || !isContext(v) || !Object.hasOwn(v, k)) return null
+      v = v[k]
     }
-    return v ?? null;
+    return v ?? null
   })),
-  "get entries": builtin(signature(["m"], ([m]) => (isContext(m) ? Object.entries(m).map(([key, value]) => ({ key, value })) : null))),
+  "get entries": builtin(
+    signature(["m"], ([m]) => (isContext(m) ? Object.entries(m).map(([key, value]) => ({ key, value })) : null))
+  ),
   context: builtin(signature(["entries"], ([entries]) => {
-    const list = Array.isArray(entries) ? entries : [entries];
-    const out: Record<string, unknown> = {};
+    const list = Array.isArray(entries) ? entries : [entries]
+    const out: Record<string, unknown> = {}
     for (const e of list) {
-      if (!isContext(e) || typeof e["key"] !== "string" || !Object.hasOwn(e, "value") || Object.hasOwn(out, e["key"])) return null;
-      out[e["key"]] = e["value"];
+      if (!isContext(e) || typeof e["key"] !== "string" || !Object.hasOwn(e, "value") || Object.hasOwn(out, e["key"])) {
+        return null
+      }
+      out[e["key"]] = e["value"]
     }
-    return out;
+    return out
   })),
   "context put": builtin(
-    { ...signature(["context", "key", "value"], ([c, key, value]) => (isContext(c) && typeof key === "string" ? put(c, [key], value) : null)), accepts: (args) => !Array.isArray(args[1]) },
-    signature(["context", "keys", "value"], ([c, keys, value]) =>
-      isContext(c) && Array.isArray(keys) && keys.length > 0 ? put(c, keys, value) : null,
-    ),
+    {
+      ...signature(
+        ["context", "key", "value"],
+        ([c, key, value]) => (isContext(c) && typeof key === "string" ? put(c, [key], value) : null)
+      ),
+      accepts: (args) => !Array.isArray(args[1])
+    },
+    signature(
+      ["context", "keys", "value"],
+      ([c, keys, value]) => isContext(c) && Array.isArray(keys) && keys.length > 0 ? put(c, keys, value) : null
+    )
   ),
   "context merge": builtin(signature(["contexts"], ([value]) => {
-    const contexts = isContext(value) ? [value] : value;
-    if (!Array.isArray(contexts) || !contexts.every(isContext)) return null;
-    return Object.assign({}, ...contexts) as Record<string, unknown>;
-  })),
-};
+    const contexts = isContext(value) ? [value] : value
+    if (!Array.isArray(contexts) || !contexts.every(isContext)) return null
+    return Object.assign({}, ...contexts) as Record<string, unknown>
+  }))
+}

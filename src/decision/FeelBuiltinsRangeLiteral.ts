@@ -3,49 +3,52 @@
  * The ends must be literals (numbers, strings, temporal literals or constructors over a string literal), of one kind,
  * in ascending order; anything else gives null.
  */
-import type { SyntaxNode } from "@lezer/common";
-import { FeelCompiler } from "./FeelCompiler.ts";
-import { builtin, signature, type FeelBuiltinFunction } from "./FeelFunctionValue.ts";
-import { isSyntaxError, parseFeel } from "./FeelParser.ts";
-import { FeelRangeValue } from "./FeelRange.ts";
-import { FeelScope } from "./FeelScope.ts";
-import { feelCompare } from "./FeelValues.ts";
+import type { SyntaxNode } from "@lezer/common"
+import { FeelCompiler } from "./FeelCompiler.ts"
+import { builtin, type FeelBuiltinFunction, signature } from "./FeelFunctionValue.ts"
+import { isSyntaxError, parseFeel } from "./FeelParser.ts"
+import { FeelRangeValue } from "./FeelRange.ts"
+import { FeelScope } from "./FeelScope.ts"
+import { feelCompare } from "./FeelValues.ts"
 
 const isLiteralEnd = (node: SyntaxNode): boolean => {
   switch (node.name) {
     case "NumericLiteral":
     case "StringLiteral":
     case "null":
-      return true;
+      return true
     case "DateTimeLiteral": {
-      const at = node.getChild("AtLiteral");
-      if (at !== null) return true;
-      const params = node.getChild("PositionalParameters");
-      const args = params === null ? [] : params.getChildren("StringLiteral");
-      const arg = args[0];
-      return args.length === 1 && params !== null && arg !== undefined && params.from === arg.from && params.to === arg.to;
+      const at = node.getChild("AtLiteral")
+      if (at !== null) return true
+      const params = node.getChild("PositionalParameters")
+      const args = params === null ? [] : params.getChildren("StringLiteral")
+      const arg = args[0]
+      return args.length === 1 && params !== null && arg !== undefined && params.from === arg.from &&
+        params.to === arg.to
     }
     default:
-      return false;
+      return false
   }
-};
+}
 
 const rangeFromText = (text: string): unknown => {
-  const tree = parseFeel(text, "expression", {});
-  if (isSyntaxError(tree)) return null;
-  const interval = tree.topNode.getChild("SimplePositiveUnaryTest")?.getChild("Interval");
-  if (interval === null || interval === undefined) return null;
-  const ends: SyntaxNode[] = [];
-  for (let c = interval.firstChild; c !== null; c = c.nextSibling) if (!["[", "]", "(", ")", ".."].includes(c.name)) ends.push(c);
-  if (ends.length !== 2 || !ends.every(isLiteralEnd)) return null;
-  const value = new FeelCompiler(text).compileExpressionTree(tree)(FeelScope.of({}));
-  if (!(value instanceof FeelRangeValue)) return null;
-  const { start, end } = value;
-  if (start === null && end === null) return null;
-  if (start !== null && end !== null && (feelCompare(start, end) ?? 1) > 0) return null;
-  return value;
-};
+  const tree = parseFeel(text, "expression", {})
+  if (isSyntaxError(tree)) return null
+  const interval = tree.topNode.getChild("SimplePositiveUnaryTest")?.getChild("Interval")
+  if (interval === null || interval === undefined) return null
+  const ends: SyntaxNode[] = []
+  for (let c = interval.firstChild; c !== null; c = c.nextSibling) {
+    if (!["[", "]", "(", ")", ".."].includes(c.name)) ends.push(c)
+  }
+  if (ends.length !== 2 || !ends.every(isLiteralEnd)) return null
+  const value = new FeelCompiler(text).compileExpressionTree(tree)(FeelScope.of({}))
+  if (!(value instanceof FeelRangeValue)) return null
+  const { start, end } = value
+  if (start === null && end === null) return null
+  if (start !== null && end !== null && (feelCompare(start, end) ?? 1) > 0) return null
+  return value
+}
 
 export const RANGE_LITERAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
-  range: builtin(signature(["from"], ([from]) => (typeof from === "string" ? rangeFromText(from.trim()) : null))),
-};
+  range: builtin(signature(["from"], ([from]) => (typeof from === "string" ? rangeFromText(from.trim()) : null)))
+}

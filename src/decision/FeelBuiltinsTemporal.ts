@@ -2,88 +2,107 @@
  * Date and time built-ins (DMN 1.5 §10.3.4.1 conversions, §10.3.4.6 date and time functions). Parsing and calendar
  * rules are feelin's; this layer checks argument kinds (integers where the spec says so) before handing over.
  */
-import * as feelin from "feelin";
-import { builtin, signature, type FeelBuiltinFunction } from "./FeelFunctionValue.ts";
-import { FeelNumber } from "./FeelNumber.ts";
-import { callFeelinBuiltin, isTemporal } from "./FeelTemporal.ts";
-import { feelEquals, kindOf } from "./FeelValues.ts";
+import * as feelin from "feelin"
+import { builtin, type FeelBuiltinFunction, signature } from "./FeelFunctionValue.ts"
+import { FeelNumber } from "./FeelNumber.ts"
+import { callFeelinBuiltin, isTemporal } from "./FeelTemporal.ts"
+import { feelEquals, kindOf } from "./FeelValues.ts"
 
-const isInt = (v: unknown): boolean => v instanceof FeelNumber && v.isInteger;
-const isDateLike = (v: unknown): boolean => v instanceof feelin.FeelDate || v instanceof feelin.FeelDateTime;
+const isInt = (v: unknown): boolean => v instanceof FeelNumber && v.isInteger
+const isDateLike = (v: unknown): boolean => v instanceof feelin.FeelDate || v instanceof feelin.FeelDateTime
 
 /** A date-time text has either an offset or a zone id, not both, and offsets lie within ±18:00. */
 const validZone = (text: string): boolean => {
-  if (/([+-]\d\d:\d\d|Z)@/.test(text)) return false;
-  const offset = /T.*[+-](\d\d):(\d\d)$/.exec(text);
-  return offset === null || Number(offset[1]) * 60 + Number(offset[2]) <= 18 * 60;
-};
+  if (/([+-]\d\d:\d\d|Z)@/.test(text)) return false
+  const offset = /T.*[+-](\d\d):(\d\d)$/.exec(text)
+  return offset === null || Number(offset[1]) * 60 + Number(offset[2]) <= 18 * 60
+}
 
 /** A days-and-time duration as a zone offset, e.g. -PT1H as "-01:00". */
 const offsetText = (d: feelin.FeelDuration): string => {
-  const negative = d.iso.startsWith("-");
-  const minutes = Math.abs(d.days) * 1440 + Math.abs(d.hours) * 60 + Math.abs(d.minutes);
-  return `${negative ? "-" : "+"}${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
-};
+  const negative = d.iso.startsWith("-")
+  const minutes = Math.abs(d.days) * 1440 + Math.abs(d.hours) * 60 + Math.abs(d.minutes)
+  return `${negative ? "-" : "+"}${String(Math.floor(minutes / 60)).padStart(2, "0")}:${
+    String(minutes % 60).padStart(2, "0")
+  }`
+}
 
-const delegate = (name: string) => (args: ReadonlyArray<unknown>): unknown => callFeelinBuiltin(name, args);
+const delegate = (name: string) => (args: ReadonlyArray<unknown>): unknown => callFeelinBuiltin(name, args)
 
 /** Whole months between the dates of two dates / date-times (times of day do not count), dropping the part of a month left over. */
 const monthsBetween = (from: unknown, to: unknown): number | undefined => {
   const parts = (v: unknown): { months: number; rest: number } | undefined => {
-    if (v instanceof feelin.FeelDate) return { months: v.year * 12 + v.month, rest: v.day };
+    if (v instanceof feelin.FeelDate) return { months: v.year * 12 + v.month, rest: v.day }
     if (v instanceof feelin.FeelDateTime) {
-      const d = v.value;
-      return { months: d.year * 12 + d.month, rest: d.day };
+      const d = v.value
+      return { months: d.year * 12 + d.month, rest: d.day }
     }
-    return undefined;
-  };
-  const a = parts(from);
-  const b = parts(to);
-  if (a === undefined || b === undefined) return undefined;
-  let months = b.months - a.months;
-  if (months > 0 && b.rest < a.rest) months -= 1;
-  if (months < 0 && b.rest > a.rest) months += 1;
-  return months;
-};
+    return undefined
+  }
+  const a = parts(from)
+  const b = parts(to)
+  if (a === undefined || b === undefined) return undefined
+  let months = b.months - a.months
+  if (months > 0 && b.rest < a.rest) months -= 1
+  if (months < 0 && b.rest > a.rest) months += 1
+  return months
+}
 
 const dateArg = (name: string) =>
-  builtin(signature(["date"], ([d]) => (isDateLike(d) ? callFeelinBuiltin(name, [d]) : null)));
+  builtin(signature(["date"], ([d]) => (isDateLike(d) ? callFeelinBuiltin(name, [d]) : null)))
 
 export const TEMPORAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
   date: builtin(
-    signature(["from"], ([from]) => (typeof from === "string" || isDateLike(from) ? callFeelinBuiltin("date", [from]) : null)),
-    signature(["year", "month", "day"], (args) => (args.every(isInt) ? callFeelinBuiltin("date", args) : null)),
+    signature(
+      ["from"],
+      ([from]) => (typeof from === "string" || isDateLike(from) ? callFeelinBuiltin("date", [from]) : null)
+    ),
+    signature(["year", "month", "day"], (args) => (args.every(isInt) ? callFeelinBuiltin("date", args) : null))
   ),
   "date and time": builtin(
-    signature(["from"], ([from]) => (typeof from === "string" && validZone(from) ? callFeelinBuiltin("date and time", [from]) : null)),
-    signature(["date", "time"], ([d, t]) =>
-      isDateLike(d) && t instanceof feelin.FeelTime ? callFeelinBuiltin("date and time", [d, t]) : null,
+    signature(
+      ["from"],
+      ([from]) => (typeof from === "string" && validZone(from) ? callFeelinBuiltin("date and time", [from]) : null)
     ),
+    signature(
+      ["date", "time"],
+      ([d, t]) => isDateLike(d) && t instanceof feelin.FeelTime ? callFeelinBuiltin("date and time", [d, t]) : null
+    )
   ),
   time: builtin(
-    signature(["from"], ([from]) =>
-      typeof from === "string" || from instanceof feelin.FeelTime || from instanceof feelin.FeelDateTime || from instanceof feelin.FeelDate
-        ? callFeelinBuiltin("time", [from])
-        : null,
+    signature(
+      ["from"],
+      ([from]) =>
+        typeof from === "string" || from instanceof feelin.FeelTime || from instanceof feelin.FeelDateTime ||
+          from instanceof feelin.FeelDate
+          ? callFeelinBuiltin("time", [from])
+          : null
     ),
     signature(["hour", "minute", "second", "offset?"], ([h, m, s, offset]) => {
-      if (!isInt(h) || !isInt(m) || !(s instanceof FeelNumber)) return null;
-      if (offset !== null && !(offset instanceof feelin.FeelDuration && !offset.yearsMonths)) return null;
+      if (!isInt(h) || !isInt(m) || !(s instanceof FeelNumber)) return null
+      if (offset !== null && !(offset instanceof feelin.FeelDuration && !offset.yearsMonths)) return null
       // Built as time text so that fractional seconds (time(12, 59, 1.3)) are kept exactly.
-      const seconds = s.toString().split(".");
-      const pad = (x: string) => x.padStart(2, "0");
-      const text = `${pad(String(h))}:${pad(String(m))}:${pad(seconds[0] ?? "0")}${seconds[1] === undefined ? "" : `.${seconds[1]}`}`;
-      if (s.sign < 0) return null;
-      return callFeelinBuiltin("time", [offset === null ? text : `${text}${offsetText(offset)}`]);
-    }),
+      const seconds = s.toString().split(".")
+      const pad = (x: string) => x.padStart(2, "0")
+      const text = `${pad(String(h))}:${pad(String(m))}:${pad(seconds[0] ?? "0")}${
+        seconds[1] === undefined ? "" : `.${seconds[1]}`
+      }`
+      if (s.sign < 0) return null
+      return callFeelinBuiltin("time", [offset === null ? text : `${text}${offsetText(offset)}`])
+    })
   ),
   // Seconds are an xs:decimal, whose lexical form allows a trailing point ("PT0.S"); feelin's parser does not.
-  duration: builtin(signature(["from"], ([from]) => (typeof from === "string" ? callFeelinBuiltin("duration", [from.replace(/(\d)\.S$/, "$1S")]) : null))),
+  duration: builtin(
+    signature(
+      ["from"],
+      ([from]) => (typeof from === "string" ? callFeelinBuiltin("duration", [from.replace(/(\d)\.S$/, "$1S")]) : null)
+    )
+  ),
   "years and months duration": builtin(signature(["from", "to"], ([from, to]) => {
-    const months = monthsBetween(from, to);
-    if (months === undefined) return null;
-    const abs = Math.abs(months);
-    return callFeelinBuiltin("duration", [`${months < 0 ? "-" : ""}P${Math.floor(abs / 12)}Y${abs % 12}M`]);
+    const months = monthsBetween(from, to)
+    if (months === undefined) return null
+    const abs = Math.abs(months)
+    return callFeelinBuiltin("duration", [`${months < 0 ? "-" : ""}P${Math.floor(abs / 12)}Y${abs % 12}M`])
   })),
   now: builtin(signature([], delegate("now"))),
   today: builtin(signature([], delegate("today"))),
@@ -93,9 +112,9 @@ export const TEMPORAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = 
   "week of year": dateArg("week of year"),
   // is(value1, value2): same kind and equal; for temporal values also the same time zone form (feelin's `is`).
   is: builtin(signature(["value1?", "value2?"], ([a, b]) => {
-    if (a === null || b === null) return a === null && b === null;
-    if (kindOf(a) !== kindOf(b)) return false;
-    if (isTemporal(a) && isTemporal(b)) return callFeelinBuiltin("is", [a, b]) === true;
-    return feelEquals(a, b) === true;
-  })),
-};
+    if (a === null || b === null) return a === null && b === null
+    if (kindOf(a) !== kindOf(b)) return false
+    if (isTemporal(a) && isTemporal(b)) return callFeelinBuiltin("is", [a, b]) === true
+    return feelEquals(a, b) === true
+  }))
+}

@@ -7,54 +7,59 @@
  * or when `errorResult="true"` and the evaluation failed or gave null. A resultNode is "errored" when the model could
  * not be imported or evaluation threw a defect.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
-import sax from "sax";
-import { importDmnXml, resolveImports, type DecisionModel } from "./DecisionModel.ts";
-import { evaluateDecision, evaluateService } from "./DecisionEvaluation.ts";
-import { toJson } from "./FeelJson.ts";
-import { FeelNumber } from "./FeelNumber.ts";
-import { callFeelinBuiltin } from "./FeelTemporal.ts";
-import { isContext } from "./FeelValues.ts";
+import * as fs from "node:fs"
+import * as path from "node:path"
+import sax from "sax"
+import { evaluateDecision, evaluateService } from "./DecisionEvaluation.ts"
+import { type DecisionModel, importDmnXml, resolveImports } from "./DecisionModel.ts"
+import { toJson } from "./FeelJson.ts"
+import { FeelNumber } from "./FeelNumber.ts"
+import { callFeelinBuiltin } from "./FeelTemporal.ts"
+import { isContext } from "./FeelValues.ts"
 
 interface XNode {
-  readonly name: string;
-  readonly attrs: Record<string, string>;
-  readonly children: XNode[];
-  text: string;
+  readonly name: string
+  readonly attrs: Record<string, string>
+  readonly children: XNode[]
+  text: string
 }
 
 const parseXml = (xml: string): XNode => {
-  const parser = sax.parser(true, { trim: false });
-  const root: XNode = { name: "#root", attrs: {}, children: [], text: "" };
-  const stack: XNode[] = [root];
+  const parser = sax.parser(true, { trim: false })
+  const root: XNode = { name: "#root", attrs: {}, children: [], text: "" }
+  const stack: XNode[] = [root]
   parser.onopentag = (tag) => {
-    const node: XNode = { name: tag.name.replace(/^.*:/, ""), attrs: tag.attributes as Record<string, string>, children: [], text: "" };
-    stack[stack.length - 1]?.children.push(node);
-    stack.push(node);
-  };
-  parser.onclosetag = () => void stack.pop();
+    const node: XNode = {
+      name: tag.name.replace(/^.*:/, ""),
+      attrs: tag.attributes as Record<string, string>,
+      children: [],
+      text: ""
+    }
+    stack[stack.length - 1]?.children.push(node)
+    stack.push(node)
+  }
+  parser.onclosetag = () => void stack.pop()
   parser.ontext = (t) => {
-    const top = stack[stack.length - 1];
-    if (top) top.text += t;
-  };
-  parser.oncdata = parser.ontext;
-  parser.write(xml).close();
-  return root;
-};
+    const top = stack[stack.length - 1]
+    if (top) top.text += t
+  }
+  parser.oncdata = parser.ontext
+  parser.write(xml).close()
+  return root
+}
 
-const temporal = (fn: string, s: string): unknown => callFeelinBuiltin(fn, [s]);
+const temporal = (fn: string, s: string): unknown => callFeelinBuiltin(fn, [s])
 
-const child = (n: XNode, name: string): XNode | undefined => n.children.find((c) => c.name === name);
-const kids = (n: XNode, name: string): XNode[] => n.children.filter((c) => c.name === name);
+const child = (n: XNode, name: string): XNode | undefined => n.children.find((c) => c.name === name)
+const kids = (n: XNode, name: string): XNode[] => n.children.filter((c) => c.name === name)
 
 /** A test value: the `value` / `component` / `list` content of a valueType, as a FEEL value. */
 const readValue = (n: XNode): unknown => {
-  const value = child(n, "value");
+  const value = child(n, "value")
   if (value !== undefined) {
-    if (value.attrs["xsi:nil"] === "true") return null;
-    const t = (value.attrs["xsi:type"] ?? "").replace(/^.*:/, "");
-    const s = value.text;
+    if (value.attrs["xsi:nil"] === "true") return null
+    const t = (value.attrs["xsi:type"] ?? "").replace(/^.*:/, "")
+    const s = value.text
     switch (t) {
       case "decimal":
       case "double":
@@ -62,146 +67,156 @@ const readValue = (n: XNode): unknown => {
       case "integer":
       case "long":
       case "float":
-        return FeelNumber.parse(s);
+        return FeelNumber.parse(s)
       case "boolean":
-        return s.trim() === "true";
+        return s.trim() === "true"
       case "date":
-        return temporal("date", s.trim());
+        return temporal("date", s.trim())
       case "time":
-        return temporal("time", s.trim());
+        return temporal("time", s.trim())
       case "dateTime":
-        return temporal("date and time", s.trim());
+        return temporal("date and time", s.trim())
       case "duration":
-        return temporal("duration", s.trim());
+        return temporal("duration", s.trim())
       default:
-        return s;
+        return s
     }
   }
-  const list = child(n, "list");
-  if (list !== undefined) return kids(list, "item").map(readValue);
-  const components = kids(n, "component");
-  if (components.length > 0) return Object.fromEntries(components.map((c) => [c.attrs["name"] ?? "", readValue(c)]));
-  return null;
-};
+  const list = child(n, "list")
+  if (list !== undefined) return kids(list, "item").map(readValue)
+  const components = kids(n, "component")
+  if (components.length > 0) return Object.fromEntries(components.map((c) => [c.attrs["name"] ?? "", readValue(c)]))
+  return null
+}
 
 /**
  * Whether an expected number matches: decimal equality. The kit states results of transcendental functions (exp,
  * log, ...) rounded to 8 or more fraction digits; such an expected value matches the actual one rounded to as many.
  */
 const equalNumbers = (actual: FeelNumber, expected: FeelNumber): boolean => {
-  if (actual.equals(expected)) return true;
-  const scale = -expected.exponent;
-  return scale >= 8 && actual.exponent < expected.exponent && actual.setScale(scale, "HALF_EVEN").equals(expected);
-};
+  if (actual.equals(expected)) return true
+  const scale = -expected.exponent
+  return scale >= 8 && actual.exponent < expected.exponent && actual.setScale(scale, "HALF_EVEN").equals(expected)
+}
 
 const equalValues = (actual: unknown, expected: unknown): boolean => {
-  if (expected === null) return actual === null;
-  if (expected instanceof FeelNumber) return actual instanceof FeelNumber && equalNumbers(actual, expected);
+  if (expected === null) return actual === null
+  if (expected instanceof FeelNumber) return actual instanceof FeelNumber && equalNumbers(actual, expected)
   if (Array.isArray(expected)) {
-    return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => equalValues(actual[i], e));
+    return Array.isArray(actual) && actual.length === expected.length &&
+      expected.every((e, i) => equalValues(actual[i], e))
   }
   if (isContext(expected)) {
-    if (!isContext(actual)) return false;
-    return Object.entries(expected).every(([k, v]) => equalValues(actual[k] ?? null, v));
+    if (!isContext(actual)) return false
+    return Object.entries(expected).every(([k, v]) => equalValues(actual[k] ?? null, v))
   }
-  return JSON.stringify(toJson(actual)) === JSON.stringify(toJson(expected));
-};
+  return JSON.stringify(toJson(actual)) === JSON.stringify(toJson(expected))
+}
 
 export interface CheckOutcome {
-  readonly folder: string;
-  readonly testCase: string;
-  readonly resultNode: string;
-  readonly status: "passed" | "failed" | "errored";
-  readonly reason?: string;
+  readonly folder: string
+  readonly testCase: string
+  readonly resultNode: string
+  readonly status: "passed" | "failed" | "errored"
+  readonly reason?: string
 }
 
 export interface Totals {
-  passed: number;
-  failed: number;
-  errored: number;
+  passed: number
+  failed: number
+  errored: number
 }
 
 const runFolder = async (dir: string, folder: string): Promise<CheckOutcome[]> => {
-  const files = fs.readdirSync(dir);
-  const out: CheckOutcome[] = [];
-  const testFiles = files.filter((f) => /-test-\d+\.xml$/.test(f));
-  const models = new Map<string, DecisionModel | string>();
+  const files = fs.readdirSync(dir)
+  const out: CheckOutcome[] = []
+  const testFiles = files.filter((f) => /-test-\d+\.xml$/.test(f))
+  const models = new Map<string, DecisionModel | string>()
   for (const f of files.filter((f) => f.endsWith(".dmn"))) {
-    const r = await importDmnXml(fs.readFileSync(path.join(dir, f), "utf8"));
-    models.set(f, r.ok ? r.value : r.error.map((p) => p.message).join("; "));
+    const r = await importDmnXml(fs.readFileSync(path.join(dir, f), "utf8"))
+    models.set(f, r.ok ? r.value : r.error.map((p) => p.message).join("; "))
   }
   // Models of one folder may import each other (by namespace).
-  const loaded = [...models.values()].filter((m): m is DecisionModel => typeof m !== "string");
-  for (const [f, m] of models) if (typeof m !== "string") models.set(f, resolveImports(m, loaded));
+  const loaded = [...models.values()].filter((m): m is DecisionModel => typeof m !== "string")
+  for (const [f, m] of models) if (typeof m !== "string") models.set(f, resolveImports(m, loaded))
   for (const tf of testFiles) {
-    const doc = parseXml(fs.readFileSync(path.join(dir, tf), "utf8"));
-    const root = child(doc, "testCases");
-    if (root === undefined) continue;
-    const modelName = child(root, "modelName")?.text.trim() ?? "";
-    const model = models.get(modelName) ?? [...models.values()][0];
+    const doc = parseXml(fs.readFileSync(path.join(dir, tf), "utf8"))
+    const root = child(doc, "testCases")
+    if (root === undefined) continue
+    const modelName = child(root, "modelName")?.text.trim() ?? ""
+    const model = models.get(modelName) ?? [...models.values()][0]
     for (const tc of kids(root, "testCase")) {
-      const id = tc.attrs["id"] ?? "?";
-      const vars: Record<string, unknown> = {};
-      for (const input of kids(tc, "inputNode")) vars[input.attrs["name"] ?? ""] = readValue(input);
+      const id = tc.attrs["id"] ?? "?"
+      const vars: Record<string, unknown> = {}
+      for (const input of kids(tc, "inputNode")) vars[input.attrs["name"] ?? ""] = readValue(input)
       for (const rn of kids(tc, "resultNode")) {
-        const name = rn.attrs["name"] ?? "";
-        const base = { folder, testCase: id, resultNode: name };
+        const name = rn.attrs["name"] ?? ""
+        const base = { folder, testCase: id, resultNode: name }
         if (model === undefined || typeof model === "string") {
-          out.push({ ...base, status: "errored", reason: `import failed: ${model ?? "no model"}` });
-          continue;
+          out.push({ ...base, status: "errored", reason: `import failed: ${model ?? "no model"}` })
+          continue
         }
-        const expectError = rn.attrs["errorResult"] === "true";
-        const expected = readValue(child(rn, "expected") ?? { name: "", attrs: {}, children: [], text: "" });
+        const expectError = rn.attrs["errorResult"] === "true"
+        const expected = readValue(child(rn, "expected") ?? { name: "", attrs: {}, children: [], text: "" })
         try {
-          const isService = tc.attrs["type"] === "decisionService" || rn.attrs["type"] === "decisionService";
-          const target = isService ? (tc.attrs["invocableName"] ?? name) : name;
-          const r = isService ? evaluateService(model, target, vars) : evaluateDecision(model, target, vars);
+          const isService = tc.attrs["type"] === "decisionService" || rn.attrs["type"] === "decisionService"
+          const target = isService ? (tc.attrs["invocableName"] ?? name) : name
+          const r = isService ? evaluateService(model, target, vars) : evaluateDecision(model, target, vars)
           if (r._tag === "DecisionError") {
-            out.push(expectError ? { ...base, status: "passed" } : { ...base, status: "failed", reason: `${r.code}: ${r.message}` });
-            continue;
+            out.push(
+              expectError
+                ? { ...base, status: "passed" }
+                : { ...base, status: "failed", reason: `${r.code}: ${r.message}` }
+            )
+            continue
           }
-          const actual = r.result;
-          const show = (v: unknown): string => JSON.stringify(v, (_, x: unknown) => (x instanceof FeelNumber ? `#${x.toString()}` : x));
+          const actual = r.result
+          const show = (v: unknown): string =>
+            JSON.stringify(v, (_, x: unknown) => (x instanceof FeelNumber ? `#${x.toString()}` : x))
           if (expectError) {
-            out.push(actual === null ? { ...base, status: "passed" } : { ...base, status: "failed", reason: `expected an error, got ${show(toJson(actual))}` });
+            out.push(
+              actual === null
+                ? { ...base, status: "passed" }
+                : { ...base, status: "failed", reason: `expected an error, got ${show(toJson(actual))}` }
+            )
           } else if (equalValues(actual, expected)) {
-            out.push({ ...base, status: "passed" });
+            out.push({ ...base, status: "passed" })
           } else {
-            out.push({ ...base, status: "failed", reason: `expected ${show(expected)}, got ${show(actual)}` });
+            out.push({ ...base, status: "failed", reason: `expected ${show(expected)}, got ${show(actual)}` })
           }
         } catch (error) {
-          out.push({ ...base, status: "errored", reason: String(error) });
+          out.push({ ...base, status: "errored", reason: String(error) })
         }
       }
     }
   }
-  return out;
-};
+  return out
+}
 
 export interface TckReport {
-  readonly outcomes: ReadonlyArray<CheckOutcome>;
-  readonly total: Totals;
-  readonly byLevel: Record<string, Totals>;
+  readonly outcomes: ReadonlyArray<CheckOutcome>
+  readonly total: Totals
+  readonly byLevel: Record<string, Totals>
 }
 
 export const count = (outcomes: ReadonlyArray<CheckOutcome>): Totals => ({
   passed: outcomes.filter((o) => o.status === "passed").length,
   failed: outcomes.filter((o) => o.status === "failed").length,
-  errored: outcomes.filter((o) => o.status === "errored").length,
-});
+  errored: outcomes.filter((o) => o.status === "errored").length
+})
 
 export const runTck = async (root: string): Promise<TckReport> => {
-  const outcomes: CheckOutcome[] = [];
-  const byLevel: Record<string, Totals> = {};
+  const outcomes: CheckOutcome[] = []
+  const byLevel: Record<string, Totals> = {}
   for (const level of fs.readdirSync(root).filter((d) => d.startsWith("compliance-level-")).sort()) {
-    const levelOutcomes: CheckOutcome[] = [];
+    const levelOutcomes: CheckOutcome[] = []
     for (const folder of fs.readdirSync(path.join(root, level)).sort()) {
-      const dir = path.join(root, level, folder);
-      if (!fs.statSync(dir).isDirectory()) continue;
-      levelOutcomes.push(...(await runFolder(dir, `${level}/${folder}`)));
+      const dir = path.join(root, level, folder)
+      if (!fs.statSync(dir).isDirectory()) continue
+      levelOutcomes.push(...(await runFolder(dir, `${level}/${folder}`)))
     }
-    byLevel[level] = count(levelOutcomes);
-    outcomes.push(...levelOutcomes);
+    byLevel[level] = count(levelOutcomes)
+    outcomes.push(...levelOutcomes)
   }
-  return { outcomes, total: count(outcomes), byLevel };
-};
+  return { outcomes, total: count(outcomes), byLevel }
+}

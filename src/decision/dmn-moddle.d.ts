@@ -1,4 +1,4 @@
 // dmn-moddle ships no type declarations; DecisionModel.ts and DecisionTableJson.ts are the only readers.
 declare module "dmn-moddle" {
-  export const DmnModdle: new (packages?: unknown) => any;
+  export const DmnModdle: new(packages?: unknown) => any
 }

@@ -5,5 +5,7 @@ import { createHash } from "node:crypto"
 export const derivedId = (instanceId: string, discriminator: string): string => {
   const hex = createHash("sha256").update(`${instanceId}/${discriminator}`).digest("hex")
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${
+    hex.slice(20, 32)
+  }`
 }

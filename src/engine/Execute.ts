@@ -1,9 +1,9 @@
 // The pure execution core: (graph, state, command) -> events, folded through `apply`. No IO, no clock, no
 // randomness: ids derive from the instance id and the event count, so the same commands give the same events.
 // Tokens move as a trampoline of small steps (a work queue), never one element calling the next recursively.
+import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import type { InstanceCommand } from "./InstanceCommands.ts"
 import { initialState, type InstanceEvent, type InstanceState } from "./InstanceState.ts"
-import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { Rejected, type RejectionReason } from "./Rejected.ts"
 import { Run } from "./Run.ts"
 
@@ -45,20 +45,34 @@ export const execute = (
 ): ExecuteResult => {
   try {
     if (state === undefined) {
-      if (command.type !== "StartInstance") return { ok: false, reason: "NOT_FOUND", message: `process instance ${instanceId} not found` }
+      if (command.type !== "StartInstance") {
+        return { ok: false, reason: "NOT_FOUND", message: `process instance ${instanceId} not found` }
+      }
       const startNodeId = command.startNodeId ?? graph.startNodeIds[0]
       if (startNodeId === undefined) {
-        return { ok: false, reason: "INVALID_STATE", message: `process ${graph.key} has no none start event: it starts only by message` }
+        return {
+          ok: false,
+          reason: "INVALID_STATE",
+          message: `process ${graph.key} has no none start event: it starts only by message`
+        }
       }
       const eventStart = (graph.messageStarts ?? []).some((m) => m.nodeId === startNodeId) ||
         (graph.signalStarts ?? []).some((m) => m.nodeId === startNodeId) ||
         (graph.conditionalStarts ?? []).some((m) => m.nodeId === startNodeId) ||
         (graph.timerStarts ?? []).some((m) => m.nodeId === startNodeId)
       if (!graph.startNodeIds.includes(startNodeId) && !eventStart) {
-        return { ok: false, reason: "INVALID_ARGUMENT", message: `${startNodeId} is not a start event of process ${graph.key}` }
+        return {
+          ok: false,
+          reason: "INVALID_ARGUMENT",
+          message: `${startNodeId} is not a start event of process ${graph.key}`
+        }
       }
       const run = new Run(graph, initialState(instanceId), now, chosenFlows)
-      run.emit({ type: "InstanceStarted", variables: command.variables, ...(command.called === true ? { called: true } : {}) })
+      run.emit({
+        type: "InstanceStarted",
+        variables: command.variables,
+        ...(command.called === true ? { called: true } : {})
+      })
       run.enter(startNodeId, null, instanceId)
       run.drain()
       return { ok: true, state: run.state, events: run.events }

@@ -38,13 +38,32 @@ export const InstanceCommand = Schema.Union([
     /** Replaces the instance's root variables first (rollback to a history event). */
     restoreVariables: Schema.optional(Vars)
   }),
-  Schema.Struct({ type: Schema.Literal("ThrowError"), jobId: Schema.String, errorCode: Schema.String, errorMessage: Schema.String, variables: Vars }),
-  Schema.Struct({ type: Schema.Literal("SetVariables"), variables: Vars, expectedVersion: Schema.optional(Schema.Int) }),
-  Schema.Struct({ type: Schema.Literal("SetScopeVariable"), scopeId: Schema.String, name: Schema.String, value: Schema.Unknown }),
+  Schema.Struct({
+    type: Schema.Literal("ThrowError"),
+    jobId: Schema.String,
+    errorCode: Schema.String,
+    errorMessage: Schema.String,
+    variables: Vars
+  }),
+  Schema.Struct({
+    type: Schema.Literal("SetVariables"),
+    variables: Vars,
+    expectedVersion: Schema.optional(Schema.Int)
+  }),
+  Schema.Struct({
+    type: Schema.Literal("SetScopeVariable"),
+    scopeId: Schema.String,
+    name: Schema.String,
+    value: Schema.Unknown
+  }),
   Schema.Struct({ type: Schema.Literal("RemoveScopeVariable"), scopeId: Schema.String, name: Schema.String }),
   Schema.Struct({ type: Schema.Literal("SetNodeVariables"), nodeId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("ChildInstanceCompleted"), childInstanceId: Schema.String, variables: Vars }),
-  Schema.Struct({ type: Schema.Literal("ChildInstanceFailed"), childInstanceId: Schema.String, message: Schema.String }),
+  Schema.Struct({
+    type: Schema.Literal("ChildInstanceFailed"),
+    childInstanceId: Schema.String,
+    message: Schema.String
+  }),
   Schema.Struct({
     type: Schema.Literal("ChildErrorThrown"),
     childInstanceId: Schema.String,
@@ -52,8 +71,17 @@ export const InstanceCommand = Schema.Union([
     errorMessage: Schema.String,
     variables: Vars
   }),
-  Schema.Struct({ type: Schema.Literal("ChildEscalated"), childInstanceId: Schema.String, escalationCode: Schema.String }),
-  Schema.Struct({ type: Schema.Literal("DecisionEvaluated"), evaluationId: Schema.String, result: Schema.Unknown, outputs: Vars }),
+  Schema.Struct({
+    type: Schema.Literal("ChildEscalated"),
+    childInstanceId: Schema.String,
+    escalationCode: Schema.String
+  }),
+  Schema.Struct({
+    type: Schema.Literal("DecisionEvaluated"),
+    evaluationId: Schema.String,
+    result: Schema.Unknown,
+    outputs: Vars
+  }),
   Schema.Struct({ type: Schema.Literal("DecisionFailed"), evaluationId: Schema.String, message: Schema.String }),
   Schema.Struct({
     type: Schema.Literal("MoveToken"),

@@ -4,8 +4,8 @@ import type { InstanceCommand } from "./InstanceCommands.ts"
 import { apply } from "./state/Apply.ts"
 import type { InstanceEvent } from "./state/Events.ts"
 
-export type { InstanceEvent } from "./state/Events.ts"
 export { apply } from "./state/Apply.ts"
+export type { InstanceEvent } from "./state/Events.ts"
 
 export type Wait =
   | { readonly kind: "job"; readonly jobId: string }
@@ -112,21 +112,31 @@ export const initialState = (instanceId: string): InstanceState => ({
   eventCount: 0
 })
 
-export const replay = (instanceId: string, events: ReadonlyArray<InstanceEvent>): InstanceState => events.reduce(apply, initialState(instanceId))
+export const replay = (instanceId: string, events: ReadonlyArray<InstanceEvent>): InstanceState =>
+  events.reduce(apply, initialState(instanceId))
 
 /** The variables visible in a scope: the root's, overridden by each scope on the way down to it. */
 export const visibleVariables = (state: InstanceState, scopeId: string): Record<string, unknown> => {
   const chain: Array<Scope> = []
-  for (let scope = state.scopes[scopeId]; scope !== undefined; scope = state.scopes[scope.parentId]) chain.unshift(scope)
+  for (let scope = state.scopes[scopeId]; scope !== undefined; scope = state.scopes[scope.parentId]) {
+    chain.unshift(scope)
+  }
   return Object.assign({}, state.variables, ...chain.map((scope) => scope.variables))
 }
 
 /** Each visible variable with the scope it was found in (the innermost one that has it). */
-export const variablesWithScope = (state: InstanceState, scopeId: string): Array<{ name: string; value: unknown; scopeId: string }> => {
+export const variablesWithScope = (
+  state: InstanceState,
+  scopeId: string
+): Array<{ name: string; value: unknown; scopeId: string }> => {
   const found = new Map<string, { name: string; value: unknown; scopeId: string }>()
   for (let scope = state.scopes[scopeId]; scope !== undefined; scope = state.scopes[scope.parentId]) {
-    for (const [name, value] of Object.entries(scope.variables)) if (!found.has(name)) found.set(name, { name, value, scopeId: scope.id })
+    for (const [name, value] of Object.entries(scope.variables)) {
+      if (!found.has(name)) found.set(name, { name, value, scopeId: scope.id })
+    }
   }
-  for (const [name, value] of Object.entries(state.variables)) if (!found.has(name)) found.set(name, { name, value, scopeId: state.instanceId })
+  for (const [name, value] of Object.entries(state.variables)) {
+    if (!found.has(name)) found.set(name, { name, value, scopeId: state.instanceId })
+  }
   return [...found.values()].sort((a, b) => a.name.localeCompare(b.name))
 }

@@ -3,11 +3,15 @@
 // variables (PUT .../nodes/{id}/variables) — with the element's input mappings applied now, as Zeebe does. So an
 // edit of the instance's variables, an edit-variables-and-retry or a rollback is what the next activation sees.
 import { evaluateFeel } from "../bpmn/Expressions.ts"
-import { visibleVariables, type InstanceState } from "./InstanceState.ts"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
+import { type InstanceState, visibleVariables } from "./InstanceState.ts"
 
 /** The job's variables now; undefined when the instance no longer waits on that job or a mapping cannot be applied. */
-export const jobVariablesNow = (graph: ProcessGraph, state: InstanceState, jobId: string): Record<string, unknown> | undefined => {
+export const jobVariablesNow = (
+  graph: ProcessGraph,
+  state: InstanceState,
+  jobId: string
+): Record<string, unknown> | undefined => {
   const token = Object.values(state.tokens).find((t) => t.wait?.kind === "job" && t.wait.jobId === jobId)
   if (token === undefined) return undefined
   const node = graph.nodes[token.nodeId]

@@ -2,8 +2,8 @@
 // node becomes, checked up front. Every node a token stands at must be mapped (explicitly, or by equal id when
 // asked) to a node of the same type, the same event kind and the same multi-instance-ness, inside the mapped
 // subprocess; a token waiting at a join must arrive by a flow the target join has too.
-import type { InstanceState } from "./InstanceState.ts"
 import type { GraphNode, ProcessGraph } from "../bpmn/ProcessGraph.ts"
+import type { InstanceState } from "./InstanceState.ts"
 
 export type MigrationPlan =
   | { readonly ok: true; readonly mapping: Readonly<Record<string, string>> }
@@ -36,7 +36,10 @@ export const planMigration = (
     if (target.nodes[to] === undefined) problems.push(`target node ${to} does not exist in the target version`)
   }
   const resolve = (nodeId: string): string | undefined =>
-    mappings[nodeId] ?? (mapEqualNodes && target.nodes[nodeId] !== undefined && target.nodes[nodeId]!.type === source.nodes[nodeId]?.type ? nodeId : undefined)
+    mappings[nodeId] ??
+      (mapEqualNodes && target.nodes[nodeId] !== undefined && target.nodes[nodeId]!.type === source.nodes[nodeId]?.type
+        ? nodeId
+        : undefined)
 
   const mapping: Record<string, string> = {}
   const tokens = Object.values(state.tokens)
@@ -53,19 +56,29 @@ export const planMigration = (
       continue
     }
     const expectedScope = from.scope === null ? null : resolve(from.scope) ?? null
-    if (from.type !== into.type) problems.push(`${nodeId} (${from.type}) cannot become ${to} (${into.type}): the types differ`)
-    else if (triggerOf(from) !== triggerOf(into)) problems.push(`${nodeId} (${triggerOf(from)} event) cannot become ${to} (${triggerOf(into)} event)`)
-    else if ((from.multiInstance === null) !== (into.multiInstance === null)) problems.push(`${nodeId} and ${to} differ in being multi-instance`)
-    else if ((from.triggeredByEvent === true) !== (into.triggeredByEvent === true)) problems.push(`${nodeId} and ${to} differ in being an event subprocess`)
-    else if (into.scope !== expectedScope) {
-      problems.push(`${nodeId} maps to ${to} in ${into.scope ?? "the process"}, but its enclosing ${from.scope === null ? "process" : `subprocess ${from.scope} maps to ${expectedScope ?? "the process"}`}`)
+    if (from.type !== into.type) {
+      problems.push(`${nodeId} (${from.type}) cannot become ${to} (${into.type}): the types differ`)
+    } else if (triggerOf(from) !== triggerOf(into)) {
+      problems.push(`${nodeId} (${triggerOf(from)} event) cannot become ${to} (${triggerOf(into)} event)`)
+    } else if ((from.multiInstance === null) !== (into.multiInstance === null)) {
+      problems.push(`${nodeId} and ${to} differ in being multi-instance`)
+    } else if ((from.triggeredByEvent === true) !== (into.triggeredByEvent === true)) {
+      problems.push(`${nodeId} and ${to} differ in being an event subprocess`)
+    } else if (into.scope !== expectedScope) {
+      problems.push(
+        `${nodeId} maps to ${to} in ${into.scope ?? "the process"}, but its enclosing ${
+          from.scope === null ? "process" : `subprocess ${from.scope} maps to ${expectedScope ?? "the process"}`
+        }`
+      )
     } else mapping[nodeId] = to
   }
   for (const token of tokens) {
     const to = mapping[token.nodeId]
     if (to === undefined || token.wait?.kind !== "join" || token.viaFlow === null) continue
     if (!target.nodes[to]!.incoming.includes(token.viaFlow)) {
-      problems.push(`a token waits at join ${token.nodeId} after flow ${token.viaFlow}, which ${to} in the target version has not`)
+      problems.push(
+        `a token waits at join ${token.nodeId} after flow ${token.viaFlow}, which ${to} in the target version has not`
+      )
     }
   }
   return problems.length > 0 ? { ok: false, problems: [...new Set(problems)] } : { ok: true, mapping }

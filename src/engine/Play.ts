@@ -3,10 +3,10 @@
 // waiting node — completes its job or task (with the step's variables, else the session's mock for that node),
 // fires its timer, delivers its message or signal, returns its call or decision — or triggers one armed event, and
 // the process runs on to its next waits. A step may choose the branch a gateway takes and set variables first.
-import type { InstanceCommand } from "./InstanceCommands.ts"
-import { execute, type ExecuteResult } from "./Execute.ts"
-import type { InstanceState, Token } from "./InstanceState.ts"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
+import { execute, type ExecuteResult } from "./Execute.ts"
+import type { InstanceCommand } from "./InstanceCommands.ts"
+import type { InstanceState, Token } from "./InstanceState.ts"
 
 export interface PlayStep {
   /** The waiting token to answer (GET shows them); default: the first one that waits for something. */
@@ -20,8 +20,17 @@ export interface PlayStep {
 }
 
 export type PlayOutcome =
-  | { readonly ok: true; readonly state: InstanceState; readonly answered: string; readonly passed: ReadonlyArray<string> }
-  | { readonly ok: false; readonly reason: "NOT_FOUND" | "INVALID_STATE" | "INVALID_ARGUMENT" | "CONFLICT"; readonly message: string }
+  | {
+    readonly ok: true
+    readonly state: InstanceState
+    readonly answered: string
+    readonly passed: ReadonlyArray<string>
+  }
+  | {
+    readonly ok: false
+    readonly reason: "NOT_FOUND" | "INVALID_STATE" | "INVALID_ARGUMENT" | "CONFLICT"
+    readonly message: string
+  }
 
 const outcomeOf = (result: ExecuteResult, answered: string): PlayOutcome =>
   result.ok
@@ -38,7 +47,8 @@ export const playStart = (
   sessionId: string,
   variables: Readonly<Record<string, unknown>>,
   chooseFlows: Readonly<Record<string, string>> = {}
-): PlayOutcome => outcomeOf(execute(graph, sessionId, undefined, { type: "StartInstance", variables }, 0, chooseFlows), graph.key)
+): PlayOutcome =>
+  outcomeOf(execute(graph, sessionId, undefined, { type: "StartInstance", variables }, 0, chooseFlows), graph.key)
 
 /** The command that answers a waiting token, with these variables as its result. */
 const answerFor = (token: Token, variables: Readonly<Record<string, unknown>>): InstanceCommand | undefined => {
@@ -71,20 +81,29 @@ export const playStep = (
   mocks: Readonly<Record<string, Readonly<Record<string, unknown>>>>,
   now: number
 ): PlayOutcome => {
-  if (state.status !== "ACTIVE") return { ok: false, reason: "INVALID_STATE", message: `the played instance is ${state.status.toLowerCase()}` }
+  if (state.status !== "ACTIVE") {
+    return { ok: false, reason: "INVALID_STATE", message: `the played instance is ${state.status.toLowerCase()}` }
+  }
   const chosen = step.chooseFlows ?? {}
   for (const [gatewayId, flowId] of Object.entries(chosen)) {
     if (!(graph.nodes[gatewayId]?.outgoing ?? []).includes(flowId)) {
-      return { ok: false, reason: "INVALID_ARGUMENT", message: `chooseFlows: ${flowId} is not an outgoing flow of ${gatewayId}` }
+      return {
+        ok: false,
+        reason: "INVALID_ARGUMENT",
+        message: `chooseFlows: ${flowId} is not an outgoing flow of ${gatewayId}`
+      }
     }
   }
   let current = state
   const variables = step.variables ?? {}
-  const run = (command: InstanceCommand, answered: string): PlayOutcome => outcomeOf(execute(graph, sessionId, current, command, now, chosen), answered)
+  const run = (command: InstanceCommand, answered: string): PlayOutcome =>
+    outcomeOf(execute(graph, sessionId, current, command, now, chosen), answered)
 
   if (step.eventNodeId !== undefined) {
     const armed = Object.values(current.boundaries ?? {}).find((b) => b.nodeId === step.eventNodeId)
-    if (armed === undefined) return { ok: false, reason: "CONFLICT", message: `eventNodeId: no armed event at ${step.eventNodeId}` }
+    if (armed === undefined) {
+      return { ok: false, reason: "CONFLICT", message: `eventNodeId: no armed event at ${step.eventNodeId}` }
+    }
     const command: InstanceCommand = armed.kind === "timer"
       ? { type: "FireTimer", subscriptionId: armed.subscriptionId }
       : armed.kind === "signal"
@@ -101,17 +120,33 @@ export const playStep = (
     : tokens.find((t) => t.id === step.tokenId)
   if (token === undefined) {
     return step.tokenId === undefined
-      ? { ok: false, reason: "CONFLICT", message: "no token waits for something a step can give (an incident, or only joins)" }
+      ? {
+        ok: false,
+        reason: "CONFLICT",
+        message: "no token waits for something a step can give (an incident, or only joins)"
+      }
       : { ok: false, reason: "INVALID_ARGUMENT", message: `tokenId: token ${step.tokenId} is not in the session` }
   }
   if (token.wait?.kind === "incident") {
-    return { ok: false, reason: "CONFLICT", message: `token ${token.id} at ${token.nodeId} has an incident: ${current.incidents[token.wait.incidentId]?.message ?? ""}` }
+    return {
+      ok: false,
+      reason: "CONFLICT",
+      message: `token ${token.id} at ${token.nodeId} has an incident: ${
+        current.incidents[token.wait.incidentId]?.message ?? ""
+      }`
+    }
   }
   // A conditional catch event passes once variables make its condition true.
   if (token.wait?.kind === "condition") return run({ type: "SetVariables", variables }, token.nodeId)
   const result = { ...mocks[token.nodeId], ...variables }
   const answer = answerFor(token, result)
-  if (answer === undefined) return { ok: false, reason: "CONFLICT", message: `token ${token.id} at ${token.nodeId} waits for nothing a step can give` }
+  if (answer === undefined) {
+    return {
+      ok: false,
+      reason: "CONFLICT",
+      message: `token ${token.id} at ${token.nodeId} waits for nothing a step can give`
+    }
+  }
   if (Object.keys(variables).length > 0 && answer.type === "FireTimer") {
     const set = execute(graph, sessionId, current, { type: "SetVariables", variables }, now, chosen)
     if (!set.ok) return set

@@ -2,9 +2,6 @@
 // elements, shared behaviours and commands do lives in their modules; the run holds the state and the queue.
 import { evaluateFeel, isExpression } from "../bpmn/Expressions.ts"
 import type { GraphFlow, GraphNode, Mapping, ProcessGraph } from "../bpmn/ProcessGraph.ts"
-import { derivedId } from "./DerivedId.ts"
-import { apply, type InstanceEvent, type InstanceState, type Token, visibleVariables } from "./InstanceState.ts"
-import { Rejected } from "./Rejected.ts"
 import * as Boundaries from "./behaviours/Boundaries.ts"
 import * as Conditions from "./behaviours/Conditions.ts"
 import * as ErrorsAndEscalations from "./behaviours/ErrorsAndEscalations.ts"
@@ -15,7 +12,10 @@ import * as Command from "./commands/Command.ts"
 import * as Migrate from "./commands/Migrate.ts"
 import * as MoveToken from "./commands/MoveToken.ts"
 import * as ResolveIncident from "./commands/ResolveIncident.ts"
+import { derivedId } from "./DerivedId.ts"
 import * as Activate from "./elements/Activate.ts"
+import { apply, type InstanceEvent, type InstanceState, type Token, visibleVariables } from "./InstanceState.ts"
+import { Rejected } from "./Rejected.ts"
 
 type Rest<T> = T extends [unknown, ...infer R] ? R : never
 
@@ -34,7 +34,12 @@ export class Run {
   /** Play mode: the outgoing flow to take at these gateways, whatever their conditions say. */
   readonly chosenFlows: Readonly<Record<string, string>>
 
-  constructor(graph: ProcessGraph, state: InstanceState, now: number, chosenFlows: Readonly<Record<string, string>> = {}) {
+  constructor(
+    graph: ProcessGraph,
+    state: InstanceState,
+    now: number,
+    chosenFlows: Readonly<Record<string, string>> = {}
+  ) {
     this.graph = graph
     this.state = state
     this.now = now
@@ -82,9 +87,6 @@ export class Run {
     }
   }
 
-
-
-
   enter(nodeId: string, viaFlow: string | null, scopeId: string): void {
     const tokenId = this.newId("token")
     this.emit({ type: "ElementActivated", tokenId, nodeId, scopeId, viaFlow })
@@ -92,11 +94,23 @@ export class Run {
   }
 
   raiseIncident(token: Token, incidentType: string, message: string): void {
-    this.emit({ type: "IncidentRaised", incidentId: this.newId("incident"), tokenId: token.id, nodeId: token.nodeId, incidentType, message })
+    this.emit({
+      type: "IncidentRaised",
+      incidentId: this.newId("incident"),
+      tokenId: token.id,
+      nodeId: token.nodeId,
+      incidentType,
+      message
+    })
   }
 
   /** Evaluates mappings in order against the variables (each sees the targets before it); null on failure. */
-  mapped(token: Token, mappings: ReadonlyArray<Mapping>, variables: Readonly<Record<string, unknown>>, kind: string): Record<string, unknown> | null {
+  mapped(
+    token: Token,
+    mappings: ReadonlyArray<Mapping>,
+    variables: Readonly<Record<string, unknown>>,
+    kind: string
+  ): Record<string, unknown> | null {
     const result: Record<string, unknown> = {}
     for (const mapping of mappings) {
       const outcome = evaluateFeel(mapping.source, { ...variables, ...result })
@@ -108,14 +122,6 @@ export class Run {
     }
     return result
   }
-
-
-
-
-
-
-
-
 
   /** Flows an activity or event leaves by: every flow whose condition is absent or true. */
   takeableFlows(token: Token, node: GraphNode, visible: Readonly<Record<string, unknown>>): Array<string> {
@@ -130,28 +136,22 @@ export class Run {
   /** An activity finished with a result: output mappings (or the result as is) become variables, then it leaves. */
   finishActivity(token: Token, node: GraphNode, result: Readonly<Record<string, unknown>>): void {
     if (node.outputs.length > 0) {
-      const outputs = this.mapped(token, node.outputs, { ...visibleVariables(this.state, token.scopeId), ...result }, "output")
+      const outputs = this.mapped(
+        token,
+        node.outputs,
+        { ...visibleVariables(this.state, token.scopeId), ...result },
+        "output"
+      )
       if (outputs === null) return
       this.propagate(token.scopeId, node.id, outputs)
     } else if (Object.keys(result).length > 0) {
       this.propagate(token.scopeId, node.id, result)
     }
     const current = this.state.tokens[token.id]
-    if (current !== undefined) this.leave(current, node, this.takeableFlows(current, node, visibleVariables(this.state, current.scopeId)))
+    if (current !== undefined) {
+      this.leave(current, node, this.takeableFlows(current, node, visibleVariables(this.state, current.scopeId)))
+    }
   }
-
-
-
-
-
-
-
-
-
-
-
-
-
 
   leave(token: Token, node: GraphNode, flows: ReadonlyArray<string>): void {
     if ((token.loop ?? null) !== null) return this.finishIteration(token, node)
@@ -175,7 +175,9 @@ export class Run {
     const node = this.node(scope.nodeId)
     const subprocessToken = this.state.tokens[scope.tokenId]!
     // Output mappings of the subprocess read its scope; without them its local variables end with it.
-    const outputs = node.outputs.length > 0 ? this.mapped(subprocessToken, node.outputs, visibleVariables(this.state, scopeId), "output") : {}
+    const outputs = node.outputs.length > 0
+      ? this.mapped(subprocessToken, node.outputs, visibleVariables(this.state, scopeId), "output")
+      : {}
     if (outputs === null) return
     this.emit({ type: "ScopeClosed", scopeId, nodeId: node.id })
     const token = this.state.tokens[scope.tokenId]!
@@ -194,7 +196,9 @@ export class Run {
       for (let scope = this.state.scopes[fromScopeId]; scope !== undefined; scope = this.state.scopes[scope.parentId]) {
         if (name in scope.variables) {
           // A multi-instance body's output collection is written only slot by slot as iterations end.
-          target = scope.loop !== undefined && name === this.node(scope.nodeId).multiInstance?.outputCollection ? null : scope.id
+          target = scope.loop !== undefined && name === this.node(scope.nodeId).multiInstance?.outputCollection
+            ? null
+            : scope.id
           break
         }
       }
@@ -221,22 +225,46 @@ export class Run {
   terminateToken(token: Token): void {
     this.closeBoundaries(token.id)
     const wait = token.wait
-    if (wait?.kind === "job") this.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId: wait.jobId })
-    if (wait?.kind === "userTask") this.emit({ type: "UserTaskCanceled", tokenId: token.id, nodeId: token.nodeId, taskId: wait.taskId })
-    if (wait?.kind === "message") this.emit({ type: "MessageSubscriptionClosed", tokenId: token.id, nodeId: token.nodeId, subscriptionId: wait.subscriptionId })
-    if (wait?.kind === "timer") this.emit({ type: "TimerCanceled", tokenId: token.id, nodeId: token.nodeId, subscriptionId: wait.subscriptionId })
-    if (wait?.kind === "signal") this.emit({ type: "SignalSubscriptionClosed", tokenId: token.id, nodeId: token.nodeId, subscriptionId: wait.subscriptionId })
+    if (wait?.kind === "job") {
+      this.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId: wait.jobId })
+    }
+    if (wait?.kind === "userTask") {
+      this.emit({ type: "UserTaskCanceled", tokenId: token.id, nodeId: token.nodeId, taskId: wait.taskId })
+    }
+    if (wait?.kind === "message") {
+      this.emit({
+        type: "MessageSubscriptionClosed",
+        tokenId: token.id,
+        nodeId: token.nodeId,
+        subscriptionId: wait.subscriptionId
+      })
+    }
+    if (wait?.kind === "timer") {
+      this.emit({ type: "TimerCanceled", tokenId: token.id, nodeId: token.nodeId, subscriptionId: wait.subscriptionId })
+    }
+    if (wait?.kind === "signal") {
+      this.emit({
+        type: "SignalSubscriptionClosed",
+        tokenId: token.id,
+        nodeId: token.nodeId,
+        subscriptionId: wait.subscriptionId
+      })
+    }
     if (wait?.kind === "incident") {
       const jobId = this.state.incidents[wait.incidentId]?.jobId
       this.emit({ type: "IncidentResolved", incidentId: wait.incidentId, nodeId: token.nodeId })
       if (jobId !== undefined) this.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId })
     }
-    if (wait?.kind === "child") this.emit({ type: "ChildInstanceCancelRequested", tokenId: token.id, nodeId: token.nodeId, childInstanceId: wait.childInstanceId })
+    if (wait?.kind === "child") {
+      this.emit({
+        type: "ChildInstanceCancelRequested",
+        tokenId: token.id,
+        nodeId: token.nodeId,
+        childInstanceId: wait.childInstanceId
+      })
+    }
     this.emit({ type: "ElementTerminated", tokenId: token.id, nodeId: token.nodeId })
   }
-
-
-
 
   terminateAll(): void {
     this.closeEventStarts(this.state.instanceId)
@@ -257,40 +285,72 @@ export class Run {
         ? t.wait?.kind === "signal" && t.wait.subscriptionId === id
         : kind === "timer"
         ? t.wait?.kind === "timer" && t.wait.subscriptionId === id
-        : t.wait?.kind === "message" && t.wait.subscriptionId === id)
-    const name = kind === "job" ? "job" : kind === "userTask" ? "task" : kind === "child" ? "child instance" : kind === "decision" ? "decision evaluation" : kind === "signal" ? "signal subscription" : kind === "timer" ? "timer" : "message subscription"
+        : t.wait?.kind === "message" && t.wait.subscriptionId === id
+    )
+    const name = kind === "job"
+      ? "job"
+      : kind === "userTask"
+      ? "task"
+      : kind === "child"
+      ? "child instance"
+      : kind === "decision"
+      ? "decision evaluation"
+      : kind === "signal"
+      ? "signal subscription"
+      : kind === "timer"
+      ? "timer"
+      : "message subscription"
     if (token === undefined) throw new Rejected("NOT_FOUND", `${name} ${id} is not open in this instance`)
     return token
   }
 
-
   // Behaviours, elements and commands live in their own modules (engine/behaviours, elements, commands); the run
   // delegates to them so every part can call every other through the run.
   reaches = (...args: Rest<Parameters<typeof InclusiveGateways.reaches>>) => InclusiveGateways.reaches(this, ...args)
-  fireReadyInclusiveJoins = (...args: Rest<Parameters<typeof InclusiveGateways.fireReadyInclusiveJoins>>) => InclusiveGateways.fireReadyInclusiveJoins(this, ...args)
-  inclusiveFork = (...args: Rest<Parameters<typeof InclusiveGateways.inclusiveFork>>) => InclusiveGateways.inclusiveFork(this, ...args)
+  fireReadyInclusiveJoins = (...args: Rest<Parameters<typeof InclusiveGateways.fireReadyInclusiveJoins>>) =>
+    InclusiveGateways.fireReadyInclusiveJoins(this, ...args)
+  inclusiveFork = (...args: Rest<Parameters<typeof InclusiveGateways.inclusiveFork>>) =>
+    InclusiveGateways.inclusiveFork(this, ...args)
   activate = (...args: Rest<Parameters<typeof Activate.activate>>) => Activate.activate(this, ...args)
-  conditionHolds = (...args: Rest<Parameters<typeof Conditions.conditionHolds>>) => Conditions.conditionHolds(this, ...args)
-  fireConditions = (...args: Rest<Parameters<typeof Conditions.fireConditions>>) => Conditions.fireConditions(this, ...args)
-  eventStartsOf = (...args: Rest<Parameters<typeof EventSubprocesses.eventStartsOf>>) => EventSubprocesses.eventStartsOf(this, ...args)
+  conditionHolds = (...args: Rest<Parameters<typeof Conditions.conditionHolds>>) =>
+    Conditions.conditionHolds(this, ...args)
+  fireConditions = (...args: Rest<Parameters<typeof Conditions.fireConditions>>) =>
+    Conditions.fireConditions(this, ...args)
+  eventStartsOf = (...args: Rest<Parameters<typeof EventSubprocesses.eventStartsOf>>) =>
+    EventSubprocesses.eventStartsOf(this, ...args)
   hostIdOf = (...args: Rest<Parameters<typeof EventSubprocesses.hostIdOf>>) => EventSubprocesses.hostIdOf(this, ...args)
-  closeEventStarts = (...args: Rest<Parameters<typeof EventSubprocesses.closeEventStarts>>) => EventSubprocesses.closeEventStarts(this, ...args)
-  startEventSubprocess = (...args: Rest<Parameters<typeof EventSubprocesses.startEventSubprocess>>) => EventSubprocesses.startEventSubprocess(this, ...args)
-  startMultiInstance = (...args: Rest<Parameters<typeof MultiInstance.startMultiInstance>>) => MultiInstance.startMultiInstance(this, ...args)
-  startIteration = (...args: Rest<Parameters<typeof MultiInstance.startIteration>>) => MultiInstance.startIteration(this, ...args)
-  finishIteration = (...args: Rest<Parameters<typeof MultiInstance.finishIteration>>) => MultiInstance.finishIteration(this, ...args)
-  completeMultiInstance = (...args: Rest<Parameters<typeof MultiInstance.completeMultiInstance>>) => MultiInstance.completeMultiInstance(this, ...args)
-  openBoundaries = (...args: Rest<Parameters<typeof Boundaries.openBoundaries>>) => Boundaries.openBoundaries(this, ...args)
-  closeBoundaries = (...args: Rest<Parameters<typeof Boundaries.closeBoundaries>>) => Boundaries.closeBoundaries(this, ...args)
-  triggerBoundary = (...args: Rest<Parameters<typeof Boundaries.triggerBoundary>>) => Boundaries.triggerBoundary(this, ...args)
-  triggerEventStart = (...args: Rest<Parameters<typeof Boundaries.triggerEventStart>>) => Boundaries.triggerEventStart(this, ...args)
-  passEventGateway = (...args: Rest<Parameters<typeof Boundaries.passEventGateway>>) => Boundaries.passEventGateway(this, ...args)
+  closeEventStarts = (...args: Rest<Parameters<typeof EventSubprocesses.closeEventStarts>>) =>
+    EventSubprocesses.closeEventStarts(this, ...args)
+  startEventSubprocess = (...args: Rest<Parameters<typeof EventSubprocesses.startEventSubprocess>>) =>
+    EventSubprocesses.startEventSubprocess(this, ...args)
+  startMultiInstance = (...args: Rest<Parameters<typeof MultiInstance.startMultiInstance>>) =>
+    MultiInstance.startMultiInstance(this, ...args)
+  startIteration = (...args: Rest<Parameters<typeof MultiInstance.startIteration>>) =>
+    MultiInstance.startIteration(this, ...args)
+  finishIteration = (...args: Rest<Parameters<typeof MultiInstance.finishIteration>>) =>
+    MultiInstance.finishIteration(this, ...args)
+  completeMultiInstance = (...args: Rest<Parameters<typeof MultiInstance.completeMultiInstance>>) =>
+    MultiInstance.completeMultiInstance(this, ...args)
+  openBoundaries = (...args: Rest<Parameters<typeof Boundaries.openBoundaries>>) =>
+    Boundaries.openBoundaries(this, ...args)
+  closeBoundaries = (...args: Rest<Parameters<typeof Boundaries.closeBoundaries>>) =>
+    Boundaries.closeBoundaries(this, ...args)
+  triggerBoundary = (...args: Rest<Parameters<typeof Boundaries.triggerBoundary>>) =>
+    Boundaries.triggerBoundary(this, ...args)
+  triggerEventStart = (...args: Rest<Parameters<typeof Boundaries.triggerEventStart>>) =>
+    Boundaries.triggerEventStart(this, ...args)
+  passEventGateway = (...args: Rest<Parameters<typeof Boundaries.passEventGateway>>) =>
+    Boundaries.passEventGateway(this, ...args)
   interrupt = (...args: Rest<Parameters<typeof Boundaries.interrupt>>) => Boundaries.interrupt(this, ...args)
-  throwError = (...args: Rest<Parameters<typeof ErrorsAndEscalations.throwError>>) => ErrorsAndEscalations.throwError(this, ...args)
-  findCatcher = (...args: Rest<Parameters<typeof ErrorsAndEscalations.findCatcher>>) => ErrorsAndEscalations.findCatcher(this, ...args)
-  throwEscalation = (...args: Rest<Parameters<typeof ErrorsAndEscalations.throwEscalation>>) => ErrorsAndEscalations.throwEscalation(this, ...args)
+  throwError = (...args: Rest<Parameters<typeof ErrorsAndEscalations.throwError>>) =>
+    ErrorsAndEscalations.throwError(this, ...args)
+  findCatcher = (...args: Rest<Parameters<typeof ErrorsAndEscalations.findCatcher>>) =>
+    ErrorsAndEscalations.findCatcher(this, ...args)
+  throwEscalation = (...args: Rest<Parameters<typeof ErrorsAndEscalations.throwEscalation>>) =>
+    ErrorsAndEscalations.throwEscalation(this, ...args)
   moveToken = (...args: Rest<Parameters<typeof MoveToken.moveToken>>) => MoveToken.moveToken(this, ...args)
   migrateFrom = (...args: Rest<Parameters<typeof Migrate.migrateFrom>>) => Migrate.migrateFrom(this, ...args)
-  resolveIncident = (...args: Rest<Parameters<typeof ResolveIncident.resolveIncident>>) => ResolveIncident.resolveIncident(this, ...args)
+  resolveIncident = (...args: Rest<Parameters<typeof ResolveIncident.resolveIncident>>) =>
+    ResolveIncident.resolveIncident(this, ...args)
   command = (...args: Rest<Parameters<typeof Command.command>>) => Command.command(this, ...args)
 }

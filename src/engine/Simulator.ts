@@ -3,10 +3,10 @@
 // fire on a simulated clock, messages and signals arrive, called processes and decisions answer with configured
 // results — until it ends, raises an incident, waits for something the simulator cannot give, or exceeds its step
 // budget. The report counts how often each node ran and each flow was taken (coverage) and how long runs took.
-import type { InstanceCommand } from "./InstanceCommands.ts"
-import { derivedId, execute } from "./Execute.ts"
-import type { InstanceState, Token } from "./InstanceState.ts"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
+import { derivedId, execute } from "./Execute.ts"
+import type { InstanceCommand } from "./InstanceCommands.ts"
+import type { InstanceState, Token } from "./InstanceState.ts"
 
 export interface SimulationInput {
   readonly runs: number
@@ -28,10 +28,14 @@ export interface SimulationReport {
   readonly nodeCoverage: { readonly covered: number; readonly total: number; readonly ratio: number }
   readonly flowCoverage: { readonly covered: number; readonly total: number; readonly ratio: number }
   readonly nodes: ReadonlyArray<{ readonly nodeId: string; readonly type: string; readonly activations: number }>
-  readonly flows: ReadonlyArray<{ readonly flowId: string; readonly source: string; readonly target: string; readonly taken: number }>
+  readonly flows: ReadonlyArray<
+    { readonly flowId: string; readonly source: string; readonly target: string; readonly taken: number }
+  >
   readonly uncoveredFlows: ReadonlyArray<string>
   /** Why runs stopped short, with how many runs each: the node and what it waited for or the incident's message. */
-  readonly stops: ReadonlyArray<{ readonly nodeId: string; readonly outcome: RunOutcome; readonly reason: string; readonly runs: number }>
+  readonly stops: ReadonlyArray<
+    { readonly nodeId: string; readonly outcome: RunOutcome; readonly reason: string; readonly runs: number }
+  >
   readonly timings: {
     readonly wallMillis: number
     readonly perRunMillis: { readonly avg: number; readonly p50: number; readonly p95: number; readonly max: number }
@@ -40,7 +44,8 @@ export interface SimulationReport {
   }
 }
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0
 const round = (n: number) => Math.round(n * 1000) / 1000
 
 /** `clock` measures wall time (an input: the core reads no clock). */
@@ -56,7 +61,10 @@ export const simulate = (graph: ProcessGraph, input: SimulationInput, clock: () 
   for (let run = 0; run < input.runs; run++) {
     const runBegan = clock()
     const instanceId = derivedId("simulation", String(run))
-    const variables = { ...input.variables, ...(input.variableSets.length === 0 ? {} : input.variableSets[run % input.variableSets.length]) }
+    const variables = {
+      ...input.variables,
+      ...(input.variableSets.length === 0 ? {} : input.variableSets[run % input.variableSets.length])
+    }
     const startAt = 0
     let now = startAt
     let state: InstanceState | undefined
@@ -76,7 +84,9 @@ export const simulate = (graph: ProcessGraph, input: SimulationInput, clock: () 
         if (event.type === "ElementActivated") activations.set(event.nodeId, (activations.get(event.nodeId) ?? 0) + 1)
         if (event.type === "FlowTaken") taken.set(event.flowId, (taken.get(event.flowId) ?? 0) + 1)
         if (event.type === "TimerScheduled") dueTimes.set(event.subscriptionId, Date.parse(event.dueAt))
-        if (event.type === "BoundaryOpened" && event.dueAt !== null) dueTimes.set(event.subscriptionId, Date.parse(event.dueAt))
+        if (event.type === "BoundaryOpened" && event.dueAt !== null) {
+          dueTimes.set(event.subscriptionId, Date.parse(event.dueAt))
+        }
       }
       return true
     }
@@ -98,13 +108,23 @@ export const simulate = (graph: ProcessGraph, input: SimulationInput, clock: () 
         break
       }
       if (++steps > input.maxStepsPerRun) {
-        stop("STEP_LIMIT", Object.values(current.tokens)[0]?.nodeId ?? graph.key, `more than ${input.maxStepsPerRun} steps (a loop?)`)
+        stop(
+          "STEP_LIMIT",
+          Object.values(current.tokens)[0]?.nodeId ?? graph.key,
+          `more than ${input.maxStepsPerRun} steps (a loop?)`
+        )
         break
       }
       const next = nextCommand(current, input, now, dueTimes)
       if (next === undefined) {
-        const waiting = Object.values(current.tokens).find((t) => t.wait !== null && t.wait.kind !== "subprocess" && t.wait.kind !== "multiInstance" && t.wait.kind !== "join")
-        stop("STUCK", waiting?.nodeId ?? graph.key, waiting === undefined ? "nothing to answer" : `waits for ${waiting.wait!.kind}`)
+        const waiting = Object.values(current.tokens).find((t) =>
+          t.wait !== null && t.wait.kind !== "subprocess" && t.wait.kind !== "multiInstance" && t.wait.kind !== "join"
+        )
+        stop(
+          "STUCK",
+          waiting?.nodeId ?? graph.key,
+          waiting === undefined ? "nothing to answer" : `waits for ${waiting.wait!.kind}`
+        )
         break
       }
       now = Math.max(now, next.at)
@@ -116,9 +136,22 @@ export const simulate = (graph: ProcessGraph, input: SimulationInput, clock: () 
     wall.push(clock() - runBegan)
   }
 
-  const nodes = Object.values(graph.nodes).map((node) => ({ nodeId: node.id, type: node.type, activations: activations.get(node.id) ?? 0 }))
-  const flows = Object.values(graph.flows).map((flow) => ({ flowId: flow.id, source: flow.source, target: flow.target, taken: taken.get(flow.id) ?? 0 }))
-  const coverage = (covered: number, total: number) => ({ covered, total, ratio: total === 0 ? 1 : round(covered / total) })
+  const nodes = Object.values(graph.nodes).map((node) => ({
+    nodeId: node.id,
+    type: node.type,
+    activations: activations.get(node.id) ?? 0
+  }))
+  const flows = Object.values(graph.flows).map((flow) => ({
+    flowId: flow.id,
+    source: flow.source,
+    target: flow.target,
+    taken: taken.get(flow.id) ?? 0
+  }))
+  const coverage = (covered: number, total: number) => ({
+    covered,
+    total,
+    ratio: total === 0 ? 1 : round(covered / total)
+  })
   const sortedWall = [...wall].sort((a, b) => a - b)
   return {
     runs: input.runs,
@@ -161,10 +194,26 @@ const nextCommand = (
     const event = armed.find((b) => b.nodeId === eventNodeId)
     if (event === undefined) continue
     if (event.kind === "timer") {
-      return { command: { type: "FireTimer", subscriptionId: event.subscriptionId }, nodeId: event.nodeId, at: dueTimes.get(event.subscriptionId) ?? now }
+      return {
+        command: { type: "FireTimer", subscriptionId: event.subscriptionId },
+        nodeId: event.nodeId,
+        at: dueTimes.get(event.subscriptionId) ?? now
+      }
     }
-    if (event.kind === "message") return { command: { type: "CorrelateMessage", subscriptionId: event.subscriptionId, variables: results(event.nodeId) }, nodeId: event.nodeId, at: now }
-    if (event.kind === "signal") return { command: { type: "TriggerSignal", subscriptionId: event.subscriptionId, variables: results(event.nodeId) }, nodeId: event.nodeId, at: now }
+    if (event.kind === "message") {
+      return {
+        command: { type: "CorrelateMessage", subscriptionId: event.subscriptionId, variables: results(event.nodeId) },
+        nodeId: event.nodeId,
+        at: now
+      }
+    }
+    if (event.kind === "signal") {
+      return {
+        command: { type: "TriggerSignal", subscriptionId: event.subscriptionId, variables: results(event.nodeId) },
+        nodeId: event.nodeId,
+        at: now
+      }
+    }
   }
   const tokens: ReadonlyArray<Token> = Object.values(state.tokens)
   for (const token of tokens) {
@@ -172,14 +221,35 @@ const nextCommand = (
     if (wait === null) continue
     switch (wait.kind) {
       case "job":
-        return { command: { type: "CompleteJob", jobId: wait.jobId, variables: results(token.nodeId) }, nodeId: token.nodeId, at: now }
+        return {
+          command: { type: "CompleteJob", jobId: wait.jobId, variables: results(token.nodeId) },
+          nodeId: token.nodeId,
+          at: now
+        }
       case "userTask":
-        return { command: { type: "CompleteUserTask", taskId: wait.taskId, variables: results(token.nodeId) }, nodeId: token.nodeId, at: now }
+        return {
+          command: { type: "CompleteUserTask", taskId: wait.taskId, variables: results(token.nodeId) },
+          nodeId: token.nodeId,
+          at: now
+        }
       case "child":
-        return { command: { type: "ChildInstanceCompleted", childInstanceId: wait.childInstanceId, variables: results(token.nodeId) }, nodeId: token.nodeId, at: now }
+        return {
+          command: {
+            type: "ChildInstanceCompleted",
+            childInstanceId: wait.childInstanceId,
+            variables: results(token.nodeId)
+          },
+          nodeId: token.nodeId,
+          at: now
+        }
       case "decision":
         return {
-          command: { type: "DecisionEvaluated", evaluationId: wait.evaluationId, result: results(token.nodeId), outputs: results(token.nodeId) },
+          command: {
+            type: "DecisionEvaluated",
+            evaluationId: wait.evaluationId,
+            result: results(token.nodeId),
+            outputs: results(token.nodeId)
+          },
           nodeId: token.nodeId,
           at: now
         }
@@ -190,16 +260,40 @@ const nextCommand = (
   // Timers: waiting catch events and armed timer events (not at an event-based gateway unless configured above).
   const timers: Array<{ subscriptionId: string; nodeId: string; dueAt: number }> = []
   for (const token of tokens) {
-    if (token.wait?.kind === "timer") timers.push({ subscriptionId: token.wait.subscriptionId, nodeId: token.nodeId, dueAt: dueTimes.get(token.wait.subscriptionId) ?? now })
+    if (token.wait?.kind === "timer") {
+      timers.push({
+        subscriptionId: token.wait.subscriptionId,
+        nodeId: token.nodeId,
+        dueAt: dueTimes.get(token.wait.subscriptionId) ?? now
+      })
+    }
   }
   const earliest = timers.sort((a, b) => a.dueAt - b.dueAt)[0]
-  if (earliest !== undefined) return { command: { type: "FireTimer", subscriptionId: earliest.subscriptionId }, nodeId: earliest.nodeId, at: earliest.dueAt }
+  if (earliest !== undefined) {
+    return {
+      command: { type: "FireTimer", subscriptionId: earliest.subscriptionId },
+      nodeId: earliest.nodeId,
+      at: earliest.dueAt
+    }
+  }
   for (const token of tokens) {
     if (token.wait?.kind === "message") {
-      return { command: { type: "CorrelateMessage", subscriptionId: token.wait.subscriptionId, variables: results(token.nodeId) }, nodeId: token.nodeId, at: now }
+      return {
+        command: {
+          type: "CorrelateMessage",
+          subscriptionId: token.wait.subscriptionId,
+          variables: results(token.nodeId)
+        },
+        nodeId: token.nodeId,
+        at: now
+      }
     }
     if (token.wait?.kind === "signal") {
-      return { command: { type: "TriggerSignal", subscriptionId: token.wait.subscriptionId, variables: results(token.nodeId) }, nodeId: token.nodeId, at: now }
+      return {
+        command: { type: "TriggerSignal", subscriptionId: token.wait.subscriptionId, variables: results(token.nodeId) },
+        nodeId: token.nodeId,
+        at: now
+      }
     }
   }
   // An event-based gateway with nothing configured: its first event happens.

@@ -3,8 +3,8 @@
 // collections, conditional events, assignees) and writes (mapping targets, result variables, output collections).
 // A variable read but written nowhere must come with the start (or from a worker's result); one written but read
 // nowhere may be a leftover.
-import { isSyntaxError, parseFeel } from "../decision/FeelParser.ts"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
+import { isSyntaxError, parseFeel } from "../decision/FeelParser.ts"
 
 export interface VariableUse {
   readonly name: string
@@ -46,8 +46,12 @@ export const freeNames = (expression: string | null | undefined): ReadonlyArray<
     enter(node) {
       const parent = node.node.parent?.type.name
       // Names bound by for / some / every and by function definitions are not variables of the process.
-      if (node.type.name === "Name" && (parent === "InExpression" || parent === "FormalParameter")) bound.add(text.slice(node.from, node.to))
-      if (node.type.name === "VariableName" && parent !== "FunctionInvocation") used.push(text.slice(node.from, node.to))
+      if (node.type.name === "Name" && (parent === "InExpression" || parent === "FormalParameter")) {
+        bound.add(text.slice(node.from, node.to))
+      }
+      if (node.type.name === "VariableName" && parent !== "FunctionInvocation") {
+        used.push(text.slice(node.from, node.to))
+      }
       return undefined
     }
   })
@@ -63,11 +67,15 @@ export const analyseVariables = (graph: ProcessGraph): VariableAnalysis => {
     for (const name of freeNames(expression)) reads.set(name, (reads.get(name) ?? new Set()).add(elementId))
   }
   const write = (elementId: string, name: string | null | undefined) => {
-    if (name !== null && name !== undefined && name !== "") writes.set(name, (writes.get(name) ?? new Set()).add(elementId))
+    if (name !== null && name !== undefined && name !== "") {
+      writes.set(name, (writes.get(name) ?? new Set()).add(elementId))
+    }
   }
 
   for (const flow of Object.values(graph.flows)) {
-    if (flow.condition !== null) read(flow.id, flow.condition.trimStart().startsWith("=") ? flow.condition : `=${flow.condition}`)
+    if (flow.condition !== null) {
+      read(flow.id, flow.condition.trimStart().startsWith("=") ? flow.condition : `=${flow.condition}`)
+    }
   }
   for (const node of Object.values(graph.nodes)) {
     for (const mapping of node.inputs) {
@@ -81,7 +89,10 @@ export const analyseVariables = (graph: ProcessGraph): VariableAnalysis => {
       write(node.id, mapping.target)
     }
     if (node.script !== null) {
-      read(node.id, node.script.expression.trimStart().startsWith("=") ? node.script.expression : `=${node.script.expression}`)
+      read(
+        node.id,
+        node.script.expression.trimStart().startsWith("=") ? node.script.expression : `=${node.script.expression}`
+      )
       write(node.id, node.script.resultVariable)
     }
     if (node.decision !== null) {
@@ -95,35 +106,54 @@ export const analyseVariables = (graph: ProcessGraph): VariableAnalysis => {
     }
     if (node.message !== null) read(node.id, node.message.correlationKey)
     if (node.timer !== null) read(node.id, node.timer.expression)
-    if (node.condition != null) read(node.id, node.condition.trimStart().startsWith("=") ? node.condition : `=${node.condition}`)
+    if (node.condition != null) {
+      read(node.id, node.condition.trimStart().startsWith("=") ? node.condition : `=${node.condition}`)
+    }
     if (node.userTask !== null) read(node.id, node.userTask.assignee)
     if (node.multiInstance !== null) {
       read(node.id, node.multiInstance.inputCollection)
       write(node.id, node.multiInstance.outputCollection)
     }
   }
-  for (const start of graph.conditionalStarts ?? []) read(start.nodeId, start.condition.trimStart().startsWith("=") ? start.condition : `=${start.condition}`)
+  for (const start of graph.conditionalStarts ?? []) {
+    read(start.nodeId, start.condition.trimStart().startsWith("=") ? start.condition : `=${start.condition}`)
+  }
 
   // Variables a multi-instance iteration provides (its element and loopCounter) are local to the iteration.
-  const iterationLocals = new Set(Object.values(graph.nodes).flatMap((n) => (n.multiInstance === null ? [] : [n.multiInstance.inputElement ?? "", "loopCounter"])))
+  const iterationLocals = new Set(
+    Object.values(graph.nodes).flatMap((
+      n
+    ) => (n.multiInstance === null ? [] : [n.multiInstance.inputElement ?? "", "loopCounter"]))
+  )
   const names = [...new Set([...reads.keys(), ...writes.keys()])].filter((name) => name !== "").sort()
-  const variables = names.map((name) => ({ name, readBy: [...(reads.get(name) ?? [])].sort(), writtenBy: [...(writes.get(name) ?? [])].sort() }))
-  const expectedInputs = variables.filter((v) => v.writtenBy.length === 0 && !iterationLocals.has(v.name)).map((v) => v.name)
+  const variables = names.map((name) => ({
+    name,
+    readBy: [...(reads.get(name) ?? [])].sort(),
+    writtenBy: [...(writes.get(name) ?? [])].sort()
+  }))
+  const expectedInputs = variables.filter((v) => v.writtenBy.length === 0 && !iterationLocals.has(v.name)).map((v) =>
+    v.name
+  )
   const warnings: Array<VariableWarning> = [
     ...variables.filter((v) => v.writtenBy.length === 0 && !iterationLocals.has(v.name)).flatMap((v) =>
       v.readBy.map((elementId) => ({
         elementId,
         variable: v.name,
         kind: "READ_NOT_WRITTEN" as const,
-        message: `${elementId} reads ${v.name}, which no element of the process writes: it must come with the start${openResults.length > 0 || bringsResults ? " or from a worker's or person's result" : ""}`
-      }))),
+        message: `${elementId} reads ${v.name}, which no element of the process writes: it must come with the start${
+          openResults.length > 0 || bringsResults ? " or from a worker's or person's result" : ""
+        }`
+      }))
+    ),
     ...variables.filter((v) => v.readBy.length === 0).flatMap((v) =>
       v.writtenBy.map((elementId) => ({
         elementId,
         variable: v.name,
         kind: "WRITTEN_NOT_READ" as const,
-        message: `${elementId} writes ${v.name}, which no element of the process reads (a result for the caller, or a leftover)`
-      })))
+        message:
+          `${elementId} writes ${v.name}, which no element of the process reads (a result for the caller, or a leftover)`
+      }))
+    )
   ]
   return { processKey: graph.key, variables, expectedInputs, openResults: [...new Set(openResults)].sort(), warnings }
 }

@@ -5,12 +5,44 @@ import { budgeted, evaluateFeel } from "../decision/Feel.ts"
 import { safePattern } from "../decision/FeelRegex.ts"
 
 export const COMPONENT_TYPES = [
-  "textfield", "textarea", "number", "datetime", "expression", "filepicker", "checkbox", "checklist", "radio", "select", "taglist",
-  "text", "image", "table", "html", "documentPreview", "spacer", "separator", "group", "dynamiclist", "iframe", "button"
+  "textfield",
+  "textarea",
+  "number",
+  "datetime",
+  "expression",
+  "filepicker",
+  "checkbox",
+  "checklist",
+  "radio",
+  "select",
+  "taglist",
+  "text",
+  "image",
+  "table",
+  "html",
+  "documentPreview",
+  "spacer",
+  "separator",
+  "group",
+  "dynamiclist",
+  "iframe",
+  "button"
 ] as const
 
 /** Components that hold a value under their key. */
-const INPUT_TYPES: ReadonlySet<string> = new Set(["checkbox", "checklist", "datetime", "number", "radio", "select", "taglist", "textfield", "textarea", "expression", "filepicker"])
+const INPUT_TYPES: ReadonlySet<string> = new Set([
+  "checkbox",
+  "checklist",
+  "datetime",
+  "number",
+  "radio",
+  "select",
+  "taglist",
+  "textfield",
+  "textarea",
+  "expression",
+  "filepicker"
+])
 const CONTAINERS: ReadonlySet<string> = new Set(["group", "dynamiclist"])
 
 export interface FormProblem {
@@ -52,7 +84,9 @@ const matchesWhole = (pattern: string, value: string): boolean | string => {
 
 const patternProblem = (pattern: string): string | null => {
   const checked = matchesWhole(pattern, "")
-  return typeof checked === "string" ? checked.replace(/^has a pattern that is|^cannot be checked against its pattern:/, "is").trim() : null
+  return typeof checked === "string"
+    ? checked.replace(/^has a pattern that is|^cannot be checked against its pattern:/, "is").trim()
+    : null
 }
 
 const feelProblem = (text: unknown): string | null => {
@@ -61,14 +95,23 @@ const feelProblem = (text: unknown): string | null => {
   return result._tag === "FeelSyntaxError" ? `FEEL syntax error at ${result.position.from}: ${result.message}` : null
 }
 
-export const checkForm = (form: unknown): { readonly errors: ReadonlyArray<FormProblem>; readonly warnings: ReadonlyArray<FormProblem> } => {
+export const checkForm = (
+  form: unknown
+): { readonly errors: ReadonlyArray<FormProblem>; readonly warnings: ReadonlyArray<FormProblem> } => {
   const errors: Array<FormProblem> = []
   const warnings: Array<FormProblem> = []
-  if (!isObject(form)) return { errors: [{ path: "", message: "a form is a JSON object { type: \"default\", components: [...] }" }], warnings }
+  if (!isObject(form)) {
+    return {
+      errors: [{ path: "", message: "a form is a JSON object { type: \"default\", components: [...] }" }],
+      warnings
+    }
+  }
   if (!Array.isArray(form["components"])) errors.push({ path: "components", message: "is required and must be a list" })
   if (form["type"] !== "default") warnings.push({ path: "type", message: "form-js forms have type \"default\"" })
   const version = form["schemaVersion"]
-  if (version !== undefined && (typeof version !== "number" || !Number.isInteger(version) || version < 1 || version > 19)) {
+  if (
+    version !== undefined && (typeof version !== "number" || !Number.isInteger(version) || version < 1 || version > 19)
+  ) {
     warnings.push({ path: "schemaVersion", message: "must be an integer from 1 to 19" })
   }
   const keys = new Map<string, string>()
@@ -80,8 +123,9 @@ export const checkForm = (form: unknown): { readonly errors: ReadonlyArray<FormP
     }
     if (INPUT_TYPES.has(type)) {
       const key = component["key"]
-      if (typeof key !== "string" || key.trim() === "") errors.push({ path: `${path}.key`, message: `a ${type} field needs a key` })
-      else {
+      if (typeof key !== "string" || key.trim() === "") {
+        errors.push({ path: `${path}.key`, message: `a ${type} field needs a key` })
+      } else {
         // Fields inside a dynamic list repeat per item: their keys are scoped to the list.
         const scope = path.includes(".components") ? path.slice(0, path.lastIndexOf(".components")) : ""
         const scoped = `${scope}/${key}`
@@ -90,7 +134,9 @@ export const checkForm = (form: unknown): { readonly errors: ReadonlyArray<FormP
         else keys.set(scoped, path)
       }
     }
-    if (type === "text" && component["label"] !== undefined) warnings.push({ path: `${path}.label`, message: "text components have no label in the form-js schema" })
+    if (type === "text" && component["label"] !== undefined) {
+      warnings.push({ path: `${path}.label`, message: "text components have no label in the form-js schema" })
+    }
     const conditional = component["conditional"]
     const feelTexts: Array<[string, unknown]> = [
       [`${path}.conditional.hide`, isObject(conditional) ? conditional["hide"] : undefined],
@@ -130,7 +176,11 @@ export const runForm = (form: unknown, data: Readonly<Record<string, unknown>>) 
         continue
       }
     }
-    const key = typeof component["key"] === "string" ? component["key"] : typeof component["id"] === "string" ? component["id"] : path
+    const key = typeof component["key"] === "string"
+      ? component["key"]
+      : typeof component["id"] === "string"
+      ? component["id"]
+      : path
     visibleComponents.push(key)
     if (!INPUT_TYPES.has(String(component["type"]))) continue
     const value = data[key]
@@ -143,20 +193,32 @@ export const runForm = (form: unknown, data: Readonly<Record<string, unknown>>) 
     }
     if (empty) continue
     if (typeof value === "string") {
-      if (typeof validate["minLength"] === "number" && value.length < validate["minLength"]) errors.push({ key, message: `needs at least ${validate["minLength"]} characters` })
-      if (typeof validate["maxLength"] === "number" && value.length > validate["maxLength"]) errors.push({ key, message: `allows at most ${validate["maxLength"]} characters` })
+      if (typeof validate["minLength"] === "number" && value.length < validate["minLength"]) {
+        errors.push({ key, message: `needs at least ${validate["minLength"]} characters` })
+      }
+      if (typeof validate["maxLength"] === "number" && value.length > validate["maxLength"]) {
+        errors.push({ key, message: `allows at most ${validate["maxLength"]} characters` })
+      }
       if (typeof validate["pattern"] === "string") {
         const matched = matchesWhole(validate["pattern"], value)
-        if (matched !== true) errors.push({ key, message: matched === false ? `does not match ${validate["pattern"]}` : matched })
+        if (matched !== true) {
+          errors.push({ key, message: matched === false ? `does not match ${validate["pattern"]}` : matched })
+        }
       }
-      if (validate["validationType"] === "email" && !EMAIL.test(value)) errors.push({ key, message: "is not an email address" })
+      if (validate["validationType"] === "email" && !EMAIL.test(value)) {
+        errors.push({ key, message: "is not an email address" })
+      }
     }
     if (component["type"] === "number") {
       const number = typeof value === "number" ? value : Number(value)
       if (Number.isNaN(number)) errors.push({ key, message: "is not a number" })
       else {
-        if (typeof validate["min"] === "number" && number < validate["min"]) errors.push({ key, message: `must be at least ${validate["min"]}` })
-        if (typeof validate["max"] === "number" && number > validate["max"]) errors.push({ key, message: `must be at most ${validate["max"]}` })
+        if (typeof validate["min"] === "number" && number < validate["min"]) {
+          errors.push({ key, message: `must be at least ${validate["min"]}` })
+        }
+        if (typeof validate["max"] === "number" && number > validate["max"]) {
+          errors.push({ key, message: `must be at most ${validate["max"]}` })
+        }
       }
     }
   }
@@ -167,15 +229,20 @@ const identity = (component: Json, path: string) => String(component["key"] ?? c
 
 /** Components added, removed and changed between two versions of a form (matched by key, else id). */
 export const diffForms = (from: unknown, to: unknown) => {
-  const index = (form: unknown) => new Map(flatten(form).map(({ path, component }) => [identity(component, path), component]))
+  const index = (form: unknown) =>
+    new Map(flatten(form).map(({ path, component }) => [identity(component, path), component]))
   const before = index(from)
   const after = index(to)
   const added = [...after.keys()].filter((key) => !before.has(key))
   const removed = [...before.keys()].filter((key) => !after.has(key))
-  const changed = [...after.keys()].filter((key) => before.has(key) && JSON.stringify(before.get(key)) !== JSON.stringify(after.get(key))).map((key) => {
+  const changed = [...after.keys()].filter((key) =>
+    before.has(key) && JSON.stringify(before.get(key)) !== JSON.stringify(after.get(key))
+  ).map((key) => {
     const a = before.get(key)!
     const b = after.get(key)!
-    const properties = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((p) => JSON.stringify(a[p]) !== JSON.stringify(b[p])).sort()
+    const properties = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((p) =>
+      JSON.stringify(a[p]) !== JSON.stringify(b[p])
+    ).sort()
     return { key, properties }
   })
   return { added, removed, changed }
@@ -185,7 +252,11 @@ export const diffForms = (from: unknown, to: unknown) => {
  * Labels for a locale: each labelled component's label (by key, else id) from the locale's translations, else from
  * its language's (de-CH -> de), else the form's own label.
  */
-export const resolveLabels = (form: unknown, locale: string, translations: ReadonlyMap<string, Readonly<Record<string, string>>>) => {
+export const resolveLabels = (
+  form: unknown,
+  locale: string,
+  translations: ReadonlyMap<string, Readonly<Record<string, string>>>
+) => {
   const language = locale.split(/[-_]/)[0]!
   const exact = translations.get(locale) ?? {}
   const general = language === locale ? {} : translations.get(language) ?? {}

@@ -35,7 +35,9 @@ export const AuthenticationLive = Layer.effect(
           if (access === undefined) return yield* Effect.die(new Error(`no access policy for ${operationId}`))
           if (access.kind === "roles" && !hasAnyRole(principal, access.roles)) {
             return yield* new Forbidden({
-              message: `${describeAccess(access)} The caller has ${principal.roles.length === 0 ? "no role" : principal.roles.join(", ")}.`,
+              message: `${describeAccess(access)} The caller has ${
+                principal.roles.length === 0 ? "no role" : principal.roles.join(", ")
+              }.`,
               errors: [{ field: "roles", message: `requires ${access.roles.join(" or ")}`, code: "MISSING_ROLE" }]
             })
           }

@@ -14,19 +14,26 @@ import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse 
 import type * as Types from "effect/Types"
 import { randomUUID } from "node:crypto"
 import { AppConfig } from "../config.ts"
+import type { ErrorDetail } from "../schema/Envelope.ts"
 import { AuditLog } from "../services/AuditLog.ts"
 import { CorrelationId } from "./CorrelationId.ts"
 import { NodeLifecycle } from "./NodeLifecycle.ts"
-import { requestTextProblem } from "./RequestTextCheck.ts"
-import type { ErrorDetail } from "../schema/Envelope.ts"
 import { newRequestState, RequestState, type RequestStateShape } from "./RequestState.ts"
+import { requestTextProblem } from "./RequestTextCheck.ts"
 import { allowedMethods } from "./RouteTable.ts"
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"])
 // Sign-in changes nothing; it is not audited (and has no tenant before it succeeds).
 const NOT_AUDITED = new Set(["/api/v1/auth/login"])
 
-const failure = (status: number, errorCode: string, message: string, correlationId: string, timestamp: string, errors: ReadonlyArray<ErrorDetail> = []) =>
+const failure = (
+  status: number,
+  errorCode: string,
+  message: string,
+  correlationId: string,
+  timestamp: string,
+  errors: ReadonlyArray<ErrorDetail> = []
+) =>
   HttpServerResponse.jsonUnsafe(
     { success: false, errorCode, message, timestamp, errors, correlationId },
     { status }
@@ -35,17 +42,26 @@ const failure = (status: number, errorCode: string, message: string, correlation
 const HEALTH_PATH = "/api/v1/health"
 
 const errorCodeFor = (status: number): string =>
-  status === 401 ? "UNAUTHORIZED" : status === 403 ? "FORBIDDEN" : status === 404 ? "RESOURCE_NOT_FOUND"
-    : status === 409 ? "CONFLICT" : status === 422 ? "BUSINESS_ERROR" : status >= 500 ? "INTERNAL_ERROR" : "BAD_REQUEST"
+  status === 401 ? "UNAUTHORIZED" : status === 403 ? "FORBIDDEN" : status === 404 ?
+    "RESOURCE_NOT_FOUND"
+    : status === 409
+    ? "CONFLICT"
+    : status === 422
+    ? "BUSINESS_ERROR"
+    : status >= 500
+    ? "INTERNAL_ERROR"
+    : "BAD_REQUEST"
 
 const isBodyTooLarge = (error: unknown): boolean => {
-  const reason = (error as { readonly reason?: { readonly _tag?: string; readonly reason?: string } } | undefined)?.reason
+  const reason = (error as { readonly reason?: { readonly _tag?: string; readonly reason?: string } } | undefined)
+    ?.reason
   return reason?._tag === "RequestParseError" && reason.reason === "BodyTooLarge"
 }
 
 const isRouteNotFound = (error: unknown): boolean => {
   const tagged = error as { readonly _tag?: string; readonly reason?: { readonly _tag?: string } } | undefined
-  return tagged?._tag === "RouteNotFound" || (tagged?._tag === "HttpServerError" && tagged.reason?._tag === "RouteNotFound")
+  return tagged?._tag === "RouteNotFound" ||
+    (tagged?._tag === "HttpServerError" && tagged.reason?._tag === "RouteNotFound")
 }
 
 /** Where the API did not answer with its own envelope, answer with one. */
@@ -61,7 +77,13 @@ const fallbackResponse = (
     const allowed = allowedMethods(path)
     if (allowed.length > 0 && !allowed.includes(request.method)) {
       return HttpServerResponse.setHeader(
-        failure(405, "BAD_REQUEST", `method ${request.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`, correlationId, timestamp),
+        failure(
+          405,
+          "BAD_REQUEST",
+          `method ${request.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`,
+          correlationId,
+          timestamp
+        ),
         "allow",
         allowed.join(", ")
       )
@@ -69,12 +91,32 @@ const fallbackResponse = (
     return failure(404, "RESOURCE_NOT_FOUND", `no route ${request.method} ${path}`, correlationId, timestamp)
   }
   if (status === 413) {
-    return failure(413, "BAD_REQUEST", `request body exceeds the limit of ${maxBodyBytes} bytes`, correlationId, timestamp)
+    return failure(
+      413,
+      "BAD_REQUEST",
+      `request body exceeds the limit of ${maxBodyBytes} bytes`,
+      correlationId,
+      timestamp
+    )
   }
   if (status === 415) {
-    return failure(415, "BAD_REQUEST", `unsupported content type ${request.headers["content-type"] ?? "(none)"}`, correlationId, timestamp)
+    return failure(
+      415,
+      "BAD_REQUEST",
+      `unsupported content type ${request.headers["content-type"] ?? "(none)"}`,
+      correlationId,
+      timestamp
+    )
   }
-  if (status >= 500) return failure(status, "INTERNAL_ERROR", "internal error; quote the correlation id when reporting it", correlationId, timestamp)
+  if (status >= 500) {
+    return failure(
+      status,
+      "INTERNAL_ERROR",
+      "internal error; quote the correlation id when reporting it",
+      correlationId,
+      timestamp
+    )
+  }
   return failure(status, errorCodeFor(status), `request failed with status ${status}`, correlationId, timestamp)
 }
 
@@ -91,9 +133,18 @@ export const EdgeMiddleware = HttpRouter.middleware(
     const lifecycle = yield* NodeLifecycle
     const maxBodySize = ByteSize.bytes(config.maxBodyBytes)
 
-    const writeAudit = (request: HttpServerRequest.HttpServerRequest, path: string, status: number, state: RequestStateShape, correlationId: string) => {
+    const writeAudit = (
+      request: HttpServerRequest.HttpServerRequest,
+      path: string,
+      status: number,
+      state: RequestStateShape,
+      correlationId: string
+    ) => {
       const tenantId = state.principal?.tenantId ?? state.tenantId
-      if (tenantId === undefined || !STATE_CHANGING.has(request.method) || !path.startsWith("/api/v1/") || NOT_AUDITED.has(path)) {
+      if (
+        tenantId === undefined || !STATE_CHANGING.has(request.method) || !path.startsWith("/api/v1/") ||
+        NOT_AUDITED.has(path)
+      ) {
         return Effect.void
       }
       const derived = resourceFromPath(path)
@@ -109,7 +160,9 @@ export const EdgeMiddleware = HttpRouter.middleware(
       }).pipe(Effect.catchCause((cause) => Effect.logError("audit record failed", Cause.pretty(cause))))
     }
 
-    return (httpEffect): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
+    return (
+      httpEffect
+    ): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const incoming = request.headers["x-correlation-id"]
@@ -123,7 +176,13 @@ export const EdgeMiddleware = HttpRouter.middleware(
 
         if (lifecycle.draining && path !== HEALTH_PATH) {
           return HttpServerResponse.setHeaders(
-            failure(503, "INTERNAL_ERROR", "the node is shutting down; retry on another node", correlationId, timestamp),
+            failure(
+              503,
+              "INTERNAL_ERROR",
+              "the node is shutting down; retry on another node",
+              correlationId,
+              timestamp
+            ),
             { connection: "close", "retry-after": "1", "x-correlation-id": correlationId }
           )
         }
@@ -132,13 +191,28 @@ export const EdgeMiddleware = HttpRouter.middleware(
           Effect.result
         )
         const refused = textProblem._tag === "Failure"
-          ? fallbackResponse(request, isBodyTooLarge(textProblem.failure) ? 413 : 400, correlationId, timestamp, config.maxBodyBytes)
+          ? fallbackResponse(
+            request,
+            isBodyTooLarge(textProblem.failure) ? 413 : 400,
+            correlationId,
+            timestamp,
+            config.maxBodyBytes
+          )
           : textProblem.success === undefined
           ? undefined
-          : failure(400, textProblem.success.errorCode, textProblem.success.message, correlationId, timestamp, textProblem.success.errors)
+          : failure(
+            400,
+            textProblem.success.errorCode,
+            textProblem.success.message,
+            correlationId,
+            timestamp,
+            textProblem.success.errors
+          )
         if (refused !== undefined) {
           const response = refused
-          yield* Effect.logInfo(`${request.method} ${path} ${response.status}`).pipe(Effect.annotateLogs({ correlationId }))
+          yield* Effect.logInfo(`${request.method} ${path} ${response.status}`).pipe(
+            Effect.annotateLogs({ correlationId })
+          )
           return HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
         }
 
@@ -148,8 +222,12 @@ export const EdgeMiddleware = HttpRouter.middleware(
           Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize),
           Effect.catchCause((cause) => {
             const error = Cause.squash(cause)
-            if (isRouteNotFound(error)) return Effect.succeed(fallbackResponse(request, 404, correlationId, timestamp, config.maxBodyBytes))
-            if (isBodyTooLarge(error)) return Effect.succeed(fallbackResponse(request, 413, correlationId, timestamp, config.maxBodyBytes))
+            if (isRouteNotFound(error)) {
+              return Effect.succeed(fallbackResponse(request, 404, correlationId, timestamp, config.maxBodyBytes))
+            }
+            if (isBodyTooLarge(error)) {
+              return Effect.succeed(fallbackResponse(request, 413, correlationId, timestamp, config.maxBodyBytes))
+            }
             return Effect.logError("request failed with a defect", Cause.pretty(cause)).pipe(
               Effect.annotateLogs({ correlationId, method: request.method, path }),
               Effect.as(fallbackResponse(request, 500, correlationId, timestamp, config.maxBodyBytes))

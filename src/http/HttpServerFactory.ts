@@ -16,7 +16,9 @@ const envelope = (status: number, reason: string, message: string): string => {
     errors: [],
     correlationId
   })
-  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${
+    Buffer.byteLength(body)
+  }\r\n` +
     `x-correlation-id: ${correlationId}\r\nconnection: close\r\n\r\n${body}`
 }
 

@@ -4,7 +4,7 @@
 // changed nothing, so its retry simply runs again.
 import { Effect } from "effect"
 import type { Principal } from "../auth/Principal.ts"
-import { businessError, type BusinessError } from "../schema/ApiErrors.ts"
+import { type BusinessError, businessError } from "../schema/ApiErrors.ts"
 import { fingerprintOf, IdempotentRequests } from "../services/IdempotentRequests.ts"
 
 export const idempotently = <A, E, R>(

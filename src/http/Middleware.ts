@@ -4,13 +4,15 @@ import { CurrentPrincipal } from "../auth/Principal.ts"
 import { BadRequestHttp, ForbiddenHttp, UnauthorizedHttp, ValidationErrorHttp } from "../schema/ApiErrors.ts"
 
 /** Bearer-token authentication plus the role rule of AccessPolicy.ts; provides the caller's Principal. */
-export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: CurrentPrincipal; requires: never }>()(
-  "flowcore/Authentication",
-  {
-    security: { bearer: HttpApiSecurity.bearer },
-    error: [UnauthorizedHttp, ForbiddenHttp]
-  }
-) {}
+export class Authentication
+  extends HttpApiMiddleware.Service<Authentication, { provides: CurrentPrincipal; requires: never }>()(
+    "flowcore/Authentication",
+    {
+      security: { bearer: HttpApiSecurity.bearer },
+      error: [UnauthorizedHttp, ForbiddenHttp]
+    }
+  )
+{}
 
 /** Request decoding failures: 400 VALIDATION_ERROR listing every faulty field, 400 BAD_REQUEST for malformed JSON. */
 export class RequestValidation extends HttpApiMiddleware.Service<RequestValidation>()("flowcore/RequestValidation", {

@@ -17,7 +17,7 @@ export class NodeLifecycleState {
 
   leave(): void {
     this.inFlight--
-    if (this.inFlight <= 0) for (const resolve of this.idle.splice(0)) resolve()
+    if (this.inFlight <= 0) { for (const resolve of this.idle.splice(0)) resolve() }
   }
 
   /** Starts draining; resolves once no request is in flight (or after `graceMillis`) and the listener is closed. */

@@ -15,7 +15,12 @@ export interface RequestTextProblem {
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"])
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true })
 
-const problem = (errorCode: RequestTextProblem["errorCode"], field: string, message: string, code: string): RequestTextProblem => ({
+const problem = (
+  errorCode: RequestTextProblem["errorCode"],
+  field: string,
+  message: string,
+  code: string
+): RequestTextProblem => ({
   errorCode,
   message: `${field} ${message}`,
   errors: [{ field, message, code }]
@@ -35,7 +40,9 @@ const urlProblem = (url: string): RequestTextProblem | undefined => {
   const path = at < 0 ? url : url.slice(0, at)
   for (const segment of path.split("/")) {
     const decoded = decodeComponent(segment)
-    if (decoded === undefined) return problem("BAD_REQUEST", "path", "is not valid percent-encoded UTF-8", "INVALID_ENCODING")
+    if (decoded === undefined) {
+      return problem("BAD_REQUEST", "path", "is not valid percent-encoded UTF-8", "INVALID_ENCODING")
+    }
     const why = unstorableString(decoded)
     if (why !== undefined) return problem("VALIDATION_ERROR", "path", why, "INVALID_TEXT")
   }
@@ -46,7 +53,9 @@ const urlProblem = (url: string): RequestTextProblem | undefined => {
     const name = decodeComponent(eq < 0 ? pair : pair.slice(0, eq))
     const value = eq < 0 ? "" : decodeComponent(pair.slice(eq + 1))
     const field = `query.${name ?? "?"}`
-    if (name === undefined || value === undefined) return problem("BAD_REQUEST", field, "is not valid percent-encoded UTF-8", "INVALID_ENCODING")
+    if (name === undefined || value === undefined) {
+      return problem("BAD_REQUEST", field, "is not valid percent-encoded UTF-8", "INVALID_ENCODING")
+    }
     const why = unstorableString(name) ?? unstorableString(value)
     if (why !== undefined) return problem("VALIDATION_ERROR", field, why, "INVALID_TEXT")
   }
@@ -75,7 +84,9 @@ const bodyProblem = (bytes: ArrayBuffer, isJson: boolean): RequestTextProblem | 
 }
 
 /** Reads the body (cached by the request: the route reads it again for free) and checks all of the request's text. */
-export const requestTextProblem = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<RequestTextProblem | undefined, unknown> =>
+export const requestTextProblem = (
+  request: HttpServerRequest.HttpServerRequest
+): Effect.Effect<RequestTextProblem | undefined, unknown> =>
   Effect.gen(function*() {
     const inUrl = urlProblem(request.url)
     if (inUrl !== undefined) return inUrl

@@ -12,7 +12,13 @@ const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 const pathText = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined): string =>
   (path ?? [])
     .map((segment) => (typeof segment === "object" && segment !== null ? segment.key : segment))
-    .reduce<string>((text, key) => (typeof key === "number" ? `${text}[${key}]` : text === "" ? String(key) : `${text}.${String(key)}`), "")
+    .reduce<string>(
+      (
+        text,
+        key
+      ) => (typeof key === "number" ? `${text}[${key}]` : text === "" ? String(key) : `${text}.${String(key)}`),
+      ""
+    )
 
 const SOURCE: Record<string, string> = { Payload: "body", Query: "query", Params: "path", Headers: "header" }
 
@@ -20,10 +26,12 @@ export const RequestValidationLive = HttpApiMiddleware.layerSchemaErrorTransform
   if (error.kind === "Body" || error.kind === "ResponseHeaders") return Effect.die(error)
   const issues = formatter(error.cause.issue).issues
   if (error.kind === "Payload" && issues.length === 1 && issues[0]!.message === "Expected a valid JSON body") {
-    return Effect.fail(new BadRequest({
-      message: "malformed JSON in the request body",
-      errors: [{ field: "body", message: "not valid JSON", code: "MALFORMED_JSON" }]
-    }))
+    return Effect.fail(
+      new BadRequest({
+        message: "malformed JSON in the request body",
+        errors: [{ field: "body", message: "not valid JSON", code: "MALFORMED_JSON" }]
+      })
+    )
   }
   const source = SOURCE[error.kind] ?? error.kind.toLowerCase()
   const errors: Array<ErrorDetail> = issues.map((issue) => {

@@ -13,7 +13,9 @@ const toPattern = (path: string): RegExp =>
 
 const routes: ReadonlyArray<RoutePattern> = Object.entries(OpenApi.fromApi(Api).paths).map(([path, item]) => ({
   pattern: toPattern(path),
-  methods: Object.keys(item).filter((key) => ["get", "put", "post", "delete", "patch"].includes(key)).map((m) => m.toUpperCase())
+  methods: Object.keys(item).filter((key) => ["get", "put", "post", "delete", "patch"].includes(key)).map((m) =>
+    m.toUpperCase()
+  )
 }))
 
 /** The methods the API offers on this path, or an empty list when it knows no such path. */

@@ -1,8 +1,8 @@
 // The one SQL client of the service: a real PostgreSQL when DATABASE_URL is set, otherwise the embedded PGlite
 // (file-backed in DATA_DIR, or `memory://`) behind the in-process wire bridge. Both are reached through
 // @effect/sql-pg, so no other code knows which one it has.
-import { PGlite } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
+import { PGlite } from "@electric-sql/pglite"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { mkdirSync } from "node:fs"
@@ -51,7 +51,12 @@ const pgliteLayer = (dataDir: string, poolSize: number) =>
       )
       const bridge = makePgliteBridge(db, (error) => console.error("[pglite-bridge]", error))
       return Layer.merge(
-        PgClient.layer({ database: "postgres", username: "postgres", maxConnections: poolSize, stream: bridge.connect }),
+        PgClient.layer({
+          database: "postgres",
+          username: "postgres",
+          maxConnections: poolSize,
+          stream: bridge.connect
+        }),
         Layer.succeed(DatabaseInfo, { kind: "pglite", location: dataDir, embedded: db })
       )
     })

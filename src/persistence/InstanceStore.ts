@@ -89,7 +89,15 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
 
-      const outbox = (tenantId: string, source: string, target: string, kind: OutboxKind, payload: unknown, actor: string, now: string) =>
+      const outbox = (
+        tenantId: string,
+        source: string,
+        target: string,
+        kind: OutboxKind,
+        payload: unknown,
+        actor: string,
+        now: string
+      ) =>
         sql`INSERT INTO instance_outbox (tenant_id, source_instance_id, target_instance_id, kind, payload, actor, created_at)
           VALUES (${tenantId}, ${source}, ${target}, ${kind}, ${toJson(payload)}::jsonb, ${actor}, ${now})`
 
@@ -104,14 +112,17 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
                 last_event_seq, incident_count, started_by, started_at, ended_at, updated_at)
               VALUES (${tenantId}, ${created.id}, ${created.deploymentId}, ${created.processKey}, ${created.version},
                 ${outcome.status}, ${created.parentInstanceId}, ${created.parentNodeId}, ${created.rootInstanceId},
-                ${toJson(outcome.variables)}::jsonb, ${outcome.variablesVersion}, ${toJson(outcome.state)}::jsonb, ${lastEventSeq},
+                ${toJson(outcome.variables)}::jsonb, ${outcome.variablesVersion}, ${
+              toJson(outcome.state)
+            }::jsonb, ${lastEventSeq},
                 ${outcome.openIncidents},
                 ${created.startedBy}, ${now}, ${ended}, ${now})`
             yield* sql`INSERT INTO instance_commands (tenant_id, instance_id, command_id, reply, processed_at)
               VALUES (${tenantId}, ${instance.id}, ${commandId}, ${toJson(reply)}::jsonb, ${now})`
           } else {
             // Claiming the command id first makes a duplicate delivery write nothing (and costs no extra lookup).
-            const claimed = yield* sql`INSERT INTO instance_commands (tenant_id, instance_id, command_id, reply, processed_at)
+            const claimed =
+              yield* sql`INSERT INTO instance_commands (tenant_id, instance_id, command_id, reply, processed_at)
               VALUES (${tenantId}, ${instance.id}, ${commandId}, ${toJson(reply)}::jsonb, ${now})
               ON CONFLICT DO NOTHING RETURNING command_id`
             if (claimed.length === 0) return undefined
@@ -121,21 +132,25 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
             const updated = yield* sql`UPDATE process_instances SET state = ${outcome.status},
                 deployment_id = ${instance.deploymentId}, version = ${instance.version},
                 variables = ${toJson(outcome.variables)}::jsonb, variables_version = ${outcome.variablesVersion},
-                engine_state = ${toJson(outcome.state)}::jsonb, last_event_seq = ${lastEventSeq}, incident_count = ${outcome.openIncidents},
+                engine_state = ${
+              toJson(outcome.state)
+            }::jsonb, last_event_seq = ${lastEventSeq}, incident_count = ${outcome.openIncidents},
                 ended_at = coalesce(ended_at, ${ended}), updated_at = ${now}
               WHERE id = ${instance.id} AND last_event_seq = ${instance.lastEventSeq} RETURNING id`
-            if (updated.length === 0) return yield* Effect.die(new Error(`instance ${instance.id} was changed by another writer`))
+            if (updated.length === 0) {
+              return yield* Effect.die(new Error(`instance ${instance.id} was changed by another writer`))
+            }
           }
           const eventRows: Array<Record<string, unknown>> = outcome.events.map((event, index) => ({
-              tenant_id: tenantId,
-              instance_id: instance.id,
-              event_seq: instance.lastEventSeq + index + 1,
-              type: event.type,
-              node_id: event.nodeId,
-              token_id: event.tokenId,
-              payload: toJson(event.payload),
-              actor,
-              occurred_at: now
+            tenant_id: tenantId,
+            instance_id: instance.id,
+            event_seq: instance.lastEventSeq + index + 1,
+            type: event.type,
+            node_id: event.nodeId,
+            token_id: event.tokenId,
+            payload: toJson(event.payload),
+            actor,
+            occurred_at: now
           }))
           if (Arr.isArrayNonEmpty(eventRows)) yield* sql`INSERT INTO instance_events ${sql.insert(eventRows)}`
           let outboxWritten = 0
@@ -159,12 +174,17 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
           if (outcome.status === "COMPLETED" && instance.status !== "COMPLETED" && instance.parentInstanceId !== null) {
             yield* context.outbox(instance.parentInstanceId, "CHILD_COMPLETED", { variables: outcome.variables })
           }
-          return { instance: { ...instance, status: outcome.status, engineState: outcome.state, lastEventSeq }, outboxWritten }
+          return {
+            instance: { ...instance, status: outcome.status, engineState: outcome.state, lastEventSeq },
+            outboxWritten
+          }
         })).pipe(Effect.orDie)
 
       return {
         load: (instanceId) =>
-          sql<InstanceRow>`SELECT i.id, i.tenant_id, i.deployment_id, i.process_key, i.version, i.state, i.parent_instance_id, i.engine_state,
+          sql<
+            InstanceRow
+          >`SELECT i.id, i.tenant_id, i.deployment_id, i.process_key, i.version, i.state, i.parent_instance_id, i.engine_state,
               i.last_event_seq, d.graph
             FROM process_instances i JOIN deployments d ON d.id = i.deployment_id WHERE i.id = ${instanceId}`.pipe(
             Effect.map((rows) => {
@@ -186,13 +206,21 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
             Effect.orDie
           ),
         deploymentForStart: (tenantId, deploymentId) =>
-          sql<{ id: string; key: string; version: number; state: "ACTIVE" | "SUSPENDED"; graph: unknown }>`SELECT id, key,
+          sql<
+            { id: string; key: string; version: number; state: "ACTIVE" | "SUSPENDED"; graph: unknown }
+          >`SELECT id, key,
               version, state, graph FROM deployments WHERE tenant_id = ${tenantId} AND id = ${deploymentId}`.pipe(
-            Effect.map((rows) => rows[0] === undefined ? undefined : { ...rows[0], version: Number(rows[0].version), graph: fromJson(rows[0].graph) }),
+            Effect.map((rows) =>
+              rows[0] === undefined
+                ? undefined
+                : { ...rows[0], version: Number(rows[0].version), graph: fromJson(rows[0].graph) }
+            ),
             Effect.orDie
           ),
         recordedReply: (instanceId, commandId) =>
-          sql<{ reply: unknown }>`SELECT reply FROM instance_commands WHERE instance_id = ${instanceId} AND command_id = ${commandId}`.pipe(
+          sql<
+            { reply: unknown }
+          >`SELECT reply FROM instance_commands WHERE instance_id = ${instanceId} AND command_id = ${commandId}`.pipe(
             Effect.map((rows) => (rows[0] === undefined ? undefined : fromJson(rows[0].reply))),
             Effect.orDie
           ),

@@ -22,29 +22,29 @@ import tenantSubjects from "./migrations/0019_tenant_subjects.ts"
 import jobLockExpiries from "./migrations/0020_job_lock_expiries.ts"
 
 const migrate = Migrator.make({})({
-    loader: Migrator.fromRecord({
-      "0001_foundation": foundation,
-      "0002_process_engine": processEngine,
-      "0003_instance_scopes": instanceScopes,
-      "0004_instance_outbox": instanceOutbox,
-      "0005_message_start_events": messageStartEvents,
-      "0006_buffered_messages": bufferedMessages,
-      "0007_signal_start_events": signalStartEvents,
-      "0008_decisions": decisions,
-      "0009_timer_start_events": timerStartEvents,
-      "0010_instance_row_indexes": instanceRowIndexes,
-      "0012_batch_operations": batchOperations,
-      "0013_job_retries": jobRetries,
-      "0014_task_work": taskWork,
-      "0015_connections": connections,
-      "0016_modeling": modeling,
-      "0017_forms": forms,
-      "0018_idempotent_requests": idempotentRequests,
-      "0019_tenant_subjects": tenantSubjects,
-      "0020_job_lock_expiries": jobLockExpiries
-    }),
-    table: "schema_migrations"
-  })
+  loader: Migrator.fromRecord({
+    "0001_foundation": foundation,
+    "0002_process_engine": processEngine,
+    "0003_instance_scopes": instanceScopes,
+    "0004_instance_outbox": instanceOutbox,
+    "0005_message_start_events": messageStartEvents,
+    "0006_buffered_messages": bufferedMessages,
+    "0007_signal_start_events": signalStartEvents,
+    "0008_decisions": decisions,
+    "0009_timer_start_events": timerStartEvents,
+    "0010_instance_row_indexes": instanceRowIndexes,
+    "0012_batch_operations": batchOperations,
+    "0013_job_retries": jobRetries,
+    "0014_task_work": taskWork,
+    "0015_connections": connections,
+    "0016_modeling": modeling,
+    "0017_forms": forms,
+    "0018_idempotent_requests": idempotentRequests,
+    "0019_tenant_subjects": tenantSubjects,
+    "0020_job_lock_expiries": jobLockExpiries
+  }),
+  table: "schema_migrations"
+})
 
 // Nodes of a cluster start at the same time on one database: a transaction-scoped advisory lock lets one of them
 // migrate while the others wait, then find nothing left to do. (The migrations' own transactions nest as savepoints.)

@@ -50,8 +50,16 @@ const child = (path: string, key: string | number): string =>
  * The first problem of a parsed JSON value (or any plain value about to be stored): nesting deeper than `maxDepth`,
  * or a string or key that PostgreSQL cannot store. Walks with an explicit stack, so no input can overflow it.
  */
-export const jsonValueProblem = (value: unknown, root = "", maxDepth: number = JSON_MAX_DEPTH): JsonTextProblem | undefined => {
-  const stack: Array<{ readonly value: unknown; readonly path: string; readonly depth: number }> = [{ value, path: root, depth: 0 }]
+export const jsonValueProblem = (
+  value: unknown,
+  root = "",
+  maxDepth: number = JSON_MAX_DEPTH
+): JsonTextProblem | undefined => {
+  const stack: Array<{ readonly value: unknown; readonly path: string; readonly depth: number }> = [{
+    value,
+    path: root,
+    depth: 0
+  }]
   while (stack.length > 0) {
     const { value: current, path, depth } = stack.pop()!
     const field = path === "" ? "body" : path
@@ -61,11 +69,15 @@ export const jsonValueProblem = (value: unknown, root = "", maxDepth: number = J
     } else if (typeof current === "object" && current !== null) {
       if (depth >= maxDepth) return { field, code: "TOO_DEEP", message: `nests deeper than ${maxDepth} levels` }
       if (Array.isArray(current)) {
-        for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], path: child(path, i), depth: depth + 1 })
+        for (let i = current.length - 1; i >= 0; i--) {
+          stack.push({ value: current[i], path: child(path, i), depth: depth + 1 })
+        }
       } else {
         for (const [key, item] of Object.entries(current)) {
           const keyProblem = unstorableString(key)
-          if (keyProblem !== undefined) return { field: child(path, key), code: "INVALID_TEXT", message: `the key ${keyProblem}` }
+          if (keyProblem !== undefined) {
+            return { field: child(path, key), code: "INVALID_TEXT", message: `the key ${keyProblem}` }
+          }
           stack.push({ value: item, path: child(path, key), depth: depth + 1 })
         }
       }

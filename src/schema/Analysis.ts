@@ -8,9 +8,15 @@ export const AnalyseVariables = Schema.Struct({
 
 export const VariableAnalysisResult = Schema.Struct({
   processKey: Schema.String,
-  variables: Schema.Array(Schema.Struct({ name: Schema.String, readBy: Schema.Array(Schema.String), writtenBy: Schema.Array(Schema.String) })),
-  expectedInputs: Schema.Array(Schema.String).annotate({ description: "read somewhere, written nowhere: what a start (or a worker) must supply" }),
-  openResults: Schema.Array(Schema.String).annotate({ description: "elements whose results (workers', people's, children's, decisions') the model cannot know" }),
+  variables: Schema.Array(
+    Schema.Struct({ name: Schema.String, readBy: Schema.Array(Schema.String), writtenBy: Schema.Array(Schema.String) })
+  ),
+  expectedInputs: Schema.Array(Schema.String).annotate({
+    description: "read somewhere, written nowhere: what a start (or a worker) must supply"
+  }),
+  openResults: Schema.Array(Schema.String).annotate({
+    description: "elements whose results (workers', people's, children's, decisions') the model cannot know"
+  }),
   warnings: Schema.Array(Schema.Struct({
     elementId: Schema.String,
     variable: Schema.String,

@@ -11,7 +11,12 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", ApiErro
 export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", ApiErrorFields) {}
 export class BusinessError extends Schema.TaggedError<BusinessError>()("BusinessError", ApiErrorFields) {}
 
-export const ValidationErrorHttp = asFailureEnvelope(ValidationError, "VALIDATION_ERROR", 400, (f) => new ValidationError(f))
+export const ValidationErrorHttp = asFailureEnvelope(
+  ValidationError,
+  "VALIDATION_ERROR",
+  400,
+  (f) => new ValidationError(f)
+)
 export const BadRequestHttp = asFailureEnvelope(BadRequest, "BAD_REQUEST", 400, (f) => new BadRequest(f))
 export const UnauthorizedHttp = asFailureEnvelope(Unauthorized, "UNAUTHORIZED", 401, (f) => new Unauthorized(f))
 export const ForbiddenHttp = asFailureEnvelope(Forbidden, "FORBIDDEN", 403, (f) => new Forbidden(f))
@@ -27,7 +32,10 @@ export const CommonErrors = [ValidationErrorHttp, NotFoundHttp] as const
  * the id. Every lookup by id goes through this, so the two cases can never be told apart.
  */
 export const notFound = (kind: string, id: string): NotFound =>
-  new NotFound({ message: `${kind} ${id} not found`, errors: [{ field: "id", message: `no ${kind} with id ${id}`, code: "NOT_FOUND" }] })
+  new NotFound({
+    message: `${kind} ${id} not found`,
+    errors: [{ field: "id", message: `no ${kind} with id ${id}`, code: "NOT_FOUND" }]
+  })
 
 export const conflict = (message: string, errors: ReadonlyArray<ErrorDetail> = []): Conflict =>
   new Conflict({ message, errors })

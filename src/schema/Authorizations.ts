@@ -4,7 +4,16 @@ import { Schema } from "effect"
 import { IsoDateTime } from "./Common.ts"
 
 export const RESOURCE_TYPES = [
-  "PROCESS_DEFINITION", "PROCESS_INSTANCE", "DECISION", "TASK", "FORM", "CONNECTION", "PROJECT", "MODEL", "TEMPLATE", "BATCH"
+  "PROCESS_DEFINITION",
+  "PROCESS_INSTANCE",
+  "DECISION",
+  "TASK",
+  "FORM",
+  "CONNECTION",
+  "PROJECT",
+  "MODEL",
+  "TEMPLATE",
+  "BATCH"
 ] as const
 export type ResourceType = (typeof RESOURCE_TYPES)[number]
 export const ResourceType = Schema.Literals(RESOURCE_TYPES).annotate({ identifier: "ResourceType" })
@@ -29,7 +38,9 @@ export const GrantAuthorization = Schema.Struct({
   resourceId: Schema.optional(Schema.String.check(Schema.isBetweenLength(1, 200))).annotate({
     description: "default *"
   }),
-  permissions: Schema.Array(Permission).check(Schema.isMinLength(1, { message: "at least one permission is required" })),
+  permissions: Schema.Array(Permission).check(
+    Schema.isMinLength(1, { message: "at least one permission is required" })
+  ),
   userId: Schema.optional(Schema.String),
   groupId: Schema.optional(Schema.String)
 }).annotate({ identifier: "GrantAuthorization", description: "exactly one of userId and groupId" })

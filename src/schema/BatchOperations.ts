@@ -5,19 +5,26 @@ import { NodeMapping } from "./ProcessInstances.ts"
 
 export const BatchType = Schema.Literals(["CANCEL", "RETRY", "RESOLVE_INCIDENT", "MIGRATE", "SET_VARIABLES"]).annotate({
   identifier: "BatchType",
-  description: "CANCEL, MIGRATE, SET_VARIABLES: process instances; RETRY: jobs (new retries, a FAILED job's incident resolved); " +
+  description:
+    "CANCEL, MIGRATE, SET_VARIABLES: process instances; RETRY: jobs (new retries, a FAILED job's incident resolved); " +
     "RESOLVE_INCIDENT: incidents (retried: the failed node runs again)"
 })
 
 export const BatchState = Schema.Literals(["ACTIVE", "COMPLETED"]).annotate({ identifier: "BatchState" })
-export const BatchItemState = Schema.Literals(["PENDING", "SUCCEEDED", "FAILED"]).annotate({ identifier: "BatchItemState" })
+export const BatchItemState = Schema.Literals(["PENDING", "SUCCEEDED", "FAILED"]).annotate({
+  identifier: "BatchItemState"
+})
 
 export const InstanceFilter = Schema.Struct({
   processKey: Schema.optional(Schema.String),
   deploymentId: Schema.optional(Schema.String),
   state: Schema.optional(Schema.Literals(["ACTIVE", "SUSPENDED"])),
   hasIncident: Schema.optional(Schema.Boolean)
-}).annotate({ identifier: "BatchInstanceFilter", description: "selects running process instances (and, for RETRY / RESOLVE_INCIDENT, their failed jobs / open incidents)" })
+}).annotate({
+  identifier: "BatchInstanceFilter",
+  description:
+    "selects running process instances (and, for RETRY / RESOLVE_INCIDENT, their failed jobs / open incidents)"
+})
 
 export const CreateBatchOperation = Schema.Struct({
   type: BatchType,
@@ -25,8 +32,12 @@ export const CreateBatchOperation = Schema.Struct({
     description: "ids of the targets (instances, jobs or incidents by type); or give filter"
   }),
   filter: Schema.optional(InstanceFilter),
-  variables: Schema.optional(Variables).annotate({ description: "SET_VARIABLES: merged into each instance's variables" }),
-  retries: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).annotate({ description: "RETRY: the jobs' new retries (default 1)" }),
+  variables: Schema.optional(Variables).annotate({
+    description: "SET_VARIABLES: merged into each instance's variables"
+  }),
+  retries: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).annotate({
+    description: "RETRY: the jobs' new retries (default 1)"
+  }),
   migration: Schema.optional(Schema.Struct({
     targetDeploymentId: Schema.String.check(Schema.isMinLength(1)),
     mappings: Schema.optional(Schema.Array(NodeMapping)),

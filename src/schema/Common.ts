@@ -5,7 +5,9 @@ export const DEFAULT_PAGE_SIZE = 20
 export const MAX_PAGE_SIZE = 1000
 
 export const PageQueryFields = {
-  page: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))).annotate({ description: "0-based page number (default 0)" }),
+  page: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))).annotate({
+    description: "0-based page number (default 0)"
+  }),
   size: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_PAGE_SIZE }))).annotate({
     description: `page size, 1..${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`
   })
@@ -16,7 +18,9 @@ export interface PageRequest {
   readonly size: number
 }
 
-export const pageRequest = (query: { readonly page?: number | undefined; readonly size?: number | undefined }): PageRequest => ({
+export const pageRequest = (
+  query: { readonly page?: number | undefined; readonly size?: number | undefined }
+): PageRequest => ({
   page: query.page ?? 0,
   size: query.size ?? DEFAULT_PAGE_SIZE
 })
@@ -51,13 +55,18 @@ export const IdParam = { id: Schema.String }
 
 export const IsoDateTime = Schema.String.annotate({ format: "date-time", description: "ISO 8601 date-time, UTC" })
 
-export const Variables = Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "variables as a JSON object" })
+export const Variables = Schema.Record(Schema.String, Schema.Unknown).annotate({
+  description: "variables as a JSON object"
+})
 
 /** The Idempotency-Key request header of the writes that can be retried safely (docs/api.md). */
 export const IdempotencyHeaders = Schema.Struct({
-  "idempotency-key": Schema.optional(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255)).annotate({
-    description: "Makes a retry safe: a request with a key already used (within IDEMPOTENCY_RETENTION_HOURS, default 24 h) returns " +
-      "the first answer and changes nothing; the same key with another body is 422; a request interrupted before its answer is " +
-      "finished by its retry, never done twice"
-  }))
+  "idempotency-key": Schema.optional(
+    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255)).annotate({
+      description:
+        "Makes a retry safe: a request with a key already used (within IDEMPOTENCY_RETENTION_HOURS, default 24 h) returns " +
+        "the first answer and changes nothing; the same key with another body is 422; a request interrupted before its answer is " +
+        "finished by its retry, never done twice"
+    })
+  )
 }).annotate({ identifier: "IdempotencyHeaders" })

@@ -6,12 +6,18 @@ export const Connector = Schema.Struct({
   type: Schema.String,
   name: Schema.String,
   description: Schema.String,
-  configFields: Schema.Array(Schema.Struct({ name: Schema.String, required: Schema.Boolean, secret: Schema.Boolean, description: Schema.String })),
-  taskHeaders: Schema.Array(Schema.Struct({ name: Schema.String, required: Schema.Boolean, description: Schema.String })),
+  configFields: Schema.Array(
+    Schema.Struct({ name: Schema.String, required: Schema.Boolean, secret: Schema.Boolean, description: Schema.String })
+  ),
+  taskHeaders: Schema.Array(
+    Schema.Struct({ name: Schema.String, required: Schema.Boolean, description: Schema.String })
+  ),
   inputVariables: Schema.Array(Schema.Struct({ name: Schema.String, description: Schema.String }))
 }).annotate({ identifier: "Connector" })
 
-const Config = Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "the connector type's configFields" })
+const Config = Schema.Record(Schema.String, Schema.Unknown).annotate({
+  description: "the connector type's configFields"
+})
 
 export const Connection = Schema.Struct({
   id: Schema.String,
@@ -34,7 +40,9 @@ export const CreateConnection = Schema.Struct({
 
 export const UpdateConnection = Schema.Struct({
   name: Schema.optional(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))),
-  config: Schema.optional(Config).annotate({ description: "replaces the configuration; a secret field sent as \"********\" keeps its saved value" })
+  config: Schema.optional(Config).annotate({
+    description: "replaces the configuration; a secret field sent as \"********\" keeps its saved value"
+  })
 }).annotate({ identifier: "UpdateConnection" })
 
 export const ConnectionQuery = {
@@ -47,4 +55,7 @@ export const ConnectionTest = Schema.Struct({
   connectionId: Schema.String,
   complete: Schema.Boolean,
   problems: Schema.Array(Schema.Struct({ field: Schema.String, message: Schema.String }))
-}).annotate({ identifier: "ConnectionTest", description: "whether the connection is completely configured for its type (no call is made)" })
+}).annotate({
+  identifier: "ConnectionTest",
+  description: "whether the connection is completely configured for its type (no call is made)"
+})

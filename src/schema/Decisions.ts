@@ -22,7 +22,9 @@ export const DecisionDetail = Schema.Struct({
   ...Decision.fields,
   requiredDecisions: Schema.Array(Schema.String),
   requiredInputs: Schema.Array(Schema.String),
-  table: Schema.NullOr(Schema.Unknown).annotate({ description: "the JSON decision table as deployed (JSON deployments)" })
+  table: Schema.NullOr(Schema.Unknown).annotate({
+    description: "the JSON decision table as deployed (JSON deployments)"
+  })
 }).annotate({ identifier: "DecisionDetail" })
 
 export const DecisionServiceInfo = Schema.Struct({
@@ -68,7 +70,9 @@ export const DecisionQuery = {
   key: Schema.optional(Schema.String).annotate({ description: "only the versions of this decision key, newest first" })
 }
 
-export const EvaluateRequest = Schema.Struct({ variables: Schema.optional(Variables) }).annotate({ identifier: "EvaluateRequest" })
+export const EvaluateRequest = Schema.Struct({ variables: Schema.optional(Variables) }).annotate({
+  identifier: "EvaluateRequest"
+})
 
 export const EvaluationResult = Schema.Struct({
   decisionId: Schema.String,
@@ -85,4 +89,5 @@ export const FeelRequest = Schema.Struct({
 
 export const FeelResult = Schema.Struct({ result: Schema.Unknown }).annotate({ identifier: "FeelResult" })
 
-export const FeelFunctionInfo = Schema.Struct({ name: Schema.String, parameters: Schema.Array(Schema.String) }).annotate({ identifier: "FeelFunction" })
+export const FeelFunctionInfo = Schema.Struct({ name: Schema.String, parameters: Schema.Array(Schema.String) })
+  .annotate({ identifier: "FeelFunction" })

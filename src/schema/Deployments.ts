@@ -10,7 +10,8 @@ export const JsonGraphNode = Schema.Struct({
   type: Schema.String.annotate({ description: "a BPMN element type, e.g. startEvent, serviceTask, exclusiveGateway" }),
   name: Schema.optional(Schema.String),
   properties: Schema.optional(Schema.Record(Schema.String, Schema.Unknown)).annotate({
-    description: "element settings: taskType, retries, headers, inputMappings, outputMappings, assignee, candidateGroups, " +
+    description:
+      "element settings: taskType, retries, headers, inputMappings, outputMappings, assignee, candidateGroups, " +
       "messageName, correlationKey, timer, attachedTo, cancelActivity, multiInstance, ..."
   })
 }).annotate({ identifier: "JsonGraphNode" })
@@ -28,7 +29,10 @@ export const JsonGraph = Schema.Struct({
   name: Schema.optional(Schema.String),
   nodes: Schema.Array(JsonGraphNode),
   flows: Schema.Array(JsonGraphFlow)
-}).annotate({ identifier: "JsonGraph", description: "A process as a graph of nodes and flows; compiles to the same model as BPMN XML." })
+}).annotate({
+  identifier: "JsonGraph",
+  description: "A process as a graph of nodes and flows; compiles to the same model as BPMN XML."
+})
 
 export const Deployment = Schema.Struct({
   id: Schema.String,
@@ -58,7 +62,9 @@ export const DeploymentNode = Schema.Struct({
 
 export const DeploymentQuery = {
   ...PageQueryFields,
-  key: Schema.optional(Schema.String).annotate({ description: "only the versions of this process key (its version history)" })
+  key: Schema.optional(Schema.String).annotate({
+    description: "only the versions of this process key (its version history)"
+  })
 }
 
 export const DeleteDeploymentQuery = {
@@ -66,18 +72,23 @@ export const DeleteDeploymentQuery = {
 }
 
 export const SimulateDeployment = Schema.Struct({
-  runs: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 }))).annotate({ description: "default 100" }),
+  runs: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 }))).annotate({
+    description: "default 100"
+  }),
   variables: Schema.optional(Variables).annotate({ description: "start variables of every run" }),
   variableSets: Schema.optional(Schema.Array(Variables).check(Schema.isMaxLength(1000))).annotate({
     description: "merged over variables, one per run in turn (to drive gateways down different branches)"
   }),
   results: Schema.optional(Schema.Record(Schema.String, Variables)).annotate({
-    description: "by node id: the variables a job, task, call activity, business rule task, message or signal at that node answers with"
+    description:
+      "by node id: the variables a job, task, call activity, business rule task, message or signal at that node answers with"
   }),
   events: Schema.optional(Schema.Array(Schema.String)).annotate({
     description: "boundary or event-gateway event node ids that happen when armed (in this order of preference)"
   }),
-  maxStepsPerRun: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100_000 }))).annotate({ description: "default 1000" })
+  maxStepsPerRun: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100_000 }))).annotate({
+    description: "default 1000"
+  })
 }).annotate({ identifier: "SimulateDeployment" })
 
 const Coverage = Schema.Struct({ covered: Schema.Int, total: Schema.Int, ratio: Schema.Number })
@@ -90,9 +101,13 @@ export const SimulationReport = Schema.Struct({
   nodeCoverage: Coverage,
   flowCoverage: Coverage,
   nodes: Schema.Array(Schema.Struct({ nodeId: Schema.String, type: Schema.String, activations: Schema.Int })),
-  flows: Schema.Array(Schema.Struct({ flowId: Schema.String, source: Schema.String, target: Schema.String, taken: Schema.Int })),
+  flows: Schema.Array(
+    Schema.Struct({ flowId: Schema.String, source: Schema.String, target: Schema.String, taken: Schema.Int })
+  ),
   uncoveredFlows: Schema.Array(Schema.String),
-  stops: Schema.Array(Schema.Struct({ nodeId: Schema.String, outcome: RunOutcome, reason: Schema.String, runs: Schema.Int })),
+  stops: Schema.Array(
+    Schema.Struct({ nodeId: Schema.String, outcome: RunOutcome, reason: Schema.String, runs: Schema.Int })
+  ),
   timings: Schema.Struct({
     wallMillis: Schema.Number,
     perRunMillis: Schema.Struct({ avg: Schema.Number, p50: Schema.Number, p95: Schema.Number, max: Schema.Number }),

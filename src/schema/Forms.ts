@@ -2,13 +2,19 @@
 import { Schema } from "effect"
 import { IsoDateTime, PageQueryFields, Variables } from "./Common.ts"
 
-export const FormState = Schema.Literals(["DRAFT", "VALIDATED", "PUBLISHED", "DEPLOYED", "RETIRED"]).annotate({ identifier: "FormState" })
-const FormJson = Schema.Unknown.annotate({ description: "a form-js form: { type: \"default\", components: [...], schemaVersion, ... }" })
+export const FormState = Schema.Literals(["DRAFT", "VALIDATED", "PUBLISHED", "DEPLOYED", "RETIRED"]).annotate({
+  identifier: "FormState"
+})
+const FormJson = Schema.Unknown.annotate({
+  description: "a form-js form: { type: \"default\", components: [...], schemaVersion, ... }"
+})
 const Problem = Schema.Struct({ path: Schema.String, message: Schema.String })
 
 export const FormDefinition = Schema.Struct({
   id: Schema.String,
-  key: Schema.String.annotate({ description: "user tasks link a form by this key (zeebe:formDefinition formKey / formId)" }),
+  key: Schema.String.annotate({
+    description: "user tasks link a form by this key (zeebe:formDefinition formKey / formId)"
+  }),
   name: Schema.String,
   state: FormState,
   version: Schema.Int,
@@ -22,14 +28,20 @@ export type FormDefinition = typeof FormDefinition.Type
 
 export const CreateFormDefinition = Schema.Struct({
   name: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
-  key: Schema.optional(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))).annotate({ description: "default: the form's id, else the name" }),
+  key: Schema.optional(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))).annotate({
+    description: "default: the form's id, else the name"
+  }),
   schema: FormJson
 }).annotate({ identifier: "CreateFormDefinition" })
 export const UpdateFormDefinition = Schema.Struct({
   name: Schema.optional(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))),
   schema: Schema.optional(FormJson)
 }).annotate({ identifier: "UpdateFormDefinition" })
-export const FormDefinitionQuery = { ...PageQueryFields, state: Schema.optional(FormState), key: Schema.optional(Schema.String) }
+export const FormDefinitionQuery = {
+  ...PageQueryFields,
+  state: Schema.optional(FormState),
+  key: Schema.optional(Schema.String)
+}
 
 export const FormValidation = Schema.Struct({
   definition: FormDefinition,
@@ -44,10 +56,20 @@ export const PlaygroundResult = Schema.Struct({
   values: Variables
 }).annotate({ identifier: "FormPlaygroundResult" })
 
-export const FormVersion = Schema.Struct({ version: Schema.Int, name: Schema.String, schema: FormJson, author: Schema.String, createdAt: IsoDateTime }).annotate({ identifier: "FormVersion" })
+export const FormVersion = Schema.Struct({
+  version: Schema.Int,
+  name: Schema.String,
+  schema: FormJson,
+  author: Schema.String,
+  createdAt: IsoDateTime
+}).annotate({ identifier: "FormVersion" })
 export const DiffQuery = {
-  from: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).annotate({ description: "default: the version before to" }),
-  to: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).annotate({ description: "default: the latest version" })
+  from: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).annotate({
+    description: "default: the version before to"
+  }),
+  to: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).annotate({
+    description: "default: the latest version"
+  })
 }
 export const FormDiff = Schema.Struct({
   from: Schema.Int,
@@ -58,8 +80,12 @@ export const FormDiff = Schema.Struct({
 }).annotate({ identifier: "FormDiff" })
 export const FormLineage = Schema.Struct({
   formId: Schema.String,
-  restoredFrom: Schema.Array(Schema.Struct({ formId: Schema.String, version: Schema.Int })).annotate({ description: "the chain back to the original" }),
-  restoredInto: Schema.Array(Schema.Struct({ formId: Schema.String, version: Schema.Int })).annotate({ description: "forms restored from this one (their source version)" })
+  restoredFrom: Schema.Array(Schema.Struct({ formId: Schema.String, version: Schema.Int })).annotate({
+    description: "the chain back to the original"
+  }),
+  restoredInto: Schema.Array(Schema.Struct({ formId: Schema.String, version: Schema.Int })).annotate({
+    description: "forms restored from this one (their source version)"
+  })
 }).annotate({ identifier: "FormLineage" })
 export const FormAuditEntry = Schema.Struct({
   seq: Schema.Int,
@@ -72,9 +98,15 @@ export const FormAuditEntry = Schema.Struct({
 }).annotate({ identifier: "FormAuditEntry" })
 export const LocaleParams = { id: Schema.String, locale: Schema.String }
 export const SaveLocale = Schema.Struct({
-  labels: Schema.Record(Schema.String, Schema.String).annotate({ description: "component key (or id) -> translated label" })
+  labels: Schema.Record(Schema.String, Schema.String).annotate({
+    description: "component key (or id) -> translated label"
+  })
 }).annotate({ identifier: "SaveLocale" })
-export const FormLocale = Schema.Struct({ locale: Schema.String, labels: Schema.Record(Schema.String, Schema.String), updatedAt: IsoDateTime }).annotate({ identifier: "FormLocale" })
+export const FormLocale = Schema.Struct({
+  locale: Schema.String,
+  labels: Schema.Record(Schema.String, Schema.String),
+  updatedAt: IsoDateTime
+}).annotate({ identifier: "FormLocale" })
 export const ResolvedLabels = Schema.Struct({
   locale: Schema.String,
   labels: Schema.Record(Schema.String, Schema.String),
@@ -101,7 +133,10 @@ export const LegacySchema = Schema.Struct({ fields: Schema.Array(LegacyField) })
   identifier: "LegacyFormSchema",
   description: "the simple form format: a list of fields (string, number, boolean, date, enum)"
 })
-export const DeployLegacyForm = Schema.Struct({ key: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)), schema: LegacySchema }).annotate({ identifier: "DeployLegacyForm" })
+export const DeployLegacyForm = Schema.Struct({
+  key: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
+  schema: LegacySchema
+}).annotate({ identifier: "DeployLegacyForm" })
 export const EditLegacyForm = Schema.Struct({ schema: LegacySchema }).annotate({ identifier: "EditLegacyForm" })
 export const LegacyFormQuery = { ...PageQueryFields, key: Schema.optional(Schema.String) }
 

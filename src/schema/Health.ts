@@ -5,7 +5,12 @@ const ComponentStatus = Schema.Literals(["UP", "DOWN"])
 export const Health = Schema.Struct({
   status: ComponentStatus,
   database: Schema.Struct({ status: ComponentStatus, kind: Schema.String, latencyMs: Schema.Number }),
-  cluster: Schema.Struct({ status: ComponentStatus, mode: Schema.String, runnerStorage: Schema.String, activeEntities: Schema.Int }),
+  cluster: Schema.Struct({
+    status: ComponentStatus,
+    mode: Schema.String,
+    runnerStorage: Schema.String,
+    activeEntities: Schema.Int
+  }),
   /** Requests this node is answering right now, this health check included (a graceful stop waits for them). */
   requestsInFlight: Schema.Int,
   version: Schema.String,

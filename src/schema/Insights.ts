@@ -7,7 +7,9 @@ export const InsightsQuery = {
   to: Schema.optional(Schema.String).annotate({ description: "instances started before (ISO 8601)" })
 }
 
-const Millis = Schema.NullOr(Schema.Number).annotate({ description: "milliseconds; null when there is nothing to measure" })
+const Millis = Schema.NullOr(Schema.Number).annotate({
+  description: "milliseconds; null when there is nothing to measure"
+})
 const Rate = Schema.NullOr(Schema.Number).annotate({ description: "0..1; null when there is nothing to measure" })
 
 export const ProcessInsight = Schema.Struct({
@@ -18,7 +20,9 @@ export const ProcessInsight = Schema.Struct({
   running: Schema.Int,
   withIncidents: Schema.Int,
   completionRate: Rate.annotate({ description: "completed ÷ finished (completed + canceled)" }),
-  duration: Schema.Struct({ avg: Millis, p50: Millis, p95: Millis, max: Millis }).annotate({ description: "of completed instances" })
+  duration: Schema.Struct({ avg: Millis, p50: Millis, p95: Millis, max: Millis }).annotate({
+    description: "of completed instances"
+  })
 }).annotate({ identifier: "ProcessInsight" })
 
 export const JobInsight = Schema.Struct({
@@ -45,8 +49,12 @@ export const Insights = Schema.Struct({
 
 export const ReportQuery = {
   ...InsightsQuery,
-  metric: Schema.optional(Schema.Literals(["COMPLETION_RATE", "DURATION"])).annotate({ description: "default COMPLETION_RATE" }),
-  groupBy: Schema.optional(Schema.String.check(Schema.isMinLength(1))).annotate({ description: "a root variable name; groups by its value" })
+  metric: Schema.optional(Schema.Literals(["COMPLETION_RATE", "DURATION"])).annotate({
+    description: "default COMPLETION_RATE"
+  }),
+  groupBy: Schema.optional(Schema.String.check(Schema.isMinLength(1))).annotate({
+    description: "a root variable name; groups by its value"
+  })
 }
 
 export const InsightsReport = Schema.Struct({
@@ -69,6 +77,8 @@ export const InsightsReport = Schema.Struct({
 export const RebuildResult = Schema.Struct({
   projection: Schema.Literal("instance-summary"),
   instances: Schema.Int,
-  corrected: Schema.Int.annotate({ description: "instances whose summary differed from their history and was rewritten" }),
+  corrected: Schema.Int.annotate({
+    description: "instances whose summary differed from their history and was rewritten"
+  }),
   durationMillis: Schema.Number
 }).annotate({ identifier: "RebuildResult" })

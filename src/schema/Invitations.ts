@@ -4,7 +4,9 @@ import { Role } from "../auth/Roles.ts"
 import { IsoDateTime } from "./Common.ts"
 import { Email, Password, Roles, User, Username } from "./Users.ts"
 
-export const InvitationState = Schema.Literals(["PENDING", "ACCEPTED", "REVOKED", "EXPIRED"]).annotate({ identifier: "InvitationState" })
+export const InvitationState = Schema.Literals(["PENDING", "ACCEPTED", "REVOKED", "EXPIRED"]).annotate({
+  identifier: "InvitationState"
+})
 
 export const Invitation = Schema.Struct({
   id: Schema.String,

@@ -8,21 +8,29 @@ export const PublishMessage = Schema.Struct({
     description: "matched against the key each waiting subscription evaluated when it opened (default empty)"
   }),
   variables: Schema.optional(Variables),
-  timeToLive: Schema.optional(Schema.Union([Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), Schema.String])).annotate({
-    description: "ms (or an ISO 8601 duration such as PT1H) to keep a message nothing awaits yet: the first instance that starts " +
-      "waiting for it within that time takes it (default 0: not kept)"
-  }),
+  timeToLive: Schema.optional(Schema.Union([Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), Schema.String]))
+    .annotate({
+      description:
+        "ms (or an ISO 8601 duration such as PT1H) to keep a message nothing awaits yet: the first instance that starts " +
+        "waiting for it within that time takes it (default 0: not kept)"
+    }),
   messageId: Schema.optional(Schema.String.check(Schema.isMinLength(1))).annotate({
-    description: "makes the publish idempotent: the same id again while the first is buffered or being correlated is 409"
+    description:
+      "makes the publish idempotent: the same id again while the first is buffered or being correlated is 409"
   })
 }).annotate({ identifier: "PublishMessage" })
 
 export const CorrelationResult = Schema.Struct({
   correlatedCount: Schema.Int.annotate({ description: "waiting instances the message resumed" }),
   heldCount: Schema.Int.annotate({
-    description: "waiting instances that are suspended: the message is held by each and applied when it is resumed (not counted in correlatedCount)"
+    description:
+      "waiting instances that are suspended: the message is held by each and applied when it is resumed (not counted in correlatedCount)"
   }),
   startedCount: Schema.Int.annotate({ description: "instances started at message start events" }),
-  instanceIds: Schema.Array(Schema.String).annotate({ description: "the resumed instances, then those holding the message, then the started ones" }),
-  buffered: Schema.Boolean.annotate({ description: "true when nothing awaited the message and it is kept for its time to live" })
+  instanceIds: Schema.Array(Schema.String).annotate({
+    description: "the resumed instances, then those holding the message, then the started ones"
+  }),
+  buffered: Schema.Boolean.annotate({
+    description: "true when nothing awaited the message and it is kept for its time to live"
+  })
 }).annotate({ identifier: "CorrelationResult" })

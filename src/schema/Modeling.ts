@@ -20,11 +20,20 @@ export const Project = Schema.Struct({
 }).annotate({ identifier: "Project" })
 export type Project = typeof Project.Type
 
-export const CreateProject = Schema.Struct({ name: Name, description: Schema.optional(Schema.String) }).annotate({ identifier: "CreateProject" })
-export const UpdateProject = Schema.Struct({ name: Schema.optional(Name), description: Schema.optional(Schema.NullOr(Schema.String)) }).annotate({ identifier: "UpdateProject" })
+export const CreateProject = Schema.Struct({ name: Name, description: Schema.optional(Schema.String) }).annotate({
+  identifier: "CreateProject"
+})
+export const UpdateProject = Schema.Struct({
+  name: Schema.optional(Name),
+  description: Schema.optional(Schema.NullOr(Schema.String))
+}).annotate({ identifier: "UpdateProject" })
 
-export const ProjectMember = Schema.Struct({ userId: Schema.String, role: ProjectRole, addedAt: IsoDateTime }).annotate({ identifier: "ProjectMember" })
-export const AddProjectMember = Schema.Struct({ userId: Name, role: ProjectRole }).annotate({ identifier: "AddProjectMember" })
+export const ProjectMember = Schema.Struct({ userId: Schema.String, role: ProjectRole, addedAt: IsoDateTime }).annotate(
+  { identifier: "ProjectMember" }
+)
+export const AddProjectMember = Schema.Struct({ userId: Name, role: ProjectRole }).annotate({
+  identifier: "AddProjectMember"
+})
 
 export const Folder = Schema.Struct({
   id: Schema.String,
@@ -33,7 +42,9 @@ export const Folder = Schema.Struct({
   name: Schema.String,
   createdAt: IsoDateTime
 }).annotate({ identifier: "Folder" })
-export const CreateFolder = Schema.Struct({ name: Name, parentFolderId: Schema.optional(Schema.String) }).annotate({ identifier: "CreateFolder" })
+export const CreateFolder = Schema.Struct({ name: Name, parentFolderId: Schema.optional(Schema.String) }).annotate({
+  identifier: "CreateFolder"
+})
 
 export const ModelKind = Schema.Literals(["BPMN", "DMN", "FORM"]).annotate({ identifier: "ModelKind" })
 
@@ -62,7 +73,9 @@ export const CreateModel = Schema.Struct({
   folderId: Schema.optional(Schema.String),
   name: Name,
   kind: ModelKind,
-  content: Schema.optional(Schema.String).annotate({ description: "BPMN or DMN XML, or form JSON as text (default empty)" })
+  content: Schema.optional(Schema.String).annotate({
+    description: "BPMN or DMN XML, or form JSON as text (default empty)"
+  })
 }).annotate({ identifier: "CreateModel" })
 
 export const ModelQuery = {
@@ -74,11 +87,15 @@ export const ModelQuery = {
 
 export const SaveModelContent = Schema.Struct({
   content: Schema.String,
-  baseRevision: Schema.optional(Schema.Int).annotate({ description: "the revision the edit started from: a newer one answers 409" }),
+  baseRevision: Schema.optional(Schema.Int).annotate({
+    description: "the revision the edit started from: a newer one answers 409"
+  }),
   note: Schema.optional(Schema.String)
 }).annotate({ identifier: "SaveModelContent" })
 
-export const RestoreModel = Schema.Struct({ revision: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)) }).annotate({ identifier: "RestoreModel" })
+export const RestoreModel = Schema.Struct({ revision: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)) }).annotate({
+  identifier: "RestoreModel"
+})
 
 export const ModelRevision = Schema.Struct({
   revision: Schema.Int,
@@ -88,7 +105,9 @@ export const ModelRevision = Schema.Struct({
   createdAt: IsoDateTime
 }).annotate({ identifier: "ModelRevision" })
 
-export const LockState = Schema.Struct({ modelId: Schema.String, lock: Schema.NullOr(ModelLock) }).annotate({ identifier: "LockState" })
+export const LockState = Schema.Struct({ modelId: Schema.String, lock: Schema.NullOr(ModelLock) }).annotate({
+  identifier: "LockState"
+})
 
 export const DraftKind = Schema.Literals(["PROCESS", "DECISION", "FORM"]).annotate({ identifier: "DraftKind" })
 
@@ -98,17 +117,23 @@ export const Draft = Schema.Struct({
   name: Schema.String,
   owner: Schema.String,
   content: Schema.Unknown,
-  promotedTo: Schema.NullOr(Schema.Struct({ kind: Schema.String, id: Schema.String, key: Schema.String, version: Schema.Int })),
+  promotedTo: Schema.NullOr(
+    Schema.Struct({ kind: Schema.String, id: Schema.String, key: Schema.String, version: Schema.Int })
+  ),
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime
 }).annotate({ identifier: "Draft" })
 export type Draft = typeof Draft.Type
 
 export const DraftContent = Schema.Unknown.annotate({
-  description: "PROCESS: BPMN XML (string) or a JSON graph; DECISION: DMN XML (string) or a JSON decision table; FORM: form JSON"
+  description:
+    "PROCESS: BPMN XML (string) or a JSON graph; DECISION: DMN XML (string) or a JSON decision table; FORM: form JSON"
 })
-export const CreateDraft = Schema.Struct({ kind: DraftKind, name: Name, content: DraftContent }).annotate({ identifier: "CreateDraft" })
-export const SaveDraft = Schema.Struct({ name: Schema.optional(Name), content: Schema.optional(DraftContent) }).annotate({ identifier: "SaveDraft" })
+export const CreateDraft = Schema.Struct({ kind: DraftKind, name: Name, content: DraftContent }).annotate({
+  identifier: "CreateDraft"
+})
+export const SaveDraft = Schema.Struct({ name: Schema.optional(Name), content: Schema.optional(DraftContent) })
+  .annotate({ identifier: "SaveDraft" })
 export const DraftQuery = { kind: Schema.optional(DraftKind) }
 
 export const Template = Schema.Struct({

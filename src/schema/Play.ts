@@ -7,16 +7,25 @@ export const StartPlaySession = Schema.Struct({
   graph: Schema.optional(Schema.Unknown).annotate({ description: "a JSON graph, as POST /deployments takes" }),
   variables: Schema.optional(Variables),
   mocks: Schema.optional(Schema.Record(Schema.String, Variables)).annotate({
-    description: "by node id: the result a job, task, call, decision, message or signal there gives when a step brings none"
+    description:
+      "by node id: the result a job, task, call, decision, message or signal there gives when a step brings none"
   }),
-  chooseFlows: Schema.optional(Schema.Record(Schema.String, Schema.String)).annotate({ description: "gateway node id -> outgoing flow, for the first run" })
+  chooseFlows: Schema.optional(Schema.Record(Schema.String, Schema.String)).annotate({
+    description: "gateway node id -> outgoing flow, for the first run"
+  })
 }).annotate({ identifier: "StartPlaySession" })
 
 export const PlayStepRequest = Schema.Struct({
-  tokenId: Schema.optional(Schema.String).annotate({ description: "the waiting token to answer (default: the first that waits)" }),
-  eventNodeId: Schema.optional(Schema.String).annotate({ description: "instead, this armed boundary / gateway / event-subprocess event happens" }),
+  tokenId: Schema.optional(Schema.String).annotate({
+    description: "the waiting token to answer (default: the first that waits)"
+  }),
+  eventNodeId: Schema.optional(Schema.String).annotate({
+    description: "instead, this armed boundary / gateway / event-subprocess event happens"
+  }),
   variables: Schema.optional(Variables).annotate({ description: "the answer's result (set on the instance)" }),
-  chooseFlows: Schema.optional(Schema.Record(Schema.String, Schema.String)).annotate({ description: "gateway node id -> the outgoing flow it takes" })
+  chooseFlows: Schema.optional(Schema.Record(Schema.String, Schema.String)).annotate({
+    description: "gateway node id -> the outgoing flow it takes"
+  })
 }).annotate({ identifier: "PlayStep" })
 
 const PlayStepTaken = Schema.Struct({
@@ -31,14 +40,17 @@ export const PlaySessionView = Schema.Struct({
   state: Schema.Literals(["ACTIVE", "COMPLETED", "CANCELED"]),
   steps: Schema.Int,
   variables: Variables,
-  tokens: Schema.Array(Schema.Struct({ tokenId: Schema.String, nodeId: Schema.String, waitingFor: Schema.NullOr(Schema.String) })),
+  tokens: Schema.Array(
+    Schema.Struct({ tokenId: Schema.String, nodeId: Schema.String, waitingFor: Schema.NullOr(Schema.String) })
+  ),
   armedEvents: Schema.Array(Schema.Struct({ nodeId: Schema.String, kind: Schema.String })),
   incidents: Schema.Array(Schema.Struct({ nodeId: Schema.String, type: Schema.String, message: Schema.String })),
   lastStep: Schema.NullOr(Schema.Struct({ answered: Schema.String, passed: Schema.Array(Schema.String) })).annotate({
     description: "the most recent step (also the last entry of path)"
   }),
   path: Schema.Array(PlayStepTaken).annotate({
-    description: "every step taken, the start first: the whole path the played instance went (the most recent 10,000 steps)"
+    description:
+      "every step taken, the start first: the whole path the played instance went (the most recent 10,000 steps)"
   }),
   createdAt: Schema.String
 }).annotate({ identifier: "PlaySession", description: "In memory only; removed after 30 minutes without activity" })

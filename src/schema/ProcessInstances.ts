@@ -31,12 +31,19 @@ export const StartInstance = Schema.Struct({
 
 export const MoveToken = Schema.Struct({
   sourceNodeId: Schema.String.check(Schema.isMinLength(1)).annotate({ description: "the node a token waits at" }),
-  targetNodeId: Schema.String.check(Schema.isMinLength(1)).annotate({ description: "a node of the same scope (process or subprocess)" }),
-  tokenId: Schema.optional(Schema.String).annotate({ description: "needed when several tokens wait at the source node (GET .../tokens)" }),
-  variables: Schema.optional(Variables).annotate({ description: "set in the token's scope before the target is activated" })
+  targetNodeId: Schema.String.check(Schema.isMinLength(1)).annotate({
+    description: "a node of the same scope (process or subprocess)"
+  }),
+  tokenId: Schema.optional(Schema.String).annotate({
+    description: "needed when several tokens wait at the source node (GET .../tokens)"
+  }),
+  variables: Schema.optional(Variables).annotate({
+    description: "set in the token's scope before the target is activated"
+  })
 }).annotate({
   identifier: "MoveToken",
-  description: "Withdraws what the token waits on (job, task, subscriptions, incident, a subprocess's content) and activates the target node"
+  description:
+    "Withdraws what the token waits on (job, task, subscriptions, incident, a subprocess's content) and activates the target node"
 })
 
 export const NodeMapping = Schema.Struct({
@@ -51,7 +58,8 @@ export const MigrateInstances = Schema.Struct({
     description: "every node an instance is active at must be mapped to a node of the same type and event kind"
   }),
   mapEqualNodes: Schema.optional(Schema.Boolean).annotate({
-    description: "map each active node without a mapping to the node with the same id and type in the target (default false)"
+    description:
+      "map each active node without a mapping to the node with the same id and type in the target (default false)"
   })
 }).annotate({ identifier: "MigrateInstances" })
 
@@ -62,7 +70,8 @@ export const MigrationResult = Schema.Struct({
   failed: Schema.Array(Schema.Struct({ processInstanceId: Schema.String, message: Schema.String }))
 }).annotate({
   identifier: "MigrationResult",
-  description: "All instances are checked first (400 lists every unmapped or incompatible node); each is then migrated atomically. " +
+  description:
+    "All instances are checked first (400 lists every unmapped or incompatible node); each is then migrated atomically. " +
     "failed lists instances that changed between the check and their migration."
 })
 
@@ -92,18 +101,37 @@ export type HistoryEvent = typeof HistoryEvent.Type
 export const InstanceVariables = Schema.Struct({
   processInstanceId: Schema.String,
   variables: Variables,
-  version: Schema.Int.annotate({ description: "send it back as expectedVersion to update without overwriting someone else's change" })
+  version: Schema.Int.annotate({
+    description: "send it back as expectedVersion to update without overwriting someone else's change"
+  })
 }).annotate({ identifier: "InstanceVariables" })
 
 export const UpdateVariables = Schema.Struct({
   variables: Variables,
-  expectedVersion: Schema.optional(Schema.Int).annotate({ description: "the version read; a stale one answers 409 CONFLICT naming the current version" })
+  expectedVersion: Schema.optional(Schema.Int).annotate({
+    description: "the version read; a stale one answers 409 CONFLICT naming the current version"
+  })
 }).annotate({ identifier: "UpdateVariables" })
 
 export const InstanceToken = Schema.Struct({
   tokenId: Schema.String,
   nodeId: Schema.String,
-  waitingFor: Schema.NullOr(Schema.Literals(["JOB", "USER_TASK", "JOIN", "MESSAGE", "SIGNAL", "TIMER", "CONDITION", "SUBPROCESS", "CHILD_INSTANCE", "MULTI_INSTANCE", "DECISION", "INCIDENT"])),
+  waitingFor: Schema.NullOr(
+    Schema.Literals([
+      "JOB",
+      "USER_TASK",
+      "JOIN",
+      "MESSAGE",
+      "SIGNAL",
+      "TIMER",
+      "CONDITION",
+      "SUBPROCESS",
+      "CHILD_INSTANCE",
+      "MULTI_INSTANCE",
+      "DECISION",
+      "INCIDENT"
+    ])
+  ),
   jobId: Schema.NullOr(Schema.String),
   taskId: Schema.NullOr(Schema.String),
   incidentId: Schema.NullOr(Schema.String),
@@ -132,14 +160,19 @@ export const InstanceSnapshot = Schema.Struct({
 export const NodeVariables = Schema.Struct({
   nodeId: Schema.String,
   variables: Variables
-}).annotate({ identifier: "NodeVariables", description: "variables attached to a node: local to each later activation of it" })
+}).annotate({
+  identifier: "NodeVariables",
+  description: "variables attached to a node: local to each later activation of it"
+})
 
 export const SetNodeVariables = Schema.Struct({ variables: Variables }).annotate({ identifier: "SetNodeVariables" })
 
 export const ScopedVariable = Schema.Struct({
   name: Schema.String,
   value: Schema.Unknown,
-  scopeId: Schema.String.annotate({ description: "the scope the variable was found in: the instance id (root) or a subprocess scope" })
+  scopeId: Schema.String.annotate({
+    description: "the scope the variable was found in: the instance id (root) or a subprocess scope"
+  })
 }).annotate({ identifier: "ScopedVariable" })
 
 export const SetScopedVariable = Schema.Struct({ value: Schema.Unknown }).annotate({ identifier: "SetScopedVariable" })

@@ -2,7 +2,8 @@
 import { Schema } from "effect"
 import { IsoDateTime, PageQueryFields, Variables } from "./Common.ts"
 
-export const JobState = Schema.Literals(["ACTIVATABLE", "ACTIVATED", "COMPLETED", "CANCELED", "FAILED", "ERROR_THROWN"]).annotate({ identifier: "JobState" })
+export const JobState = Schema.Literals(["ACTIVATABLE", "ACTIVATED", "COMPLETED", "CANCELED", "FAILED", "ERROR_THROWN"])
+  .annotate({ identifier: "JobState" })
 
 export const Job = Schema.Struct({
   id: Schema.String,
@@ -25,11 +26,15 @@ export type Job = typeof Job.Type
 export const ActivateJobs = Schema.Struct({
   type: Schema.String.check(Schema.isMinLength(1)),
   worker: Schema.String.check(Schema.isMinLength(1)),
-  maxJobsToActivate: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 1000 }))).annotate({ description: "default 10" }),
+  maxJobsToActivate: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 1000 }))).annotate({
+    description: "default 10"
+  }),
   timeout: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 7 * 24 * 3_600_000 }))).annotate({
     description: "lock duration in ms (default 300000); after it the job can be activated again"
   }),
-  fetchVariable: Schema.optional(Schema.Array(Schema.String)).annotate({ description: "only these variables (default all)" }),
+  fetchVariable: Schema.optional(Schema.Array(Schema.String)).annotate({
+    description: "only these variables (default all)"
+  }),
   requestTimeout: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 600_000 }))).annotate({
     description: "long polling: with no job available, wait up to this many ms for one (default 0: answer at once)"
   })
@@ -41,7 +46,9 @@ export const JobStreamQuery = {
   timeout: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 7 * 24 * 3_600_000 }))).annotate({
     description: "lock duration of each pushed job, ms (default 300000)"
   }),
-  fetchVariable: Schema.optional(Schema.String).annotate({ description: "comma-separated variable names (default all)" })
+  fetchVariable: Schema.optional(Schema.String).annotate({
+    description: "comma-separated variable names (default all)"
+  })
 }
 
 export const ActivatedJobs = Schema.Struct({ jobs: Schema.Array(Job) }).annotate({ identifier: "ActivatedJobs" })
@@ -54,13 +61,17 @@ export const ThrowJobError = Schema.Struct({
 
 export const FailJob = Schema.Struct({
   retries: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))).annotate({
-    description: "retries left after this failure (default: the job's retries minus one); 0 raises a JOB_NO_RETRIES incident"
+    description:
+      "retries left after this failure (default: the job's retries minus one); 0 raises a JOB_NO_RETRIES incident"
   }),
   errorMessage: Schema.optional(Schema.String),
-  retryBackOff: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 7 * 24 * 3_600_000 }))).annotate({
-    description: "ms before the job can be activated again (default: the job's retry policy, else 0)"
-  }),
-  variables: Schema.optional(Variables).annotate({ description: "set before the next attempt (each into the nearest scope that has it, else the instance)" })
+  retryBackOff: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 7 * 24 * 3_600_000 })))
+    .annotate({
+      description: "ms before the job can be activated again (default: the job's retry policy, else 0)"
+    }),
+  variables: Schema.optional(Variables).annotate({
+    description: "set before the next attempt (each into the nearest scope that has it, else the instance)"
+  })
 }).annotate({ identifier: "FailJob" })
 
 export const RetryPolicy = Schema.Struct({
@@ -68,17 +79,24 @@ export const RetryPolicy = Schema.Struct({
   delay: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 7 * 24 * 3_600_000 })).annotate({
     description: "ms before the first retry (FIXED: before every retry)"
   }),
-  multiplier: Schema.optional(Schema.Number.check(Schema.isBetween({ minimum: 1, maximum: 10 }))).annotate({ description: "EXPONENTIAL: factor per attempt (default 2)" }),
-  maxDelay: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 7 * 24 * 3_600_000 }))).annotate({ description: "upper bound of the delay, ms" })
+  multiplier: Schema.optional(Schema.Number.check(Schema.isBetween({ minimum: 1, maximum: 10 }))).annotate({
+    description: "EXPONENTIAL: factor per attempt (default 2)"
+  }),
+  maxDelay: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 7 * 24 * 3_600_000 }))).annotate({
+    description: "upper bound of the delay, ms"
+  })
 }).annotate({
   identifier: "RetryPolicy",
-  description: "How long a failed job waits before it can be activated again, when the worker's fail call gives no retryBackOff"
+  description:
+    "How long a failed job waits before it can be activated again, when the worker's fail call gives no retryBackOff"
 })
 export type RetryPolicy = typeof RetryPolicy.Type
 
 export const SetRetryPolicy = Schema.Struct({
   policy: RetryPolicy,
-  retries: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).annotate({ description: "also set the retry count (as POST .../retries)" })
+  retries: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).annotate({
+    description: "also set the retry count (as POST .../retries)"
+  })
 }).annotate({ identifier: "SetRetryPolicy" })
 
 export const RetryState = Schema.Struct({
@@ -94,7 +112,8 @@ export const RetryState = Schema.Struct({
 export const RetryAttempt = Schema.Struct({
   attempt: Schema.Int,
   kind: Schema.Literals(["FAILED", "LOCK_EXPIRED"]).annotate({
-    description: "FAILED: the worker reported a failure; LOCK_EXPIRED: the worker's lock ran out before it completed, failed or extended the job"
+    description:
+      "FAILED: the worker reported a failure; LOCK_EXPIRED: the worker's lock ran out before it completed, failed or extended the job"
   }),
   worker: Schema.NullOr(Schema.String),
   errorMessage: Schema.String,
@@ -105,7 +124,10 @@ export const RetryAttempt = Schema.Struct({
 
 export const JobRetries = Schema.Struct({
   retries: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))
-}).annotate({ identifier: "JobRetries", description: "a dead-lettered (FAILED) job's incident is resolved and it becomes activatable" })
+}).annotate({
+  identifier: "JobRetries",
+  description: "a dead-lettered (FAILED) job's incident is resolved and it becomes activatable"
+})
 
 export const JobHeartbeat = Schema.Struct({
   worker: Schema.optional(Schema.String).annotate({ description: "when given, must be the worker holding the lock" }),
@@ -114,13 +136,21 @@ export const JobHeartbeat = Schema.Struct({
   })
 }).annotate({ identifier: "JobHeartbeat" })
 
-export const RestartFromNode = Schema.Struct({ nodeId: Schema.String.check(Schema.isMinLength(1)) }).annotate({ identifier: "RestartFromNode" })
+export const RestartFromNode = Schema.Struct({ nodeId: Schema.String.check(Schema.isMinLength(1)) }).annotate({
+  identifier: "RestartFromNode"
+})
 export const RollbackIncident = Schema.Struct({
-  eventSeq: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({ description: "the history event whose variables are restored" })
+  eventSeq: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({
+    description: "the history event whose variables are restored"
+  })
 }).annotate({ identifier: "RollbackIncident" })
-export const EditVariablesAndRetry = Schema.Struct({ variables: Variables }).annotate({ identifier: "EditVariablesAndRetry" })
+export const EditVariablesAndRetry = Schema.Struct({ variables: Variables }).annotate({
+  identifier: "EditVariablesAndRetry"
+})
 
-export const CompleteWork = Schema.Struct({ variables: Schema.optional(Variables) }).annotate({ identifier: "CompleteWork" })
+export const CompleteWork = Schema.Struct({ variables: Schema.optional(Variables) }).annotate({
+  identifier: "CompleteWork"
+})
 
 export const JobQuery = {
   ...PageQueryFields,
@@ -141,7 +171,9 @@ export const UserTask = Schema.Struct({
   candidateGroups: Schema.Array(Schema.String),
   candidateUsers: Schema.Array(Schema.String),
   formKey: Schema.NullOr(Schema.String),
-  owner: Schema.NullOr(Schema.String).annotate({ description: "who delegated the task (it returns to them when the delegate completes)" }),
+  owner: Schema.NullOr(Schema.String).annotate({
+    description: "who delegated the task (it returns to them when the delegate completes)"
+  }),
   delegationState: Schema.NullOr(Schema.Literals(["PENDING", "RESOLVED"])),
   variables: Variables,
   createdAt: IsoDateTime,
@@ -149,9 +181,15 @@ export const UserTask = Schema.Struct({
   completedAt: Schema.NullOr(IsoDateTime)
 }).annotate({ identifier: "UserTask" })
 
-export const AssignTask = Schema.Struct({ assignee: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)) }).annotate({ identifier: "AssignTask" })
-export const DelegateTask = Schema.Struct({ userId: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)) }).annotate({ identifier: "DelegateTask" })
-export const AddComment = Schema.Struct({ message: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(10_000)) }).annotate({ identifier: "AddComment" })
+export const AssignTask = Schema.Struct({
+  assignee: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))
+}).annotate({ identifier: "AssignTask" })
+export const DelegateTask = Schema.Struct({
+  userId: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))
+}).annotate({ identifier: "DelegateTask" })
+export const AddComment = Schema.Struct({
+  message: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(10_000))
+}).annotate({ identifier: "AddComment" })
 export const TaskComment = Schema.Struct({
   id: Schema.String,
   taskId: Schema.String,
@@ -169,7 +207,9 @@ const TaskFilterQuery = Schema.Struct({
 export const CreateTaskFilter = Schema.Struct({
   name: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
   query: TaskFilterQuery.annotate({ description: "the GET /tasks query it stands for" }),
-  shared: Schema.optional(Schema.Boolean).annotate({ description: "visible to everyone in the tenant (default false: only its owner)" })
+  shared: Schema.optional(Schema.Boolean).annotate({
+    description: "visible to everyone in the tenant (default false: only its owner)"
+  })
 }).annotate({ identifier: "CreateTaskFilter" })
 export const TaskFilter = Schema.Struct({
   id: Schema.String,

@@ -3,7 +3,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { countOf } from "../persistence/SqlValues.ts"
-import { validationError, type ValidationError } from "../schema/ApiErrors.ts"
+import { type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { AuditEvent } from "../schema/Audit.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import { newId } from "./Ids.ts"
@@ -65,7 +65,11 @@ const parseInstant = (field: string, value: string | undefined): Effect.Effect<s
 
 export interface AuditLogShape {
   readonly record: (record: AuditRecord) => Effect.Effect<void>
-  readonly list: (tenantId: string, filter: AuditFilter, page: PageRequest) => Effect.Effect<PageOf<AuditEvent>, ValidationError>
+  readonly list: (
+    tenantId: string,
+    filter: AuditFilter,
+    page: PageRequest
+  ) => Effect.Effect<PageOf<AuditEvent>, ValidationError>
 }
 
 export class AuditLog extends Context.Service<AuditLog, AuditLogShape>()("flowcore/AuditLog") {

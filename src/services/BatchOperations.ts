@@ -5,7 +5,7 @@ import { SqlClient } from "effect/sql"
 import { type BatchParameters, BatchRunner } from "../actors/BatchRunner.ts"
 import type { Principal } from "../auth/Principal.ts"
 import { toJson } from "../persistence/SqlValues.ts"
-import { notFound, type NotFound, validationError, type ValidationError } from "../schema/ApiErrors.ts"
+import { type NotFound, notFound, type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { BatchOperation, CreateBatchOperation } from "../schema/BatchOperations.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
@@ -13,7 +13,10 @@ import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
 const MAX_TARGETS = 10_000
 
 export interface BatchOperationsShape {
-  readonly create: (principal: Principal, input: typeof CreateBatchOperation.Type) => Effect.Effect<BatchOperation, NotFound | ValidationError>
+  readonly create: (
+    principal: Principal,
+    input: typeof CreateBatchOperation.Type
+  ) => Effect.Effect<BatchOperation, NotFound | ValidationError>
   readonly get: (tenantId: string, id: string) => Effect.Effect<BatchOperation, NotFound>
 }
 
@@ -34,7 +37,9 @@ interface ItemRow {
   readonly processed_at: unknown
 }
 
-export class BatchOperations extends Context.Service<BatchOperations, BatchOperationsShape>()("flowcore/BatchOperations") {
+export class BatchOperations
+  extends Context.Service<BatchOperations, BatchOperationsShape>()("flowcore/BatchOperations")
+{
   static readonly layer = Layer.effect(
     BatchOperations,
     Effect.gen(function*() {
@@ -44,7 +49,9 @@ export class BatchOperations extends Context.Service<BatchOperations, BatchOpera
       const get = (tenantId: string, id: string) =>
         Effect.gen(function*() {
           if (!isUuid(id)) return yield* notFound("batch operation", id)
-          const [batch] = yield* sql<BatchRow>`SELECT id, type, state, total, created_by, created_at, completed_at FROM batch_operations
+          const [batch] = yield* sql<
+            BatchRow
+          >`SELECT id, type, state, total, created_by, created_at, completed_at FROM batch_operations
             WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
           if (batch === undefined) return yield* notFound("batch operation", id)
           const items = yield* sql<ItemRow>`SELECT target_id, state, message, processed_at FROM batch_operation_items
@@ -61,12 +68,21 @@ export class BatchOperations extends Context.Service<BatchOperations, BatchOpera
             createdBy: batch.created_by,
             createdAt: isoFromDb(batch.created_at),
             completedAt: isoOrNull(batch.completed_at),
-            items: items.map((item) => ({ targetId: item.target_id, state: item.state, message: item.message, processedAt: isoOrNull(item.processed_at) }))
+            items: items.map((item) => ({
+              targetId: item.target_id,
+              state: item.state,
+              message: item.message,
+              processedAt: isoOrNull(item.processed_at)
+            }))
           }
         })
 
       /** The targets a filter selects now: running instances, or their FAILED jobs / open incidents. */
-      const selected = (tenantId: string, type: BatchOperation["type"], filter: NonNullable<typeof CreateBatchOperation.Type["filter"]>) =>
+      const selected = (
+        tenantId: string,
+        type: BatchOperation["type"],
+        filter: NonNullable<typeof CreateBatchOperation.Type["filter"]>
+      ) =>
         Effect.gen(function*() {
           if (filter.deploymentId !== undefined && !isUuid(filter.deploymentId)) return []
           const instances = sql.and([
@@ -74,7 +90,9 @@ export class BatchOperations extends Context.Service<BatchOperations, BatchOpera
             filter.state === undefined ? sql`i.state IN ('ACTIVE', 'SUSPENDED')` : sql`i.state = ${filter.state}`,
             ...(filter.processKey === undefined ? [] : [sql`i.process_key = ${filter.processKey}`]),
             ...(filter.deploymentId === undefined ? [] : [sql`i.deployment_id = ${filter.deploymentId}`]),
-            ...(filter.hasIncident === undefined ? [] : [filter.hasIncident ? sql`i.incident_count > 0` : sql`i.incident_count = 0`])
+            ...(filter.hasIncident === undefined
+              ? []
+              : [filter.hasIncident ? sql`i.incident_count > 0` : sql`i.incident_count = 0`])
           ])
           const rows = type === "RETRY"
             ? yield* sql<{ id: string }>`SELECT j.id FROM jobs j JOIN process_instances i ON i.id = j.instance_id
@@ -95,17 +113,27 @@ export class BatchOperations extends Context.Service<BatchOperations, BatchOpera
             if ((input.targetIds === undefined) === (input.filter === undefined)) {
               return yield* validationError("targetIds", "give either targetIds or filter")
             }
-            if (input.type === "SET_VARIABLES" && input.variables === undefined) return yield* validationError("variables", "SET_VARIABLES needs variables")
+            if (input.type === "SET_VARIABLES" && input.variables === undefined) {
+              return yield* validationError("variables", "SET_VARIABLES needs variables")
+            }
             if (input.type === "MIGRATE") {
-              if (input.migration === undefined) return yield* validationError("migration", "MIGRATE needs migration.targetDeploymentId")
+              if (input.migration === undefined) {
+                return yield* validationError("migration", "MIGRATE needs migration.targetDeploymentId")
+              }
               const target = input.migration.targetDeploymentId
               const [deployment] = isUuid(target)
-                ? yield* sql<{ id: string }>`SELECT id FROM deployments WHERE tenant_id = ${tenantId} AND id = ${target}`.pipe(Effect.orDie)
+                ? yield* sql<
+                  { id: string }
+                >`SELECT id FROM deployments WHERE tenant_id = ${tenantId} AND id = ${target}`.pipe(Effect.orDie)
                 : []
-              if (deployment === undefined) return yield* notFound("deployment", target)
+              if (deployment === undefined) {
+                return yield* notFound("deployment", target)
+              }
             }
             const targets = [...new Set(input.targetIds ?? (yield* selected(tenantId, input.type, input.filter!)))]
-            if (targets.length > MAX_TARGETS) return yield* validationError("filter", `selects more than ${MAX_TARGETS} targets; narrow it`)
+            if (targets.length > MAX_TARGETS) {
+              return yield* validationError("filter", `selects more than ${MAX_TARGETS} targets; narrow it`)
+            }
             const parameters: BatchParameters = {
               ...(input.variables === undefined ? {} : { variables: input.variables }),
               ...(input.retries === undefined ? {} : { retries: input.retries }),
@@ -121,13 +149,25 @@ export class BatchOperations extends Context.Service<BatchOperations, BatchOpera
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql.withTransaction(Effect.gen(function*() {
               yield* sql`INSERT INTO batch_operations (tenant_id, id, type, state, parameters, total, created_by, created_at, completed_at)
-                VALUES (${tenantId}, ${id}, ${input.type}, ${targets.length === 0 ? "COMPLETED" : "ACTIVE"}, ${toJson(parameters)}::jsonb,
+                VALUES (${tenantId}, ${id}, ${input.type}, ${targets.length === 0 ? "COMPLETED" : "ACTIVE"}, ${
+                toJson(parameters)
+              }::jsonb,
                   ${targets.length}, ${principal.sub}, ${now}, ${targets.length === 0 ? now : null})`
               for (let start = 0; start < targets.length; start += 1000) {
-                const rows: Array<Record<string, unknown>> = targets.slice(start, start + 1000).map((targetId, index) => ({
-                  batch_id: id, position: start + index, target_id: targetId, state: "PENDING", message: null, processed_at: null
+                const rows: Array<Record<string, unknown>> = targets.slice(start, start + 1000).map((
+                  targetId,
+                  index
+                ) => ({
+                  batch_id: id,
+                  position: start + index,
+                  target_id: targetId,
+                  state: "PENDING",
+                  message: null,
+                  processed_at: null
                 }))
-                if (Arr.isArrayNonEmpty(rows)) yield* sql`INSERT INTO batch_operation_items ${sql.insert(rows)}`
+                if (Arr.isArrayNonEmpty(rows)) {
+                  yield* sql`INSERT INTO batch_operation_items ${sql.insert(rows)}`
+                }
               }
             })).pipe(Effect.orDie)
             if (targets.length > 0) yield* runner.wake

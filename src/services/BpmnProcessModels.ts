@@ -3,7 +3,7 @@
 import { Effect, Layer } from "effect"
 import { compileDraft, type Draft } from "../bpmn/CompileGraph.ts"
 import { readJsonGraph } from "../bpmn/JsonGraph.ts"
-import type { ProcessGraph, Problem } from "../bpmn/ProcessGraph.ts"
+import type { Problem, ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { readBpmnXml } from "../bpmn/ReadBpmnXml.ts"
 import { writeBpmnXml } from "../bpmn/WriteBpmnXml.ts"
 import { analyseVariables } from "../engine/VariableAnalysis.ts"
@@ -16,7 +16,8 @@ const invalid = (problems: ReadonlyArray<Problem>) =>
     errors: problems.map((p) => ({ field: p.elementId, message: p.message, code: "INVALID_MODEL" }))
   })
 
-const nodesOf = (graph: ProcessGraph) => Object.values(graph.nodes).map((node) => ({ id: node.id, type: node.type, name: node.name }))
+const nodesOf = (graph: ProcessGraph) =>
+  Object.values(graph.nodes).map((node) => ({ id: node.id, type: node.type, name: node.name }))
 
 const compile = (draft: Draft) => {
   const compiled = compileDraft(draft)

@@ -4,10 +4,17 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { countOf, fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
-import { conflict, type Conflict, notFound, type NotFound, validationError, type ValidationError } from "../schema/ApiErrors.ts"
+import {
+  type Conflict,
+  conflict,
+  type NotFound,
+  notFound,
+  type ValidationError,
+  validationError
+} from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { Connection, ConnectionTest } from "../schema/Connectors.ts"
-import { CONNECTOR_TYPES, configurationProblems } from "./ConnectorCatalog.ts"
+import { configurationProblems, CONNECTOR_TYPES } from "./ConnectorCatalog.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { isoFromDb, nowMillis } from "./Time.ts"
 
@@ -34,7 +41,9 @@ export interface ResolvedConnection {
 }
 
 const secretsOf = (connectorType: string): ReadonlySet<string> =>
-  new Set(CONNECTOR_TYPES.find((t) => t.type === connectorType)?.configFields.filter((f) => f.secret).map((f) => f.name) ?? [])
+  new Set(
+    CONNECTOR_TYPES.find((t) => t.type === connectorType)?.configFields.filter((f) => f.secret).map((f) => f.name) ?? []
+  )
 
 const toConnection = (row: ConnectionRow): Connection => {
   const secrets = secretsOf(row.connector_type)
@@ -43,7 +52,11 @@ const toConnection = (row: ConnectionRow): Connection => {
     id: row.id,
     name: row.name,
     connectorType: row.connector_type,
-    config: Object.fromEntries(Object.entries(config).map(([key, value]) => [key, secrets.has(key) && value !== undefined && value !== "" ? MASK : value])),
+    config: Object.fromEntries(
+      Object.entries(config).map((
+        [key, value]
+      ) => [key, secrets.has(key) && value !== undefined && value !== "" ? MASK : value])
+    ),
     enabled: row.enabled,
     createdBy: row.created_by,
     createdAt: isoFromDb(row.created_at),
@@ -54,10 +67,27 @@ const toConnection = (row: ConnectionRow): Connection => {
 type Failure = NotFound | Conflict | ValidationError
 
 export interface ConnectionsShape {
-  readonly list: (tenantId: string, filter: { readonly connectorType?: string | undefined; readonly enabled?: boolean | undefined }, page: PageRequest) => Effect.Effect<PageOf<Connection>>
-  readonly create: (tenantId: string, sub: string, input: { readonly name: string; readonly connectorType: string; readonly config: Readonly<Record<string, unknown>>; readonly enabled?: boolean | undefined }) => Effect.Effect<Connection, Failure>
+  readonly list: (
+    tenantId: string,
+    filter: { readonly connectorType?: string | undefined; readonly enabled?: boolean | undefined },
+    page: PageRequest
+  ) => Effect.Effect<PageOf<Connection>>
+  readonly create: (
+    tenantId: string,
+    sub: string,
+    input: {
+      readonly name: string
+      readonly connectorType: string
+      readonly config: Readonly<Record<string, unknown>>
+      readonly enabled?: boolean | undefined
+    }
+  ) => Effect.Effect<Connection, Failure>
   readonly get: (tenantId: string, id: string) => Effect.Effect<Connection, NotFound>
-  readonly update: (tenantId: string, id: string, input: { readonly name?: string | undefined; readonly config?: Readonly<Record<string, unknown>> | undefined }) => Effect.Effect<Connection, Failure>
+  readonly update: (
+    tenantId: string,
+    id: string,
+    input: { readonly name?: string | undefined; readonly config?: Readonly<Record<string, unknown>> | undefined }
+  ) => Effect.Effect<Connection, Failure>
   readonly remove: (tenantId: string, id: string) => Effect.Effect<Connection, NotFound>
   readonly setEnabled: (tenantId: string, id: string, enabled: boolean) => Effect.Effect<Connection, NotFound>
   readonly test: (tenantId: string, id: string) => Effect.Effect<typeof ConnectionTest.Type, NotFound>
@@ -74,13 +104,19 @@ export class Connections extends Context.Service<Connections, ConnectionsShape>(
       const row = (tenantId: string, id: string) =>
         Effect.gen(function*() {
           if (!isUuid(id)) return yield* notFound("connection", id)
-          const [found] = yield* sql<ConnectionRow>`SELECT * FROM connections WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          const [found] = yield* sql<
+            ConnectionRow
+          >`SELECT * FROM connections WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
           if (found === undefined) return yield* notFound("connection", id)
           return found
         })
 
       const nameTaken = (name: string) =>
-        conflict(`a connection named ${name} already exists`, [{ field: "name", message: "already used in this tenant", code: "DUPLICATE" }])
+        conflict(`a connection named ${name} already exists`, [{
+          field: "name",
+          message: "already used in this tenant",
+          code: "DUPLICATE"
+        }])
 
       return {
         list: (tenantId, filter, page) =>
@@ -91,7 +127,11 @@ export class Connections extends Context.Service<Connections, ConnectionsShape>(
               ...(filter.enabled === undefined ? [] : [sql`enabled = ${filter.enabled}`])
             ])
             const [rows, total] = yield* Effect.all([
-              sql<ConnectionRow>`SELECT * FROM connections WHERE ${where} ORDER BY lower(name), id LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<
+                ConnectionRow
+              >`SELECT * FROM connections WHERE ${where} ORDER BY lower(name), id LIMIT ${page.size} OFFSET ${
+                page.page * page.size
+              }`,
               sql<{ count: unknown }>`SELECT count(*) AS count FROM connections WHERE ${where}`
             ])
             return pageOf(rows.map(toConnection), page, countOf(total))
@@ -99,12 +139,17 @@ export class Connections extends Context.Service<Connections, ConnectionsShape>(
         create: (tenantId, sub, input) =>
           Effect.gen(function*() {
             if (!CONNECTOR_TYPES.some((t) => t.type === input.connectorType)) {
-              return yield* validationError("connectorType", `${input.connectorType} is not a connector type of this installation (GET /connectors)`)
+              return yield* validationError(
+                "connectorType",
+                `${input.connectorType} is not a connector type of this installation (GET /connectors)`
+              )
             }
             const id = yield* newId
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`INSERT INTO connections (tenant_id, id, name, connector_type, config, enabled, created_by, created_at, updated_at)
-              VALUES (${tenantId}, ${id}, ${input.name}, ${input.connectorType}, ${toJson(input.config)}::jsonb, ${input.enabled ?? true}, ${sub}, ${now}, ${now})`.pipe(
+              VALUES (${tenantId}, ${id}, ${input.name}, ${input.connectorType}, ${toJson(input.config)}::jsonb, ${
+              input.enabled ?? true
+            }, ${sub}, ${now}, ${now})`.pipe(
               Effect.catchIf(isUniqueViolation, () => Effect.fail(nameTaken(input.name))),
               Effect.catchTag("SqlError", Effect.die)
             )
@@ -118,9 +163,13 @@ export class Connections extends Context.Service<Connections, ConnectionsShape>(
             // A masked secret sent back unchanged keeps the saved one.
             const config = input.config === undefined
               ? saved
-              : Object.fromEntries(Object.entries(input.config).map(([key, value]) => [key, value === MASK ? saved[key] : value]))
+              : Object.fromEntries(
+                Object.entries(input.config).map(([key, value]) => [key, value === MASK ? saved[key] : value])
+              )
             const now = new Date(yield* nowMillis).toISOString()
-            yield* sql`UPDATE connections SET name = ${input.name ?? current.name}, config = ${toJson(config)}::jsonb, updated_at = ${now}
+            yield* sql`UPDATE connections SET name = ${input.name ?? current.name}, config = ${
+              toJson(config)
+            }::jsonb, updated_at = ${now}
               WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
               Effect.catchIf(isUniqueViolation, () => Effect.fail(nameTaken(input.name ?? current.name))),
               Effect.catchTag("SqlError", Effect.die)
@@ -137,23 +186,34 @@ export class Connections extends Context.Service<Connections, ConnectionsShape>(
           Effect.gen(function*() {
             yield* row(tenantId, id)
             const now = new Date(yield* nowMillis).toISOString()
-            yield* sql`UPDATE connections SET enabled = ${enabled}, updated_at = ${now} WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+            yield* sql`UPDATE connections SET enabled = ${enabled}, updated_at = ${now} WHERE tenant_id = ${tenantId} AND id = ${id}`
+              .pipe(Effect.orDie)
             return toConnection(yield* row(tenantId, id))
           }),
         test: (tenantId, id) =>
           Effect.map(row(tenantId, id), (current) => {
-            const problems = configurationProblems(current.connector_type, fromJson<Record<string, unknown>>(current.config))
+            const problems = configurationProblems(
+              current.connector_type,
+              fromJson<Record<string, unknown>>(current.config)
+            )
             return { connectionId: id, complete: problems.length === 0, problems }
           }),
         resolve: (tenantId, nameOrId) =>
           Effect.gen(function*() {
             const rows = isUuid(nameOrId)
               ? yield* sql<ConnectionRow>`SELECT * FROM connections WHERE tenant_id = ${tenantId} AND id = ${nameOrId}`
-              : yield* sql<ConnectionRow>`SELECT * FROM connections WHERE tenant_id = ${tenantId} AND lower(name) = lower(${nameOrId})`
+              : yield* sql<
+                ConnectionRow
+              >`SELECT * FROM connections WHERE tenant_id = ${tenantId} AND lower(name) = lower(${nameOrId})`
             const found = rows[0]
             return found === undefined
               ? undefined
-              : { id: found.id, connectorType: found.connector_type, config: fromJson<Record<string, unknown>>(found.config), enabled: found.enabled }
+              : {
+                id: found.id,
+                connectorType: found.connector_type,
+                config: fromJson<Record<string, unknown>>(found.config),
+                enabled: found.enabled
+              }
           }).pipe(Effect.orDie)
       }
     })

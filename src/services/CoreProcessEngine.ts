@@ -1,11 +1,11 @@
 // ProcessEngine over the pure core (src/engine): runs a command, and derives from its events the history entries; the
 // host writes its projections from the events themselves (persistence/projections).
 import { Layer } from "effect"
+import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { execute, type ExecuteResult, migrate } from "../engine/Execute.ts"
+import { type InstanceEvent, type InstanceState, replay, variablesWithScope } from "../engine/InstanceState.ts"
 import { planMigration } from "../engine/Migration.ts"
 import { simulate } from "../engine/Simulator.ts"
-import { type InstanceEvent, type InstanceState, replay, variablesWithScope } from "../engine/InstanceState.ts"
-import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { type EngineOutcome, type EngineRejection, type HistoryEvent, ProcessEngine } from "./ProcessEngine.ts"
 
 const historyOf = (event: InstanceEvent): HistoryEvent => {
@@ -42,11 +42,26 @@ export const CoreProcessEngine = {
         nodeId: token.nodeId,
         waitingFor: token.wait === null
           ? null
-          : ({ job: "JOB", userTask: "USER_TASK", join: "JOIN", message: "MESSAGE", signal: "SIGNAL", timer: "TIMER", condition: "CONDITION", incident: "INCIDENT", subprocess: "SUBPROCESS", child: "CHILD_INSTANCE", multiInstance: "MULTI_INSTANCE", decision: "DECISION" } as const)[token.wait.kind],
+          : ({
+            job: "JOB",
+            userTask: "USER_TASK",
+            join: "JOIN",
+            message: "MESSAGE",
+            signal: "SIGNAL",
+            timer: "TIMER",
+            condition: "CONDITION",
+            incident: "INCIDENT",
+            subprocess: "SUBPROCESS",
+            child: "CHILD_INSTANCE",
+            multiInstance: "MULTI_INSTANCE",
+            decision: "DECISION"
+          } as const)[token.wait.kind],
         jobId: token.wait?.kind === "job" ? token.wait.jobId : null,
         taskId: token.wait?.kind === "userTask" ? token.wait.taskId : null,
         incidentId: token.wait?.kind === "incident" ? token.wait.incidentId : null,
-        subscriptionId: token.wait?.kind === "message" || token.wait?.kind === "signal" || token.wait?.kind === "timer" ? token.wait.subscriptionId : null,
+        subscriptionId: token.wait?.kind === "message" || token.wait?.kind === "signal" || token.wait?.kind === "timer"
+          ? token.wait.subscriptionId
+          : null,
         childInstanceId: token.wait?.kind === "child" ? token.wait.childInstanceId : null
       })),
     scopeVariables: (state, scopeId) => {
@@ -56,7 +71,10 @@ export const CoreProcessEngine = {
     nodeVariables: (state) => stateOf(state).nodeVariables,
     snapshot: (instanceId, history) => {
       // History entries carry the whole event: its type plus its payload.
-      const state = replay(instanceId, history.map((entry) => ({ ...entry.payload, type: entry.type }) as unknown as InstanceEvent))
+      const state = replay(
+        instanceId,
+        history.map((entry) => ({ ...entry.payload, type: entry.type }) as unknown as InstanceEvent)
+      )
       return {
         variables: state.variables,
         activeNodes: Object.values(state.tokens).map((t) => t.nodeId),

@@ -54,7 +54,9 @@ export interface FeelFunction {
 
 export interface DecisionEngineShape {
   readonly parse: (xml: string) => Effect.Effect<ParsedDecisionModel, ValidationError>
-  readonly fromTable: (table: unknown) => Effect.Effect<{ readonly xml: string; readonly decisionId: string }, ValidationError>
+  readonly fromTable: (
+    table: unknown
+  ) => Effect.Effect<{ readonly xml: string; readonly decisionId: string }, ValidationError>
   readonly evaluate: (
     model: ParsedDecisionModel,
     decisionId: string,
@@ -66,7 +68,10 @@ export interface DecisionEngineShape {
     serviceId: string,
     variables: Readonly<Record<string, unknown>>
   ) => Effect.Effect<Evaluation, BusinessError | ValidationError>
-  readonly feel: (expression: string, context: Readonly<Record<string, unknown>>) => Effect.Effect<unknown, ValidationError | BusinessError>
+  readonly feel: (
+    expression: string,
+    context: Readonly<Record<string, unknown>>
+  ) => Effect.Effect<unknown, ValidationError | BusinessError>
   readonly functions: ReadonlyArray<FeelFunction>
 }
 

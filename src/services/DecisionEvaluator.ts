@@ -12,10 +12,15 @@ export interface DecisionEvaluatorShape {
     tenantId: string,
     decisionId: string,
     variables: Readonly<Record<string, unknown>>
-  ) => Effect.Effect<{ readonly result: unknown; readonly outputs: Readonly<Record<string, unknown>> }, DecisionNotEvaluated>
+  ) => Effect.Effect<
+    { readonly result: unknown; readonly outputs: Readonly<Record<string, unknown>> },
+    DecisionNotEvaluated
+  >
 }
 
-export class DecisionEvaluator extends Context.Service<DecisionEvaluator, DecisionEvaluatorShape>()("flowcore/DecisionEvaluator") {
+export class DecisionEvaluator
+  extends Context.Service<DecisionEvaluator, DecisionEvaluatorShape>()("flowcore/DecisionEvaluator")
+{
   /**
    * The latest deployed version of the decision. A table result that is a context (several output columns) gives one
    * variable per column; a single column's value goes under that column's name.
@@ -29,9 +34,12 @@ export class DecisionEvaluator extends Context.Service<DecisionEvaluator, Decisi
           decisions.evaluateLatest(tenantId, decisionId, variables).pipe(
             Effect.map((evaluation) => ({
               result: evaluation.result,
-              outputs: typeof evaluation.result === "object" && evaluation.result !== null && !Array.isArray(evaluation.result)
-                ? evaluation.result as Record<string, unknown>
-                : evaluation.outputName === null ? {} : { [evaluation.outputName]: evaluation.result }
+              outputs:
+                typeof evaluation.result === "object" && evaluation.result !== null && !Array.isArray(evaluation.result)
+                  ? evaluation.result as Record<string, unknown>
+                  : evaluation.outputName === null
+                  ? {}
+                  : { [evaluation.outputName]: evaluation.result }
             })),
             Effect.mapError((error) => new DecisionNotEvaluated(error.message))
           )

@@ -3,7 +3,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { countOf, fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
-import { type BusinessError, notFound, type NotFound, type ValidationError } from "../schema/ApiErrors.ts"
+import { type BusinessError, type NotFound, notFound, type ValidationError } from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { Decision, DecisionModel } from "../schema/Decisions.ts"
 import { DecisionEngine, type Evaluation, type ParsedDecisionModel } from "./DecisionEngine.ts"
@@ -61,7 +61,11 @@ type EvaluateError = NotFound | BusinessError | ValidationError
 export interface DecisionsShape {
   readonly deployTable: (tenantId: string, actor: string, table: unknown) => Effect.Effect<Decision, ValidationError>
   readonly importXml: (tenantId: string, actor: string, xml: string) => Effect.Effect<DecisionModel, ValidationError>
-  readonly list: (tenantId: string, filter: { readonly key?: string | undefined }, page: PageRequest) => Effect.Effect<PageOf<Decision>>
+  readonly list: (
+    tenantId: string,
+    filter: { readonly key?: string | undefined },
+    page: PageRequest
+  ) => Effect.Effect<PageOf<Decision>>
   readonly get: (tenantId: string, id: string) => Effect.Effect<{
     readonly decision: Decision
     readonly requiredDecisions: ReadonlyArray<string>
@@ -69,14 +73,38 @@ export interface DecisionsShape {
     readonly table: unknown
   }, NotFound>
   readonly xmlOf: (tenantId: string, id: string) => Effect.Effect<string, NotFound>
-  readonly evaluate: (tenantId: string, id: string, variables: Readonly<Record<string, unknown>>, trace: boolean) => Effect.Effect<EvaluatedDecision, EvaluateError>
+  readonly evaluate: (
+    tenantId: string,
+    id: string,
+    variables: Readonly<Record<string, unknown>>,
+    trace: boolean
+  ) => Effect.Effect<EvaluatedDecision, EvaluateError>
   /** The latest version of a decision key (business rule tasks). */
-  readonly evaluateLatest: (tenantId: string, key: string, variables: Readonly<Record<string, unknown>>) => Effect.Effect<EvaluatedDecision, EvaluateError>
-  readonly listModels: (tenantId: string, page: PageRequest) => Effect.Effect<PageOf<Omit<DecisionModel, "decisions" | "decisionServices" | "inputs"> & { readonly decisionCount: number }>>
+  readonly evaluateLatest: (
+    tenantId: string,
+    key: string,
+    variables: Readonly<Record<string, unknown>>
+  ) => Effect.Effect<EvaluatedDecision, EvaluateError>
+  readonly listModels: (
+    tenantId: string,
+    page: PageRequest
+  ) => Effect.Effect<
+    PageOf<Omit<DecisionModel, "decisions" | "decisionServices" | "inputs"> & { readonly decisionCount: number }>
+  >
   readonly getModel: (tenantId: string, id: string) => Effect.Effect<DecisionModel, NotFound>
   readonly modelXml: (tenantId: string, id: string) => Effect.Effect<string, NotFound>
-  readonly evaluateInModel: (tenantId: string, modelId: string, decisionId: string, variables: Readonly<Record<string, unknown>>) => Effect.Effect<EvaluatedDecision, EvaluateError>
-  readonly evaluateService: (tenantId: string, modelId: string, serviceId: string, variables: Readonly<Record<string, unknown>>) => Effect.Effect<EvaluatedDecision, EvaluateError>
+  readonly evaluateInModel: (
+    tenantId: string,
+    modelId: string,
+    decisionId: string,
+    variables: Readonly<Record<string, unknown>>
+  ) => Effect.Effect<EvaluatedDecision, EvaluateError>
+  readonly evaluateService: (
+    tenantId: string,
+    modelId: string,
+    serviceId: string,
+    variables: Readonly<Record<string, unknown>>
+  ) => Effect.Effect<EvaluatedDecision, EvaluateError>
 }
 
 const MODEL_CACHE_SIZE = 500
@@ -92,7 +120,8 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
       const modelRow = (tenantId: string, id: string) =>
         Effect.gen(function*() {
           if (!isUuid(id)) return yield* notFound("decision model", id)
-          const rows = yield* sql<ModelRow>`SELECT * FROM decision_models WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          const rows = yield* sql<ModelRow>`SELECT * FROM decision_models WHERE tenant_id = ${tenantId} AND id = ${id}`
+            .pipe(Effect.orDie)
           if (rows[0] === undefined) return yield* notFound("decision model", id)
           return rows[0]
         })
@@ -111,13 +140,22 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
       const decisionRow = (tenantId: string, id: string) =>
         Effect.gen(function*() {
           if (!isUuid(id)) return yield* notFound("decision", id)
-          const rows = yield* sql<DecisionRow>`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id
+          const rows = yield* sql<
+            DecisionRow
+          >`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id
             WHERE d.tenant_id = ${tenantId} AND d.id = ${id}`.pipe(Effect.orDie)
           if (rows[0] === undefined) return yield* notFound("decision", id)
           return rows[0]
         })
 
-      const store = (tenantId: string, actor: string, xml: string, model: ParsedDecisionModel, format: Decision["format"], table: unknown) =>
+      const store = (
+        tenantId: string,
+        actor: string,
+        xml: string,
+        model: ParsedDecisionModel,
+        format: Decision["format"],
+        table: unknown
+      ) =>
         sql.withTransaction(Effect.gen(function*() {
           const modelId = yield* newId
           const now = yield* nowIso
@@ -129,7 +167,9 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
             const rows = yield* sql<DecisionRow>`INSERT INTO decisions
                 (tenant_id, id, decision_model_id, key, name, version, kind, hit_policy, source, created_by, created_at)
               SELECT ${tenantId}, ${id}, ${modelId}, ${decision.id}, ${decision.name}, coalesce(max(version), 0) + 1,
-                ${decision.kind}, ${decision.hitPolicy}, ${table === undefined ? null : toJson(table)}::jsonb, ${actor}, ${now}
+                ${decision.kind}, ${decision.hitPolicy}, ${
+              table === undefined ? null : toJson(table)
+            }::jsonb, ${actor}, ${now}
               FROM decisions WHERE tenant_id = ${tenantId} AND key = ${decision.id}
               RETURNING *, ${format}::text AS format`
             decisions.push(toDecision(rows[0]!))
@@ -138,7 +178,11 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
           return { modelId, decisions, now }
         })).pipe(Effect.retry({ times: 5, while: isUniqueViolation }), Effect.orDie)
 
-      const toModel = (row: ModelRow, model: ParsedDecisionModel, decisions: ReadonlyArray<Decision>): DecisionModel => ({
+      const toModel = (
+        row: ModelRow,
+        model: ParsedDecisionModel,
+        decisions: ReadonlyArray<Decision>
+      ): DecisionModel => ({
         id: row.id,
         name: row.name,
         namespace: row.namespace,
@@ -152,14 +196,28 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
 
       const decisionsOfModel = (tenantId: string, modelId: string) =>
         sql<DecisionRow>`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id
-          WHERE d.tenant_id = ${tenantId} AND d.decision_model_id = ${modelId} ORDER BY d.key`.pipe(Effect.map((rows) => rows.map(toDecision)), Effect.orDie)
+          WHERE d.tenant_id = ${tenantId} AND d.decision_model_id = ${modelId} ORDER BY d.key`.pipe(
+          Effect.map((rows) => rows.map(toDecision)),
+          Effect.orDie
+        )
 
-      const evaluateRow = (tenantId: string, row: DecisionRow, variables: Readonly<Record<string, unknown>>, trace: boolean) =>
+      const evaluateRow = (
+        tenantId: string,
+        row: DecisionRow,
+        variables: Readonly<Record<string, unknown>>,
+        trace: boolean
+      ) =>
         Effect.gen(function*() {
           const model = yield* parsed(yield* modelRow(tenantId, row.decision_model_id))
           const evaluation = yield* engine.evaluate(model, row.key, variables, { trace })
           const summary = model.decisions.find((d) => d.id === row.key)
-          return { ...evaluation, decisionId: row.id, decisionKey: row.key, version: Number(row.version), outputName: summary?.outputNames.length === 1 ? summary.outputNames[0]! : null }
+          return {
+            ...evaluation,
+            decisionId: row.id,
+            decisionKey: row.key,
+            version: Number(row.version),
+            outputName: summary?.outputNames.length === 1 ? summary.outputNames[0]! : null
+          }
         })
 
       return {
@@ -175,17 +233,30 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
             const model = yield* engine.parse(xml)
             const stored = yield* store(tenantId, actor, xml, model, "DMN_XML", undefined)
             return toModel(
-              { id: stored.modelId, name: model.name, namespace: model.namespace, format: "DMN_XML", dmn_xml: xml, created_by: actor, created_at: stored.now },
+              {
+                id: stored.modelId,
+                name: model.name,
+                namespace: model.namespace,
+                format: "DMN_XML",
+                dmn_xml: xml,
+                created_by: actor,
+                created_at: stored.now
+              },
               model,
               stored.decisions
             )
           }),
         list: (tenantId, filter, page) =>
           Effect.gen(function*() {
-            const where = sql.and([sql`d.tenant_id = ${tenantId}`, ...(filter.key === undefined ? [] : [sql`d.key = ${filter.key}`])])
+            const where = sql.and([
+              sql`d.tenant_id = ${tenantId}`,
+              ...(filter.key === undefined ? [] : [sql`d.key = ${filter.key}`])
+            ])
             const order = filter.key === undefined ? sql`d.created_at DESC, d.id DESC` : sql`d.version DESC`
             const [rows, total] = yield* Effect.all([
-              sql<DecisionRow>`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id
+              sql<
+                DecisionRow
+              >`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id
                 WHERE ${where} ORDER BY ${order} LIMIT ${page.size} OFFSET ${page.page * page.size}`,
               sql<{ count: unknown }>`SELECT count(*) AS count FROM decisions d WHERE ${where}`
             ])
@@ -208,10 +279,13 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
             const row = yield* decisionRow(tenantId, id)
             return (yield* modelRow(tenantId, row.decision_model_id)).dmn_xml
           }),
-        evaluate: (tenantId, id, variables, trace) => Effect.flatMap(decisionRow(tenantId, id), (row) => evaluateRow(tenantId, row, variables, trace)),
+        evaluate: (tenantId, id, variables, trace) =>
+          Effect.flatMap(decisionRow(tenantId, id), (row) => evaluateRow(tenantId, row, variables, trace)),
         evaluateLatest: (tenantId, key, variables) =>
           Effect.gen(function*() {
-            const rows = yield* sql<DecisionRow>`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id
+            const rows = yield* sql<
+              DecisionRow
+            >`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id
               WHERE d.tenant_id = ${tenantId} AND d.key = ${key} ORDER BY d.version DESC LIMIT 1`.pipe(Effect.orDie)
             if (rows[0] === undefined) return yield* notFound("decision", key)
             return yield* evaluateRow(tenantId, rows[0], variables, false)
@@ -225,15 +299,19 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
                 ORDER BY m.created_at DESC, m.id DESC LIMIT ${page.size} OFFSET ${page.page * page.size}`,
               sql<{ count: unknown }>`SELECT count(*) AS count FROM decision_models WHERE tenant_id = ${tenantId}`
             ])
-            return pageOf(rows.map((row) => ({
-              id: row.id,
-              name: row.name,
-              namespace: row.namespace,
-              format: row.format,
-              decisionCount: Number(row.decision_count ?? 0),
-              createdBy: row.created_by,
-              createdAt: isoFromDb(row.created_at)
-            })), page, countOf(total))
+            return pageOf(
+              rows.map((row) => ({
+                id: row.id,
+                name: row.name,
+                namespace: row.namespace,
+                format: row.format,
+                decisionCount: Number(row.decision_count ?? 0),
+                createdBy: row.created_by,
+                createdAt: isoFromDb(row.created_at)
+              })),
+              page,
+              countOf(total)
+            )
           }).pipe(Effect.orDie),
         getModel: (tenantId, id) =>
           Effect.gen(function*() {
@@ -248,7 +326,13 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
             if (!model.decisions.some((d) => d.id === decisionId)) return yield* notFound("decision", decisionId)
             const evaluation = yield* engine.evaluate(model, decisionId, variables, { trace: false })
             const stored = (yield* decisionsOfModel(tenantId, modelId)).find((d) => d.key === decisionId)
-            return { ...evaluation, decisionId: stored?.id ?? decisionId, decisionKey: decisionId, version: stored?.version ?? null, outputName: null }
+            return {
+              ...evaluation,
+              decisionId: stored?.id ?? decisionId,
+              decisionKey: decisionId,
+              version: stored?.version ?? null,
+              outputName: null
+            }
           }),
         evaluateService: (tenantId, modelId, serviceId, variables) =>
           Effect.gen(function*() {

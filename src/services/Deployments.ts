@@ -2,13 +2,19 @@
 // instances start from a deployment id; a suspended deployment refuses new starts (and, later, timer fires).
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
+import { dueAt } from "../bpmn/Timer.ts"
 import { countOf, fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
-import { businessError, type BusinessError, notFound, type NotFound, type ValidationError } from "../schema/ApiErrors.ts"
+import {
+  type BusinessError,
+  businessError,
+  type NotFound,
+  notFound,
+  type ValidationError
+} from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { Deployment, DeploymentDetail } from "../schema/Deployments.ts"
 import { isUuid, newId } from "./Ids.ts"
-import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
-import { dueAt } from "../bpmn/Timer.ts"
 import { type CompiledModel, type ModelNode, ProcessModels } from "./ProcessModels.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
 
@@ -50,14 +56,29 @@ export type DeploymentSource =
   | { readonly format: "JSON_GRAPH"; readonly graph: unknown }
 
 export interface DeploymentsShape {
-  readonly deploy: (tenantId: string, actor: string, source: DeploymentSource) => Effect.Effect<Deployment, ValidationError>
-  readonly list: (tenantId: string, filter: { readonly key?: string | undefined }, page: PageRequest) => Effect.Effect<PageOf<Deployment>>
+  readonly deploy: (
+    tenantId: string,
+    actor: string,
+    source: DeploymentSource
+  ) => Effect.Effect<Deployment, ValidationError>
+  readonly list: (
+    tenantId: string,
+    filter: { readonly key?: string | undefined },
+    page: PageRequest
+  ) => Effect.Effect<PageOf<Deployment>>
   readonly get: (tenantId: string, id: string) => Effect.Effect<DeploymentDetail, NotFound>
   readonly nodes: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<ModelNode>, NotFound>
   readonly setState: (tenantId: string, id: string, state: Deployment["state"]) => Effect.Effect<Deployment, NotFound>
-  readonly remove: (tenantId: string, id: string, includeFinishedInstances: boolean) => Effect.Effect<Deployment, NotFound | BusinessError>
+  readonly remove: (
+    tenantId: string,
+    id: string,
+    includeFinishedInstances: boolean
+  ) => Effect.Effect<Deployment, NotFound | BusinessError>
   /** The stored executable graph of a deployment (the engine's input). */
-  readonly graphOf: (tenantId: string, id: string) => Effect.Effect<{ readonly deployment: Deployment; readonly graph: unknown }, NotFound>
+  readonly graphOf: (
+    tenantId: string,
+    id: string
+  ) => Effect.Effect<{ readonly deployment: Deployment; readonly graph: unknown }, NotFound>
 }
 
 const SUMMARY_COLUMNS = "id, key, name, version, format, state, created_by, created_at, updated_at"
@@ -97,7 +118,9 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
             const due = dueAt(start.timer, deployedAt, {})
             if (!due.ok) continue
             yield* sql`INSERT INTO timer_start_events (tenant_id, process_key, deployment_id, node_id, due_at)
-              VALUES (${tenantId}, ${deployment.key}, ${deployment.id}, ${start.nodeId}, ${new Date(due.dueAt).toISOString()})`
+              VALUES (${tenantId}, ${deployment.key}, ${deployment.id}, ${start.nodeId}, ${
+              new Date(due.dueAt).toISOString()
+            })`
           }
         })
 
@@ -128,7 +151,9 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
       return {
         deploy: (tenantId, actor, source) =>
           Effect.gen(function*() {
-            const model = source.format === "BPMN_XML" ? yield* models.fromXml(source.xml) : yield* models.fromJson(source.graph)
+            const model = source.format === "BPMN_XML"
+              ? yield* models.fromXml(source.xml)
+              : yield* models.fromJson(source.graph)
             return yield* insertVersion(tenantId, actor, model, source)
           }),
         list: (tenantId, filter, page) =>
@@ -180,7 +205,11 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
               if (finished > 0 && !includeFinishedInstances) {
                 return yield* businessError(
                   `deployment ${id} has ${finished} finished instance(s); pass includeFinishedInstances=true to delete them too`,
-                  [{ field: "includeFinishedInstances", message: `${finished} finished instance(s)`, code: "HAS_FINISHED_INSTANCES" }]
+                  [{
+                    field: "includeFinishedInstances",
+                    message: `${finished} finished instance(s)`,
+                    code: "HAS_FINISHED_INSTANCES"
+                  }]
                 )
               }
               yield* sql`DELETE FROM process_instances WHERE tenant_id = ${tenantId} AND deployment_id = ${id}`
@@ -190,7 +219,10 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
             })).pipe(Effect.catchTag("SqlError", Effect.die))
           }),
         graphOf: (tenantId, id) =>
-          Effect.map(getRow(tenantId, id, `${SUMMARY_COLUMNS}, graph`), (row) => ({ deployment: toDeployment(row), graph: fromJson(row.graph) }))
+          Effect.map(
+            getRow(tenantId, id, `${SUMMARY_COLUMNS}, graph`),
+            (row) => ({ deployment: toDeployment(row), graph: fromJson(row.graph) })
+          )
       }
     })
   )

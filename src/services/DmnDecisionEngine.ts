@@ -3,7 +3,12 @@
 // the position. Untrusted DMN XML is prechecked like BPMN (no DOCTYPE/entities, bounded size and depth).
 import { Effect, Layer } from "effect"
 import { precheckXml } from "../bpmn/XmlPrecheck.ts"
-import { type DecisionTrace, type Evaluation, evaluateDecision, evaluateService } from "../decision/DecisionEvaluation.ts"
+import {
+  type DecisionTrace,
+  evaluateDecision,
+  evaluateService,
+  type Evaluation
+} from "../decision/DecisionEvaluation.ts"
 import { type DecisionModel, importDmnXml } from "../decision/DecisionModel.ts"
 import { decisionTableFromJson, decisionTableToDmnXml } from "../decision/DecisionTableJson.ts"
 import { evaluateFeel, fromJson, toJson } from "../decision/Feel.ts"
@@ -20,7 +25,11 @@ const summarise = (model: DecisionModel): ParsedDecisionModel => ({
   decisions: model.decisions.map((decision) => ({
     id: decision.id,
     name: decision.name || null,
-    kind: decision.expression === undefined ? "NONE" : decision.expression.kind === "decisionTable" ? "DECISION_TABLE" : decision.expression.kind.toUpperCase(),
+    kind: decision.expression === undefined
+      ? "NONE"
+      : decision.expression.kind === "decisionTable"
+      ? "DECISION_TABLE"
+      : decision.expression.kind.toUpperCase(),
     hitPolicy: decision.expression?.kind === "decisionTable" ? decision.expression.hitPolicy : null,
     requiredDecisions: decision.requiredDecisions,
     requiredInputs: decision.requiredInputs,
@@ -33,7 +42,12 @@ const summarise = (model: DecisionModel): ParsedDecisionModel => ({
 
 /** JSON variables as FEEL values, typed by the model's input data where it names them. */
 const feelInputs = (model: DecisionModel, variables: Readonly<Record<string, unknown>>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, fromJson(value, model.inputData.find((i) => i.name === name)?.typeRef)]))
+  Object.fromEntries(
+    Object.entries(variables).map(([name, value]) => [
+      name,
+      fromJson(value, model.inputData.find((i) => i.name === name)?.typeRef)
+    ])
+  )
 
 const traceJson = (trace: ReadonlyArray<DecisionTrace>) =>
   trace.map((step) => ({
@@ -46,12 +60,26 @@ const traceJson = (trace: ReadonlyArray<DecisionTrace>) =>
 
 const settle = (evaluation: Evaluation, trace: boolean) => {
   if (evaluation._tag === "EvaluationOk") {
-    return Effect.succeed({ result: toJson(evaluation.result), ...(trace ? { trace: traceJson(evaluation.trace) } : {}) })
+    return Effect.succeed({
+      result: toJson(evaluation.result),
+      ...(trace ? { trace: traceJson(evaluation.trace) } : {})
+    })
   }
-  const matched = (evaluation.ruleIds ?? []).map((ruleId) => ({ field: "rules", message: `rule ${ruleId} matched`, code: evaluation.code }))
-  const errors = matched.length > 0 ? matched : [{ field: "decision", message: evaluation.message, code: evaluation.code }]
+  const matched = (evaluation.ruleIds ?? []).map((ruleId) => ({
+    field: "rules",
+    message: `rule ${ruleId} matched`,
+    code: evaluation.code
+  }))
+  const errors = matched.length > 0
+    ? matched
+    : [{ field: "decision", message: evaluation.message, code: evaluation.code }]
   return evaluation.code === "FEEL_SYNTAX"
-    ? Effect.fail(new ValidationError({ message: evaluation.message, errors: [{ field: "expression", message: evaluation.message, code: evaluation.code }] }))
+    ? Effect.fail(
+      new ValidationError({
+        message: evaluation.message,
+        errors: [{ field: "expression", message: evaluation.message, code: evaluation.code }]
+      })
+    )
     : Effect.fail(new BusinessError({ message: evaluation.message, errors }))
 }
 
@@ -60,21 +88,32 @@ export const DmnDecisionEngine = {
     parse: (xml) =>
       Effect.gen(function*() {
         const precheck = precheckXml(xml)
-        if (precheck.length > 0) return yield* invalid(`the DMN document is refused: ${precheck[0]!.message}`, precheck.map((p) => ({ field: "dmn", message: p.message })))
+        if (precheck.length > 0) {
+          return yield* invalid(
+            `the DMN document is refused: ${precheck[0]!.message}`,
+            precheck.map((p) => ({ field: "dmn", message: p.message }))
+          )
+        }
         const imported = yield* Effect.promise(() => importDmnXml(xml))
         if (!imported.ok) {
-          return yield* invalid(`the DMN document is invalid: ${imported.error.map((p) => `${p.path}: ${p.message}`).join("; ")}`,
-            imported.error.map((p) => ({ field: p.path || "dmn", message: p.message })))
+          return yield* invalid(
+            `the DMN document is invalid: ${imported.error.map((p) => `${p.path}: ${p.message}`).join("; ")}`,
+            imported.error.map((p) => ({ field: p.path || "dmn", message: p.message }))
+          )
         }
-        if (imported.value.decisions.length === 0) return yield* invalid("the DMN document has no decision", [{ field: "dmn", message: "no decision" }])
+        if (imported.value.decisions.length === 0) {
+          return yield* invalid("the DMN document has no decision", [{ field: "dmn", message: "no decision" }])
+        }
         return summarise(imported.value)
       }),
     fromTable: (json) =>
       Effect.gen(function*() {
         const table = decisionTableFromJson(json)
         if (!table.ok) {
-          return yield* invalid(`the decision table is invalid: ${table.error.map((p) => `${p.path || "/"}: ${p.message}`).join("; ")}`,
-            table.error.map((p) => ({ field: p.path || "/", message: p.message })))
+          return yield* invalid(
+            `the decision table is invalid: ${table.error.map((p) => `${p.path || "/"}: ${p.message}`).join("; ")}`,
+            table.error.map((p) => ({ field: p.path || "/", message: p.message }))
+          )
         }
         const xml = yield* Effect.promise(() => decisionTableToDmnXml(table.value))
         return { xml, decisionId: table.value.id }
@@ -90,17 +129,25 @@ export const DmnDecisionEngine = {
     feel: (expression, context) => {
       const outcome = evaluateFeel(expression, { ...context })
       if (outcome._tag === "FeelLimitExceeded") {
-        return Effect.fail(new ValidationError({
-          message: `FEEL evaluation stopped: ${outcome.message}`,
-          errors: [{ field: "expression", message: outcome.message, code: "FEEL_LIMIT_EXCEEDED" }]
-        }))
+        return Effect.fail(
+          new ValidationError({
+            message: `FEEL evaluation stopped: ${outcome.message}`,
+            errors: [{ field: "expression", message: outcome.message, code: "FEEL_LIMIT_EXCEEDED" }]
+          })
+        )
       }
       return outcome._tag === "FeelOk"
         ? Effect.succeed(outcome.value)
-        : Effect.fail(new ValidationError({
-          message: `FEEL syntax error at ${outcome.position.from}: ${outcome.message}`,
-          errors: [{ field: "expression", message: `${outcome.message} (characters ${outcome.position.from}-${outcome.position.to})`, code: "FEEL_SYNTAX" }]
-        }))
+        : Effect.fail(
+          new ValidationError({
+            message: `FEEL syntax error at ${outcome.position.from}: ${outcome.message}`,
+            errors: [{
+              field: "expression",
+              message: `${outcome.message} (characters ${outcome.position.from}-${outcome.position.to})`,
+              code: "FEEL_SYNTAX"
+            }]
+          })
+        )
     },
     functions: listFeelFunctions().map((fn) => ({ name: fn.name, parameters: fn.parameters }))
   })

@@ -6,7 +6,15 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { contentOf, fromJson, storedContent, toJson } from "../persistence/SqlValues.ts"
-import { businessError, type BusinessError, conflict, type Conflict, notFound, type NotFound, type ValidationError } from "../schema/ApiErrors.ts"
+import {
+  type BusinessError,
+  businessError,
+  type Conflict,
+  conflict,
+  type NotFound,
+  notFound,
+  type ValidationError
+} from "../schema/ApiErrors.ts"
 import type { Draft } from "../schema/Modeling.ts"
 import { Decisions } from "./Decisions.ts"
 import { Deployments } from "./Deployments.ts"
@@ -39,9 +47,16 @@ type Failure = NotFound | Conflict | ValidationError | BusinessError
 
 export interface DraftsShape {
   readonly list: (principal: Principal, kind: Draft["kind"] | undefined) => Effect.Effect<ReadonlyArray<Draft>>
-  readonly create: (principal: Principal, input: { readonly kind: Draft["kind"]; readonly name: string; readonly content: unknown }) => Effect.Effect<Draft>
+  readonly create: (
+    principal: Principal,
+    input: { readonly kind: Draft["kind"]; readonly name: string; readonly content: unknown }
+  ) => Effect.Effect<Draft>
   readonly get: (principal: Principal, id: string) => Effect.Effect<Draft, NotFound>
-  readonly save: (principal: Principal, id: string, input: { readonly name?: string | undefined; readonly content?: unknown }) => Effect.Effect<Draft, NotFound>
+  readonly save: (
+    principal: Principal,
+    id: string,
+    input: { readonly name?: string | undefined; readonly content?: unknown }
+  ) => Effect.Effect<Draft, NotFound>
   readonly remove: (principal: Principal, id: string) => Effect.Effect<Draft, NotFound>
   readonly promote: (principal: Principal, id: string) => Effect.Effect<Draft, Failure>
 }
@@ -58,7 +73,10 @@ export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Dra
       const row = (principal: Principal, id: string) =>
         Effect.gen(function*() {
           if (!isUuid(id)) return yield* notFound("draft", id)
-          const [found] = yield* sql<DraftRow>`SELECT * FROM drafts WHERE tenant_id = ${principal.tenantId} AND id = ${id} AND owner = ${principal.sub}`.pipe(Effect.orDie)
+          const [found] = yield* sql<
+            DraftRow
+          >`SELECT * FROM drafts WHERE tenant_id = ${principal.tenantId} AND id = ${id} AND owner = ${principal.sub}`
+            .pipe(Effect.orDie)
           if (found === undefined) return yield* notFound("draft", id)
           return found
         })
@@ -69,24 +87,36 @@ export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Dra
           const content = contentOf(draft.content)
           switch (draft.kind) {
             case "PROCESS": {
-              const deployment = yield* deployments.deploy(principal.tenantId, principal.sub, typeof content === "string"
-                ? { format: "BPMN_XML", xml: content }
-                : { format: "JSON_GRAPH", graph: content })
+              const deployment = yield* deployments.deploy(
+                principal.tenantId,
+                principal.sub,
+                typeof content === "string"
+                  ? { format: "BPMN_XML", xml: content }
+                  : { format: "JSON_GRAPH", graph: content }
+              )
               return { kind: "deployment", id: deployment.id, key: deployment.key, version: deployment.version }
             }
             case "DECISION": {
               if (typeof content === "string") {
                 const model = yield* decisions.importXml(principal.tenantId, principal.sub, content)
                 const first = model.decisions[0]
-                return { kind: "decisionModel", id: model.id, key: first?.key ?? model.id, version: first?.version ?? 1 }
+                return {
+                  kind: "decisionModel",
+                  id: model.id,
+                  key: first?.key ?? model.id,
+                  version: first?.version ?? 1
+                }
               }
               const decision = yield* decisions.deployTable(principal.tenantId, principal.sub, content)
               return { kind: "decision", id: decision.id, key: decision.key, version: decision.version }
             }
             case "FORM":
-              return yield* businessError("form drafts cannot be deployed yet: the Forms area (form definitions) is not available", [
-                { field: "kind", message: "FORM drafts are kept but not deployable yet", code: "NOT_DEPLOYABLE" }
-              ])
+              return yield* businessError(
+                "form drafts cannot be deployed yet: the Forms area (form definitions) is not available",
+                [
+                  { field: "kind", message: "FORM drafts are kept but not deployable yet", code: "NOT_DEPLOYABLE" }
+                ]
+              )
           }
         })
 
@@ -102,7 +132,9 @@ export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Dra
             const id = yield* newId
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`INSERT INTO drafts (tenant_id, id, owner, kind, name, content, promoted_to, created_at, updated_at)
-              VALUES (${principal.tenantId}, ${id}, ${principal.sub}, ${input.kind}, ${input.name}, ${storedContent(input.content ?? null)}::jsonb, NULL, ${now}, ${now})`.pipe(Effect.orDie)
+              VALUES (${principal.tenantId}, ${id}, ${principal.sub}, ${input.kind}, ${input.name}, ${
+              storedContent(input.content ?? null)
+            }::jsonb, NULL, ${now}, ${now})`.pipe(Effect.orDie)
             return toDraft(yield* Effect.orDie(row(principal, id)))
           }),
         get: (principal, id) => Effect.map(row(principal, id), toDraft),
@@ -111,7 +143,9 @@ export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Dra
             const current = yield* row(principal, id)
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`UPDATE drafts SET name = ${input.name ?? current.name},
-                content = ${input.content === undefined ? storedContent(contentOf(current.content)) : storedContent(input.content)}::jsonb,
+                content = ${
+              input.content === undefined ? storedContent(contentOf(current.content)) : storedContent(input.content)
+            }::jsonb,
                 promoted_to = NULL, updated_at = ${now}
               WHERE id = ${id}`.pipe(Effect.orDie)
             return toDraft(yield* row(principal, id))
@@ -127,11 +161,14 @@ export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Dra
             const current = yield* row(principal, id)
             if (current.promoted_to !== null) {
               const done = fromJson<{ kind: string; id: string }>(current.promoted_to)
-              return yield* conflict(`draft ${id} was already promoted (${done.kind} ${done.id}); save it again to promote a new version`)
+              return yield* conflict(
+                `draft ${id} was already promoted (${done.kind} ${done.id}); save it again to promote a new version`
+              )
             }
             const promoted = yield* deploy(principal, current)
             const now = new Date(yield* nowMillis).toISOString()
-            yield* sql`UPDATE drafts SET promoted_to = ${toJson(promoted)}::jsonb, updated_at = ${now} WHERE id = ${id}`.pipe(Effect.orDie)
+            yield* sql`UPDATE drafts SET promoted_to = ${toJson(promoted)}::jsonb, updated_at = ${now} WHERE id = ${id}`
+              .pipe(Effect.orDie)
             return toDraft(yield* row(principal, id))
           })
       }

@@ -2,7 +2,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { countOf, isUniqueViolation } from "../persistence/SqlValues.ts"
-import { type Conflict, conflict, notFound, NotFound } from "../schema/ApiErrors.ts"
+import { type Conflict, conflict, NotFound, notFound } from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { Group, GroupMember } from "../schema/Groups.ts"
 import { isUuid, newId } from "./Ids.ts"
@@ -41,10 +41,21 @@ const toMember = (row: MemberRow): GroupMember => ({
 
 export interface GroupsShape {
   readonly list: (tenantId: string, page: PageRequest) => Effect.Effect<PageOf<Group>>
-  readonly create: (tenantId: string, input: { readonly name: string; readonly description?: string | undefined }) => Effect.Effect<Group, Conflict>
+  readonly create: (
+    tenantId: string,
+    input: { readonly name: string; readonly description?: string | undefined }
+  ) => Effect.Effect<Group, Conflict>
   readonly get: (tenantId: string, id: string) => Effect.Effect<Group, NotFound>
-  readonly members: (tenantId: string, groupId: string, page: PageRequest) => Effect.Effect<PageOf<GroupMember>, NotFound>
-  readonly addMember: (tenantId: string, groupId: string, userId: string) => Effect.Effect<GroupMember, NotFound | Conflict>
+  readonly members: (
+    tenantId: string,
+    groupId: string,
+    page: PageRequest
+  ) => Effect.Effect<PageOf<GroupMember>, NotFound>
+  readonly addMember: (
+    tenantId: string,
+    groupId: string,
+    userId: string
+  ) => Effect.Effect<GroupMember, NotFound | Conflict>
   readonly removeMember: (tenantId: string, groupId: string, userId: string) => Effect.Effect<GroupMember, NotFound>
   /** Ids of the groups a user belongs to. */
   readonly groupIdsOf: (tenantId: string, userId: string) => Effect.Effect<ReadonlyArray<string>>
@@ -74,7 +85,9 @@ export class Groups extends Context.Service<Groups, GroupsShape>()("flowcore/Gro
         list: (tenantId, page) =>
           Effect.gen(function*() {
             const [rows, total] = yield* Effect.all([
-              sql<GroupRow>`${selectGroups(tenantId)} ORDER BY g.name, g.id LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<GroupRow>`${selectGroups(tenantId)} ORDER BY g.name, g.id LIMIT ${page.size} OFFSET ${
+                page.page * page.size
+              }`,
               sql<{ count: unknown }>`SELECT count(*) AS count FROM user_groups WHERE tenant_id = ${tenantId}`
             ])
             return pageOf(rows.map(toGroup), page, countOf(total))
@@ -103,7 +116,9 @@ export class Groups extends Context.Service<Groups, GroupsShape>()("flowcore/Gro
                 FROM group_members m JOIN users u ON u.id = m.user_id
                 WHERE m.tenant_id = ${tenantId} AND m.group_id = ${groupId}
                 ORDER BY u.username LIMIT ${page.size} OFFSET ${page.page * page.size}`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM group_members WHERE tenant_id = ${tenantId} AND group_id = ${groupId}`
+              sql<
+                { count: unknown }
+              >`SELECT count(*) AS count FROM group_members WHERE tenant_id = ${tenantId} AND group_id = ${groupId}`
             ]).pipe(Effect.orDie)
             return pageOf(rows.map(toMember), page, countOf(total))
           }),
@@ -138,7 +153,9 @@ export class Groups extends Context.Service<Groups, GroupsShape>()("flowcore/Gro
             return toMember(rows[0])
           }),
         groupIdsOf: (tenantId, userId) =>
-          sql<{ group_id: string }>`SELECT group_id FROM group_members WHERE tenant_id = ${tenantId} AND user_id = ${userId}`.pipe(
+          sql<
+            { group_id: string }
+          >`SELECT group_id FROM group_members WHERE tenant_id = ${tenantId} AND user_id = ${userId}`.pipe(
             Effect.map((rows) => rows.map((row) => row.group_id)),
             Effect.orDie
           )

@@ -48,7 +48,11 @@ export interface IdempotentRequestsShape {
     onAnswered: (answered: Extract<ClaimOutcome, { _tag: "Answered" }>) => Effect.Effect<A, E, R>
   ) => Effect.Effect<A, E, R>
   /** Claimed rows of a scope left unanswered since before `olderThanMillis` ago (interrupted work to finish). */
-  readonly interrupted: (scope: IdempotentClaim["scope"], olderThanMillis: number, limit: number) => Effect.Effect<ReadonlyArray<InterruptedRequest>>
+  readonly interrupted: (
+    scope: IdempotentClaim["scope"],
+    olderThanMillis: number,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<InterruptedRequest>>
   /** Forgets expired rows; returns how many. */
   readonly purgeExpired: Effect.Effect<number>
 }
@@ -57,7 +61,10 @@ export interface IdempotentRequestsShape {
 const canonicalJson = (value: unknown): string => {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`
   if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value).filter(([, item]) => item !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    const entries = Object.entries(value).filter(([, item]) => item !== undefined).sort((
+      [a],
+      [b]
+    ) => (a < b ? -1 : a > b ? 1 : 0))
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`
   }
   return JSON.stringify(value ?? null)
@@ -74,7 +81,9 @@ interface Row {
   readonly started_at: Date | string
 }
 
-export class IdempotentRequests extends Context.Service<IdempotentRequests, IdempotentRequestsShape>()("flowcore/IdempotentRequests") {
+export class IdempotentRequests
+  extends Context.Service<IdempotentRequests, IdempotentRequestsShape>()("flowcore/IdempotentRequests")
+{
   static readonly layer = Layer.effect(
     IdempotentRequests,
     Effect.gen(function*() {
@@ -88,9 +97,12 @@ export class IdempotentRequests extends Context.Service<IdempotentRequests, Idem
           const nowText = new Date(now).toISOString()
           const expires = new Date(now + Math.max(retentionMillis, c.retainMillis ?? 0)).toISOString()
           // A new key, or an expired one taken over: ours to run from scratch.
-          const inserted = yield* sql`INSERT INTO idempotent_requests (tenant_id, scope, key, fingerprint, state, actor, request,
+          const inserted =
+            yield* sql`INSERT INTO idempotent_requests (tenant_id, scope, key, fingerprint, state, actor, request,
               response, started_at, finished_at, expires_at)
-            VALUES (${c.tenantId}, ${c.scope}, ${c.key}, ${c.fingerprint}, 'IN_PROGRESS', ${c.actor}, ${toJson(c.request ?? null)}::jsonb,
+            VALUES (${c.tenantId}, ${c.scope}, ${c.key}, ${c.fingerprint}, 'IN_PROGRESS', ${c.actor}, ${
+              toJson(c.request ?? null)
+            }::jsonb,
               NULL, ${nowText}, NULL, ${expires})
             ON CONFLICT (tenant_id, scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'IN_PROGRESS',
               actor = excluded.actor, request = excluded.request, response = NULL, started_at = excluded.started_at,
@@ -101,15 +113,21 @@ export class IdempotentRequests extends Context.Service<IdempotentRequests, Idem
           const [row] = yield* sql<Row>`SELECT fingerprint, state, response, started_at FROM idempotent_requests
             WHERE tenant_id = ${c.tenantId} AND scope = ${c.scope} AND key = ${c.key}`
           if (row === undefined) return yield* claim(c) // expired and deleted meanwhile: claim afresh
-          if (row.state === "DONE") return { _tag: "Answered", fingerprint: row.fingerprint, response: fromJson(row.response) } as const
-          if (row.fingerprint !== c.fingerprint) return { _tag: "Answered", fingerprint: row.fingerprint, response: undefined } as const
+          if (row.state === "DONE") {
+            return { _tag: "Answered", fingerprint: row.fingerprint, response: fromJson(row.response) } as const
+          }
+          if (row.fingerprint !== c.fingerprint) {
+            return { _tag: "Answered", fingerprint: row.fingerprint, response: undefined } as const
+          }
           return { _tag: "Run", epochMillis: new Date(row.started_at).getTime() } as const
         }).pipe(Effect.orDie)
 
       const finish: IdempotentRequestsShape["finish"] = (c, response) =>
         Effect.gen(function*() {
           const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-          const stored = yield* sql`UPDATE idempotent_requests SET state = 'DONE', response = ${toJson(response)}::jsonb, finished_at = ${now}
+          const stored = yield* sql`UPDATE idempotent_requests SET state = 'DONE', response = ${
+            toJson(response)
+          }::jsonb, finished_at = ${now}
             WHERE tenant_id = ${c.tenantId} AND scope = ${c.scope} AND key = ${c.key} AND state = 'IN_PROGRESS' RETURNING key`
           if (stored.length > 0) return response
           const [row] = yield* sql<{ response: unknown }>`SELECT response FROM idempotent_requests
@@ -130,10 +148,17 @@ export class IdempotentRequests extends Context.Service<IdempotentRequests, Idem
         interrupted: (scope, olderThanMillis, limit) =>
           Effect.gen(function*() {
             const before = new Date((yield* Clock.currentTimeMillis) - olderThanMillis).toISOString()
-            const rows = yield* sql<{ tenant_id: string; key: string; actor: string; request: unknown }>`SELECT tenant_id, key, actor, request
+            const rows = yield* sql<
+              { tenant_id: string; key: string; actor: string; request: unknown }
+            >`SELECT tenant_id, key, actor, request
               FROM idempotent_requests WHERE scope = ${scope} AND state = 'IN_PROGRESS' AND started_at < ${before}
               ORDER BY started_at LIMIT ${limit}`
-            return rows.map((row) => ({ tenantId: row.tenant_id, key: row.key, actor: row.actor, request: fromJson(row.request) }))
+            return rows.map((row) => ({
+              tenantId: row.tenant_id,
+              key: row.key,
+              actor: row.actor,
+              request: fromJson(row.request)
+            }))
           }).pipe(Effect.orDie),
         purgeExpired: Effect.gen(function*() {
           const now = new Date(yield* Clock.currentTimeMillis).toISOString()

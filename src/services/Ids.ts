@@ -38,8 +38,9 @@ export const newId: Effect.Effect<string> = Effect.gen(function*() {
 })
 
 /** Runs `effect` with its new ids derived from `key` (see IdSeed). */
-export const withIdsFrom = (key: string, epochMillis: number) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.provideService(effect, CurrentIdSeed, { key, epochMillis, next: 0 })
+export const withIdsFrom =
+  (key: string, epochMillis: number) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.provideService(effect, CurrentIdSeed, { key, epochMillis, next: 0 })
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export const isUuid = (value: string): boolean => UUID_PATTERN.test(value)

@@ -4,7 +4,14 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
-import { conflict, type Conflict, notFound, type NotFound, type ValidationError, type BusinessError } from "../schema/ApiErrors.ts"
+import {
+  type BusinessError,
+  type Conflict,
+  conflict,
+  type NotFound,
+  notFound,
+  type ValidationError
+} from "../schema/ApiErrors.ts"
 import type { Incident } from "../schema/Work.ts"
 import { isUuid } from "./Ids.ts"
 import { type IncidentRow, toIncident } from "./IncidentRows.ts"
@@ -18,10 +25,16 @@ export type RecoveryAction =
   | { readonly kind: "editVariablesAndRetry"; readonly variables: Readonly<Record<string, unknown>> }
 
 export interface IncidentRecoveryShape {
-  readonly recover: (principal: Principal, incidentId: string, action: RecoveryAction) => Effect.Effect<Incident, NotFound | Conflict | ValidationError | BusinessError>
+  readonly recover: (
+    principal: Principal,
+    incidentId: string,
+    action: RecoveryAction
+  ) => Effect.Effect<Incident, NotFound | Conflict | ValidationError | BusinessError>
 }
 
-export class IncidentRecovery extends Context.Service<IncidentRecovery, IncidentRecoveryShape>()("flowcore/IncidentRecovery") {
+export class IncidentRecovery
+  extends Context.Service<IncidentRecovery, IncidentRecoveryShape>()("flowcore/IncidentRecovery")
+{
   static readonly layer = Layer.effect(
     IncidentRecovery,
     Effect.gen(function*() {
@@ -31,7 +44,8 @@ export class IncidentRecovery extends Context.Service<IncidentRecovery, Incident
       const incidentById = (tenantId: string, id: string) =>
         Effect.gen(function*() {
           if (!isUuid(id)) return yield* notFound("incident", id)
-          const rows = yield* sql<IncidentRow>`SELECT * FROM incidents WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          const rows = yield* sql<IncidentRow>`SELECT * FROM incidents WHERE tenant_id = ${tenantId} AND id = ${id}`
+            .pipe(Effect.orDie)
           if (rows[0] === undefined) return yield* notFound("incident", id)
           return rows[0]
         })
@@ -45,15 +59,29 @@ export class IncidentRecovery extends Context.Service<IncidentRecovery, Incident
             switch (action.kind) {
               case "retry":
               case "skip":
-                yield* instances.command(principal, instanceId, { type: "ResolveIncident", incidentId, action: action.kind })
+                yield* instances.command(principal, instanceId, {
+                  type: "ResolveIncident",
+                  incidentId,
+                  action: action.kind
+                })
                 break
               case "editVariablesAndRetry":
-                yield* instances.command(principal, instanceId, { type: "ResolveIncident", incidentId, action: "retry", variables: action.variables })
+                yield* instances.command(principal, instanceId, {
+                  type: "ResolveIncident",
+                  incidentId,
+                  action: "retry",
+                  variables: action.variables
+                })
                 break
               case "rollback": {
                 // The instance's variables as they were right after that history event.
                 const snapshot = yield* instances.snapshot(principal.tenantId, instanceId, action.eventSeq)
-                yield* instances.command(principal, instanceId, { type: "ResolveIncident", incidentId, action: "retry", restoreVariables: snapshot.variables })
+                yield* instances.command(principal, instanceId, {
+                  type: "ResolveIncident",
+                  incidentId,
+                  action: "retry",
+                  restoreVariables: snapshot.variables
+                })
                 break
               }
               case "restartFromNode":

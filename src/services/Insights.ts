@@ -2,7 +2,7 @@
 // reliability, and the age of human tasks; and a report of completion rate or duration grouped by a variable.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { validationError, type ValidationError } from "../schema/ApiErrors.ts"
+import { type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { Insights as InsightsResult, InsightsReport } from "../schema/Insights.ts"
 import { nowMillis } from "./Time.ts"
 
@@ -13,16 +13,24 @@ export interface InsightsFilter {
 }
 
 export interface InsightsShape {
-  readonly metrics: (tenantId: string, filter: InsightsFilter) => Effect.Effect<typeof InsightsResult.Type, ValidationError>
+  readonly metrics: (
+    tenantId: string,
+    filter: InsightsFilter
+  ) => Effect.Effect<typeof InsightsResult.Type, ValidationError>
   readonly report: (
     tenantId: string,
     filter: InsightsFilter & { readonly metric: "COMPLETION_RATE" | "DURATION"; readonly groupBy?: string | undefined }
   ) => Effect.Effect<typeof InsightsReport.Type, ValidationError>
 }
 
-const num = (value: unknown): number | null => (value === null || value === undefined ? null : Math.round(Number(value) * 1000) / 1000)
+const num = (
+  value: unknown
+): number | null => (value === null || value === undefined ? null : Math.round(Number(value) * 1000) / 1000)
 const int = (value: unknown): number => Number(value ?? 0)
-const rate = (part: number, whole: number): number | null => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000)
+const rate = (
+  part: number,
+  whole: number
+): number | null => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000)
 
 const instant = (field: string, value: string | undefined) =>
   value === undefined || !Number.isNaN(Date.parse(value))
@@ -93,7 +101,12 @@ export class Insights extends Context.Service<Insights, InsightsShape>()("flowco
                 running: int(row["running"]),
                 withIncidents: int(row["with_incidents"]),
                 completionRate: rate(int(row["completed"]), int(row["completed"]) + int(row["canceled"])),
-                duration: { avg: num(row["avg_ms"]), p50: num(row["p50_ms"]), p95: num(row["p95_ms"]), max: num(row["max_ms"]) }
+                duration: {
+                  avg: num(row["avg_ms"]),
+                  p50: num(row["p50_ms"]),
+                  p95: num(row["p95_ms"]),
+                  max: num(row["max_ms"])
+                }
               })),
               jobs: jobs.map((row) => ({
                 type: String(row["type"]),

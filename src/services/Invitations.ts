@@ -6,7 +6,7 @@ import { createHash, randomBytes } from "node:crypto"
 import type { Role } from "../auth/Roles.ts"
 import { AppConfig } from "../config.ts"
 import { countOf, fromJson, toJson } from "../persistence/SqlValues.ts"
-import { type Conflict, conflict, notFound, type NotFound } from "../schema/ApiErrors.ts"
+import { type Conflict, conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { Invitation } from "../schema/Invitations.ts"
 import type { User } from "../schema/Users.ts"
@@ -54,7 +54,10 @@ export interface InvitationsShape {
   ) => Effect.Effect<Invitation & { readonly token: string }, Conflict>
   readonly accept: (
     input: { readonly token: string; readonly username: string; readonly password: string }
-  ) => Effect.Effect<{ readonly invitation: Invitation; readonly user: User; readonly tenantId: string }, NotFound | Conflict>
+  ) => Effect.Effect<
+    { readonly invitation: Invitation; readonly user: User; readonly tenantId: string },
+    NotFound | Conflict
+  >
   readonly revoke: (tenantId: string, id: string) => Effect.Effect<Invitation, NotFound | Conflict>
 }
 
@@ -85,7 +88,9 @@ export class Invitations extends Context.Service<Invitations, InvitationsShape>(
             const now = yield* nowMillis
             const nowText = new Date(now).toISOString()
             const outstanding = yield* sql`SELECT 1 FROM invitations WHERE tenant_id = ${tenantId}
-              AND lower(email) = lower(${input.email}) AND state = 'PENDING' AND expires_at > ${nowText}`.pipe(Effect.orDie)
+              AND lower(email) = lower(${input.email}) AND state = 'PENDING' AND expires_at > ${nowText}`.pipe(
+              Effect.orDie
+            )
             if (outstanding.length > 0) {
               return yield* conflict(`an outstanding invitation for ${input.email} already exists`, [
                 { field: "email", message: "already invited", code: "DUPLICATE" }
@@ -93,10 +98,13 @@ export class Invitations extends Context.Service<Invitations, InvitationsShape>(
             }
             const id = yield* newId
             const token = randomBytes(32).toString("base64url")
-            const expiresAt = new Date(now + (input.expiresInHours ?? config.invitationTtlHours) * 3_600_000).toISOString()
+            const expiresAt = new Date(now + (input.expiresInHours ?? config.invitationTtlHours) * 3_600_000)
+              .toISOString()
             const rows = yield* sql<InvitationRow>`INSERT INTO invitations
                 (tenant_id, id, email, roles, token_hash, state, invited_by, expires_at, accepted_user_id, created_at, updated_at)
-              VALUES (${tenantId}, ${id}, ${input.email}, ${toJson([...new Set(input.roles)])}::jsonb, ${hashToken(token)}, 'PENDING',
+              VALUES (${tenantId}, ${id}, ${input.email}, ${toJson([...new Set(input.roles)])}::jsonb, ${
+              hashToken(token)
+            }, 'PENDING',
                 ${invitedBy}, ${expiresAt}, NULL, ${nowText}, ${nowText})
               RETURNING *`.pipe(Effect.orDie)
             return { ...toInvitation(rows[0]!, now), token }
@@ -105,16 +113,21 @@ export class Invitations extends Context.Service<Invitations, InvitationsShape>(
         accept: (input) =>
           Effect.gen(function*() {
             const now = yield* nowMillis
-            const rows = yield* sql<InvitationRow>`SELECT * FROM invitations WHERE token_hash = ${hashToken(input.token)}`.pipe(
+            const rows = yield* sql<InvitationRow>`SELECT * FROM invitations WHERE token_hash = ${
+              hashToken(input.token)
+            }`.pipe(
               Effect.orDie
             )
             const row = rows[0]
             if (row === undefined) return yield* notFound("invitation", "with the given token")
             const invitation = toInvitation(row, now)
             if (invitation.state !== "PENDING") {
-              return yield* conflict(`invitation ${invitation.id} is ${invitation.state.toLowerCase()} and can no longer be accepted`, [
-                { field: "token", message: `invitation is ${invitation.state}`, code: invitation.state }
-              ])
+              return yield* conflict(
+                `invitation ${invitation.id} is ${invitation.state.toLowerCase()} and can no longer be accepted`,
+                [
+                  { field: "token", message: `invitation is ${invitation.state}`, code: invitation.state }
+                ]
+              )
             }
             // Claim the invitation first, so two concurrent accepts cannot both create a user.
             const nowText = new Date(now).toISOString()
@@ -127,7 +140,9 @@ export class Invitations extends Context.Service<Invitations, InvitationsShape>(
               email: row.email,
               roles: invitation.roles
             }).pipe(
-              Effect.tapError(() => sql`UPDATE invitations SET state = 'PENDING' WHERE id = ${row.id}`.pipe(Effect.orDie))
+              Effect.tapError(() =>
+                sql`UPDATE invitations SET state = 'PENDING' WHERE id = ${row.id}`.pipe(Effect.orDie)
+              )
             )
             const updated = yield* sql<InvitationRow>`UPDATE invitations SET accepted_user_id = ${user.id}
               WHERE id = ${row.id} RETURNING *`.pipe(Effect.orDie)
@@ -138,7 +153,9 @@ export class Invitations extends Context.Service<Invitations, InvitationsShape>(
           Effect.gen(function*() {
             if (!isUuid(id)) return yield* notFound("invitation", id)
             const now = yield* nowMillis
-            const rows = yield* sql<InvitationRow>`SELECT * FROM invitations WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
+            const rows = yield* sql<
+              InvitationRow
+            >`SELECT * FROM invitations WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
               Effect.orDie
             )
             if (rows[0] === undefined) return yield* notFound("invitation", id)

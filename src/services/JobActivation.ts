@@ -62,7 +62,11 @@ export interface ActivationRequest {
   readonly requestTimeout?: number | undefined
 }
 
-export const makeJobActivation = (sql: SqlClient.SqlClient, instances: ProcessInstancesShape, config: AppConfigShape) => {
+export const makeJobActivation = (
+  sql: SqlClient.SqlClient,
+  instances: ProcessInstancesShape,
+  config: AppConfigShape
+) => {
   // Graphs never change for a deployment: parsed once.
   const graphs = new Map<string, ProcessGraph>()
   const graphOf = (deploymentId: string, raw: unknown): ProcessGraph => {
@@ -79,10 +83,19 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, instances: ProcessIn
     Effect.gen(function*() {
       if (jobs.length === 0) return jobs
       const instanceIds = [...new Set(jobs.map((job) => job.processInstanceId))]
-      const rows = yield* sql<{ id: string; deployment_id: string; engine_state: unknown; graph: unknown }>`SELECT i.id, i.deployment_id,
+      const rows = yield* sql<
+        { id: string; deployment_id: string; engine_state: unknown; graph: unknown }
+      >`SELECT i.id, i.deployment_id,
           i.engine_state, d.graph FROM process_instances i JOIN deployments d ON d.id = i.deployment_id
         WHERE ${sql.in("i.id", instanceIds)}`.pipe(Effect.orDie)
-      const states = new Map(rows.map((row) => [row.id, { graph: graphOf(row.deployment_id, row.graph), state: fromJson<InstanceState>(row.engine_state) }]))
+      const states = new Map(
+        rows.map((
+          row
+        ) => [row.id, {
+          graph: graphOf(row.deployment_id, row.graph),
+          state: fromJson<InstanceState>(row.engine_state)
+        }])
+      )
       return jobs.map((job) => {
         const instance = states.get(job.processInstanceId)
         const now = instance === undefined ? undefined : jobVariablesNow(instance.graph, instance.state, job.id)
@@ -95,12 +108,18 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, instances: ProcessIn
    * is recorded in the job's retry history; at the limit (JOB_TIMEOUT_LIMIT) the job is not handed out again but
    * fails into a JOB_TIMEOUTS_EXCEEDED incident naming the count and the workers.
    */
-  const recordExpiries = (tenantId: string, expired: ReadonlyArray<JobRow & { readonly previous_worker: string | null }>, nowText: string) =>
+  const recordExpiries = (
+    tenantId: string,
+    expired: ReadonlyArray<JobRow & { readonly previous_worker: string | null }>,
+    nowText: string
+  ) =>
     Effect.forEach(expired, (row) =>
       Effect.gen(function*() {
         yield* sql`INSERT INTO job_failures (tenant_id, job_id, attempt, worker, error_message, retries_left, retry_at, failed_at, kind)
           SELECT ${tenantId}, ${row.id}, (SELECT count(*) + 1 FROM job_failures WHERE job_id = ${row.id}), ${row.previous_worker},
-            ${`the lock of worker ${row.previous_worker ?? "?"} ran out before it completed, failed or extended the job`},
+            ${`the lock of worker ${
+          row.previous_worker ?? "?"
+        } ran out before it completed, failed or extended the job`},
             ${row.retries}, NULL, ${nowText}, 'LOCK_EXPIRED'`.pipe(Effect.orDie)
         if (Number(row.lock_expiries) < config.jobTimeoutLimit) return false
         const workers = yield* sql<{ worker: string | null }>`SELECT DISTINCT worker FROM job_failures
@@ -113,22 +132,28 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, instances: ProcessIn
           type: "FailJob",
           jobId: row.id,
           retries: 0,
-          errorMessage: `job ${row.id} timed out ${Number(row.lock_expiries)} times (workers: ${names}); its lock ran out each time`,
+          errorMessage: `job ${row.id} timed out ${
+            Number(row.lock_expiries)
+          } times (workers: ${names}); its lock ran out each time`,
           retryAt: null,
           incidentType: "JOB_TIMEOUTS_EXCEEDED"
         }, `job-timeouts:${row.id}:${Number(row.lock_expiries)}`).pipe(
-          Effect.catchCause((cause) => Effect.logWarning(`job ${row.id} could not be dead-lettered after its timeouts`, cause))
+          Effect.catchCause((cause) =>
+            Effect.logWarning(`job ${row.id} could not be dead-lettered after its timeouts`, cause)
+          )
         )
         return true
       }), { concurrency: 1 })
 
   const activateNow = (tenantId: string, request: ActivationRequest) =>
-      Effect.gen(function*() {
-        const now = yield* nowMillis
-        const nowText = new Date(now).toISOString()
-        const deadline = new Date(now + (request.timeout ?? DEFAULT_LOCK_MS)).toISOString()
-        // A job is activatable when nobody holds it or its holder's lock ran out; jobs of suspended instances wait.
-        const rows = yield* sql<JobRow & { readonly previous_state: string; readonly previous_worker: string | null }>`WITH picked AS (
+    Effect.gen(function*() {
+      const now = yield* nowMillis
+      const nowText = new Date(now).toISOString()
+      const deadline = new Date(now + (request.timeout ?? DEFAULT_LOCK_MS)).toISOString()
+      // A job is activatable when nobody holds it or its holder's lock ran out; jobs of suspended instances wait.
+      const rows = yield* sql<
+        JobRow & { readonly previous_state: string; readonly previous_worker: string | null }
+      >`WITH picked AS (
             SELECT j.id, j.state AS previous_state, j.worker AS previous_worker FROM jobs j JOIN process_instances i ON i.id = j.instance_id
             WHERE j.tenant_id = ${tenantId} AND j.type = ${request.type} AND i.state = 'ACTIVE'
               AND ((j.state = 'ACTIVATABLE' AND (j.deadline IS NULL OR j.deadline <= ${nowText}))
@@ -140,20 +165,23 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, instances: ProcessIn
             lock_expiries = jobs.lock_expiries + CASE WHEN picked.previous_state = 'ACTIVATED' THEN 1 ELSE 0 END
           FROM picked WHERE jobs.id = picked.id
           RETURNING jobs.*, picked.previous_state, picked.previous_worker`.pipe(Effect.orDie)
-        const expired = rows.filter((row) => row.previous_state === "ACTIVATED")
-        const deadLettered = new Set<string>()
-        if (expired.length > 0) {
-          const outcomes = yield* recordExpiries(tenantId, expired, nowText)
-          expired.forEach((row, i) => outcomes[i] === true && deadLettered.add(row.id))
-        }
-        const locked = rows.filter((row) => !deadLettered.has(row.id)).map(toJob)
-          .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
-        const jobs = yield* withVariablesNow(locked)
-        const only = request.fetchVariable
-        return only === undefined
-          ? jobs
-          : jobs.map((job) => ({ ...job, variables: Object.fromEntries(Object.entries(job.variables).filter(([name]) => only.includes(name))) }))
-      })
+      const expired = rows.filter((row) => row.previous_state === "ACTIVATED")
+      const deadLettered = new Set<string>()
+      if (expired.length > 0) {
+        const outcomes = yield* recordExpiries(tenantId, expired, nowText)
+        expired.forEach((row, i) => outcomes[i] === true && deadLettered.add(row.id))
+      }
+      const locked = rows.filter((row) => !deadLettered.has(row.id)).map(toJob)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+      const jobs = yield* withVariablesNow(locked)
+      const only = request.fetchVariable
+      return only === undefined
+        ? jobs
+        : jobs.map((job) => ({
+          ...job,
+          variables: Object.fromEntries(Object.entries(job.variables).filter(([name]) => only.includes(name)))
+        }))
+    })
 
   return { activateNow }
 }

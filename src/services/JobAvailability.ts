@@ -16,38 +16,40 @@ export interface JobAvailabilityShape {
 }
 
 const inProcess = (): JobAvailabilityShape => {
-    const waiting = new Map<string, Set<Deferred.Deferred<void>>>()
-    const keyOf = (tenantId: string, jobType: string) => `${tenantId}\u0000${jobType}`
-    return {
-      announce: (tenantId, jobTypes) =>
-        Effect.sync(() => {
-          for (const jobType of new Set(jobTypes)) {
-            const key = keyOf(tenantId, jobType)
-            for (const deferred of waiting.get(key) ?? []) Deferred.doneUnsafe(deferred, Effect.void)
-            waiting.delete(key)
-          }
-        }),
-      awaitJobs: (tenantId, jobType, timeoutMillis) =>
-        Effect.suspend(() => {
+  const waiting = new Map<string, Set<Deferred.Deferred<void>>>()
+  const keyOf = (tenantId: string, jobType: string) => `${tenantId}\u0000${jobType}`
+  return {
+    announce: (tenantId, jobTypes) =>
+      Effect.sync(() => {
+        for (const jobType of new Set(jobTypes)) {
           const key = keyOf(tenantId, jobType)
-          const deferred = Deferred.makeUnsafe<void>()
-          const set = waiting.get(key) ?? new Set()
-          set.add(deferred)
-          waiting.set(key, set)
-          return Deferred.await(deferred).pipe(
-            Effect.timeoutOption(timeoutMillis),
-            Effect.asVoid,
-            Effect.ensuring(Effect.sync(() => {
-              const current = waiting.get(key)
-              current?.delete(deferred)
-              if (current !== undefined && current.size === 0) waiting.delete(key)
-            }))
-          )
-        })
-    }
+          for (const deferred of waiting.get(key) ?? []) Deferred.doneUnsafe(deferred, Effect.void)
+          waiting.delete(key)
+        }
+      }),
+    awaitJobs: (tenantId, jobType, timeoutMillis) =>
+      Effect.suspend(() => {
+        const key = keyOf(tenantId, jobType)
+        const deferred = Deferred.makeUnsafe<void>()
+        const set = waiting.get(key) ?? new Set()
+        set.add(deferred)
+        waiting.set(key, set)
+        return Deferred.await(deferred).pipe(
+          Effect.timeoutOption(timeoutMillis),
+          Effect.asVoid,
+          Effect.ensuring(Effect.sync(() => {
+            const current = waiting.get(key)
+            current?.delete(deferred)
+            if (current !== undefined && current.size === 0) waiting.delete(key)
+          }))
+        )
+      })
+  }
 }
 
-export class JobAvailability extends Context.Service<JobAvailability, JobAvailabilityShape>()("flowcore/JobAvailability") {
+export class JobAvailability
+  extends Context.Service<JobAvailability, JobAvailabilityShape>()("flowcore/JobAvailability")
+{
   static readonly layer = Layer.effect(
     JobAvailability,
     Effect.gen(function*() {
@@ -57,11 +59,17 @@ export class JobAvailability extends Context.Service<JobAvailability, JobAvailab
       const notifications = yield* pg.listen(CHANNEL)
       yield* Effect.forkScoped(Effect.forever(
         Effect.flatMap(Queue.take(notifications), (notification) => {
-          const { tenantId, jobTypes } = JSON.parse(notification.payload) as { tenantId: string; jobTypes: Array<string> }
+          const { tenantId, jobTypes } = JSON.parse(notification.payload) as {
+            tenantId: string
+            jobTypes: Array<string>
+          }
           return local.announce(tenantId, jobTypes)
         }).pipe(Effect.catchCause((cause) =>
           // the waiters' own re-checks cover what is missed meanwhile
-          Effect.andThen(Effect.logWarning("job announcements from other nodes interrupted", cause), Effect.sleep("1 second"))
+          Effect.andThen(
+            Effect.logWarning("job announcements from other nodes interrupted", cause),
+            Effect.sleep("1 second")
+          )
         ))
       ))
       return {

@@ -4,7 +4,14 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { fromJson, toJson } from "../persistence/SqlValues.ts"
-import { type BusinessError, conflict, type Conflict, notFound, type NotFound, type ValidationError } from "../schema/ApiErrors.ts"
+import {
+  type BusinessError,
+  type Conflict,
+  conflict,
+  type NotFound,
+  notFound,
+  type ValidationError
+} from "../schema/ApiErrors.ts"
 import type { Job, RetryAttempt, RetryPolicy, RetryState } from "../schema/Work.ts"
 import { isUuid } from "./Ids.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
@@ -23,10 +30,17 @@ type Failure = NotFound | Conflict | ValidationError | BusinessError
 
 export interface JobRetriesShape {
   readonly state: (tenantId: string, jobId: string) => Effect.Effect<typeof RetryState.Type, NotFound>
-  readonly setPolicy: (principal: Principal, jobId: string, input: { readonly policy: RetryPolicy; readonly retries?: number | undefined }) => Effect.Effect<typeof RetryState.Type, Failure>
+  readonly setPolicy: (
+    principal: Principal,
+    jobId: string,
+    input: { readonly policy: RetryPolicy; readonly retries?: number | undefined }
+  ) => Effect.Effect<typeof RetryState.Type, Failure>
   readonly retryNow: (principal: Principal, jobId: string) => Effect.Effect<typeof RetryState.Type, Failure>
   readonly cancelRetry: (principal: Principal, jobId: string) => Effect.Effect<typeof RetryState.Type, Failure>
-  readonly history: (tenantId: string, jobId: string) => Effect.Effect<ReadonlyArray<typeof RetryAttempt.Type>, NotFound>
+  readonly history: (
+    tenantId: string,
+    jobId: string
+  ) => Effect.Effect<ReadonlyArray<typeof RetryAttempt.Type>, NotFound>
 }
 
 export class JobRetries extends Context.Service<JobRetries, JobRetriesShape>()("flowcore/JobRetries") {
@@ -70,7 +84,13 @@ export class JobRetries extends Context.Service<JobRetries, JobRetriesShape>()("
       const pending = (tenantId: string, jobId: string) =>
         Effect.gen(function*() {
           const current = yield* open(tenantId, jobId)
-          if (!current.waiting) return yield* conflict(`job ${jobId} has no pending retry`, [{ field: "id", message: "no retry is waiting", code: "NO_PENDING_RETRY" }])
+          if (!current.waiting) {
+            return yield* conflict(`job ${jobId} has no pending retry`, [{
+              field: "id",
+              message: "no retry is waiting",
+              code: "NO_PENDING_RETRY"
+            }])
+          }
           return current
         })
 
@@ -79,28 +99,45 @@ export class JobRetries extends Context.Service<JobRetries, JobRetriesShape>()("
         setPolicy: (principal, jobId, input) =>
           Effect.gen(function*() {
             yield* open(principal.tenantId, jobId)
-            yield* sql`UPDATE jobs SET retry_policy = ${toJson(input.policy)}::jsonb WHERE tenant_id = ${principal.tenantId} AND id = ${jobId}`.pipe(Effect.orDie)
+            yield* sql`UPDATE jobs SET retry_policy = ${
+              toJson(input.policy)
+            }::jsonb WHERE tenant_id = ${principal.tenantId} AND id = ${jobId}`.pipe(Effect.orDie)
             if (input.retries !== undefined) yield* work.updateRetries(principal, jobId, input.retries)
             return yield* state(principal.tenantId, jobId)
           }),
         retryNow: (principal, jobId) =>
           Effect.gen(function*() {
             yield* pending(principal.tenantId, jobId)
-            yield* sql`UPDATE jobs SET deadline = NULL WHERE tenant_id = ${principal.tenantId} AND id = ${jobId} AND state = 'ACTIVATABLE'`.pipe(Effect.orDie)
+            yield* sql`UPDATE jobs SET deadline = NULL WHERE tenant_id = ${principal.tenantId} AND id = ${jobId} AND state = 'ACTIVATABLE'`
+              .pipe(Effect.orDie)
             return yield* state(principal.tenantId, jobId)
           }),
         cancelRetry: (principal, jobId) =>
           Effect.gen(function*() {
             yield* pending(principal.tenantId, jobId)
             // No more attempts: the job is dead-lettered into an incident, as when its retries run out.
-            yield* work.failJob(principal, jobId, { retries: 0, errorMessage: `pending retry canceled by ${principal.sub}` })
+            yield* work.failJob(principal, jobId, {
+              retries: 0,
+              errorMessage: `pending retry canceled by ${principal.sub}`
+            })
             return yield* state(principal.tenantId, jobId)
           }),
         history: (tenantId, jobId) =>
           Effect.gen(function*() {
             yield* state(tenantId, jobId)
-            const rows = yield* sql<{ attempt: number; kind: "FAILED" | "LOCK_EXPIRED"; worker: string | null; error_message: string; retries_left: number; retry_at: unknown; failed_at: unknown }>`SELECT
-                attempt, kind, worker, error_message, retries_left, retry_at, failed_at FROM job_failures WHERE job_id = ${jobId} ORDER BY attempt`.pipe(Effect.orDie)
+            const rows = yield* sql<
+              {
+                attempt: number
+                kind: "FAILED" | "LOCK_EXPIRED"
+                worker: string | null
+                error_message: string
+                retries_left: number
+                retry_at: unknown
+                failed_at: unknown
+              }
+            >`SELECT
+                attempt, kind, worker, error_message, retries_left, retry_at, failed_at FROM job_failures WHERE job_id = ${jobId} ORDER BY attempt`
+              .pipe(Effect.orDie)
             return rows.map((row) => ({
               attempt: Number(row.attempt),
               kind: row.kind,

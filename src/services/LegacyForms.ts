@@ -4,7 +4,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { contentOf, countOf, storedContent } from "../persistence/SqlValues.ts"
-import { type BusinessError, type Conflict, notFound, type NotFound } from "../schema/ApiErrors.ts"
+import { type BusinessError, type Conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { FormDefinition, LegacyForm, LegacySchema } from "../schema/Forms.ts"
 import { FormDefinitions } from "./FormDefinitions.ts"
@@ -13,7 +13,14 @@ import { isoFromDb, nowMillis } from "./Time.ts"
 
 type Schema = typeof LegacySchema.Type
 
-interface LegacyRow { readonly id: string; readonly key: string; readonly version: number; readonly schema: unknown; readonly created_by: string; readonly created_at: unknown }
+interface LegacyRow {
+  readonly id: string
+  readonly key: string
+  readonly version: number
+  readonly schema: unknown
+  readonly created_by: string
+  readonly created_at: unknown
+}
 const toLegacy = (row: LegacyRow): LegacyForm => ({
   id: row.id,
   key: row.key,
@@ -53,7 +60,10 @@ export interface LegacyFormsShape {
   readonly get: (tenantId: string, id: string) => Effect.Effect<LegacyForm, NotFound>
   readonly edit: (principal: Principal, id: string, schema: Schema) => Effect.Effect<LegacyForm, NotFound>
   readonly remove: (tenantId: string, id: string) => Effect.Effect<LegacyForm, NotFound>
-  readonly migrate: (principal: Principal, id: string) => Effect.Effect<FormDefinition, NotFound | Conflict | BusinessError>
+  readonly migrate: (
+    principal: Principal,
+    id: string
+  ) => Effect.Effect<FormDefinition, NotFound | Conflict | BusinessError>
   readonly latestByKey: (tenantId: string, key: string) => Effect.Effect<LegacyForm | undefined>
 }
 
@@ -67,7 +77,8 @@ export class LegacyForms extends Context.Service<LegacyForms, LegacyFormsShape>(
       const row = (tenantId: string, id: string) =>
         Effect.gen(function*() {
           if (!isUuid(id)) return yield* notFound("form", id)
-          const [found] = yield* sql<LegacyRow>`SELECT * FROM legacy_forms WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          const [found] = yield* sql<LegacyRow>`SELECT * FROM legacy_forms WHERE tenant_id = ${tenantId} AND id = ${id}`
+            .pipe(Effect.orDie)
           if (found === undefined) return yield* notFound("form", id)
           return found
         })
@@ -88,14 +99,19 @@ export class LegacyForms extends Context.Service<LegacyForms, LegacyFormsShape>(
           Effect.gen(function*() {
             const where = sql.and([sql`tenant_id = ${tenantId}`, ...(key === undefined ? [] : [sql`key = ${key}`])])
             const [rows, total] = yield* Effect.all([
-              sql<LegacyRow>`SELECT * FROM legacy_forms WHERE ${where} ORDER BY key, version DESC LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<
+                LegacyRow
+              >`SELECT * FROM legacy_forms WHERE ${where} ORDER BY key, version DESC LIMIT ${page.size} OFFSET ${
+                page.page * page.size
+              }`,
               sql<{ count: unknown }>`SELECT count(*) AS count FROM legacy_forms WHERE ${where}`
             ]).pipe(Effect.orDie)
             return pageOf(rows.map(toLegacy), page, countOf(total))
           }),
         deploy,
         get: (tenantId, id) => Effect.map(row(tenantId, id), toLegacy),
-        edit: (principal, id, schema) => Effect.flatMap(row(principal.tenantId, id), (current) => deploy(principal, current.key, schema)),
+        edit: (principal, id, schema) =>
+          Effect.flatMap(row(principal.tenantId, id), (current) => deploy(principal, current.key, schema)),
         remove: (tenantId, id) =>
           Effect.gen(function*() {
             const current = yield* row(tenantId, id)
@@ -106,12 +122,18 @@ export class LegacyForms extends Context.Service<LegacyForms, LegacyFormsShape>(
           Effect.gen(function*() {
             const current = yield* row(principal.tenantId, id)
             const schema = contentOf(current.schema) as Schema
-            return yield* definitions.create(principal, { name: current.key, key: current.key, schema: toFormJs(current.key, schema) },
-              { formId: current.id, version: Number(current.version) })
+            return yield* definitions.create(principal, {
+              name: current.key,
+              key: current.key,
+              schema: toFormJs(current.key, schema)
+            }, { formId: current.id, version: Number(current.version) })
           }),
         latestByKey: (tenantId, key) =>
           Effect.map(
-            sql<LegacyRow>`SELECT * FROM legacy_forms WHERE tenant_id = ${tenantId} AND key = ${key} ORDER BY version DESC LIMIT 1`.pipe(Effect.orDie),
+            sql<
+              LegacyRow
+            >`SELECT * FROM legacy_forms WHERE tenant_id = ${tenantId} AND key = ${key} ORDER BY version DESC LIMIT 1`
+              .pipe(Effect.orDie),
             (rows) => (rows[0] === undefined ? undefined : toLegacy(rows[0]))
           )
       }

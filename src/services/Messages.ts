@@ -7,15 +7,15 @@
 // with the same ids, so nothing is correlated twice (see IdempotentRequests).
 import { Context, Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { runClusterLoop } from "../actors/ClusterLoop.ts"
 import type { Principal } from "../auth/Principal.ts"
+import { derivedId } from "../engine/Execute.ts"
 import { toJson } from "../persistence/SqlValues.ts"
-import { conflict, type Conflict, validationError, type ValidationError } from "../schema/ApiErrors.ts"
-import { nowMillis } from "./Time.ts"
+import { type Conflict, conflict, type ValidationError, validationError } from "../schema/ApiErrors.ts"
+import { fingerprintOf, type IdempotentClaim, IdempotentRequests } from "./IdempotentRequests.ts"
 import { newId } from "./Ids.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
-import { derivedId } from "../engine/Execute.ts"
-import { fingerprintOf, IdempotentRequests, type IdempotentClaim } from "./IdempotentRequests.ts"
-import { runClusterLoop } from "../actors/ClusterLoop.ts"
+import { nowMillis } from "./Time.ts"
 
 export interface Publication {
   readonly messageName: string
@@ -40,7 +40,13 @@ const ttlMillis = (value: number | string | undefined): Effect.Effect<number, Va
   if (typeof value === "number") return Effect.succeed(value)
   const match = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(value)
   if (match === null || value === "P" || value.endsWith("T")) {
-    return Effect.fail(validationError("timeToLive", `"${value}" is neither milliseconds nor an ISO 8601 duration like PT1H`, "INVALID_DURATION"))
+    return Effect.fail(
+      validationError(
+        "timeToLive",
+        `"${value}" is neither milliseconds nor an ISO 8601 duration like PT1H`,
+        "INVALID_DURATION"
+      )
+    )
   }
   const [, days, hours, minutes, seconds] = match
   return Effect.succeed(Duration.toMillis(Duration.sum(
@@ -53,7 +59,10 @@ const ttlMillis = (value: number | string | undefined): Effect.Effect<number, Va
 export const MESSAGE_RECOVERY_AFTER_MILLIS = 30_000
 
 export interface MessagesShape {
-  readonly publish: (principal: Principal, message: Publication) => Effect.Effect<CorrelationResult, Conflict | ValidationError>
+  readonly publish: (
+    principal: Principal,
+    message: Publication
+  ) => Effect.Effect<CorrelationResult, Conflict | ValidationError>
   /** Finishes publishes interrupted by a crash or a cut-off client, and forgets expired ids (runs every few seconds). */
   readonly recover: Effect.Effect<number>
 }
@@ -75,7 +84,9 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
           const messageKey = yield* newId
           const now = yield* nowMillis
           // Indexed by (tenant_id, kind, name, correlation_key); the oldest subscription of each instance wins.
-          const waiting = yield* sql<{ instance_id: string; id: string }>`SELECT DISTINCT ON (instance_id) instance_id, id
+          const waiting = yield* sql<
+            { instance_id: string; id: string }
+          >`SELECT DISTINCT ON (instance_id) instance_id, id
             FROM event_subscriptions
             WHERE tenant_id = ${principal.tenantId} AND kind = 'MESSAGE' AND name = ${message.messageName} AND correlation_key = ${key}
             ORDER BY instance_id, created_at, id`.pipe(Effect.orDie)
@@ -90,9 +101,16 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
             ), { concurrency: 16 })
           const starts = yield* sql<{ deployment_id: string; node_id: string }>`SELECT m.deployment_id, m.node_id
             FROM message_start_events m JOIN deployments d ON d.id = m.deployment_id
-            WHERE m.tenant_id = ${principal.tenantId} AND m.message_name = ${message.messageName} AND d.state = 'ACTIVE'`.pipe(Effect.orDie)
+            WHERE m.tenant_id = ${principal.tenantId} AND m.message_name = ${message.messageName} AND d.state = 'ACTIVE'`
+            .pipe(Effect.orDie)
           const started = yield* Effect.forEach(starts, (start) =>
-            instances.start(principal, start.deployment_id, variables, start.node_id, derivedId(messageKey, `message-start:${start.deployment_id}:${start.node_id}`)).pipe(
+            instances.start(
+              principal,
+              start.deployment_id,
+              variables,
+              start.node_id,
+              derivedId(messageKey, `message-start:${start.deployment_id}:${start.node_id}`)
+            ).pipe(
               Effect.map((instance) => [instance.id]),
               Effect.catch(() => Effect.succeed([] as Array<string>))
             ), { concurrency: 16 })
@@ -104,7 +122,9 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
           const buffered = ttl > 0 && resumedIds.length === 0 && heldIds.length === 0 && startedIds.length === 0
           if (buffered) {
             yield* sql`INSERT INTO buffered_messages (tenant_id, id, message_id, name, correlation_key, variables, state, expires_at, created_at)
-              VALUES (${principal.tenantId}, ${messageKey}, NULL, ${message.messageName}, ${key}, ${toJson(variables)}::jsonb, 'BUFFERED',
+              VALUES (${principal.tenantId}, ${messageKey}, NULL, ${message.messageName}, ${key}, ${
+              toJson(variables)
+            }::jsonb, 'BUFFERED',
                 ${new Date(now + ttl).toISOString()}, ${new Date(now).toISOString()})
               ON CONFLICT DO NOTHING`.pipe(Effect.orDie)
           }
@@ -117,7 +137,11 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
           }
         }).pipe(Effect.uninterruptible)
 
-      const claimOf = (principal: Principal, message: Publication & { readonly messageId: string }, ttl: number): IdempotentClaim => ({
+      const claimOf = (
+        principal: Principal,
+        message: Publication & { readonly messageId: string },
+        ttl: number
+      ): IdempotentClaim => ({
         tenantId: principal.tenantId,
         scope: "message",
         key: message.messageId,
@@ -132,10 +156,14 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
           const ttl = yield* ttlMillis(message.timeToLive)
           const messageId = message.messageId
           if (messageId === undefined) return yield* correlate(principal, message, ttl)
-          return yield* idempotent.run(claimOf(principal, { ...message, messageId }, ttl), correlate(principal, message, ttl), () =>
-            Effect.fail(conflict(`message ${messageId} was already published`, [
-              { field: "messageId", message: "already published", code: "DUPLICATE" }
-            ])))
+          return yield* idempotent.run(
+            claimOf(principal, { ...message, messageId }, ttl),
+            correlate(principal, message, ttl),
+            () =>
+              Effect.fail(conflict(`message ${messageId} was already published`, [
+                { field: "messageId", message: "already published", code: "DUPLICATE" }
+              ]))
+          )
         })
 
       const recover = Effect.gen(function*() {
@@ -143,8 +171,14 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
         yield* Effect.forEach(interrupted, (row) => {
           const message = row.request as Publication & { readonly messageId: string }
           const principal: Principal = { sub: row.actor, tenantId: row.tenantId, roles: [], source: "local" }
-          return Effect.flatMap(ttlMillis(message.timeToLive), (ttl) =>
-            idempotent.run(claimOf(principal, message, ttl), correlate(principal, message, ttl), (answered) => Effect.succeed(answered.response as CorrelationResult))
+          return Effect.flatMap(
+            ttlMillis(message.timeToLive),
+            (ttl) =>
+              idempotent.run(
+                claimOf(principal, message, ttl),
+                correlate(principal, message, ttl),
+                (answered) => Effect.succeed(answered.response as CorrelationResult)
+              )
           ).pipe(Effect.catchCause((cause) => Effect.logWarning(`message ${row.key} not recovered yet`, cause)))
         }, { concurrency: 4, discard: true })
         const purged = yield* idempotent.purgeExpired

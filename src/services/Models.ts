@@ -5,7 +5,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { countOf } from "../persistence/SqlValues.ts"
-import { type BusinessError, conflict, type Conflict, notFound, type NotFound } from "../schema/ApiErrors.ts"
+import { type BusinessError, type Conflict, conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { Model } from "../schema/Modeling.ts"
 import { isUuid, newId } from "./Ids.ts"
@@ -30,15 +30,45 @@ interface ModelRow {
 }
 
 type Failure = NotFound | Conflict | BusinessError
-type LockView = { readonly modelId: string; readonly lock: { readonly holder: string; readonly expiresAt: string } | null }
+type LockView = {
+  readonly modelId: string
+  readonly lock: { readonly holder: string; readonly expiresAt: string } | null
+}
 
 export interface ModelsShape {
-  readonly list: (tenantId: string, filter: { readonly projectId?: string | undefined; readonly folderId?: string | undefined; readonly kind?: Model["kind"] | undefined }, page: PageRequest) => Effect.Effect<PageOf<Model>>
-  readonly create: (principal: Principal, input: { readonly projectId: string; readonly folderId?: string | undefined; readonly name: string; readonly kind: Model["kind"]; readonly content?: string | undefined }) => Effect.Effect<Model, Failure>
+  readonly list: (
+    tenantId: string,
+    filter: {
+      readonly projectId?: string | undefined
+      readonly folderId?: string | undefined
+      readonly kind?: Model["kind"] | undefined
+    },
+    page: PageRequest
+  ) => Effect.Effect<PageOf<Model>>
+  readonly create: (
+    principal: Principal,
+    input: {
+      readonly projectId: string
+      readonly folderId?: string | undefined
+      readonly name: string
+      readonly kind: Model["kind"]
+      readonly content?: string | undefined
+    }
+  ) => Effect.Effect<Model, Failure>
   readonly get: (tenantId: string, id: string) => Effect.Effect<Model, NotFound>
   readonly remove: (principal: Principal, id: string) => Effect.Effect<Model, Failure>
-  readonly save: (principal: Principal, id: string, input: { readonly content: string; readonly baseRevision?: number | undefined; readonly note?: string | undefined }) => Effect.Effect<Model, Failure>
-  readonly revisions: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<{ revision: number; author: string; note: string | null; content: string; createdAt: string }>, NotFound>
+  readonly save: (
+    principal: Principal,
+    id: string,
+    input: { readonly content: string; readonly baseRevision?: number | undefined; readonly note?: string | undefined }
+  ) => Effect.Effect<Model, Failure>
+  readonly revisions: (
+    tenantId: string,
+    id: string
+  ) => Effect.Effect<
+    ReadonlyArray<{ revision: number; author: string; note: string | null; content: string; createdAt: string }>,
+    NotFound
+  >
   readonly restore: (principal: Principal, id: string, revision: number) => Effect.Effect<Model, Failure>
   readonly lock: (tenantId: string, id: string) => Effect.Effect<LockView, NotFound>
   readonly acquire: (principal: Principal, id: string) => Effect.Effect<LockView, Failure>
@@ -57,7 +87,9 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
       const row = (tenantId: string, id: string) =>
         Effect.gen(function*() {
           if (!isUuid(id)) return yield* notFound("model", id)
-          const [found] = yield* sql<ModelRow>`SELECT * FROM models WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          const [found] = yield* sql<ModelRow>`SELECT * FROM models WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
+            Effect.orDie
+          )
           if (found === undefined) return yield* notFound("model", id)
           return found
         })
@@ -65,7 +97,9 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
       /** The lock as it stands now: an expired lock is no lock. */
       const lockOf = (model: ModelRow, now: number) => {
         const expires = isoOrNull(model.lock_expires_at)
-        return model.lock_holder !== null && expires !== null && Date.parse(expires) > now ? { holder: model.lock_holder, expiresAt: expires } : null
+        return model.lock_holder !== null && expires !== null && Date.parse(expires) > now
+          ? { holder: model.lock_holder, expiresAt: expires }
+          : null
       }
 
       const view = (model: ModelRow) =>
@@ -107,15 +141,24 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
               VALUES (${model.id}, ${revision}, ${content}, ${principal.sub}, ${note}, ${now})`
             return true
           })).pipe(Effect.orDie)
-          if (!updated) return yield* conflict(`model ${model.id} was saved meanwhile; load revision ${Number(model.revision) + 1} or later first`)
+          if (!updated) {
+            return yield* conflict(
+              `model ${model.id} was saved meanwhile; load revision ${Number(model.revision) + 1} or later first`
+            )
+          }
           return yield* view(yield* row(principal.tenantId, model.id))
         })
 
       const setLock = (model: ModelRow, holder: string | null, now: number): Effect.Effect<LockView> =>
         Effect.map(
-          sql`UPDATE models SET lock_holder = ${holder}, lock_expires_at = ${holder === null ? null : new Date(now + LOCK_MILLIS).toISOString()}
+          sql`UPDATE models SET lock_holder = ${holder}, lock_expires_at = ${
+            holder === null ? null : new Date(now + LOCK_MILLIS).toISOString()
+          }
             WHERE id = ${model.id}`.pipe(Effect.orDie),
-          () => ({ modelId: model.id, lock: holder === null ? null : { holder, expiresAt: new Date(now + LOCK_MILLIS).toISOString() } })
+          () => ({
+            modelId: model.id,
+            lock: holder === null ? null : { holder, expiresAt: new Date(now + LOCK_MILLIS).toISOString() }
+          })
         )
 
       return {
@@ -123,12 +166,18 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
           Effect.gen(function*() {
             const where = sql.and([
               sql`tenant_id = ${tenantId}`,
-              ...(filter.projectId === undefined ? [] : [isUuid(filter.projectId) ? sql`project_id = ${filter.projectId}` : sql`false`]),
-              ...(filter.folderId === undefined ? [] : [isUuid(filter.folderId) ? sql`folder_id = ${filter.folderId}` : sql`false`]),
+              ...(filter.projectId === undefined
+                ? []
+                : [isUuid(filter.projectId) ? sql`project_id = ${filter.projectId}` : sql`false`]),
+              ...(filter.folderId === undefined
+                ? []
+                : [isUuid(filter.folderId) ? sql`folder_id = ${filter.folderId}` : sql`false`]),
               ...(filter.kind === undefined ? [] : [sql`kind = ${filter.kind}`])
             ])
             const [rows, total] = yield* Effect.all([
-              sql<ModelRow>`SELECT * FROM models WHERE ${where} ORDER BY lower(name), id LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<ModelRow>`SELECT * FROM models WHERE ${where} ORDER BY lower(name), id LIMIT ${page.size} OFFSET ${
+                page.page * page.size
+              }`,
               sql<{ count: unknown }>`SELECT count(*) AS count FROM models WHERE ${where}`
             ]).pipe(Effect.orDie)
             return pageOf(yield* Effect.forEach(rows, view), page, countOf(total))
@@ -136,14 +185,18 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
         create: (principal, input) =>
           Effect.gen(function*() {
             yield* projects.requireRole(principal, input.projectId, ["OWNER", "EDITOR"])
-            if (input.folderId !== undefined) yield* projects.folderOf(principal.tenantId, input.projectId, input.folderId)
+            if (input.folderId !== undefined) {
+              yield* projects.folderOf(principal.tenantId, input.projectId, input.folderId)
+            }
             const id = yield* newId
             const now = new Date(yield* nowMillis).toISOString()
             const content = input.content ?? ""
             yield* sql.withTransaction(Effect.gen(function*() {
               yield* sql`INSERT INTO models (tenant_id, id, project_id, folder_id, name, kind, revision, content, lock_holder, lock_expires_at,
                   created_by, created_at, updated_at)
-                VALUES (${principal.tenantId}, ${id}, ${input.projectId}, ${input.folderId ?? null}, ${input.name}, ${input.kind}, 1, ${content},
+                VALUES (${principal.tenantId}, ${id}, ${input.projectId}, ${
+                input.folderId ?? null
+              }, ${input.name}, ${input.kind}, 1, ${content},
                   NULL, NULL, ${principal.sub}, ${now}, ${now})`
               yield* sql`INSERT INTO model_revisions (model_id, revision, content, author, note, created_at)
                 VALUES (${id}, 1, ${content}, ${principal.sub}, 'created', ${now})`
@@ -155,7 +208,9 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
           Effect.gen(function*() {
             const model = yield* editable(principal, id)
             const other = heldByOther(model, principal, yield* nowMillis)
-            if (other !== null) return yield* conflict(`model ${id} is locked by ${other.holder} until ${other.expiresAt}`)
+            if (other !== null) {
+              return yield* conflict(`model ${id} is locked by ${other.holder} until ${other.expiresAt}`)
+            }
             const shown = yield* view(model)
             yield* sql`DELETE FROM models WHERE id = ${id}`.pipe(Effect.orDie)
             return shown
@@ -165,28 +220,49 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
             const model = yield* editable(principal, id)
             const other = heldByOther(model, principal, yield* nowMillis)
             if (other !== null) {
-              return yield* conflict(`model ${id} is locked by ${other.holder} until ${other.expiresAt}`, [{ field: "lock", message: `held by ${other.holder}`, code: "LOCKED" }])
+              return yield* conflict(`model ${id} is locked by ${other.holder} until ${other.expiresAt}`, [{
+                field: "lock",
+                message: `held by ${other.holder}`,
+                code: "LOCKED"
+              }])
             }
             if (input.baseRevision !== undefined && input.baseRevision !== Number(model.revision)) {
-              return yield* conflict(`model ${id} is at revision ${model.revision}, the edit started from ${input.baseRevision}`, [
-                { field: "baseRevision", message: `current revision is ${model.revision}`, code: "STALE" }
-              ])
+              return yield* conflict(
+                `model ${id} is at revision ${model.revision}, the edit started from ${input.baseRevision}`,
+                [
+                  { field: "baseRevision", message: `current revision is ${model.revision}`, code: "STALE" }
+                ]
+              )
             }
             return yield* writeRevision(principal, model, input.content, input.note ?? null)
           }),
         revisions: (tenantId, id) =>
           Effect.gen(function*() {
             yield* row(tenantId, id)
-            const rows = yield* sql<{ revision: number; author: string; note: string | null; content: string; created_at: unknown }>`SELECT revision, author,
-                note, content, created_at FROM model_revisions WHERE model_id = ${id} ORDER BY revision DESC`.pipe(Effect.orDie)
-            return rows.map((r) => ({ revision: Number(r.revision), author: r.author, note: r.note, content: r.content, createdAt: isoFromDb(r.created_at) }))
+            const rows = yield* sql<
+              { revision: number; author: string; note: string | null; content: string; created_at: unknown }
+            >`SELECT revision, author,
+                note, content, created_at FROM model_revisions WHERE model_id = ${id} ORDER BY revision DESC`.pipe(
+              Effect.orDie
+            )
+            return rows.map((r) => ({
+              revision: Number(r.revision),
+              author: r.author,
+              note: r.note,
+              content: r.content,
+              createdAt: isoFromDb(r.created_at)
+            }))
           }),
         restore: (principal, id, revision) =>
           Effect.gen(function*() {
             const model = yield* editable(principal, id)
             const other = heldByOther(model, principal, yield* nowMillis)
-            if (other !== null) return yield* conflict(`model ${id} is locked by ${other.holder} until ${other.expiresAt}`)
-            const [old] = yield* sql<{ content: string }>`SELECT content FROM model_revisions WHERE model_id = ${id} AND revision = ${revision}`.pipe(Effect.orDie)
+            if (other !== null) {
+              return yield* conflict(`model ${id} is locked by ${other.holder} until ${other.expiresAt}`)
+            }
+            const [old] = yield* sql<
+              { content: string }
+            >`SELECT content FROM model_revisions WHERE model_id = ${id} AND revision = ${revision}`.pipe(Effect.orDie)
             if (old === undefined) return yield* notFound("model revision", `${revision} of model ${id}`)
             return yield* writeRevision(principal, model, old.content, `restored revision ${revision}`)
           }),
@@ -200,7 +276,13 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
             const model = yield* editable(principal, id)
             const now = yield* nowMillis
             const other = heldByOther(model, principal, now)
-            if (other !== null) return yield* conflict(`model ${id} is locked by ${other.holder} until ${other.expiresAt}`, [{ field: "lock", message: `held by ${other.holder}`, code: "LOCKED" }])
+            if (other !== null) {
+              return yield* conflict(`model ${id} is locked by ${other.holder} until ${other.expiresAt}`, [{
+                field: "lock",
+                message: `held by ${other.holder}`,
+                code: "LOCKED"
+              }])
+            }
             return yield* setLock(model, principal.sub, now)
           }),
         release: (principal, id) =>
@@ -208,7 +290,9 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
             const model = yield* editable(principal, id)
             const now = yield* nowMillis
             const other = heldByOther(model, principal, now)
-            if (other !== null && !principal.roles.includes("ADMIN")) return yield* conflict(`model ${id} is locked by ${other.holder}; only they (or an ADMIN) release it`)
+            if (other !== null && !principal.roles.includes("ADMIN")) {
+              return yield* conflict(`model ${id} is locked by ${other.holder}; only they (or an ADMIN) release it`)
+            }
             return yield* setLock(model, null, now)
           }),
         renew: (principal, id) =>
@@ -218,7 +302,9 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
             const current = lockOf(model, now)
             // A lapsed lock may be renewed by its last holder as long as nobody else took it.
             if (model.lock_holder !== principal.sub || (current !== null && current.holder !== principal.sub)) {
-              return yield* conflict(`you do not hold the lock of model ${id}${current === null ? "" : ` (held by ${current.holder})`}`)
+              return yield* conflict(
+                `you do not hold the lock of model ${id}${current === null ? "" : ` (held by ${current.holder})`}`
+              )
             }
             return yield* setLock(model, principal.sub, now)
           }),

@@ -2,7 +2,14 @@
 // be — but not deployed — and handed to a new PlaySession entity, which keeps it in memory.
 import { Context, Effect, Layer } from "effect"
 import { type PlayRejected, PlaySession } from "../actors/PlaySession.ts"
-import { conflict, type Conflict, notFound, type NotFound, validationError, type ValidationError } from "../schema/ApiErrors.ts"
+import {
+  type Conflict,
+  conflict,
+  type NotFound,
+  notFound,
+  type ValidationError,
+  validationError
+} from "../schema/ApiErrors.ts"
 import type { PlaySessionView, PlayStepRequest, StartPlaySession } from "../schema/Play.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { ProcessModels } from "./ProcessModels.ts"
@@ -11,7 +18,11 @@ type PlayError = NotFound | Conflict | ValidationError
 
 export interface PlaySessionsShape {
   readonly start: (tenantId: string, input: typeof StartPlaySession.Type) => Effect.Effect<PlaySessionView, PlayError>
-  readonly step: (tenantId: string, id: string, step: typeof PlayStepRequest.Type) => Effect.Effect<PlaySessionView, PlayError>
+  readonly step: (
+    tenantId: string,
+    id: string,
+    step: typeof PlayStepRequest.Type
+  ) => Effect.Effect<PlaySessionView, PlayError>
   readonly get: (tenantId: string, id: string) => Effect.Effect<PlaySessionView, PlayError>
 }
 
@@ -26,28 +37,42 @@ export class PlaySessions extends Context.Service<PlaySessions, PlaySessionsShap
         if (rejected.reason === "NOT_FOUND") return notFound("play session", id)
         if (rejected.reason === "INVALID_ARGUMENT") {
           const field = /^(\w+): /.exec(rejected.message)?.[1]
-          return field === undefined ? validationError("step", rejected.message) : validationError(field, rejected.message.slice(field.length + 2))
+          return field === undefined
+            ? validationError("step", rejected.message)
+            : validationError(field, rejected.message.slice(field.length + 2))
         }
         return conflict(rejected.message)
       }
       const call = <A>(id: string, effect: Effect.Effect<A, PlayRejected | { readonly _tag: string }>) =>
-        effect.pipe(Effect.catch((error) =>
-          (error as { _tag: string })._tag === "PlayRejected" ? Effect.fail(failure(id)(error as PlayRejected)) : Effect.die(error)))
+        effect.pipe(
+          Effect.catch((error) =>
+            (error as { _tag: string })._tag === "PlayRejected"
+              ? Effect.fail(failure(id)(error as PlayRejected))
+              : Effect.die(error)
+          )
+        )
 
       return {
         start: (tenantId, input) =>
           Effect.gen(function*() {
-            if ((input.xml === undefined) === (input.graph === undefined)) return yield* validationError("xml", "give the draft as xml or as graph")
-            const model = input.xml !== undefined ? yield* models.fromXml(input.xml) : yield* models.fromJson(input.graph)
+            if ((input.xml === undefined) === (input.graph === undefined)) {
+              return yield* validationError("xml", "give the draft as xml or as graph")
+            }
+            const model = input.xml !== undefined
+              ? yield* models.fromXml(input.xml)
+              : yield* models.fromJson(input.graph)
             const id = yield* newId
-            return yield* call(id, client(id).Start({
-              tenantId,
-              processKey: model.key,
-              graph: model.graph,
-              variables: input.variables ?? {},
-              mocks: input.mocks ?? {},
-              chooseFlows: input.chooseFlows ?? {}
-            }))
+            return yield* call(
+              id,
+              client(id).Start({
+                tenantId,
+                processKey: model.key,
+                graph: model.graph,
+                variables: input.variables ?? {},
+                mocks: input.mocks ?? {},
+                chooseFlows: input.chooseFlows ?? {}
+              })
+            )
           }),
         step: (tenantId, id, step) =>
           isUuid(id) ? call(id, client(id).Step({ tenantId, step })) : Effect.fail(notFound("play session", id)),

@@ -21,7 +21,20 @@ export interface EngineRejection {
 export interface TokenView {
   readonly tokenId: string
   readonly nodeId: string
-  readonly waitingFor: "JOB" | "USER_TASK" | "JOIN" | "MESSAGE" | "SIGNAL" | "TIMER" | "CONDITION" | "SUBPROCESS" | "CHILD_INSTANCE" | "MULTI_INSTANCE" | "DECISION" | "INCIDENT" | null
+  readonly waitingFor:
+    | "JOB"
+    | "USER_TASK"
+    | "JOIN"
+    | "MESSAGE"
+    | "SIGNAL"
+    | "TIMER"
+    | "CONDITION"
+    | "SUBPROCESS"
+    | "CHILD_INSTANCE"
+    | "MULTI_INSTANCE"
+    | "DECISION"
+    | "INCIDENT"
+    | null
   readonly jobId: string | null
   readonly taskId: string | null
   readonly incidentId: string | null
@@ -41,7 +54,10 @@ export interface Snapshot {
 export interface ProcessEngineShape {
   readonly tokens: (state: unknown) => ReadonlyArray<TokenView>
   /** Every variable visible from a scope, with the scope it was found in; undefined for an unknown scope. */
-  readonly scopeVariables: (state: unknown, scopeId: string) => ReadonlyArray<{ readonly name: string; readonly value: unknown; readonly scopeId: string }> | undefined
+  readonly scopeVariables: (
+    state: unknown,
+    scopeId: string
+  ) => ReadonlyArray<{ readonly name: string; readonly value: unknown; readonly scopeId: string }> | undefined
   readonly nodeVariables: (state: unknown) => Readonly<Record<string, Readonly<Record<string, unknown>>>>
   /** Replays history events up to and including the last one given. */
   readonly snapshot: (instanceId: string, history: ReadonlyArray<HistoryEvent>) => Snapshot
@@ -62,7 +78,10 @@ export interface ProcessEngineShape {
     readonly state: unknown
     readonly mappings: Readonly<Record<string, string>>
     readonly mapEqualNodes: boolean
-  }) => { readonly ok: true; readonly mapping: Readonly<Record<string, string>> } | { readonly ok: false; readonly problems: ReadonlyArray<string> }
+  }) => { readonly ok: true; readonly mapping: Readonly<Record<string, string>> } | {
+    readonly ok: false
+    readonly problems: ReadonlyArray<string>
+  }
   /** Applies a MigrateInstance command: the outcome's state belongs to the target graph. */
   readonly migrate: (input: {
     readonly source: unknown

@@ -1,25 +1,29 @@
 // Process instances as the HTTP layer sees them: reads come from the projections; every change is a command sent to
 // the instance's entity (the only writer), whose reply is the answer.
-import { Effect, Layer, Context } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { InstanceRejected, ProcessInstance as ProcessInstanceEntity, type InstanceSnapshot as EntityReply } from "../actors/ProcessInstance.ts"
+import {
+  InstanceRejected,
+  type InstanceSnapshot as EntityReply,
+  ProcessInstance as ProcessInstanceEntity
+} from "../actors/ProcessInstance.ts"
 import type { Principal } from "../auth/Principal.ts"
+import type { InstanceCommand } from "../engine/InstanceCommands.ts"
 import { countOf, fromJson } from "../persistence/SqlValues.ts"
 import {
   type BusinessError,
   businessError,
   type Conflict,
   conflict,
-  notFound,
   NotFound,
-  validationError,
-  ValidationError
+  notFound,
+  ValidationError,
+  validationError
 } from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
-import type { InstanceCommand } from "../engine/InstanceCommands.ts"
 import type { EventSubscription, HistoryEvent, InstanceSnapshot, ProcessInstance } from "../schema/ProcessInstances.ts"
-import { type HistoryEvent as EngineHistoryEvent, ProcessEngine, type TokenView } from "./ProcessEngine.ts"
 import { isUuid, newId } from "./Ids.ts"
+import { type HistoryEvent as EngineHistoryEvent, ProcessEngine, type TokenView } from "./ProcessEngine.ts"
 import { isoFromDb, isoOrNull } from "./Time.ts"
 
 interface InstanceRow {
@@ -97,20 +101,60 @@ export interface ProcessInstancesShape {
   ) => Effect.Effect<ProcessInstance, CommandError>
   /** Sends a command straight to the instance's entity (no checks of the caller's view): correlations, system work. */
   /** Sends a command that may find its target gone: "applied", "held" (the instance is suspended: applied on resume) or "missed". */
-  readonly deliver: (principal: Principal, id: string, command: InstanceCommand, commandId: string) => Effect.Effect<Delivery>
-  readonly list: (tenantId: string, filter: InstanceFilter, page: PageRequest) => Effect.Effect<PageOf<ProcessInstance>, ValidationError>
+  readonly deliver: (
+    principal: Principal,
+    id: string,
+    command: InstanceCommand,
+    commandId: string
+  ) => Effect.Effect<Delivery>
+  readonly list: (
+    tenantId: string,
+    filter: InstanceFilter,
+    page: PageRequest
+  ) => Effect.Effect<PageOf<ProcessInstance>, ValidationError>
   readonly get: (tenantId: string, id: string) => Effect.Effect<ProcessInstance, NotFound>
   /** Sends a command to the instance's entity; `commandId` makes retries of the same request safe. */
-  readonly command: (principal: Principal, id: string, command: InstanceCommand, commandId?: string) => Effect.Effect<ProcessInstance, CommandError>
+  readonly command: (
+    principal: Principal,
+    id: string,
+    command: InstanceCommand,
+    commandId?: string
+  ) => Effect.Effect<ProcessInstance, CommandError>
   readonly remove: (tenantId: string, id: string) => Effect.Effect<ProcessInstance, NotFound | BusinessError>
   /** Checks every instance's migration first (all problems in one 400), then migrates each atomically. */
-  readonly migrate: (principal: Principal, input: MigrationRequest) => Effect.Effect<MigrationOutcome, NotFound | Conflict | ValidationError>
+  readonly migrate: (
+    principal: Principal,
+    input: MigrationRequest
+  ) => Effect.Effect<MigrationOutcome, NotFound | Conflict | ValidationError>
   readonly history: (tenantId: string, id: string, page: PageRequest) => Effect.Effect<PageOf<HistoryEvent>, NotFound>
-  readonly variables: (tenantId: string, id: string) => Effect.Effect<{ readonly processInstanceId: string; readonly variables: Readonly<Record<string, unknown>>; readonly version: number }, NotFound>
+  readonly variables: (
+    tenantId: string,
+    id: string
+  ) => Effect.Effect<
+    {
+      readonly processInstanceId: string
+      readonly variables: Readonly<Record<string, unknown>>
+      readonly version: number
+    },
+    NotFound
+  >
   readonly tokens: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<TokenView>, NotFound>
-  readonly subscriptions: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<typeof EventSubscription.Type>, NotFound>
-  readonly snapshot: (tenantId: string, id: string, eventSeq: number) => Effect.Effect<typeof InstanceSnapshot.Type, NotFound>
-  readonly nodeVariables: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<{ readonly nodeId: string; readonly variables: Readonly<Record<string, unknown>> }>, NotFound>
+  readonly subscriptions: (
+    tenantId: string,
+    id: string
+  ) => Effect.Effect<ReadonlyArray<typeof EventSubscription.Type>, NotFound>
+  readonly snapshot: (
+    tenantId: string,
+    id: string,
+    eventSeq: number
+  ) => Effect.Effect<typeof InstanceSnapshot.Type, NotFound>
+  readonly nodeVariables: (
+    tenantId: string,
+    id: string
+  ) => Effect.Effect<
+    ReadonlyArray<{ readonly nodeId: string; readonly variables: Readonly<Record<string, unknown>> }>,
+    NotFound
+  >
   readonly scopeVariables: (tenantId: string, scopeId: string) => Effect.Effect<ReadonlyArray<ScopedVariable>, NotFound>
   /** The instance that owns a scope (its root scope id is the instance id). */
   readonly instanceOfScope: (tenantId: string, scopeId: string) => Effect.Effect<string, NotFound>
@@ -125,10 +169,14 @@ export interface ScopedVariable {
 const instant = (field: string, value: string | undefined): Effect.Effect<string | undefined, ValidationError> => {
   if (value === undefined) return Effect.succeed(undefined)
   const ms = Date.parse(value)
-  return Number.isNaN(ms) ? Effect.fail(validationError(field, `"${value}" is not an ISO 8601 date-time`, "INVALID_DATE_TIME")) : Effect.succeed(new Date(ms).toISOString())
+  return Number.isNaN(ms)
+    ? Effect.fail(validationError(field, `"${value}" is not an ISO 8601 date-time`, "INVALID_DATE_TIME"))
+    : Effect.succeed(new Date(ms).toISOString())
 }
 
-export class ProcessInstances extends Context.Service<ProcessInstances, ProcessInstancesShape>()("flowcore/ProcessInstances") {
+export class ProcessInstances
+  extends Context.Service<ProcessInstances, ProcessInstancesShape>()("flowcore/ProcessInstances")
+{
   static readonly layer = Layer.effect(
     ProcessInstances,
     Effect.gen(function*() {
@@ -140,7 +188,9 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
       const get: ProcessInstancesShape["get"] = (tenantId, id) =>
         Effect.gen(function*() {
           if (!isUuid(id)) return yield* notFound("process instance", id)
-          const rows = yield* sql<InstanceRow>`SELECT ${columns} FROM process_instances WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          const rows = yield* sql<
+            InstanceRow
+          >`SELECT ${columns} FROM process_instances WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
           if (rows[0] === undefined) return yield* notFound("process instance", id)
           return toInstance(rows[0])
         })
@@ -158,7 +208,8 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
         Effect.gen(function*() {
           const rows = yield* sql<{ instance_id: string }>`SELECT id AS instance_id FROM process_instances
               WHERE tenant_id = ${tenantId} AND id::text = ${scopeId}
-            UNION ALL SELECT instance_id FROM instance_scopes WHERE tenant_id = ${tenantId} AND scope_id = ${scopeId}`.pipe(Effect.orDie)
+            UNION ALL SELECT instance_id FROM instance_scopes WHERE tenant_id = ${tenantId} AND scope_id = ${scopeId}`
+            .pipe(Effect.orDie)
           if (rows[0] === undefined) return yield* notFound("scope", scopeId)
           return rows[0].instance_id
         })
@@ -166,10 +217,18 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
       // The core names the faulty field as "field: message".
       const rejectedInput = (message: string): ValidationError => {
         const field = /^([\w.\[\]]+): /.exec(message)?.[1]
-        return field === undefined ? validationError("command", message) : validationError(field, message.slice(field.length + 2))
+        return field === undefined
+          ? validationError("command", message)
+          : validationError(field, message.slice(field.length + 2))
       }
 
-      const send = (principal: Principal, id: string, commandId: string, command: InstanceCommand, deploymentId?: string) =>
+      const send = (
+        principal: Principal,
+        id: string,
+        commandId: string,
+        command: InstanceCommand,
+        deploymentId?: string
+      ) =>
         client(id).Execute({
           commandId,
           tenantId: principal.tenantId,
@@ -180,7 +239,10 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
           Effect.catchTag("InstanceRejected", (rejected: InstanceRejected): Effect.Effect<EntityReply, CommandError> =>
             rejected.reason === "INTERNAL" ? Effect.die(new Error(rejected.message)) : Effect.fail(
               rejected.reason === "NOT_FOUND"
-                ? new NotFound({ message: rejected.message, errors: [{ field: "id", message: rejected.message, code: "NOT_FOUND" }] })
+                ? new NotFound({
+                  message: rejected.message,
+                  errors: [{ field: "id", message: rejected.message, code: "NOT_FOUND" }]
+                })
                 : rejected.reason === "INVALID_STATE" || rejected.reason === "CONFLICT"
                 ? conflict(rejected.message)
                 : rejectedInput(rejected.message)
@@ -198,7 +260,11 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
           Effect.gen(function*() {
             if (!isUuid(deploymentId)) return yield* notFound("deployment", deploymentId)
             const id = instanceId ?? (yield* newId)
-            yield* send(principal, id, "start", { type: "StartInstance", variables, ...(startNodeId === undefined ? {} : { startNodeId }) }, deploymentId)
+            yield* send(principal, id, "start", {
+              type: "StartInstance",
+              variables,
+              ...(startNodeId === undefined ? {} : { startNodeId })
+            }, deploymentId)
             return yield* get(principal.tenantId, id)
           }),
         deliver: (principal, id, command, commandId) =>
@@ -214,10 +280,14 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
             const endedBefore = yield* instant("endedBefore", filter.endedBefore)
             const where = sql.and([
               sql`tenant_id = ${tenantId}`,
-              ...(filter.deploymentId === undefined ? [] : [isUuid(filter.deploymentId) ? sql`deployment_id = ${filter.deploymentId}` : sql`false`]),
+              ...(filter.deploymentId === undefined
+                ? []
+                : [isUuid(filter.deploymentId) ? sql`deployment_id = ${filter.deploymentId}` : sql`false`]),
               ...(filter.processKey === undefined ? [] : [sql`process_key = ${filter.processKey}`]),
               ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
-              ...(filter.hasIncident === undefined ? [] : [filter.hasIncident ? sql`incident_count > 0` : sql`incident_count = 0`]),
+              ...(filter.hasIncident === undefined
+                ? []
+                : [filter.hasIncident ? sql`incident_count > 0` : sql`incident_count = 0`]),
               ...(startedAfter === undefined ? [] : [sql`started_at >= ${startedAfter}`]),
               ...(startedBefore === undefined ? [] : [sql`started_at < ${startedBefore}`]),
               ...(endedAfter === undefined ? [] : [sql`ended_at >= ${endedAfter}`]),
@@ -248,18 +318,24 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
           Effect.gen(function*() {
             const tenantId = principal.tenantId
             if (!isUuid(input.targetDeploymentId)) return yield* notFound("deployment", input.targetDeploymentId)
-            const [target] = yield* sql<{ id: string; key: string; graph: unknown }>`SELECT id, key, graph FROM deployments
+            const [target] = yield* sql<
+              { id: string; key: string; graph: unknown }
+            >`SELECT id, key, graph FROM deployments
               WHERE tenant_id = ${tenantId} AND id = ${input.targetDeploymentId}`.pipe(Effect.orDie)
             if (target === undefined) return yield* notFound("deployment", input.targetDeploymentId)
             const mappings: Record<string, string> = {}
             for (const mapping of input.mappings) {
-              if (mapping.sourceNodeId in mappings) return yield* validationError("mappings", `${mapping.sourceNodeId} is mapped twice`)
+              if (mapping.sourceNodeId in mappings) {
+                return yield* validationError("mappings", `${mapping.sourceNodeId} is mapped twice`)
+              }
               mappings[mapping.sourceNodeId] = mapping.targetNodeId
             }
             const ids = [...new Set(input.processInstanceIds)]
             const unknown = ids.find((id) => !isUuid(id))
             if (unknown !== undefined) return yield* notFound("process instance", unknown)
-            const rows = yield* sql<{ id: string; process_key: string; state: string; engine_state: unknown; graph: unknown }>`SELECT i.id,
+            const rows = yield* sql<
+              { id: string; process_key: string; state: string; engine_state: unknown; graph: unknown }
+            >`SELECT i.id,
                 i.process_key, i.state, i.engine_state, d.graph
               FROM process_instances i JOIN deployments d ON d.id = i.deployment_id
               WHERE i.tenant_id = ${tenantId} AND ${sql.in("i.id", ids)}`.pipe(Effect.orDie)
@@ -267,29 +343,56 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
             if (missing !== undefined) return yield* notFound("process instance", missing)
             const ended = rows.filter((row) => row.state === "COMPLETED" || row.state === "CANCELED")
             if (ended.length > 0) {
-              return yield* conflict(`only running instances can be migrated: ${ended.map((row) => `${row.id} is ${row.state}`).join(", ")}`,
-                ended.map((row) => ({ field: "processInstanceIds", message: `${row.id} is ${row.state}`, code: "NOT_RUNNING" })))
+              return yield* conflict(
+                `only running instances can be migrated: ${ended.map((row) => `${row.id} is ${row.state}`).join(", ")}`,
+                ended.map((row) => ({
+                  field: "processInstanceIds",
+                  message: `${row.id} is ${row.state}`,
+                  code: "NOT_RUNNING"
+                }))
+              )
             }
             // Up front, for every instance: the same process, and every active node mapped to a compatible node.
             const problems: Array<{ field: string; message: string; code: string }> = []
             const plans = new Map<string, Readonly<Record<string, string>>>()
             for (const row of rows) {
               if (row.process_key !== target.key) {
-                problems.push({ field: "targetDeploymentId", message: `${row.id} runs process ${row.process_key}, the target deployment is process ${target.key}`, code: "OTHER_PROCESS" })
+                problems.push({
+                  field: "targetDeploymentId",
+                  message: `${row.id} runs process ${row.process_key}, the target deployment is process ${target.key}`,
+                  code: "OTHER_PROCESS"
+                })
                 continue
               }
               const plan = engine.planMigration({
-                source: fromJson(row.graph), target: fromJson(target.graph), state: fromJson(row.engine_state), mappings, mapEqualNodes: input.mapEqualNodes
+                source: fromJson(row.graph),
+                target: fromJson(target.graph),
+                state: fromJson(row.engine_state),
+                mappings,
+                mapEqualNodes: input.mapEqualNodes
               })
               if (plan.ok) plans.set(row.id, { ...mappings, ...plan.mapping })
-              else problems.push(...plan.problems.map((message) => ({ field: "mappings", message: `instance ${row.id}: ${message}`, code: "UNMAPPED" })))
+              else {problems.push(
+                  ...plan.problems.map((message) => ({
+                    field: "mappings",
+                    message: `instance ${row.id}: ${message}`,
+                    code: "UNMAPPED"
+                  }))
+                )}
             }
             if (problems.length > 0) {
-              return yield* new ValidationError({ message: `the migration cannot be applied: ${problems.map((p) => p.message).join("; ")}`, errors: problems })
+              return yield* new ValidationError({
+                message: `the migration cannot be applied: ${problems.map((p) => p.message).join("; ")}`,
+                errors: problems
+              })
             }
             const migrationId = yield* newId
             const results = yield* Effect.forEach(ids, (id) =>
-              send(principal, id, `migrate:${migrationId}`, { type: "MigrateInstance", targetDeploymentId: target.id, mappings: plans.get(id)! }).pipe(
+              send(principal, id, `migrate:${migrationId}`, {
+                type: "MigrateInstance",
+                targetDeploymentId: target.id,
+                mappings: plans.get(id)!
+              }).pipe(
                 Effect.as({ id, message: null as string | null }),
                 Effect.catch((error) => Effect.succeed({ id, message: error.message }))
               ), { concurrency: 8 })
@@ -297,16 +400,21 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
               targetDeploymentId: target.id,
               migratedCount: results.filter((r) => r.message === null).length,
               processInstanceIds: results.filter((r) => r.message === null).map((r) => r.id),
-              failed: results.flatMap((r) => (r.message === null ? [] : [{ processInstanceId: r.id, message: r.message }]))
+              failed: results.flatMap((
+                r
+              ) => (r.message === null ? [] : [{ processInstanceId: r.id, message: r.message }]))
             }
           }),
         remove: (tenantId, id) =>
           Effect.gen(function*() {
             const instance = yield* get(tenantId, id)
             if (instance.state === "ACTIVE" || instance.state === "SUSPENDED") {
-              return yield* businessError(`process instance ${id} is ${instance.state.toLowerCase()}: only finished instances can be deleted; cancel it first`, [
-                { field: "id", message: `instance is ${instance.state}`, code: "NOT_FINISHED" }
-              ])
+              return yield* businessError(
+                `process instance ${id} is ${instance.state.toLowerCase()}: only finished instances can be deleted; cancel it first`,
+                [
+                  { field: "id", message: `instance is ${instance.state}`, code: "NOT_FINISHED" }
+                ]
+              )
             }
             yield* sql`DELETE FROM process_instances WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
             return instance
@@ -314,9 +422,15 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
         variables: (tenantId, id) =>
           Effect.gen(function*() {
             yield* get(tenantId, id)
-            const rows = yield* sql<{ variables: unknown; variables_version: number }>`SELECT variables, variables_version
+            const rows = yield* sql<
+              { variables: unknown; variables_version: number }
+            >`SELECT variables, variables_version
               FROM process_instances WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
-            return { processInstanceId: id, variables: fromJson<Record<string, unknown>>(rows[0]!.variables), version: Number(rows[0]!.variables_version) }
+            return {
+              processInstanceId: id,
+              variables: fromJson<Record<string, unknown>>(rows[0]!.variables),
+              version: Number(rows[0]!.variables_version)
+            }
           }),
         tokens: (tenantId, id) =>
           Effect.gen(function*() {
@@ -328,7 +442,17 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
         subscriptions: (tenantId, id) =>
           Effect.gen(function*() {
             yield* get(tenantId, id)
-            const rows = yield* sql<{ id: string; node_id: string; kind: "MESSAGE" | "TIMER" | "SIGNAL"; name: string | null; correlation_key: string | null; due_at: unknown; created_at: unknown }>`
+            const rows = yield* sql<
+              {
+                id: string
+                node_id: string
+                kind: "MESSAGE" | "TIMER" | "SIGNAL"
+                name: string | null
+                correlation_key: string | null
+                due_at: unknown
+                created_at: unknown
+              }
+            >`
               SELECT id, node_id, kind, name, correlation_key, due_at, created_at FROM event_subscriptions
               WHERE tenant_id = ${tenantId} AND instance_id = ${id} ORDER BY created_at, id`.pipe(Effect.orDie)
             return rows.map((row) => ({
@@ -342,8 +466,10 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
             }))
           }),
         nodeVariables: (tenantId, id) =>
-          Effect.map(engineState(tenantId, id), (state) =>
-            Object.entries(engine.nodeVariables(state)).map(([nodeId, variables]) => ({ nodeId, variables }))),
+          Effect.map(
+            engineState(tenantId, id),
+            (state) => Object.entries(engine.nodeVariables(state)).map(([nodeId, variables]) => ({ nodeId, variables }))
+          ),
         scopeVariables: (tenantId, scopeId) =>
           Effect.gen(function*() {
             const instanceId = yield* instanceOfScope(tenantId, scopeId)
@@ -355,10 +481,15 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
         snapshot: (tenantId, id, eventSeq) =>
           Effect.gen(function*() {
             const instance = yield* get(tenantId, id)
-            const rows = yield* sql<{ type: string; node_id: string | null; token_id: string | null; payload: unknown }>`
+            const rows = yield* sql<
+              { type: string; node_id: string | null; token_id: string | null; payload: unknown }
+            >`
               SELECT type, node_id, token_id, payload FROM instance_events
-              WHERE tenant_id = ${tenantId} AND instance_id = ${id} AND event_seq <= ${eventSeq} ORDER BY event_seq`.pipe(Effect.orDie)
-            if (eventSeq < 1 || rows.length < eventSeq) return yield* notFound("history event", `${eventSeq} of process instance ${instance.id}`)
+              WHERE tenant_id = ${tenantId} AND instance_id = ${id} AND event_seq <= ${eventSeq} ORDER BY event_seq`
+              .pipe(Effect.orDie)
+            if (eventSeq < 1 || rows.length < eventSeq) {
+              return yield* notFound("history event", `${eventSeq} of process instance ${instance.id}`)
+            }
             const history: Array<EngineHistoryEvent> = rows.map((row) => ({
               type: row.type,
               nodeId: row.node_id,
@@ -366,27 +497,49 @@ export class ProcessInstances extends Context.Service<ProcessInstances, ProcessI
               payload: fromJson<Record<string, unknown>>(row.payload)
             }))
             const snapshot = engine.snapshot(id, history)
-            return { processInstanceId: id, eventSeq, state: snapshot.status, variables: snapshot.variables, activeNodes: snapshot.activeNodes }
+            return {
+              processInstanceId: id,
+              eventSeq,
+              state: snapshot.status,
+              variables: snapshot.variables,
+              activeNodes: snapshot.activeNodes
+            }
           }),
         history: (tenantId, id, page) =>
           Effect.gen(function*() {
             yield* get(tenantId, id)
             const [rows, total] = yield* Effect.all([
-              sql<{ event_seq: unknown; type: string; node_id: string | null; token_id: string | null; payload: unknown; actor: string | null; occurred_at: unknown }>`
+              sql<
+                {
+                  event_seq: unknown
+                  type: string
+                  node_id: string | null
+                  token_id: string | null
+                  payload: unknown
+                  actor: string | null
+                  occurred_at: unknown
+                }
+              >`
                 SELECT event_seq, type, node_id, token_id, payload, actor, occurred_at FROM instance_events
                 WHERE tenant_id = ${tenantId} AND instance_id = ${id} ORDER BY event_seq
                 LIMIT ${page.size} OFFSET ${page.page * page.size}`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM instance_events WHERE tenant_id = ${tenantId} AND instance_id = ${id}`
+              sql<
+                { count: unknown }
+              >`SELECT count(*) AS count FROM instance_events WHERE tenant_id = ${tenantId} AND instance_id = ${id}`
             ]).pipe(Effect.orDie)
-            return pageOf(rows.map((row) => ({
-              eventSeq: Number(row.event_seq),
-              type: row.type,
-              nodeId: row.node_id,
-              tokenId: row.token_id,
-              data: fromJson<Record<string, unknown>>(row.payload),
-              sub: row.actor,
-              occurredAt: isoFromDb(row.occurred_at)
-            })), page, countOf(total))
+            return pageOf(
+              rows.map((row) => ({
+                eventSeq: Number(row.event_seq),
+                type: row.type,
+                nodeId: row.node_id,
+                tokenId: row.token_id,
+                data: fromJson<Record<string, unknown>>(row.payload),
+                sub: row.actor,
+                occurredAt: isoFromDb(row.occurred_at)
+              })),
+              page,
+              countOf(total)
+            )
           })
       }
     })

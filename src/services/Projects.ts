@@ -3,17 +3,24 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
-import { businessError, type BusinessError, conflict, type Conflict, notFound, NotFound } from "../schema/ApiErrors.ts"
-import { Tenants } from "./Tenants.ts"
+import { countOf } from "../persistence/SqlValues.ts"
+import { type BusinessError, businessError, type Conflict, conflict, NotFound, notFound } from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { Project } from "../schema/Modeling.ts"
-import { countOf } from "../persistence/SqlValues.ts"
 import { isUuid, newId } from "./Ids.ts"
+import { Tenants } from "./Tenants.ts"
 import { isoFromDb, nowMillis } from "./Time.ts"
 
 export type ProjectRole = "OWNER" | "EDITOR" | "VIEWER"
 
-interface ProjectRow { readonly id: string; readonly name: string; readonly description: string | null; readonly created_by: string; readonly created_at: unknown; readonly updated_at: unknown }
+interface ProjectRow {
+  readonly id: string
+  readonly name: string
+  readonly description: string | null
+  readonly created_by: string
+  readonly created_at: unknown
+  readonly updated_at: unknown
+}
 const toProject = (row: ProjectRow): Project => ({
   id: row.id,
   name: row.name,
@@ -23,21 +30,54 @@ const toProject = (row: ProjectRow): Project => ({
   updatedAt: isoFromDb(row.updated_at)
 })
 
-export interface FolderView { readonly id: string; readonly projectId: string; readonly parentFolderId: string | null; readonly name: string; readonly createdAt: string }
+export interface FolderView {
+  readonly id: string
+  readonly projectId: string
+  readonly parentFolderId: string | null
+  readonly name: string
+  readonly createdAt: string
+}
 
 export interface ProjectsShape {
   readonly list: (tenantId: string, page: PageRequest) => Effect.Effect<PageOf<Project>>
-  readonly create: (principal: Principal, input: { readonly name: string; readonly description?: string | undefined }) => Effect.Effect<Project>
+  readonly create: (
+    principal: Principal,
+    input: { readonly name: string; readonly description?: string | undefined }
+  ) => Effect.Effect<Project>
   readonly get: (tenantId: string, id: string) => Effect.Effect<Project, NotFound>
-  readonly update: (principal: Principal, id: string, input: { readonly name?: string | undefined; readonly description?: string | null | undefined }) => Effect.Effect<Project, NotFound | BusinessError>
+  readonly update: (
+    principal: Principal,
+    id: string,
+    input: { readonly name?: string | undefined; readonly description?: string | null | undefined }
+  ) => Effect.Effect<Project, NotFound | BusinessError>
   readonly remove: (principal: Principal, id: string) => Effect.Effect<Project, NotFound | BusinessError>
-  readonly members: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<{ userId: string; role: ProjectRole; addedAt: string }>, NotFound>
-  readonly addMember: (principal: Principal, id: string, userId: string, role: ProjectRole) => Effect.Effect<{ userId: string; role: ProjectRole; addedAt: string }, NotFound | BusinessError>
-  readonly removeMember: (principal: Principal, id: string, userId: string) => Effect.Effect<{ userId: string; role: ProjectRole; addedAt: string }, NotFound | BusinessError | Conflict>
+  readonly members: (
+    tenantId: string,
+    id: string
+  ) => Effect.Effect<ReadonlyArray<{ userId: string; role: ProjectRole; addedAt: string }>, NotFound>
+  readonly addMember: (
+    principal: Principal,
+    id: string,
+    userId: string,
+    role: ProjectRole
+  ) => Effect.Effect<{ userId: string; role: ProjectRole; addedAt: string }, NotFound | BusinessError>
+  readonly removeMember: (
+    principal: Principal,
+    id: string,
+    userId: string
+  ) => Effect.Effect<{ userId: string; role: ProjectRole; addedAt: string }, NotFound | BusinessError | Conflict>
   readonly folders: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<FolderView>, NotFound>
-  readonly createFolder: (principal: Principal, id: string, input: { readonly name: string; readonly parentFolderId?: string | undefined }) => Effect.Effect<FolderView, NotFound | BusinessError>
+  readonly createFolder: (
+    principal: Principal,
+    id: string,
+    input: { readonly name: string; readonly parentFolderId?: string | undefined }
+  ) => Effect.Effect<FolderView, NotFound | BusinessError>
   /** Fails unless the caller has one of the roles in the project (the tenant's ADMIN always may). */
-  readonly requireRole: (principal: Principal, projectId: string, roles: ReadonlyArray<ProjectRole>) => Effect.Effect<void, NotFound | BusinessError>
+  readonly requireRole: (
+    principal: Principal,
+    projectId: string,
+    roles: ReadonlyArray<ProjectRole>
+  ) => Effect.Effect<void, NotFound | BusinessError>
   readonly folderOf: (tenantId: string, projectId: string, folderId: string) => Effect.Effect<void, NotFound>
 }
 
@@ -51,14 +91,21 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
       const row = (tenantId: string, id: string) =>
         Effect.gen(function*() {
           if (!isUuid(id)) return yield* notFound("project", id)
-          const [found] = yield* sql<ProjectRow>`SELECT * FROM projects WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          const [found] = yield* sql<ProjectRow>`SELECT * FROM projects WHERE tenant_id = ${tenantId} AND id = ${id}`
+            .pipe(Effect.orDie)
           if (found === undefined) return yield* notFound("project", id)
           return found
         })
 
       const roleOf = (projectId: string, userId: string) =>
-        Effect.map(sql<{ role: ProjectRole }>`SELECT role FROM project_members WHERE project_id = ${projectId} AND user_id = ${userId}`.pipe(Effect.orDie),
-          (rows) => rows[0]?.role)
+        Effect.map(
+          sql<
+            { role: ProjectRole }
+          >`SELECT role FROM project_members WHERE project_id = ${projectId} AND user_id = ${userId}`.pipe(
+            Effect.orDie
+          ),
+          (rows) => rows[0]?.role
+        )
 
       const requireRole: ProjectsShape["requireRole"] = (principal, projectId, roles) =>
         Effect.gen(function*() {
@@ -66,18 +113,29 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
           if (principal.roles.includes("ADMIN")) return
           const role = yield* roleOf(projectId, principal.sub)
           if (role === undefined || !roles.includes(role)) {
-            return yield* businessError(`project ${projectId} needs the project role ${roles.join(" or ")} for this (you are ${role ?? "not a member"})`, [
-              { field: "projectId", message: `needs ${roles.join(" or ")}`, code: "PROJECT_ROLE" }
-            ])
+            return yield* businessError(
+              `project ${projectId} needs the project role ${roles.join(" or ")} for this (you are ${
+                role ?? "not a member"
+              })`,
+              [
+                { field: "projectId", message: `needs ${roles.join(" or ")}`, code: "PROJECT_ROLE" }
+              ]
+            )
           }
         })
 
-      const memberRow = (m: { user_id: string; role: ProjectRole; added_at: unknown }) => ({ userId: m.user_id, role: m.role, addedAt: isoFromDb(m.added_at) })
+      const memberRow = (m: { user_id: string; role: ProjectRole; added_at: unknown }) => ({
+        userId: m.user_id,
+        role: m.role,
+        addedAt: isoFromDb(m.added_at)
+      })
 
       const folderOf: ProjectsShape["folderOf"] = (tenantId, projectId, folderId) =>
         Effect.gen(function*() {
           if (!isUuid(folderId)) return yield* notFound("folder", folderId)
-          const [found] = yield* sql`SELECT id FROM project_folders WHERE tenant_id = ${tenantId} AND project_id = ${projectId} AND id = ${folderId}`.pipe(Effect.orDie)
+          const [found] =
+            yield* sql`SELECT id FROM project_folders WHERE tenant_id = ${tenantId} AND project_id = ${projectId} AND id = ${folderId}`
+              .pipe(Effect.orDie)
           if (found === undefined) return yield* notFound("folder", folderId)
         })
 
@@ -87,7 +145,11 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
         list: (tenantId, page) =>
           Effect.gen(function*() {
             const [rows, total] = yield* Effect.all([
-              sql<ProjectRow>`SELECT * FROM projects WHERE tenant_id = ${tenantId} ORDER BY lower(name), id LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<
+                ProjectRow
+              >`SELECT * FROM projects WHERE tenant_id = ${tenantId} ORDER BY lower(name), id LIMIT ${page.size} OFFSET ${
+                page.page * page.size
+              }`,
               sql<{ count: unknown }>`SELECT count(*) AS count FROM projects WHERE tenant_id = ${tenantId}`
             ])
             return pageOf(rows.map(toProject), page, countOf(total))
@@ -98,7 +160,9 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql.withTransaction(Effect.gen(function*() {
               yield* sql`INSERT INTO projects (tenant_id, id, name, description, created_by, created_at, updated_at)
-                VALUES (${principal.tenantId}, ${id}, ${input.name}, ${input.description ?? null}, ${principal.sub}, ${now}, ${now})`
+                VALUES (${principal.tenantId}, ${id}, ${input.name}, ${
+                input.description ?? null
+              }, ${principal.sub}, ${now}, ${now})`
               yield* sql`INSERT INTO project_members (project_id, user_id, role, added_at) VALUES (${id}, ${principal.sub}, 'OWNER', ${now})`
             })).pipe(Effect.orDie)
             return toProject(yield* Effect.orDie(row(principal.tenantId, id)))
@@ -110,7 +174,9 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
             const current = yield* row(principal.tenantId, id)
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`UPDATE projects SET name = ${input.name ?? current.name},
-                description = ${input.description === undefined ? current.description : input.description}, updated_at = ${now}
+                description = ${
+              input.description === undefined ? current.description : input.description
+            }, updated_at = ${now}
               WHERE tenant_id = ${principal.tenantId} AND id = ${id}`.pipe(Effect.orDie)
             return toProject(yield* row(principal.tenantId, id))
           }),
@@ -124,7 +190,9 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
         members: (tenantId, id) =>
           Effect.gen(function*() {
             yield* row(tenantId, id)
-            const rows = yield* sql<{ user_id: string; role: ProjectRole; added_at: unknown }>`SELECT user_id, role, added_at FROM project_members
+            const rows = yield* sql<
+              { user_id: string; role: ProjectRole; added_at: unknown }
+            >`SELECT user_id, role, added_at FROM project_members
               WHERE project_id = ${id} ORDER BY added_at, user_id`.pipe(Effect.orDie)
             return rows.map(memberRow)
           }),
@@ -136,21 +204,29 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
             if (!(yield* tenants.knowsSubject(principal.tenantId, userId))) {
               return yield* new NotFound({
                 message: `user ${userId} not found in this tenant`,
-                errors: [{ field: "userId", message: `no user or known subject ${userId} in this tenant`, code: "NOT_FOUND" }]
+                errors: [{
+                  field: "userId",
+                  message: `no user or known subject ${userId} in this tenant`,
+                  code: "NOT_FOUND"
+                }]
               })
             }
             const now = new Date(yield* nowMillis).toISOString()
             // Adding someone who is already a member changes their role.
             yield* sql`INSERT INTO project_members (project_id, user_id, role, added_at) VALUES (${id}, ${userId}, ${role}, ${now})
               ON CONFLICT (project_id, user_id) DO UPDATE SET role = ${role}`.pipe(Effect.orDie)
-            const [member] = yield* sql<{ user_id: string; role: ProjectRole; added_at: unknown }>`SELECT user_id, role, added_at FROM project_members
+            const [member] = yield* sql<
+              { user_id: string; role: ProjectRole; added_at: unknown }
+            >`SELECT user_id, role, added_at FROM project_members
               WHERE project_id = ${id} AND user_id = ${userId}`.pipe(Effect.orDie)
             return memberRow(member!)
           }),
         removeMember: (principal, id, userId) =>
           Effect.gen(function*() {
             yield* requireRole(principal, id, ["OWNER"])
-            const rows = yield* sql<{ user_id: string; role: ProjectRole; added_at: unknown }>`SELECT user_id, role, added_at FROM project_members
+            const rows = yield* sql<
+              { user_id: string; role: ProjectRole; added_at: unknown }
+            >`SELECT user_id, role, added_at FROM project_members
               WHERE project_id = ${id}`.pipe(Effect.orDie)
             const member = rows.find((m) => m.user_id === userId)
             if (member === undefined) return yield* notFound("project member", userId)
@@ -163,10 +239,18 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
         folders: (tenantId, id) =>
           Effect.gen(function*() {
             yield* row(tenantId, id)
-            const rows = yield* sql<{ id: string; project_id: string; parent_folder_id: string | null; name: string; created_at: unknown }>`SELECT id,
+            const rows = yield* sql<
+              { id: string; project_id: string; parent_folder_id: string | null; name: string; created_at: unknown }
+            >`SELECT id,
                 project_id, parent_folder_id, name, created_at FROM project_folders WHERE tenant_id = ${tenantId} AND project_id = ${id}
               ORDER BY lower(name), id`.pipe(Effect.orDie)
-            return rows.map((f) => ({ id: f.id, projectId: f.project_id, parentFolderId: f.parent_folder_id, name: f.name, createdAt: isoFromDb(f.created_at) }))
+            return rows.map((f) => ({
+              id: f.id,
+              projectId: f.project_id,
+              parentFolderId: f.parent_folder_id,
+              name: f.name,
+              createdAt: isoFromDb(f.created_at)
+            }))
           }),
         createFolder: (principal, id, input) =>
           Effect.gen(function*() {
@@ -175,8 +259,16 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
             const folderId = yield* newId
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`INSERT INTO project_folders (tenant_id, id, project_id, parent_folder_id, name, created_at)
-              VALUES (${principal.tenantId}, ${folderId}, ${id}, ${input.parentFolderId ?? null}, ${input.name}, ${now})`.pipe(Effect.orDie)
-            return { id: folderId, projectId: id, parentFolderId: input.parentFolderId ?? null, name: input.name, createdAt: now }
+              VALUES (${principal.tenantId}, ${folderId}, ${id}, ${
+              input.parentFolderId ?? null
+            }, ${input.name}, ${now})`.pipe(Effect.orDie)
+            return {
+              id: folderId,
+              projectId: id,
+              parentFolderId: input.parentFolderId ?? null,
+              name: input.name,
+              createdAt: now
+            }
           })
       }
     })

@@ -9,7 +9,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { countOf, fromJson, toJson } from "../persistence/SqlValues.ts"
-import { Forbidden, notFound, type NotFound, validationError, type ValidationError } from "../schema/ApiErrors.ts"
+import { Forbidden, type NotFound, notFound, type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { Permission, ResourceAuthorization, ResourceType } from "../schema/Authorizations.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import { Groups } from "./Groups.ts"
@@ -53,11 +53,20 @@ export interface AuthorizationFilter {
 }
 
 export interface ResourceAuthorizationsShape {
-  readonly list: (tenantId: string, filter: AuthorizationFilter, page: PageRequest) => Effect.Effect<PageOf<ResourceAuthorization>>
+  readonly list: (
+    tenantId: string,
+    filter: AuthorizationFilter,
+    page: PageRequest
+  ) => Effect.Effect<PageOf<ResourceAuthorization>>
   readonly grant: (tenantId: string, grant: Grant) => Effect.Effect<ResourceAuthorization, NotFound | ValidationError>
   readonly revoke: (tenantId: string, id: string) => Effect.Effect<ResourceAuthorization, NotFound>
   /** Whether the caller may exercise `permission` on the resource (see the rule at the top of this file). */
-  readonly isPermitted: (principal: Principal, resourceType: ResourceType, resourceId: string, permission: Permission) => Effect.Effect<boolean>
+  readonly isPermitted: (
+    principal: Principal,
+    resourceType: ResourceType,
+    resourceId: string,
+    permission: Permission
+  ) => Effect.Effect<boolean>
   /** Like isPermitted, but a refusal is 403 FORBIDDEN naming the permission and the resource. */
   readonly require: (
     principal: Principal,
@@ -77,7 +86,12 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
       const users = yield* Users
       const groups = yield* Groups
 
-      const isPermitted: ResourceAuthorizationsShape["isPermitted"] = (principal, resourceType, resourceId, permission) =>
+      const isPermitted: ResourceAuthorizationsShape["isPermitted"] = (
+        principal,
+        resourceType,
+        resourceId,
+        permission
+      ) =>
         Effect.gen(function*() {
           if (principal.roles.includes("ADMIN")) return true
           const grants = yield* sql<AuthorizationRow>`SELECT * FROM resource_authorizations
@@ -101,8 +115,12 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
               sql`tenant_id = ${tenantId}`,
               ...(filter.resourceType === undefined ? [] : [sql`resource_type = ${filter.resourceType}`]),
               ...(filter.resourceId === undefined ? [] : [sql`resource_id = ${filter.resourceId}`]),
-              ...(filter.userId === undefined ? [] : [isUuid(filter.userId) ? sql`user_id = ${filter.userId}` : sql`false`]),
-              ...(filter.groupId === undefined ? [] : [isUuid(filter.groupId) ? sql`group_id = ${filter.groupId}` : sql`false`])
+              ...(filter.userId === undefined
+                ? []
+                : [isUuid(filter.userId) ? sql`user_id = ${filter.userId}` : sql`false`]),
+              ...(filter.groupId === undefined
+                ? []
+                : [isUuid(filter.groupId) ? sql`group_id = ${filter.groupId}` : sql`false`])
             ]
             const where = sql.and(conditions)
             const [rows, total] = yield* Effect.all([
@@ -124,7 +142,9 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
             const permissions = [...new Set(grant.permissions)]
             const rows = yield* sql<AuthorizationRow>`INSERT INTO resource_authorizations
                 (tenant_id, id, resource_type, resource_id, permissions, user_id, group_id, created_at)
-              VALUES (${tenantId}, ${id}, ${grant.resourceType}, ${grant.resourceId ?? "*"}, ${toJson(permissions)}::jsonb,
+              VALUES (${tenantId}, ${id}, ${grant.resourceType}, ${grant.resourceId ?? "*"}, ${
+              toJson(permissions)
+            }::jsonb,
                 ${grant.userId ?? null}, ${grant.groupId ?? null}, ${now})
               RETURNING *`.pipe(Effect.orDie)
             return toAuthorization(rows[0]!)
@@ -142,10 +162,16 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
           Effect.flatMap(isPermitted(principal, resourceType, resourceId, permission), (allowed) =>
             allowed
               ? Effect.void
-              : Effect.fail(new Forbidden({
-                message: `${principal.sub} lacks ${permission} on ${resourceType} ${resourceId}`,
-                errors: [{ field: "authorization", message: `${permission} on ${resourceType} ${resourceId} is not granted`, code: "NOT_GRANTED" }]
-              })))
+              : Effect.fail(
+                new Forbidden({
+                  message: `${principal.sub} lacks ${permission} on ${resourceType} ${resourceId}`,
+                  errors: [{
+                    field: "authorization",
+                    message: `${permission} on ${resourceType} ${resourceId} is not granted`,
+                    code: "NOT_GRANTED"
+                  }]
+                })
+              ))
       }
     })
   )

@@ -1,10 +1,10 @@
 // Password sign-in (POST /auth/login) and the first-start bootstrap of tenant `default` with its ADMIN.
 import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { DUMMY_HASH, verifyPassword } from "../auth/PasswordHasher.ts"
 import type { Role } from "../auth/Roles.ts"
 import { TokenService } from "../auth/TokenService.ts"
-import { SqlClient } from "effect/sql"
 import { AppConfig } from "../config.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
 import { Unauthorized } from "../schema/ApiErrors.ts"
@@ -65,21 +65,21 @@ export const BootstrapLive = Layer.effectDiscard(
     const sql = yield* SqlClient.SqlClient
     // Nodes of a cluster may start together on an empty database: one of them bootstraps, under this lock.
     yield* sql.withTransaction(Effect.gen(function*() {
-    yield* sql`SELECT pg_advisory_xact_lock(7276002)`
-    const existing = yield* tenants.findByName("default")
-    if (existing !== undefined || (yield* users.countAll) > 0) return
-    const tenantId = yield* newId
-    yield* tenants.ensure(tenantId, "default")
-    const password = config.adminPassword ?? randomBytes(12).toString("base64url")
-    yield* users.create(tenantId, { username: config.adminUsername, password, roles: ["ADMIN"] }).pipe(Effect.orDie)
-    if (config.adminPassword === undefined) {
-      yield* Effect.logWarning(
-        `First start: created tenant "default" and ADMIN user "${config.adminUsername}" with generated password: ${password} ` +
-          "(shown once; set ADMIN_PASSWORD to choose it)"
-      )
-    } else {
-      yield* Effect.logInfo(`First start: created tenant "default" and ADMIN user "${config.adminUsername}"`)
-    }
+      yield* sql`SELECT pg_advisory_xact_lock(7276002)`
+      const existing = yield* tenants.findByName("default")
+      if (existing !== undefined || (yield* users.countAll) > 0) return
+      const tenantId = yield* newId
+      yield* tenants.ensure(tenantId, "default")
+      const password = config.adminPassword ?? randomBytes(12).toString("base64url")
+      yield* users.create(tenantId, { username: config.adminUsername, password, roles: ["ADMIN"] }).pipe(Effect.orDie)
+      if (config.adminPassword === undefined) {
+        yield* Effect.logWarning(
+          `First start: created tenant "default" and ADMIN user "${config.adminUsername}" with generated password: ${password} ` +
+            "(shown once; set ADMIN_PASSWORD to choose it)"
+        )
+      } else {
+        yield* Effect.logInfo(`First start: created tenant "default" and ADMIN user "${config.adminUsername}"`)
+      }
     })).pipe(Effect.orDie)
   })
 )

@@ -28,26 +28,42 @@ export class Signals extends Context.Service<Signals, SignalsShape>()("flowcore/
           Effect.gen(function*() {
             const variables = signal.variables ?? {}
             const broadcastId = givenId ?? (yield* newId)
-            const waiting = yield* sql<{ instance_id: string; id: string }>`SELECT instance_id, id FROM event_subscriptions
+            const waiting = yield* sql<
+              { instance_id: string; id: string }
+            >`SELECT instance_id, id FROM event_subscriptions
               WHERE tenant_id = ${principal.tenantId} AND kind = 'SIGNAL' AND name = ${signal.signalName}
               ORDER BY created_at, id`.pipe(Effect.orDie)
             const triggered = yield* Effect.forEach(waiting, (subscription) =>
               Effect.map(
-                instances.deliver(principal, subscription.instance_id, { type: "TriggerSignal", subscriptionId: subscription.id, variables },
-                  `signal:${broadcastId}:${subscription.id}`),
+                instances.deliver(principal, subscription.instance_id, {
+                  type: "TriggerSignal",
+                  subscriptionId: subscription.id,
+                  variables
+                }, `signal:${broadcastId}:${subscription.id}`),
                 (delivery) => (delivery !== "missed" ? [subscription.instance_id] : [])
               ), { concurrency: 16 })
             const starts = yield* sql<{ deployment_id: string; node_id: string }>`SELECT s.deployment_id, s.node_id
               FROM signal_start_events s JOIN deployments d ON d.id = s.deployment_id
-              WHERE s.tenant_id = ${principal.tenantId} AND s.signal_name = ${signal.signalName} AND d.state = 'ACTIVE'`.pipe(Effect.orDie)
+              WHERE s.tenant_id = ${principal.tenantId} AND s.signal_name = ${signal.signalName} AND d.state = 'ACTIVE'`
+              .pipe(Effect.orDie)
             const started = yield* Effect.forEach(starts, (start) =>
-              instances.start(principal, start.deployment_id, variables, start.node_id, derivedId(broadcastId, `signal-start:${start.deployment_id}:${start.node_id}`)).pipe(
+              instances.start(
+                principal,
+                start.deployment_id,
+                variables,
+                start.node_id,
+                derivedId(broadcastId, `signal-start:${start.deployment_id}:${start.node_id}`)
+              ).pipe(
                 Effect.map((instance) => [instance.id]),
                 Effect.catch(() => Effect.succeed([] as Array<string>))
               ), { concurrency: 16 })
             const resumedIds = [...new Set(triggered.flat())]
             const startedIds = started.flat()
-            return { correlatedCount: resumedIds.length, startedCount: startedIds.length, instanceIds: [...resumedIds, ...startedIds] }
+            return {
+              correlatedCount: resumedIds.length,
+              startedCount: startedIds.length,
+              instanceIds: [...resumedIds, ...startedIds]
+            }
           })
       }
     })

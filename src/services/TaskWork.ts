@@ -5,7 +5,14 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { fromJson, toJson } from "../persistence/SqlValues.ts"
-import { businessError, type BusinessError, conflict, type Conflict, notFound, type NotFound } from "../schema/ApiErrors.ts"
+import {
+  type BusinessError,
+  businessError,
+  type Conflict,
+  conflict,
+  type NotFound,
+  notFound
+} from "../schema/ApiErrors.ts"
 import type { CreateTaskFilter, TaskComment, TaskFilter, UserTask } from "../schema/Work.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { isoFromDb, nowMillis } from "./Time.ts"
@@ -18,14 +25,22 @@ export interface TaskWorkShape {
   readonly unclaim: (principal: Principal, taskId: string) => Effect.Effect<UserTask, Failure>
   readonly assign: (principal: Principal, taskId: string, assignee: string) => Effect.Effect<UserTask, Failure>
   readonly delegate: (principal: Principal, taskId: string, userId: string) => Effect.Effect<UserTask, Failure>
-  readonly comments: (tenantId: string, taskId: string) => Effect.Effect<ReadonlyArray<typeof TaskComment.Type>, NotFound>
-  readonly addComment: (principal: Principal, taskId: string, message: string) => Effect.Effect<typeof TaskComment.Type, NotFound>
+  readonly comments: (
+    tenantId: string,
+    taskId: string
+  ) => Effect.Effect<ReadonlyArray<typeof TaskComment.Type>, NotFound>
+  readonly addComment: (
+    principal: Principal,
+    taskId: string,
+    message: string
+  ) => Effect.Effect<typeof TaskComment.Type, NotFound>
   readonly filters: (principal: Principal) => Effect.Effect<ReadonlyArray<TaskFilter>>
   readonly saveFilter: (principal: Principal, input: typeof CreateTaskFilter.Type) => Effect.Effect<TaskFilter>
   readonly deleteFilter: (principal: Principal, id: string) => Effect.Effect<TaskFilter, NotFound | BusinessError>
 }
 
-const isOperator = (principal: Principal) => principal.roles.includes("ADMIN") || principal.roles.includes("PROCESS_OWNER")
+const isOperator = (principal: Principal) =>
+  principal.roles.includes("ADMIN") || principal.roles.includes("PROCESS_OWNER")
 
 interface FilterRow {
   readonly id: string
@@ -55,15 +70,22 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
       const open = (tenantId: string, taskId: string) =>
         Effect.gen(function*() {
           const task = yield* work.getTask(tenantId, taskId)
-          if (task.state !== "CREATED") return yield* conflict(`task ${taskId} is ${task.state.toLowerCase()}: its assignment cannot change`)
+          if (task.state !== "CREATED") {
+            return yield* conflict(`task ${taskId} is ${task.state.toLowerCase()}: its assignment cannot change`)
+          }
           return task
         })
 
       /** Writes the assignment, guarded by the assignee it was read with (a concurrent change makes it 409). */
-      const setAssignment = (tenantId: string, task: UserTask, next: { assignee: string | null; owner: string | null; delegationState: string | null }) =>
+      const setAssignment = (
+        tenantId: string,
+        task: UserTask,
+        next: { assignee: string | null; owner: string | null; delegationState: string | null }
+      ) =>
         Effect.gen(function*() {
           const now = new Date(yield* nowMillis).toISOString()
-          const updated = yield* sql`UPDATE user_tasks SET assignee = ${next.assignee}, owner = ${next.owner}, delegation_state = ${next.delegationState},
+          const updated =
+            yield* sql`UPDATE user_tasks SET assignee = ${next.assignee}, owner = ${next.owner}, delegation_state = ${next.delegationState},
               updated_at = ${now}
             WHERE tenant_id = ${tenantId} AND id = ${task.id} AND state = 'CREATED' AND assignee IS NOT DISTINCT FROM ${task.assignee}
             RETURNING id`.pipe(Effect.orDie)
@@ -77,34 +99,58 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
             const task = yield* open(principal.tenantId, taskId)
             if (task.assignee === principal.sub) return task
             if (task.assignee !== null) {
-              return yield* conflict(`task ${taskId} is already claimed by ${task.assignee}`, [{ field: "assignee", message: `held by ${task.assignee}`, code: "ALREADY_CLAIMED" }])
+              return yield* conflict(`task ${taskId} is already claimed by ${task.assignee}`, [{
+                field: "assignee",
+                message: `held by ${task.assignee}`,
+                code: "ALREADY_CLAIMED"
+              }])
             }
-            return yield* setAssignment(principal.tenantId, task, { assignee: principal.sub, owner: task.owner, delegationState: task.delegationState })
+            return yield* setAssignment(principal.tenantId, task, {
+              assignee: principal.sub,
+              owner: task.owner,
+              delegationState: task.delegationState
+            })
           }),
         unclaim: (principal, taskId) =>
           Effect.gen(function*() {
             const task = yield* open(principal.tenantId, taskId)
             if (task.assignee === null) return task
             if (task.assignee !== principal.sub && !isOperator(principal)) {
-              return yield* businessError(`task ${taskId} is held by ${task.assignee}; only they (or an ADMIN or PROCESS_OWNER) can release it`, [
-                { field: "assignee", message: `held by ${task.assignee}`, code: "NOT_ASSIGNEE" }
-              ])
+              return yield* businessError(
+                `task ${taskId} is held by ${task.assignee}; only they (or an ADMIN or PROCESS_OWNER) can release it`,
+                [
+                  { field: "assignee", message: `held by ${task.assignee}`, code: "NOT_ASSIGNEE" }
+                ]
+              )
             }
-            return yield* setAssignment(principal.tenantId, task, { assignee: null, owner: null, delegationState: null })
+            return yield* setAssignment(principal.tenantId, task, {
+              assignee: null,
+              owner: null,
+              delegationState: null
+            })
           }),
         assign: (principal, taskId, assignee) =>
-          Effect.flatMap(open(principal.tenantId, taskId), (task) =>
-            setAssignment(principal.tenantId, task, { assignee, owner: null, delegationState: null })),
+          Effect.flatMap(
+            open(principal.tenantId, taskId),
+            (task) => setAssignment(principal.tenantId, task, { assignee, owner: null, delegationState: null })
+          ),
         delegate: (principal, taskId, userId) =>
           Effect.gen(function*() {
             const task = yield* open(principal.tenantId, taskId)
             if (task.assignee === null) {
-              return yield* businessError(`task ${taskId} is not claimed: claim or assign it before delegating`, [{ field: "assignee", message: "nobody holds the task", code: "NOT_CLAIMED" }])
+              return yield* businessError(`task ${taskId} is not claimed: claim or assign it before delegating`, [{
+                field: "assignee",
+                message: "nobody holds the task",
+                code: "NOT_CLAIMED"
+              }])
             }
             if (task.assignee !== principal.sub && !isOperator(principal)) {
-              return yield* businessError(`task ${taskId} is held by ${task.assignee}; only they (or an ADMIN or PROCESS_OWNER) can delegate it`, [
-                { field: "assignee", message: `held by ${task.assignee}`, code: "NOT_ASSIGNEE" }
-              ])
+              return yield* businessError(
+                `task ${taskId} is held by ${task.assignee}; only they (or an ADMIN or PROCESS_OWNER) can delegate it`,
+                [
+                  { field: "assignee", message: `held by ${task.assignee}`, code: "NOT_ASSIGNEE" }
+                ]
+              )
             }
             // A task delegated on keeps its first owner: it returns to whoever delegated it first.
             return yield* setAssignment(principal.tenantId, task, {
@@ -116,9 +162,18 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
         comments: (tenantId, taskId) =>
           Effect.gen(function*() {
             yield* work.getTask(tenantId, taskId)
-            const rows = yield* sql<{ id: string; task_id: string; author: string; message: string; created_at: unknown }>`SELECT id, task_id, author,
-                message, created_at FROM task_comments WHERE tenant_id = ${tenantId} AND task_id = ${taskId} ORDER BY created_at, id`.pipe(Effect.orDie)
-            return rows.map((row) => ({ id: row.id, taskId: row.task_id, author: row.author, message: row.message, createdAt: isoFromDb(row.created_at) }))
+            const rows = yield* sql<
+              { id: string; task_id: string; author: string; message: string; created_at: unknown }
+            >`SELECT id, task_id, author,
+                message, created_at FROM task_comments WHERE tenant_id = ${tenantId} AND task_id = ${taskId} ORDER BY created_at, id`
+              .pipe(Effect.orDie)
+            return rows.map((row) => ({
+              id: row.id,
+              taskId: row.task_id,
+              author: row.author,
+              message: row.message,
+              createdAt: isoFromDb(row.created_at)
+            }))
           }),
         addComment: (principal, taskId, message) =>
           Effect.gen(function*() {
@@ -131,7 +186,9 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
           }),
         filters: (principal) =>
           Effect.map(
-            sql<FilterRow>`SELECT * FROM task_filters WHERE tenant_id = ${principal.tenantId} AND (owner = ${principal.sub} OR shared)
+            sql<
+              FilterRow
+            >`SELECT * FROM task_filters WHERE tenant_id = ${principal.tenantId} AND (owner = ${principal.sub} OR shared)
               ORDER BY lower(name), id`.pipe(Effect.orDie),
             (rows) => rows.map(toFilter)
           ),
@@ -140,21 +197,37 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
             const id = yield* newId
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`INSERT INTO task_filters (tenant_id, id, name, owner, shared, query, created_at)
-              VALUES (${principal.tenantId}, ${id}, ${input.name}, ${principal.sub}, ${input.shared ?? false}, ${toJson(input.query)}::jsonb, ${now})`.pipe(Effect.orDie)
-            return { id, name: input.name, owner: principal.sub, shared: input.shared ?? false, query: input.query, createdAt: now }
+              VALUES (${principal.tenantId}, ${id}, ${input.name}, ${principal.sub}, ${input.shared ?? false}, ${
+              toJson(input.query)
+            }::jsonb, ${now})`.pipe(Effect.orDie)
+            return {
+              id,
+              name: input.name,
+              owner: principal.sub,
+              shared: input.shared ?? false,
+              query: input.query,
+              createdAt: now
+            }
           }),
         deleteFilter: (principal, id) =>
           Effect.gen(function*() {
             if (!isUuid(id)) return yield* notFound("task filter", id)
-            const [row] = yield* sql<FilterRow>`SELECT * FROM task_filters WHERE tenant_id = ${principal.tenantId} AND id = ${id}
+            const [row] = yield* sql<
+              FilterRow
+            >`SELECT * FROM task_filters WHERE tenant_id = ${principal.tenantId} AND id = ${id}
               AND (owner = ${principal.sub} OR shared)`.pipe(Effect.orDie)
             if (row === undefined) return yield* notFound("task filter", id)
             if (row.owner !== principal.sub && !principal.roles.includes("ADMIN")) {
-              return yield* businessError(`task filter ${id} belongs to ${row.owner}; only they (or an ADMIN) can delete it`, [
-                { field: "id", message: `owned by ${row.owner}`, code: "NOT_OWNER" }
-              ])
+              return yield* businessError(
+                `task filter ${id} belongs to ${row.owner}; only they (or an ADMIN) can delete it`,
+                [
+                  { field: "id", message: `owned by ${row.owner}`, code: "NOT_OWNER" }
+                ]
+              )
             }
-            yield* sql`DELETE FROM task_filters WHERE tenant_id = ${principal.tenantId} AND id = ${id}`.pipe(Effect.orDie)
+            yield* sql`DELETE FROM task_filters WHERE tenant_id = ${principal.tenantId} AND id = ${id}`.pipe(
+              Effect.orDie
+            )
             return toFilter(row)
           })
       }

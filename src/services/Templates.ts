@@ -4,10 +4,10 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { contentOf, storedContent } from "../persistence/SqlValues.ts"
-import { notFound, type NotFound, type ValidationError } from "../schema/ApiErrors.ts"
+import { countOf } from "../persistence/SqlValues.ts"
+import { type NotFound, notFound, type ValidationError } from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { Template } from "../schema/Modeling.ts"
-import { countOf } from "../persistence/SqlValues.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { ProcessModels } from "./ProcessModels.ts"
 import { isoFromDb, nowMillis } from "./Time.ts"
@@ -40,7 +40,11 @@ export interface TemplatesShape {
   readonly list: (tenantId: string, page: PageRequest) => Effect.Effect<PageOf<Template>>
   readonly create: (principal: Principal, input: Input) => Effect.Effect<Template, ValidationError>
   readonly get: (tenantId: string, id: string) => Effect.Effect<Template, NotFound>
-  readonly update: (principal: Principal, id: string, input: Input) => Effect.Effect<Template, NotFound | ValidationError>
+  readonly update: (
+    principal: Principal,
+    id: string,
+    input: Input
+  ) => Effect.Effect<Template, NotFound | ValidationError>
   readonly remove: (tenantId: string, id: string) => Effect.Effect<Template, NotFound>
 }
 
@@ -54,19 +58,27 @@ export class Templates extends Context.Service<Templates, TemplatesShape>()("flo
       const row = (tenantId: string, id: string) =>
         Effect.gen(function*() {
           if (!isUuid(id)) return yield* notFound("template", id)
-          const [found] = yield* sql<TemplateRow>`SELECT * FROM templates WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          const [found] = yield* sql<TemplateRow>`SELECT * FROM templates WHERE tenant_id = ${tenantId} AND id = ${id}`
+            .pipe(Effect.orDie)
           if (found === undefined) return yield* notFound("template", id)
           return found
         })
 
       const compiledKey = (content: unknown) =>
-        Effect.map(typeof content === "string" ? models.fromXml(content) : models.fromJson(content), (model) => model.key)
+        Effect.map(
+          typeof content === "string" ? models.fromXml(content) : models.fromJson(content),
+          (model) => model.key
+        )
 
       return {
         list: (tenantId, page) =>
           Effect.gen(function*() {
             const [rows, total] = yield* Effect.all([
-              sql<TemplateRow>`SELECT * FROM templates WHERE tenant_id = ${tenantId} ORDER BY lower(name), id LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<
+                TemplateRow
+              >`SELECT * FROM templates WHERE tenant_id = ${tenantId} ORDER BY lower(name), id LIMIT ${page.size} OFFSET ${
+                page.page * page.size
+              }`,
               sql<{ count: unknown }>`SELECT count(*) AS count FROM templates WHERE tenant_id = ${tenantId}`
             ]).pipe(Effect.orDie)
             return pageOf(rows.map(toTemplate), page, countOf(total))
@@ -77,7 +89,9 @@ export class Templates extends Context.Service<Templates, TemplatesShape>()("flo
             const id = yield* newId
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`INSERT INTO templates (tenant_id, id, name, description, content, process_key, created_by, created_at, updated_at)
-              VALUES (${principal.tenantId}, ${id}, ${input.name}, ${input.description ?? null}, ${storedContent(input.content)}::jsonb, ${key},
+              VALUES (${principal.tenantId}, ${id}, ${input.name}, ${input.description ?? null}, ${
+              storedContent(input.content)
+            }::jsonb, ${key},
                 ${principal.sub}, ${now}, ${now})`.pipe(Effect.orDie)
             return toTemplate(yield* Effect.orDie(row(principal.tenantId, id)))
           }),
@@ -87,8 +101,12 @@ export class Templates extends Context.Service<Templates, TemplatesShape>()("flo
             yield* row(principal.tenantId, id)
             const key = yield* compiledKey(input.content)
             const now = new Date(yield* nowMillis).toISOString()
-            yield* sql`UPDATE templates SET name = ${input.name}, description = ${input.description ?? null}, content = ${storedContent(input.content)}::jsonb,
-                process_key = ${key}, updated_at = ${now} WHERE tenant_id = ${principal.tenantId} AND id = ${id}`.pipe(Effect.orDie)
+            yield* sql`UPDATE templates SET name = ${input.name}, description = ${
+              input.description ?? null
+            }, content = ${storedContent(input.content)}::jsonb,
+                process_key = ${key}, updated_at = ${now} WHERE tenant_id = ${principal.tenantId} AND id = ${id}`.pipe(
+              Effect.orDie
+            )
             return toTemplate(yield* row(principal.tenantId, id))
           }),
         remove: (tenantId, id) =>

@@ -44,10 +44,11 @@ export class Tenants extends Context.Service<Tenants, TenantsShape>()("flowcore/
         knowsSubject: (tenantId, subject) =>
           sql<{ known: boolean }>`SELECT EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId}
                 AND (lower(username) = lower(${subject}) OR id::text = ${subject}))
-              OR EXISTS (SELECT 1 FROM tenant_subjects WHERE tenant_id = ${tenantId} AND subject = ${subject}) AS known`.pipe(
-            Effect.map((rows) => rows[0]?.known === true),
-            Effect.orDie
-          ),
+              OR EXISTS (SELECT 1 FROM tenant_subjects WHERE tenant_id = ${tenantId} AND subject = ${subject}) AS known`
+            .pipe(
+              Effect.map((rows) => rows[0]?.known === true),
+              Effect.orDie
+            ),
         findByName: (name) =>
           sql<{ tenant_id: string }>`SELECT tenant_id FROM tenants WHERE name = ${name}`.pipe(
             Effect.map((rows) => rows[0]?.tenant_id),

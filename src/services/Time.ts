@@ -8,4 +8,6 @@ export const nowIso: Effect.Effect<string> = Effect.map(Clock.currentTimeMillis,
 export const isoFromDb = (value: unknown): string =>
   value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString()
 
-export const isoOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : isoFromDb(value))
+export const isoOrNull = (
+  value: unknown
+): string | null => (value === null || value === undefined ? null : isoFromDb(value))

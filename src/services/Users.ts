@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { hashPassword } from "../auth/PasswordHasher.ts"
 import type { Role } from "../auth/Roles.ts"
 import { countOf, fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
-import { type Conflict, conflict, notFound, type NotFound } from "../schema/ApiErrors.ts"
+import { type Conflict, conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { User } from "../schema/Users.ts"
 import { isUuid, newId } from "./Ids.ts"
@@ -55,17 +55,28 @@ export class Users extends Context.Service<Users, UsersShape>()("flowcore/Users"
 
       const create: UsersShape["create"] = (tenantId, input) =>
         Effect.gen(function*() {
-          const taken = yield* sql`SELECT 1 FROM users WHERE lower(username) = lower(${input.username})`.pipe(Effect.orDie)
-          if (taken.length > 0) return yield* conflict(`username ${input.username} is already taken`, [
-            { field: "username", message: "already taken", code: "DUPLICATE" }
-          ])
+          const taken = yield* sql`SELECT 1 FROM users WHERE lower(username) = lower(${input.username})`.pipe(
+            Effect.orDie
+          )
+          if (taken.length > 0) {
+            return yield* conflict(`username ${input.username} is already taken`, [
+              { field: "username", message: "already taken", code: "DUPLICATE" }
+            ])
+          }
           const id = yield* newId
           const now = yield* nowIso
           const passwordHash = yield* hashPassword(input.password)
-          const rows = yield* sql<UserRow>`INSERT INTO users (tenant_id, id, username, email, password_hash, roles, created_at, updated_at)
-            VALUES (${tenantId}, ${id}, ${input.username}, ${input.email ?? null}, ${passwordHash}, ${toJson(input.roles)}::jsonb, ${now}, ${now})
+          const rows = yield* sql<
+            UserRow
+          >`INSERT INTO users (tenant_id, id, username, email, password_hash, roles, created_at, updated_at)
+            VALUES (${tenantId}, ${id}, ${input.username}, ${input.email ?? null}, ${passwordHash}, ${
+            toJson(input.roles)
+          }::jsonb, ${now}, ${now})
             RETURNING *`.pipe(
-            Effect.catchIf(isUniqueViolation, () => Effect.fail(conflict(`username ${input.username} is already taken`))),
+            Effect.catchIf(
+              isUniqueViolation,
+              () => Effect.fail(conflict(`username ${input.username} is already taken`))
+            ),
             Effect.catchTag("SqlError", Effect.die)
           )
           return toUser(rows[0]!)
@@ -85,7 +96,9 @@ export class Users extends Context.Service<Users, UsersShape>()("flowcore/Users"
         get: (tenantId, id) =>
           Effect.gen(function*() {
             if (!isUuid(id)) return yield* notFound("user", id)
-            const rows = yield* sql<UserRow>`SELECT * FROM users WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+            const rows = yield* sql<UserRow>`SELECT * FROM users WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
+              Effect.orDie
+            )
             if (rows[0] === undefined) return yield* notFound("user", id)
             return toUser(rows[0])
           }),

@@ -4,17 +4,25 @@
 import { Clock, Context, Effect, Layer, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
+import { AppConfig } from "../config.ts"
 import { countOf, fromJson } from "../persistence/SqlValues.ts"
-import { businessError, type BusinessError, conflict, type Conflict, notFound, type NotFound, type ValidationError } from "../schema/ApiErrors.ts"
+import {
+  type BusinessError,
+  businessError,
+  type Conflict,
+  conflict,
+  type NotFound,
+  notFound,
+  type ValidationError
+} from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { Incident, Job, RetryPolicy, UserTask } from "../schema/Work.ts"
-import { backoffFor } from "./RetryBackoff.ts"
-import { AppConfig } from "../config.ts"
-import { type ActivationRequest, DEFAULT_LOCK_MS, type JobRow, makeJobActivation, toJob } from "./JobActivation.ts"
 import { isUuid } from "./Ids.ts"
-import { JobAvailability } from "./JobAvailability.ts"
 import { type IncidentRow, toIncident } from "./IncidentRows.ts"
+import { type ActivationRequest, DEFAULT_LOCK_MS, type JobRow, makeJobActivation, toJob } from "./JobActivation.ts"
+import { JobAvailability } from "./JobAvailability.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
+import { backoffFor } from "./RetryBackoff.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
 
 interface TaskRow {
@@ -61,11 +69,19 @@ export interface WorkShape {
   readonly activateJobs: (tenantId: string, request: ActivationRequest) => Effect.Effect<ReadonlyArray<Job>>
   /** Pushes jobs of a type to one worker as they become available, each locked for it (GET /jobs/stream). */
   readonly streamJobs: (tenantId: string, request: ActivationRequest) => Stream.Stream<Job>
-  readonly completeJob: (principal: Principal, jobId: string, variables: Readonly<Record<string, unknown>>) => Effect.Effect<Job, CompleteError>
+  readonly completeJob: (
+    principal: Principal,
+    jobId: string,
+    variables: Readonly<Record<string, unknown>>
+  ) => Effect.Effect<Job, CompleteError>
   readonly throwError: (
     principal: Principal,
     jobId: string,
-    error: { readonly errorCode: string; readonly errorMessage?: string | undefined; readonly variables?: Readonly<Record<string, unknown>> | undefined }
+    error: {
+      readonly errorCode: string
+      readonly errorMessage?: string | undefined
+      readonly variables?: Readonly<Record<string, unknown>> | undefined
+    }
   ) => Effect.Effect<Job, CompleteError>
   /** A technical failure: retries left -> activatable again after the backoff; none left -> an incident. */
   readonly failJob: (
@@ -88,7 +104,11 @@ export interface WorkShape {
   ) => Effect.Effect<Job, NotFound | Conflict>
   readonly listJobs: (
     tenantId: string,
-    filter: { readonly type?: string | undefined; readonly state?: Job["state"] | undefined; readonly processInstanceId?: string | undefined },
+    filter: {
+      readonly type?: string | undefined
+      readonly state?: Job["state"] | undefined
+      readonly processInstanceId?: string | undefined
+    },
     page: PageRequest
   ) => Effect.Effect<PageOf<Job>>
   readonly listTasks: (
@@ -101,7 +121,11 @@ export interface WorkShape {
     },
     page: PageRequest
   ) => Effect.Effect<PageOf<UserTask>>
-  readonly completeTask: (principal: Principal, taskId: string, variables: Readonly<Record<string, unknown>>) => Effect.Effect<UserTask, CompleteError>
+  readonly completeTask: (
+    principal: Principal,
+    taskId: string,
+    variables: Readonly<Record<string, unknown>>
+  ) => Effect.Effect<UserTask, CompleteError>
   readonly getTask: (tenantId: string, taskId: string) => Effect.Effect<UserTask, NotFound>
   readonly listIncidents: (
     tenantId: string,
@@ -109,7 +133,6 @@ export interface WorkShape {
     page: PageRequest
   ) => Effect.Effect<PageOf<Incident>>
 }
-
 
 export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
   static readonly layer = Layer.effect(
@@ -123,7 +146,9 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
       const jobById = (tenantId: string, id: string) =>
         Effect.gen(function*() {
           if (!isUuid(id)) return yield* notFound("job", id)
-          const rows = yield* sql<JobRow>`SELECT * FROM jobs WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          const rows = yield* sql<JobRow>`SELECT * FROM jobs WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
+            Effect.orDie
+          )
           if (rows[0] === undefined) return yield* notFound("job", id)
           return rows[0]
         })
@@ -131,7 +156,9 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
       const taskById = (tenantId: string, id: string) =>
         Effect.gen(function*() {
           if (!isUuid(id)) return yield* notFound("task", id)
-          const rows = yield* sql<TaskRow>`SELECT * FROM user_tasks WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          const rows = yield* sql<TaskRow>`SELECT * FROM user_tasks WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
+            Effect.orDie
+          )
           if (rows[0] === undefined) return yield* notFound("task", id)
           return rows[0]
         })
@@ -162,7 +189,12 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             if (job.state === "COMPLETED" || job.state === "CANCELED") {
               return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()} and cannot be completed`)
             }
-            yield* instances.command(principal, job.instance_id, { type: "CompleteJob", jobId, variables }, `complete-job:${jobId}`)
+            yield* instances.command(
+              principal,
+              job.instance_id,
+              { type: "CompleteJob", jobId, variables },
+              `complete-job:${jobId}`
+            )
             return toJob(yield* jobById(principal.tenantId, jobId))
           }),
         throwError: (principal, jobId, error) =>
@@ -190,10 +222,16 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             const retries = Math.max(0, failure.retries ?? Number(job.retries) - 1)
             const now = yield* nowMillis
             // Without a backoff from the worker, the job's retry policy decides (attempt = failures so far + 1).
-            const policy = job.retry_policy === null || job.retry_policy === undefined ? null : fromJson<RetryPolicy>(job.retry_policy)
+            const policy = job.retry_policy === null || job.retry_policy === undefined
+              ? null
+              : fromJson<RetryPolicy>(job.retry_policy)
             const failures = policy === null || failure.retryBackOff !== undefined
               ? 0
-              : countOf(yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM job_failures WHERE job_id = ${jobId}`.pipe(Effect.orDie))
+              : countOf(
+                yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM job_failures WHERE job_id = ${jobId}`.pipe(
+                  Effect.orDie
+                )
+              )
             const backOff = failure.retryBackOff ?? (policy === null ? 0 : backoffFor(policy, failures + 1))
             yield* instances.command(principal, job.instance_id, {
               type: "FailJob",
@@ -217,12 +255,22 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
         heartbeat: (principal, jobId, beat) =>
           Effect.gen(function*() {
             const job = yield* jobById(principal.tenantId, jobId)
-            if (job.state !== "ACTIVATED") return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()}: only an activated job has a lock to extend`)
+            if (job.state !== "ACTIVATED") {
+              return yield* conflict(
+                `job ${jobId} is ${job.state.toLowerCase()}: only an activated job has a lock to extend`
+              )
+            }
             if (beat.worker !== undefined && beat.worker !== job.worker) {
-              return yield* conflict(`job ${jobId} is locked by ${job.worker}, not ${beat.worker}`, [{ field: "worker", message: `locked by ${job.worker}`, code: "NOT_LOCK_HOLDER" }])
+              return yield* conflict(`job ${jobId} is locked by ${job.worker}, not ${beat.worker}`, [{
+                field: "worker",
+                message: `locked by ${job.worker}`,
+                code: "NOT_LOCK_HOLDER"
+              }])
             }
             const now = yield* nowMillis
-            const rows = yield* sql<JobRow>`UPDATE jobs SET deadline = ${new Date(now + (beat.timeout ?? DEFAULT_LOCK_MS)).toISOString()},
+            const rows = yield* sql<JobRow>`UPDATE jobs SET deadline = ${
+              new Date(now + (beat.timeout ?? DEFAULT_LOCK_MS)).toISOString()
+            },
                 updated_at = ${new Date(now).toISOString()}
               WHERE tenant_id = ${principal.tenantId} AND id = ${jobId} AND state = 'ACTIVATED' AND worker IS NOT DISTINCT FROM ${job.worker}
               RETURNING *`.pipe(Effect.orDie)
@@ -235,10 +283,16 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
               sql`tenant_id = ${tenantId}`,
               ...(filter.type === undefined ? [] : [sql`type = ${filter.type}`]),
               ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
-              ...(filter.processInstanceId === undefined ? [] : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
+              ...(filter.processInstanceId === undefined
+                ? []
+                : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
             ])
             const [rows, total] = yield* Effect.all([
-              sql<JobRow>`SELECT * FROM jobs WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<
+                JobRow
+              >`SELECT * FROM jobs WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${page.size} OFFSET ${
+                page.page * page.size
+              }`,
               sql<{ count: unknown }>`SELECT count(*) AS count FROM jobs WHERE ${where}`
             ])
             return pageOf(rows.map(toJob), page, countOf(total))
@@ -247,13 +301,21 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
           Effect.gen(function*() {
             const where = sql.and([
               sql`tenant_id = ${tenantId}`,
-              ...(filter.candidateGroup === undefined ? [] : [sql`candidate_groups @> jsonb_build_array(${filter.candidateGroup}::text)`]),
+              ...(filter.candidateGroup === undefined
+                ? []
+                : [sql`candidate_groups @> jsonb_build_array(${filter.candidateGroup}::text)`]),
               ...(filter.assignee === undefined ? [] : [sql`assignee = ${filter.assignee}`]),
               ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
-              ...(filter.processInstanceId === undefined ? [] : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
+              ...(filter.processInstanceId === undefined
+                ? []
+                : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
             ])
             const [rows, total] = yield* Effect.all([
-              sql<TaskRow>`SELECT * FROM user_tasks WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<
+                TaskRow
+              >`SELECT * FROM user_tasks WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${page.size} OFFSET ${
+                page.page * page.size
+              }`,
               sql<{ count: unknown }>`SELECT count(*) AS count FROM user_tasks WHERE ${where}`
             ])
             return pageOf(rows.map(toTask), page, countOf(total))
@@ -262,22 +324,34 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
         completeTask: (principal, taskId, variables) =>
           Effect.gen(function*() {
             const task = yield* taskById(principal.tenantId, taskId)
-            if (task.state !== "CREATED") return yield* conflict(`task ${taskId} is ${task.state.toLowerCase()} and cannot be completed`)
+            if (task.state !== "CREATED") {
+              return yield* conflict(`task ${taskId} is ${task.state.toLowerCase()} and cannot be completed`)
+            }
             if (task.assignee !== null && task.assignee !== principal.sub && !principal.roles.includes("ADMIN")) {
-              return yield* businessError(`task ${taskId} is assigned to ${task.assignee}; only the assignee (or an ADMIN) can complete it`, [
-                { field: "assignee", message: `assigned to ${task.assignee}`, code: "NOT_ASSIGNEE" }
-              ])
+              return yield* businessError(
+                `task ${taskId} is assigned to ${task.assignee}; only the assignee (or an ADMIN) can complete it`,
+                [
+                  { field: "assignee", message: `assigned to ${task.assignee}`, code: "NOT_ASSIGNEE" }
+                ]
+              )
             }
             if (task.delegation_state === "PENDING") {
               // A delegated task completed by its delegate goes back to its owner (Flowable's resolve): the delegate's
               // variables are set on the instance, and the owner completes the task.
-              if (Object.keys(variables).length > 0) yield* instances.command(principal, task.instance_id, { type: "SetVariables", variables })
+              if (Object.keys(variables).length > 0) {
+                yield* instances.command(principal, task.instance_id, { type: "SetVariables", variables })
+              }
               const now = new Date(yield* nowMillis).toISOString()
               yield* sql`UPDATE user_tasks SET assignee = owner, delegation_state = 'RESOLVED', updated_at = ${now}
                 WHERE tenant_id = ${principal.tenantId} AND id = ${taskId}`.pipe(Effect.orDie)
               return toTask(yield* taskById(principal.tenantId, taskId))
             }
-            yield* instances.command(principal, task.instance_id, { type: "CompleteUserTask", taskId, variables }, `complete-task:${taskId}`)
+            yield* instances.command(
+              principal,
+              task.instance_id,
+              { type: "CompleteUserTask", taskId, variables },
+              `complete-task:${taskId}`
+            )
             return toTask(yield* taskById(principal.tenantId, taskId))
           }),
         listIncidents: (tenantId, filter, page) =>
@@ -285,10 +359,16 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             const where = sql.and([
               sql`tenant_id = ${tenantId}`,
               ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
-              ...(filter.processInstanceId === undefined ? [] : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
+              ...(filter.processInstanceId === undefined
+                ? []
+                : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
             ])
             const [rows, total] = yield* Effect.all([
-              sql<IncidentRow>`SELECT * FROM incidents WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${page.size} OFFSET ${page.page * page.size}`,
+              sql<
+                IncidentRow
+              >`SELECT * FROM incidents WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${page.size} OFFSET ${
+                page.page * page.size
+              }`,
               sql<{ count: unknown }>`SELECT count(*) AS count FROM incidents WHERE ${where}`
             ])
             return pageOf(rows.map(toIncident), page, countOf(total))

@@ -20,7 +20,11 @@ describe("users", () => {
     const admin = await (await givenTenant()).admin()
     const name = uniqueName("dup")
     await admin.createUser({ username: name })
-    const body = (await admin.post("/auth/users", { username: name.toUpperCase(), password: "password-123", roles: ["TASK_USER"] }))
+    const body = (await admin.post("/auth/users", {
+      username: name.toUpperCase(),
+      password: "password-123",
+      roles: ["TASK_USER"]
+    }))
       .fails(409, "CONFLICT")
     expect(body.message).toContain(name.toUpperCase())
     expect(body.errors[0]).toMatchObject({ field: "username", code: "DUPLICATE" })
@@ -28,9 +32,18 @@ describe("users", () => {
 
   it("refuses an empty role list and a bad email with 400 naming the field", async () => {
     const admin = await (await givenTenant()).admin()
-    const noRoles = (await admin.post("/auth/users", { username: uniqueName("u"), password: "password-123", roles: [] })).fails(400, "VALIDATION_ERROR")
+    const noRoles =
+      (await admin.post("/auth/users", { username: uniqueName("u"), password: "password-123", roles: [] })).fails(
+        400,
+        "VALIDATION_ERROR"
+      )
     expect(noRoles.errors[0].field).toBe("roles")
-    const badEmail = (await admin.post("/auth/users", { username: uniqueName("u"), password: "password-123", roles: ["ADMIN"], email: "nope" }))
+    const badEmail = (await admin.post("/auth/users", {
+      username: uniqueName("u"),
+      password: "password-123",
+      roles: ["ADMIN"],
+      email: "nope"
+    }))
       .fails(400, "VALIDATION_ERROR")
     expect(badEmail.errors[0].field).toBe("email")
   })
@@ -59,12 +72,19 @@ describe("groups and members", () => {
     ;(await admin.post(`/auth/groups/${group.id}/members`, { userId: user.id })).ok(201)
     ;(await admin.post(`/auth/groups/${group.id}/members`, { userId: user.id })).fails(409, "CONFLICT")
     const unknown = "0190a6a0-0000-7000-8000-000000000000"
-    expect((await admin.post(`/auth/groups/${group.id}/members`, { userId: unknown })).fails(404, "RESOURCE_NOT_FOUND").message)
+    expect(
+      (await admin.post(`/auth/groups/${group.id}/members`, { userId: unknown })).fails(404, "RESOURCE_NOT_FOUND")
+        .message
+    )
       .toBe(`user ${unknown} not found`)
     const outsider = await admin.createUser()
-    expect((await admin.delete(`/auth/groups/${group.id}/members/${outsider.id}`)).fails(404, "RESOURCE_NOT_FOUND").message)
+    expect(
+      (await admin.delete(`/auth/groups/${group.id}/members/${outsider.id}`)).fails(404, "RESOURCE_NOT_FOUND").message
+    )
       .toContain("not a member")
-    expect((await admin.get(`/auth/groups/not-an-id/members`)).fails(404, "RESOURCE_NOT_FOUND").message).toBe("group not-an-id not found")
+    expect((await admin.get(`/auth/groups/not-an-id/members`)).fails(404, "RESOURCE_NOT_FOUND").message).toBe(
+      "group not-an-id not found"
+    )
   })
 })
 
@@ -74,14 +94,28 @@ describe("resource authorizations", () => {
     const user = await admin.createUser()
     const group = await admin.createGroup()
     const toUser = (await admin.post("/auth/authorizations", {
-      resourceType: "PROCESS_DEFINITION", resourceId: "order-process", permissions: ["READ", "CREATE_INSTANCE"], userId: user.id
+      resourceType: "PROCESS_DEFINITION",
+      resourceId: "order-process",
+      permissions: ["READ", "CREATE_INSTANCE"],
+      userId: user.id
     })).ok(201)
-    expect(toUser).toMatchObject({ resourceType: "PROCESS_DEFINITION", resourceId: "order-process", permissions: ["READ", "CREATE_INSTANCE"], userId: user.id, groupId: null })
-    const toGroup = (await admin.post("/auth/authorizations", { resourceType: "TASK", permissions: ["ALL"], groupId: group.id })).ok(201)
+    expect(toUser).toMatchObject({
+      resourceType: "PROCESS_DEFINITION",
+      resourceId: "order-process",
+      permissions: ["READ", "CREATE_INSTANCE"],
+      userId: user.id,
+      groupId: null
+    })
+    const toGroup =
+      (await admin.post("/auth/authorizations", { resourceType: "TASK", permissions: ["ALL"], groupId: group.id })).ok(
+        201
+      )
     expect(toGroup.resourceId).toBe("*")
     expect((await admin.get("/auth/authorizations")).ok().totalItems).toBe(2)
-    expect((await admin.get(`/auth/authorizations?userId=${user.id}`)).ok().items.map((a: { id: string }) => a.id)).toEqual([toUser.id])
-    expect((await admin.get("/auth/authorizations?resourceType=TASK")).ok().items.map((a: { id: string }) => a.id)).toEqual([toGroup.id])
+    expect((await admin.get(`/auth/authorizations?userId=${user.id}`)).ok().items.map((a: { id: string }) => a.id))
+      .toEqual([toUser.id])
+    expect((await admin.get("/auth/authorizations?resourceType=TASK")).ok().items.map((a: { id: string }) => a.id))
+      .toEqual([toGroup.id])
     ;(await admin.delete(`/auth/authorizations/${toUser.id}`)).ok()
     ;(await admin.delete(`/auth/authorizations/${toUser.id}`)).fails(404, "RESOURCE_NOT_FOUND")
     expect((await admin.get("/auth/authorizations")).ok().totalItems).toBe(1)
@@ -91,12 +125,26 @@ describe("resource authorizations", () => {
     const admin = await (await givenTenant()).admin()
     const user = await admin.createUser()
     const group = await admin.createGroup()
-    ;(await admin.post("/auth/authorizations", { resourceType: "TASK", permissions: ["READ"] })).fails(400, "VALIDATION_ERROR")
-    ;(await admin.post("/auth/authorizations", { resourceType: "TASK", permissions: ["READ"], userId: user.id, groupId: group.id }))
+    ;(await admin.post("/auth/authorizations", { resourceType: "TASK", permissions: ["READ"] })).fails(
+      400,
+      "VALIDATION_ERROR"
+    )
+    ;(await admin.post("/auth/authorizations", {
+      resourceType: "TASK",
+      permissions: ["READ"],
+      userId: user.id,
+      groupId: group.id
+    }))
       .fails(400, "VALIDATION_ERROR")
-    ;(await admin.post("/auth/authorizations", { resourceType: "TASK", permissions: ["READ"], userId: "0190a6a0-0000-7000-8000-000000000001" }))
+    ;(await admin.post("/auth/authorizations", {
+      resourceType: "TASK",
+      permissions: ["READ"],
+      userId: "0190a6a0-0000-7000-8000-000000000001"
+    }))
       .fails(404, "RESOURCE_NOT_FOUND")
-    const bad = (await admin.post("/auth/authorizations", { resourceType: "SPACESHIP", permissions: ["FLY"], userId: user.id })).fails(400, "VALIDATION_ERROR")
+    const bad =
+      (await admin.post("/auth/authorizations", { resourceType: "SPACESHIP", permissions: ["FLY"], userId: user.id }))
+        .fails(400, "VALIDATION_ERROR")
     expect(bad.errors.map((e: { field: string }) => e.field).sort()).toEqual(["permissions[0]", "resourceType"])
   })
 })

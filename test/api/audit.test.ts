@@ -6,15 +6,24 @@ describe("audit log", () => {
   it("records every state-changing call with method, path, resource, sub, tenant, status and correlation id", async () => {
     const tenant = await givenTenant()
     const admin = await tenant.admin("auditor-1")
-    const group = (await admin.call("POST", "/auth/groups", { body: { name: "audited" }, headers: { "x-correlation-id": "corr-1" } })).ok(201)
+    const group = (await admin.call("POST", "/auth/groups", {
+      body: { name: "audited" },
+      headers: { "x-correlation-id": "corr-1" }
+    })).ok(201)
     ;(await admin.post("/auth/groups", { name: "audited" })).fails(409, "CONFLICT")
     ;(await admin.get("/auth/groups")).ok() // a read: not audited
     const events = (await admin.get("/audit-events")).ok()
     expect(events.totalItems).toBe(2)
     const [newest, oldest] = events.items
     expect(oldest).toMatchObject({
-      actor: "auditor-1", tenantId: tenant.id, method: "POST", path: "/api/v1/auth/groups",
-      resourceKind: "groups", resourceId: group.id, status: 201, correlationId: "corr-1"
+      actor: "auditor-1",
+      tenantId: tenant.id,
+      method: "POST",
+      path: "/api/v1/auth/groups",
+      resourceKind: "groups",
+      resourceId: group.id,
+      status: 201,
+      correlationId: "corr-1"
     })
     expect(newest).toMatchObject({ status: 409, method: "POST" })
     expect(Date.parse(newest.occurredAt)).toBeGreaterThanOrEqual(Date.parse(oldest.occurredAt))
@@ -28,7 +37,10 @@ describe("audit log", () => {
     const user = await a.createUser()
     await b.post(`/auth/groups/${group.id}/members`, { userId: user.id })
     await b.delete(`/auth/groups/${group.id}/members/${user.id}`)
-    expect((await a.get("/audit-events?actor=bob")).ok().items.map((e: { method: string }) => e.method)).toEqual(["DELETE", "POST"])
+    expect((await a.get("/audit-events?actor=bob")).ok().items.map((e: { method: string }) => e.method)).toEqual([
+      "DELETE",
+      "POST"
+    ])
     expect((await a.get(`/audit-events?resourceKind=groups&resourceId=${group.id}`)).ok().totalItems).toBe(3)
     expect((await a.get("/audit-events?method=DELETE")).ok().totalItems).toBe(1)
     const page = (await a.get("/audit-events?size=2&page=1")).ok()
@@ -46,11 +58,21 @@ describe("audit log", () => {
     ;(await worker.post("/auth/groups", { name: "nope" })).fails(403, "FORBIDDEN")
     const invitation = (await admin.post("/invitations", { email: "x@example.com", roles: ["TASK_USER"] })).ok(201)
     const username = uniqueName("joiner")
-    ;(await (await anonymous()).post("/invitations/accept", { token: invitation.token, username, password: "password-123" })).ok(201)
+    ;(await (await anonymous()).post("/invitations/accept", {
+      token: invitation.token,
+      username,
+      password: "password-123"
+    })).ok(201)
     const events = (await admin.get("/audit-events")).ok().items
-    expect(events.find((e: { actor: string }) => e.actor === "worker-7")).toMatchObject({ status: 403, path: "/api/v1/auth/groups" })
+    expect(events.find((e: { actor: string }) => e.actor === "worker-7")).toMatchObject({
+      status: 403,
+      path: "/api/v1/auth/groups"
+    })
     expect(events.find((e: { actor: string }) => e.actor === username)).toMatchObject({
-      status: 201, path: "/api/v1/invitations/accept", resourceKind: "invitations", resourceId: invitation.id
+      status: 201,
+      path: "/api/v1/invitations/accept",
+      resourceKind: "invitations",
+      resourceId: invitation.id
     })
   })
 })

@@ -10,10 +10,21 @@ describe("sign-in", () => {
     const tenant = await givenTenant()
     const admin = await tenant.admin()
     const user = await admin.createUser({ roles: ["PROCESS_OWNER", "TASK_USER"] })
-    const data = (await (await anonymous()).post("/auth/login", { username: user.username, password: "password-123" })).ok(200)
-    expect(data).toMatchObject({ tokenType: "Bearer", username: user.username, tenantId: tenant.id, roles: ["PROCESS_OWNER", "TASK_USER"] })
+    const data = (await (await anonymous()).post("/auth/login", { username: user.username, password: "password-123" }))
+      .ok(200)
+    expect(data).toMatchObject({
+      tokenType: "Bearer",
+      username: user.username,
+      tenantId: tenant.id,
+      roles: ["PROCESS_OWNER", "TASK_USER"]
+    })
     const claims = decodeJwt(data.token)
-    expect(claims).toMatchObject({ sub: user.username, tenantId: tenant.id, roles: ["PROCESS_OWNER", "TASK_USER"], iss: "flowcore" })
+    expect(claims).toMatchObject({
+      sub: user.username,
+      tenantId: tenant.id,
+      roles: ["PROCESS_OWNER", "TASK_USER"],
+      iss: "flowcore"
+    })
     expect(typeof claims.iat).toBe("number")
     expect(claims.exp! - claims.iat!).toBe(3600)
     // the token works
@@ -25,8 +36,14 @@ describe("sign-in", () => {
     const admin = await (await givenTenant()).admin()
     const user = await admin.createUser()
     const anon = await anonymous()
-    const wrong = (await anon.post("/auth/login", { username: user.username, password: "not-the-password" })).fails(401, "UNAUTHORIZED")
-    const unknown = (await anon.post("/auth/login", { username: uniqueName("ghost"), password: "whatever-1" })).fails(401, "UNAUTHORIZED")
+    const wrong = (await anon.post("/auth/login", { username: user.username, password: "not-the-password" })).fails(
+      401,
+      "UNAUTHORIZED"
+    )
+    const unknown = (await anon.post("/auth/login", { username: uniqueName("ghost"), password: "whatever-1" })).fails(
+      401,
+      "UNAUTHORIZED"
+    )
     expect(wrong.message).toBe(unknown.message)
   })
 
@@ -60,7 +77,10 @@ describe("sign-in", () => {
 
   it("reports the sign-in methods publicly", async () => {
     const data = (await (await anonymous()).get("/auth/config")).ok()
-    expect(data).toMatchObject({ password: { enabled: true }, oidc: { enabled: true, issuer: OIDC_ISSUER, audience: OIDC_AUDIENCE } })
+    expect(data).toMatchObject({
+      password: { enabled: true },
+      oidc: { enabled: true, issuer: OIDC_ISSUER, audience: OIDC_AUDIENCE }
+    })
   })
 })
 
@@ -71,11 +91,13 @@ describe("tokens: 401 for missing, invalid or expired; 403 for a missing role", 
     const cases = [
       undefined,
       "not-a-jwt",
-      await tokenFor(app, { tenantId, sub: "x", roles: ["ADMIN"] }, { secret: new TextEncoder().encode("another-secret-another-secret-0123456789") }),
+      await tokenFor(app, { tenantId, sub: "x", roles: ["ADMIN"] }, {
+        secret: new TextEncoder().encode("another-secret-another-secret-0123456789")
+      }),
       await tokenFor(app, { tenantId, sub: "x", roles: ["ADMIN"] }, { issuer: "someone-else" })
     ]
     for (const token of cases) {
-      (await new Caller(app, token).get("/auth/users")).fails(401, "UNAUTHORIZED")
+      ;(await new Caller(app, token).get("/auth/users")).fails(401, "UNAUTHORIZED")
     }
   })
 
@@ -96,7 +118,12 @@ describe("tokens: 401 for missing, invalid or expired; 403 for a missing role", 
   it("403 for a valid token without the role; ADMIN-only endpoints refuse PROCESS_OWNER and TASK_USER", async () => {
     const tenant = await givenTenant()
     for (const caller of [await tenant.owner(), await tenant.taskUser(), await tenant.as([])]) {
-      for (const [method, path] of [["GET", "/auth/users"], ["POST", "/auth/groups"], ["GET", "/auth/authorizations"], ["GET", "/invitations"], ["GET", "/audit-events"]] as const) {
+      for (
+        const [method, path] of [["GET", "/auth/users"], ["POST", "/auth/groups"], ["GET", "/auth/authorizations"], [
+          "GET",
+          "/invitations"
+        ], ["GET", "/audit-events"]] as const
+      ) {
         const reply = await caller.call(method, path, method === "POST" ? { body: { name: "g" } } : {})
         expect(reply.fails(403, "FORBIDDEN").message).toMatch(/ADMIN/)
       }
@@ -104,7 +131,7 @@ describe("tokens: 401 for missing, invalid or expired; 403 for a missing role", 
   })
 
   it("checks the token before the body: a bad body without a token is 401, not 400", async () => {
-    (await (await anonymous()).call("POST", "/auth/users", { rawBody: "{oops" })).fails(401, "UNAUTHORIZED")
+    ;(await (await anonymous()).call("POST", "/auth/users", { rawBody: "{oops" })).fails(401, "UNAUTHORIZED")
   })
 })
 
@@ -117,7 +144,11 @@ describe("OIDC identity provider", () => {
     ;(await alice.get("/auth/users")).ok()
     const group = (await alice.post("/auth/groups", { name: "from-oidc" })).ok(201)
     // the tenant exists from then on: a local token for it sees the same data
-    const local = await (await import("../support/Scenario.ts")).tokenFor(app, { tenantId, sub: "bob", roles: ["ADMIN"] })
+    const local = await (await import("../support/Scenario.ts")).tokenFor(app, {
+      tenantId,
+      sub: "bob",
+      roles: ["ADMIN"]
+    })
     const names = (await new Caller(app, local).get("/auth/groups")).ok().items.map((g: { id: string }) => g.id)
     expect(names).toEqual([group.id])
   })
@@ -129,7 +160,7 @@ describe("OIDC identity provider", () => {
     const expired = await app.oidc.sign({ sub: "a", tenantId, roles: ["ADMIN"] }, { expiresInSeconds: -10 })
     const noTenant = await app.oidc.sign({ sub: "a", roles: ["ADMIN"] })
     for (const token of [wrongAudience, expired, noTenant]) {
-      (await new Caller(app, token).get("/auth/users")).fails(401, "UNAUTHORIZED")
+      ;(await new Caller(app, token).get("/auth/users")).fails(401, "UNAUTHORIZED")
     }
   })
 

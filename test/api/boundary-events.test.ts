@@ -12,20 +12,37 @@ describe("boundary events", () => {
       nodes: [
         { id: "s", type: "startEvent" },
         { id: "ship", type: "serviceTask", properties: { taskType: "ship" } },
-        { id: "cancelled", type: "boundaryEvent", properties: { attachedTo: "ship", messageName: "order-cancelled", correlationKey: "= orderId" } },
+        {
+          id: "cancelled",
+          type: "boundaryEvent",
+          properties: { attachedTo: "ship", messageName: "order-cancelled", correlationKey: "= orderId" }
+        },
         { id: "refund", type: "serviceTask", properties: { taskType: "refund" } },
         { id: "e1", type: "endEvent" },
         { id: "e2", type: "endEvent" }
       ],
       flows: [
-        { id: "f1", source: "s", target: "ship" }, { id: "f2", source: "ship", target: "e1" },
-        { id: "f3", source: "cancelled", target: "refund" }, { id: "f4", source: "refund", target: "e2" }
+        { id: "f1", source: "s", target: "ship" },
+        { id: "f2", source: "ship", target: "e1" },
+        { id: "f3", source: "cancelled", target: "refund" },
+        { id: "f4", source: "refund", target: "e2" }
       ]
     })
     const instance = await owner.start(deployment.id, { orderId: "B-1" })
     const [subscription] = (await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok()
-    expect(subscription).toMatchObject({ kind: "MESSAGE", nodeId: "cancelled", name: "order-cancelled", correlationKey: "B-1" })
-    expect((await owner.post("/messages", { messageName: "order-cancelled", correlationKey: "B-1", variables: { reason: "late" } })).ok(202).correlatedCount).toBe(1)
+    expect(subscription).toMatchObject({
+      kind: "MESSAGE",
+      nodeId: "cancelled",
+      name: "order-cancelled",
+      correlationKey: "B-1"
+    })
+    expect(
+      (await owner.post("/messages", {
+        messageName: "order-cancelled",
+        correlationKey: "B-1",
+        variables: { reason: "late" }
+      })).ok(202).correlatedCount
+    ).toBe(1)
     expect((await owner.get(`/jobs?processInstanceId=${instance.id}&type=ship`)).ok().items[0].state).toBe("CANCELED")
     const [refund] = await owner.activateJobs("refund")
     expect(refund.variables).toMatchObject({ orderId: "B-1", reason: "late" })
@@ -41,14 +58,20 @@ describe("boundary events", () => {
       nodes: [
         { id: "s", type: "startEvent" },
         { id: "approve", type: "userTask", name: "Approve" },
-        { id: "nudge", type: "boundaryEvent", properties: { attachedTo: "approve", cancelActivity: false, timeDuration: "PT24H" } },
+        {
+          id: "nudge",
+          type: "boundaryEvent",
+          properties: { attachedTo: "approve", cancelActivity: false, timeDuration: "PT24H" }
+        },
         { id: "remind", type: "serviceTask", properties: { taskType: "remind" } },
         { id: "e1", type: "endEvent" },
         { id: "e2", type: "endEvent" }
       ],
       flows: [
-        { id: "f1", source: "s", target: "approve" }, { id: "f2", source: "approve", target: "e1" },
-        { id: "f3", source: "nudge", target: "remind" }, { id: "f4", source: "remind", target: "e2" }
+        { id: "f1", source: "s", target: "approve" },
+        { id: "f2", source: "approve", target: "e1" },
+        { id: "f3", source: "nudge", target: "remind" },
+        { id: "f4", source: "remind", target: "e2" }
       ]
     })
     const instance = await owner.start(deployment.id)
@@ -79,13 +102,19 @@ describe("job errors", () => {
         { id: "e2", type: "endEvent" }
       ],
       flows: [
-        { id: "f1", source: "s", target: "charge" }, { id: "f2", source: "charge", target: "e1" },
-        { id: "f3", source: "declined", target: "notify" }, { id: "f4", source: "notify", target: "e2" }
+        { id: "f1", source: "s", target: "charge" },
+        { id: "f2", source: "charge", target: "e1" },
+        { id: "f3", source: "declined", target: "notify" },
+        { id: "f4", source: "notify", target: "e2" }
       ]
     })
     const caught = await owner.start(deployment.id)
     const [job] = await owner.activateJobs("charge")
-    const thrown = (await owner.post(`/jobs/${job.id}/error`, { errorCode: "DECLINED", errorMessage: "insufficient funds", variables: { code: 51 } })).ok()
+    const thrown = (await owner.post(`/jobs/${job.id}/error`, {
+      errorCode: "DECLINED",
+      errorMessage: "insufficient funds",
+      variables: { code: 51 }
+    })).ok()
     expect(thrown.state).toBe("ERROR_THROWN")
     const [notify] = await owner.activateJobs("notify-declined")
     expect(notify).toMatchObject({ processInstanceId: caught.id, variables: { code: 51 } })
@@ -108,19 +137,31 @@ describe("event-based gateway", () => {
       nodes: [
         { id: "s", type: "startEvent" },
         { id: "gw", type: "eventBasedGateway" },
-        { id: "paid", type: "intermediateCatchEvent", properties: { messageName: "paid", correlationKey: "= orderId" } },
+        {
+          id: "paid",
+          type: "intermediateCatchEvent",
+          properties: { messageName: "paid", correlationKey: "= orderId" }
+        },
         { id: "late", type: "intermediateCatchEvent", properties: { timeDuration: "PT1H" } },
         { id: "e1", type: "endEvent" },
         { id: "e2", type: "endEvent" }
       ],
       flows: [
-        { id: "f0", source: "s", target: "gw" }, { id: "f1", source: "gw", target: "paid" }, { id: "f2", source: "gw", target: "late" },
-        { id: "f3", source: "paid", target: "e1" }, { id: "f4", source: "late", target: "e2" }
+        { id: "f0", source: "s", target: "gw" },
+        { id: "f1", source: "gw", target: "paid" },
+        { id: "f2", source: "gw", target: "late" },
+        { id: "f3", source: "paid", target: "e1" },
+        { id: "f4", source: "late", target: "e2" }
       ]
     })
     const instance = await owner.start(deployment.id, { orderId: "G-1" })
-    expect((await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok().map((s: { kind: string }) => s.kind).sort()).toEqual(["MESSAGE", "TIMER"])
-    expect((await owner.post("/messages", { messageName: "paid", correlationKey: "G-1" })).ok(202).correlatedCount).toBe(1)
+    expect(
+      (await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok().map((s: { kind: string }) =>
+        s.kind
+      ).sort()
+    ).toEqual(["MESSAGE", "TIMER"])
+    expect((await owner.post("/messages", { messageName: "paid", correlationKey: "G-1" })).ok(202).correlatedCount)
+      .toBe(1)
     const done = await owner.instance(instance.id)
     expect(done.state).toBe("COMPLETED")
     expect((await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok()).toEqual([])

@@ -6,7 +6,10 @@ import { type Caller, givenTenant } from "../support/Scenario.ts"
 
 const child = (taskType: string) => ({
   id: "child-process",
-  nodes: [{ id: "cs", type: "startEvent" }, { id: "work", type: "serviceTask", properties: { taskType } }, { id: "ce", type: "endEvent" }],
+  nodes: [{ id: "cs", type: "startEvent" }, { id: "work", type: "serviceTask", properties: { taskType } }, {
+    id: "ce",
+    type: "endEvent"
+  }],
   flows: [{ id: "c1", source: "cs", target: "work" }, { id: "c2", source: "work", target: "ce" }]
 })
 
@@ -14,11 +17,19 @@ const parent = (calledProcess: string, extra: Record<string, unknown> = {}) => (
   id: "parent-process",
   nodes: [
     { id: "ps", type: "startEvent" },
-    { id: "call", type: "callActivity", properties: { processId: calledProcess, inputMappings: [{ source: "= amount * 2", target: "doubled" }], ...extra } },
+    {
+      id: "call",
+      type: "callActivity",
+      properties: { processId: calledProcess, inputMappings: [{ source: "= amount * 2", target: "doubled" }], ...extra }
+    },
     { id: "after", type: "serviceTask", properties: { taskType: "after-call" } },
     { id: "pe", type: "endEvent" }
   ],
-  flows: [{ id: "p1", source: "ps", target: "call" }, { id: "p2", source: "call", target: "after" }, { id: "p3", source: "after", target: "pe" }]
+  flows: [{ id: "p1", source: "ps", target: "call" }, { id: "p2", source: "call", target: "after" }, {
+    id: "p3",
+    source: "after",
+    target: "pe"
+  }]
 })
 
 const childOf = (owner: Caller, parentId: string) =>
@@ -37,7 +48,12 @@ describe("call activity", () => {
     const deployment = await owner.deploy(parent("child-process"))
     const instance = await owner.start(deployment.id, { amount: 21 })
     const called = await childOf(owner, instance.id)
-    expect(called).toMatchObject({ version: 2, rootInstanceId: instance.id, state: "ACTIVE", variables: { amount: 21, doubled: 42 } })
+    expect(called).toMatchObject({
+      version: 2,
+      rootInstanceId: instance.id,
+      state: "ACTIVE",
+      variables: { amount: 21, doubled: 42 }
+    })
     const [token] = (await owner.get(`/process-instances/${instance.id}/tokens`)).ok()
     expect(token).toMatchObject({ nodeId: "call", waitingFor: "CHILD_INSTANCE", childInstanceId: called.id })
 
@@ -111,7 +127,11 @@ describe("errors and escalations from a called process", () => {
         { id: "handle", type: "serviceTask", properties: { taskType: "handle-child-trouble" } },
         { id: "he", type: "endEvent" }
       ],
-      flows: [...model.flows, { id: "p4", source: "caught", target: "handle" }, { id: "p5", source: "handle", target: "he" }]
+      flows: [...model.flows, { id: "p4", source: "caught", target: "handle" }, {
+        id: "p5",
+        source: "handle",
+        target: "he"
+      }]
     }
   }
 
@@ -155,7 +175,11 @@ describe("errors and escalations from a called process", () => {
         { id: "work", type: "serviceTask", properties: { taskType: "child-slow-work" } },
         { id: "ce", type: "endEvent" }
       ],
-      flows: [{ id: "c1", source: "cs", target: "raise" }, { id: "c2", source: "raise", target: "work" }, { id: "c3", source: "work", target: "ce" }]
+      flows: [{ id: "c1", source: "cs", target: "raise" }, { id: "c2", source: "raise", target: "work" }, {
+        id: "c3",
+        source: "work",
+        target: "ce"
+      }]
     })
     const deployment = await owner.deploy(withBoundary({ escalationCode: "SLOW", cancelActivity: false }))
     const instance = await owner.start(deployment.id, { amount: 3 })

@@ -2,8 +2,8 @@
 // and keeps its state in the service's database.
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { Counter } from "../support/TestEntity.ts"
 import { testApp } from "../support/TestApp.ts"
+import { Counter } from "../support/TestEntity.ts"
 
 describe("cluster runtime", () => {
   it("delivers many concurrent messages to one entity strictly one at a time", async () => {
@@ -11,7 +11,9 @@ describe("cluster runtime", () => {
     const id = `counter-${Date.now()}`
     const results = await app.runtime.runPromise(Effect.gen(function*() {
       const client = yield* Counter.client
-      return yield* Effect.forEach(Array.from({ length: 50 }, (_, i) => i), () => client(id).Add({ amount: 1 }), { concurrency: "unbounded" })
+      return yield* Effect.forEach(Array.from({ length: 50 }, (_, i) => i), () => client(id).Add({ amount: 1 }), {
+        concurrency: "unbounded"
+      })
     }))
     // every reply is a distinct running total: no two handlers saw the same state
     expect([...results].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1))
@@ -24,7 +26,11 @@ describe("cluster runtime", () => {
     const prefix = `many-${Date.now()}-`
     const totals = await app.runtime.runPromise(Effect.gen(function*() {
       const client = yield* Counter.client
-      yield* Effect.forEach(Array.from({ length: 40 }, (_, i) => i), (i) => client(prefix + (i % 4)).Add({ amount: 1 }), { concurrency: "unbounded" })
+      yield* Effect.forEach(
+        Array.from({ length: 40 }, (_, i) => i),
+        (i) => client(prefix + (i % 4)).Add({ amount: 1 }),
+        { concurrency: "unbounded" }
+      )
       return yield* Effect.forEach([0, 1, 2, 3], (e) => client(prefix + e).Get())
     }))
     expect(totals).toEqual([10, 10, 10, 10])

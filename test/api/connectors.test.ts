@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ConnectorRunner } from "../../src/actors/ConnectorRunner.ts"
 import { type Caller, givenTenant, type Tenant } from "../support/Scenario.ts"
 
-interface Received { readonly method: string; readonly url: string; readonly authorization: string | undefined; readonly body: string }
+interface Received {
+  readonly method: string
+  readonly url: string
+  readonly authorization: string | undefined
+  readonly body: string
+}
 const received: Array<Received> = []
 let server: Server
 let baseUrl = ""
@@ -14,12 +19,19 @@ beforeAll(async () => {
     let body = ""
     request.on("data", (chunk) => (body += chunk))
     request.on("end", () => {
-      received.push({ method: request.method ?? "", url: request.url ?? "", authorization: request.headers.authorization, body })
+      received.push({
+        method: request.method ?? "",
+        url: request.url ?? "",
+        authorization: request.headers.authorization,
+        body
+      })
       if (request.url?.startsWith("/fail")) {
         response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: "bad order" }))
         return
       }
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ accepted: true, echo: body === "" ? null : JSON.parse(body) }))
+      response.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({ accepted: true, echo: body === "" ? null : JSON.parse(body) })
+      )
     })
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
@@ -33,9 +45,11 @@ const connectorProcess = (id: string, path: string) => ({
   nodes: [
     { id: "s", type: "startEvent" },
     {
-      id: "call", type: "serviceTask",
+      id: "call",
+      type: "serviceTask",
       properties: {
-        taskType: "io.flowcore:http-json:1", retries: 1,
+        taskType: "io.flowcore:http-json:1",
+        retries: 1,
         headers: { connection: "orders-api", method: "POST", path, resultVariable: "reply" },
         inputMappings: [{ source: "= { order: orderId }", target: "body" }]
       }
@@ -43,7 +57,11 @@ const connectorProcess = (id: string, path: string) => ({
     { id: "after", type: "userTask" },
     { id: "e", type: "endEvent" }
   ],
-  flows: [{ id: "f1", source: "s", target: "call" }, { id: "f2", source: "call", target: "after" }, { id: "f3", source: "after", target: "e" }]
+  flows: [{ id: "f1", source: "s", target: "call" }, { id: "f2", source: "call", target: "after" }, {
+    id: "f3",
+    source: "after",
+    target: "e"
+  }]
 })
 
 const runConnectors = (tenant: Tenant) => tenant.app.runtime.runPromise(ConnectorRunner.use((runner) => runner.runOnce))
@@ -59,19 +77,35 @@ describe("connectors", () => {
     expect(types.map((t: { type: string }) => t.type)).toContain("io.flowcore:http-json:1")
     const incomplete = (await createConnection(owner, { authType: "bearer" })).ok(201)
     expect((await owner.post(`/connections/${incomplete.id}/test`)).ok()).toMatchObject({
-      complete: false, problems: [{ field: "config.baseUrl", message: "is required" }, { field: "config.token", message: "is required for bearer authentication" }]
+      complete: false,
+      problems: [{ field: "config.baseUrl", message: "is required" }, {
+        field: "config.token",
+        message: "is required for bearer authentication"
+      }]
     })
-    const updated = (await owner.put(`/connections/${incomplete.id}`, { config: { baseUrl, authType: "bearer", token: "s3cret" } })).ok()
-    expect(updated.config).toEqual({ baseUrl, authType: "bearer", token: "********" })
-    // Sending the mask back keeps the saved secret.
+    const updated =
+      (await owner.put(`/connections/${incomplete.id}`, { config: { baseUrl, authType: "bearer", token: "s3cret" } }))
+        .ok()
+    expect(updated.config).toEqual({ baseUrl, authType: "bearer", token: "********" }) // Sending the mask back keeps the saved secret.
     ;(await owner.put(`/connections/${incomplete.id}`, { config: { ...updated.config, timeoutMs: 5000 } })).ok()
-    expect((await owner.post(`/connections/${incomplete.id}/test`)).ok()).toEqual({ connectionId: incomplete.id, complete: true, problems: [] })
+    expect((await owner.post(`/connections/${incomplete.id}/test`)).ok()).toEqual({
+      connectionId: incomplete.id,
+      complete: true,
+      problems: []
+    })
     ;(await createConnection(owner, {})).fails(409, "CONFLICT")
-    ;(await owner.post("/connections", { name: "x", connectorType: "io.nowhere:1", config: {} })).fails(400, "VALIDATION_ERROR")
+    ;(await owner.post("/connections", { name: "x", connectorType: "io.nowhere:1", config: {} })).fails(
+      400,
+      "VALIDATION_ERROR"
+    )
     expect((await owner.post(`/connections/${incomplete.id}/disable`)).ok().enabled).toBe(false)
     expect((await owner.get("/connections?enabled=false")).ok().items).toHaveLength(1)
     ;(await (await (await givenTenant()).owner()).get(`/connections/${incomplete.id}`)).fails(404, "RESOURCE_NOT_FOUND")
-    ;(await (await tenant.taskUser()).post("/connections", { name: "y", connectorType: "io.flowcore:http-json:1", config: {} })).fails(403, "FORBIDDEN")
+    ;(await (await tenant.taskUser()).post("/connections", {
+      name: "y",
+      connectorType: "io.flowcore:http-json:1",
+      config: {}
+    })).fails(403, "FORBIDDEN")
     expect((await owner.delete(`/connections/${incomplete.id}`)).ok().id).toBe(incomplete.id)
     ;(await owner.get(`/connections/${incomplete.id}`)).fails(404, "RESOURCE_NOT_FOUND")
   })
@@ -86,7 +120,10 @@ describe("connectors", () => {
     const call = received.find((r) => r.body.includes("C-1"))
     expect(call).toMatchObject({ method: "POST", url: "/orders", authorization: "Bearer t-123" })
     expect(JSON.parse(call!.body)).toEqual({ order: "C-1" })
-    expect((await owner.instance(instance.id)).variables["reply"]).toMatchObject({ status: 200, body: { accepted: true, echo: { order: "C-1" } } })
+    expect((await owner.instance(instance.id)).variables["reply"]).toMatchObject({
+      status: 200,
+      body: { accepted: true, echo: { order: "C-1" } }
+    })
     expect((await owner.tasks(`?processInstanceId=${instance.id}&state=CREATED`))[0].nodeId).toBe("after")
   })
 
@@ -99,7 +136,6 @@ describe("connectors", () => {
     await runConnectors(tenant)
     const [incident] = (await owner.get(`/incidents?processInstanceId=${bad.id}`)).ok().items
     expect(incident).toMatchObject({ type: "JOB_NO_RETRIES", message: expect.stringContaining("answered 400") })
-
     ;(await owner.post(`/connections/${connection.id}/disable`)).ok()
     const good = await owner.deploy(connectorProcess("connector-later", "/orders"))
     const waiting = await owner.start(good.id, { orderId: "C-3" })

@@ -22,7 +22,13 @@ describe("deployments", () => {
     const xml = fixture("service-task.bpmn")
     const v1 = await owner.deploy(xml)
     const v2 = await owner.deploy(xml)
-    expect(v1).toMatchObject({ key: "charge-order", name: "Charge order", version: 1, format: "BPMN_XML", state: "ACTIVE" })
+    expect(v1).toMatchObject({
+      key: "charge-order",
+      name: "Charge order",
+      version: 1,
+      format: "BPMN_XML",
+      state: "ACTIVE"
+    })
     expect(v2.version).toBe(2)
     const history = (await owner.get("/deployments?key=charge-order")).ok()
     expect(history.items.map((d: { version: number }) => d.version)).toEqual([2, 1])
@@ -45,7 +51,10 @@ describe("deployments", () => {
     expect(detail.source.nodes).toHaveLength(3)
     const again = await owner.deploy(detail.bpmnXml)
     expect(again).toMatchObject({ key: "charge-json", version: 2, format: "BPMN_XML" })
-    const nodes = (id: string) => owner.get(`/deployments/${id}/nodes`).then((r) => r.ok().map((n: { id: string; type: string }) => `${n.id}:${n.type}`).sort())
+    const nodes = (id: string) =>
+      owner.get(`/deployments/${id}/nodes`).then((r) =>
+        r.ok().map((n: { id: string; type: string }) => `${n.id}:${n.type}`).sort()
+      )
     expect(await nodes(again.id)).toEqual(await nodes(deployed.id))
   })
 
@@ -74,12 +83,24 @@ describe("deployments", () => {
 
   it("rejects hostile or malformed XML with 400, quickly", async () => {
     const owner = await (await givenTenant()).owner()
-    const billionLaughs = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]>
+    const billionLaughs =
+      `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]>
       <bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"><bpmn:process id="p">&lol2;</bpmn:process></bpmn:definitions>`
-    ;(await owner.call("POST", "/deployments", { rawBody: billionLaughs, contentType: "application/xml" })).fails(400, "VALIDATION_ERROR")
-    ;(await owner.call("POST", "/deployments", { rawBody: "<not-closed", contentType: "application/xml" })).fails(400, "VALIDATION_ERROR")
-    const deep = `<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL">${"<a>".repeat(5000)}${"</a>".repeat(5000)}</bpmn:definitions>`
-    ;(await owner.call("POST", "/deployments", { rawBody: deep, contentType: "application/xml" })).fails(400, "VALIDATION_ERROR")
+    ;(await owner.call("POST", "/deployments", { rawBody: billionLaughs, contentType: "application/xml" })).fails(
+      400,
+      "VALIDATION_ERROR"
+    )
+    ;(await owner.call("POST", "/deployments", { rawBody: "<not-closed", contentType: "application/xml" })).fails(
+      400,
+      "VALIDATION_ERROR"
+    )
+    const deep = `<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL">${"<a>".repeat(5000)}${
+      "</a>".repeat(5000)
+    }</bpmn:definitions>`
+    ;(await owner.call("POST", "/deployments", { rawBody: deep, contentType: "application/xml" })).fails(
+      400,
+      "VALIDATION_ERROR"
+    )
   })
 
   it("suspends and resumes; undeploy is refused while instances run", async () => {
@@ -102,10 +123,15 @@ describe("deployments", () => {
     const owner = await tenant.owner()
     const deployment = await owner.deploy(fixture("service-task.bpmn"))
     const taskUser = await tenant.taskUser()
-    ;(await taskUser.call("POST", "/deployments", { rawBody: fixture("service-task.bpmn"), contentType: "application/xml" })).fails(403, "FORBIDDEN")
+    ;(await taskUser.call("POST", "/deployments", {
+      rawBody: fixture("service-task.bpmn"),
+      contentType: "application/xml"
+    })).fails(403, "FORBIDDEN")
     ;(await taskUser.get(`/deployments/${deployment.id}`)).ok()
     const stranger = await (await givenTenant()).admin()
-    expect((await stranger.get(`/deployments/${deployment.id}`)).fails(404, "RESOURCE_NOT_FOUND").message).toBe(`deployment ${deployment.id} not found`)
+    expect((await stranger.get(`/deployments/${deployment.id}`)).fails(404, "RESOURCE_NOT_FOUND").message).toBe(
+      `deployment ${deployment.id} not found`
+    )
     expect((await stranger.get("/deployments")).ok().totalItems).toBe(0)
   })
 })

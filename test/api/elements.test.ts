@@ -5,22 +5,41 @@ import { eventually } from "../support/Eventually.ts"
 import { givenTenant } from "../support/Scenario.ts"
 
 const task = (id: string, taskType = id) => ({ id, type: "serviceTask", properties: { taskType } })
-const flow = (source: string, target: string, extra: Record<string, unknown> = {}) => ({ id: `${source}-${target}`, source, target, ...extra })
+const flow = (source: string, target: string, extra: Record<string, unknown> = {}) => ({
+  id: `${source}-${target}`,
+  source,
+  target,
+  ...extra
+})
 
 describe("elements through HTTP", () => {
   it("parallel gateway: forks two jobs and joins before continuing", async () => {
     const owner = await (await givenTenant()).owner()
     const d = await owner.deploy({
       id: "par",
-      nodes: [{ id: "s", type: "startEvent" }, { id: "fork", type: "parallelGateway" }, task("pa"), task("pb"), { id: "join", type: "parallelGateway" }, { id: "e", type: "endEvent" }],
-      flows: [flow("s", "fork"), flow("fork", "pa"), flow("fork", "pb"), flow("pa", "join"), flow("pb", "join"), flow("join", "e")]
+      nodes: [{ id: "s", type: "startEvent" }, { id: "fork", type: "parallelGateway" }, task("pa"), task("pb"), {
+        id: "join",
+        type: "parallelGateway"
+      }, { id: "e", type: "endEvent" }],
+      flows: [
+        flow("s", "fork"),
+        flow("fork", "pa"),
+        flow("fork", "pb"),
+        flow("pa", "join"),
+        flow("pb", "join"),
+        flow("join", "e")
+      ]
     })
     const instance = await owner.start(d.id)
     const [a] = await owner.activateJobs("pa")
     const [b] = await owner.activateJobs("pb")
     await owner.completeJob(a.id)
     expect((await owner.instance(instance.id)).state).toBe("ACTIVE")
-    expect((await owner.get(`/process-instances/${instance.id}/tokens`)).ok().map((t: { waitingFor: string }) => t.waitingFor).sort()).toEqual(["JOB", "JOIN"])
+    expect(
+      (await owner.get(`/process-instances/${instance.id}/tokens`)).ok().map((t: { waitingFor: string }) =>
+        t.waitingFor
+      ).sort()
+    ).toEqual(["JOB", "JOIN"])
     await owner.completeJob(b.id)
     expect((await owner.instance(instance.id)).state).toBe("COMPLETED")
   })
@@ -29,8 +48,18 @@ describe("elements through HTTP", () => {
     const owner = await (await givenTenant()).owner()
     const d = await owner.deploy({
       id: "inc",
-      nodes: [{ id: "s", type: "startEvent" }, { id: "fork", type: "inclusiveGateway" }, task("ia"), task("ib"), { id: "join", type: "inclusiveGateway" }, { id: "e", type: "endEvent" }],
-      flows: [flow("s", "fork"), flow("fork", "ia", { condition: "= a" }), flow("fork", "ib", { condition: "= b" }), flow("ia", "join"), flow("ib", "join"), flow("join", "e")]
+      nodes: [{ id: "s", type: "startEvent" }, { id: "fork", type: "inclusiveGateway" }, task("ia"), task("ib"), {
+        id: "join",
+        type: "inclusiveGateway"
+      }, { id: "e", type: "endEvent" }],
+      flows: [
+        flow("s", "fork"),
+        flow("fork", "ia", { condition: "= a" }),
+        flow("fork", "ib", { condition: "= b" }),
+        flow("ia", "join"),
+        flow("ib", "join"),
+        flow("join", "e")
+      ]
     })
     const instance = await owner.start(d.id, { a: true, b: false })
     expect(await owner.activateJobs("ib")).toEqual([])
@@ -44,15 +73,27 @@ describe("elements through HTTP", () => {
     const d = await owner.deploy({
       id: "scr",
       nodes: [
-        { id: "s", type: "startEvent" }, { id: "calc", type: "scriptTask", properties: { expression: "= price * qty", resultVariable: "total" } },
-        { id: "fork", type: "parallelGateway" }, task("never-done"), { id: "stop", type: "endEvent", properties: { terminate: true } }, { id: "e", type: "endEvent" }
+        { id: "s", type: "startEvent" },
+        { id: "calc", type: "scriptTask", properties: { expression: "= price * qty", resultVariable: "total" } },
+        { id: "fork", type: "parallelGateway" },
+        task("never-done"),
+        { id: "stop", type: "endEvent", properties: { terminate: true } },
+        { id: "e", type: "endEvent" }
       ],
-      flows: [flow("s", "calc"), flow("calc", "fork"), flow("fork", "never-done"), flow("fork", "stop"), flow("never-done", "e")]
+      flows: [
+        flow("s", "calc"),
+        flow("calc", "fork"),
+        flow("fork", "never-done"),
+        flow("fork", "stop"),
+        flow("never-done", "e")
+      ]
     })
     const instance = await owner.start(d.id, { price: 2.5, qty: 4 })
     const done = await owner.instance(instance.id)
     expect(done).toMatchObject({ state: "COMPLETED", variables: { price: 2.5, qty: 4, total: 10 } })
-    expect((await owner.get(`/jobs?processInstanceId=${instance.id}`)).ok().items.map((j: { state: string }) => j.state)).toEqual(["CANCELED"])
+    expect(
+      (await owner.get(`/jobs?processInstanceId=${instance.id}`)).ok().items.map((j: { state: string }) => j.state)
+    ).toEqual(["CANCELED"])
   })
 
   it("input and output mappings shape what the worker sees and what the instance keeps", async () => {
@@ -61,7 +102,15 @@ describe("elements through HTTP", () => {
       id: "map",
       nodes: [
         { id: "s", type: "startEvent" },
-        { id: "t", type: "serviceTask", properties: { taskType: "mapped", inputMappings: [{ source: "= order.id", target: "orderId" }], outputMappings: [{ source: "= status", target: "paymentStatus" }] } },
+        {
+          id: "t",
+          type: "serviceTask",
+          properties: {
+            taskType: "mapped",
+            inputMappings: [{ source: "= order.id", target: "orderId" }],
+            outputMappings: [{ source: "= status", target: "paymentStatus" }]
+          }
+        },
         { id: "e", type: "endEvent" }
       ],
       flows: [flow("s", "t"), flow("t", "e")]
@@ -81,10 +130,17 @@ describe("elements through HTTP", () => {
       nodes: [
         { id: "s", type: "startEvent" },
         {
-          id: "review", type: "userTask", name: "Review",
+          id: "review",
+          type: "userTask",
+          name: "Review",
           properties: {
             assignee: "= reviewer",
-            multiInstance: { inputCollection: "= reviewers", inputElement: "reviewer", outputCollection: "verdicts", outputElement: "= verdict" }
+            multiInstance: {
+              inputCollection: "= reviewers",
+              inputElement: "reviewer",
+              outputCollection: "verdicts",
+              outputElement: "= verdict"
+            }
           }
         },
         { id: "e", type: "endEvent" }
@@ -97,7 +153,9 @@ describe("elements through HTTP", () => {
     const bob = await tenant.taskUser("bob")
     const ann = await tenant.taskUser("ann")
     await bob.completeTask(tasks.find((t: { assignee: string }) => t.assignee === "bob").id, { verdict: "no" })
-    ;(await bob.post(`/tasks/${tasks.find((t: { assignee: string }) => t.assignee === "ann").id}/complete`, { variables: {} })).fails(422, "BUSINESS_ERROR")
+    ;(await bob.post(`/tasks/${tasks.find((t: { assignee: string }) => t.assignee === "ann").id}/complete`, {
+      variables: {}
+    })).fails(422, "BUSINESS_ERROR")
     await ann.completeTask(tasks.find((t: { assignee: string }) => t.assignee === "ann").id, { verdict: "yes" })
     const done = await owner.instance(instance.id)
     expect(done.state).toBe("COMPLETED")
@@ -108,7 +166,11 @@ describe("elements through HTTP", () => {
     const owner = await (await givenTenant()).owner()
     await owner.deploy({
       id: "per-item",
-      nodes: [{ id: "cs", type: "startEvent" }, { id: "calc", type: "scriptTask", properties: { expression: "= item * item", resultVariable: "square" } }, { id: "ce", type: "endEvent" }],
+      nodes: [{ id: "cs", type: "startEvent" }, {
+        id: "calc",
+        type: "scriptTask",
+        properties: { expression: "= item * item", resultVariable: "square" }
+      }, { id: "ce", type: "endEvent" }],
       flows: [flow("cs", "calc"), flow("calc", "ce")]
     })
     const d = await owner.deploy({
@@ -116,8 +178,17 @@ describe("elements through HTTP", () => {
       nodes: [
         { id: "s", type: "startEvent" },
         {
-          id: "call", type: "callActivity",
-          properties: { processId: "per-item", multiInstance: { inputCollection: "= [1, 2, 3]", inputElement: "item", outputCollection: "squares", outputElement: "= square" } }
+          id: "call",
+          type: "callActivity",
+          properties: {
+            processId: "per-item",
+            multiInstance: {
+              inputCollection: "= [1, 2, 3]",
+              inputElement: "item",
+              outputCollection: "squares",
+              outputElement: "= square"
+            }
+          }
         },
         { id: "e", type: "endEvent" }
       ],
@@ -137,7 +208,11 @@ describe("elements through HTTP", () => {
     const owner = await (await givenTenant()).owner()
     const d = await owner.deploy({
       id: "rules",
-      nodes: [{ id: "s", type: "startEvent" }, { id: "rate", type: "businessRuleTask", properties: { decisionId: "credit-risk" } }, { id: "e", type: "endEvent" }],
+      nodes: [{ id: "s", type: "startEvent" }, {
+        id: "rate",
+        type: "businessRuleTask",
+        properties: { decisionId: "credit-risk" }
+      }, { id: "e", type: "endEvent" }],
       flows: [flow("s", "rate"), flow("rate", "e")]
     })
     const instance = await owner.start(d.id, { amount: 1 })

@@ -17,10 +17,13 @@ const oneTask = {
   flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
 }
 
-const runSql = async <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => (await testApp()).runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, f))
+const runSql = async <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
+  (await testApp()).runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, f))
 
 const attempts = async () => {
-  const [row] = await runSql((sql) => sql<{ last_value: string; is_called: boolean }>`SELECT last_value, is_called FROM poison_attempts`)
+  const [row] = await runSql((sql) =>
+    sql<{ last_value: string; is_called: boolean }>`SELECT last_value, is_called FROM poison_attempts`
+  )
   return row!.is_called ? Number(row!.last_value) : 0
 }
 
@@ -53,9 +56,7 @@ describe("defects inside the instance entity", () => {
 
     const poisoned = await owner.put(`/process-instances/${instance.id}/variables`, { variables: { poisonPill: true } })
     const failure = poisoned.fails(500, "INTERNAL_ERROR")
-    expect(failure.message).not.toMatch(/trigger|refused/)
-
-    // the instance is as it was, and takes the next command
+    expect(failure.message).not.toMatch(/trigger|refused/) // the instance is as it was, and takes the next command
     ;(await owner.put(`/process-instances/${instance.id}/variables`, { variables: { amount: 2 } })).ok()
     expect((await owner.instance(instance.id)).variables).toEqual({ amount: 2 })
     const [job] = await owner.activateJobs("defects-work")

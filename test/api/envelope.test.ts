@@ -16,7 +16,9 @@ describe("response envelope", () => {
     const app = await testApp()
     const ok = await send(app.baseUrl, "GET", "/api/v1/health", { headers: { "x-correlation-id": "trace-abc-123" } })
     expect(ok.headers.get("x-correlation-id")).toBe("trace-abc-123")
-    const failed = await send(app.baseUrl, "GET", "/api/v1/auth/users", { headers: { "x-correlation-id": "trace-xyz" } })
+    const failed = await send(app.baseUrl, "GET", "/api/v1/auth/users", {
+      headers: { "x-correlation-id": "trace-xyz" }
+    })
     expect(failed.fails(401, "UNAUTHORIZED").correlationId).toBe("trace-xyz")
   })
 
@@ -31,7 +33,7 @@ describe("response envelope", () => {
 
   it("answers malformed JSON with 400 BAD_REQUEST", async () => {
     const admin = await (await givenTenant()).admin()
-    const reply = await admin.call("POST", "/auth/users", { rawBody: '{"username": "x",' })
+    const reply = await admin.call("POST", "/auth/users", { rawBody: "{\"username\": \"x\"," })
     expect(reply.fails(400, "BAD_REQUEST").message).toMatch(/malformed JSON/)
   })
 
@@ -57,7 +59,9 @@ describe("response envelope", () => {
 
   it("answers an unknown route with 404 and a wrong method with 405, both enveloped", async () => {
     const admin = await (await givenTenant()).admin()
-    expect((await admin.get("/no-such-thing")).fails(404, "RESOURCE_NOT_FOUND").message).toContain("/api/v1/no-such-thing")
+    expect((await admin.get("/no-such-thing")).fails(404, "RESOURCE_NOT_FOUND").message).toContain(
+      "/api/v1/no-such-thing"
+    )
     const wrong = await admin.call("PATCH", "/auth/users")
     expect(wrong.fails(405, "BAD_REQUEST").message).toMatch(/PATCH.*allowed: GET, POST/)
     expect(wrong.headers.get("allow")).toBe("GET, POST")

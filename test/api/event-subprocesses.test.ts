@@ -22,7 +22,11 @@ const withEventSubprocess = (id: string, start: Record<string, unknown>, handler
           { id: "esp-handle", type: "serviceTask", properties: { taskType: `${id}-${handlerType}` } },
           { id: "esp-end", type: "endEvent" }
         ],
-        flows: [{ id: "ef1", source: "esp-start", target: "esp-handle" }, { id: "ef2", source: "esp-handle", target: "esp-end" }]
+        flows: [{ id: "ef1", source: "esp-start", target: "esp-handle" }, {
+          id: "ef2",
+          source: "esp-handle",
+          target: "esp-end"
+        }]
       }
     }
   ],
@@ -32,22 +36,39 @@ const withEventSubprocess = (id: string, start: Record<string, unknown>, handler
 describe("event subprocesses", () => {
   it("interrupting message start: the main path is cancelled, the handler runs, then the instance completes", async () => {
     const owner = await (await givenTenant()).owner()
-    const deployment = await owner.deploy(withEventSubprocess("esp-msg", { messageName: "cancel-order", correlationKey: "= orderId" }))
+    const deployment = await owner.deploy(
+      withEventSubprocess("esp-msg", { messageName: "cancel-order", correlationKey: "= orderId" })
+    )
     const instance = await owner.start(deployment.id, { orderId: "O-1" })
     const [subscription] = (await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok()
-    expect(subscription).toMatchObject({ kind: "MESSAGE", nodeId: "esp-start", name: "cancel-order", correlationKey: "O-1" })
+    expect(subscription).toMatchObject({
+      kind: "MESSAGE",
+      nodeId: "esp-start",
+      name: "cancel-order",
+      correlationKey: "O-1"
+    })
 
-    const published = (await owner.post("/messages", { messageName: "cancel-order", correlationKey: "O-1", variables: { reason: "customer" } })).ok(202)
+    const published = (await owner.post("/messages", {
+      messageName: "cancel-order",
+      correlationKey: "O-1",
+      variables: { reason: "customer" }
+    })).ok(202)
     expect(published.correlatedCount).toBe(1)
-    expect((await owner.get(`/jobs?processInstanceId=${instance.id}&type=esp-msg-work`)).ok().items[0].state).toBe("CANCELED")
+    expect((await owner.get(`/jobs?processInstanceId=${instance.id}&type=esp-msg-work`)).ok().items[0].state).toBe(
+      "CANCELED"
+    )
     const [handler] = await owner.activateJobs("esp-msg-handle")
     expect(handler.variables).toMatchObject({ orderId: "O-1", reason: "customer" })
     // Interrupting: the other subscriptions of the scope are gone, a second message finds nothing.
     expect((await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok()).toEqual([])
-    expect((await owner.post("/messages", { messageName: "cancel-order", correlationKey: "O-1" })).ok(202).correlatedCount).toBe(0)
+    expect(
+      (await owner.post("/messages", { messageName: "cancel-order", correlationKey: "O-1" })).ok(202).correlatedCount
+    ).toBe(0)
     await owner.completeJob(handler.id)
     expect((await owner.instance(instance.id)).state).toBe("COMPLETED")
-    const types = (await owner.history(instance.id)).map((e: { type: string; nodeId: string | null }) => `${e.type}:${e.nodeId}`)
+    const types = (await owner.history(instance.id)).map((e: { type: string; nodeId: string | null }) =>
+      `${e.type}:${e.nodeId}`
+    )
     expect(types).toContain("ElementTerminated:work")
     expect(types).toContain("BoundaryTriggered:esp-start")
     expect(types).toContain("ElementCompleted:esp")
@@ -55,10 +76,20 @@ describe("event subprocesses", () => {
 
   it("non-interrupting message start: each message runs the handler alongside; the instance ends when all are done", async () => {
     const owner = await (await givenTenant()).owner()
-    const deployment = await owner.deploy(withEventSubprocess("esp-nonint", { messageName: "status-request", correlationKey: "= orderId", interrupting: false }))
+    const deployment = await owner.deploy(
+      withEventSubprocess("esp-nonint", {
+        messageName: "status-request",
+        correlationKey: "= orderId",
+        interrupting: false
+      })
+    )
     const instance = await owner.start(deployment.id, { orderId: "O-2" })
-    expect((await owner.post("/messages", { messageName: "status-request", correlationKey: "O-2" })).ok(202).correlatedCount).toBe(1)
-    expect((await owner.post("/messages", { messageName: "status-request", correlationKey: "O-2" })).ok(202).correlatedCount).toBe(1)
+    expect(
+      (await owner.post("/messages", { messageName: "status-request", correlationKey: "O-2" })).ok(202).correlatedCount
+    ).toBe(1)
+    expect(
+      (await owner.post("/messages", { messageName: "status-request", correlationKey: "O-2" })).ok(202).correlatedCount
+    ).toBe(1)
     const handlers = await owner.activateJobs("esp-nonint-handle", { maxJobsToActivate: 5 })
     expect(handlers).toHaveLength(2)
     const [work] = await owner.activateJobs("esp-nonint-work")
@@ -74,7 +105,9 @@ describe("event subprocesses", () => {
   it("timer start (non-interrupting) fires once when due; the subscription is withdrawn when the instance completes", async () => {
     const tenant = await givenTenant()
     const owner = await tenant.owner()
-    const deployment = await owner.deploy(withEventSubprocess("esp-timer", { timeDuration: "PT1H", interrupting: false }, "escalate"))
+    const deployment = await owner.deploy(
+      withEventSubprocess("esp-timer", { timeDuration: "PT1H", interrupting: false }, "escalate")
+    )
     const instance = await owner.start(deployment.id)
     tenant.app.clock.advance("2 hours")
     await tenant.app.runtime.runPromise(TimerPoller.use((poller) => poller.fireDue))
@@ -89,7 +122,9 @@ describe("event subprocesses", () => {
     // Completing before the timer is due withdraws the timer.
     const second = await fresh.start(deployment.id)
     const [secondWork] = await fresh.activateJobs("esp-timer-work")
-    expect((await fresh.get(`/process-instances/${second.id}/event-subscriptions`)).ok().map((s: { kind: string }) => s.kind)).toEqual(["TIMER"])
+    expect(
+      (await fresh.get(`/process-instances/${second.id}/event-subscriptions`)).ok().map((s: { kind: string }) => s.kind)
+    ).toEqual(["TIMER"])
     await fresh.completeJob(secondWork.id)
     expect((await fresh.instance(second.id)).state).toBe("COMPLETED")
     expect((await fresh.get(`/process-instances/${second.id}/event-subscriptions`)).ok()).toEqual([])
@@ -152,7 +187,11 @@ describe("event subprocesses", () => {
         { id: "after", type: "serviceTask", properties: { taskType: "after-sub" } },
         { id: "e", type: "endEvent" }
       ],
-      flows: [{ id: "f1", source: "s", target: "sub" }, { id: "f2", source: "sub", target: "after" }, { id: "f3", source: "after", target: "e" }]
+      flows: [{ id: "f1", source: "s", target: "sub" }, { id: "f2", source: "sub", target: "after" }, {
+        id: "f3",
+        source: "after",
+        target: "e"
+      }]
     })
     const instance = await owner.start(deployment.id, { valid: false })
     const [repair] = await owner.activateJobs("repair")
@@ -183,7 +222,10 @@ describe("event subprocesses", () => {
                 type: "subProcess",
                 properties: {
                   triggeredByEvent: true,
-                  nodes: [{ id: "hs", type: "startEvent", properties: { signalName: "halt-all" } }, { id: "he", type: "endEvent" }],
+                  nodes: [{ id: "hs", type: "startEvent", properties: { signalName: "halt-all" } }, {
+                    id: "he",
+                    type: "endEvent"
+                  }],
                   flows: [{ id: "k1", source: "hs", target: "he" }]
                 }
               }
@@ -194,10 +236,18 @@ describe("event subprocesses", () => {
         { id: "outer", type: "userTask", name: "Outer" },
         { id: "e", type: "endEvent" }
       ],
-      flows: [{ id: "f1", source: "s", target: "sub" }, { id: "f2", source: "sub", target: "outer" }, { id: "f3", source: "outer", target: "e" }]
+      flows: [{ id: "f1", source: "s", target: "sub" }, { id: "f2", source: "sub", target: "outer" }, {
+        id: "f3",
+        source: "outer",
+        target: "e"
+      }]
     })
     const instance = await owner.start(deployment.id)
-    expect((await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok()).toMatchObject([{ kind: "SIGNAL", nodeId: "hs", name: "halt-all" }])
+    expect((await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok()).toMatchObject([{
+      kind: "SIGNAL",
+      nodeId: "hs",
+      name: "halt-all"
+    }])
     expect((await owner.post("/signals", { signalName: "halt-all" })).ok(202).correlatedCount).toBe(1)
     const [outer] = await owner.tasks(`?processInstanceId=${instance.id}&state=CREATED`)
     expect(outer.nodeId).toBe("outer")
@@ -210,10 +260,20 @@ describe("event subprocesses", () => {
     const owner = await (await givenTenant()).owner()
     const model = withEventSubprocess("esp-bad", {})
     const reply = (await owner.post("/deployments", model)).fails(400, "VALIDATION_ERROR")
-    expect(reply.errors).toContainEqual(expect.objectContaining({ field: "esp-start", message: expect.stringContaining("needs a message, timer, signal, error or conditional") }))
+    expect(reply.errors).toContainEqual(
+      expect.objectContaining({
+        field: "esp-start",
+        message: expect.stringContaining("needs a message, timer, signal, error or conditional")
+      })
+    )
     const withFlow = withEventSubprocess("esp-bad-flow", { signalName: "x" })
-    const flowed = (await owner.post("/deployments", { ...withFlow, flows: [...withFlow.flows, { id: "f9", source: "work", target: "esp" }] })).fails(400, "VALIDATION_ERROR")
-    expect(flowed.errors).toContainEqual(expect.objectContaining({ field: "esp", message: expect.stringContaining("cannot have incoming or outgoing") }))
+    const flowed = (await owner.post("/deployments", {
+      ...withFlow,
+      flows: [...withFlow.flows, { id: "f9", source: "work", target: "esp" }]
+    })).fails(400, "VALIDATION_ERROR")
+    expect(flowed.errors).toContainEqual(
+      expect.objectContaining({ field: "esp", message: expect.stringContaining("cannot have incoming or outgoing") })
+    )
   })
 })
 
@@ -228,11 +288,19 @@ describe("conditional events", () => {
         { id: "ship", type: "serviceTask", properties: { taskType: "ship-stock" } },
         { id: "e", type: "endEvent" }
       ],
-      flows: [{ id: "f1", source: "s", target: "in-stock" }, { id: "f2", source: "in-stock", target: "ship" }, { id: "f3", source: "ship", target: "e" }]
+      flows: [{ id: "f1", source: "s", target: "in-stock" }, { id: "f2", source: "in-stock", target: "ship" }, {
+        id: "f3",
+        source: "ship",
+        target: "e"
+      }]
     })
     const waiting = await owner.start(deployment.id, { stock: 0 })
-    expect((await owner.get(`/process-instances/${waiting.id}/tokens`)).ok()).toMatchObject([{ nodeId: "in-stock", waitingFor: "CONDITION" }])
-    ;(await owner.put(`/process-instances/${waiting.id}/variables`, { variables: { stock: 0, note: "still none" } })).ok()
+    expect((await owner.get(`/process-instances/${waiting.id}/tokens`)).ok()).toMatchObject([{
+      nodeId: "in-stock",
+      waitingFor: "CONDITION"
+    }])
+    ;(await owner.put(`/process-instances/${waiting.id}/variables`, { variables: { stock: 0, note: "still none" } }))
+      .ok()
     expect(await owner.activateJobs("ship-stock")).toEqual([])
     ;(await owner.put(`/process-instances/${waiting.id}/variables`, { variables: { stock: 5 } })).ok()
     const [ship] = await owner.activateJobs("ship-stock")
@@ -252,7 +320,11 @@ describe("conditional events", () => {
         { id: "s", type: "startEvent" },
         { id: "review", type: "userTask", name: "Review" },
         { id: "too-big", type: "boundaryEvent", properties: { attachedTo: "review", condition: "= amount > 1000" } },
-        { id: "changed", type: "boundaryEvent", properties: { attachedTo: "review", cancelActivity: false, condition: "= flagged = true" } },
+        {
+          id: "changed",
+          type: "boundaryEvent",
+          properties: { attachedTo: "review", cancelActivity: false, condition: "= flagged = true" }
+        },
         { id: "escalate", type: "serviceTask", properties: { taskType: "escalate-amount" } },
         { id: "notify", type: "serviceTask", properties: { taskType: "notify-flag" } },
         { id: "e1", type: "endEvent" },
@@ -260,14 +332,16 @@ describe("conditional events", () => {
         { id: "e3", type: "endEvent" }
       ],
       flows: [
-        { id: "f1", source: "s", target: "review" }, { id: "f2", source: "review", target: "e1" },
-        { id: "f3", source: "too-big", target: "escalate" }, { id: "f4", source: "escalate", target: "e2" },
-        { id: "f5", source: "changed", target: "notify" }, { id: "f6", source: "notify", target: "e3" }
+        { id: "f1", source: "s", target: "review" },
+        { id: "f2", source: "review", target: "e1" },
+        { id: "f3", source: "too-big", target: "escalate" },
+        { id: "f4", source: "escalate", target: "e2" },
+        { id: "f5", source: "changed", target: "notify" },
+        { id: "f6", source: "notify", target: "e3" }
       ]
     })
     const instance = await owner.start(deployment.id, { amount: 10, flagged: false })
-    ;(await owner.put(`/process-instances/${instance.id}/variables`, { variables: { flagged: true } })).ok()
-    // Stays true: no second trigger.
+    ;(await owner.put(`/process-instances/${instance.id}/variables`, { variables: { flagged: true } })).ok() // Stays true: no second trigger.
     ;(await owner.put(`/process-instances/${instance.id}/variables`, { variables: { note: "x" } })).ok()
     expect(await owner.activateJobs("notify-flag", { maxJobsToActivate: 5 })).toHaveLength(1)
     const [task] = await owner.tasks(`?processInstanceId=${instance.id}&state=CREATED`)
@@ -279,10 +353,14 @@ describe("conditional events", () => {
 
   it("an interrupting conditional event subprocess starts when the variables make its condition true", async () => {
     const owner = await (await givenTenant()).owner()
-    const deployment = await owner.deploy(withEventSubprocess("esp-cond", { condition: "= risk = \"high\"" }, "review-risk"))
+    const deployment = await owner.deploy(
+      withEventSubprocess("esp-cond", { condition: "= risk = \"high\"" }, "review-risk")
+    )
     const instance = await owner.start(deployment.id, { risk: "low" })
     ;(await owner.put(`/process-instances/${instance.id}/variables`, { variables: { risk: "high" } })).ok()
-    expect((await owner.get(`/jobs?processInstanceId=${instance.id}&type=esp-cond-work`)).ok().items[0].state).toBe("CANCELED")
+    expect((await owner.get(`/jobs?processInstanceId=${instance.id}&type=esp-cond-work`)).ok().items[0].state).toBe(
+      "CANCELED"
+    )
     const [review] = await owner.activateJobs("esp-cond-review-risk")
     expect(review.processInstanceId).toBe(instance.id)
     await owner.completeJob(review.id)
@@ -315,7 +393,11 @@ describe("signal throw events", () => {
       id: "thrower",
       nodes: [
         { id: "s", type: "startEvent" },
-        { id: "announce", type: "intermediateThrowEvent", properties: { signalName: "stock-updated", inputMappings: [{ source: "= sku", target: "sku" }] } },
+        {
+          id: "announce",
+          type: "intermediateThrowEvent",
+          properties: { signalName: "stock-updated", inputMappings: [{ source: "= sku", target: "sku" }] }
+        },
         { id: "done", type: "endEvent", properties: { signalName: "thrower-done" } }
       ],
       flows: [{ id: "f1", source: "s", target: "announce" }, { id: "f2", source: "announce", target: "done" }]
@@ -330,7 +412,9 @@ describe("signal throw events", () => {
       return jobs
     })
     expect(react.variables).toMatchObject({ sku: "SKU-9" })
-    const types = (await owner.history(thrown.id)).map((e: { type: string; nodeId: string | null }) => `${e.type}:${e.nodeId}`)
+    const types = (await owner.history(thrown.id)).map((e: { type: string; nodeId: string | null }) =>
+      `${e.type}:${e.nodeId}`
+    )
     expect(types).toContain("SignalThrown:announce")
     expect(types).toContain("SignalThrown:done")
   })
@@ -348,16 +432,29 @@ describe("link events", () => {
         { id: "work", type: "serviceTask", properties: { taskType: "after-link" } },
         { id: "e", type: "endEvent" }
       ],
-      flows: [{ id: "f1", source: "s", target: "goto" }, { id: "f2", source: "landing", target: "work" }, { id: "f3", source: "work", target: "e" }]
+      flows: [{ id: "f1", source: "s", target: "goto" }, { id: "f2", source: "landing", target: "work" }, {
+        id: "f3",
+        source: "work",
+        target: "e"
+      }]
     })
     const refused = (await owner.post("/deployments", model("elsewhere"))).fails(400, "VALIDATION_ERROR")
-    expect(refused.errors).toContainEqual(expect.objectContaining({ field: "goto", message: expect.stringContaining("no link catch event named \"page-2\"") }))
+    expect(refused.errors).toContainEqual(
+      expect.objectContaining({
+        field: "goto",
+        message: expect.stringContaining("no link catch event named \"page-2\"")
+      })
+    )
     const deployment = await owner.deploy(model("page-2"))
     const instance = await owner.start(deployment.id)
     const [job] = await owner.activateJobs("after-link")
     expect(job.processInstanceId).toBe(instance.id)
-    const nodes = (await owner.history(instance.id)).map((e: { type: string; nodeId: string | null }) => `${e.type}:${e.nodeId}`)
-    expect(nodes).toEqual(expect.arrayContaining(["ElementCompleted:goto", "ElementActivated:landing", "ElementCompleted:landing"]))
+    const nodes = (await owner.history(instance.id)).map((e: { type: string; nodeId: string | null }) =>
+      `${e.type}:${e.nodeId}`
+    )
+    expect(nodes).toEqual(
+      expect.arrayContaining(["ElementCompleted:goto", "ElementActivated:landing", "ElementCompleted:landing"])
+    )
   })
 })
 
@@ -367,7 +464,8 @@ describe("escalation events", () => {
     nodes: [
       { id: "s", type: "startEvent" },
       {
-        id: "sub", type: "subProcess",
+        id: "sub",
+        type: "subProcess",
         properties: {
           nodes: [
             { id: "ss", type: "startEvent" },
@@ -375,7 +473,11 @@ describe("escalation events", () => {
             { id: "inner", type: "serviceTask", properties: { taskType: "esc-inner" } },
             { id: "se", type: "endEvent" }
           ],
-          flows: [{ id: "g1", source: "ss", target: "raise" }, { id: "g2", source: "raise", target: "inner" }, { id: "g3", source: "inner", target: "se" }]
+          flows: [{ id: "g1", source: "ss", target: "raise" }, { id: "g2", source: "raise", target: "inner" }, {
+            id: "g3",
+            source: "inner",
+            target: "se"
+          }]
         }
       },
       { id: "caught", type: "boundaryEvent", properties: { attachedTo: "sub", ...boundary } },
@@ -384,8 +486,10 @@ describe("escalation events", () => {
       { id: "e2", type: "endEvent" }
     ],
     flows: [
-      { id: "f1", source: "s", target: "sub" }, { id: "f2", source: "sub", target: "e1" },
-      { id: "f3", source: "caught", target: "notify" }, { id: "f4", source: "notify", target: "e2" }
+      { id: "f1", source: "s", target: "sub" },
+      { id: "f2", source: "sub", target: "e1" },
+      { id: "f3", source: "caught", target: "notify" },
+      { id: "f4", source: "notify", target: "e2" }
     ]
   })
 
@@ -413,7 +517,14 @@ describe("escalation events", () => {
     const [inner] = await owner.activateJobs("esc-inner")
     expect(inner.processInstanceId).toBe(instance.id)
     expect((await owner.instance(instance.id)).incidentCount).toBe(0)
-    const refused = (await owner.post("/deployments", { ...model({ escalationCode: "LATE" }), nodes: [...model({}).nodes.slice(0, 2), { id: "caught", type: "boundaryEvent", properties: { attachedTo: "s", escalationCode: "X" } }] })).fails(400, "VALIDATION_ERROR")
+    const refused = (await owner.post("/deployments", {
+      ...model({ escalationCode: "LATE" }),
+      nodes: [...model({}).nodes.slice(0, 2), {
+        id: "caught",
+        type: "boundaryEvent",
+        properties: { attachedTo: "s", escalationCode: "X" }
+      }]
+    })).fails(400, "VALIDATION_ERROR")
     expect(JSON.stringify(refused.errors)).toContain("caught")
   })
 })

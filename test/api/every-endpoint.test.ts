@@ -18,7 +18,12 @@ const operations = async (): Promise<ReadonlyArray<Operation>> => {
   return Object.entries(spec.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
     Object.entries(item)
       .filter(([method]) => ["get", "post", "put", "patch", "delete"].includes(method))
-      .map(([method, operation]) => ({ method: method.toUpperCase(), path, roles: operation["x-required-roles"] as Array<string> })))
+      .map(([method, operation]) => ({
+        method: method.toUpperCase(),
+        path,
+        roles: operation["x-required-roles"] as Array<string>
+      }))
+  )
 }
 
 const fill = (path: string) => path.replace(/\{[^}]+\}/g, () => randomUUID())
@@ -26,10 +31,16 @@ const fill = (path: string) => path.replace(/\{[^}]+\}/g, () => randomUUID())
 describe("every endpoint", () => {
   it("refuses a TASK_USER with 403 wherever the access policy asks for another role", async () => {
     const taskUser = await (await givenTenant()).taskUser()
-    const restricted = (await operations()).filter((op) => op.roles.length > 0 && !op.roles.includes("TASK_USER") && !op.roles.includes("ANY_AUTHENTICATED"))
+    const restricted = (await operations()).filter((op) =>
+      op.roles.length > 0 && !op.roles.includes("TASK_USER") && !op.roles.includes("ANY_AUTHENTICATED")
+    )
     expect(restricted.length).toBeGreaterThan(20)
     for (const op of restricted) {
-      const reply = await taskUser.call(op.method, fill(op.path).replace(/^\/api\/v1/, ""), op.method === "GET" || op.method === "DELETE" ? {} : { body: {} })
+      const reply = await taskUser.call(
+        op.method,
+        fill(op.path).replace(/^\/api\/v1/, ""),
+        op.method === "GET" || op.method === "DELETE" ? {} : { body: {} }
+      )
       expect(reply.status, `${op.method} ${op.path}`).toBe(403)
       reply.fails(403, "FORBIDDEN")
     }
@@ -37,7 +48,9 @@ describe("every endpoint", () => {
 
   it("answers reads and deletes of unknown ids with 404, never 500", async () => {
     const admin = await (await givenTenant()).admin()
-    const byId = (await operations()).filter((op) => (op.method === "GET" || op.method === "DELETE") && op.path.includes("{"))
+    const byId = (await operations()).filter((op) =>
+      (op.method === "GET" || op.method === "DELETE") && op.path.includes("{")
+    )
     expect(byId.length).toBeGreaterThan(15)
     for (const op of byId) {
       const path = fill(op.path).replace(/^\/api\/v1/, "").replace(/\/history\/[^/]+\/snapshot$/, "/history/1/snapshot")

@@ -2,7 +2,7 @@
 // finished or was interrupted (an interrupted one is finished by its retry or by the recovery, never twice), and an
 // Idempotency-Key makes starts, publishes, signals, job and task completions safe to retry.
 import { describe, expect, it } from "vitest"
-import { IdempotentRequests, fingerprintOf } from "../../src/services/IdempotentRequests.ts"
+import { fingerprintOf, IdempotentRequests } from "../../src/services/IdempotentRequests.ts"
 import { Messages } from "../../src/services/Messages.ts"
 import { fixture, givenTenant, type Tenant } from "../support/Scenario.ts"
 
@@ -17,7 +17,11 @@ const oneTask = (key: string) => ({
 })
 
 /** A publish that claimed its messageId and then died (the process crashed before correlating anything). */
-const interruptedPublish = (tenant: Tenant, ownerSub: string, message: { messageName: string; correlationKey: string; messageId: string }) =>
+const interruptedPublish = (
+  tenant: Tenant,
+  ownerSub: string,
+  message: { messageName: string; correlationKey: string; messageId: string }
+) =>
   tenant.app.runtime.runPromise(IdempotentRequests.use((requests) =>
     requests.claim({
       tenantId: tenant.id,
@@ -35,13 +39,20 @@ describe("messageId: once per id", () => {
     const deployment = await owner.deploy(fixture("message-wait.bpmn"))
     const first = await owner.start(deployment.id, { orderId: "K1" })
     const message = { messageName: "payment-received", correlationKey: "K1", messageId: "pay-K1" }
-    expect((await owner.post("/messages", message)).ok(202)).toMatchObject({ correlatedCount: 1, instanceIds: [first.id] })
+    expect((await owner.post("/messages", message)).ok(202)).toMatchObject({
+      correlatedCount: 1,
+      instanceIds: [first.id]
+    })
     // a second instance now waits with the same key: the re-sent message must not reach it
     const second = await owner.start(deployment.id, { orderId: "K1" })
     ;(await owner.post("/messages", message)).fails(409, "CONFLICT")
-    expect((await owner.get(`/process-instances/${second.id}/event-subscriptions`)).ok()[0]).toMatchObject({ name: "payment-received" })
+    expect((await owner.get(`/process-instances/${second.id}/event-subscriptions`)).ok()[0]).toMatchObject({
+      name: "payment-received"
+    })
     // another id is another message
-    expect((await owner.post("/messages", { ...message, messageId: "pay-K1-b" })).ok(202).instanceIds).toEqual([second.id])
+    expect((await owner.post("/messages", { ...message, messageId: "pay-K1-b" })).ok(202).instanceIds).toEqual([
+      second.id
+    ])
   })
 
   it("an interrupted publish is finished by its re-send, once", async () => {
@@ -51,8 +62,12 @@ describe("messageId: once per id", () => {
     const waiting = await owner.start(deployment.id, { orderId: "K2" })
     const message = { messageName: "payment-received", correlationKey: "K2", messageId: "pay-K2" }
     await interruptedPublish(tenant, "someone", message)
-    expect((await owner.post("/messages", message)).ok(202)).toMatchObject({ correlatedCount: 1, instanceIds: [waiting.id] })
-    expect((await owner.history(waiting.id)).filter((e: { type: string }) => e.type === "MessageCorrelated")).toHaveLength(1)
+    expect((await owner.post("/messages", message)).ok(202)).toMatchObject({
+      correlatedCount: 1,
+      instanceIds: [waiting.id]
+    })
+    expect((await owner.history(waiting.id)).filter((e: { type: string }) => e.type === "MessageCorrelated"))
+      .toHaveLength(1)
     ;(await owner.post("/messages", message)).fails(409, "CONFLICT")
   })
 
@@ -66,10 +81,14 @@ describe("messageId: once per id", () => {
     const recover = () => tenant.app.runtime.runPromise(Messages.use((messages) => messages.recover))
     await recover()
     // not yet: a publish may still be running for a while
-    expect((await owner.get(`/process-instances/${waiting.id}/event-subscriptions`)).ok()[0]).toMatchObject({ name: "payment-received" })
+    expect((await owner.get(`/process-instances/${waiting.id}/event-subscriptions`)).ok()[0]).toMatchObject({
+      name: "payment-received"
+    })
     tenant.app.clock.advance("31 seconds")
     await recover()
-    expect((await owner.get(`/process-instances/${waiting.id}/event-subscriptions`)).ok()[0]).toMatchObject({ name: "order-confirmed" })
+    expect((await owner.get(`/process-instances/${waiting.id}/event-subscriptions`)).ok()[0]).toMatchObject({
+      name: "order-confirmed"
+    })
     ;(await owner.post("/messages", message)).fails(409, "CONFLICT")
     // after the retention the id may be used again
     tenant.app.clock.advance("25 hours")
@@ -84,14 +103,18 @@ describe("Idempotency-Key", () => {
     const deployment = await owner.deploy(oneTask("idem-start"))
     const headers = { "idempotency-key": "start-order-1" }
     const body = { deploymentId: deployment.id, variables: { orderId: 1 } }
-    const replies = await Promise.all(Array.from({ length: 5 }, () => owner.post("/process-instances", body, { headers })))
+    const replies = await Promise.all(
+      Array.from({ length: 5 }, () => owner.post("/process-instances", body, { headers }))
+    )
     const ids = new Set(replies.map((reply) => reply.ok(201).id))
     expect(ids.size).toBe(1)
     const again = (await owner.post("/process-instances", body, { headers })).ok(201)
     expect(again.id).toBe([...ids][0])
-    expect((await owner.get(`/process-instances?deploymentId=${deployment.id}`)).ok().totalItems).toBe(1)
-    // the same key for a different request is refused; without a key every start is a new instance
-    ;(await owner.post("/process-instances", { ...body, variables: { orderId: 2 } }, { headers })).fails(422, "BUSINESS_ERROR")
+    expect((await owner.get(`/process-instances?deploymentId=${deployment.id}`)).ok().totalItems).toBe(1) // the same key for a different request is refused; without a key every start is a new instance
+    ;(await owner.post("/process-instances", { ...body, variables: { orderId: 2 } }, { headers })).fails(
+      422,
+      "BUSINESS_ERROR"
+    )
     ;(await owner.post("/process-instances", body)).ok(201)
     expect((await owner.get(`/process-instances?deploymentId=${deployment.id}`)).ok().totalItems).toBe(2)
   })
@@ -123,17 +146,26 @@ describe("Idempotency-Key", () => {
     const tasks = await owner.tasks()
     const task = tasks.find((t: { processInstanceId: string }) => t.processInstanceId !== instance.id)
     const taskHeaders = { "idempotency-key": `task-${task.id}` }
-    const done = (await owner.post(`/tasks/${task.id}/complete`, { variables: { approved: true } }, { headers: taskHeaders })).ok()
-    expect((await owner.post(`/tasks/${task.id}/complete`, { variables: { approved: true } }, { headers: taskHeaders })).ok()).toEqual(done)
-    // without the key, completing twice is a conflict, as before
+    const done =
+      (await owner.post(`/tasks/${task.id}/complete`, { variables: { approved: true } }, { headers: taskHeaders })).ok()
+    expect(
+      (await owner.post(`/tasks/${task.id}/complete`, { variables: { approved: true } }, { headers: taskHeaders })).ok()
+    ).toEqual(done) // without the key, completing twice is a conflict, as before
     ;(await owner.post(`/tasks/${task.id}/complete`, { variables: { approved: true } })).fails(409, "CONFLICT")
 
     const msgHeaders = { "idempotency-key": "msg-1" }
     const published = (await owner.post("/messages", { messageName: "nobody-waits" }, { headers: msgHeaders })).ok(202)
-    expect((await owner.post("/messages", { messageName: "nobody-waits" }, { headers: msgHeaders })).ok(202)).toEqual(published)
+    expect((await owner.post("/messages", { messageName: "nobody-waits" }, { headers: msgHeaders })).ok(202)).toEqual(
+      published
+    )
     const sigHeaders = { "idempotency-key": "sig-1" }
     const signalled = (await owner.post("/signals", { signalName: "nobody-listens" }, { headers: sigHeaders })).ok(202)
-    expect((await owner.post("/signals", { signalName: "nobody-listens" }, { headers: sigHeaders })).ok(202)).toEqual(signalled)
-    ;(await owner.post("/signals", { signalName: "x" }, { headers: { "idempotency-key": "" } })).fails(400, "VALIDATION_ERROR")
+    expect((await owner.post("/signals", { signalName: "nobody-listens" }, { headers: sigHeaders })).ok(202)).toEqual(
+      signalled
+    )
+    ;(await owner.post("/signals", { signalName: "x" }, { headers: { "idempotency-key": "" } })).fails(
+      400,
+      "VALIDATION_ERROR"
+    )
   })
 })

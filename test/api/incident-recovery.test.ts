@@ -12,10 +12,15 @@ const twoTasks = (id: string) => ({
     { id: "ship", type: "serviceTask", properties: { taskType: `${id}-ship` } },
     { id: "e", type: "endEvent" }
   ],
-  flows: [{ id: "f1", source: "s", target: "charge" }, { id: "f2", source: "charge", target: "ship" }, { id: "f3", source: "ship", target: "e" }]
+  flows: [{ id: "f1", source: "s", target: "charge" }, { id: "f2", source: "charge", target: "ship" }, {
+    id: "f3",
+    source: "ship",
+    target: "e"
+  }]
 })
 
-const incidentsOf = async (caller: Caller, instanceId: string) => (await caller.get(`/incidents?processInstanceId=${instanceId}`)).ok().items
+const incidentsOf = async (caller: Caller, instanceId: string) =>
+  (await caller.get(`/incidents?processInstanceId=${instanceId}`)).ok().items
 
 describe("job failures", () => {
   it("fail uses up retries (with backoff), then dead-letters the job into an incident; new retries resolve it", async () => {
@@ -25,7 +30,11 @@ describe("job failures", () => {
     const instance = await owner.start(deployment.id)
     const [first] = await owner.activateJobs("fails-charge")
     expect(first.retries).toBe(2)
-    const failed = (await owner.post(`/jobs/${first.id}/fail`, { errorMessage: "gateway timeout", retryBackOff: 60_000, variables: { lastError: "timeout" } })).ok()
+    const failed = (await owner.post(`/jobs/${first.id}/fail`, {
+      errorMessage: "gateway timeout",
+      retryBackOff: 60_000,
+      variables: { lastError: "timeout" }
+    })).ok()
     expect((await owner.instance(instance.id)).variables).toMatchObject({ lastError: "timeout" })
     expect(failed).toMatchObject({ state: "ACTIVATABLE", retries: 1, errorMessage: "gateway timeout", worker: null })
     // The backoff holds it back until its time has come.
@@ -37,7 +46,13 @@ describe("job failures", () => {
     const dead = (await later.post(`/jobs/${second.id}/fail`, { retries: 0, errorMessage: "card service down" })).ok()
     expect(dead).toMatchObject({ state: "FAILED", retries: 0 })
     const [incident] = await incidentsOf(later, instance.id)
-    expect(incident).toMatchObject({ type: "JOB_NO_RETRIES", nodeId: "charge", jobId: first.id, state: "OPEN", message: "card service down" })
+    expect(incident).toMatchObject({
+      type: "JOB_NO_RETRIES",
+      nodeId: "charge",
+      jobId: first.id,
+      state: "OPEN",
+      message: "card service down"
+    })
     expect((await later.instance(instance.id)).incidentCount).toBe(1)
     ;(await later.post(`/jobs/${first.id}/fail`, {})).fails(409, "CONFLICT")
 
@@ -74,13 +89,19 @@ describe("incident actions", () => {
       { id: "s", type: "startEvent" },
       { id: "before", type: "serviceTask", properties: { taskType: `${id}-before` } },
       // A correlation key that evaluates to null: an incident when the token arrives.
-      { id: "wait", type: "intermediateCatchEvent", properties: { messageName: `${id}-msg`, correlationKey: "= orderId" } },
+      {
+        id: "wait",
+        type: "intermediateCatchEvent",
+        properties: { messageName: `${id}-msg`, correlationKey: "= orderId" }
+      },
       { id: "after", type: "serviceTask", properties: { taskType: `${id}-after` } },
       { id: "e", type: "endEvent" }
     ],
     flows: [
-      { id: "f1", source: "s", target: "before" }, { id: "f2", source: "before", target: "wait" },
-      { id: "f3", source: "wait", target: "after" }, { id: "f4", source: "after", target: "e" }
+      { id: "f1", source: "s", target: "before" },
+      { id: "f2", source: "before", target: "wait" },
+      { id: "f3", source: "wait", target: "after" },
+      { id: "f4", source: "after", target: "e" }
     ]
   })
 
@@ -97,10 +118,14 @@ describe("incident actions", () => {
     const reopened = (await incidentsOf(owner, instance.id)).filter((i: { state: string }) => i.state === "OPEN")
     expect(reopened).toHaveLength(1)
     ;(await owner.post(`/incidents/${incident.id}/retry`)).fails(409, "CONFLICT")
-
     ;(await owner.post(`/incidents/${reopened[0].id}/edit-variables-and-retry`, { variables: { orderId: "K-1" } })).ok()
-    expect((await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok()).toMatchObject([{ kind: "MESSAGE", correlationKey: "K-1" }])
-    expect((await owner.post("/messages", { messageName: "retrying-msg", correlationKey: "K-1" })).ok(202).correlatedCount).toBe(1)
+    expect((await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok()).toMatchObject([{
+      kind: "MESSAGE",
+      correlationKey: "K-1"
+    }])
+    expect(
+      (await owner.post("/messages", { messageName: "retrying-msg", correlationKey: "K-1" })).ok(202).correlatedCount
+    ).toBe(1)
     expect(await owner.activateJobs("retrying-after")).toHaveLength(1)
     expect((await owner.instance(instance.id)).incidentCount).toBe(0)
   })
@@ -120,8 +145,13 @@ describe("incident actions", () => {
     const restarted = await owner.start(deployment.id)
     await owner.completeJob((await owner.activateJobs("skipping-before"))[0].id)
     const [toRestart] = await incidentsOf(owner, restarted.id)
-    ;(await owner.post(`/incidents/${toRestart.id}/restart-from-node`, { nodeId: "nowhere" })).fails(400, "VALIDATION_ERROR")
-    expect((await owner.post(`/incidents/${toRestart.id}/restart-from-node`, { nodeId: "before" })).ok().state).toBe("RESOLVED")
+    ;(await owner.post(`/incidents/${toRestart.id}/restart-from-node`, { nodeId: "nowhere" })).fails(
+      400,
+      "VALIDATION_ERROR"
+    )
+    expect((await owner.post(`/incidents/${toRestart.id}/restart-from-node`, { nodeId: "before" })).ok().state).toBe(
+      "RESOLVED"
+    )
     const [beforeAgain] = await owner.activateJobs("skipping-before")
     expect(beforeAgain.processInstanceId).toBe(restarted.id)
 
@@ -132,7 +162,9 @@ describe("incident actions", () => {
     const started = (await owner.history(rolled.id)).find((e: { type: string }) => e.type === "InstanceStarted")
     ;(await owner.post(`/incidents/${toRollback.id}/rollback`, { eventSeq: started.eventSeq })).ok()
     expect((await owner.instance(rolled.id)).variables).toEqual({ orderId: "R-1" })
-    expect((await owner.get(`/process-instances/${rolled.id}/event-subscriptions`)).ok()).toMatchObject([{ correlationKey: "R-1" }])
+    expect((await owner.get(`/process-instances/${rolled.id}/event-subscriptions`)).ok()).toMatchObject([{
+      correlationKey: "R-1"
+    }])
   })
 
   it("another tenant's incident is 404; a dead-lettered job's incident retried makes the job activatable again", async () => {
@@ -154,11 +186,24 @@ describe("retry policies", () => {
   it("an exponential policy spaces retries; retry-now skips the wait; cancel dead-letters; history lists each attempt", async () => {
     const tenant = await givenTenant()
     const owner = await tenant.owner()
-    const deployment = await owner.deploy({ ...twoTasks("policy"), nodes: twoTasks("policy").nodes.map((n) => (n.id === "charge" ? { ...n, properties: { taskType: "policy-charge", retries: 5 } } : n)) })
+    const deployment = await owner.deploy({
+      ...twoTasks("policy"),
+      nodes: twoTasks("policy").nodes.map((
+        n
+      ) => (n.id === "charge" ? { ...n, properties: { taskType: "policy-charge", retries: 5 } } : n))
+    })
     const instance = await owner.start(deployment.id)
     const [job] = await owner.activateJobs("policy-charge", { worker: "w-a" })
-    const set = (await owner.post(`/jobs/${job.id}/retry`, { policy: { backoff: "EXPONENTIAL", delay: 1000, multiplier: 3 } })).ok()
-    expect(set).toMatchObject({ jobId: job.id, retries: 5, attempts: 0, waiting: false, policy: { backoff: "EXPONENTIAL", delay: 1000, multiplier: 3 } })
+    const set =
+      (await owner.post(`/jobs/${job.id}/retry`, { policy: { backoff: "EXPONENTIAL", delay: 1000, multiplier: 3 } }))
+        .ok()
+    expect(set).toMatchObject({
+      jobId: job.id,
+      retries: 5,
+      attempts: 0,
+      waiting: false,
+      policy: { backoff: "EXPONENTIAL", delay: 1000, multiplier: 3 }
+    })
 
     const failedAt = tenant.app.clock.nowMillis()
     ;(await owner.post(`/jobs/${job.id}/fail`, { errorMessage: "first" })).ok()
@@ -166,7 +211,6 @@ describe("retry policies", () => {
     expect(afterFirst).toMatchObject({ retries: 4, attempts: 1, waiting: true })
     expect(Date.parse(afterFirst.nextRetryAt) - failedAt).toBeGreaterThanOrEqual(1000)
     expect(Date.parse(afterFirst.nextRetryAt) - failedAt).toBeLessThan(1500)
-
     ;(await owner.post(`/jobs/${job.id}/retry-now`)).ok()
     const [second] = await owner.activateJobs("policy-charge", { worker: "w-b" })
     expect(second.id).toBe(job.id)
@@ -183,12 +227,26 @@ describe("retry policies", () => {
     const cancelled = (await owner.post(`/jobs/${job.id}/retry/cancel`)).ok()
     expect(cancelled).toMatchObject({ state: "FAILED", retries: 0, waiting: false })
     const [incident] = (await owner.get(`/incidents?processInstanceId=${instance.id}`)).ok().items
-    expect(incident).toMatchObject({ type: "JOB_NO_RETRIES", jobId: job.id, message: expect.stringContaining("pending retry canceled") })
+    expect(incident).toMatchObject({
+      type: "JOB_NO_RETRIES",
+      jobId: job.id,
+      message: expect.stringContaining("pending retry canceled")
+    })
 
     const history = (await owner.get(`/jobs/${job.id}/retry/history`)).ok()
-    expect(history.map((h: { attempt: number; worker: string | null; errorMessage: string }) => [h.attempt, h.worker, h.errorMessage])).toEqual([
-      [1, "w-a", "first"], [2, "w-b", "second"], [3, "w-c", "third"], [4, null, expect.stringContaining("pending retry canceled")]
+    expect(
+      history.map((
+        h: { attempt: number; worker: string | null; errorMessage: string }
+      ) => [h.attempt, h.worker, h.errorMessage])
+    ).toEqual([
+      [1, "w-a", "first"],
+      [2, "w-b", "second"],
+      [3, "w-c", "third"],
+      [4, null, expect.stringContaining("pending retry canceled")]
     ])
-    ;(await owner.post(`/jobs/${job.id}/retry`, { policy: { backoff: "SOMETIMES", delay: 1 } })).fails(400, "VALIDATION_ERROR")
+    ;(await owner.post(`/jobs/${job.id}/retry`, { policy: { backoff: "SOMETIMES", delay: 1 } })).fails(
+      400,
+      "VALIDATION_ERROR"
+    )
   })
 })

@@ -13,13 +13,19 @@ describe("ProcessInstance entity", () => {
     const instance = await owner.start(deployment.id)
     // 20 concurrent suspend/resume requests alternate the state; each must see the state the previous one left,
     // so exactly the ones that found it ACTIVE suspend and the others are refused (or resume).
-    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      owner.post(`/process-instances/${instance.id}/${i % 2 === 0 ? "suspend" : "resume"}`)))
+    const replies = await Promise.all(
+      Array.from(
+        { length: 20 },
+        (_, i) => owner.post(`/process-instances/${instance.id}/${i % 2 === 0 ? "suspend" : "resume"}`)
+      )
+    )
     const ok = replies.filter((r) => r.status === 200).length
     const conflicts = replies.filter((r) => r.status === 409).length
     expect(ok + conflicts).toBe(20)
     const history = await owner.history(instance.id)
-    const toggles = history.filter((e: { type: string }) => /Suspended|Resumed/.test(e.type)).map((e: { type: string }) => e.type)
+    const toggles = history.filter((e: { type: string }) => /Suspended|Resumed/.test(e.type)).map((
+      e: { type: string }
+    ) => e.type)
     expect(toggles.length).toBe(ok)
     // strictly alternating: no two suspends (or resumes) in a row, which interleaved handlers would produce
     for (let i = 1; i < toggles.length; i++) expect(toggles[i]).not.toBe(toggles[i - 1])
@@ -33,8 +39,15 @@ describe("ProcessInstance entity", () => {
     const deployment = await owner.deploy(fixture("service-task.bpmn"))
     const instance = await owner.start(deployment.id)
     const send = () =>
-      tenant.app.runtime.runPromise(Effect.flatMap(ProcessInstance.client, (client) =>
-        client(instance.id).Execute({ commandId: "suspend-once", tenantId: tenant.id, actor: "dup-tester", command: { type: "SuspendInstance" } })))
+      tenant.app.runtime.runPromise(
+        Effect.flatMap(ProcessInstance.client, (client) =>
+          client(instance.id).Execute({
+            commandId: "suspend-once",
+            tenantId: tenant.id,
+            actor: "dup-tester",
+            command: { type: "SuspendInstance" }
+          }))
+      )
     const first = await send()
     const second = await send()
     expect(second).toEqual(first)
@@ -49,8 +62,15 @@ describe("ProcessInstance entity", () => {
     const deployment = await owner.deploy(fixture("service-task.bpmn"))
     const instance = await owner.start(deployment.id)
     const send = () =>
-      tenant.app.runtime.runPromise(Effect.flatMap(ProcessInstance.client, (client) =>
-        client(instance.id).Execute({ commandId: "set-once", tenantId: tenant.id, actor: "dup-setter", command: { type: "SetVariables", variables: { n: 1 } } })))
+      tenant.app.runtime.runPromise(
+        Effect.flatMap(ProcessInstance.client, (client) =>
+          client(instance.id).Execute({
+            commandId: "set-once",
+            tenantId: tenant.id,
+            actor: "dup-setter",
+            command: { type: "SetVariables", variables: { n: 1 } }
+          }))
+      )
     const first = await send()
     const second = await send()
     expect(second).toEqual(first)

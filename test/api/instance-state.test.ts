@@ -9,16 +9,24 @@ describe("instance variables", () => {
     const instance = await owner.start(deployment.id, { a: 1 })
     const read = (await owner.get(`/process-instances/${instance.id}/variables`)).ok()
     expect(read).toEqual({ processInstanceId: instance.id, variables: { a: 1 }, version: 1 })
-    const updated = (await owner.put(`/process-instances/${instance.id}/variables`, { variables: { b: 2 }, expectedVersion: 1 })).ok()
+    const updated =
+      (await owner.put(`/process-instances/${instance.id}/variables`, { variables: { b: 2 }, expectedVersion: 1 })).ok()
     expect(updated).toEqual({ processInstanceId: instance.id, variables: { a: 1, b: 2 }, version: 2 })
-    const stale = (await owner.put(`/process-instances/${instance.id}/variables`, { variables: { c: 3 }, expectedVersion: 1 })).fails(409, "CONFLICT")
+    const stale =
+      (await owner.put(`/process-instances/${instance.id}/variables`, { variables: { c: 3 }, expectedVersion: 1 }))
+        .fails(409, "CONFLICT")
     expect(stale.message).toMatch(/version 2/)
     // without expectedVersion the write always applies
-    expect((await owner.put(`/process-instances/${instance.id}/variables`, { variables: { c: 3 } })).ok().version).toBe(3)
+    expect((await owner.put(`/process-instances/${instance.id}/variables`, { variables: { c: 3 } })).ok().version).toBe(
+      3
+    )
     // the job sees the new values
     const [job] = await owner.activateJobs("charge-card")
     expect(job.variables).toMatchObject({ a: 1 })
-    ;(await owner.put(`/process-instances/${instance.id}/variables`, { variables: "nope" })).fails(400, "VALIDATION_ERROR")
+    ;(await owner.put(`/process-instances/${instance.id}/variables`, { variables: "nope" })).fails(
+      400,
+      "VALIDATION_ERROR"
+    )
     const taskUser = await (await givenTenant()).taskUser()
     ;(await taskUser.get(`/process-instances/${instance.id}/variables`)).fails(404, "RESOURCE_NOT_FOUND")
   })
@@ -46,7 +54,10 @@ describe("tokens, subscriptions and snapshots", () => {
     const now = (await owner.get(`/process-instances/${instance.id}/history/${last.eventSeq}/snapshot`)).ok()
     expect(now.variables).toEqual({ request: "chair", approved: true })
     expect(now.activeNodes).toEqual(["notify"])
-    ;(await owner.get(`/process-instances/${instance.id}/history/${last.eventSeq + 1}/snapshot`)).fails(404, "RESOURCE_NOT_FOUND")
+    ;(await owner.get(`/process-instances/${instance.id}/history/${last.eventSeq + 1}/snapshot`)).fails(
+      404,
+      "RESOURCE_NOT_FOUND"
+    )
     ;(await owner.get(`/process-instances/${instance.id}/history/abc/snapshot`)).fails(400, "VALIDATION_ERROR")
   })
 
@@ -54,7 +65,10 @@ describe("tokens, subscriptions and snapshots", () => {
     const owner = await (await givenTenant()).owner()
     const deployment = await owner.deploy({
       id: "no-path",
-      nodes: [{ id: "start", type: "startEvent" }, { id: "gw", type: "exclusiveGateway" }, { id: "a", type: "endEvent" }, { id: "b", type: "endEvent" }],
+      nodes: [{ id: "start", type: "startEvent" }, { id: "gw", type: "exclusiveGateway" }, {
+        id: "a",
+        type: "endEvent"
+      }, { id: "b", type: "endEvent" }],
       flows: [
         { id: "f0", source: "start", target: "gw" },
         { id: "fa", source: "gw", target: "a", condition: "= x = 1" },
@@ -67,8 +81,13 @@ describe("tokens, subscriptions and snapshots", () => {
     expect(incidents).toHaveLength(1)
     expect(incidents[0]).toMatchObject({ nodeId: "gw", type: "CONDITION_ERROR", state: "OPEN" })
     expect(incidents[0].message).toMatch(/no outgoing flow/)
-    expect((await owner.get(`/process-instances/${instance.id}/tokens`)).ok()[0]).toMatchObject({ nodeId: "gw", waitingFor: "INCIDENT", incidentId: incidents[0].id })
-    expect((await owner.get("/process-instances?hasIncident=true")).ok().items.map((i: { id: string }) => i.id)).toEqual([instance.id])
+    expect((await owner.get(`/process-instances/${instance.id}/tokens`)).ok()[0]).toMatchObject({
+      nodeId: "gw",
+      waitingFor: "INCIDENT",
+      incidentId: incidents[0].id
+    })
+    expect((await owner.get("/process-instances?hasIncident=true")).ok().items.map((i: { id: string }) => i.id))
+      .toEqual([instance.id])
     ;(await owner.post(`/process-instances/${instance.id}/cancel`)).ok()
     expect((await owner.get(`/incidents?processInstanceId=${instance.id}`)).ok().items[0].state).toBe("RESOLVED")
     expect((await owner.instance(instance.id)).incidentCount).toBe(0)
@@ -82,7 +101,13 @@ describe("message subscriptions", () => {
     const deployment = await owner.deploy(fixture("message-wait.bpmn"))
     const instance = await owner.start(deployment.id, { orderId: "A-7" })
     const [subscription] = (await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok()
-    expect(subscription).toMatchObject({ nodeId: "paid", kind: "MESSAGE", name: "payment-received", correlationKey: "A-7", dueAt: null })
+    expect(subscription).toMatchObject({
+      nodeId: "paid",
+      kind: "MESSAGE",
+      name: "payment-received",
+      correlationKey: "A-7",
+      dueAt: null
+    })
     const [token] = (await owner.get(`/process-instances/${instance.id}/tokens`)).ok()
     expect(token).toMatchObject({ nodeId: "paid", waitingFor: "MESSAGE", subscriptionId: subscription.id })
     // correlation over HTTP arrives with POST /messages; here the entity receives the command directly
@@ -90,7 +115,10 @@ describe("message subscriptions", () => {
     const { ProcessInstance } = await import("../../src/actors/ProcessInstance.ts")
     await tenant.app.runtime.runPromise(Effect.flatMap(ProcessInstance.client, (client) =>
       client(instance.id).Execute({
-        commandId: "correlate-1", tenantId: tenant.id, actor: "test", command: { type: "CorrelateMessage", subscriptionId: subscription.id, variables: { paidAt: "today" } }
+        commandId: "correlate-1",
+        tenantId: tenant.id,
+        actor: "test",
+        command: { type: "CorrelateMessage", subscriptionId: subscription.id, variables: { paidAt: "today" } }
       })))
     const [next] = (await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok()
     expect(next).toMatchObject({ nodeId: "confirm", name: "order-confirmed", correlationKey: "C-A-7" })

@@ -6,8 +6,14 @@ describe("invitations", () => {
   it("invites an email with roles; accepting creates the user in the inviting tenant, who can then sign in", async () => {
     const tenant = await givenTenant()
     const admin = await tenant.admin("the-admin")
-    const invitation = (await admin.post("/invitations", { email: "new.person@example.com", roles: ["PROCESS_OWNER"] })).ok(201)
-    expect(invitation).toMatchObject({ email: "new.person@example.com", roles: ["PROCESS_OWNER"], state: "PENDING", invitedBy: "the-admin" })
+    const invitation = (await admin.post("/invitations", { email: "new.person@example.com", roles: ["PROCESS_OWNER"] }))
+      .ok(201)
+    expect(invitation).toMatchObject({
+      email: "new.person@example.com",
+      roles: ["PROCESS_OWNER"],
+      state: "PENDING",
+      invitedBy: "the-admin"
+    })
     expect(invitation.token).toMatch(/^[A-Za-z0-9_-]{40,}$/)
     const listed = (await admin.get("/invitations")).ok()
     expect(listed.items.map((i: { id: string }) => i.id)).toEqual([invitation.id])
@@ -15,8 +21,15 @@ describe("invitations", () => {
 
     const anon = await anonymous()
     const username = uniqueName("newbie")
-    const accepted = (await anon.post("/invitations/accept", { token: invitation.token, username, password: "a-good-password" })).ok(201)
-    expect(accepted.invitation).toMatchObject({ id: invitation.id, state: "ACCEPTED", acceptedUserId: accepted.user.id })
+    const accepted =
+      (await anon.post("/invitations/accept", { token: invitation.token, username, password: "a-good-password" })).ok(
+        201
+      )
+    expect(accepted.invitation).toMatchObject({
+      id: invitation.id,
+      state: "ACCEPTED",
+      acceptedUserId: accepted.user.id
+    })
     expect(accepted.user).toMatchObject({ username, email: "new.person@example.com", roles: ["PROCESS_OWNER"] })
 
     const login = (await anon.post("/auth/login", { username, password: "a-good-password" })).ok()
@@ -32,33 +45,73 @@ describe("invitations", () => {
     const tenant = await givenTenant()
     const admin = await tenant.admin()
     const anon = await anonymous()
-    const once = (await admin.post("/invitations", { email: `${uniqueName("a")}@example.com`, roles: ["TASK_USER"] })).ok(201)
-    ;(await anon.post("/invitations/accept", { token: once.token, username: uniqueName("u"), password: "password-123" })).ok(201)
-    expect((await anon.post("/invitations/accept", { token: once.token, username: uniqueName("u"), password: "password-123" }))
-      .fails(409, "CONFLICT").message).toMatch(/accepted/)
+    const once = (await admin.post("/invitations", { email: `${uniqueName("a")}@example.com`, roles: ["TASK_USER"] }))
+      .ok(201)
+    ;(await anon.post("/invitations/accept", {
+      token: once.token,
+      username: uniqueName("u"),
+      password: "password-123"
+    })).ok(201)
+    expect(
+      (await anon.post("/invitations/accept", {
+        token: once.token,
+        username: uniqueName("u"),
+        password: "password-123"
+      }))
+        .fails(409, "CONFLICT").message
+    ).toMatch(/accepted/)
 
-    const revoked = (await admin.post("/invitations", { email: `${uniqueName("b")}@example.com`, roles: ["TASK_USER"] })).ok(201)
+    const revoked =
+      (await admin.post("/invitations", { email: `${uniqueName("b")}@example.com`, roles: ["TASK_USER"] })).ok(201)
     expect((await admin.delete(`/invitations/${revoked.id}`)).ok().state).toBe("REVOKED")
     ;(await admin.delete(`/invitations/${revoked.id}`)).fails(409, "CONFLICT")
-    expect((await anon.post("/invitations/accept", { token: revoked.token, username: uniqueName("u"), password: "password-123" }))
-      .fails(409, "CONFLICT").message).toMatch(/revoked/)
+    expect(
+      (await anon.post("/invitations/accept", {
+        token: revoked.token,
+        username: uniqueName("u"),
+        password: "password-123"
+      }))
+        .fails(409, "CONFLICT").message
+    ).toMatch(/revoked/)
 
-    const expiring = (await admin.post("/invitations", { email: `${uniqueName("c")}@example.com`, roles: ["TASK_USER"], expiresInHours: 1 })).ok(201)
+    const expiring = (await admin.post("/invitations", {
+      email: `${uniqueName("c")}@example.com`,
+      roles: ["TASK_USER"],
+      expiresInHours: 1
+    })).ok(201)
     tenant.app.clock.advance("61 minutes")
-    expect((await anon.post("/invitations/accept", { token: expiring.token, username: uniqueName("u"), password: "password-123" }))
-      .fails(409, "CONFLICT").message).toMatch(/expired/)
-
-    ;(await anon.post("/invitations/accept", { token: "no-such-token", username: uniqueName("u"), password: "password-123" }))
+    expect(
+      (await anon.post("/invitations/accept", {
+        token: expiring.token,
+        username: uniqueName("u"),
+        password: "password-123"
+      }))
+        .fails(409, "CONFLICT").message
+    ).toMatch(/expired/)
+    ;(await anon.post("/invitations/accept", {
+      token: "no-such-token",
+      username: uniqueName("u"),
+      password: "password-123"
+    }))
       .fails(404, "RESOURCE_NOT_FOUND")
   })
 
   it("keeps the invitation usable when the chosen username is taken", async () => {
     const admin = await (await givenTenant()).admin()
     const taken = await admin.createUser()
-    const invitation = (await admin.post("/invitations", { email: `${uniqueName("d")}@example.com`, roles: ["TASK_USER"] })).ok(201)
+    const invitation =
+      (await admin.post("/invitations", { email: `${uniqueName("d")}@example.com`, roles: ["TASK_USER"] })).ok(201)
     const anon = await anonymous()
-    ;(await anon.post("/invitations/accept", { token: invitation.token, username: taken.username, password: "password-123" })).fails(409, "CONFLICT")
-    ;(await anon.post("/invitations/accept", { token: invitation.token, username: uniqueName("free"), password: "password-123" })).ok(201)
+    ;(await anon.post("/invitations/accept", {
+      token: invitation.token,
+      username: taken.username,
+      password: "password-123"
+    })).fails(409, "CONFLICT")
+    ;(await anon.post("/invitations/accept", {
+      token: invitation.token,
+      username: uniqueName("free"),
+      password: "password-123"
+    })).ok(201)
   })
 
   it("refuses a second outstanding invitation for the same email, and bad input", async () => {

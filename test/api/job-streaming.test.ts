@@ -4,7 +4,10 @@ import { type Caller, givenTenant } from "../support/Scenario.ts"
 
 const oneTask = (id: string, taskType: string) => ({
   id,
-  nodes: [{ id: "s", type: "startEvent" }, { id: "work", type: "serviceTask", properties: { taskType } }, { id: "e", type: "endEvent" }],
+  nodes: [{ id: "s", type: "startEvent" }, { id: "work", type: "serviceTask", properties: { taskType } }, {
+    id: "e",
+    type: "endEvent"
+  }],
   flows: [{ id: "f1", source: "s", target: "work" }, { id: "f2", source: "work", target: "e" }]
 })
 
@@ -29,7 +32,8 @@ const streamedJobs = async (caller: Caller, query: string, count: number, opened
     for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
       const event = buffer.slice(0, end)
       buffer = buffer.slice(end + 2)
-      const data = event.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trim()).join("\n")
+      const data = event.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trim())
+        .join("\n")
       if (data !== "") jobs.push(JSON.parse(data))
     }
   }
@@ -41,13 +45,20 @@ describe("job streaming", () => {
   it("long polling: an activation waiting with requestTimeout answers as soon as a job is created", async () => {
     const owner = await (await givenTenant()).owner()
     const deployment = await owner.deploy(oneTask("long-poll", "long-poll-work"))
-    const waiting = owner.post("/jobs/activation", { type: "long-poll-work", worker: "patient", requestTimeout: 30_000 })
+    const waiting = owner.post("/jobs/activation", {
+      type: "long-poll-work",
+      worker: "patient",
+      requestTimeout: 30_000
+    })
     const instance = await owner.start(deployment.id)
     const { jobs } = (await waiting).ok()
     expect(jobs).toHaveLength(1)
     expect(jobs[0]).toMatchObject({ processInstanceId: instance.id, state: "ACTIVATED", worker: "patient" })
     // Nothing to take: an empty answer once the time is up.
-    expect((await owner.post("/jobs/activation", { type: "long-poll-work", worker: "patient", requestTimeout: 50 })).ok().jobs).toEqual([])
+    expect(
+      (await owner.post("/jobs/activation", { type: "long-poll-work", worker: "patient", requestTimeout: 50 })).ok()
+        .jobs
+    ).toEqual([])
   })
 
   it("the stream pushes jobs created after it opened, locked for the streaming worker", async () => {

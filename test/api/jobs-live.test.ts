@@ -9,7 +9,11 @@ const mapped = (key: string) => ({
   id: key,
   nodes: [
     { id: "start", type: "startEvent" },
-    { id: "work", type: "serviceTask", properties: { taskType: `${key}-work`, inputMappings: [{ source: "= amount * 2", target: "doubled" }] } },
+    {
+      id: "work",
+      type: "serviceTask",
+      properties: { taskType: `${key}-work`, inputMappings: [{ source: "= amount * 2", target: "doubled" }] }
+    },
     { id: "end", type: "endEvent" }
   ],
   flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
@@ -25,7 +29,12 @@ describe("variables at activation", () => {
     expect(job.variables).toEqual({ amount: 5, note: "n", doubled: 10 })
     await owner.post(`/jobs/${job.id}/fail`, { retries: 1, errorMessage: "again" })
     ;(await owner.put(`/process-instances/${instance.id}/variables`, { variables: { amount: 6 } })).ok()
-    const only = (await owner.post("/jobs/activation", { type: "live-work", worker: "w", maxJobsToActivate: 1, fetchVariable: ["doubled"] })).ok()
+    const only = (await owner.post("/jobs/activation", {
+      type: "live-work",
+      worker: "w",
+      maxJobsToActivate: 1,
+      fetchVariable: ["doubled"]
+    })).ok()
     expect(only.jobs).toMatchObject([{ id: job.id, variables: { doubled: 12 } }])
   })
 
@@ -42,7 +51,9 @@ describe("variables at activation", () => {
 
     const rolled = await owner.start(deployment.id, { amount: 1 })
     ;(await owner.put(`/process-instances/${rolled.id}/variables`, { variables: { amount: 9 } })).ok()
-    const [job] = (await owner.activateJobs("restore-work")).filter((j: { processInstanceId: string }) => j.processInstanceId === rolled.id)
+    const [job] = (await owner.activateJobs("restore-work")).filter((j: { processInstanceId: string }) =>
+      j.processInstanceId === rolled.id
+    )
     expect(job.variables).toMatchObject({ amount: 9, doubled: 18 })
     ;(await owner.post(`/jobs/${job.id}/fail`, { retries: 0, errorMessage: "bad" })).ok()
     const [toRollback] = (await owner.get(`/incidents?processInstanceId=${rolled.id}`)).ok().items
@@ -59,7 +70,8 @@ describe("lock expiries", () => {
     const owner = await tenant.owner()
     const deployment = await owner.deploy(mapped("poison"))
     const instance = await owner.start(deployment.id, { amount: 1 })
-    const take = (worker: string) => owner.post("/jobs/activation", { type: "poison-work", worker, maxJobsToActivate: 1, timeout: 1000 })
+    const take = (worker: string) =>
+      owner.post("/jobs/activation", { type: "poison-work", worker, maxJobsToActivate: 1, timeout: 1000 })
     const [job] = (await take("w-1")).ok().jobs
     for (const worker of ["w-2", "w-3"]) {
       tenant.app.clock.advance("2 seconds")
@@ -72,9 +84,11 @@ describe("lock expiries", () => {
     expect(incident.message).toMatch(/timed out 3 times \(workers: w-1, w-2, w-3\)/)
     const history = (await owner.get(`/jobs/${job.id}/retry/history`)).ok()
     expect(history.map((h: { kind: string; worker: string | null }) => [h.kind, h.worker])).toEqual([
-      ["LOCK_EXPIRED", "w-1"], ["LOCK_EXPIRED", "w-2"], ["LOCK_EXPIRED", "w-3"], ["FAILED", null]
-    ])
-    // resolving the incident hands the job out again
+      ["LOCK_EXPIRED", "w-1"],
+      ["LOCK_EXPIRED", "w-2"],
+      ["LOCK_EXPIRED", "w-3"],
+      ["FAILED", null]
+    ]) // resolving the incident hands the job out again
     ;(await owner.post(`/incidents/${incident.id}/retry`)).ok()
     expect((await take("w-5")).ok().jobs.map((j: { id: string }) => j.id)).toEqual([job.id])
   })
@@ -87,17 +101,27 @@ describe("held messages", () => {
       id: "held",
       nodes: [
         { id: "start", type: "startEvent" },
-        { id: "wait", type: "intermediateCatchEvent", properties: { messageName: "held-msg", correlationKey: "= key" } },
+        {
+          id: "wait",
+          type: "intermediateCatchEvent",
+          properties: { messageName: "held-msg", correlationKey: "= key" }
+        },
         { id: "end", type: "endEvent" }
       ],
       flows: [{ id: "f1", source: "start", target: "wait" }, { id: "f2", source: "wait", target: "end" }]
     })
     const instance = await owner.start(deployment.id, { key: "H-1" })
     ;(await owner.post(`/process-instances/${instance.id}/suspend`)).ok()
-    const published = (await owner.post("/messages", { messageName: "held-msg", correlationKey: "H-1", variables: { paid: true } })).ok(202)
+    const published =
+      (await owner.post("/messages", { messageName: "held-msg", correlationKey: "H-1", variables: { paid: true } })).ok(
+        202
+      )
     expect(published).toMatchObject({ correlatedCount: 0, heldCount: 1, instanceIds: [instance.id] })
     expect((await owner.instance(instance.id)).state).toBe("SUSPENDED")
     ;(await owner.post(`/process-instances/${instance.id}/resume`)).ok()
-    expect(await owner.instance(instance.id)).toMatchObject({ state: "COMPLETED", variables: { key: "H-1", paid: true } })
+    expect(await owner.instance(instance.id)).toMatchObject({
+      state: "COMPLETED",
+      variables: { key: "H-1", paid: true }
+    })
   })
 })

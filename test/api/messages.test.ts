@@ -20,11 +20,19 @@ describe("messages", () => {
     const deployment = await owner.deploy(fixture("message-wait.bpmn"))
     const a = await owner.start(deployment.id, { orderId: "A" })
     const b = await owner.start(deployment.id, { orderId: "B" })
-    const result = (await owner.post("/messages", { messageName: "payment-received", correlationKey: "A", variables: { paid: 10 } })).ok(202)
+    const result =
+      (await owner.post("/messages", { messageName: "payment-received", correlationKey: "A", variables: { paid: 10 } }))
+        .ok(202)
     expect(result).toEqual({ correlatedCount: 1, heldCount: 0, startedCount: 0, instanceIds: [a.id], buffered: false })
     expect((await owner.instance(a.id)).variables).toMatchObject({ paid: 10 })
-    expect((await owner.get(`/process-instances/${a.id}/event-subscriptions`)).ok()[0]).toMatchObject({ name: "order-confirmed", correlationKey: "C-A" })
-    expect((await owner.get(`/process-instances/${b.id}/event-subscriptions`)).ok()[0]).toMatchObject({ name: "payment-received", correlationKey: "B" })
+    expect((await owner.get(`/process-instances/${a.id}/event-subscriptions`)).ok()[0]).toMatchObject({
+      name: "order-confirmed",
+      correlationKey: "C-A"
+    })
+    expect((await owner.get(`/process-instances/${b.id}/event-subscriptions`)).ok()[0]).toMatchObject({
+      name: "payment-received",
+      correlationKey: "B"
+    })
     // the same message again finds nothing waiting: zero matches is a success
     expect((await owner.post("/messages", { messageName: "payment-received", correlationKey: "A" })).ok(202))
       .toEqual({ correlatedCount: 0, heldCount: 0, startedCount: 0, instanceIds: [], buffered: false })
@@ -35,7 +43,9 @@ describe("messages", () => {
   it("starts an instance at the message start event of the latest active version, with the message's variables", async () => {
     const owner = await (await givenTenant()).owner()
     const v1 = await owner.deploy(messageStart("intake", "order-placed"))
-    const started = (await owner.post("/messages", { messageName: "order-placed", variables: { orderId: "X-1" } })).ok(202)
+    const started = (await owner.post("/messages", { messageName: "order-placed", variables: { orderId: "X-1" } })).ok(
+      202
+    )
     expect(started).toMatchObject({ correlatedCount: 0, startedCount: 1 })
     const instance = await owner.instance(started.instanceIds[0])
     expect(instance).toMatchObject({ deploymentId: v1.id, variables: { orderId: "X-1" }, state: "ACTIVE" })
@@ -58,9 +68,13 @@ describe("messages", () => {
     const deployment = await owner.deploy(fixture("message-wait.bpmn"))
     const waiting = await owner.start(deployment.id, { orderId: "T" })
     const stranger = await (await givenTenant()).owner()
-    expect((await stranger.post("/messages", { messageName: "payment-received", correlationKey: "T" })).ok(202).correlatedCount).toBe(0)
+    expect(
+      (await stranger.post("/messages", { messageName: "payment-received", correlationKey: "T" })).ok(202)
+        .correlatedCount
+    ).toBe(0)
     expect((await owner.get(`/process-instances/${waiting.id}/event-subscriptions`)).ok()).toHaveLength(1)
-    ;(await (await tenant.taskUser()).post("/messages", { messageName: "payment-received", correlationKey: "T" })).fails(403, "FORBIDDEN")
+    ;(await (await tenant.taskUser()).post("/messages", { messageName: "payment-received", correlationKey: "T" }))
+      .fails(403, "FORBIDDEN")
     const bad = (await owner.post("/messages", { correlationKey: "T" })).fails(400, "VALIDATION_ERROR")
     expect(bad.errors[0].field).toBe("messageName")
   })
@@ -68,33 +82,55 @@ describe("messages", () => {
   it("keeps a message nothing awaits for its time to live: the first instance that starts waiting takes it", async () => {
     const owner = await (await givenTenant()).owner()
     const deployment = await owner.deploy(fixture("message-wait.bpmn"))
-    const early = (await owner.post("/messages", { messageName: "payment-received", correlationKey: "E", timeToLive: 60_000, variables: { early: true } })).ok(202)
+    const early = (await owner.post("/messages", {
+      messageName: "payment-received",
+      correlationKey: "E",
+      timeToLive: 60_000,
+      variables: { early: true }
+    })).ok(202)
     expect(early).toEqual({ correlatedCount: 0, heldCount: 0, startedCount: 0, instanceIds: [], buffered: true })
     const first = await owner.start(deployment.id, { orderId: "E" })
-    await eventually(async () => expect((await owner.get(`/process-instances/${first.id}/event-subscriptions`)).ok()[0].name).toBe("order-confirmed"))
+    await eventually(async () =>
+      expect((await owner.get(`/process-instances/${first.id}/event-subscriptions`)).ok()[0].name).toBe(
+        "order-confirmed"
+      )
+    )
     expect((await owner.instance(first.id)).variables).toMatchObject({ early: true })
     const second = await owner.start(deployment.id, { orderId: "E" })
-    expect((await owner.get(`/process-instances/${second.id}/event-subscriptions`)).ok()[0].name).toBe("payment-received")
+    expect((await owner.get(`/process-instances/${second.id}/event-subscriptions`)).ok()[0].name).toBe(
+      "payment-received"
+    )
   })
 
   it("forgets a buffered message once its time to live has passed (ISO 8601 durations accepted)", async () => {
     const tenant = await givenTenant()
     const owner = await tenant.owner()
     const deployment = await owner.deploy(fixture("message-wait.bpmn"))
-    expect((await owner.post("/messages", { messageName: "payment-received", correlationKey: "L", timeToLive: "PT1M" })).ok(202).buffered).toBe(true)
+    expect(
+      (await owner.post("/messages", { messageName: "payment-received", correlationKey: "L", timeToLive: "PT1M" })).ok(
+        202
+      ).buffered
+    ).toBe(true)
     tenant.app.clock.advance("61 seconds")
     const late = await owner.start(deployment.id, { orderId: "L" })
-    await tenant.app.runtime.runPromise((await import("../../src/actors/OutboxRelay.ts")).OutboxRelay.use((relay) => relay.flush))
+    await tenant.app.runtime.runPromise(
+      (await import("../../src/actors/OutboxRelay.ts")).OutboxRelay.use((relay) => relay.flush)
+    )
     expect((await owner.get(`/process-instances/${late.id}/event-subscriptions`)).ok()[0].name).toBe("payment-received")
     ;(await owner.post("/messages", { messageName: "x", timeToLive: "soon" })).fails(400, "VALIDATION_ERROR")
   })
 
   it("refuses a second publish with the same messageId, buffered or already correlated", async () => {
     const owner = await (await givenTenant()).owner()
-    ;(await owner.post("/messages", { messageName: "once", correlationKey: "1", messageId: "m-1", timeToLive: 60_000 })).ok(202)
-    const again = (await owner.post("/messages", { messageName: "once", correlationKey: "1", messageId: "m-1", timeToLive: 60_000 })).fails(409, "CONFLICT")
-    expect(again.message).toMatch(/m-1/)
-    // without a TTL the id is remembered for the retention all the same: the second publish is refused
+    ;(await owner.post("/messages", { messageName: "once", correlationKey: "1", messageId: "m-1", timeToLive: 60_000 }))
+      .ok(202)
+    const again = (await owner.post("/messages", {
+      messageName: "once",
+      correlationKey: "1",
+      messageId: "m-1",
+      timeToLive: 60_000
+    })).fails(409, "CONFLICT")
+    expect(again.message).toMatch(/m-1/) // without a TTL the id is remembered for the retention all the same: the second publish is refused
     ;(await owner.post("/messages", { messageName: "once", messageId: "m-2" })).ok(202)
     ;(await owner.post("/messages", { messageName: "once", messageId: "m-2" })).fails(409, "CONFLICT")
   })

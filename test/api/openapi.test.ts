@@ -6,11 +6,23 @@ import { send } from "../support/Client.ts"
 import { testApp } from "../support/TestApp.ts"
 
 const FOUNDATION_ROUTES = [
-  "GET /api/v1/health", "GET /api/v1/auth/config", "POST /api/v1/auth/login",
-  "GET /api/v1/auth/users", "POST /api/v1/auth/users", "GET /api/v1/auth/groups", "POST /api/v1/auth/groups",
-  "GET /api/v1/auth/groups/{id}/members", "POST /api/v1/auth/groups/{id}/members", "DELETE /api/v1/auth/groups/{id}/members/{userId}",
-  "GET /api/v1/auth/authorizations", "POST /api/v1/auth/authorizations", "DELETE /api/v1/auth/authorizations/{id}",
-  "GET /api/v1/invitations", "POST /api/v1/invitations", "POST /api/v1/invitations/accept", "DELETE /api/v1/invitations/{id}",
+  "GET /api/v1/health",
+  "GET /api/v1/auth/config",
+  "POST /api/v1/auth/login",
+  "GET /api/v1/auth/users",
+  "POST /api/v1/auth/users",
+  "GET /api/v1/auth/groups",
+  "POST /api/v1/auth/groups",
+  "GET /api/v1/auth/groups/{id}/members",
+  "POST /api/v1/auth/groups/{id}/members",
+  "DELETE /api/v1/auth/groups/{id}/members/{userId}",
+  "GET /api/v1/auth/authorizations",
+  "POST /api/v1/auth/authorizations",
+  "DELETE /api/v1/auth/authorizations/{id}",
+  "GET /api/v1/invitations",
+  "POST /api/v1/invitations",
+  "POST /api/v1/invitations/accept",
+  "DELETE /api/v1/invitations/{id}",
   "GET /api/v1/audit-events"
 ]
 
@@ -22,7 +34,10 @@ describe("OpenAPI document", () => {
     const spec = reply.body
     expect(spec.openapi).toMatch(/^3\./)
     const operations = Object.entries(spec.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
-      Object.keys(item).filter((m) => ["get", "post", "put", "delete", "patch"].includes(m)).map((m) => `${m.toUpperCase()} ${path}`))
+      Object.keys(item).filter((m) => ["get", "post", "put", "delete", "patch"].includes(m)).map((m) =>
+        `${m.toUpperCase()} ${path}`
+      )
+    )
     expect(operations).toEqual(expect.arrayContaining(FOUNDATION_ROUTES))
     expect(JSON.stringify(spec.components.securitySchemes)).toMatch(/bearer/i)
     const create = spec.paths["/api/v1/auth/users"].post

@@ -7,12 +7,26 @@ describe("a service task process", () => {
     const owner = await (await givenTenant()).owner("order-service")
     const deployment = await owner.deploy(fixture("service-task.bpmn"))
     const instance = await owner.start(deployment.id, { orderId: "A-1", amount: 42 })
-    expect(instance).toMatchObject({ state: "ACTIVE", deploymentId: deployment.id, processKey: "charge-order", version: 1, incidentCount: 0 })
+    expect(instance).toMatchObject({
+      state: "ACTIVE",
+      deploymentId: deployment.id,
+      processKey: "charge-order",
+      version: 1,
+      incidentCount: 0
+    })
     expect(instance.variables).toEqual({ orderId: "A-1", amount: 42 })
 
     const [job, ...more] = await owner.activateJobs("charge-card", { worker: "w1" })
     expect(more).toEqual([])
-    expect(job).toMatchObject({ type: "charge-card", processInstanceId: instance.id, nodeId: "charge", state: "ACTIVATED", worker: "w1", retries: 3, customHeaders: { currency: "EUR" } })
+    expect(job).toMatchObject({
+      type: "charge-card",
+      processInstanceId: instance.id,
+      nodeId: "charge",
+      state: "ACTIVATED",
+      worker: "w1",
+      retries: 3,
+      customHeaders: { currency: "EUR" }
+    })
     expect(job.variables).toMatchObject({ orderId: "A-1", amount: 42 })
     expect(await owner.activateJobs("charge-card")).toEqual([])
 
@@ -53,7 +67,13 @@ describe("a user task with a gateway", () => {
     const instance = await owner.start(deployment.id, { request: "laptop" })
     const reviewer = await tenant.taskUser("rita")
     const [task] = await reviewer.tasks("?candidateGroup=reviewers&state=CREATED")
-    expect(task).toMatchObject({ processInstanceId: instance.id, nodeId: "review", name: "Review request", candidateGroups: ["reviewers"], assignee: null })
+    expect(task).toMatchObject({
+      processInstanceId: instance.id,
+      nodeId: "review",
+      name: "Review request",
+      candidateGroups: ["reviewers"],
+      assignee: null
+    })
     await reviewer.completeTask(task.id, { approved: true })
     const [notify] = await owner.activateJobs("notify")
     expect(notify.processInstanceId).toBe(instance.id)
@@ -61,7 +81,7 @@ describe("a user task with a gateway", () => {
     expect((await owner.instance(instance.id)).state).toBe("COMPLETED")
 
     const second = await owner.start(deployment.id)
-    const [task2] = (await reviewer.tasks(`?processInstanceId=${second.id}`))
+    const [task2] = await reviewer.tasks(`?processInstanceId=${second.id}`)
     await reviewer.completeTask(task2.id, { approved: false })
     expect((await owner.instance(second.id)).state).toBe("COMPLETED")
     expect(await owner.activateJobs("notify")).toEqual([])
@@ -94,7 +114,9 @@ describe("operating instances", () => {
     const b = await owner.start(deployment.id)
     await owner.post(`/process-instances/${a.id}/cancel`)
     expect((await owner.get("/process-instances")).ok().items.map((i: { id: string }) => i.id)).toEqual([b.id, a.id])
-    expect((await owner.get("/process-instances?state=CANCELED")).ok().items.map((i: { id: string }) => i.id)).toEqual([a.id])
+    expect((await owner.get("/process-instances?state=CANCELED")).ok().items.map((i: { id: string }) => i.id)).toEqual([
+      a.id
+    ])
     expect((await owner.get("/process-instances?processKey=charge-order&state=ACTIVE")).ok().totalItems).toBe(1)
     ;(await owner.get("/process-instances?state=RUNNING")).fails(400, "VALIDATION_ERROR")
   })

@@ -15,11 +15,17 @@ const interruptible = (boundary: Record<string, unknown>) => ({
     { id: "normal", type: "endEvent" },
     { id: "interrupted", type: "endEvent" }
   ],
-  flows: [{ id: "f1", source: "s", target: "work" }, { id: "f2", source: "work", target: "normal" }, { id: "f3", source: "b", target: "interrupted" }]
+  flows: [{ id: "f1", source: "s", target: "work" }, { id: "f2", source: "work", target: "normal" }, {
+    id: "f3",
+    source: "b",
+    target: "interrupted"
+  }]
 })
 
 const endedAt = (history: Array<{ type: string; nodeId: string | null }>) =>
-  history.filter((e) => e.type === "ElementCompleted" && (e.nodeId === "normal" || e.nodeId === "interrupted")).map((e) => e.nodeId)
+  history.filter((e) => e.type === "ElementCompleted" && (e.nodeId === "normal" || e.nodeId === "interrupted")).map((
+    e
+  ) => e.nodeId)
 
 describe("races", () => {
   it("a job completion and an interrupting message: exactly one wins", async () => {
@@ -55,7 +61,11 @@ describe("races", () => {
         { id: "normal", type: "endEvent" },
         { id: "interrupted", type: "endEvent" }
       ],
-      flows: [{ id: "f1", source: "s", target: "wait" }, { id: "f2", source: "wait", target: "normal" }, { id: "f3", source: "b", target: "interrupted" }]
+      flows: [{ id: "f1", source: "s", target: "wait" }, { id: "f2", source: "wait", target: "normal" }, {
+        id: "f3",
+        source: "b",
+        target: "interrupted"
+      }]
     })
     const ids: Array<string> = []
     for (let i = 0; i < ITERATIONS; i++) ids.push((await owner.start(deployment.id, { key: `t${i}` })).id)
@@ -83,11 +93,18 @@ describe("races", () => {
         { id: "work", type: "serviceTask", properties: { taskType: "after-go" } },
         { id: "e", type: "endEvent" }
       ],
-      flows: [{ id: "f1", source: "s", target: "wait" }, { id: "f2", source: "wait", target: "work" }, { id: "f3", source: "work", target: "e" }]
+      flows: [{ id: "f1", source: "s", target: "wait" }, { id: "f2", source: "wait", target: "work" }, {
+        id: "f3",
+        source: "work",
+        target: "e"
+      }]
     })
     for (let i = 0; i < ITERATIONS; i++) {
       const instance = await owner.start(deployment.id, { key: `c${i}` })
-      await Promise.all([owner.post(`/process-instances/${instance.id}/cancel`), owner.post("/messages", { messageName: "go", correlationKey: `c${i}` })])
+      await Promise.all([
+        owner.post(`/process-instances/${instance.id}/cancel`),
+        owner.post("/messages", { messageName: "go", correlationKey: `c${i}` })
+      ])
       const history = await owner.history(instance.id)
       expect(history.filter((e: { type: string }) => e.type === "MessageCorrelated").length).toBeLessThanOrEqual(1)
       expect((await owner.instance(instance.id)).state).toBe("CANCELED")
@@ -98,7 +115,9 @@ describe("races", () => {
 
   it("two messages for one non-interrupting boundary: both start their own path, the task keeps running", async () => {
     const owner = await (await givenTenant()).owner()
-    const deployment = await owner.deploy(interruptible({ messageName: "ping", correlationKey: "= key", cancelActivity: false }))
+    const deployment = await owner.deploy(
+      interruptible({ messageName: "ping", correlationKey: "= key", cancelActivity: false })
+    )
     for (let i = 0; i < 4; i++) {
       const instance = await owner.start(deployment.id, { key: `p${i}` })
       const replies = await Promise.all([

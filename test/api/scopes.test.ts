@@ -8,17 +8,26 @@ const withSubprocess = {
   nodes: [
     { id: "start", type: "startEvent" },
     {
-      id: "sub", type: "subProcess",
+      id: "sub",
+      type: "subProcess",
       properties: {
         inputMappings: [{ source: "= 1", target: "attempt" }],
-        nodes: [{ id: "subStart", type: "startEvent" }, { id: "inner", type: "serviceTask", properties: { taskType: "inner" } }, { id: "subEnd", type: "endEvent" }],
+        nodes: [{ id: "subStart", type: "startEvent" }, {
+          id: "inner",
+          type: "serviceTask",
+          properties: { taskType: "inner" }
+        }, { id: "subEnd", type: "endEvent" }],
         flows: [{ id: "s1", source: "subStart", target: "inner" }, { id: "s2", source: "inner", target: "subEnd" }]
       }
     },
     { id: "after", type: "serviceTask", properties: { taskType: "after" } },
     { id: "end", type: "endEvent" }
   ],
-  flows: [{ id: "f1", source: "start", target: "sub" }, { id: "f2", source: "sub", target: "after" }, { id: "f3", source: "after", target: "end" }]
+  flows: [{ id: "f1", source: "start", target: "sub" }, { id: "f2", source: "sub", target: "after" }, {
+    id: "f3",
+    source: "after",
+    target: "end"
+  }]
 }
 
 describe("variable scopes", () => {
@@ -28,7 +37,10 @@ describe("variable scopes", () => {
     const deployment = await owner.deploy(withSubprocess)
     const instance = await owner.start(deployment.id, { customer: "ACME", attempt: 0 })
     const tokens = (await owner.get(`/process-instances/${instance.id}/tokens`)).ok()
-    expect(tokens.map((t: { nodeId: string; waitingFor: string }) => `${t.nodeId}:${t.waitingFor}`).sort()).toEqual(["inner:JOB", "sub:SUBPROCESS"])
+    expect(tokens.map((t: { nodeId: string; waitingFor: string }) => `${t.nodeId}:${t.waitingFor}`).sort()).toEqual([
+      "inner:JOB",
+      "sub:SUBPROCESS"
+    ])
 
     const root = (await owner.get(`/scopes/${instance.id}/variables`)).ok()
     expect(root).toEqual([
@@ -37,17 +49,30 @@ describe("variable scopes", () => {
     ])
     const { Effect } = await import("effect")
     const { SqlClient } = await import("effect/sql")
-    const [scope] = await tenant.app.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      sql<{ scope_id: string }>`SELECT scope_id FROM instance_scopes WHERE instance_id = ${instance.id}`))
+    const [scope] = await tenant.app.runtime.runPromise(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ scope_id: string }>`SELECT scope_id FROM instance_scopes WHERE instance_id = ${instance.id}`
+      )
+    )
     const subScope = scope!.scope_id
     expect((await owner.get(`/scopes/${subScope}/variables`)).ok()).toEqual([
       { name: "attempt", value: 1, scopeId: subScope },
       { name: "customer", value: "ACME", scopeId: instance.id }
     ])
-    expect((await owner.put(`/scopes/${subScope}/variables/note`, { value: { text: "hi" } })).ok()).toEqual({ name: "note", value: { text: "hi" }, scopeId: subScope })
+    expect((await owner.put(`/scopes/${subScope}/variables/note`, { value: { text: "hi" } })).ok()).toEqual({
+      name: "note",
+      value: { text: "hi" },
+      scopeId: subScope
+    })
     expect((await owner.get(`/scopes/${subScope}/variables/note`)).ok().value).toEqual({ text: "hi" })
-    expect((await owner.get(`/scopes/${instance.id}/variables/note`)).fails(404, "RESOURCE_NOT_FOUND").message).toMatch(/note/)
-    expect((await owner.delete(`/scopes/${subScope}/variables/note`)).ok()).toMatchObject({ name: "note", scopeId: subScope })
+    expect((await owner.get(`/scopes/${instance.id}/variables/note`)).fails(404, "RESOURCE_NOT_FOUND").message).toMatch(
+      /note/
+    )
+    expect((await owner.delete(`/scopes/${subScope}/variables/note`)).ok()).toMatchObject({
+      name: "note",
+      scopeId: subScope
+    })
     ;(await owner.delete(`/scopes/${subScope}/variables/note`)).fails(404, "RESOURCE_NOT_FOUND")
     ;(await owner.delete(`/scopes/${subScope}/variables/customer`)).fails(404, "RESOURCE_NOT_FOUND")
 
@@ -67,16 +92,30 @@ describe("variable scopes", () => {
     const deployment = await owner.deploy({
       id: "nodevars",
       nodes: [
-        { id: "start", type: "startEvent" }, { id: "first", type: "serviceTask", properties: { taskType: "first" } },
-        { id: "second", type: "serviceTask", properties: { taskType: "second" } }, { id: "end", type: "endEvent" }
+        { id: "start", type: "startEvent" },
+        { id: "first", type: "serviceTask", properties: { taskType: "first" } },
+        { id: "second", type: "serviceTask", properties: { taskType: "second" } },
+        { id: "end", type: "endEvent" }
       ],
-      flows: [{ id: "f1", source: "start", target: "first" }, { id: "f2", source: "first", target: "second" }, { id: "f3", source: "second", target: "end" }]
+      flows: [{ id: "f1", source: "start", target: "first" }, { id: "f2", source: "first", target: "second" }, {
+        id: "f3",
+        source: "second",
+        target: "end"
+      }]
     })
     const instance = await owner.start(deployment.id)
-    const set = (await owner.put(`/process-instances/${instance.id}/nodes/second/variables`, { variables: { priority: "high" } })).ok()
+    const set =
+      (await owner.put(`/process-instances/${instance.id}/nodes/second/variables`, { variables: { priority: "high" } }))
+        .ok()
     expect(set).toEqual({ nodeId: "second", variables: { priority: "high" } })
-    expect((await owner.get(`/process-instances/${instance.id}/node-variables`)).ok()).toEqual([{ nodeId: "second", variables: { priority: "high" } }])
-    ;(await owner.put(`/process-instances/${instance.id}/nodes/nope/variables`, { variables: {} })).fails(404, "RESOURCE_NOT_FOUND")
+    expect((await owner.get(`/process-instances/${instance.id}/node-variables`)).ok()).toEqual([{
+      nodeId: "second",
+      variables: { priority: "high" }
+    }])
+    ;(await owner.put(`/process-instances/${instance.id}/nodes/nope/variables`, { variables: {} })).fails(
+      404,
+      "RESOURCE_NOT_FOUND"
+    )
     const [first] = await owner.activateJobs("first")
     expect(first.variables).not.toHaveProperty("priority")
     await owner.completeJob(first.id)

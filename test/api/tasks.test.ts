@@ -5,7 +5,12 @@ import { type Caller, givenTenant } from "../support/Scenario.ts"
 
 const review = {
   id: "review-flow",
-  nodes: [{ id: "s", type: "startEvent" }, { id: "review", type: "userTask", name: "Review", properties: { candidateGroups: ["reviewers"] } }, { id: "e", type: "endEvent" }],
+  nodes: [{ id: "s", type: "startEvent" }, {
+    id: "review",
+    type: "userTask",
+    name: "Review",
+    properties: { candidateGroups: ["reviewers"] }
+  }, { id: "e", type: "endEvent" }],
   flows: [{ id: "f1", source: "s", target: "review" }, { id: "f2", source: "review", target: "e" }]
 }
 
@@ -23,9 +28,15 @@ describe("human tasks", () => {
     const alice = await tenant.taskUser("alice")
     const bob = await tenant.taskUser("bob")
     const { instance, task } = await openTask(owner)
-    expect((await alice.post(`/tasks/${task.id}/claim`)).ok()).toMatchObject({ assignee: "alice", owner: null, delegationState: null })
+    expect((await alice.post(`/tasks/${task.id}/claim`)).ok()).toMatchObject({
+      assignee: "alice",
+      owner: null,
+      delegationState: null
+    })
     expect((await alice.post(`/tasks/${task.id}/claim`)).ok().assignee).toBe("alice")
-    expect((await bob.post(`/tasks/${task.id}/claim`)).fails(409, "CONFLICT").message).toContain("already claimed by alice")
+    expect((await bob.post(`/tasks/${task.id}/claim`)).fails(409, "CONFLICT").message).toContain(
+      "already claimed by alice"
+    )
     ;(await bob.post(`/tasks/${task.id}/unclaim`)).fails(422, "BUSINESS_ERROR")
     expect((await alice.post(`/tasks/${task.id}/unclaim`)).ok().assignee).toBeNull()
     ;(await bob.post(`/tasks/${task.id}/assign`, { assignee: "carol" })).fails(403, "FORBIDDEN")
@@ -45,7 +56,11 @@ describe("human tasks", () => {
     const { instance, task } = await openTask(owner)
     ;(await alice.post(`/tasks/${task.id}/delegate`, { userId: "dan" })).fails(422, "BUSINESS_ERROR")
     await alice.post(`/tasks/${task.id}/claim`)
-    expect((await alice.post(`/tasks/${task.id}/delegate`, { userId: "dan" })).ok()).toMatchObject({ assignee: "dan", owner: "alice", delegationState: "PENDING" })
+    expect((await alice.post(`/tasks/${task.id}/delegate`, { userId: "dan" })).ok()).toMatchObject({
+      assignee: "dan",
+      owner: "alice",
+      delegationState: "PENDING"
+    })
     const resolved = (await dan.post(`/tasks/${task.id}/complete`, { variables: { advice: "approve" } })).ok()
     expect(resolved).toMatchObject({ state: "CREATED", assignee: "alice", owner: "alice", delegationState: "RESOLVED" })
     expect((await owner.instance(instance.id)).variables).toMatchObject({ advice: "approve" })
@@ -61,7 +76,10 @@ describe("human tasks", () => {
     ;(await alice.post(`/tasks/${task.id}/comments`, { message: "looking at it" })).ok(201)
     ;(await owner.post(`/tasks/${task.id}/comments`, { message: "thanks" })).ok(201)
     const comments = (await alice.get(`/tasks/${task.id}/comments`)).ok()
-    expect(comments.map((c: { author: string; message: string }) => [c.author, c.message])).toEqual([["alice", "looking at it"], [expect.any(String), "thanks"]])
+    expect(comments.map((c: { author: string; message: string }) => [c.author, c.message])).toEqual([[
+      "alice",
+      "looking at it"
+    ], [expect.any(String), "thanks"]])
     ;(await alice.post(`/tasks/${task.id}/comments`, { message: "" })).fails(400, "VALIDATION_ERROR")
     const stranger = await (await givenTenant()).owner()
     ;(await stranger.get(`/tasks/${task.id}/comments`)).fails(404, "RESOURCE_NOT_FOUND")
@@ -72,9 +90,16 @@ describe("human tasks", () => {
     const tenant = await givenTenant()
     const alice = await tenant.taskUser("alice")
     const bob = await tenant.taskUser("bob")
-    const mine = (await alice.post("/task-filters", { name: "My open reviews", query: { assignee: "alice", state: "CREATED" } })).ok(201)
-    const team = (await alice.post("/task-filters", { name: "Team queue", query: { candidateGroup: "reviewers" }, shared: true })).ok(201)
-    expect((await alice.get("/task-filters")).ok().map((f: { name: string }) => f.name)).toEqual(["My open reviews", "Team queue"])
+    const mine =
+      (await alice.post("/task-filters", { name: "My open reviews", query: { assignee: "alice", state: "CREATED" } }))
+        .ok(201)
+    const team =
+      (await alice.post("/task-filters", { name: "Team queue", query: { candidateGroup: "reviewers" }, shared: true }))
+        .ok(201)
+    expect((await alice.get("/task-filters")).ok().map((f: { name: string }) => f.name)).toEqual([
+      "My open reviews",
+      "Team queue"
+    ])
     expect((await bob.get("/task-filters")).ok().map((f: { id: string }) => f.id)).toEqual([team.id])
     ;(await bob.delete(`/task-filters/${mine.id}`)).fails(404, "RESOURCE_NOT_FOUND")
     ;(await bob.delete(`/task-filters/${team.id}`)).fails(422, "BUSINESS_ERROR")

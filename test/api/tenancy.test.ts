@@ -9,7 +9,10 @@ describe("tenant isolation", () => {
     const group = await adminA.createGroup("team-a")
     const user = await adminA.createUser()
     ;(await adminA.post(`/auth/groups/${group.id}/members`, { userId: user.id })).ok(201)
-    const grant = (await adminA.post("/auth/authorizations", { resourceType: "TASK", permissions: ["READ"], userId: user.id })).ok(201)
+    const grant =
+      (await adminA.post("/auth/authorizations", { resourceType: "TASK", permissions: ["READ"], userId: user.id })).ok(
+        201
+      )
     const invitation = (await adminA.post("/invitations", { email: "a@example.com", roles: ["TASK_USER"] })).ok(201)
 
     for (const path of ["/auth/users", "/auth/groups", "/auth/authorizations", "/invitations", "/audit-events"]) {
@@ -17,11 +20,31 @@ describe("tenant isolation", () => {
     }
     const missing = "0190a6a0-0000-7000-8000-0000000000ff"
     const pairs: Array<[() => ReturnType<typeof adminB.get>, () => ReturnType<typeof adminB.get>, string]> = [
-      [() => adminB.get(`/auth/groups/${group.id}/members`), () => adminB.get(`/auth/groups/${missing}/members`), "group"],
-      [() => adminB.post(`/auth/groups/${group.id}/members`, { userId: user.id }), () => adminB.post(`/auth/groups/${missing}/members`, { userId: user.id }), "group"],
-      [() => adminB.delete(`/auth/groups/${group.id}/members/${user.id}`), () => adminB.delete(`/auth/groups/${missing}/members/${user.id}`), "group"],
-      [() => adminB.delete(`/auth/authorizations/${grant.id}`), () => adminB.delete(`/auth/authorizations/${missing}`), "authorization"],
-      [() => adminB.delete(`/invitations/${invitation.id}`), () => adminB.delete(`/invitations/${missing}`), "invitation"]
+      [
+        () => adminB.get(`/auth/groups/${group.id}/members`),
+        () => adminB.get(`/auth/groups/${missing}/members`),
+        "group"
+      ],
+      [
+        () => adminB.post(`/auth/groups/${group.id}/members`, { userId: user.id }),
+        () => adminB.post(`/auth/groups/${missing}/members`, { userId: user.id }),
+        "group"
+      ],
+      [
+        () => adminB.delete(`/auth/groups/${group.id}/members/${user.id}`),
+        () => adminB.delete(`/auth/groups/${missing}/members/${user.id}`),
+        "group"
+      ],
+      [
+        () => adminB.delete(`/auth/authorizations/${grant.id}`),
+        () => adminB.delete(`/auth/authorizations/${missing}`),
+        "authorization"
+      ],
+      [
+        () => adminB.delete(`/invitations/${invitation.id}`),
+        () => adminB.delete(`/invitations/${missing}`),
+        "invitation"
+      ]
     ]
     for (const [foreign, absent, kind] of pairs) {
       const a = (await foreign()).fails(404, "RESOURCE_NOT_FOUND")
@@ -32,7 +55,8 @@ describe("tenant isolation", () => {
     // B cannot use A's user in its own group or grant either
     const groupB = await adminB.createGroup()
     ;(await adminB.post(`/auth/groups/${groupB.id}/members`, { userId: user.id })).fails(404, "RESOURCE_NOT_FOUND")
-    ;(await adminB.post("/auth/authorizations", { resourceType: "TASK", permissions: ["READ"], userId: user.id })).fails(404, "RESOURCE_NOT_FOUND")
+    ;(await adminB.post("/auth/authorizations", { resourceType: "TASK", permissions: ["READ"], userId: user.id }))
+      .fails(404, "RESOURCE_NOT_FOUND")
     // and A's data is untouched
     expect((await adminA.get(`/auth/groups/${group.id}/members`)).ok().totalItems).toBe(1)
     expect((await adminA.get("/invitations")).ok().totalItems).toBe(1)

@@ -12,7 +12,11 @@ const waitThenWork = (timer: Record<string, string>) => ({
     { id: "work", type: "serviceTask", properties: { taskType: "after-timer" } },
     { id: "e", type: "endEvent" }
   ],
-  flows: [{ id: "f1", source: "s", target: "wait" }, { id: "f2", source: "wait", target: "work" }, { id: "f3", source: "work", target: "e" }]
+  flows: [{ id: "f1", source: "s", target: "wait" }, { id: "f2", source: "wait", target: "work" }, {
+    id: "f3",
+    source: "work",
+    target: "e"
+  }]
 })
 
 const fireDue = (tenant: Tenant) => tenant.app.runtime.runPromise(TimerPoller.use((poller) => poller.fireDue))
@@ -56,7 +60,10 @@ describe("timers", () => {
 
   it("refuses a timer cycle and a malformed duration at deploy", async () => {
     const owner = await (await givenTenant()).owner()
-    const cycle = (await owner.post("/deployments", waitThenWork({ timeCycle: "R3/PT1M" }))).fails(400, "VALIDATION_ERROR")
+    const cycle = (await owner.post("/deployments", waitThenWork({ timeCycle: "R3/PT1M" }))).fails(
+      400,
+      "VALIDATION_ERROR"
+    )
     expect(cycle.errors[0]).toMatchObject({ field: "wait" })
     expect(cycle.message).toMatch(/repeating timers/)
     ;(await owner.post("/deployments", waitThenWork({ timeDuration: "one hour" }))).fails(400, "VALIDATION_ERROR")
@@ -66,7 +73,11 @@ describe("timers", () => {
 describe("timer start events", () => {
   const scheduled = (duration: string) => ({
     id: "nightly",
-    nodes: [{ id: "tick", type: "startEvent", properties: { timeDuration: duration } }, { id: "work", type: "serviceTask", properties: { taskType: "nightly-work" } }, { id: "e", type: "endEvent" }],
+    nodes: [{ id: "tick", type: "startEvent", properties: { timeDuration: duration } }, {
+      id: "work",
+      type: "serviceTask",
+      properties: { taskType: "nightly-work" }
+    }, { id: "e", type: "endEvent" }],
     flows: [{ id: "f1", source: "tick", target: "work" }, { id: "f2", source: "work", target: "e" }]
   })
 

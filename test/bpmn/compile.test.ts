@@ -1,9 +1,9 @@
 // Deploy-time compilation: every problem listed by element id; hostile XML refused fast.
 import { describe, expect, it } from "vitest"
 import { compileDraft } from "../../src/bpmn/CompileGraph.ts"
+import { readJsonGraph } from "../../src/bpmn/JsonGraph.ts"
 import { readBpmnXml } from "../../src/bpmn/ReadBpmnXml.ts"
 import { writeBpmnXml } from "../../src/bpmn/WriteBpmnXml.ts"
-import { readJsonGraph } from "../../src/bpmn/JsonGraph.ts"
 import { precheckXml } from "../../src/bpmn/XmlPrecheck.ts"
 import { fixture } from "../support/Scenario.ts"
 
@@ -39,7 +39,8 @@ describe("compile", () => {
   })
 
   it("rejects timer cycles by name", async () => {
-    const xml = `<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" id="d"><bpmn:process id="p" isExecutable="true">
+    const xml =
+      `<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" id="d"><bpmn:process id="p" isExecutable="true">
       <bpmn:startEvent id="s"><bpmn:timerEventDefinition id="t"><bpmn:timeCycle>R/PT1M</bpmn:timeCycle></bpmn:timerEventDefinition></bpmn:startEvent>
       </bpmn:process></bpmn:definitions>`
     const read = await readBpmnXml(xml)
@@ -66,24 +67,43 @@ describe("compile", () => {
       nodes: [
         { id: "start", type: "startEvent" },
         {
-          id: "t", type: "serviceTask",
+          id: "t",
+          type: "serviceTask",
           properties: {
-            taskType: "x", retries: 5, headers: { h: "v" }, inputMappings: [{ source: "= a", target: "b" }],
-            multiInstance: { sequential: true, inputCollection: "= xs", inputElement: "x", outputCollection: "ys", outputElement: "= y" }
+            taskType: "x",
+            retries: 5,
+            headers: { h: "v" },
+            inputMappings: [{ source: "= a", target: "b" }],
+            multiInstance: {
+              sequential: true,
+              inputCollection: "= xs",
+              inputElement: "x",
+              outputCollection: "ys",
+              outputElement: "= y"
+            }
           }
         },
         { id: "u", type: "userTask", properties: { assignee: "= owner", candidateGroups: ["g1", "g2"], formKey: "f" } },
         { id: "gw", type: "exclusiveGateway" },
         { id: "m", type: "intermediateCatchEvent", properties: { messageName: "go", correlationKey: "= key" } },
         { id: "r", type: "receiveTask", properties: { messageName: "again", correlationKey: "fixed" } },
-        { id: "rb", type: "boundaryEvent", properties: { attachedTo: "r", cancelActivity: false, timeDuration: "PT1H" } },
+        {
+          id: "rb",
+          type: "boundaryEvent",
+          properties: { attachedTo: "r", cancelActivity: false, timeDuration: "PT1H" }
+        },
         { id: "eb", type: "boundaryEvent", properties: { attachedTo: "t", errorCode: "E1" } },
         { id: "rbEnd", type: "endEvent" },
         {
-          id: "sub", type: "subProcess",
+          id: "sub",
+          type: "subProcess",
           properties: {
             inputMappings: [{ source: "= 1", target: "n" }],
-            nodes: [{ id: "ss", type: "startEvent" }, { id: "st", type: "scriptTask", properties: { expression: "= n + 1", resultVariable: "m" } }, { id: "se", type: "endEvent" }],
+            nodes: [{ id: "ss", type: "startEvent" }, {
+              id: "st",
+              type: "scriptTask",
+              properties: { expression: "= n + 1", resultVariable: "m" }
+            }, { id: "se", type: "endEvent" }],
             flows: [{ id: "sf1", source: "ss", target: "st" }, { id: "sf2", source: "st", target: "se" }]
           }
         },
@@ -91,9 +111,16 @@ describe("compile", () => {
         { id: "e2", type: "endEvent", properties: { terminate: true } }
       ],
       flows: [
-        { id: "f1", source: "start", target: "t" }, { id: "f2", source: "t", target: "u" }, { id: "f3", source: "u", target: "gw" },
-        { id: "f4", source: "gw", target: "m", condition: "= ok" }, { id: "f5", source: "gw", target: "e2", default: true },
-        { id: "f6", source: "m", target: "r" }, { id: "f7", source: "r", target: "sub" }, { id: "f9", source: "rb", target: "rbEnd" }, { id: "f10", source: "eb", target: "rbEnd" }, { id: "f8", source: "sub", target: "e1" }
+        { id: "f1", source: "start", target: "t" },
+        { id: "f2", source: "t", target: "u" },
+        { id: "f3", source: "u", target: "gw" },
+        { id: "f4", source: "gw", target: "m", condition: "= ok" },
+        { id: "f5", source: "gw", target: "e2", default: true },
+        { id: "f6", source: "m", target: "r" },
+        { id: "f7", source: "r", target: "sub" },
+        { id: "f9", source: "rb", target: "rbEnd" },
+        { id: "f10", source: "eb", target: "rbEnd" },
+        { id: "f8", source: "sub", target: "e1" }
       ]
     }
     const first = compileJson(json)
@@ -107,7 +134,8 @@ describe("compile", () => {
 
   it("round-trips event subprocesses, conditional events and throw events through generated XML", async () => {
     const espOf = (id: string, start: Record<string, unknown>) => ({
-      id, type: "subProcess",
+      id,
+      type: "subProcess",
       properties: {
         triggeredByEvent: true,
         nodes: [{ id: `${id}-s`, type: "startEvent", properties: start }, { id: `${id}-e`, type: "endEvent" }],
@@ -119,13 +147,21 @@ describe("compile", () => {
       nodes: [
         { id: "start", type: "startEvent" },
         { id: "cond", type: "intermediateCatchEvent", properties: { condition: "= x > 1" } },
-        { id: "sig", type: "intermediateThrowEvent", properties: { signalName: "ping", inputMappings: [{ source: "= x", target: "x" }] } },
+        {
+          id: "sig",
+          type: "intermediateThrowEvent",
+          properties: { signalName: "ping", inputMappings: [{ source: "= x", target: "x" }] }
+        },
         { id: "msg", type: "intermediateThrowEvent", properties: { messageName: "mail", taskType: "send-mail" } },
         { id: "none", type: "intermediateThrowEvent" },
         { id: "jump", type: "intermediateThrowEvent", properties: { linkName: "L" } },
         { id: "land", type: "intermediateCatchEvent", properties: { linkName: "L" } },
         { id: "u", type: "userTask" },
-        { id: "ub", type: "boundaryEvent", properties: { attachedTo: "u", cancelActivity: false, condition: "= late" } },
+        {
+          id: "ub",
+          type: "boundaryEvent",
+          properties: { attachedTo: "u", cancelActivity: false, condition: "= late" }
+        },
         { id: "ube", type: "endEvent", properties: { signalName: "late" } },
         { id: "end", type: "endEvent" },
         espOf("onMessage", { messageName: "m", correlationKey: "= k", interrupting: false }),
@@ -138,14 +174,28 @@ describe("compile", () => {
         { id: "escalate", type: "intermediateThrowEvent", properties: { escalationCode: "ESC" } }
       ],
       flows: [
-        { id: "f1", source: "start", target: "cond" }, { id: "f2", source: "cond", target: "sig" }, { id: "f3", source: "sig", target: "msg" },
-        { id: "f4", source: "msg", target: "jump" }, { id: "f4b", source: "land", target: "escalate" }, { id: "f4c", source: "escalate", target: "none" }, { id: "f5", source: "none", target: "u" }, { id: "f6", source: "u", target: "end" },
+        { id: "f1", source: "start", target: "cond" },
+        { id: "f2", source: "cond", target: "sig" },
+        { id: "f3", source: "sig", target: "msg" },
+        { id: "f4", source: "msg", target: "jump" },
+        { id: "f4b", source: "land", target: "escalate" },
+        { id: "f4c", source: "escalate", target: "none" },
+        { id: "f5", source: "none", target: "u" },
+        { id: "f6", source: "u", target: "end" },
         { id: "f7", source: "ub", target: "ube" }
       ]
     }
     const first = compileJson(json)
     if (!first.ok) throw new Error(JSON.stringify(first.problems))
-    expect(first.graph.eventStartIds).toEqual(["onMessage-s", "onTimer-s", "onSignal-s", "onError-s", "onAnyError-s", "onCondition-s", "onEscalation-s"])
+    expect(first.graph.eventStartIds).toEqual([
+      "onMessage-s",
+      "onTimer-s",
+      "onSignal-s",
+      "onError-s",
+      "onAnyError-s",
+      "onCondition-s",
+      "onEscalation-s"
+    ])
     expect(first.graph.nodes["onMessage-s"]!.eventStart).toEqual({ subprocessId: "onMessage", interrupting: false })
     expect(first.graph.nodes["onError-s"]!.errorCatch).toEqual({ errorCode: "E" })
     const read = await readBpmnXml(await writeBpmnXml(first.graph))
@@ -156,16 +206,25 @@ describe("compile", () => {
   it("round-trips a timer start event and refuses a FEEL timer on a start event", async () => {
     const json = {
       id: "ts",
-      nodes: [{ id: "tick", type: "startEvent", properties: { timeDate: "2027-01-01T00:00:00Z" } }, { id: "e", type: "endEvent" }],
+      nodes: [{ id: "tick", type: "startEvent", properties: { timeDate: "2027-01-01T00:00:00Z" } }, {
+        id: "e",
+        type: "endEvent"
+      }],
       flows: [{ id: "f", source: "tick", target: "e" }]
     }
     const first = compileJson(json)
     if (!first.ok) throw new Error(JSON.stringify(first.problems))
-    expect(first.graph.timerStarts).toEqual([{ nodeId: "tick", timer: { kind: "date", expression: "2027-01-01T00:00:00Z" } }])
+    expect(first.graph.timerStarts).toEqual([{
+      nodeId: "tick",
+      timer: { kind: "date", expression: "2027-01-01T00:00:00Z" }
+    }])
     const read = await readBpmnXml(await writeBpmnXml(first.graph))
     if (!read.ok) throw new Error(JSON.stringify(read.problems))
     expect(compileDraft(read.draft)).toEqual(first)
-    const feel = compileJson({ ...json, nodes: [{ id: "tick", type: "startEvent", properties: { timeDuration: "= x" } }, json.nodes[1]] })
+    const feel = compileJson({
+      ...json,
+      nodes: [{ id: "tick", type: "startEvent", properties: { timeDuration: "= x" } }, json.nodes[1]]
+    })
     expect(JSON.stringify(feel)).toMatch(/literal date-time or duration/)
   })
 
@@ -177,7 +236,11 @@ describe("compile", () => {
         { id: "sub", type: "subProcess", properties: { nodes: [{ id: "inner", type: "task" }], flows: [] } },
         { id: "e", type: "endEvent" }
       ],
-      flows: [{ id: "f1", source: "s", target: "sub" }, { id: "f2", source: "sub", target: "e" }, { id: "bad", source: "s", target: "inner" }]
+      flows: [{ id: "f1", source: "s", target: "sub" }, { id: "f2", source: "sub", target: "e" }, {
+        id: "bad",
+        source: "s",
+        target: "inner"
+      }]
     })
     expect(JSON.stringify(result)).toMatch(/crosses a subprocess boundary/)
     expect(JSON.stringify(result)).toMatch(/subprocess sub has no start event/)

@@ -23,7 +23,11 @@ describe.runIf(kit.runs)("BPMN MIWG reference models", () => {
       else {
         expect(result.problems.length, file).toBeGreaterThan(0)
         for (const problem of result.problems) expect(problem.elementId, file).not.toBe("")
-        summary.push(`${file}: refused (${[...new Set(result.problems.map((p) => p.message.split(":")[0]))].slice(0, 3).join("; ")})`)
+        summary.push(
+          `${file}: refused (${
+            [...new Set(result.problems.map((p) => p.message.split(":")[0]))].slice(0, 3).join("; ")
+          })`
+        )
       }
     }
     console.log(summary.join("\n"))

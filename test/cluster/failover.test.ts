@@ -10,17 +10,28 @@ import { type ChildService, startService, stopService } from "../support/ChildSe
 import { eventually } from "../support/Eventually.ts"
 
 const databaseUrl = process.env["DATABASE_URL"]
-if (databaseUrl === undefined) console.warn("test/cluster skipped: it needs DATABASE_URL (a fresh PostgreSQL database); .ci/run runs it")
+if (databaseUrl === undefined) {
+  console.warn("test/cluster skipped: it needs DATABASE_URL (a fresh PostgreSQL database); .ci/run runs it")
+}
 
 const PASSWORD = "cluster-password-1"
-const env = { DATABASE_URL: databaseUrl ?? "", ADMIN_USERNAME: "admin", ADMIN_PASSWORD: PASSWORD, RUNNER_MODE: "socket" }
+const env = {
+  DATABASE_URL: databaseUrl ?? "",
+  ADMIN_USERNAME: "admin",
+  ADMIN_PASSWORD: PASSWORD,
+  RUNNER_MODE: "socket"
+}
 
 const model = {
   id: "cluster-order",
   nodes: [
     { id: "start", type: "startEvent" },
     { id: "charge", type: "serviceTask", properties: { taskType: "cluster-charge" } },
-    { id: "paid", type: "intermediateCatchEvent", properties: { messageName: "cluster-paid", correlationKey: "= orderId" } },
+    {
+      id: "paid",
+      type: "intermediateCatchEvent",
+      properties: { messageName: "cluster-paid", correlationKey: "= orderId" }
+    },
     { id: "cooling", type: "intermediateCatchEvent", properties: { timeDuration: "PT1S" } },
     { id: "end", type: "endEvent" }
   ],
@@ -50,7 +61,11 @@ const makeClient = (nodes: Array<ChildService | undefined>, stats: Stats) => {
       try {
         const response = await fetch(`${node.baseUrl}/api/v1${path}`, {
           method,
-          headers: { "content-type": "application/json", ...(token === "" ? {} : { authorization: `Bearer ${token}` }), ...headers },
+          headers: {
+            "content-type": "application/json",
+            ...(token === "" ? {} : { authorization: `Bearer ${token}` }),
+            ...headers
+          },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
           signal: AbortSignal.timeout(15_000)
         })
@@ -69,7 +84,11 @@ const makeClient = (nodes: Array<ChildService | undefined>, stats: Stats) => {
 
 describe.runIf(databaseUrl !== undefined)("three nodes behind a round-robin client", () => {
   it("lose nothing and apply nothing twice when one is SIGKILLed under load", async () => {
-    const nodes: Array<ChildService | undefined> = await Promise.all([startService(env), startService(env), startService(env)])
+    const nodes: Array<ChildService | undefined> = await Promise.all([
+      startService(env),
+      startService(env),
+      startService(env)
+    ])
     const stats: Stats = { sent: 0, retried: 0, failed: 0 }
     const client = makeClient(nodes, stats)
     try {
@@ -81,20 +100,37 @@ describe.runIf(databaseUrl !== undefined)("three nodes behind a round-robin clie
       let killedAt = 0
 
       const startOne = async (i: number) => {
-        const reply = await client.call("POST", "/process-instances", { deploymentId: deployment.id, variables: { orderId: `o-${i}` } }, {
+        const reply = await client.call("POST", "/process-instances", {
+          deploymentId: deployment.id,
+          variables: { orderId: `o-${i}` }
+        }, {
           "idempotency-key": `start-${i}`
         })
         expect(reply.status, JSON.stringify(reply.body)).toBe(201)
         started.push(reply.body.data.id)
       }
       const workOnce = async () => {
-        const activated = await client.call("POST", "/jobs/activation", { type: "cluster-charge", worker: "w", maxJobsToActivate: 16, timeout: 4000 })
+        const activated = await client.call("POST", "/jobs/activation", {
+          type: "cluster-charge",
+          worker: "w",
+          maxJobsToActivate: 16,
+          timeout: 4000
+        })
         for (const job of activated.body.data?.jobs ?? []) {
-          const done = await client.call("POST", `/jobs/${job.id}/complete`, { variables: { charged: true } }, { "idempotency-key": `complete-${job.id}` })
+          const done = await client.call("POST", `/jobs/${job.id}/complete`, { variables: { charged: true } }, {
+            "idempotency-key": `complete-${job.id}`
+          })
           // 404/409: the lock expired after a node died and another worker completed it — not a lost request
-          if (done.status !== 200 && done.status !== 404 && done.status !== 409) throw new Error(JSON.stringify(done.body))
+          if (done.status !== 200 && done.status !== 404 && done.status !== 409) {
+            throw new Error(JSON.stringify(done.body))
+          }
           const orderId = job.variables.orderId
-          const published = await client.call("POST", "/messages", { messageName: "cluster-paid", correlationKey: orderId, messageId: `paid-${orderId}`, timeToLive: 60_000 })
+          const published = await client.call("POST", "/messages", {
+            messageName: "cluster-paid",
+            correlationKey: orderId,
+            messageId: `paid-${orderId}`,
+            timeToLive: 60_000
+          })
           if (published.status !== 202 && published.status !== 409) throw new Error(JSON.stringify(published.body))
         }
         return (activated.body.data?.jobs ?? []).length
@@ -112,7 +148,9 @@ describe.runIf(databaseUrl !== undefined)("three nodes behind a round-robin clie
           await Promise.all([starts, work])
           // Failover: starts spread over every shard, the dead node's too; how long until they all answered.
           await Promise.all(Array.from({ length: 20 }, (_, k) => startOne(TOTAL + k)))
-          console.log(`failover: starts on every shard answered ${Math.round(performance.now() - killedAt)} ms after the SIGKILL`)
+          console.log(
+            `failover: starts on every shard answered ${Math.round(performance.now() - killedAt)} ms after the SIGKILL`
+          )
         }
         await Promise.all([starts, work])
         if (wave === 6) nodes[1] = await startService(env)
@@ -120,7 +158,9 @@ describe.runIf(databaseUrl !== undefined)("three nodes behind a round-robin clie
 
       await eventually(async () => {
         await workOnce()
-        const page = (await client.call("GET", `/process-instances?deploymentId=${deployment.id}&state=COMPLETED&size=1`)).body.data
+        const page =
+          (await client.call("GET", `/process-instances?deploymentId=${deployment.id}&state=COMPLETED&size=1`)).body
+            .data
         expect(page.totalItems).toBe(TOTAL + 20)
       }, { timeoutMs: 90_000, intervalMs: 200 })
 
@@ -128,11 +168,14 @@ describe.runIf(databaseUrl !== undefined)("three nodes behind a round-robin clie
       expect(all.totalItems).toBe(TOTAL + 20) // no duplicate from a retried start
       expect(new Set(started).size).toBe(TOTAL + 20)
       for (const id of started.slice(0, 40)) {
-        const history = (await client.call("GET", `/process-instances/${id}/history?size=100`)).body.data.items as Array<{ type: string }>
+        const history = (await client.call("GET", `/process-instances/${id}/history?size=100`)).body.data
+          .items as Array<{ type: string }>
         const count = (type: string) => history.filter((e) => e.type === type).length
         expect([count("JobCompleted"), count("MessageCorrelated"), count("TimerFired")], id).toEqual([1, 1, 1])
       }
-      console.log(`cluster load: ${stats.sent} requests, ${stats.retried} sent again to another node, ${stats.failed} failed`)
+      console.log(
+        `cluster load: ${stats.sent} requests, ${stats.retried} sent again to another node, ${stats.failed} failed`
+      )
       expect(stats.failed).toBe(0)
     } finally {
       await Promise.all(nodes.map((node) => (node === undefined ? undefined : stopService(node, "SIGKILL"))))

@@ -1,43 +1,47 @@
-import { describe, expect, it } from "vitest";
-import { evaluateFeel } from "../../src/decision/Feel.ts";
-import { fromJson } from "../../src/decision/FeelJson.ts";
-import { listFeelFunctions } from "../../src/decision/FeelFunctions.ts";
+import { describe, expect, it } from "vitest"
+import { evaluateFeel } from "../../src/decision/Feel.ts"
+import { listFeelFunctions } from "../../src/decision/FeelFunctions.ts"
+import { fromJson } from "../../src/decision/FeelJson.ts"
 
 const value = (e: string, ctx: Record<string, unknown> = {}) => {
-  const r = evaluateFeel(e, ctx);
-  return r._tag === "FeelOk" ? r.value : r;
-};
+  const r = evaluateFeel(e, ctx)
+  return r._tag === "FeelOk" ? r.value : r
+}
 
 describe("FEEL", () => {
   it("arithmetic", () => {
-    expect(value("1 + 2 * 3")).toBe(7);
-    expect(value("10 / 4")).toBe(2.5);
-  });
+    expect(value("1 + 2 * 3")).toBe(7)
+    expect(value("10 / 4")).toBe(2.5)
+  })
   it("null propagation", () => {
-    expect(value("1 + null")).toBe(null);
-    expect(value("x * 2", { x: null })).toBe(null);
-  });
+    expect(value("1 + null")).toBe(null)
+    expect(value("x * 2", { x: null })).toBe(null)
+  })
   it("dates and durations as ISO strings", () => {
-    expect(value('date("2024-02-28") + duration("P1D")')).toBe("2024-02-29");
-    expect(value('date("2024-03-01") - date("2024-02-01")')).toBe("P29D");
-  });
+    expect(value("date(\"2024-02-28\") + duration(\"P1D\")")).toBe("2024-02-29")
+    expect(value("date(\"2024-03-01\") - date(\"2024-02-01\")")).toBe("P29D")
+  })
   it("years and months duration drops the part of a month left over", () => {
-    expect(value('years and months duration(date("2020-01-15"), date("2021-03-01"))')).toBe("P1Y1M");
-    expect(value('years and months duration(date("2021-03-01"), date("2020-01-15"))')).toBe("-P1Y1M");
-  });
+    expect(value("years and months duration(date(\"2020-01-15\"), date(\"2021-03-01\"))")).toBe("P1Y1M")
+    expect(value("years and months duration(date(\"2021-03-01\"), date(\"2020-01-15\"))")).toBe("-P1Y1M")
+  })
   it("range() reads a range literal", () => {
-    expect(value('2 in range("[1..3]")')).toBe(true);
-    expect(value('range("not a range")')).toBe(null);
-  });
+    expect(value("2 in range(\"[1..3]\")")).toBe(true)
+    expect(value("range(\"not a range\")")).toBe(null)
+  })
   it("typed JSON inputs become temporal values", () => {
-    expect(value("d + duration(\"P1D\")", { d: fromJson("2020-12-31", "date") })).toBe("2021-01-01");
-  });
+    expect(value("d + duration(\"P1D\")", { d: fromJson("2020-12-31", "date") })).toBe("2021-01-01")
+  })
   it("syntax errors carry a position", () => {
-    const r = evaluateFeel("1 + (2 *", {});
-    expect(r).toMatchObject({ _tag: "FeelSyntaxError" });
-    if (r._tag === "FeelSyntaxError") expect(r.position.from).toBeGreaterThanOrEqual(0);
-  });
+    const r = evaluateFeel("1 + (2 *", {})
+    expect(r).toMatchObject({ _tag: "FeelSyntaxError" })
+    if (r._tag === "FeelSyntaxError") expect(r.position.from).toBeGreaterThanOrEqual(0)
+  })
   it("lists built-ins with parameter names", () => {
-    expect(listFeelFunctions().find((f) => f.name === "substring")?.parameters).toEqual(["string", "start position", "length"]);
-  });
-});
+    expect(listFeelFunctions().find((f) => f.name === "substring")?.parameters).toEqual([
+      "string",
+      "start position",
+      "length"
+    ])
+  })
+})

@@ -1,19 +1,21 @@
-import * as fs from "node:fs";
-import { describe, expect, it } from "vitest";
-import { runTck } from "../../src/decision/TckRunner.ts";
-import { conformanceKit } from "../support/ConformanceKit.ts";
+import * as fs from "node:fs"
+import { describe, expect, it } from "vitest"
+import { runTck } from "../../src/decision/TckRunner.ts"
+import { conformanceKit } from "../support/ConformanceKit.ts"
 
 // The ratchet: the figure was written by `node scripts/dmn-conformance.ts --record`, never by hand.
-const baseline = JSON.parse(fs.readFileSync(new URL("./tck-baseline.json", import.meta.url), "utf8")) as { total: { passed: number } };
+const baseline = JSON.parse(fs.readFileSync(new URL("./tck-baseline.json", import.meta.url), "utf8")) as {
+  total: { passed: number }
+}
 
-const kit = conformanceKit("dmn-tck", "DMN_TCK_DIR");
+const kit = conformanceKit("dmn-tck", "DMN_TCK_DIR")
 
 describe.runIf(kit.runs)("DMN TCK conformance", () => {
   it("passes at least the recorded number of result checks", async () => {
     // Under CI a missing kit fails here rather than passing silently.
-    const root = kit.folder;
-    expect(fs.existsSync(root), `DMN TCK not found at ${root}`).toBe(true);
-    const report = await runTck(root);
-    expect(report.total.passed).toBeGreaterThanOrEqual(baseline.total.passed);
-  }, 120_000);
-});
+    const root = kit.folder
+    expect(fs.existsSync(root), `DMN TCK not found at ${root}`).toBe(true)
+    const report = await runTck(root)
+    expect(report.total.passed).toBeGreaterThanOrEqual(baseline.total.passed)
+  }, 120_000)
+})

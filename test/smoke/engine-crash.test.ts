@@ -16,17 +16,31 @@ describe("crash safety", () => {
     // The same bootstrap admin as restart.test.ts: in the PostgreSQL stage both files share one database.
     const env = { DATA_DIR: dataDir, ADMIN_USERNAME: "root", ADMIN_PASSWORD: "root-password-1" }
     const first = await startService(env)
-    const token: string = (await send(first.baseUrl, "POST", "/api/v1/auth/login", { body: { username: "root", password: "root-password-1" } })).ok().token
+    const token: string = (await send(first.baseUrl, "POST", "/api/v1/auth/login", {
+      body: { username: "root", password: "root-password-1" }
+    })).ok().token
     const api = (base: string, method: string, path: string, body?: unknown) =>
       send(base, method, `/api/v1${path}`, { token, ...(body === undefined ? {} : { body }) })
     const deployment = (await send(first.baseUrl, "POST", "/api/v1/deployments", {
-      token, rawBody: fixture("service-task.bpmn"), contentType: "application/xml"
+      token,
+      rawBody: fixture("service-task.bpmn"),
+      contentType: "application/xml"
     })).ok(201)
     const ids: Array<string> = []
-    for (let i = 0; i < 20; i++) ids.push((await api(first.baseUrl, "POST", "/process-instances", { deploymentId: deployment.id, variables: { i } })).ok(201).id)
-    const jobs: Array<{ id: string; processInstanceId: string }> = (await api(first.baseUrl, "POST", "/jobs/activation", {
-      type: "charge-card", worker: "w", maxJobsToActivate: 20, timeout: 600_000
-    })).ok().jobs
+    for (let i = 0; i < 20; i++) {
+      ids.push(
+        (await api(first.baseUrl, "POST", "/process-instances", { deploymentId: deployment.id, variables: { i } })).ok(
+          201
+        ).id
+      )
+    }
+    const jobs: Array<{ id: string; processInstanceId: string }> =
+      (await api(first.baseUrl, "POST", "/jobs/activation", {
+        type: "charge-card",
+        worker: "w",
+        maxJobsToActivate: 20,
+        timeout: 600_000
+      })).ok().jobs
     expect(jobs).toHaveLength(20)
     // Fire all completions and kill the service once a few have answered, while the rest are being applied.
     let answered = 0
@@ -37,7 +51,8 @@ describe("crash safety", () => {
         .then(() => {
           if (++answered === 3) onThird()
         })
-        .catch(() => undefined))
+        .catch(() => undefined)
+    )
     await thirdAnswered
     await stopService(first, "SIGKILL")
     await Promise.all(inFlight)
@@ -47,8 +62,10 @@ describe("crash safety", () => {
       let completedBefore = 0
       for (const job of jobs) {
         const instance = (await api(second.baseUrl, "GET", `/process-instances/${job.processInstanceId}`)).ok()
-        const jobRow = (await api(second.baseUrl, "GET", `/jobs?processInstanceId=${job.processInstanceId}`)).ok().items[0]
-        const history = (await api(second.baseUrl, "GET", `/process-instances/${job.processInstanceId}/history?size=1000`)).ok().items
+        const jobRow =
+          (await api(second.baseUrl, "GET", `/jobs?processInstanceId=${job.processInstanceId}`)).ok().items[0]
+        const history =
+          (await api(second.baseUrl, "GET", `/process-instances/${job.processInstanceId}/history?size=1000`)).ok().items
         // all or nothing: job, instance and history agree
         if (instance.state === "COMPLETED") {
           completedBefore++
@@ -61,9 +78,13 @@ describe("crash safety", () => {
           expect(history.map((e: { type: string }) => e.type)).not.toContain("JobCompleted")
           ;(await api(second.baseUrl, "POST", `/jobs/${job.id}/complete`, { variables: { paid: true } })).ok()
         }
-        expect(history.map((e: { eventSeq: number }) => e.eventSeq)).toEqual(history.map((_: unknown, i: number) => i + 1))
+        expect(history.map((e: { eventSeq: number }) => e.eventSeq)).toEqual(
+          history.map((_: unknown, i: number) => i + 1)
+        )
       }
-      for (const id of ids) expect((await api(second.baseUrl, "GET", `/process-instances/${id}`)).ok().state).toBe("COMPLETED")
+      for (const id of ids) {
+        expect((await api(second.baseUrl, "GET", `/process-instances/${id}`)).ok().state).toBe("COMPLETED")
+      }
       console.log(`crash test: ${completedBefore} of 20 completions had committed before the SIGKILL`)
     } finally {
       await stopService(second, "SIGKILL")

@@ -23,14 +23,18 @@ const stopped = (service: ChildService) =>
   }, { timeoutMs: 30_000 })
 
 const drainScenario = async (service: ChildService, signal: () => void) => {
-  const login = (await send(service.baseUrl, "POST", "/api/v1/auth/login", { body: { username: "root", password: "root-password-1" } })).ok()
+  const login = (await send(service.baseUrl, "POST", "/api/v1/auth/login", {
+    body: { username: "root", password: "root-password-1" }
+  })).ok()
   // A long poll for jobs nobody creates: in flight until its request timeout.
   const inFlight = send(service.baseUrl, "POST", "/api/v1/jobs/activation", {
     token: login.token,
     body: { type: "nobody-creates-these", worker: "w", maxJobsToActivate: 1, timeout: 1000, requestTimeout: 1500 }
   })
   // the node counts it (the health check itself is the other one)
-  await eventually(async () => expect((await send(service.baseUrl, "GET", "/api/v1/health")).ok().requestsInFlight).toBe(2))
+  await eventually(async () =>
+    expect((await send(service.baseUrl, "GET", "/api/v1/health")).ok().requestsInFlight).toBe(2)
+  )
   signal()
   await eventually(async () => {
     const health = await send(service.baseUrl, "GET", "/api/v1/health")

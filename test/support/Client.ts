@@ -32,7 +32,11 @@ export class Reply {
   /** Asserts a success envelope with this status and returns its data. */
   ok(status = 200): any {
     expect(this.status, this.describe()).toBe(status)
-    expect(this.body, this.describe()).toMatchObject({ success: true, message: expect.any(String), timestamp: expect.any(String) })
+    expect(this.body, this.describe()).toMatchObject({
+      success: true,
+      message: expect.any(String),
+      timestamp: expect.any(String)
+    })
     expect("data" in this.body, this.describe()).toBe(true)
     expect(new Date(this.body.timestamp).toISOString()).toBe(this.body.timestamp)
     return this.body.data
@@ -50,12 +54,19 @@ export class Reply {
       correlationId: expect.any(String)
     })
     expect(this.body.correlationId).toBe(this.headers.get("x-correlation-id"))
-    for (const entry of this.body.errors) expect(entry).toMatchObject({ field: expect.any(String), message: expect.any(String), code: expect.any(String) })
+    for (const entry of this.body.errors) {
+      expect(entry).toMatchObject({ field: expect.any(String), message: expect.any(String), code: expect.any(String) })
+    }
     return this.body
   }
 }
 
-export const send = async (baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<Reply> => {
+export const send = async (
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {}
+): Promise<Reply> => {
   const headers: Record<string, string> = { ...options.headers }
   if (options.token !== undefined) headers["authorization"] = `Bearer ${options.token}`
   let body: string | Blob | undefined

@@ -16,7 +16,9 @@ export const conformanceKit = (name: string, envOverride: string): ConformanceKi
   const present = existsSync(folder)
   const required = process.env["CI"] === "true" || process.env["REQUIRE_CONFORMANCE"] === "1"
   if (!present && !required) {
-    console.warn(`conformance kit ${name} not found at ${folder}: its suite is skipped (set ${envOverride}, or run .ci/run)`)
+    console.warn(
+      `conformance kit ${name} not found at ${folder}: its suite is skipped (set ${envOverride}, or run .ci/run)`
+    )
   }
   return { folder, present, runs: present || required }
 }

@@ -1,10 +1,10 @@
 // The engine scenario for unit tests of the pure core: runs commands in order, keeping every event, and checks that
 // replaying the events gives the same state as the live run after each command (replay == live).
 import { expect } from "vitest"
+import type { ProcessGraph } from "../../src/bpmn/ProcessGraph.ts"
 import { execute } from "../../src/engine/Execute.ts"
 import type { InstanceCommand } from "../../src/engine/InstanceCommands.ts"
 import { type InstanceEvent, type InstanceState, replay } from "../../src/engine/InstanceState.ts"
-import type { ProcessGraph } from "../../src/bpmn/ProcessGraph.ts"
 
 /** Runs commands in order, keeping every event, and checks replay == live after each one. */
 export const scenario = (graph: ProcessGraph, instanceId = "00000000-0000-7000-8000-000000000001") => {
@@ -26,8 +26,20 @@ export const scenario = (graph: ProcessGraph, instanceId = "00000000-0000-7000-8
     },
     events,
     waiting: (kind: "job" | "userTask") =>
-      Object.values(state!.tokens).flatMap((t) => (t.wait?.kind === kind ? [{ node: t.nodeId, id: kind === "job" ? (t.wait as { jobId: string }).jobId : (t.wait as { taskId: string }).taskId }] : []))
+      Object.values(state!.tokens).flatMap((
+        t
+      ) => (t.wait?.kind === kind
+        ? [{
+          node: t.nodeId,
+          id: kind === "job" ? (t.wait as { jobId: string }).jobId : (t.wait as { taskId: string }).taskId
+        }]
+        : [])
+      )
   }
 }
 
-export const serviceTask = (id: string, taskType: string, extra: Record<string, unknown> = {}) => ({ id, type: "serviceTask", properties: { taskType, ...extra } })
+export const serviceTask = (id: string, taskType: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  type: "serviceTask",
+  properties: { taskType, ...extra }
+})

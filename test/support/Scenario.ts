@@ -1,10 +1,10 @@
 // The scenario DSL of the API tests: a fresh tenant per test, callers with roles, and the domain steps later
 // issues extend ("as ADMIN of tenant A, create a group, expect 403 as TASK_USER ...").
 import { SignJWT } from "jose"
-import { readFileSync } from "node:fs"
 import { randomUUID } from "node:crypto"
+import { readFileSync } from "node:fs"
 import type { Role } from "../../src/auth/Roles.ts"
-import { type RequestOptions, type Reply, send } from "./Client.ts"
+import { type Reply, type RequestOptions, send } from "./Client.ts"
 import { TEST_ISSUER, TEST_JWT_SECRET, type TestApp, testApp } from "./TestApp.ts"
 
 const secret = new TextEncoder().encode(TEST_JWT_SECRET)
@@ -80,7 +80,8 @@ export class Caller {
     return (await this.get(`/process-instances/${id}`)).ok()
   }
   async activateJobs(type: string, options: { worker?: string; maxJobsToActivate?: number; timeout?: number } = {}) {
-    return (await this.post("/jobs/activation", { type, worker: options.worker ?? "test-worker", ...options })).ok().jobs as Array<any>
+    return (await this.post("/jobs/activation", { type, worker: options.worker ?? "test-worker", ...options })).ok()
+      .jobs as Array<any>
   }
   async completeJob(id: string, variables: Record<string, unknown> = {}) {
     return (await this.post(`/jobs/${id}/complete`, { variables })).ok()
@@ -125,7 +126,8 @@ export const anonymous = async (): Promise<Caller> => new Caller(await testApp()
 export const givenTenant = async (): Promise<Tenant> => new Tenant(await testApp(), randomUUID())
 
 let counter = 0
-export const uniqueName = (prefix: string): string => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${randomUUID().slice(0, 6)}`
+export const uniqueName = (prefix: string): string =>
+  `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${randomUUID().slice(0, 6)}`
 
 /** A model from test/fixtures. */
 export const fixture = (name: string): string => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8")

@@ -20,7 +20,10 @@ export const ADMIN_PASSWORD = "admin-password-1"
 export interface Oidc {
   readonly jwksUrl: string
   /** Signs a token as the identity provider would. */
-  readonly sign: (claims: JWTPayload, options?: { readonly issuer?: string; readonly audience?: string; readonly expiresInSeconds?: number }) => Promise<string>
+  readonly sign: (
+    claims: JWTPayload,
+    options?: { readonly issuer?: string; readonly audience?: string; readonly expiresInSeconds?: number }
+  ) => Promise<string>
 }
 
 export interface TestApp {
@@ -91,7 +94,10 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
 export const bootApp = async (overrides: Partial<AppConfigShape> = {}): Promise<TestApp> => {
   const clock = makeAdjustableClock()
   const oidc = await startIdentityProvider(clock)
-  const config = testConfig({ oidc: { issuer: OIDC_ISSUER, jwksUrl: oidc.jwksUrl, audience: OIDC_AUDIENCE }, ...overrides })
+  const config = testConfig({
+    oidc: { issuer: OIDC_ISSUER, jwksUrl: oidc.jwksUrl, audience: OIDC_AUDIENCE },
+    ...overrides
+  })
   const runtime = ManagedRuntime.make(
     makeApp(config, { clock, extra: CounterLive, routes: DefectProbe }) as Layer.Layer<any, unknown, never>
   )

@@ -13,7 +13,8 @@ export const CounterLive = Counter.toLayer(
   Effect.gen(function*() {
     const id = (yield* Entity.CurrentAddress).entityId
     const sql = yield* SqlClient.SqlClient
-    yield* sql`CREATE TABLE IF NOT EXISTS test_counters (tenant_id text NOT NULL DEFAULT 'test', id text PRIMARY KEY, n int NOT NULL)`.pipe(Effect.orDie)
+    yield* sql`CREATE TABLE IF NOT EXISTS test_counters (tenant_id text NOT NULL DEFAULT 'test', id text PRIMARY KEY, n int NOT NULL)`
+      .pipe(Effect.orDie)
     const rows = yield* sql<{ n: number }>`SELECT n FROM test_counters WHERE id = ${id}`.pipe(Effect.orDie)
     let n = rows[0]?.n ?? 0
     return Counter.of({
@@ -23,7 +24,8 @@ export const CounterLive = Counter.toLayer(
           const before = n
           yield* Effect.yieldNow
           n = before + payload.amount
-          yield* sql`INSERT INTO test_counters (id, n) VALUES (${id}, ${n}) ON CONFLICT (id) DO UPDATE SET n = EXCLUDED.n`.pipe(Effect.orDie)
+          yield* sql`INSERT INTO test_counters (id, n) VALUES (${id}, ${n}) ON CONFLICT (id) DO UPDATE SET n = EXCLUDED.n`
+            .pipe(Effect.orDie)
           return n
         }),
       Get: () => Effect.succeed(n)

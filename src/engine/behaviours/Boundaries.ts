@@ -18,7 +18,7 @@ export function openBoundaries(
   failing: Token,
   eventIds: ReadonlyArray<string>,
   how: { readonly viaGateway?: true; readonly eventScopeId?: string } = {}
-  ): boolean {
+): boolean {
   const visible = visibleVariables(run.state, host.scopeId)
   for (const boundaryId of eventIds) {
     const boundary = run.node(boundaryId)
@@ -27,10 +27,20 @@ export function openBoundaries(
     if (boundary.message !== null) {
       const key = evaluateFeel(boundary.message.correlationKey, visible)
       if (!key.ok || (typeof key.value !== "string" && typeof key.value !== "number")) {
-        run.raiseIncident(failing, "EXTRACT_VALUE_ERROR", `correlation key of ${boundaryId} failed: ${key.ok ? "not a string or number" : key.message}`)
+        run.raiseIncident(
+          failing,
+          "EXTRACT_VALUE_ERROR",
+          `correlation key of ${boundaryId} failed: ${key.ok ? "not a string or number" : key.message}`
+        )
         return false
       }
-      run.emit({ ...base, kind: "message", name: boundary.message.name, correlationKey: String(key.value), dueAt: null })
+      run.emit({
+        ...base,
+        kind: "message",
+        name: boundary.message.name,
+        correlationKey: String(key.value),
+        dueAt: null
+      })
     } else if (boundary.signal !== null) {
       run.emit({ ...base, kind: "signal", name: boundary.signal.name, correlationKey: null, dueAt: null })
     } else if (boundary.timer !== null) {
@@ -50,7 +60,12 @@ export function openBoundaries(
 export function closeBoundaries(run: Run, hostTokenId: string): void {
   for (const boundary of Object.values(run.state.boundaries ?? {})) {
     if (boundary.hostTokenId === hostTokenId) {
-      run.emit({ type: "BoundaryClosed", hostTokenId, nodeId: boundary.nodeId, subscriptionId: boundary.subscriptionId })
+      run.emit({
+        type: "BoundaryClosed",
+        hostTokenId,
+        nodeId: boundary.nodeId,
+        subscriptionId: boundary.subscriptionId
+      })
     }
   }
 }
@@ -61,7 +76,9 @@ export function closeBoundaries(run: Run, hostTokenId: string): void {
  */
 export function triggerBoundary(run: Run, subscriptionId: string, variables: Readonly<Record<string, unknown>>): void {
   const armed = run.state.boundaries?.[subscriptionId]
-  if (armed === undefined) throw new Rejected("NOT_FOUND", `subscription ${subscriptionId} is not open in this instance`)
+  if (armed === undefined) {
+    throw new Rejected("NOT_FOUND", `subscription ${subscriptionId} is not open in this instance`)
+  }
   if (armed.eventScopeId !== undefined) return run.triggerEventStart(armed, variables)
   const host = run.state.tokens[armed.hostTokenId]!
   if (armed.viaGateway === true) return run.passEventGateway(host, armed.nodeId, subscriptionId, variables)
@@ -71,7 +88,14 @@ export function triggerBoundary(run: Run, subscriptionId: string, variables: Rea
   if (interrupting || armed.kind === "timer") {
     run.emit({ type: "BoundaryClosed", hostTokenId: host.id, nodeId: armed.nodeId, subscriptionId })
   }
-  run.emit({ type: "BoundaryTriggered", hostTokenId: host.id, nodeId: armed.nodeId, subscriptionId, interrupting, variables })
+  run.emit({
+    type: "BoundaryTriggered",
+    hostTokenId: host.id,
+    nodeId: armed.nodeId,
+    subscriptionId,
+    interrupting,
+    variables
+  })
   if (interrupting) run.interrupt(host)
   if (Object.keys(variables).length > 0) run.propagate(host.scopeId, armed.nodeId, variables)
   run.enter(armed.nodeId, null, host.scopeId)
@@ -82,17 +106,42 @@ export function triggerEventStart(run: Run, armed: Boundary, variables: Readonly
   const interrupting = run.node(armed.nodeId).eventStart!.interrupting
   // A timer fires once; a non-interrupting message, signal or condition can start the subprocess again.
   if (interrupting || armed.kind === "timer") {
-    run.emit({ type: "BoundaryClosed", hostTokenId: armed.hostTokenId, nodeId: armed.nodeId, subscriptionId: armed.subscriptionId })
+    run.emit({
+      type: "BoundaryClosed",
+      hostTokenId: armed.hostTokenId,
+      nodeId: armed.nodeId,
+      subscriptionId: armed.subscriptionId
+    })
   }
-  run.emit({ type: "BoundaryTriggered", hostTokenId: armed.hostTokenId, nodeId: armed.nodeId, subscriptionId: armed.subscriptionId, interrupting, variables })
+  run.emit({
+    type: "BoundaryTriggered",
+    hostTokenId: armed.hostTokenId,
+    nodeId: armed.nodeId,
+    subscriptionId: armed.subscriptionId,
+    interrupting,
+    variables
+  })
   run.startEventSubprocess(armed.eventScopeId!, armed.nodeId, variables)
 }
 
 /** The first event after an event-based gateway happened: the gateway moves on through that event only. */
-export function passEventGateway(run: Run, gateway: Token, eventNodeId: string, subscriptionId: string, variables: Readonly<Record<string, unknown>>): void {
+export function passEventGateway(
+  run: Run,
+  gateway: Token,
+  eventNodeId: string,
+  subscriptionId: string,
+  variables: Readonly<Record<string, unknown>>
+): void {
   const gatewayNode = run.node(gateway.nodeId)
   run.closeBoundaries(gateway.id)
-  run.emit({ type: "BoundaryTriggered", hostTokenId: gateway.id, nodeId: eventNodeId, subscriptionId, interrupting: true, variables })
+  run.emit({
+    type: "BoundaryTriggered",
+    hostTokenId: gateway.id,
+    nodeId: eventNodeId,
+    subscriptionId,
+    interrupting: true,
+    variables
+  })
   run.emit({ type: "ElementCompleted", tokenId: gateway.id, nodeId: gatewayNode.id })
   const flowId = gatewayNode.outgoing.find((id) => run.flow(id).target === eventNodeId)!
   run.emit({ type: "FlowTaken", flowId, tokenId: gateway.id, nodeId: gatewayNode.id })

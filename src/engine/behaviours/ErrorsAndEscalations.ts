@@ -9,8 +9,18 @@ import type { Run } from "../Run.ts"
  * code) on the activity that threw it or on an enclosing subprocess; the catching activity is interrupted and the
  * boundary path runs. Nothing catches it: an incident at the throwing element.
  */
-export function throwError(run: Run, from: Token, errorCode: string, errorMessage: string, variables: Readonly<Record<string, unknown>>): void {
-  const catcher = run.findCatcher(from, (node) => node.errorCatch !== null && (node.errorCatch.errorCode === null || node.errorCatch.errorCode === errorCode))
+export function throwError(
+  run: Run,
+  from: Token,
+  errorCode: string,
+  errorMessage: string,
+  variables: Readonly<Record<string, unknown>>
+): void {
+  const catcher = run.findCatcher(
+    from,
+    (node) =>
+      node.errorCatch !== null && (node.errorCatch.errorCode === null || node.errorCatch.errorCode === errorCode)
+  )
   if (catcher === undefined && run.state.called === true) {
     // Camunda 8: the error goes on to the caller's call activity, and this instance ends.
     run.emit({ type: "ErrorPropagated", tokenId: from.id, nodeId: from.nodeId, errorCode, errorMessage, variables })
@@ -18,13 +28,33 @@ export function throwError(run: Run, from: Token, errorCode: string, errorMessag
     return run.emit({ type: "InstanceCanceled" })
   }
   if (catcher === undefined) {
-    return run.raiseIncident(from, "UNHANDLED_ERROR_EVENT", `error ${errorCode} was thrown at ${from.nodeId} but no error boundary event catches it${errorMessage === "" ? "" : `: ${errorMessage}`}`)
+    return run.raiseIncident(
+      from,
+      "UNHANDLED_ERROR_EVENT",
+      `error ${errorCode} was thrown at ${from.nodeId} but no error boundary event catches it${
+        errorMessage === "" ? "" : `: ${errorMessage}`
+      }`
+    )
   }
   if (catcher.via === "eventSubprocess") {
-    run.emit({ type: "ErrorCaught", tokenId: from.id, nodeId: from.nodeId, errorCode, hostTokenId: run.hostIdOf(catcher.scopeId), boundaryNodeId: catcher.nodeId })
+    run.emit({
+      type: "ErrorCaught",
+      tokenId: from.id,
+      nodeId: from.nodeId,
+      errorCode,
+      hostTokenId: run.hostIdOf(catcher.scopeId),
+      boundaryNodeId: catcher.nodeId
+    })
     return run.startEventSubprocess(catcher.scopeId, catcher.nodeId, variables)
   }
-  run.emit({ type: "ErrorCaught", tokenId: from.id, nodeId: from.nodeId, errorCode, hostTokenId: catcher.host.id, boundaryNodeId: catcher.nodeId })
+  run.emit({
+    type: "ErrorCaught",
+    tokenId: from.id,
+    nodeId: from.nodeId,
+    errorCode,
+    hostTokenId: catcher.host.id,
+    boundaryNodeId: catcher.nodeId
+  })
   run.interrupt(catcher.host)
   if (Object.keys(variables).length > 0) run.propagate(catcher.host.scopeId, catcher.nodeId, variables)
   run.enter(catcher.nodeId, null, catcher.host.scopeId)
@@ -39,14 +69,20 @@ export function findCatcher(
   run: Run,
   from: Token,
   catches: (node: GraphNode) => boolean
-  ): { readonly via: "boundary"; readonly host: Token; readonly nodeId: string } | { readonly via: "eventSubprocess"; readonly scopeId: string; readonly nodeId: string } | undefined {
+): { readonly via: "boundary"; readonly host: Token; readonly nodeId: string } | {
+  readonly via: "eventSubprocess"
+  readonly scopeId: string
+  readonly nodeId: string
+} | undefined {
   const boundaryOf = (token: Token): string | undefined =>
     (token.loop ?? null) !== null ? undefined : run.node(token.nodeId).boundaryIds.find((id) => catches(run.node(id)))
   const own = boundaryOf(from)
   if (own !== undefined) return { via: "boundary", host: from, nodeId: own }
   let leftEventSubprocess = false
   for (let scopeId = from.scopeId;;) {
-    const eventStartId = leftEventSubprocess ? undefined : run.eventStartsOf(scopeId).find((id) => catches(run.node(id)))
+    const eventStartId = leftEventSubprocess
+      ? undefined
+      : run.eventStartsOf(scopeId).find((id) => catches(run.node(id)))
     if (eventStartId !== undefined) return { via: "eventSubprocess", scopeId, nodeId: eventStartId }
     if (scopeId === run.state.instanceId) return undefined
     const scope = run.state.scopes[scopeId]
@@ -66,11 +102,22 @@ export function findCatcher(
  * Returns whether the thrower goes on.
  */
 export function throwEscalation(run: Run, from: Token, code: string): boolean {
-  const catcher = run.findCatcher(from, (node) => node.escalationCatch != null && (node.escalationCatch.code === null || node.escalationCatch.code === code))
-  run.emit({ type: "EscalationThrown", tokenId: from.id, nodeId: from.nodeId, escalationCode: code, caughtBy: catcher?.nodeId ?? null })
+  const catcher = run.findCatcher(
+    from,
+    (node) => node.escalationCatch != null && (node.escalationCatch.code === null || node.escalationCatch.code === code)
+  )
+  run.emit({
+    type: "EscalationThrown",
+    tokenId: from.id,
+    nodeId: from.nodeId,
+    escalationCode: code,
+    caughtBy: catcher?.nodeId ?? null
+  })
   if (catcher === undefined) {
     // The caller's call activity may catch it; if that interrupts, the caller cancels this instance.
-    if (run.state.called === true) run.emit({ type: "EscalationPropagated", tokenId: from.id, nodeId: from.nodeId, escalationCode: code })
+    if (run.state.called === true) {
+      run.emit({ type: "EscalationPropagated", tokenId: from.id, nodeId: from.nodeId, escalationCode: code })
+    }
     return true
   }
   if (catcher.via === "eventSubprocess") {

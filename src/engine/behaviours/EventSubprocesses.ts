@@ -20,7 +20,14 @@ export function hostIdOf(run: Run, scopeId: string): string {
 /** Withdraws the armed event subprocess start events of a scope. */
 export function closeEventStarts(run: Run, scopeId: string): void {
   for (const armed of Object.values(run.state.boundaries ?? {})) {
-    if (armed.eventScopeId === scopeId) run.emit({ type: "BoundaryClosed", hostTokenId: armed.hostTokenId, nodeId: armed.nodeId, subscriptionId: armed.subscriptionId })
+    if (armed.eventScopeId === scopeId) {
+      run.emit({
+        type: "BoundaryClosed",
+        hostTokenId: armed.hostTokenId,
+        nodeId: armed.nodeId,
+        subscriptionId: armed.subscriptionId
+      })
+    }
   }
 }
 
@@ -28,7 +35,12 @@ export function closeEventStarts(run: Run, scopeId: string): void {
  * BPMN 10.3.5: an event subprocess starts when its start event happens. An interrupting one first ends everything
  * else in its scope (tokens and the scope's other event subprocesses); a non-interrupting one runs alongside.
  */
-export function startEventSubprocess(run: Run, scopeId: string, startNodeId: string, variables: Readonly<Record<string, unknown>>): void {
+export function startEventSubprocess(
+  run: Run,
+  scopeId: string,
+  startNodeId: string,
+  variables: Readonly<Record<string, unknown>>
+): void {
   const start = run.node(startNodeId)
   if (start.eventStart!.interrupting) {
     run.closeEventStarts(scopeId)

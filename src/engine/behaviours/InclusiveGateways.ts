@@ -31,7 +31,9 @@ export function fireReadyInclusiveJoins(run: Run): boolean {
     if (node.type !== "inclusiveGateway" || node.incoming.length <= 1) continue
     const arrived = tokens.filter((t) => t.nodeId === node.id && t.wait?.kind === "join")
     if (arrived.length === 0) continue
-    const pending = tokens.some((t) => !(t.nodeId === node.id && t.wait?.kind === "join") && (t.nodeId === node.id || run.reaches(t.nodeId, node.id)))
+    const pending = tokens.some((t) =>
+      !(t.nodeId === node.id && t.wait?.kind === "join") && (t.nodeId === node.id || run.reaches(t.nodeId, node.id))
+    )
     if (pending) continue
     for (const other of arrived.slice(1)) run.emit({ type: "ElementCompleted", tokenId: other.id, nodeId: node.id })
     const survivor = run.state.tokens[arrived[0]!.id]!
@@ -55,12 +57,18 @@ export function inclusiveFork(run: Run, token: Token, node: GraphNode): void {
       continue
     }
     const outcome = evaluateFeel(isExpression(condition) ? condition : `=${condition}`, visible)
-    if (!outcome.ok) return run.raiseIncident(token, "CONDITION_ERROR", `condition of flow ${flowId} failed: ${outcome.message}`)
+    if (!outcome.ok) {
+      return run.raiseIncident(token, "CONDITION_ERROR", `condition of flow ${flowId} failed: ${outcome.message}`)
+    }
     if (outcome.value === true) chosen.push(flowId)
   }
   if (chosen.length === 0 && node.defaultFlow !== null) chosen.push(node.defaultFlow)
   if (chosen.length === 0) {
-    return run.raiseIncident(token, "CONDITION_ERROR", `no outgoing flow of inclusive gateway ${node.id} has a true condition and there is no default flow`)
+    return run.raiseIncident(
+      token,
+      "CONDITION_ERROR",
+      `no outgoing flow of inclusive gateway ${node.id} has a true condition and there is no default flow`
+    )
   }
   run.leave(token, node, chosen)
 }

@@ -8,9 +8,21 @@ import type { Run } from "../Run.ts"
 export function startMultiInstance(run: Run, token: Token, node: GraphNode): void {
   const loop = node.multiInstance!
   const collection = evaluateFeel(loop.inputCollection, visibleVariables(run.state, token.scopeId))
-  if (!collection.ok) return run.raiseIncident(token, "EXTRACT_VALUE_ERROR", `input collection of ${node.id} failed: ${collection.message}`)
+  if (!collection.ok) {
+    return run.raiseIncident(
+      token,
+      "EXTRACT_VALUE_ERROR",
+      `input collection of ${node.id} failed: ${collection.message}`
+    )
+  }
   if (!Array.isArray(collection.value)) {
-    return run.raiseIncident(token, "EXTRACT_VALUE_ERROR", `input collection of ${node.id} must be a list, got ${collection.value === null ? "null" : typeof collection.value}`)
+    return run.raiseIncident(
+      token,
+      "EXTRACT_VALUE_ERROR",
+      `input collection of ${node.id} must be a list, got ${
+        collection.value === null ? "null" : typeof collection.value
+      }`
+    )
   }
   const items = collection.value
   const scopeId = run.newId("scope")
@@ -40,7 +52,10 @@ export function startIteration(run: Run, bodyScopeId: string, index: number): vo
     scopeId: run.newId("scope"),
     tokenId,
     nodeId: body.nodeId,
-    variables: { ...(loop.inputElement === null ? {} : { [loop.inputElement]: body.loop!.items[index] }), loopCounter: index + 1 }
+    variables: {
+      ...(loop.inputElement === null ? {} : { [loop.inputElement]: body.loop!.items[index] }),
+      loopCounter: index + 1
+    }
   })
   run.work.push(() => run.activate(tokenId))
 }
@@ -51,15 +66,31 @@ export function finishIteration(run: Run, token: Token, node: GraphNode): void {
   const { bodyScopeId, index } = token.loop!
   if (loop.outputCollection !== null && loop.outputElement !== null) {
     const value = evaluateFeel(loop.outputElement, visibleVariables(run.state, token.scopeId))
-    if (!value.ok) return run.raiseIncident(token, "EXTRACT_VALUE_ERROR", `output element of ${node.id} failed: ${value.message}`)
+    if (!value.ok) {
+      return run.raiseIncident(token, "EXTRACT_VALUE_ERROR", `output element of ${node.id} failed: ${value.message}`)
+    }
     const results = [...(run.state.scopes[bodyScopeId]!.variables[loop.outputCollection] as Array<unknown>)]
     results[index] = value.value
-    run.emit({ type: "VariablesSet", nodeId: node.id, scopeId: bodyScopeId, variables: { [loop.outputCollection]: results } })
+    run.emit({
+      type: "VariablesSet",
+      nodeId: node.id,
+      scopeId: bodyScopeId,
+      variables: { [loop.outputCollection]: results }
+    })
   }
-  run.emit({ type: "IterationCompleted", bodyScopeId, index, scopeId: token.scopeId, tokenId: token.id, nodeId: node.id })
+  run.emit({
+    type: "IterationCompleted",
+    bodyScopeId,
+    index,
+    scopeId: token.scopeId,
+    tokenId: token.id,
+    nodeId: node.id
+  })
   const body = run.state.scopes[bodyScopeId]!
   if (body.loop!.completed === body.loop!.items.length) return run.completeMultiInstance(bodyScopeId)
-  if (body.loop!.sequential && body.loop!.nextIndex < body.loop!.items.length) run.startIteration(bodyScopeId, body.loop!.nextIndex)
+  if (body.loop!.sequential && body.loop!.nextIndex < body.loop!.items.length) {
+    run.startIteration(bodyScopeId, body.loop!.nextIndex)
+  }
 }
 
 /** All iterations done: the output collection is the body's result, and the activity moves on. */
@@ -67,9 +98,15 @@ export function completeMultiInstance(run: Run, bodyScopeId: string): void {
   const body = run.state.scopes[bodyScopeId]!
   const node = run.node(body.nodeId)
   const loop = node.multiInstance!
-  const outputs = loop.outputCollection === null ? {} : { [loop.outputCollection]: body.variables[loop.outputCollection] }
+  const outputs = loop.outputCollection === null
+    ? {}
+    : { [loop.outputCollection]: body.variables[loop.outputCollection] }
   run.emit({ type: "ScopeClosed", scopeId: bodyScopeId, nodeId: node.id })
   const token = run.state.tokens[body.tokenId]!
   if (Object.keys(outputs).length > 0) run.propagate(token.scopeId, node.id, outputs)
-  run.leave(run.state.tokens[token.id]!, node, run.takeableFlows(token, node, visibleVariables(run.state, token.scopeId)))
+  run.leave(
+    run.state.tokens[token.id]!,
+    node,
+    run.takeableFlows(token, node, visibleVariables(run.state, token.scopeId))
+  )
 }

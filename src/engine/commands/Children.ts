@@ -5,7 +5,12 @@ import type { CommandHandler } from "./Handler.ts"
 export const childInstanceFailed: CommandHandler<"ChildInstanceFailed"> = (run, command) => {
   const token = run.tokenWaitingFor("child", command.childInstanceId)
   return run.emit({
-    type: "IncidentRaised", incidentId: run.newId("incident"), tokenId: token.id, nodeId: token.nodeId, incidentType: "CALLED_ELEMENT_ERROR", message: command.message
+    type: "IncidentRaised",
+    incidentId: run.newId("incident"),
+    tokenId: token.id,
+    nodeId: token.nodeId,
+    incidentType: "CALLED_ELEMENT_ERROR",
+    message: command.message
   })
 }
 
@@ -13,7 +18,13 @@ export const childInstanceFailed: CommandHandler<"ChildInstanceFailed"> = (run, 
 export const childErrorThrown: CommandHandler<"ChildErrorThrown"> = (run, command, status) => {
   const token = run.tokenWaitingFor("child", command.childInstanceId)
   if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
-  run.emit({ type: "ChildErrorReceived", tokenId: token.id, nodeId: token.nodeId, childInstanceId: command.childInstanceId, errorCode: command.errorCode })
+  run.emit({
+    type: "ChildErrorReceived",
+    tokenId: token.id,
+    nodeId: token.nodeId,
+    childInstanceId: command.childInstanceId,
+    errorCode: command.errorCode
+  })
   run.throwError(run.state.tokens[token.id]!, command.errorCode, command.errorMessage, command.variables)
   return run.drain()
 }
@@ -29,9 +40,19 @@ export const childInstanceCompleted: CommandHandler<"ChildInstanceCompleted"> = 
   const token = run.tokenWaitingFor("child", command.childInstanceId)
   if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
   const node = run.node(token.nodeId)
-  run.emit({ type: "ChildInstanceCompleted", tokenId: token.id, nodeId: node.id, childInstanceId: command.childInstanceId, variables: command.variables })
+  run.emit({
+    type: "ChildInstanceCompleted",
+    tokenId: token.id,
+    nodeId: node.id,
+    childInstanceId: command.childInstanceId,
+    variables: command.variables
+  })
   // Zeebe: output mappings pick what comes back; without them, propagateAllChildVariables brings every child variable
   // back (default) or none.
-  run.finishActivity(token, node, node.outputs.length > 0 || node.call!.propagateAllChildVariables ? command.variables : {})
+  run.finishActivity(
+    token,
+    node,
+    node.outputs.length > 0 || node.call!.propagateAllChildVariables ? command.variables : {}
+  )
   return run.drain()
 }

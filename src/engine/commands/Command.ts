@@ -17,7 +17,12 @@ const HANDLERS: { readonly [T in InstanceCommand["type"]]: CommandHandler<T> } =
   FailJob: failJob,
   UpdateJobRetries: updateJobRetries,
   ResolveIncident: (run, command, status) => {
-    if (status !== "ACTIVE") throw new Rejected("INVALID_STATE", `process instance ${run.state.instanceId} is suspended: resume it before resolving incidents`)
+    if (status !== "ACTIVE") {
+      throw new Rejected(
+        "INVALID_STATE",
+        `process instance ${run.state.instanceId} is suspended: resume it before resolving incidents`
+      )
+    }
     return run.resolveIncident(command)
   },
   DecisionFailed: decisionFailed,
@@ -36,7 +41,12 @@ const HANDLERS: { readonly [T in InstanceCommand["type"]]: CommandHandler<T> } =
   RemoveScopeVariable: removeScopeVariable,
   SetNodeVariables: setNodeVariables,
   MoveToken: (run, command, status) => {
-    if (status !== "ACTIVE") throw new Rejected("INVALID_STATE", `process instance ${run.state.instanceId} is suspended: resume it before moving a token`)
+    if (status !== "ACTIVE") {
+      throw new Rejected(
+        "INVALID_STATE",
+        `process instance ${run.state.instanceId} is suspended: resume it before moving a token`
+      )
+    }
     return run.moveToken(command)
   },
   MigrateInstance: migrateInstance,

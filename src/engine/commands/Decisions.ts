@@ -5,7 +5,12 @@ import type { CommandHandler } from "./Handler.ts"
 export const decisionFailed: CommandHandler<"DecisionFailed"> = (run, command) => {
   const token = run.tokenWaitingFor("decision", command.evaluationId)
   return run.emit({
-    type: "IncidentRaised", incidentId: run.newId("incident"), tokenId: token.id, nodeId: token.nodeId, incidentType: "DECISION_EVALUATION_ERROR", message: command.message
+    type: "IncidentRaised",
+    incidentId: run.newId("incident"),
+    tokenId: token.id,
+    nodeId: token.nodeId,
+    incidentType: "DECISION_EVALUATION_ERROR",
+    message: command.message
   })
 }
 
@@ -13,7 +18,13 @@ export const decisionEvaluated: CommandHandler<"DecisionEvaluated"> = (run, comm
   const token = run.tokenWaitingFor("decision", command.evaluationId)
   if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
   const node = run.node(token.nodeId)
-  run.emit({ type: "DecisionEvaluated", tokenId: token.id, nodeId: node.id, evaluationId: command.evaluationId, result: command.result })
+  run.emit({
+    type: "DecisionEvaluated",
+    tokenId: token.id,
+    nodeId: node.id,
+    evaluationId: command.evaluationId,
+    result: command.result
+  })
   run.finishActivity(token, node, { ...command.outputs, [node.decision!.resultVariable]: command.result })
   return run.drain()
 }

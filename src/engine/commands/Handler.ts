@@ -6,4 +6,8 @@ import type { Run } from "../Run.ts"
 
 export type CommandOf<T extends InstanceCommand["type"]> = Extract<InstanceCommand, { readonly type: T }>
 
-export type CommandHandler<T extends InstanceCommand["type"]> = (run: Run, command: CommandOf<T>, status: InstanceState["status"]) => void
+export type CommandHandler<T extends InstanceCommand["type"]> = (
+  run: Run,
+  command: CommandOf<T>,
+  status: InstanceState["status"]
+) => void

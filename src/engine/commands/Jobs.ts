@@ -6,7 +6,14 @@ import type { CommandHandler } from "./Handler.ts"
 export const throwError: CommandHandler<"ThrowError"> = (run, command, status) => {
   const token = run.tokenWaitingFor("job", command.jobId)
   if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
-  run.emit({ type: "JobErrorThrown", tokenId: token.id, nodeId: token.nodeId, jobId: command.jobId, errorCode: command.errorCode, errorMessage: command.errorMessage })
+  run.emit({
+    type: "JobErrorThrown",
+    tokenId: token.id,
+    nodeId: token.nodeId,
+    jobId: command.jobId,
+    errorCode: command.errorCode,
+    errorMessage: command.errorMessage
+  })
   run.throwError(run.state.tokens[token.id]!, command.errorCode, command.errorMessage, command.variables)
   return run.drain()
 }
@@ -16,9 +23,16 @@ export const failJob: CommandHandler<"FailJob"> = (run, command, status) => {
   if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
   const retries = Math.max(0, command.retries)
   // Variables a failing worker reports (what it learned) are kept for the next attempt.
-  if (command.variables !== undefined && Object.keys(command.variables).length > 0) run.propagate(token.scopeId, token.nodeId, command.variables)
+  if (command.variables !== undefined && Object.keys(command.variables).length > 0) {
+    run.propagate(token.scopeId, token.nodeId, command.variables)
+  }
   run.emit({
-    type: "JobFailed", tokenId: token.id, nodeId: token.nodeId, jobId: command.jobId, retries, errorMessage: command.errorMessage,
+    type: "JobFailed",
+    tokenId: token.id,
+    nodeId: token.nodeId,
+    jobId: command.jobId,
+    retries,
+    errorMessage: command.errorMessage,
     retryAt: retries > 0 ? command.retryAt : null
   })
   // Retries used up: the job is dead-lettered into an incident (Camunda: JOB_NO_RETRIES).
@@ -29,7 +43,9 @@ export const failJob: CommandHandler<"FailJob"> = (run, command, status) => {
       tokenId: token.id,
       nodeId: token.nodeId,
       incidentType: command.incidentType ?? "JOB_NO_RETRIES",
-      message: command.errorMessage === "" ? `job ${command.jobId} failed and has no retries left` : command.errorMessage,
+      message: command.errorMessage === ""
+        ? `job ${command.jobId} failed and has no retries left`
+        : command.errorMessage,
       jobId: command.jobId
     })
   }
@@ -38,10 +54,24 @@ export const failJob: CommandHandler<"FailJob"> = (run, command, status) => {
 export const updateJobRetries: CommandHandler<"UpdateJobRetries"> = (run, command) => {
   if (command.retries < 1) throw new Rejected("INVALID_ARGUMENT", "retries: must be at least 1")
   const waiting = Object.values(run.state.tokens).find((t) => t.wait?.kind === "job" && t.wait.jobId === command.jobId)
-  if (waiting !== undefined) return run.emit({ type: "JobRetriesUpdated", tokenId: waiting.id, nodeId: waiting.nodeId, jobId: command.jobId, retries: command.retries })
+  if (waiting !== undefined) {
+    return run.emit({
+      type: "JobRetriesUpdated",
+      tokenId: waiting.id,
+      nodeId: waiting.nodeId,
+      jobId: command.jobId,
+      retries: command.retries
+    })
+  }
   const incident = Object.values(run.state.incidents).find((i) => i.jobId === command.jobId)
   if (incident === undefined) throw new Rejected("NOT_FOUND", `job ${command.jobId} is not open in this instance`)
   // New retries for a dead-lettered job resolve its incident: the job can be activated again.
   run.emit({ type: "IncidentResolved", incidentId: incident.id, nodeId: incident.nodeId })
-  return run.emit({ type: "JobRetriesUpdated", tokenId: incident.tokenId, nodeId: incident.nodeId, jobId: command.jobId, retries: command.retries })
+  return run.emit({
+    type: "JobRetriesUpdated",
+    tokenId: incident.tokenId,
+    nodeId: incident.nodeId,
+    jobId: command.jobId,
+    retries: command.retries
+  })
 }

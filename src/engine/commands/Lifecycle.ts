@@ -17,12 +17,16 @@ export const cancelInstance: CommandHandler<"CancelInstance"> = (run) => {
 }
 
 export const suspendInstance: CommandHandler<"SuspendInstance"> = (run, _command, status) => {
-  if (status !== "ACTIVE") throw new Rejected("INVALID_STATE", `process instance ${run.state.instanceId} is already suspended`)
+  if (status !== "ACTIVE") {
+    throw new Rejected("INVALID_STATE", `process instance ${run.state.instanceId} is already suspended`)
+  }
   return run.emit({ type: "InstanceSuspended" })
 }
 
 export const resumeInstance: CommandHandler<"ResumeInstance"> = (run, _command, status) => {
-  if (status !== "SUSPENDED") throw new Rejected("INVALID_STATE", `process instance ${run.state.instanceId} is not suspended`)
+  if (status !== "SUSPENDED") {
+    throw new Rejected("INVALID_STATE", `process instance ${run.state.instanceId} is not suspended`)
+  }
   run.emit({ type: "InstanceResumed" })
   const held = run.state.deferred
   if (held.length === 0) return

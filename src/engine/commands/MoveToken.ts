@@ -10,24 +10,55 @@ import type { Run } from "../Run.ts"
  */
 export function moveToken(run: Run, command: Extract<InstanceCommand, { type: "MoveToken" }>): void {
   const source = run.graph.nodes[command.sourceNodeId]
-  if (source === undefined) throw new Rejected("INVALID_ARGUMENT", `sourceNodeId: ${command.sourceNodeId} is not a node of process ${run.graph.key}`)
+  if (source === undefined) {
+    throw new Rejected(
+      "INVALID_ARGUMENT",
+      `sourceNodeId: ${command.sourceNodeId} is not a node of process ${run.graph.key}`
+    )
+  }
   const target = run.graph.nodes[command.targetNodeId]
-  if (target === undefined) throw new Rejected("INVALID_ARGUMENT", `targetNodeId: ${command.targetNodeId} is not a node of process ${run.graph.key}`)
+  if (target === undefined) {
+    throw new Rejected(
+      "INVALID_ARGUMENT",
+      `targetNodeId: ${command.targetNodeId} is not a node of process ${run.graph.key}`
+    )
+  }
   if (target.type === "boundaryEvent" || target.triggeredByEvent === true || target.eventStart != null) {
-    throw new Rejected("INVALID_ARGUMENT", `targetNodeId: ${target.id} is a ${target.type === "boundaryEvent" ? "boundary event" : "part of an event subprocess's start"}: it is triggered by its event, not by a token`)
+    throw new Rejected(
+      "INVALID_ARGUMENT",
+      `targetNodeId: ${target.id} is a ${
+        target.type === "boundaryEvent" ? "boundary event" : "part of an event subprocess's start"
+      }: it is triggered by its event, not by a token`
+    )
   }
   if (target.scope !== source.scope) {
-    throw new Rejected("INVALID_ARGUMENT", `targetNodeId: ${target.id} is in ${target.scope ?? "the process"}, the token in ${source.scope ?? "the process"}: a token moves within its scope`)
+    throw new Rejected(
+      "INVALID_ARGUMENT",
+      `targetNodeId: ${target.id} is in ${target.scope ?? "the process"}, the token in ${
+        source.scope ?? "the process"
+      }: a token moves within its scope`
+    )
   }
   const candidates = Object.values(run.state.tokens).filter((t) =>
-    t.nodeId === source.id && (t.loop ?? null) === null && (command.tokenId === undefined || t.id === command.tokenId))
+    t.nodeId === source.id && (t.loop ?? null) === null && (command.tokenId === undefined || t.id === command.tokenId)
+  )
   if (candidates.length === 0) {
-    throw new Rejected("INVALID_STATE", command.tokenId === undefined ? `no token is at ${source.id}` : `token ${command.tokenId} is not at ${source.id}`)
+    throw new Rejected(
+      "INVALID_STATE",
+      command.tokenId === undefined ? `no token is at ${source.id}` : `token ${command.tokenId} is not at ${source.id}`
+    )
   }
-  if (candidates.length > 1) throw new Rejected("INVALID_ARGUMENT", `tokenId: ${candidates.length} tokens are at ${source.id}; say which one to move`)
+  if (candidates.length > 1) {
+    throw new Rejected(
+      "INVALID_ARGUMENT",
+      `tokenId: ${candidates.length} tokens are at ${source.id}; say which one to move`
+    )
+  }
   const token = candidates[0]!
   run.emit({ type: "TokenMoved", tokenId: token.id, nodeId: source.id, targetNodeId: target.id })
   run.interrupt(token)
-  if (Object.keys(command.variables).length > 0) run.emit({ type: "VariablesSet", nodeId: target.id, scopeId: token.scopeId, variables: command.variables })
+  if (Object.keys(command.variables).length > 0) {
+    run.emit({ type: "VariablesSet", nodeId: target.id, scopeId: token.scopeId, variables: command.variables })
+  }
   run.enter(target.id, null, token.scopeId)
 }

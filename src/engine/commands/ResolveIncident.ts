@@ -11,26 +11,42 @@ import type { Run } from "../Run.ts"
  */
 export function resolveIncident(run: Run, command: Extract<InstanceCommand, { type: "ResolveIncident" }>): void {
   const incident = run.state.incidents[command.incidentId]
-  if (incident === undefined) throw new Rejected("NOT_FOUND", `incident ${command.incidentId} is not open in this instance`)
+  if (incident === undefined) {
+    throw new Rejected("NOT_FOUND", `incident ${command.incidentId} is not open in this instance`)
+  }
   const token = run.state.tokens[incident.tokenId]
   if (token === undefined) throw new Rejected("INVALID_STATE", `incident ${command.incidentId} has no token to resume`)
   if (command.restoreVariables !== undefined) {
     for (const name of Object.keys(run.state.variables)) {
-      if (!(name in command.restoreVariables)) run.emit({ type: "VariableRemoved", scopeId: run.state.instanceId, name })
+      if (!(name in command.restoreVariables)) {
+        run.emit({ type: "VariableRemoved", scopeId: run.state.instanceId, name })
+      }
     }
     run.emit({ type: "VariablesSet", nodeId: null, scopeId: run.state.instanceId, variables: command.restoreVariables })
   }
-  if (command.variables !== undefined && Object.keys(command.variables).length > 0) run.propagate(token.scopeId, null, command.variables)
+  if (command.variables !== undefined && Object.keys(command.variables).length > 0) {
+    run.propagate(token.scopeId, null, command.variables)
+  }
   run.emit({ type: "IncidentResolved", incidentId: incident.id, nodeId: incident.nodeId })
   const node = run.node(token.nodeId)
   if (command.action === "retry" && incident.jobId !== undefined) {
-    return run.emit({ type: "JobRetriesUpdated", tokenId: token.id, nodeId: token.nodeId, jobId: incident.jobId, retries: 1 })
+    return run.emit({
+      type: "JobRetriesUpdated",
+      tokenId: token.id,
+      nodeId: token.nodeId,
+      jobId: incident.jobId,
+      retries: 1
+    })
   }
-  if (incident.jobId !== undefined) run.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId: incident.jobId })
+  if (incident.jobId !== undefined) {
+    run.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId: incident.jobId })
+  }
   // What the node opened before it failed goes; a retry opens it again.
   run.closeBoundaries(token.id)
   if (node.type === "startEvent") run.closeEventStarts(token.scopeId)
-  for (const scope of Object.values(run.state.scopes).filter((s) => s.tokenId === token.id && s.parentId === token.scopeId)) {
+  for (
+    const scope of Object.values(run.state.scopes).filter((s) => s.tokenId === token.id && s.parentId === token.scopeId)
+  ) {
     run.terminateScope(scope.id)
     run.emit({ type: "ScopeClosed", scopeId: scope.id, nodeId: scope.nodeId })
   }

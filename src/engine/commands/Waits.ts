@@ -19,7 +19,10 @@ const waitingToken = (run: Run, command: Answer) =>
     : run.tokenWaitingFor("message", command.subscriptionId)
 
 export const answerWait = (run: Run, command: Answer, status: InstanceState["status"]): void => {
-  if (command.type !== "CompleteJob" && command.type !== "CompleteUserTask" && run.state.boundaries?.[command.subscriptionId] !== undefined) {
+  if (
+    command.type !== "CompleteJob" && command.type !== "CompleteUserTask" &&
+    run.state.boundaries?.[command.subscriptionId] !== undefined
+  ) {
     if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
     run.triggerBoundary(command.subscriptionId, command.type === "FireTimer" ? {} : command.variables)
     return run.drain()
@@ -28,15 +31,39 @@ export const answerWait = (run: Run, command: Answer, status: InstanceState["sta
   if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
   const node = run.node(token.nodeId)
   if (command.type === "CompleteJob") {
-    run.emit({ type: "JobCompleted", tokenId: token.id, nodeId: node.id, jobId: command.jobId, variables: command.variables })
+    run.emit({
+      type: "JobCompleted",
+      tokenId: token.id,
+      nodeId: node.id,
+      jobId: command.jobId,
+      variables: command.variables
+    })
   } else if (command.type === "FireTimer") {
     run.emit({ type: "TimerFired", tokenId: token.id, nodeId: node.id, subscriptionId: command.subscriptionId })
   } else if (command.type === "TriggerSignal") {
-    run.emit({ type: "SignalTriggered", tokenId: token.id, nodeId: node.id, subscriptionId: command.subscriptionId, variables: command.variables })
+    run.emit({
+      type: "SignalTriggered",
+      tokenId: token.id,
+      nodeId: node.id,
+      subscriptionId: command.subscriptionId,
+      variables: command.variables
+    })
   } else if (command.type === "CorrelateMessage") {
-    run.emit({ type: "MessageCorrelated", tokenId: token.id, nodeId: node.id, subscriptionId: command.subscriptionId, variables: command.variables })
+    run.emit({
+      type: "MessageCorrelated",
+      tokenId: token.id,
+      nodeId: node.id,
+      subscriptionId: command.subscriptionId,
+      variables: command.variables
+    })
   } else {
-    run.emit({ type: "UserTaskCompleted", tokenId: token.id, nodeId: node.id, taskId: command.taskId, variables: command.variables })
+    run.emit({
+      type: "UserTaskCompleted",
+      tokenId: token.id,
+      nodeId: node.id,
+      taskId: command.taskId,
+      variables: command.variables
+    })
   }
   run.finishActivity(token, node, command.type === "FireTimer" ? {} : command.variables)
   return run.drain()

@@ -10,7 +10,9 @@ export function activate(run: Run, tokenId: string): void {
   if (token === undefined) return
   const node = run.node(token.nodeId)
   // Boundary events are armed while their host runs (for a multi-instance activity: its body).
-  if (node.boundaryIds.length > 0 && (token.loop ?? null) === null && !run.openBoundaries(token, token, node.boundaryIds)) return
+  if (
+    node.boundaryIds.length > 0 && (token.loop ?? null) === null && !run.openBoundaries(token, token, node.boundaryIds)
+  ) return
   // A multi-instance activity first becomes its body; each iteration is a token of its own (with loop set).
   if (node.multiInstance !== null && (token.loop ?? null) === null) return run.startMultiInstance(token, node)
   const outer = { ...visibleVariables(run.state, token.scopeId), ...run.state.nodeVariables[node.id] }

@@ -19,4 +19,5 @@ export interface Arrival {
 export type ActivateElement = (arrival: Arrival) => void
 
 /** Leaves along the flows the element may take (conditions on them evaluated). */
-export const passThrough: ActivateElement = ({ run, token, node, visible }) => run.leave(token, node, run.takeableFlows(token, node, visible))
+export const passThrough: ActivateElement = ({ run, token, node, visible }) =>
+  run.leave(token, node, run.takeableFlows(token, node, visible))

@@ -1,7 +1,6 @@
 // ONE apply: every event type has its applier (appliers/, one file per family), exhaustively — a new event does not
 // compile until it has one. The live run and the replay of a history both fold events through it.
 import type { InstanceState } from "../InstanceState.ts"
-import type { InstanceEvent } from "./Events.ts"
 import { lifecycleAppliers } from "./appliers/Lifecycle.ts"
 import { recordAppliers } from "./appliers/Records.ts"
 import { scopeAppliers } from "./appliers/Scopes.ts"
@@ -9,11 +8,23 @@ import { subscriptionAppliers } from "./appliers/Subscriptions.ts"
 import { tokenAppliers } from "./appliers/Tokens.ts"
 import { variableAppliers } from "./appliers/Variables.ts"
 import { workAppliers } from "./appliers/Work.ts"
+import type { InstanceEvent } from "./Events.ts"
 
-export type Applier<T extends InstanceEvent["type"]> = (state: InstanceState, event: Extract<InstanceEvent, { readonly type: T }>) => InstanceState
+export type Applier<T extends InstanceEvent["type"]> = (
+  state: InstanceState,
+  event: Extract<InstanceEvent, { readonly type: T }>
+) => InstanceState
 export type Appliers = { readonly [T in InstanceEvent["type"]]: Applier<T> }
 
-const APPLIERS: Appliers = { ...lifecycleAppliers, ...tokenAppliers, ...variableAppliers, ...scopeAppliers, ...workAppliers, ...subscriptionAppliers, ...recordAppliers }
+const APPLIERS: Appliers = {
+  ...lifecycleAppliers,
+  ...tokenAppliers,
+  ...variableAppliers,
+  ...scopeAppliers,
+  ...workAppliers,
+  ...subscriptionAppliers,
+  ...recordAppliers
+}
 
 export const apply = (state: InstanceState, event: InstanceEvent): InstanceState => ({
   ...(APPLIERS[event.type] as Applier<InstanceEvent["type"]>)(state, event),

@@ -1,10 +1,14 @@
 // The history events of an instance: everything that happens to it, in order. Folded by apply (Apply.ts) into the
 // state; the same fold serves the live run and a replay of the history.
-import type { BoundaryKind } from "../InstanceState.ts"
 import type { InstanceCommand } from "../InstanceCommands.ts"
+import type { BoundaryKind } from "../InstanceState.ts"
 
 export type InstanceEvent =
-  | { readonly type: "InstanceStarted"; readonly variables: Readonly<Record<string, unknown>>; readonly called?: boolean | undefined }
+  | {
+    readonly type: "InstanceStarted"
+    readonly variables: Readonly<Record<string, unknown>>
+    readonly called?: boolean | undefined
+  }
   /** An error nothing in this (called) instance catches goes to the call activity of its caller; the instance ends. */
   | {
     readonly type: "ErrorPropagated"
@@ -15,16 +19,42 @@ export type InstanceEvent =
     readonly variables: Readonly<Record<string, unknown>>
   }
   /** The called instance ended with an error it did not catch: the call activity no longer waits for it. */
-  | { readonly type: "ChildErrorReceived"; readonly tokenId: string; readonly nodeId: string; readonly childInstanceId: string; readonly errorCode: string }
+  | {
+    readonly type: "ChildErrorReceived"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly childInstanceId: string
+    readonly errorCode: string
+  }
   /** An escalation nothing in this (called) instance catches goes to the call activity of its caller. */
-  | { readonly type: "EscalationPropagated"; readonly tokenId: string; readonly nodeId: string; readonly escalationCode: string }
-  | { readonly type: "ElementActivated"; readonly tokenId: string; readonly nodeId: string; readonly scopeId: string; readonly viaFlow: string | null }
+  | {
+    readonly type: "EscalationPropagated"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly escalationCode: string
+  }
+  | {
+    readonly type: "ElementActivated"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly scopeId: string
+    readonly viaFlow: string | null
+  }
   | { readonly type: "ElementCompleted"; readonly tokenId: string; readonly nodeId: string }
   | { readonly type: "ElementTerminated"; readonly tokenId: string; readonly nodeId: string }
   | { readonly type: "FlowTaken"; readonly flowId: string; readonly tokenId: string; readonly nodeId: string }
-  | { readonly type: "VariablesSet"; readonly nodeId: string | null; readonly scopeId: string; readonly variables: Readonly<Record<string, unknown>> }
+  | {
+    readonly type: "VariablesSet"
+    readonly nodeId: string | null
+    readonly scopeId: string
+    readonly variables: Readonly<Record<string, unknown>>
+  }
   | { readonly type: "VariableRemoved"; readonly scopeId: string; readonly name: string }
-  | { readonly type: "NodeVariablesSet"; readonly nodeId: string; readonly variables: Readonly<Record<string, unknown>> }
+  | {
+    readonly type: "NodeVariablesSet"
+    readonly nodeId: string
+    readonly variables: Readonly<Record<string, unknown>>
+  }
   | {
     readonly type: "ScopeOpened"
     readonly scopeId: string
@@ -53,7 +83,14 @@ export type InstanceEvent =
     readonly nodeId: string
     readonly variables: Readonly<Record<string, unknown>>
   }
-  | { readonly type: "IterationCompleted"; readonly bodyScopeId: string; readonly index: number; readonly scopeId: string; readonly tokenId: string; readonly nodeId: string }
+  | {
+    readonly type: "IterationCompleted"
+    readonly bodyScopeId: string
+    readonly index: number
+    readonly scopeId: string
+    readonly tokenId: string
+    readonly nodeId: string
+  }
   | {
     readonly type: "DecisionRequested"
     readonly tokenId: string
@@ -62,7 +99,13 @@ export type InstanceEvent =
     readonly decisionId: string
     readonly variables: Readonly<Record<string, unknown>>
   }
-  | { readonly type: "DecisionEvaluated"; readonly tokenId: string; readonly nodeId: string; readonly evaluationId: string; readonly result: unknown }
+  | {
+    readonly type: "DecisionEvaluated"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly evaluationId: string
+    readonly result: unknown
+  }
   | {
     readonly type: "ChildInstanceRequested"
     readonly tokenId: string
@@ -71,8 +114,19 @@ export type InstanceEvent =
     readonly processKey: string
     readonly variables: Readonly<Record<string, unknown>>
   }
-  | { readonly type: "ChildInstanceCompleted"; readonly tokenId: string; readonly nodeId: string; readonly childInstanceId: string; readonly variables: Readonly<Record<string, unknown>> }
-  | { readonly type: "ChildInstanceCancelRequested"; readonly tokenId: string; readonly nodeId: string; readonly childInstanceId: string }
+  | {
+    readonly type: "ChildInstanceCompleted"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly childInstanceId: string
+    readonly variables: Readonly<Record<string, unknown>>
+  }
+  | {
+    readonly type: "ChildInstanceCancelRequested"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly childInstanceId: string
+  }
   | {
     readonly type: "JobCreated"
     readonly tokenId: string
@@ -83,9 +137,22 @@ export type InstanceEvent =
     readonly headers: Readonly<Record<string, string>>
     readonly variables: Readonly<Record<string, unknown>>
   }
-  | { readonly type: "JobCompleted"; readonly tokenId: string; readonly nodeId: string; readonly jobId: string; readonly variables: Readonly<Record<string, unknown>> }
+  | {
+    readonly type: "JobCompleted"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly jobId: string
+    readonly variables: Readonly<Record<string, unknown>>
+  }
   | { readonly type: "JobCanceled"; readonly tokenId: string; readonly nodeId: string; readonly jobId: string }
-  | { readonly type: "JobErrorThrown"; readonly tokenId: string; readonly nodeId: string; readonly jobId: string; readonly errorCode: string; readonly errorMessage: string }
+  | {
+    readonly type: "JobErrorThrown"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly jobId: string
+    readonly errorCode: string
+    readonly errorMessage: string
+  }
   | {
     readonly type: "ErrorCaught"
     readonly tokenId: string
@@ -106,7 +173,13 @@ export type InstanceEvent =
     readonly formKey: string | null
     readonly variables: Readonly<Record<string, unknown>>
   }
-  | { readonly type: "UserTaskCompleted"; readonly tokenId: string; readonly nodeId: string; readonly taskId: string; readonly variables: Readonly<Record<string, unknown>> }
+  | {
+    readonly type: "UserTaskCompleted"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly taskId: string
+    readonly variables: Readonly<Record<string, unknown>>
+  }
   | { readonly type: "UserTaskCanceled"; readonly tokenId: string; readonly nodeId: string; readonly taskId: string }
   | { readonly type: "JoinArrived"; readonly tokenId: string; readonly nodeId: string }
   | {
@@ -117,8 +190,19 @@ export type InstanceEvent =
     readonly messageName: string
     readonly correlationKey: string
   }
-  | { readonly type: "MessageCorrelated"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly variables: Readonly<Record<string, unknown>> }
-  | { readonly type: "MessageSubscriptionClosed"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
+  | {
+    readonly type: "MessageCorrelated"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly subscriptionId: string
+    readonly variables: Readonly<Record<string, unknown>>
+  }
+  | {
+    readonly type: "MessageSubscriptionClosed"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly subscriptionId: string
+  }
   | {
     readonly type: "BoundaryOpened"
     readonly hostTokenId: string
@@ -131,7 +215,12 @@ export type InstanceEvent =
     readonly viaGateway?: boolean | undefined
     readonly eventScopeId?: string | undefined
   }
-  | { readonly type: "BoundaryClosed"; readonly hostTokenId: string; readonly nodeId: string; readonly subscriptionId: string }
+  | {
+    readonly type: "BoundaryClosed"
+    readonly hostTokenId: string
+    readonly nodeId: string
+    readonly subscriptionId: string
+  }
   | {
     readonly type: "BoundaryTriggered"
     readonly hostTokenId: string
@@ -140,15 +229,49 @@ export type InstanceEvent =
     readonly interrupting: boolean
     readonly variables: Readonly<Record<string, unknown>>
   }
-  | { readonly type: "TimerScheduled"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly dueAt: string }
+  | {
+    readonly type: "TimerScheduled"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly subscriptionId: string
+    readonly dueAt: string
+  }
   | { readonly type: "TimerFired"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
-  | { readonly type: "TimerCanceled"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
+  | {
+    readonly type: "TimerCanceled"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly subscriptionId: string
+  }
   | { readonly type: "ConditionSubscribed"; readonly tokenId: string; readonly nodeId: string }
   | { readonly type: "ConditionTriggered"; readonly tokenId: string; readonly nodeId: string }
-  | { readonly type: "SignalThrown"; readonly tokenId: string; readonly nodeId: string; readonly signalName: string; readonly variables: Readonly<Record<string, unknown>> }
-  | { readonly type: "SignalSubscriptionOpened"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly signalName: string }
-  | { readonly type: "SignalTriggered"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string; readonly variables: Readonly<Record<string, unknown>> }
-  | { readonly type: "SignalSubscriptionClosed"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
+  | {
+    readonly type: "SignalThrown"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly signalName: string
+    readonly variables: Readonly<Record<string, unknown>>
+  }
+  | {
+    readonly type: "SignalSubscriptionOpened"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly subscriptionId: string
+    readonly signalName: string
+  }
+  | {
+    readonly type: "SignalTriggered"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly subscriptionId: string
+    readonly variables: Readonly<Record<string, unknown>>
+  }
+  | {
+    readonly type: "SignalSubscriptionClosed"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly subscriptionId: string
+  }
   | {
     readonly type: "IncidentRaised"
     readonly incidentId: string
@@ -169,16 +292,32 @@ export type InstanceEvent =
     readonly retryAt: string | null
   }
   /** The job has `retries` again and the token waits for it (after an incident, it is activatable again). */
-  | { readonly type: "JobRetriesUpdated"; readonly tokenId: string; readonly nodeId: string; readonly jobId: string; readonly retries: number }
+  | {
+    readonly type: "JobRetriesUpdated"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly jobId: string
+    readonly retries: number
+  }
   /** An incident was resolved by running its node again: the token is back at the start of the node. */
   | { readonly type: "NodeRetried"; readonly tokenId: string; readonly nodeId: string; readonly incidentId: string }
   /** An incident was resolved by going past its node without running it. */
   | { readonly type: "NodeSkipped"; readonly tokenId: string; readonly nodeId: string; readonly incidentId: string }
   | { readonly type: "IncidentResolved"; readonly incidentId: string; readonly nodeId: string }
   /** An escalation was thrown; `caughtBy` is the boundary or event-subprocess start event that caught it, if any. */
-  | { readonly type: "EscalationThrown"; readonly tokenId: string; readonly nodeId: string; readonly escalationCode: string; readonly caughtBy: string | null }
+  | {
+    readonly type: "EscalationThrown"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly escalationCode: string
+    readonly caughtBy: string | null
+  }
   | { readonly type: "TokenMoved"; readonly tokenId: string; readonly nodeId: string; readonly targetNodeId: string }
-  | { readonly type: "InstanceMigrated"; readonly targetDeploymentId: string; readonly mappings: Readonly<Record<string, string>> }
+  | {
+    readonly type: "InstanceMigrated"
+    readonly targetDeploymentId: string
+    readonly mappings: Readonly<Record<string, string>>
+  }
   /** Migration: the token now stands at the mapped node of the target version (and so do the scopes it hosts). */
   | { readonly type: "TokenMigrated"; readonly tokenId: string; readonly nodeId: string; readonly sourceNodeId: string }
   | { readonly type: "CommandDeferred"; readonly command: InstanceCommand }

@@ -1,7 +1,10 @@
 // Small changes every applier makes: a token added or replaced, a token removed, what a token waits on.
 import type { InstanceState, Token, Wait } from "../InstanceState.ts"
 
-export const withToken = (state: InstanceState, token: Token): InstanceState => ({ ...state, tokens: { ...state.tokens, [token.id]: token } })
+export const withToken = (state: InstanceState, token: Token): InstanceState => ({
+  ...state,
+  tokens: { ...state.tokens, [token.id]: token }
+})
 export const withoutToken = (state: InstanceState, tokenId: string): InstanceState => {
   const { [tokenId]: _, ...tokens } = state.tokens
   return { ...state, tokens }

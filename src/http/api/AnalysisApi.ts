@@ -6,9 +6,14 @@ import { Authentication } from "../Middleware.ts"
 
 export class AnalysisApi extends HttpApiGroup.make("analysis")
   .add(
-    HttpApiEndpoint.post("variables", "/variables", { payload: AnalyseVariables, success: Ok(VariableAnalysisResult), error: ValidationErrorHttp })
+    HttpApiEndpoint.post("variables", "/variables", {
+      payload: AnalyseVariables,
+      success: Ok(VariableAnalysisResult),
+      error: ValidationErrorHttp
+    })
       .annotateMerge(OpenApi.annotations({
-        summary: "Static variable analysis of BPMN XML or a JSON graph: what each element reads (free names of its FEEL expressions) and " +
+        summary:
+          "Static variable analysis of BPMN XML or a JSON graph: what each element reads (free names of its FEEL expressions) and " +
           "writes (mapping targets, result variables), the variables a start must supply, and warnings for variables read but never " +
           "written or written but never read. An invalid model answers 400 listing every problem."
       }))

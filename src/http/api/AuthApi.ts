@@ -11,7 +11,9 @@ export class AuthApi extends HttpApiGroup.make("auth")
       payload: LoginRequest,
       success: Ok(LoginResult, "Signed in"),
       error: UnauthorizedHttp
-    }).annotateMerge(OpenApi.annotations({ summary: "Sign in with username and password; returns a bearer token in data.token" }))
+    }).annotateMerge(
+      OpenApi.annotations({ summary: "Sign in with username and password; returns a bearer token in data.token" })
+    )
   )
   .prefix("/api/v1/auth")
   .annotateMerge(OpenApi.annotations({ title: "Authentication" }))

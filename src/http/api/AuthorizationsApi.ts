@@ -18,7 +18,8 @@ export class AuthorizationsApi extends HttpApiGroup.make("authorizations")
       error: NotFoundHttp
     }).annotateMerge(OpenApi.annotations({
       summary: "Grant permissions on a resource (or * for every resource of the type) to a user or a group",
-      description: "Once any grant exists for a resource, only ADMINs and grantees holding the permission may act on it."
+      description:
+        "Once any grant exists for a resource, only ADMINs and grantees holding the permission may act on it."
     })),
     HttpApiEndpoint.delete("revoke", "/:id", {
       params: IdParam,

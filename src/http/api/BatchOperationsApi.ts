@@ -12,12 +12,18 @@ export class BatchOperationsApi extends HttpApiGroup.make("batchOperations")
       success: Ok(BatchOperation, "Batch accepted").pipe(HttpApiSchema.status(202)),
       error: [NotFoundHttp, ValidationErrorHttp]
     }).annotateMerge(OpenApi.annotations({
-      summary: "Start a CANCEL, RETRY, RESOLVE_INCIDENT, MIGRATE or SET_VARIABLES batch over targetIds or what a filter selects now",
-      description: "Answers 202 with the batch (state ACTIVE, items PENDING); it runs in the background, survives restarts, and applies " +
+      summary:
+        "Start a CANCEL, RETRY, RESOLVE_INCIDENT, MIGRATE or SET_VARIABLES batch over targetIds or what a filter selects now",
+      description:
+        "Answers 202 with the batch (state ACTIVE, items PENDING); it runs in the background, survives restarts, and applies " +
         "each item once. At most 10,000 targets. Each item ends SUCCEEDED or FAILED with the reason (an unknown id, a finished instance, ...)."
     })),
     HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(BatchOperation), error: NotFoundHttp })
-      .annotateMerge(OpenApi.annotations({ summary: "Progress (pending / succeeded / failed) and each item's outcome; COMPLETED when nothing is pending" }))
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Progress (pending / succeeded / failed) and each item's outcome; COMPLETED when nothing is pending"
+        })
+      )
   )
   .middleware(Authentication)
   .prefix("/api/v1/batch-operations")

@@ -2,7 +2,14 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import { IdParam, Page } from "../../schema/Common.ts"
-import { Connection, ConnectionQuery, ConnectionTest, Connector, CreateConnection, UpdateConnection } from "../../schema/Connectors.ts"
+import {
+  Connection,
+  ConnectionQuery,
+  ConnectionTest,
+  Connector,
+  CreateConnection,
+  UpdateConnection
+} from "../../schema/Connectors.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { Authentication } from "../Middleware.ts"
 
@@ -10,7 +17,8 @@ export class ConnectorsApi extends HttpApiGroup.make("connectors")
   .add(
     HttpApiEndpoint.get("list", "/", { success: Ok(Schema.Array(Connector)) })
       .annotateMerge(OpenApi.annotations({
-        summary: "Connector types of this installation: what a connection holds, the task headers and variables a connector task uses"
+        summary:
+          "Connector types of this installation: what a connection holds, the task headers and variables a connector task uses"
       }))
   )
   .middleware(Authentication)
@@ -27,20 +35,45 @@ export class ConnectionsApi extends HttpApiGroup.make("connections")
       success: Ok(Connection, "Connection created").pipe(HttpApiSchema.status(201)),
       error: [ValidationErrorHttp, ConflictHttp, NotFoundHttp]
     }).annotateMerge(OpenApi.annotations({
-      summary: "Create a connection of a connector type (names are unique per tenant, case-insensitively); secrets are never shown back"
+      summary:
+        "Create a connection of a connector type (names are unique per tenant, case-insensitively); secrets are never shown back"
     })),
     HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(Connection), error: NotFoundHttp })
       .annotateMerge(OpenApi.annotations({ summary: "A connection (secret fields read \"********\")" })),
-    HttpApiEndpoint.put("update", "/:id", { params: IdParam, payload: UpdateConnection, success: Ok(Connection), error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp] })
-      .annotateMerge(OpenApi.annotations({ summary: "Rename or replace the configuration (a secret sent back as \"********\" keeps its saved value)" })),
-    HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(Connection, "Deleted"), error: NotFoundHttp })
-      .annotateMerge(OpenApi.annotations({ summary: "Delete a connection (connector tasks naming it then fail into an incident)" })),
+    HttpApiEndpoint.put("update", "/:id", {
+      params: IdParam,
+      payload: UpdateConnection,
+      success: Ok(Connection),
+      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp]
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Rename or replace the configuration (a secret sent back as \"********\" keeps its saved value)"
+        })
+      ),
+    HttpApiEndpoint.delete("remove", "/:id", {
+      params: IdParam,
+      success: Ok(Connection, "Deleted"),
+      error: NotFoundHttp
+    })
+      .annotateMerge(
+        OpenApi.annotations({ summary: "Delete a connection (connector tasks naming it then fail into an incident)" })
+      ),
     HttpApiEndpoint.post("enable", "/:id/enable", { params: IdParam, success: Ok(Connection), error: NotFoundHttp })
       .annotateMerge(OpenApi.annotations({ summary: "Switch on: connector tasks may use it" })),
     HttpApiEndpoint.post("disable", "/:id/disable", { params: IdParam, success: Ok(Connection), error: NotFoundHttp })
-      .annotateMerge(OpenApi.annotations({ summary: "Switch off: connector tasks naming it fail into an incident until it is enabled again" })),
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Switch off: connector tasks naming it fail into an incident until it is enabled again"
+        })
+      ),
     HttpApiEndpoint.post("test", "/:id/test", { params: IdParam, success: Ok(ConnectionTest), error: NotFoundHttp })
-      .annotateMerge(OpenApi.annotations({ summary: "Check that the connection is completely configured for its type (lists what is missing; no call is made)" }))
+      .annotateMerge(
+        OpenApi.annotations({
+          summary:
+            "Check that the connection is completely configured for its type (lists what is missing; no call is made)"
+        })
+      )
   )
   .middleware(Authentication)
   .prefix("/api/v1/connections")

@@ -17,36 +17,63 @@ import {
 import { Ok } from "../../schema/Envelope.ts"
 import { Authentication } from "../Middleware.ts"
 
-const DmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/xml" })).annotate({ description: "DMN 1.3, 1.4 or 1.5 XML" })
+const DmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/xml" })).annotate({
+  description: "DMN 1.3, 1.4 or 1.5 XML"
+})
 const XmlDocument = Schema.Struct({ id: Schema.String, xml: Schema.String }).annotate({ identifier: "XmlDocument" })
 const EvaluationErrors = [NotFoundHttp, BusinessErrorHttp, ValidationErrorHttp] as const
 
 export class DecisionsApi extends HttpApiGroup.make("decisions")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(DecisionQuery), success: Ok(Page(Decision)) })
-      .annotateMerge(OpenApi.annotations({ summary: "List decisions, newest first; with key, that decision's versions" })),
+      .annotateMerge(
+        OpenApi.annotations({ summary: "List decisions, newest first; with key, that decision's versions" })
+      ),
     HttpApiEndpoint.post("deploy", "/", {
-      payload: Schema.Unknown.annotate({ description: "a decision table as JSON (see the README's decision table format)" }),
+      payload: Schema.Unknown.annotate({
+        description: "a decision table as JSON (see the README's decision table format)"
+      }),
       success: Ok(Decision, "Decision deployed").pipe(HttpApiSchema.status(201)),
       error: ValidationErrorHttp
-    }).annotateMerge(OpenApi.annotations({ summary: "Deploy a decision table given as JSON; it is the next version of its key" })),
+    }).annotateMerge(
+      OpenApi.annotations({ summary: "Deploy a decision table given as JSON; it is the next version of its key" })
+    ),
     HttpApiEndpoint.post("import", "/import", {
       payload: DmnXmlBody,
       success: Ok(DecisionModel, "DMN imported").pipe(HttpApiSchema.status(201)),
       error: ValidationErrorHttp
-    }).annotateMerge(OpenApi.annotations({ summary: "Import a DMN XML file: a decision model and each of its decisions (as new versions)" })),
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary: "Import a DMN XML file: a decision model and each of its decisions (as new versions)"
+      })
+    ),
     HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(DecisionDetail), error: NotFoundHttp })
       .annotateMerge(OpenApi.annotations({ summary: "A decision" })),
     HttpApiEndpoint.get("xml", "/:id/xml", { params: IdParam, success: Ok(XmlDocument), error: NotFoundHttp })
-      .annotateMerge(OpenApi.annotations({ summary: "The decision's DMN XML (generated for JSON tables); re-importing it evaluates the same" })),
-    HttpApiEndpoint.post("evaluate", "/:id/evaluate", { params: IdParam, payload: EvaluateRequest, success: Ok(EvaluationResult), error: EvaluationErrors })
-      .annotateMerge(OpenApi.annotations({ summary: "Evaluate the decision (with its required decisions) for variables" })),
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "The decision's DMN XML (generated for JSON tables); re-importing it evaluates the same"
+        })
+      ),
+    HttpApiEndpoint.post("evaluate", "/:id/evaluate", {
+      params: IdParam,
+      payload: EvaluateRequest,
+      success: Ok(EvaluationResult),
+      error: EvaluationErrors
+    })
+      .annotateMerge(
+        OpenApi.annotations({ summary: "Evaluate the decision (with its required decisions) for variables" })
+      ),
     HttpApiEndpoint.post("evaluateWithTrace", "/:id/evaluate-with-trace", {
       params: IdParam,
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),
       error: EvaluationErrors
-    }).annotateMerge(OpenApi.annotations({ summary: "Evaluate and report matched rules, input values, outputs and the required decisions evaluated" }))
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary: "Evaluate and report matched rules, input values, outputs and the required decisions evaluated"
+      })
+    )
   )
   .middleware(Authentication)
   .prefix("/api/v1/decisions")
@@ -66,7 +93,11 @@ export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),
       error: EvaluationErrors
-    }).annotateMerge(OpenApi.annotations({ summary: "Evaluate one decision of the model (by its DMN id), including its required decisions" })),
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary: "Evaluate one decision of the model (by its DMN id), including its required decisions"
+      })
+    ),
     HttpApiEndpoint.post("evaluateService", "/:id/services/:serviceId/evaluate", {
       params: { id: Schema.String, serviceId: Schema.String },
       payload: EvaluateRequest,
@@ -81,8 +112,16 @@ export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
 
 export class FeelApi extends HttpApiGroup.make("feel")
   .add(
-    HttpApiEndpoint.post("evaluate", "/evaluate", { payload: FeelRequest, success: Ok(FeelResult), error: [ValidationErrorHttp, BusinessErrorHttp] })
-      .annotateMerge(OpenApi.annotations({ summary: "Evaluate a FEEL expression against a context; syntax errors answer 400 with the position" })),
+    HttpApiEndpoint.post("evaluate", "/evaluate", {
+      payload: FeelRequest,
+      success: Ok(FeelResult),
+      error: [ValidationErrorHttp, BusinessErrorHttp]
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Evaluate a FEEL expression against a context; syntax errors answer 400 with the position"
+        })
+      ),
     HttpApiEndpoint.get("functions", "/functions", { success: Ok(Schema.Array(FeelFunctionInfo)) })
       .annotateMerge(OpenApi.annotations({ summary: "Every FEEL built-in function with its parameters" }))
   )

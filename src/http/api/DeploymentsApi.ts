@@ -2,7 +2,16 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import { IdParam, Page } from "../../schema/Common.ts"
-import { DeleteDeploymentQuery, Deployment, DeploymentDetail, DeploymentNode, DeploymentQuery, JsonGraph, SimulateDeployment, SimulationReport } from "../../schema/Deployments.ts"
+import {
+  DeleteDeploymentQuery,
+  Deployment,
+  DeploymentDetail,
+  DeploymentNode,
+  DeploymentQuery,
+  JsonGraph,
+  SimulateDeployment,
+  SimulationReport
+} from "../../schema/Deployments.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { Authentication } from "../Middleware.ts"
 
@@ -18,35 +27,61 @@ export class DeploymentsApi extends HttpApiGroup.make("deployments")
       error: ValidationErrorHttp
     }).annotateMerge(OpenApi.annotations({
       summary: "Deploy a process as BPMN 2.0 XML (application/xml) or a JSON graph (application/json)",
-      description: "Each deployment of a process key is its next version. An invalid model answers 400 VALIDATION_ERROR " +
+      description:
+        "Each deployment of a process key is its next version. An invalid model answers 400 VALIDATION_ERROR " +
         "listing every problem with the element id in `field`."
     })),
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(DeploymentQuery), success: Ok(Page(Deployment)) })
-      .annotateMerge(OpenApi.annotations({ summary: "List deployments, newest first; with key, that process's version history (newest version first)" })),
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "List deployments, newest first; with key, that process's version history (newest version first)"
+        })
+      ),
     HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(DeploymentDetail), error: NotFoundHttp })
-      .annotateMerge(OpenApi.annotations({ summary: "A deployment with its BPMN XML (generated for JSON deployments)" })),
+      .annotateMerge(
+        OpenApi.annotations({ summary: "A deployment with its BPMN XML (generated for JSON deployments)" })
+      ),
     HttpApiEndpoint.delete("remove", "/:id", {
       params: IdParam,
       query: Schema.Struct(DeleteDeploymentQuery),
       success: Ok(Deployment, "Undeployed"),
       error: [NotFoundHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({
-      summary: "Undeploy a version: refused (422) while it has running instances; includeFinishedInstances=true also deletes its finished ones"
+      summary:
+        "Undeploy a version: refused (422) while it has running instances; includeFinishedInstances=true also deletes its finished ones"
     })),
-    HttpApiEndpoint.post("suspend", "/:id/suspend", { params: IdParam, success: Ok(Deployment, "Suspended"), error: NotFoundHttp })
+    HttpApiEndpoint.post("suspend", "/:id/suspend", {
+      params: IdParam,
+      success: Ok(Deployment, "Suspended"),
+      error: NotFoundHttp
+    })
       .annotateMerge(OpenApi.annotations({ summary: "Block new instance starts (and timer fires) of this version" })),
-    HttpApiEndpoint.post("resume", "/:id/resume", { params: IdParam, success: Ok(Deployment, "Resumed"), error: NotFoundHttp })
+    HttpApiEndpoint.post("resume", "/:id/resume", {
+      params: IdParam,
+      success: Ok(Deployment, "Resumed"),
+      error: NotFoundHttp
+    })
       .annotateMerge(OpenApi.annotations({ summary: "Allow new instance starts again" })),
-    HttpApiEndpoint.post("simulate", "/:id/simulate", { params: IdParam, payload: SimulateDeployment, success: Ok(SimulationReport), error: NotFoundHttp })
+    HttpApiEndpoint.post("simulate", "/:id/simulate", {
+      params: IdParam,
+      payload: SimulateDeployment,
+      success: Ok(SimulationReport),
+      error: NotFoundHttp
+    })
       .annotateMerge(OpenApi.annotations({
         summary: "Run in-memory simulated instances (nothing saved): node and branch coverage, outcomes and timings",
-        description: "Each run starts at the none start event with variables (variableSets merged in turn) and answers what it waits for: " +
+        description:
+          "Each run starts at the none start event with variables (variableSets merged in turn) and answers what it waits for: " +
           "jobs, tasks, call activities and business rule tasks complete with results[nodeId]; timers fire on a simulated clock; " +
           "messages and signals at catch events arrive; armed boundary events happen only when listed in events (an event-based " +
           "gateway takes its first event unless one is listed). A run ends COMPLETED, INCIDENT, STUCK (waits for something the " +
           "simulator cannot give) or STEP_LIMIT; stops lists where and why."
       })),
-    HttpApiEndpoint.get("nodes", "/:id/nodes", { params: IdParam, success: Ok(Schema.Array(DeploymentNode)), error: NotFoundHttp })
+    HttpApiEndpoint.get("nodes", "/:id/nodes", {
+      params: IdParam,
+      success: Ok(Schema.Array(DeploymentNode)),
+      error: NotFoundHttp
+    })
       .annotateMerge(OpenApi.annotations({ summary: "Node ids, types and names, for building a migration mapping" }))
   )
   .middleware(Authentication)

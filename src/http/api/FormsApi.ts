@@ -28,46 +28,142 @@ import {
 import { Authentication } from "../Middleware.ts"
 
 const Errors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-const transition = <const Name extends string, const Path extends `/${string}`>(name: Name, path: Path, summary: string) =>
-  HttpApiEndpoint.post(name, path, { params: IdParam, success: Ok(FormValidation), error: Errors }).annotateMerge(OpenApi.annotations({ summary }))
+const transition = <const Name extends string, const Path extends `/${string}`>(
+  name: Name,
+  path: Path,
+  summary: string
+) =>
+  HttpApiEndpoint.post(name, path, { params: IdParam, success: Ok(FormValidation), error: Errors }).annotateMerge(
+    OpenApi.annotations({ summary })
+  )
 
 export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(FormDefinitionQuery), success: Ok(Page(FormDefinition)) })
-      .annotateMerge(OpenApi.annotations({ summary: "List form-designer forms, most recently changed first; filter state, key" })),
-    HttpApiEndpoint.post("create", "/", { payload: CreateFormDefinition, success: Ok(FormDefinition, "Draft created").pipe(HttpApiSchema.status(201)), error: Errors })
+      .annotateMerge(
+        OpenApi.annotations({ summary: "List form-designer forms, most recently changed first; filter state, key" })
+      ),
+    HttpApiEndpoint.post("create", "/", {
+      payload: CreateFormDefinition,
+      success: Ok(FormDefinition, "Draft created").pipe(HttpApiSchema.status(201)),
+      error: Errors
+    })
       .annotateMerge(OpenApi.annotations({ summary: "Create a DRAFT from a form-js form (version 1)" })),
     HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(FormDefinition), error: NotFoundHttp }),
-    HttpApiEndpoint.put("update", "/:id", { params: IdParam, payload: UpdateFormDefinition, success: Ok(FormDefinition), error: Errors })
+    HttpApiEndpoint.put("update", "/:id", {
+      params: IdParam,
+      payload: UpdateFormDefinition,
+      success: Ok(FormDefinition),
+      error: Errors
+    })
       .annotateMerge(OpenApi.annotations({ summary: "Edit a DRAFT (a new version; 409 in any other state)" })),
     HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(FormDefinition, "Deleted"), error: Errors })
       .annotateMerge(OpenApi.annotations({ summary: "Delete a DRAFT (409 in any other state)" })),
-    transition("validate", "/:id/validate", "DRAFT -> VALIDATED when the form has no errors (unknown component types, input fields without key, duplicate keys, invalid FEEL or patterns: 422 listing each by JSON path); warnings do not block"),
-    transition("returnToDraft", "/:id/return-to-draft", "VALIDATED, PUBLISHED or RETIRED -> DRAFT (a DEPLOYED form is retired first)"),
+    transition(
+      "validate",
+      "/:id/validate",
+      "DRAFT -> VALIDATED when the form has no errors (unknown component types, input fields without key, duplicate keys, invalid FEEL or patterns: 422 listing each by JSON path); warnings do not block"
+    ),
+    transition(
+      "returnToDraft",
+      "/:id/return-to-draft",
+      "VALIDATED, PUBLISHED or RETIRED -> DRAFT (a DEPLOYED form is retired first)"
+    ),
     transition("publish", "/:id/publish", "VALIDATED -> PUBLISHED"),
-    transition("deploy", "/:id/deploy", "PUBLISHED -> DEPLOYED: user tasks whose formKey is the definition's key show it; an earlier deployed definition of that key is RETIRED"),
+    transition(
+      "deploy",
+      "/:id/deploy",
+      "PUBLISHED -> DEPLOYED: user tasks whose formKey is the definition's key show it; an earlier deployed definition of that key is RETIRED"
+    ),
     transition("retire", "/:id/retire", "DEPLOYED -> RETIRED"),
-    HttpApiEndpoint.post("playground", "/:id/playground", { params: IdParam, payload: Playground, success: Ok(PlaygroundResult), error: NotFoundHttp })
-      .annotateMerge(OpenApi.annotations({ summary: "Run the form against mock data: FEEL conditional.hide, and required / length / pattern / email / min / max validation of the visible fields" })),
-    HttpApiEndpoint.get("versions", "/:id/versions", { params: IdParam, success: Ok(Schema.Array(FormVersion)), error: NotFoundHttp })
+    HttpApiEndpoint.post("playground", "/:id/playground", {
+      params: IdParam,
+      payload: Playground,
+      success: Ok(PlaygroundResult),
+      error: NotFoundHttp
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary:
+            "Run the form against mock data: FEEL conditional.hide, and required / length / pattern / email / min / max validation of the visible fields"
+        })
+      ),
+    HttpApiEndpoint.get("versions", "/:id/versions", {
+      params: IdParam,
+      success: Ok(Schema.Array(FormVersion)),
+      error: NotFoundHttp
+    })
       .annotateMerge(OpenApi.annotations({ summary: "Every saved version, newest first" })),
-    HttpApiEndpoint.get("diff", "/:id/versions/diff", { params: IdParam, query: Schema.Struct(DiffQuery), success: Ok(FormDiff), error: NotFoundHttp })
-      .annotateMerge(OpenApi.annotations({ summary: "Components added, removed and changed (with the changed properties) between versions from and to, matched by key or id" })),
+    HttpApiEndpoint.get("diff", "/:id/versions/diff", {
+      params: IdParam,
+      query: Schema.Struct(DiffQuery),
+      success: Ok(FormDiff),
+      error: NotFoundHttp
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary:
+            "Components added, removed and changed (with the changed properties) between versions from and to, matched by key or id"
+        })
+      ),
     HttpApiEndpoint.post("restore", "/:id/versions/:version/restore", {
       params: { id: Schema.String, version: Schema.NumberFromString.check(Schema.isInt()) },
       success: Ok(FormDefinition, "Restored").pipe(HttpApiSchema.status(201)),
       error: Errors
-    }).annotateMerge(OpenApi.annotations({ summary: "Restore a version as a NEW draft definition (same key), recorded in both forms' lineage and audit" })),
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary: "Restore a version as a NEW draft definition (same key), recorded in both forms' lineage and audit"
+      })
+    ),
     HttpApiEndpoint.get("lineage", "/:id/lineage", { params: IdParam, success: Ok(FormLineage), error: NotFoundHttp })
-      .annotateMerge(OpenApi.annotations({ summary: "The forms (and versions) this one was restored from, back to the original, and the forms restored from it" })),
-    HttpApiEndpoint.get("audit", "/:id/audit", { params: IdParam, success: Ok(Schema.Array(FormAuditEntry)), error: NotFoundHttp })
-      .annotateMerge(OpenApi.annotations({ summary: "Governance trail: every creation, edit, transition, restore and locale change, with who and when" })),
-    HttpApiEndpoint.get("locales", "/:id/locales", { params: IdParam, success: Ok(Schema.Array(FormLocale)), error: NotFoundHttp }),
-    HttpApiEndpoint.put("saveLocale", "/:id/locales/:locale", { params: LocaleParams, payload: SaveLocale, success: Ok(FormLocale), error: Errors })
-      .annotateMerge(OpenApi.annotations({ summary: "Save a locale's translated labels (component key or id -> label), replacing earlier ones" })),
-    HttpApiEndpoint.delete("removeLocale", "/:id/locales/:locale", { params: LocaleParams, success: Ok(FormLocale, "Removed"), error: NotFoundHttp }),
-    HttpApiEndpoint.get("resolved", "/:id/locales/:locale/resolved", { params: LocaleParams, success: Ok(ResolvedLabels), error: NotFoundHttp })
-      .annotateMerge(OpenApi.annotations({ summary: "Each label for a locale: its translation, else its language's (de-CH -> de), else the form's own; sources says which" }))
+      .annotateMerge(
+        OpenApi.annotations({
+          summary:
+            "The forms (and versions) this one was restored from, back to the original, and the forms restored from it"
+        })
+      ),
+    HttpApiEndpoint.get("audit", "/:id/audit", {
+      params: IdParam,
+      success: Ok(Schema.Array(FormAuditEntry)),
+      error: NotFoundHttp
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Governance trail: every creation, edit, transition, restore and locale change, with who and when"
+        })
+      ),
+    HttpApiEndpoint.get("locales", "/:id/locales", {
+      params: IdParam,
+      success: Ok(Schema.Array(FormLocale)),
+      error: NotFoundHttp
+    }),
+    HttpApiEndpoint.put("saveLocale", "/:id/locales/:locale", {
+      params: LocaleParams,
+      payload: SaveLocale,
+      success: Ok(FormLocale),
+      error: Errors
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Save a locale's translated labels (component key or id -> label), replacing earlier ones"
+        })
+      ),
+    HttpApiEndpoint.delete("removeLocale", "/:id/locales/:locale", {
+      params: LocaleParams,
+      success: Ok(FormLocale, "Removed"),
+      error: NotFoundHttp
+    }),
+    HttpApiEndpoint.get("resolved", "/:id/locales/:locale/resolved", {
+      params: LocaleParams,
+      success: Ok(ResolvedLabels),
+      error: NotFoundHttp
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary:
+            "Each label for a locale: its translation, else its language's (de-CH -> de), else the form's own; sources says which"
+        })
+      )
   )
   .middleware(Authentication)
   .prefix("/api/v1/form-definitions")
@@ -77,15 +173,43 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
 export class LegacyFormsApi extends HttpApiGroup.make("legacyForms")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(LegacyFormQuery), success: Ok(Page(LegacyForm)) }),
-    HttpApiEndpoint.post("deploy", "/", { payload: DeployLegacyForm, success: Ok(LegacyForm, "Deployed").pipe(HttpApiSchema.status(201)), error: Errors })
-      .annotateMerge(OpenApi.annotations({ summary: "Deploy a simple form schema under a key (the next version of that key)" })),
+    HttpApiEndpoint.post("deploy", "/", {
+      payload: DeployLegacyForm,
+      success: Ok(LegacyForm, "Deployed").pipe(HttpApiSchema.status(201)),
+      error: Errors
+    })
+      .annotateMerge(
+        OpenApi.annotations({ summary: "Deploy a simple form schema under a key (the next version of that key)" })
+      ),
     HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(LegacyForm), error: NotFoundHttp }),
-    HttpApiEndpoint.put("edit", "/:id", { params: IdParam, payload: EditLegacyForm, success: Ok(LegacyForm, "New version"), error: Errors })
-      .annotateMerge(OpenApi.annotations({ summary: "Publish an edit as the next version of the form's key (the answer is the new version)" })),
-    HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(LegacyForm, "Removed"), error: NotFoundHttp })
+    HttpApiEndpoint.put("edit", "/:id", {
+      params: IdParam,
+      payload: EditLegacyForm,
+      success: Ok(LegacyForm, "New version"),
+      error: Errors
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Publish an edit as the next version of the form's key (the answer is the new version)"
+        })
+      ),
+    HttpApiEndpoint.delete("remove", "/:id", {
+      params: IdParam,
+      success: Ok(LegacyForm, "Removed"),
+      error: NotFoundHttp
+    })
       .annotateMerge(OpenApi.annotations({ summary: "Remove this version" })),
-    HttpApiEndpoint.post("migrate", "/:id/migrate-to-v1", { params: IdParam, success: Ok(FormDefinition, "Migrated").pipe(HttpApiSchema.status(201)), error: Errors })
-      .annotateMerge(OpenApi.annotations({ summary: "Import as a new form-designer DRAFT (string -> textfield, number -> number, boolean -> checkbox, date -> datetime, enum -> select), lineage recorded" }))
+    HttpApiEndpoint.post("migrate", "/:id/migrate-to-v1", {
+      params: IdParam,
+      success: Ok(FormDefinition, "Migrated").pipe(HttpApiSchema.status(201)),
+      error: Errors
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary:
+            "Import as a new form-designer DRAFT (string -> textfield, number -> number, boolean -> checkbox, date -> datetime, enum -> select), lineage recorded"
+        })
+      )
   )
   .middleware(Authentication)
   .prefix("/api/v1/forms")

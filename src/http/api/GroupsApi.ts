@@ -31,7 +31,9 @@ export class GroupsApi extends HttpApiGroup.make("groups")
       params: { id: Schema.String, userId: Schema.String },
       success: Ok(GroupMember, "Member removed"),
       error: NotFoundHttp
-    }).annotateMerge(OpenApi.annotations({ summary: "Remove a member from a group; the removed membership is returned" }))
+    }).annotateMerge(
+      OpenApi.annotations({ summary: "Remove a member from a group; the removed membership is returned" })
+    )
   )
   .middleware(Authentication)
   .prefix("/api/v1/auth/groups")

@@ -3,18 +3,28 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { ConflictHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
 import { IdParam, Page, PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
-import { AcceptedInvitation, AcceptInvitation, CreatedInvitation, CreateInvitation, Invitation } from "../../schema/Invitations.ts"
+import {
+  AcceptedInvitation,
+  AcceptInvitation,
+  CreatedInvitation,
+  CreateInvitation,
+  Invitation
+} from "../../schema/Invitations.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class InvitationsApi extends HttpApiGroup.make("invitations")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(PageQueryFields), success: Ok(Page(Invitation)) })
-      .annotateMerge(OpenApi.annotations({ summary: "List outstanding (pending, unexpired) invitations, newest first" })),
+      .annotateMerge(
+        OpenApi.annotations({ summary: "List outstanding (pending, unexpired) invitations, newest first" })
+      ),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateInvitation,
       success: Ok(CreatedInvitation, "Invitation created").pipe(HttpApiSchema.status(201)),
       error: ConflictHttp
-    }).annotateMerge(OpenApi.annotations({ summary: "Invite an email address with roles; the answer carries the invitation token" })),
+    }).annotateMerge(
+      OpenApi.annotations({ summary: "Invite an email address with roles; the answer carries the invitation token" })
+    ),
     HttpApiEndpoint.delete("revoke", "/:id", {
       params: IdParam,
       success: Ok(Invitation, "Invitation revoked"),
@@ -34,7 +44,8 @@ export class InvitationAcceptanceApi extends HttpApiGroup.make("invitationAccept
       success: Ok(AcceptedInvitation, "Invitation accepted").pipe(HttpApiSchema.status(201)),
       error: [NotFoundHttp, ConflictHttp]
     }).annotateMerge(OpenApi.annotations({
-      summary: "Accept an invitation with its token, choosing a username and password; creates the user in the inviting tenant"
+      summary:
+        "Accept an invitation with its token, choosing a username and password; creates the user in the inviting tenant"
     }))
   )
   .prefix("/api/v1/invitations")

@@ -15,7 +15,8 @@ export class MessagesApi extends HttpApiGroup.make("messages")
       success: Ok(CorrelationResult, "Message published").pipe(HttpApiSchema.status(202)),
       error: [ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({
-      summary: "Publish a message: resumes every waiting instance whose subscription matches name and correlation key, and " +
+      summary:
+        "Publish a message: resumes every waiting instance whose subscription matches name and correlation key, and " +
         "starts an instance of every process whose message start event has that name; matching nothing is 202 with zero counts"
     }))
   )
@@ -38,7 +39,8 @@ export class SignalsApi extends HttpApiGroup.make("signals")
       success: Ok(SignalResult, "Signal broadcast").pipe(HttpApiSchema.status(202)),
       error: BusinessErrorHttp
     }).annotateMerge(OpenApi.annotations({
-      summary: "Broadcast a signal: resumes every instance waiting for it and starts an instance of every process whose signal " +
+      summary:
+        "Broadcast a signal: resumes every instance waiting for it and starts an instance of every process whose signal " +
         "start event listens; matching nothing is 202 with zero counts"
     }))
   )
@@ -58,7 +60,8 @@ export class ConditionalStartsApi extends HttpApiGroup.make("conditionalStarts")
       payload: EvaluateConditionalStarts,
       success: Ok(SignalResult, "Conditions evaluated").pipe(HttpApiSchema.status(202))
     }).annotateMerge(OpenApi.annotations({
-      summary: "Start an instance of every latest, active process whose conditional start event's condition holds for the variables"
+      summary:
+        "Start an instance of every latest, active process whose conditional start event's condition holds for the variables"
     }))
   )
   .middleware(Authentication)

@@ -28,30 +28,68 @@ import {
 import { Authentication } from "../Middleware.ts"
 
 const Errors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-const Created = <S extends Schema.Top>(schema: S, description: string) => Ok(schema, description).pipe(HttpApiSchema.status(201))
+const Created = <S extends Schema.Top>(schema: S, description: string) =>
+  Ok(schema, description).pipe(HttpApiSchema.status(201))
 
 export class ProjectsApi extends HttpApiGroup.make("projects")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(PageQueryFields), success: Ok(Page(Project)) })
       .annotateMerge(OpenApi.annotations({ summary: "List the tenant's projects by name" })),
-    HttpApiEndpoint.post("create", "/", { payload: CreateProject, success: Created(Project, "Project created"), error: Errors })
+    HttpApiEndpoint.post("create", "/", {
+      payload: CreateProject,
+      success: Created(Project, "Project created"),
+      error: Errors
+    })
       .annotateMerge(OpenApi.annotations({ summary: "Create a project; the caller becomes its first OWNER" })),
     HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(Project), error: NotFoundHttp }),
-    HttpApiEndpoint.patch("update", "/:id", { params: IdParam, payload: UpdateProject, success: Ok(Project), error: Errors })
+    HttpApiEndpoint.patch("update", "/:id", {
+      params: IdParam,
+      payload: UpdateProject,
+      success: Ok(Project),
+      error: Errors
+    })
       .annotateMerge(OpenApi.annotations({ summary: "Rename or describe a project (its OWNERs, or an ADMIN)" })),
     HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(Project, "Deleted"), error: Errors })
-      .annotateMerge(OpenApi.annotations({ summary: "Delete a project with its folders and models (its OWNERs, or an ADMIN)" })),
-    HttpApiEndpoint.get("members", "/:id/members", { params: IdParam, success: Ok(Schema.Array(ProjectMember)), error: NotFoundHttp }),
-    HttpApiEndpoint.post("addMember", "/:id/members", { params: IdParam, payload: AddProjectMember, success: Created(ProjectMember, "Member added"), error: Errors })
-      .annotateMerge(OpenApi.annotations({ summary: "Add a member as OWNER, EDITOR or VIEWER (again: changes the role); OWNERs only" })),
+      .annotateMerge(
+        OpenApi.annotations({ summary: "Delete a project with its folders and models (its OWNERs, or an ADMIN)" })
+      ),
+    HttpApiEndpoint.get("members", "/:id/members", {
+      params: IdParam,
+      success: Ok(Schema.Array(ProjectMember)),
+      error: NotFoundHttp
+    }),
+    HttpApiEndpoint.post("addMember", "/:id/members", {
+      params: IdParam,
+      payload: AddProjectMember,
+      success: Created(ProjectMember, "Member added"),
+      error: Errors
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Add a member as OWNER, EDITOR or VIEWER (again: changes the role); OWNERs only"
+        })
+      ),
     HttpApiEndpoint.delete("removeMember", "/:id/members/:userId", {
       params: { id: Schema.String, userId: Schema.String },
       success: Ok(ProjectMember, "Member removed"),
       error: Errors
     }).annotateMerge(OpenApi.annotations({ summary: "Remove a member (OWNERs only; the last OWNER cannot go: 409)" })),
-    HttpApiEndpoint.get("folders", "/:id/folders", { params: IdParam, success: Ok(Schema.Array(Folder)), error: NotFoundHttp }),
-    HttpApiEndpoint.post("createFolder", "/:id/folders", { params: IdParam, payload: CreateFolder, success: Created(Folder, "Folder created"), error: Errors })
-      .annotateMerge(OpenApi.annotations({ summary: "Create a folder, optionally inside another folder of the project (OWNERs and EDITORs)" }))
+    HttpApiEndpoint.get("folders", "/:id/folders", {
+      params: IdParam,
+      success: Ok(Schema.Array(Folder)),
+      error: NotFoundHttp
+    }),
+    HttpApiEndpoint.post("createFolder", "/:id/folders", {
+      params: IdParam,
+      payload: CreateFolder,
+      success: Created(Folder, "Folder created"),
+      error: Errors
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Create a folder, optionally inside another folder of the project (OWNERs and EDITORs)"
+        })
+      )
   )
   .middleware(Authentication)
   .prefix("/api/v1/projects")
@@ -62,29 +100,79 @@ export class ModelsApi extends HttpApiGroup.make("models")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(ModelQuery), success: Ok(Page(Model)) })
       .annotateMerge(OpenApi.annotations({ summary: "List models; filter projectId, folderId, kind" })),
-    HttpApiEndpoint.post("create", "/", { payload: CreateModel, success: Created(Model, "Model created"), error: Errors })
-      .annotateMerge(OpenApi.annotations({ summary: "Create a BPMN, DMN or FORM model in a project (OWNERs and EDITORs); revision 1" })),
+    HttpApiEndpoint.post("create", "/", {
+      payload: CreateModel,
+      success: Created(Model, "Model created"),
+      error: Errors
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Create a BPMN, DMN or FORM model in a project (OWNERs and EDITORs); revision 1"
+        })
+      ),
     HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(Model), error: NotFoundHttp }),
     HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(Model, "Deleted"), error: Errors })
       .annotateMerge(OpenApi.annotations({ summary: "Delete a model (not while someone else holds its lock)" })),
-    HttpApiEndpoint.put("saveContent", "/:id/content", { params: IdParam, payload: SaveModelContent, success: Ok(Model, "Saved"), error: Errors })
+    HttpApiEndpoint.put("saveContent", "/:id/content", {
+      params: IdParam,
+      payload: SaveModelContent,
+      success: Ok(Model, "Saved"),
+      error: Errors
+    })
       .annotateMerge(OpenApi.annotations({
-        summary: "Save content as a new revision; 409 while another user holds the lock, or when baseRevision is not the latest"
+        summary:
+          "Save content as a new revision; 409 while another user holds the lock, or when baseRevision is not the latest"
       })),
-    HttpApiEndpoint.get("revisions", "/:id/revisions", { params: IdParam, success: Ok(Schema.Array(ModelRevision)), error: NotFoundHttp })
+    HttpApiEndpoint.get("revisions", "/:id/revisions", {
+      params: IdParam,
+      success: Ok(Schema.Array(ModelRevision)),
+      error: NotFoundHttp
+    })
       .annotateMerge(OpenApi.annotations({ summary: "Revision history, newest first" })),
-    HttpApiEndpoint.post("restore", "/:id/restore", { params: IdParam, payload: RestoreModel, success: Ok(Model, "Restored"), error: Errors })
+    HttpApiEndpoint.post("restore", "/:id/restore", {
+      params: IdParam,
+      payload: RestoreModel,
+      success: Ok(Model, "Restored"),
+      error: Errors
+    })
       .annotateMerge(OpenApi.annotations({ summary: "Restore an earlier revision's content as a new revision" })),
     HttpApiEndpoint.get("lock", "/:id/lock", { params: IdParam, success: Ok(LockState), error: NotFoundHttp })
       .annotateMerge(OpenApi.annotations({ summary: "The editing lock (null when free or lapsed)" })),
-    HttpApiEndpoint.post("acquireLock", "/:id/lock", { params: IdParam, success: Ok(LockState, "Locked"), error: Errors })
-      .annotateMerge(OpenApi.annotations({ summary: "Acquire the editing lock for 5 minutes (409 while another user holds it)" })),
-    HttpApiEndpoint.delete("releaseLock", "/:id/lock", { params: IdParam, success: Ok(LockState, "Released"), error: Errors })
+    HttpApiEndpoint.post("acquireLock", "/:id/lock", {
+      params: IdParam,
+      success: Ok(LockState, "Locked"),
+      error: Errors
+    })
+      .annotateMerge(
+        OpenApi.annotations({ summary: "Acquire the editing lock for 5 minutes (409 while another user holds it)" })
+      ),
+    HttpApiEndpoint.delete("releaseLock", "/:id/lock", {
+      params: IdParam,
+      success: Ok(LockState, "Released"),
+      error: Errors
+    })
       .annotateMerge(OpenApi.annotations({ summary: "Release the lock (its holder, or an ADMIN)" })),
-    HttpApiEndpoint.post("renewLock", "/:id/lock/renew", { params: IdParam, success: Ok(LockState, "Renewed"), error: Errors })
-      .annotateMerge(OpenApi.annotations({ summary: "Keep the lock another 5 minutes (its holder; also just after it lapsed if nobody took it)" })),
-    HttpApiEndpoint.post("takeoverLock", "/:id/lock/takeover", { params: IdParam, success: Ok(LockState, "Taken over"), error: Errors })
-      .annotateMerge(OpenApi.annotations({ summary: "Take the lock over from another user (a project OWNER or an ADMIN; a lapsed or free lock: any editor)" }))
+    HttpApiEndpoint.post("renewLock", "/:id/lock/renew", {
+      params: IdParam,
+      success: Ok(LockState, "Renewed"),
+      error: Errors
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Keep the lock another 5 minutes (its holder; also just after it lapsed if nobody took it)"
+        })
+      ),
+    HttpApiEndpoint.post("takeoverLock", "/:id/lock/takeover", {
+      params: IdParam,
+      success: Ok(LockState, "Taken over"),
+      error: Errors
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary:
+            "Take the lock over from another user (a project OWNER or an ADMIN; a lapsed or free lock: any editor)"
+        })
+      )
   )
   .middleware(Authentication)
   .prefix("/api/v1/models")
@@ -94,15 +182,27 @@ export class ModelsApi extends HttpApiGroup.make("models")
 export class DraftsApi extends HttpApiGroup.make("drafts")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(DraftQuery), success: Ok(Schema.Array(Draft)) })
-      .annotateMerge(OpenApi.annotations({ summary: "The caller's own drafts, most recently saved first; filter kind" })),
-    HttpApiEndpoint.post("create", "/", { payload: CreateDraft, success: Created(Draft, "Draft created"), error: Errors }),
+      .annotateMerge(
+        OpenApi.annotations({ summary: "The caller's own drafts, most recently saved first; filter kind" })
+      ),
+    HttpApiEndpoint.post("create", "/", {
+      payload: CreateDraft,
+      success: Created(Draft, "Draft created"),
+      error: Errors
+    }),
     HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(Draft), error: NotFoundHttp })
       .annotateMerge(OpenApi.annotations({ summary: "One of the caller's drafts (another user's is 404)" })),
-    HttpApiEndpoint.put("save", "/:id", { params: IdParam, payload: SaveDraft, success: Ok(Draft, "Saved"), error: Errors }),
+    HttpApiEndpoint.put("save", "/:id", {
+      params: IdParam,
+      payload: SaveDraft,
+      success: Ok(Draft, "Saved"),
+      error: Errors
+    }),
     HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(Draft, "Deleted"), error: NotFoundHttp }),
     HttpApiEndpoint.post("promote", "/:id/promote", { params: IdParam, success: Ok(Draft, "Promoted"), error: Errors })
       .annotateMerge(OpenApi.annotations({
-        summary: "Deploy the draft: PROCESS as a deployment (BPMN XML or JSON graph), DECISION as a decision (DMN XML import or JSON table); " +
+        summary:
+          "Deploy the draft: PROCESS as a deployment (BPMN XML or JSON graph), DECISION as a decision (DMN XML import or JSON table); " +
           "promotedTo names what was created. Invalid content: 400 listing the problems. FORM drafts: 422 until forms are deployable."
       }))
   )
@@ -114,10 +214,23 @@ export class DraftsApi extends HttpApiGroup.make("drafts")
 export class TemplatesApi extends HttpApiGroup.make("templates")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(PageQueryFields), success: Ok(Page(Template)) }),
-    HttpApiEndpoint.post("create", "/", { payload: SaveTemplate, success: Created(Template, "Template created"), error: Errors })
-      .annotateMerge(OpenApi.annotations({ summary: "Create a process template; its content is compiled like a deployment (400 listing problems)" })),
+    HttpApiEndpoint.post("create", "/", {
+      payload: SaveTemplate,
+      success: Created(Template, "Template created"),
+      error: Errors
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Create a process template; its content is compiled like a deployment (400 listing problems)"
+        })
+      ),
     HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(Template), error: NotFoundHttp }),
-    HttpApiEndpoint.put("update", "/:id", { params: IdParam, payload: SaveTemplate, success: Ok(Template), error: Errors }),
+    HttpApiEndpoint.put("update", "/:id", {
+      params: IdParam,
+      payload: SaveTemplate,
+      success: Ok(Template),
+      error: Errors
+    }),
     HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(Template, "Deleted"), error: NotFoundHttp })
   )
   .middleware(Authentication)

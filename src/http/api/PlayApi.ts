@@ -12,8 +12,10 @@ export class PlayApi extends HttpApiGroup.make("play")
       success: Ok(PlaySessionView, "Session started").pipe(HttpApiSchema.status(201)),
       error: [ValidationErrorHttp, ConflictHttp, NotFoundHttp]
     }).annotateMerge(OpenApi.annotations({
-      summary: "Start a Play session from BPMN XML or a JSON graph without deploying: it runs in memory to its first waits",
-      description: "Nothing is saved and no instances, jobs or tasks are created; the session is removed after 30 minutes without " +
+      summary:
+        "Start a Play session from BPMN XML or a JSON graph without deploying: it runs in memory to its first waits",
+      description:
+        "Nothing is saved and no instances, jobs or tasks are created; the session is removed after 30 minutes without " +
         "activity. An invalid draft answers 400 listing every problem, as a deployment would."
     })),
     HttpApiEndpoint.post("step", "/sessions/:id/step", {
@@ -22,11 +24,20 @@ export class PlayApi extends HttpApiGroup.make("play")
       success: Ok(PlaySessionView, "Stepped"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp]
     }).annotateMerge(OpenApi.annotations({
-      summary: "Advance one node: answer a waiting token (job or task completes with variables or the session's mock, timer fires, " +
+      summary:
+        "Advance one node: answer a waiting token (job or task completes with variables or the session's mock, timer fires, " +
         "message or signal arrives) or trigger an armed event; optionally choose the flow a gateway takes. The process then runs to its next waits."
     })),
-    HttpApiEndpoint.get("get", "/sessions/:id", { params: IdParam, success: Ok(PlaySessionView), error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp] })
-      .annotateMerge(OpenApi.annotations({ summary: "The session's tokens, armed events, variables and incidents, without advancing" }))
+    HttpApiEndpoint.get("get", "/sessions/:id", {
+      params: IdParam,
+      success: Ok(PlaySessionView),
+      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp]
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "The session's tokens, armed events, variables and incidents, without advancing"
+        })
+      )
   )
   .middleware(Authentication)
   .prefix("/api/v1/play")

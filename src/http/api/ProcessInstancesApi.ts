@@ -29,20 +29,49 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       success: Ok(ProcessInstance, "Instance started").pipe(HttpApiSchema.status(201)),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({
-      summary: "Start an instance of a deployment (version) with variables; it runs until it waits (job, task, message) or ends",
+      summary:
+        "Start an instance of a deployment (version) with variables; it runs until it waits (job, task, message) or ends",
       description: "A suspended deployment refuses new starts with 409 CONFLICT."
     })),
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(InstanceQuery), success: Ok(Page(ProcessInstance)) })
-      .annotateMerge(OpenApi.annotations({ summary: "List instances, newest first; filter by deployment, process key, state, incidents, start/end range" })),
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "List instances, newest first; filter by deployment, process key, state, incidents, start/end range"
+        })
+      ),
     HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(ProcessInstance), error: NotFoundHttp })
       .annotateMerge(OpenApi.annotations({ summary: "One instance with its variables" })),
-    HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(ProcessInstance, "Deleted"), error: [NotFoundHttp, BusinessErrorHttp] })
-      .annotateMerge(OpenApi.annotations({ summary: "Permanently delete a finished instance and its history (422 while it runs)" })),
-    HttpApiEndpoint.post("cancel", "/:id/cancel", { params: IdParam, success: Ok(ProcessInstance, "Canceled"), error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp] })
-      .annotateMerge(OpenApi.annotations({ summary: "Terminate the instance: its jobs, tasks and subscriptions are withdrawn" })),
-    HttpApiEndpoint.post("suspend", "/:id/suspend", { params: IdParam, success: Ok(ProcessInstance, "Suspended"), error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp] })
-      .annotateMerge(OpenApi.annotations({ summary: "Pause a running instance: no token moves and its jobs cannot be activated until resume" })),
-    HttpApiEndpoint.post("resume", "/:id/resume", { params: IdParam, success: Ok(ProcessInstance, "Resumed"), error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp] })
+    HttpApiEndpoint.delete("remove", "/:id", {
+      params: IdParam,
+      success: Ok(ProcessInstance, "Deleted"),
+      error: [NotFoundHttp, BusinessErrorHttp]
+    })
+      .annotateMerge(
+        OpenApi.annotations({ summary: "Permanently delete a finished instance and its history (422 while it runs)" })
+      ),
+    HttpApiEndpoint.post("cancel", "/:id/cancel", {
+      params: IdParam,
+      success: Ok(ProcessInstance, "Canceled"),
+      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
+    })
+      .annotateMerge(
+        OpenApi.annotations({ summary: "Terminate the instance: its jobs, tasks and subscriptions are withdrawn" })
+      ),
+    HttpApiEndpoint.post("suspend", "/:id/suspend", {
+      params: IdParam,
+      success: Ok(ProcessInstance, "Suspended"),
+      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Pause a running instance: no token moves and its jobs cannot be activated until resume"
+        })
+      ),
+    HttpApiEndpoint.post("resume", "/:id/resume", {
+      params: IdParam,
+      success: Ok(ProcessInstance, "Resumed"),
+      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
+    })
       .annotateMerge(OpenApi.annotations({ summary: "Resume a suspended instance" })),
     HttpApiEndpoint.post("moveToken", "/:id/move-token", {
       params: IdParam,
@@ -51,7 +80,8 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({
       summary: "Move a waiting token to another node of its scope",
-      description: "What the token waits on is withdrawn (job, task, subscriptions, an open incident, a subprocess's content) and the target node is " +
+      description:
+        "What the token waits on is withdrawn (job, task, subscriptions, an open incident, a subprocess's content) and the target node is " +
         "activated with its input mappings; history records TokenMoved. 400 for unknown nodes, a target in another scope, a boundary event " +
         "target, or several tokens at the source without tokenId; 409 when no token is at the source or the instance is suspended or ended."
     })),
@@ -61,7 +91,8 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp]
     }).annotateMerge(OpenApi.annotations({
       summary: "Migrate running instances to another version (deployment) of the same process",
-      description: "Checked up front for every instance: same process key, every active node mapped (or mapEqualNodes) to a node of the same type, " +
+      description:
+        "Checked up front for every instance: same process key, every active node mapped (or mapEqualNodes) to a node of the same type, " +
         "event kind and multi-instance-ness inside the mapped subprocess; otherwise 400 listing each problem. Then each instance is migrated " +
         "atomically by its entity: jobs, tasks, subscriptions and incidents follow their tokens; catch events the target version has at the same " +
         "place stay armed, others are withdrawn, new ones armed. History records InstanceMigrated and TokenMigrated."
@@ -71,34 +102,69 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       query: Schema.Struct(PageQueryFields),
       success: Ok(Page(HistoryEvent)),
       error: NotFoundHttp
-    }).annotateMerge(OpenApi.annotations({ summary: "Execution history, oldest first, each event with eventSeq, type, node, token, time and the caller's sub" })),
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary:
+          "Execution history, oldest first, each event with eventSeq, type, node, token, time and the caller's sub"
+      })
+    ),
     HttpApiEndpoint.get("snapshot", "/:id/history/:eventSeq/snapshot", {
       params: { id: Schema.String, eventSeq: Schema.Int },
       success: Ok(InstanceSnapshot),
       error: NotFoundHttp
-    }).annotateMerge(OpenApi.annotations({ summary: "Variables and active nodes as of one history event (replayed from the history)" })),
-    HttpApiEndpoint.get("tokens", "/:id/tokens", { params: IdParam, success: Ok(Schema.Array(InstanceToken)), error: NotFoundHttp })
-      .annotateMerge(OpenApi.annotations({ summary: "Tokens and where they are parked: at a job, a user task, a join or an incident" })),
-    HttpApiEndpoint.get("eventSubscriptions", "/:id/event-subscriptions", { params: IdParam, success: Ok(Schema.Array(EventSubscription)), error: NotFoundHttp })
+    }).annotateMerge(
+      OpenApi.annotations({ summary: "Variables and active nodes as of one history event (replayed from the history)" })
+    ),
+    HttpApiEndpoint.get("tokens", "/:id/tokens", {
+      params: IdParam,
+      success: Ok(Schema.Array(InstanceToken)),
+      error: NotFoundHttp
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Tokens and where they are parked: at a job, a user task, a join or an incident"
+        })
+      ),
+    HttpApiEndpoint.get("eventSubscriptions", "/:id/event-subscriptions", {
+      params: IdParam,
+      success: Ok(Schema.Array(EventSubscription)),
+      error: NotFoundHttp
+    })
       .annotateMerge(OpenApi.annotations({ summary: "Pending timer and message subscriptions" })),
-    HttpApiEndpoint.get("getVariables", "/:id/variables", { params: IdParam, success: Ok(InstanceVariables), error: NotFoundHttp })
-      .annotateMerge(OpenApi.annotations({ summary: "The instance's variables with their version (for optimistic locking)" })),
+    HttpApiEndpoint.get("getVariables", "/:id/variables", {
+      params: IdParam,
+      success: Ok(InstanceVariables),
+      error: NotFoundHttp
+    })
+      .annotateMerge(
+        OpenApi.annotations({ summary: "The instance's variables with their version (for optimistic locking)" })
+      ),
     HttpApiEndpoint.put("updateVariables", "/:id/variables", {
       params: IdParam,
       payload: UpdateVariables,
       success: Ok(InstanceVariables, "Variables updated"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({
-      summary: "Set variables (merged into the instance's variables); with expectedVersion, a stale version answers 409 CONFLICT naming the current one"
+      summary:
+        "Set variables (merged into the instance's variables); with expectedVersion, a stale version answers 409 CONFLICT naming the current one"
     })),
-    HttpApiEndpoint.get("nodeVariables", "/:id/node-variables", { params: IdParam, success: Ok(Schema.Array(NodeVariables)), error: NotFoundHttp })
+    HttpApiEndpoint.get("nodeVariables", "/:id/node-variables", {
+      params: IdParam,
+      success: Ok(Schema.Array(NodeVariables)),
+      error: NotFoundHttp
+    })
       .annotateMerge(OpenApi.annotations({ summary: "Variables attached to specific nodes" })),
     HttpApiEndpoint.put("setNodeVariables", "/:id/nodes/:nodeId/variables", {
       params: { id: Schema.String, nodeId: Schema.String },
       payload: SetNodeVariables,
       success: Ok(NodeVariables, "Node variables set"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({ summary: "Attach variables to one node: they are local to each later activation of it (visible to its job or task)" }))
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary:
+          "Attach variables to one node: they are local to each later activation of it (visible to its job or task)"
+      })
+    )
   )
   .middleware(Authentication)
   .prefix("/api/v1/process-instances")

@@ -10,9 +10,19 @@ const ScopeVariableParams = { scopeId: Schema.String, name: Schema.String }
 /** Variable scopes: an instance's root scope (its id) and each running embedded subprocess. */
 export class ScopesApi extends HttpApiGroup.make("scopes")
   .add(
-    HttpApiEndpoint.get("list", "/:scopeId/variables", { params: { scopeId: Schema.String }, success: Ok(Schema.Array(ScopedVariable)), error: NotFoundHttp })
-      .annotateMerge(OpenApi.annotations({ summary: "Every variable visible from a scope, each with the scope where it was found" })),
-    HttpApiEndpoint.get("get", "/:scopeId/variables/:name", { params: ScopeVariableParams, success: Ok(ScopedVariable), error: NotFoundHttp })
+    HttpApiEndpoint.get("list", "/:scopeId/variables", {
+      params: { scopeId: Schema.String },
+      success: Ok(Schema.Array(ScopedVariable)),
+      error: NotFoundHttp
+    })
+      .annotateMerge(
+        OpenApi.annotations({ summary: "Every variable visible from a scope, each with the scope where it was found" })
+      ),
+    HttpApiEndpoint.get("get", "/:scopeId/variables/:name", {
+      params: ScopeVariableParams,
+      success: Ok(ScopedVariable),
+      error: NotFoundHttp
+    })
       .annotateMerge(OpenApi.annotations({ summary: "One variable as seen from a scope" })),
     HttpApiEndpoint.put("set", "/:scopeId/variables/:name", {
       params: ScopeVariableParams,
@@ -20,8 +30,16 @@ export class ScopesApi extends HttpApiGroup.make("scopes")
       success: Ok(ScopedVariable, "Variable set"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({ summary: "Set a variable in exactly this scope (audited)" })),
-    HttpApiEndpoint.delete("remove", "/:scopeId/variables/:name", { params: ScopeVariableParams, success: Ok(ScopedVariable, "Variable removed"), error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp] })
-      .annotateMerge(OpenApi.annotations({ summary: "Remove a variable from exactly this scope (audited); the removed value is returned" }))
+    HttpApiEndpoint.delete("remove", "/:scopeId/variables/:name", {
+      params: ScopeVariableParams,
+      success: Ok(ScopedVariable, "Variable removed"),
+      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Remove a variable from exactly this scope (audited); the removed value is returned"
+        })
+      )
   )
   .middleware(Authentication)
   .prefix("/api/v1/scopes")

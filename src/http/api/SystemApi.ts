@@ -1,12 +1,19 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ApiErrorFields, asFailureEnvelope } from "../../schema/Envelope.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { Health } from "../../schema/Health.ts"
 
 /** The health check answers 503 in the failure envelope when the database does not answer. */
-export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", ApiErrorFields) {}
-export const ServiceUnavailableHttp = asFailureEnvelope(ServiceUnavailable, "INTERNAL_ERROR", 503, (f) => new ServiceUnavailable(f))
+export class ServiceUnavailable
+  extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", ApiErrorFields)
+{}
+export const ServiceUnavailableHttp = asFailureEnvelope(
+  ServiceUnavailable,
+  "INTERNAL_ERROR",
+  503,
+  (f) => new ServiceUnavailable(f)
+)
 
 export class SystemApi extends HttpApiGroup.make("system")
   .add(

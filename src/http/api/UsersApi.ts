@@ -16,7 +16,9 @@ export class UsersApi extends HttpApiGroup.make("users")
       payload: CreateUser,
       success: Ok(User, "User created").pipe(HttpApiSchema.status(201)),
       error: ConflictHttp
-    }).annotateMerge(OpenApi.annotations({ summary: "Create a user with roles (usernames are unique installation-wide)" }))
+    }).annotateMerge(
+      OpenApi.annotations({ summary: "Create a user with roles (usernames are unique installation-wide)" })
+    )
   )
   .middleware(Authentication)
   .prefix("/api/v1/auth/users")

@@ -3,16 +3,15 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import { IdempotencyHeaders, IdParam, Page } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
+import { FormDefinition, TaskForm } from "../../schema/Forms.ts"
 import {
   ActivatedJobs,
   ActivateJobs,
   AddComment,
   AssignTask,
+  CompleteWork,
   CreateTaskFilter,
   DelegateTask,
-  TaskComment,
-  TaskFilter,
-  CompleteWork,
   EditVariablesAndRetry,
   FailJob,
   Incident,
@@ -25,20 +24,22 @@ import {
   RestartFromNode,
   RetryAttempt,
   RetryState,
-  SetRetryPolicy,
   RollbackIncident,
+  SetRetryPolicy,
+  TaskComment,
+  TaskFilter,
   TaskQuery,
   ThrowJobError,
   UserTask
 } from "../../schema/Work.ts"
-import { FormDefinition, TaskForm } from "../../schema/Forms.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class JobsApi extends HttpApiGroup.make("jobs")
   .add(
     HttpApiEndpoint.post("activate", "/activation", { payload: ActivateJobs, success: Ok(ActivatedJobs) })
       .annotateMerge(OpenApi.annotations({
-        summary: "Lock up to maxJobsToActivate jobs of a type for a worker for `timeout` ms (Camunda 8 names); answers { jobs: [...] }"
+        summary:
+          "Lock up to maxJobsToActivate jobs of a type for a worker for `timeout` ms (Camunda 8 names); answers { jobs: [...] }"
       })),
     HttpApiEndpoint.post("complete", "/:id/complete", {
       params: IdParam,
@@ -53,7 +54,8 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       success: Ok(Job, "Error thrown"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({
-      summary: "Throw a business error: the nearest error boundary event with that code (or none) catches it; uncaught -> incident"
+      summary:
+        "Throw a business error: the nearest error boundary event with that code (or none) catches it; uncaught -> incident"
     })),
     HttpApiEndpoint.post("fail", "/:id/fail", {
       params: IdParam,
@@ -61,7 +63,8 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       success: Ok(Job, "Failure recorded"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({
-      summary: "Report a technical failure: with retries left the job is activatable again after retryBackOff ms; with none an incident (JOB_NO_RETRIES) is raised and the job is FAILED"
+      summary:
+        "Report a technical failure: with retries left the job is activatable again after retryBackOff ms; with none an incident (JOB_NO_RETRIES) is raised and the job is FAILED"
     })),
     HttpApiEndpoint.post("retries", "/:id/retries", {
       params: IdParam,
@@ -76,35 +79,68 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       payload: JobHeartbeat,
       success: Ok(Job, "Lock extended"),
       error: [NotFoundHttp, ConflictHttp]
-    }).annotateMerge(OpenApi.annotations({ summary: "Extend an activated job's lock by timeout ms from now (409 when it is not activated or another worker holds it)" })),
-    HttpApiEndpoint.get("stream", "/stream", { query: Schema.Struct(JobStreamQuery), success: HttpApiSchema.StreamSse({ data: Job }) })
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary:
+          "Extend an activated job's lock by timeout ms from now (409 when it is not activated or another worker holds it)"
+      })
+    ),
+    HttpApiEndpoint.get("stream", "/stream", {
+      query: Schema.Struct(JobStreamQuery),
+      success: HttpApiSchema.StreamSse({ data: Job })
+    })
       .annotateMerge(OpenApi.annotations({
-        summary: "Server-sent events: each job of the type is pushed as soon as it is available, already locked for this worker",
-        description: "One `data:` event per job (the Job as JSON). Pushed jobs are activated exactly as by POST /jobs/activation; the stream " +
+        summary:
+          "Server-sent events: each job of the type is pushed as soon as it is available, already locked for this worker",
+        description:
+          "One `data:` event per job (the Job as JSON). Pushed jobs are activated exactly as by POST /jobs/activation; the stream " +
           "runs until the client disconnects. Jobs whose lock expires go back to the pool."
       })),
     HttpApiEndpoint.get("retryState", "/:id/retry", { params: IdParam, success: Ok(RetryState), error: NotFoundHttp })
-      .annotateMerge(OpenApi.annotations({ summary: "The job's retries, retry policy, failed attempts and pending retry (nextRetryAt)" })),
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "The job's retries, retry policy, failed attempts and pending retry (nextRetryAt)"
+        })
+      ),
     HttpApiEndpoint.post("setRetryPolicy", "/:id/retry", {
       params: IdParam,
       payload: SetRetryPolicy,
       success: Ok(RetryState, "Retry policy replaced"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({
-      summary: "Replace the job's retry policy (FIXED or EXPONENTIAL backoff used when a failure gives no retryBackOff); optionally set retries"
+      summary:
+        "Replace the job's retry policy (FIXED or EXPONENTIAL backoff used when a failure gives no retryBackOff); optionally set retries"
     })),
     HttpApiEndpoint.post("retryNow", "/:id/retry-now", {
       params: IdParam,
       success: Ok(RetryState, "Retry due now"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({ summary: "Skip the remaining backoff of a pending retry: the job can be activated at once (409 without a pending retry)" })),
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary:
+          "Skip the remaining backoff of a pending retry: the job can be activated at once (409 without a pending retry)"
+      })
+    ),
     HttpApiEndpoint.post("cancelRetry", "/:id/retry/cancel", {
       params: IdParam,
       success: Ok(RetryState, "Retry canceled"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({ summary: "Cancel a pending retry: the job is FAILED and an incident JOB_NO_RETRIES is raised (409 without a pending retry)" })),
-    HttpApiEndpoint.get("retryHistory", "/:id/retry/history", { params: IdParam, success: Ok(Schema.Array(RetryAttempt)), error: NotFoundHttp })
-      .annotateMerge(OpenApi.annotations({ summary: "Every reported failure of the job, oldest first: worker, message, retries left, when it was retried" })),
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary:
+          "Cancel a pending retry: the job is FAILED and an incident JOB_NO_RETRIES is raised (409 without a pending retry)"
+      })
+    ),
+    HttpApiEndpoint.get("retryHistory", "/:id/retry/history", {
+      params: IdParam,
+      success: Ok(Schema.Array(RetryAttempt)),
+      error: NotFoundHttp
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Every reported failure of the job, oldest first: worker, message, retries left, when it was retried"
+        })
+      ),
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(JobQuery), success: Ok(Page(Job)) })
       .annotateMerge(OpenApi.annotations({ summary: "List jobs, newest first" }))
   )
@@ -116,7 +152,11 @@ export class JobsApi extends HttpApiGroup.make("jobs")
 export class TasksApi extends HttpApiGroup.make("tasks")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(TaskQuery), success: Ok(Page(UserTask)) })
-      .annotateMerge(OpenApi.annotations({ summary: "List human tasks, newest first; filters candidateGroup, assignee, state, processInstanceId" })),
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "List human tasks, newest first; filters candidateGroup, assignee, state, processInstanceId"
+        })
+      ),
     HttpApiEndpoint.post("complete", "/:id/complete", {
       params: IdParam,
       payload: CompleteWork,
@@ -124,29 +164,82 @@ export class TasksApi extends HttpApiGroup.make("tasks")
       success: Ok(UserTask, "Task completed"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({
-      summary: "Complete a task with variables; the instance moves on (422 if the task is assigned to someone else). A delegated task " +
+      summary:
+        "Complete a task with variables; the instance moves on (422 if the task is assigned to someone else). A delegated task " +
         "(delegationState PENDING) completed by its delegate returns to its owner instead (RESOLVED; the variables are set on the instance)."
     })),
-    HttpApiEndpoint.post("claim", "/:id/claim", { params: IdParam, success: Ok(UserTask, "Claimed"), error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp] })
-      .annotateMerge(OpenApi.annotations({ summary: "The caller becomes the assignee (again: no change); 409 when someone else holds the task" })),
-    HttpApiEndpoint.post("unclaim", "/:id/unclaim", { params: IdParam, success: Ok(UserTask, "Released"), error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp] })
-      .annotateMerge(OpenApi.annotations({ summary: "Release the task (assignee, owner and delegation cleared): its assignee, or an ADMIN or PROCESS_OWNER" })),
-    HttpApiEndpoint.post("assign", "/:id/assign", { params: IdParam, payload: AssignTask, success: Ok(UserTask, "Assigned"), error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp] })
-      .annotateMerge(OpenApi.annotations({ summary: "Assign to a user (any user name; ADMIN or PROCESS_OWNER), replacing the assignee and any delegation" })),
-    HttpApiEndpoint.post("delegate", "/:id/delegate", { params: IdParam, payload: DelegateTask, success: Ok(UserTask, "Delegated"), error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp] })
+    HttpApiEndpoint.post("claim", "/:id/claim", {
+      params: IdParam,
+      success: Ok(UserTask, "Claimed"),
+      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "The caller becomes the assignee (again: no change); 409 when someone else holds the task"
+        })
+      ),
+    HttpApiEndpoint.post("unclaim", "/:id/unclaim", {
+      params: IdParam,
+      success: Ok(UserTask, "Released"),
+      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary:
+            "Release the task (assignee, owner and delegation cleared): its assignee, or an ADMIN or PROCESS_OWNER"
+        })
+      ),
+    HttpApiEndpoint.post("assign", "/:id/assign", {
+      params: IdParam,
+      payload: AssignTask,
+      success: Ok(UserTask, "Assigned"),
+      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Assign to a user (any user name; ADMIN or PROCESS_OWNER), replacing the assignee and any delegation"
+        })
+      ),
+    HttpApiEndpoint.post("delegate", "/:id/delegate", {
+      params: IdParam,
+      payload: DelegateTask,
+      success: Ok(UserTask, "Delegated"),
+      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
+    })
       .annotateMerge(OpenApi.annotations({
-        summary: "Delegate a held task to another user: it becomes theirs with delegationState PENDING and returns to its owner (the delegator) when they complete it"
+        summary:
+          "Delegate a held task to another user: it becomes theirs with delegationState PENDING and returns to its owner (the delegator) when they complete it"
       })),
     HttpApiEndpoint.get("form", "/:id/form", { params: IdParam, success: Ok(TaskForm), error: NotFoundHttp })
       .annotateMerge(OpenApi.annotations({
-        summary: "The task's form schema by its formKey: the DEPLOYED form definition with that key, else the latest legacy form of that key (404 if none)"
+        summary:
+          "The task's form schema by its formKey: the DEPLOYED form definition with that key, else the latest legacy form of that key (404 if none)"
       })),
-    HttpApiEndpoint.get("formDefinition", "/:id/form-definition", { params: IdParam, success: Ok(FormDefinition), error: NotFoundHttp })
-      .annotateMerge(OpenApi.annotations({ summary: "The DEPLOYED form-designer definition whose key is the task's formKey (404 if none)" })),
-    HttpApiEndpoint.get("comments", "/:id/comments", { params: IdParam, success: Ok(Schema.Array(TaskComment)), error: NotFoundHttp })
+    HttpApiEndpoint.get("formDefinition", "/:id/form-definition", {
+      params: IdParam,
+      success: Ok(FormDefinition),
+      error: NotFoundHttp
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "The DEPLOYED form-designer definition whose key is the task's formKey (404 if none)"
+        })
+      ),
+    HttpApiEndpoint.get("comments", "/:id/comments", {
+      params: IdParam,
+      success: Ok(Schema.Array(TaskComment)),
+      error: NotFoundHttp
+    })
       .annotateMerge(OpenApi.annotations({ summary: "The task's comment thread, oldest first" })),
-    HttpApiEndpoint.post("addComment", "/:id/comments", { params: IdParam, payload: AddComment, success: Ok(TaskComment, "Comment added").pipe(HttpApiSchema.status(201)), error: NotFoundHttp })
-      .annotateMerge(OpenApi.annotations({ summary: "Add a comment (the caller is its author); also on finished tasks" }))
+    HttpApiEndpoint.post("addComment", "/:id/comments", {
+      params: IdParam,
+      payload: AddComment,
+      success: Ok(TaskComment, "Comment added").pipe(HttpApiSchema.status(201)),
+      error: NotFoundHttp
+    })
+      .annotateMerge(
+        OpenApi.annotations({ summary: "Add a comment (the caller is its author); also on finished tasks" })
+      )
   )
   .middleware(Authentication)
   .prefix("/api/v1/tasks")
@@ -157,10 +250,25 @@ export class TaskFiltersApi extends HttpApiGroup.make("taskFilters")
   .add(
     HttpApiEndpoint.get("list", "/", { success: Ok(Schema.Array(TaskFilter)) })
       .annotateMerge(OpenApi.annotations({ summary: "The caller's saved task filters and the tenant's shared ones" })),
-    HttpApiEndpoint.post("create", "/", { payload: CreateTaskFilter, success: Ok(TaskFilter, "Filter saved").pipe(HttpApiSchema.status(201)) })
-      .annotateMerge(OpenApi.annotations({ summary: "Save a task-list filter (a GET /tasks query) under a name; shared: visible to the whole tenant" })),
-    HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(TaskFilter, "Deleted"), error: [NotFoundHttp, BusinessErrorHttp] })
-      .annotateMerge(OpenApi.annotations({ summary: "Delete a filter: its owner, or an ADMIN (another user's private filter is 404)" }))
+    HttpApiEndpoint.post("create", "/", {
+      payload: CreateTaskFilter,
+      success: Ok(TaskFilter, "Filter saved").pipe(HttpApiSchema.status(201))
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Save a task-list filter (a GET /tasks query) under a name; shared: visible to the whole tenant"
+        })
+      ),
+    HttpApiEndpoint.delete("remove", "/:id", {
+      params: IdParam,
+      success: Ok(TaskFilter, "Deleted"),
+      error: [NotFoundHttp, BusinessErrorHttp]
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Delete a filter: its owner, or an ADMIN (another user's private filter is 404)"
+        })
+      )
   )
   .middleware(Authentication)
   .prefix("/api/v1/task-filters")
@@ -171,18 +279,35 @@ export class IncidentsApi extends HttpApiGroup.make("incidents")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(IncidentQuery), success: Ok(Page(Incident)) })
       .annotateMerge(OpenApi.annotations({ summary: "List incidents (node, type, message), newest first" })),
-    HttpApiEndpoint.post("retry", "/:id/retry", { params: IdParam, success: Ok(Incident, "Retried"), error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp] })
+    HttpApiEndpoint.post("retry", "/:id/retry", {
+      params: IdParam,
+      success: Ok(Incident, "Retried"),
+      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
+    })
       .annotateMerge(OpenApi.annotations({
-        summary: "Run the failed node again (a dead-lettered job becomes activatable with one retry); the incident is RESOLVED"
+        summary:
+          "Run the failed node again (a dead-lettered job becomes activatable with one retry); the incident is RESOLVED"
       })),
-    HttpApiEndpoint.post("skipNode", "/:id/skip-node", { params: IdParam, success: Ok(Incident, "Skipped"), error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp] })
-      .annotateMerge(OpenApi.annotations({ summary: "Continue past the failed node without running it (its job, if any, is canceled)" })),
+    HttpApiEndpoint.post("skipNode", "/:id/skip-node", {
+      params: IdParam,
+      success: Ok(Incident, "Skipped"),
+      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
+    })
+      .annotateMerge(
+        OpenApi.annotations({
+          summary: "Continue past the failed node without running it (its job, if any, is canceled)"
+        })
+      ),
     HttpApiEndpoint.post("restartFromNode", "/:id/restart-from-node", {
       params: IdParam,
       payload: RestartFromNode,
       success: Ok(Incident, "Restarted"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({ summary: "Resume from another node of the same scope, keeping the variables (a token move)" })),
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary: "Resume from another node of the same scope, keeping the variables (a token move)"
+      })
+    ),
     HttpApiEndpoint.post("rollback", "/:id/rollback", {
       params: IdParam,
       payload: RollbackIncident,
@@ -197,7 +322,8 @@ export class IncidentsApi extends HttpApiGroup.make("incidents")
       success: Ok(Incident, "Retried"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({
-      summary: "Patch variables (each into the nearest scope that has it, else the instance) and retry the node, in one call"
+      summary:
+        "Patch variables (each into the nearest scope that has it, else the instance) and retry the node, in one call"
     }))
   )
   .middleware(Authentication)

@@ -9,8 +9,12 @@ export const AnalysisHandlers = HttpApiBuilder.group(Api, "analysis", (handlers)
     const models = yield* ProcessModels
     return handlers.handle("variables", ({ payload }) =>
       Effect.gen(function*() {
-        if ((payload.xml === undefined) === (payload.graph === undefined)) return yield* validationError("xml", "give the model as xml or as graph")
-        const model = payload.xml !== undefined ? yield* models.fromXml(payload.xml) : yield* models.fromJson(payload.graph)
+        if ((payload.xml === undefined) === (payload.graph === undefined)) {
+          return yield* validationError("xml", "give the model as xml or as graph")
+        }
+        const model = payload.xml !== undefined
+          ? yield* models.fromXml(payload.xml)
+          : yield* models.fromJson(payload.graph)
         return models.analyseVariables(model.graph)
       }))
   }))

@@ -9,5 +9,6 @@ export const AuditHandlers = HttpApiBuilder.group(Api, "audit", (handlers) =>
   Effect.gen(function*() {
     const audit = yield* AuditLog
     return handlers.handle("list", ({ query }) =>
-      Effect.flatMap(CurrentPrincipal, (principal) => audit.list(principal.tenantId, query, pageRequest(query))))
+      Effect.flatMap(CurrentPrincipal, (principal) =>
+        audit.list(principal.tenantId, query, pageRequest(query))))
   }))

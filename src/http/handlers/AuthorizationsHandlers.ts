@@ -11,7 +11,8 @@ export const AuthorizationsHandlers = HttpApiBuilder.group(Api, "authorizations"
     const authorizations = yield* ResourceAuthorizations
     return handlers
       .handle("list", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => authorizations.list(principal.tenantId, query, pageRequest(query))))
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          authorizations.list(principal.tenantId, query, pageRequest(query))))
       .handle("grant", ({ payload }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
@@ -20,5 +21,6 @@ export const AuthorizationsHandlers = HttpApiBuilder.group(Api, "authorizations"
           return granted
         }))
       .handle("revoke", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => authorizations.revoke(principal.tenantId, params.id)))
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          authorizations.revoke(principal.tenantId, params.id)))
   }))

@@ -12,7 +12,8 @@ export const DecisionsHandlers = HttpApiBuilder.group(Api, "decisions", (handler
     const decisions = yield* Decisions
     return handlers
       .handle("list", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => decisions.list(principal.tenantId, { key: query.key }, pageRequest(query))))
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          decisions.list(principal.tenantId, { key: query.key }, pageRequest(query))))
       .handle("deploy", ({ payload }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
@@ -31,24 +32,38 @@ export const DecisionsHandlers = HttpApiBuilder.group(Api, "decisions", (handler
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
           const found = yield* decisions.get(principal.tenantId, params.id)
-          return { ...found.decision, requiredDecisions: found.requiredDecisions, requiredInputs: found.requiredInputs, table: found.table }
+          return {
+            ...found.decision,
+            requiredDecisions: found.requiredDecisions,
+            requiredInputs: found.requiredInputs,
+            table: found.table
+          }
         }))
       .handle("xml", ({ params }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           Effect.map(decisions.xmlOf(principal.tenantId, params.id), (xml) => ({ id: params.id, xml }))))
       .handle("evaluate", ({ params, payload }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
-          Effect.map(decisions.evaluate(principal.tenantId, params.id, payload.variables ?? {}, false), ({ trace: _, ...result }) => result)))
+          Effect.map(
+            decisions.evaluate(principal.tenantId, params.id, payload.variables ?? {}, false),
+            ({ trace: _, ...result }) =>
+              result
+          )))
       .handle("evaluateWithTrace", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => decisions.evaluate(principal.tenantId, params.id, payload.variables ?? {}, true)))
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          decisions.evaluate(principal.tenantId, params.id, payload.variables ?? {}, true)))
   }))
 
 export const DecisionModelsHandlers = HttpApiBuilder.group(Api, "decisionModels", (handlers) =>
   Effect.gen(function*() {
     const decisions = yield* Decisions
     return handlers
-      .handle("list", ({ query }) => Effect.flatMap(CurrentPrincipal, (principal) => decisions.listModels(principal.tenantId, pageRequest(query))))
-      .handle("get", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => decisions.getModel(principal.tenantId, params.id)))
+      .handle("list", ({ query }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          decisions.listModels(principal.tenantId, pageRequest(query))))
+      .handle("get", ({ params }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          decisions.getModel(principal.tenantId, params.id)))
       .handle("xml", ({ params }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           Effect.map(decisions.modelXml(principal.tenantId, params.id), (xml) => ({ id: params.id, xml }))))
@@ -64,6 +79,8 @@ export const FeelHandlers = HttpApiBuilder.group(Api, "feel", (handlers) =>
   Effect.gen(function*() {
     const engine = yield* DecisionEngine
     return handlers
-      .handle("evaluate", ({ payload }) => Effect.map(engine.feel(payload.expression, payload.context ?? {}), (result) => ({ result })))
-      .handle("functions", () => Effect.succeed(engine.functions))
+      .handle("evaluate", ({ payload }) =>
+        Effect.map(engine.feel(payload.expression, payload.context ?? {}), (result) => ({ result })))
+      .handle("functions", () =>
+        Effect.succeed(engine.functions))
   }))

@@ -23,15 +23,20 @@ export const DeploymentsHandlers = HttpApiBuilder.group(Api, "deployments", (han
           return deployment
         }))
       .handle("list", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => deployments.list(principal.tenantId, { key: query.key }, pageRequest(query))))
-      .handle("get", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => deployments.get(principal.tenantId, params.id)))
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          deployments.list(principal.tenantId, { key: query.key }, pageRequest(query))))
+      .handle("get", ({ params }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          deployments.get(principal.tenantId, params.id)))
       .handle("remove", ({ params, query }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           deployments.remove(principal.tenantId, params.id, query.includeFinishedInstances === "true")))
       .handle("suspend", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => deployments.setState(principal.tenantId, params.id, "SUSPENDED")))
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          deployments.setState(principal.tenantId, params.id, "SUSPENDED")))
       .handle("resume", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => deployments.setState(principal.tenantId, params.id, "ACTIVE")))
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          deployments.setState(principal.tenantId, params.id, "ACTIVE")))
       .handle("simulate", ({ params, payload }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
@@ -43,8 +48,11 @@ export const DeploymentsHandlers = HttpApiBuilder.group(Api, "deployments", (han
             results: payload.results ?? {},
             events: payload.events ?? [],
             maxStepsPerRun: payload.maxStepsPerRun ?? 1000
-          }, () => performance.now())
+          }, () =>
+            performance.now())
           return { deploymentId: params.id, ...report }
         }))
-      .handle("nodes", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => deployments.nodes(principal.tenantId, params.id)))
+      .handle("nodes", ({ params }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          deployments.nodes(principal.tenantId, params.id)))
   }))

@@ -11,7 +11,8 @@ export const GroupsHandlers = HttpApiBuilder.group(Api, "groups", (handlers) =>
     const groups = yield* Groups
     return handlers
       .handle("list", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => groups.list(principal.tenantId, pageRequest(query))))
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          groups.list(principal.tenantId, pageRequest(query))))
       .handle("create", ({ payload }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
@@ -20,9 +21,12 @@ export const GroupsHandlers = HttpApiBuilder.group(Api, "groups", (handlers) =>
           return group
         }))
       .handle("listMembers", ({ params, query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => groups.members(principal.tenantId, params.id, pageRequest(query))))
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          groups.members(principal.tenantId, params.id, pageRequest(query))))
       .handle("addMember", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => groups.addMember(principal.tenantId, params.id, payload.userId)))
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          groups.addMember(principal.tenantId, params.id, payload.userId)))
       .handle("removeMember", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => groups.removeMember(principal.tenantId, params.id, params.userId)))
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          groups.removeMember(principal.tenantId, params.id, params.userId)))
   }))

@@ -9,7 +9,8 @@ export const InsightsHandlers = HttpApiBuilder.group(Api, "insights", (handlers)
   Effect.gen(function*() {
     const insights = yield* Insights
     return handlers
-      .handle("metrics", ({ query }) => Effect.flatMap(CurrentPrincipal, (principal) => insights.metrics(principal.tenantId, query)))
+      .handle("metrics", ({ query }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) => insights.metrics(principal.tenantId, query)))
       .handle("report", ({ query }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           insights.report(principal.tenantId, { ...query, metric: query.metric ?? "COMPLETION_RATE" })))
@@ -18,5 +19,6 @@ export const InsightsHandlers = HttpApiBuilder.group(Api, "insights", (handlers)
 export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
   Effect.gen(function*() {
     const rebuild = yield* InstanceSummaryRebuild
-    return handlers.handle("rebuildInstanceSummary", () => Effect.flatMap(CurrentPrincipal, (principal) => rebuild.rebuild(principal.tenantId)))
+    return handlers.handle("rebuildInstanceSummary", () =>
+      Effect.flatMap(CurrentPrincipal, (principal) => rebuild.rebuild(principal.tenantId)))
   }))

@@ -11,7 +11,8 @@ export const InvitationsHandlers = HttpApiBuilder.group(Api, "invitations", (han
     const invitations = yield* Invitations
     return handlers
       .handle("list", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => invitations.listOutstanding(principal.tenantId, pageRequest(query))))
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          invitations.listOutstanding(principal.tenantId, pageRequest(query))))
       .handle("create", ({ payload }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
@@ -20,17 +21,22 @@ export const InvitationsHandlers = HttpApiBuilder.group(Api, "invitations", (han
           return invitation
         }))
       .handle("revoke", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => invitations.revoke(principal.tenantId, params.id)))
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          invitations.revoke(principal.tenantId, params.id)))
   }))
 
-export const InvitationAcceptanceHandlers = HttpApiBuilder.group(Api, "invitationAcceptance", (handlers) =>
-  Effect.gen(function*() {
-    const invitations = yield* Invitations
-    return handlers.handle("accept", ({ payload }) =>
-      Effect.gen(function*() {
-        const accepted = yield* invitations.accept(payload)
-        yield* recordTenantActor(accepted.tenantId, accepted.user.username)
-        yield* recordResource("invitations", accepted.invitation.id)
-        return { invitation: accepted.invitation, user: accepted.user }
-      }))
-  }))
+export const InvitationAcceptanceHandlers = HttpApiBuilder.group(
+  Api,
+  "invitationAcceptance",
+  (handlers) =>
+    Effect.gen(function*() {
+      const invitations = yield* Invitations
+      return handlers.handle("accept", ({ payload }) =>
+        Effect.gen(function*() {
+          const accepted = yield* invitations.accept(payload)
+          yield* recordTenantActor(accepted.tenantId, accepted.user.username)
+          yield* recordResource("invitations", accepted.invitation.id)
+          return { invitation: accepted.invitation, user: accepted.user }
+        }))
+    })
+)

@@ -1,18 +1,24 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { idempotently } from "../Idempotency.ts"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
-import { Messages } from "../../services/Messages.ts"
 import { ConditionalStarts } from "../../services/ConditionalStarts.ts"
+import { Messages } from "../../services/Messages.ts"
 import { Signals } from "../../services/Signals.ts"
 import { Api } from "../Api.ts"
+import { idempotently } from "../Idempotency.ts"
 
 export const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
   Effect.gen(function*() {
     const messages = yield* Messages
     return handlers.handle("publish", ({ payload, headers }) =>
       Effect.flatMap(CurrentPrincipal, (principal) =>
-        idempotently(principal, headers["idempotency-key"], "POST /messages", payload, messages.publish(principal, payload))))
+        idempotently(
+          principal,
+          headers["idempotency-key"],
+          "POST /messages",
+          payload,
+          messages.publish(principal, payload)
+        )))
   }))
 
 export const SignalsHandlers = HttpApiBuilder.group(Api, "signals", (handlers) =>
@@ -20,11 +26,24 @@ export const SignalsHandlers = HttpApiBuilder.group(Api, "signals", (handlers) =
     const signals = yield* Signals
     return handlers.handle("broadcast", ({ payload, headers }) =>
       Effect.flatMap(CurrentPrincipal, (principal) =>
-        idempotently(principal, headers["idempotency-key"], "POST /signals", payload, signals.broadcast(principal, payload))))
+        idempotently(
+          principal,
+          headers["idempotency-key"],
+          "POST /signals",
+          payload,
+          signals.broadcast(principal, payload)
+        )))
   }))
 
-export const ConditionalStartsHandlers = HttpApiBuilder.group(Api, "conditionalStarts", (handlers) =>
-  Effect.gen(function*() {
-    const conditionalStarts = yield* ConditionalStarts
-    return handlers.handle("evaluate", ({ payload }) => Effect.flatMap(CurrentPrincipal, (principal) => conditionalStarts.evaluate(principal, payload)))
-  }))
+export const ConditionalStartsHandlers = HttpApiBuilder.group(
+  Api,
+  "conditionalStarts",
+  (handlers) =>
+    Effect.gen(function*() {
+      const conditionalStarts = yield* ConditionalStarts
+      return handlers.handle(
+        "evaluate",
+        ({ payload }) => Effect.flatMap(CurrentPrincipal, (principal) => conditionalStarts.evaluate(principal, payload))
+      )
+    })
+)

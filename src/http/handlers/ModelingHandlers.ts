@@ -17,13 +17,26 @@ export const ProjectsHandlers = HttpApiBuilder.group(Api, "projects", (handlers)
       .handle("list", ({ query }) => Effect.flatMap(principal, (p) => projects.list(p.tenantId, pageRequest(query))))
       .handle("create", ({ payload }) => Effect.flatMap(principal, (p) => projects.create(p, payload)))
       .handle("get", ({ params }) => Effect.flatMap(principal, (p) => projects.get(p.tenantId, params.id)))
-      .handle("update", ({ params, payload }) => Effect.flatMap(principal, (p) => projects.update(p, params.id, payload)))
+      .handle(
+        "update",
+        ({ params, payload }) => Effect.flatMap(principal, (p) => projects.update(p, params.id, payload))
+      )
       .handle("remove", ({ params }) => Effect.flatMap(principal, (p) => projects.remove(p, params.id)))
       .handle("members", ({ params }) => Effect.flatMap(principal, (p) => projects.members(p.tenantId, params.id)))
-      .handle("addMember", ({ params, payload }) => Effect.flatMap(principal, (p) => projects.addMember(p, params.id, payload.userId, payload.role)))
-      .handle("removeMember", ({ params }) => Effect.flatMap(principal, (p) => projects.removeMember(p, params.id, params.userId)))
+      .handle(
+        "addMember",
+        ({ params, payload }) =>
+          Effect.flatMap(principal, (p) => projects.addMember(p, params.id, payload.userId, payload.role))
+      )
+      .handle(
+        "removeMember",
+        ({ params }) => Effect.flatMap(principal, (p) => projects.removeMember(p, params.id, params.userId))
+      )
       .handle("folders", ({ params }) => Effect.flatMap(principal, (p) => projects.folders(p.tenantId, params.id)))
-      .handle("createFolder", ({ params, payload }) => Effect.flatMap(principal, (p) => projects.createFolder(p, params.id, payload)))
+      .handle(
+        "createFolder",
+        ({ params, payload }) => Effect.flatMap(principal, (p) => projects.createFolder(p, params.id, payload))
+      )
   }))
 
 export const ModelsHandlers = HttpApiBuilder.group(Api, "models", (handlers) =>
@@ -31,14 +44,24 @@ export const ModelsHandlers = HttpApiBuilder.group(Api, "models", (handlers) =>
     const models = yield* Models
     return handlers
       .handle("list", ({ query }) =>
-        Effect.flatMap(principal, (p) => models.list(p.tenantId, { projectId: query.projectId, folderId: query.folderId, kind: query.kind }, pageRequest(query))))
+        Effect.flatMap(principal, (p) =>
+          models.list(
+            p.tenantId,
+            { projectId: query.projectId, folderId: query.folderId, kind: query.kind },
+            pageRequest(query)
+          )))
       .handle("create", ({ payload }) => Effect.flatMap(principal, (p) => models.create(p, payload)))
       .handle("get", ({ params }) => Effect.flatMap(principal, (p) => models.get(p.tenantId, params.id)))
       .handle("remove", ({ params }) => Effect.flatMap(principal, (p) => models.remove(p, params.id)))
-      .handle("saveContent", ({ params, payload }) => Effect.flatMap(principal, (p) => models.save(p, params.id, payload)))
-      .handle("revisions", ({ params }) => Effect.flatMap(principal, (p) => models.revisions(p.tenantId, params.id)))
-      .handle("restore", ({ params, payload }) => Effect.flatMap(principal, (p) => models.restore(p, params.id, payload.revision)))
-      .handle("lock", ({ params }) => Effect.flatMap(principal, (p) => models.lock(p.tenantId, params.id)))
+      .handle("saveContent", ({ params, payload }) =>
+        Effect.flatMap(principal, (p) => models.save(p, params.id, payload)))
+      .handle("revisions", ({ params }) =>
+        Effect.flatMap(principal, (p) => models.revisions(p.tenantId, params.id)))
+      .handle("restore", ({ params, payload }) =>
+        Effect.flatMap(principal, (p) =>
+          models.restore(p, params.id, payload.revision)))
+      .handle("lock", ({ params }) =>
+        Effect.flatMap(principal, (p) => models.lock(p.tenantId, params.id)))
       .handle("acquireLock", ({ params }) => Effect.flatMap(principal, (p) => models.acquire(p, params.id)))
       .handle("releaseLock", ({ params }) => Effect.flatMap(principal, (p) => models.release(p, params.id)))
       .handle("renewLock", ({ params }) => Effect.flatMap(principal, (p) => models.renew(p, params.id)))
@@ -64,6 +87,8 @@ export const TemplatesHandlers = HttpApiBuilder.group(Api, "templates", (handler
       .handle("list", ({ query }) => Effect.flatMap(principal, (p) => templates.list(p.tenantId, pageRequest(query))))
       .handle("create", ({ payload }) => Effect.flatMap(principal, (p) => templates.create(p, payload)))
       .handle("get", ({ params }) => Effect.flatMap(principal, (p) => templates.get(p.tenantId, params.id)))
-      .handle("update", ({ params, payload }) => Effect.flatMap(principal, (p) => templates.update(p, params.id, payload)))
-      .handle("remove", ({ params }) => Effect.flatMap(principal, (p) => templates.remove(p.tenantId, params.id)))
+      .handle("update", ({ params, payload }) =>
+        Effect.flatMap(principal, (p) => templates.update(p, params.id, payload)))
+      .handle("remove", ({ params }) =>
+        Effect.flatMap(principal, (p) => templates.remove(p.tenantId, params.id)))
   }))

@@ -1,89 +1,158 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { idempotently } from "../Idempotency.ts"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { notFound } from "../../schema/ApiErrors.ts"
 import { pageRequest } from "../../schema/Common.ts"
 import { ProcessInstances } from "../../services/ProcessInstances.ts"
 import { Api } from "../Api.ts"
+import { idempotently } from "../Idempotency.ts"
 import { recordResource } from "../RequestState.ts"
 
-export const ProcessInstancesHandlers = HttpApiBuilder.group(Api, "processInstances", (handlers) =>
-  Effect.gen(function*() {
-    const instances = yield* ProcessInstances
-    return handlers
-      .handle("start", ({ payload, headers }) =>
-        Effect.gen(function*() {
-          const principal = yield* CurrentPrincipal
-          const instance = yield* idempotently(principal, headers["idempotency-key"], "POST /process-instances", payload,
-            instances.start(principal, payload.deploymentId, payload.variables ?? {}))
-          yield* recordResource("process-instances", instance.id)
-          return instance
-        }))
-      .handle("list", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          instances.list(principal.tenantId, {
-            deploymentId: query.deploymentId,
-            processKey: query.processKey,
-            state: query.state,
-            hasIncident: query.hasIncident === undefined ? undefined : query.hasIncident === "true",
-            startedAfter: query.startedAfter,
-            startedBefore: query.startedBefore,
-            endedAfter: query.endedAfter,
-            endedBefore: query.endedBefore
-          }, pageRequest(query))))
-      .handle("get", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => instances.get(principal.tenantId, params.id)))
-      .handle("remove", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => instances.remove(principal.tenantId, params.id)))
-      .handle("cancel", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => instances.command(principal, params.id, { type: "CancelInstance" })))
-      .handle("suspend", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => instances.command(principal, params.id, { type: "SuspendInstance" })))
-      .handle("resume", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => instances.command(principal, params.id, { type: "ResumeInstance" })))
-      .handle("moveToken", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          instances.command(principal, params.id, {
-            type: "MoveToken",
-            sourceNodeId: payload.sourceNodeId,
-            targetNodeId: payload.targetNodeId,
-            ...(payload.tokenId === undefined ? {} : { tokenId: payload.tokenId }),
-            variables: payload.variables ?? {}
-          })))
-      .handle("migrate", ({ payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          instances.migrate(principal, {
-            processInstanceIds: payload.processInstanceIds,
-            targetDeploymentId: payload.targetDeploymentId,
-            mappings: payload.mappings ?? [],
-            mapEqualNodes: payload.mapEqualNodes ?? false
-          })))
-      .handle("history", ({ params, query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => instances.history(principal.tenantId, params.id, pageRequest(query))))
-      .handle("snapshot", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => instances.snapshot(principal.tenantId, params.id, params.eventSeq)))
-      .handle("tokens", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => instances.tokens(principal.tenantId, params.id)))
-      .handle("eventSubscriptions", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => instances.subscriptions(principal.tenantId, params.id)))
-      .handle("getVariables", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => instances.variables(principal.tenantId, params.id)))
-      .handle("updateVariables", ({ params, payload }) =>
-        Effect.gen(function*() {
-          const principal = yield* CurrentPrincipal
-          yield* instances.command(principal, params.id, {
-            type: "SetVariables",
-            variables: payload.variables,
-            ...(payload.expectedVersion === undefined ? {} : { expectedVersion: payload.expectedVersion })
-          })
-          return yield* instances.variables(principal.tenantId, params.id)
-        }))
-      .handle("nodeVariables", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => instances.nodeVariables(principal.tenantId, params.id)))
-      .handle("setNodeVariables", ({ params, payload }) =>
-        Effect.gen(function*() {
-          const principal = yield* CurrentPrincipal
-          yield* instances.command(principal, params.id, { type: "SetNodeVariables", nodeId: params.nodeId, variables: payload.variables })
-          const all = yield* instances.nodeVariables(principal.tenantId, params.id)
-          return all.find((entry) => entry.nodeId === params.nodeId) ?? { nodeId: params.nodeId, variables: {} }
-        }))
-  }))
+export const ProcessInstancesHandlers = HttpApiBuilder.group(
+  Api,
+  "processInstances",
+  (handlers) =>
+    Effect.gen(function*() {
+      const instances = yield* ProcessInstances
+      return handlers
+        .handle("start", ({ payload, headers }) =>
+          Effect.gen(function*() {
+            const principal = yield* CurrentPrincipal
+            const instance = yield* idempotently(
+              principal,
+              headers["idempotency-key"],
+              "POST /process-instances",
+              payload,
+              instances.start(principal, payload.deploymentId, payload.variables ?? {})
+            )
+            yield* recordResource("process-instances", instance.id)
+            return instance
+          }))
+        .handle("list", ({ query }) =>
+          Effect.flatMap(CurrentPrincipal, (principal) =>
+            instances.list(principal.tenantId, {
+              deploymentId: query.deploymentId,
+              processKey: query.processKey,
+              state: query.state,
+              hasIncident: query.hasIncident === undefined ? undefined : query.hasIncident === "true",
+              startedAfter: query.startedAfter,
+              startedBefore: query.startedBefore,
+              endedAfter: query.endedAfter,
+              endedBefore: query.endedBefore
+            }, pageRequest(query))))
+        .handle(
+          "get",
+          ({ params }) =>
+            Effect.flatMap(CurrentPrincipal, (principal) =>
+              instances.get(principal.tenantId, params.id))
+        )
+        .handle(
+          "remove",
+          ({ params }) =>
+            Effect.flatMap(CurrentPrincipal, (principal) => instances.remove(principal.tenantId, params.id))
+        )
+        .handle(
+          "cancel",
+          ({ params }) =>
+            Effect.flatMap(CurrentPrincipal, (principal) =>
+              instances.command(principal, params.id, { type: "CancelInstance" }))
+        )
+        .handle(
+          "suspend",
+          ({ params }) =>
+            Effect.flatMap(CurrentPrincipal, (principal) =>
+              instances.command(principal, params.id, { type: "SuspendInstance" }))
+        )
+        .handle(
+          "resume",
+          ({ params }) =>
+            Effect.flatMap(CurrentPrincipal, (principal) =>
+              instances.command(principal, params.id, { type: "ResumeInstance" }))
+        )
+        .handle(
+          "moveToken",
+          ({ params, payload }) =>
+            Effect.flatMap(CurrentPrincipal, (principal) =>
+              instances.command(principal, params.id, {
+                type: "MoveToken",
+                sourceNodeId: payload.sourceNodeId,
+                targetNodeId: payload.targetNodeId,
+                ...(payload.tokenId === undefined ? {} : { tokenId: payload.tokenId }),
+                variables: payload.variables ?? {}
+              }))
+        )
+        .handle(
+          "migrate",
+          ({ payload }) =>
+            Effect.flatMap(CurrentPrincipal, (principal) =>
+              instances.migrate(principal, {
+                processInstanceIds: payload.processInstanceIds,
+                targetDeploymentId: payload.targetDeploymentId,
+                mappings: payload.mappings ?? [],
+                mapEqualNodes: payload.mapEqualNodes ?? false
+              }))
+        )
+        .handle(
+          "history",
+          ({ params, query }) =>
+            Effect.flatMap(CurrentPrincipal, (principal) =>
+              instances.history(principal.tenantId, params.id, pageRequest(query)))
+        )
+        .handle(
+          "snapshot",
+          ({ params }) =>
+            Effect.flatMap(CurrentPrincipal, (principal) =>
+              instances.snapshot(principal.tenantId, params.id, params.eventSeq))
+        )
+        .handle(
+          "tokens",
+          ({ params }) =>
+            Effect.flatMap(CurrentPrincipal, (principal) =>
+              instances.tokens(principal.tenantId, params.id))
+        )
+        .handle(
+          "eventSubscriptions",
+          ({ params }) =>
+            Effect.flatMap(CurrentPrincipal, (principal) =>
+              instances.subscriptions(principal.tenantId, params.id))
+        )
+        .handle(
+          "getVariables",
+          ({ params }) =>
+            Effect.flatMap(CurrentPrincipal, (principal) =>
+              instances.variables(principal.tenantId, params.id))
+        )
+        .handle("updateVariables", ({ params, payload }) =>
+          Effect.gen(function*() {
+            const principal = yield* CurrentPrincipal
+            yield* instances.command(principal, params.id, {
+              type: "SetVariables",
+              variables: payload.variables,
+              ...(payload.expectedVersion === undefined ? {} : { expectedVersion: payload.expectedVersion })
+            })
+            return yield* instances.variables(principal.tenantId, params.id)
+          }))
+        .handle(
+          "nodeVariables",
+          ({ params }) =>
+            Effect.flatMap(CurrentPrincipal, (principal) =>
+              instances.nodeVariables(principal.tenantId, params.id))
+        )
+        .handle("setNodeVariables", ({ params, payload }) =>
+          Effect.gen(function*() {
+            const principal = yield* CurrentPrincipal
+            yield* instances.command(principal, params.id, {
+              type: "SetNodeVariables",
+              nodeId: params.nodeId,
+              variables: payload.variables
+            })
+            const all = yield* instances.nodeVariables(principal.tenantId, params.id)
+            return all.find((entry) =>
+              entry.nodeId === params.nodeId
+            ) ?? { nodeId: params.nodeId, variables: {} }
+          }))
+    })
+)
 
 export const ScopesHandlers = HttpApiBuilder.group(Api, "scopes", (handlers) =>
   Effect.gen(function*() {
@@ -91,17 +160,28 @@ export const ScopesHandlers = HttpApiBuilder.group(Api, "scopes", (handlers) =>
     const find = (tenantId: string, scopeId: string, name: string) =>
       Effect.flatMap(instances.scopeVariables(tenantId, scopeId), (variables) => {
         const found = variables.find((variable) => variable.name === name)
-        return found === undefined ? Effect.fail(notFound("variable", `${name} in scope ${scopeId}`)) : Effect.succeed(found)
+        return found === undefined
+          ? Effect.fail(notFound("variable", `${name} in scope ${scopeId}`))
+          : Effect.succeed(found)
       })
     return handlers
-      .handle("list", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => instances.scopeVariables(principal.tenantId, params.scopeId)))
-      .handle("get", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => find(principal.tenantId, params.scopeId, params.name)))
+      .handle("list", ({ params }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          instances.scopeVariables(principal.tenantId, params.scopeId)))
+      .handle("get", ({ params }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          find(principal.tenantId, params.scopeId, params.name)))
       .handle("set", ({ params, payload }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
           const instanceId = yield* instances.instanceOfScope(principal.tenantId, params.scopeId)
           yield* recordResource("scopes", params.scopeId)
-          yield* instances.command(principal, instanceId, { type: "SetScopeVariable", scopeId: params.scopeId, name: params.name, value: payload.value })
+          yield* instances.command(principal, instanceId, {
+            type: "SetScopeVariable",
+            scopeId: params.scopeId,
+            name: params.name,
+            value: payload.value
+          })
           return yield* find(principal.tenantId, params.scopeId, params.name)
         }))
       .handle("remove", ({ params }) =>
@@ -110,7 +190,11 @@ export const ScopesHandlers = HttpApiBuilder.group(Api, "scopes", (handlers) =>
           const instanceId = yield* instances.instanceOfScope(principal.tenantId, params.scopeId)
           yield* recordResource("scopes", params.scopeId)
           const removed = yield* find(principal.tenantId, params.scopeId, params.name)
-          yield* instances.command(principal, instanceId, { type: "RemoveScopeVariable", scopeId: params.scopeId, name: params.name })
+          yield* instances.command(principal, instanceId, {
+            type: "RemoveScopeVariable",
+            scopeId: params.scopeId,
+            name: params.name
+          })
           return removed
         }))
   }))

@@ -1,10 +1,10 @@
 import { Clock, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
+import { ClusterInfo } from "../../actors/Cluster.ts"
 import { DatabaseInfo } from "../../persistence/Database.ts"
 import { Api } from "../Api.ts"
 import { ServiceUnavailable } from "../api/SystemApi.ts"
-import { ClusterInfo } from "../../actors/Cluster.ts"
 import { NodeLifecycle } from "../NodeLifecycle.ts"
 
 const VERSION = "0.1.0"

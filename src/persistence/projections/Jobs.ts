@@ -4,8 +4,11 @@ import { Effect } from "effect"
 import { toJson } from "../SqlValues.ts"
 import type { ProjectionContext, Projections } from "./Projection.ts"
 
-const closed = (state: "COMPLETED" | "CANCELED" | "ERROR_THROWN") => ({ sql, tenantId, now }: ProjectionContext, event: { readonly jobId: string }) =>
-  sql`UPDATE jobs SET state = ${state}, updated_at = ${now} WHERE id = ${event.jobId} AND tenant_id = ${tenantId}`.pipe(Effect.asVoid)
+const closed =
+  (state: "COMPLETED" | "CANCELED" | "ERROR_THROWN") =>
+  ({ sql, tenantId, now }: ProjectionContext, event: { readonly jobId: string }) =>
+    sql`UPDATE jobs SET state = ${state}, updated_at = ${now} WHERE id = ${event.jobId} AND tenant_id = ${tenantId}`
+      .pipe(Effect.asVoid)
 
 export const jobProjections: Projections = {
   JobCreated: ({ sql, tenantId, instanceId, now }, event) =>
@@ -23,7 +26,9 @@ export const jobProjections: Projections = {
         SELECT tenant_id, id, (SELECT count(*) + 1 FROM job_failures WHERE job_id = ${event.jobId}), worker, ${event.errorMessage},
           ${event.retries}, ${event.retryAt}, ${now}
         FROM jobs WHERE id = ${event.jobId} AND tenant_id = ${tenantId}`,
-      sql`UPDATE jobs SET state = ${event.retries > 0 ? "ACTIVATABLE" : "FAILED"}, retries = ${event.retries}, worker = NULL,
+      sql`UPDATE jobs SET state = ${
+        event.retries > 0 ? "ACTIVATABLE" : "FAILED"
+      }, retries = ${event.retries}, worker = NULL,
           deadline = ${event.retryAt}, error_message = ${event.errorMessage}, updated_at = ${now}
         WHERE id = ${event.jobId} AND tenant_id = ${tenantId}`
     ).pipe(Effect.asVoid),

@@ -6,16 +6,30 @@ import type { Projections } from "./Projection.ts"
 
 export const outboxProjections: Projections = {
   ChildInstanceRequested: (ctx, event) =>
-    ctx.outbox(event.childInstanceId, "START_CHILD", { processKey: event.processKey, parentNodeId: event.nodeId, variables: event.variables }),
+    ctx.outbox(event.childInstanceId, "START_CHILD", {
+      processKey: event.processKey,
+      parentNodeId: event.nodeId,
+      variables: event.variables
+    }),
   ChildInstanceCancelRequested: (ctx, event) => ctx.outbox(event.childInstanceId, "CANCEL_CHILD", {}),
   DecisionRequested: (ctx, event) =>
-    ctx.outbox(ctx.instanceId, "EVALUATE_DECISION", { evaluationId: event.evaluationId, decisionId: event.decisionId, variables: event.variables }),
+    ctx.outbox(ctx.instanceId, "EVALUATE_DECISION", {
+      evaluationId: event.evaluationId,
+      decisionId: event.decisionId,
+      variables: event.variables
+    }),
   ErrorPropagated: (ctx, event) =>
     ctx.parentInstanceId === null
       ? Effect.void
-      : ctx.outbox(ctx.parentInstanceId, "CHILD_ERROR", { errorCode: event.errorCode, errorMessage: event.errorMessage, variables: event.variables }),
+      : ctx.outbox(ctx.parentInstanceId, "CHILD_ERROR", {
+        errorCode: event.errorCode,
+        errorMessage: event.errorMessage,
+        variables: event.variables
+      }),
   EscalationPropagated: (ctx, event) =>
-    ctx.parentInstanceId === null ? Effect.void : ctx.outbox(ctx.parentInstanceId, "CHILD_ESCALATION", { escalationCode: event.escalationCode }),
+    ctx.parentInstanceId === null
+      ? Effect.void
+      : ctx.outbox(ctx.parentInstanceId, "CHILD_ESCALATION", { escalationCode: event.escalationCode }),
   SignalThrown: (ctx, event) =>
     ctx.outbox(ctx.instanceId, "BROADCAST_SIGNAL", {
       broadcastId: `${event.tokenId}:${event.nodeId}`,

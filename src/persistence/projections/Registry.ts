@@ -1,4 +1,5 @@
 // Every projection by event type (events without one write no rows beyond the history).
+import type { InstanceEvent } from "../../engine/InstanceState.ts"
 import { incidentProjections } from "./Incidents.ts"
 import { jobProjections } from "./Jobs.ts"
 import { outboxProjections } from "./Outbox.ts"
@@ -6,7 +7,6 @@ import type { Projection, Projections } from "./Projection.ts"
 import { scopeProjections } from "./Scopes.ts"
 import { subscriptionProjections } from "./Subscriptions.ts"
 import { userTaskProjections } from "./UserTasks.ts"
-import type { InstanceEvent } from "../../engine/InstanceState.ts"
 
 export const PROJECTIONS: Projections = {
   ...jobProjections,

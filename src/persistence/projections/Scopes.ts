@@ -6,7 +6,9 @@ import type { Projections } from "./Projection.ts"
 export const scopeProjections: Projections = {
   ScopeOpened: ({ sql, tenantId, instanceId, now }, event) =>
     sql`INSERT INTO instance_scopes (tenant_id, scope_id, instance_id, node_id, parent_scope_id, created_at)
-      VALUES (${tenantId}, ${event.scopeId}, ${instanceId}, ${event.nodeId}, ${event.parentScopeId}, ${now})`.pipe(Effect.asVoid),
+      VALUES (${tenantId}, ${event.scopeId}, ${instanceId}, ${event.nodeId}, ${event.parentScopeId}, ${now})`.pipe(
+      Effect.asVoid
+    ),
   ScopeClosed: ({ sql, tenantId }, event) =>
     sql`DELETE FROM instance_scopes WHERE scope_id = ${event.scopeId} AND tenant_id = ${tenantId}`.pipe(Effect.asVoid),
   // Migration: the token's rows (job, task, subscription, incident, scope) now name the node of the target version.

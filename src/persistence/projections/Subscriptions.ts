@@ -31,22 +31,49 @@ const opened = (
       RETURNING id, variables`
     const message = claimed[0]
     if (message !== undefined) {
-      yield* ctx.outbox(instanceId, "CORRELATE_MESSAGE", { subscriptionId, messageKey: message.id, variables: fromJson(message.variables) })
+      yield* ctx.outbox(instanceId, "CORRELATE_MESSAGE", {
+        subscriptionId,
+        messageKey: message.id,
+        variables: fromJson(message.variables)
+      })
     }
   })
 
-const closed = ({ sql, instanceId }: ProjectionContext, event: { readonly subscriptionId: string }) => sql`DELETE FROM event_subscriptions WHERE instance_id = ${instanceId} AND id = ${event.subscriptionId}`.pipe(Effect.asVoid)
+const closed = ({ sql, instanceId }: ProjectionContext, event: { readonly subscriptionId: string }) =>
+  sql`DELETE FROM event_subscriptions WHERE instance_id = ${instanceId} AND id = ${event.subscriptionId}`.pipe(
+    Effect.asVoid
+  )
 
 export const subscriptionProjections: Projections = {
   MessageSubscriptionOpened: (ctx, event) =>
-    opened(ctx, event.subscriptionId, event.nodeId, event.tokenId, "MESSAGE", event.messageName, event.correlationKey, null),
-  SignalSubscriptionOpened: (ctx, event) => opened(ctx, event.subscriptionId, event.nodeId, event.tokenId, "SIGNAL", event.signalName, null, null),
-  TimerScheduled: (ctx, event) => opened(ctx, event.subscriptionId, event.nodeId, event.tokenId, "TIMER", null, null, event.dueAt),
+    opened(
+      ctx,
+      event.subscriptionId,
+      event.nodeId,
+      event.tokenId,
+      "MESSAGE",
+      event.messageName,
+      event.correlationKey,
+      null
+    ),
+  SignalSubscriptionOpened: (ctx, event) =>
+    opened(ctx, event.subscriptionId, event.nodeId, event.tokenId, "SIGNAL", event.signalName, null, null),
+  TimerScheduled: (ctx, event) =>
+    opened(ctx, event.subscriptionId, event.nodeId, event.tokenId, "TIMER", null, null, event.dueAt),
   // A condition is checked by the instance itself whenever its variables change: nothing outside waits on it.
   BoundaryOpened: (ctx, event) =>
     event.kind === "conditional"
       ? Effect.void
-      : opened(ctx, event.subscriptionId, event.nodeId, event.hostTokenId, event.kind === "message" ? "MESSAGE" : event.kind === "signal" ? "SIGNAL" : "TIMER", event.name ?? null, event.correlationKey ?? null, event.dueAt ?? null),
+      : opened(
+        ctx,
+        event.subscriptionId,
+        event.nodeId,
+        event.hostTokenId,
+        event.kind === "message" ? "MESSAGE" : event.kind === "signal" ? "SIGNAL" : "TIMER",
+        event.name ?? null,
+        event.correlationKey ?? null,
+        event.dueAt ?? null
+      ),
   MessageCorrelated: closed,
   MessageSubscriptionClosed: closed,
   SignalTriggered: closed,

@@ -3,8 +3,12 @@ import { Effect } from "effect"
 import { toJson } from "../SqlValues.ts"
 import type { ProjectionContext, Projections } from "./Projection.ts"
 
-const closed = (state: "COMPLETED" | "CANCELED") => ({ sql, tenantId, now }: ProjectionContext, event: { readonly taskId: string }) =>
-  sql`UPDATE user_tasks SET state = ${state}, updated_at = ${now}, completed_at = ${state === "COMPLETED" ? now : null}
+const closed =
+  (state: "COMPLETED" | "CANCELED") =>
+  ({ sql, tenantId, now }: ProjectionContext, event: { readonly taskId: string }) =>
+    sql`UPDATE user_tasks SET state = ${state}, updated_at = ${now}, completed_at = ${
+      state === "COMPLETED" ? now : null
+    }
     WHERE id = ${event.taskId} AND tenant_id = ${tenantId}`.pipe(Effect.asVoid)
 
 export const userTaskProjections: Projections = {

@@ -1,33 +1,41 @@
 // Unit tests of the pure core: boundary events.
 import { describe, expect, it } from "vitest"
-import { graphOf } from "../../support/Graphs.ts"
-import { scenario, serviceTask } from "../../support/EngineScenario.ts"
 import type { InstanceEvent } from "../../../src/engine/InstanceState.ts"
+import { scenario, serviceTask } from "../../support/EngineScenario.ts"
+import { graphOf } from "../../support/Graphs.ts"
 
 describe("boundary events", () => {
-  const withBoundary = (boundary: Record<string, unknown>, hostType = "serviceTask") => graphOf({
-    id: "p",
-    nodes: [
-      { id: "s", type: "startEvent" },
-      hostType === "serviceTask"
-        ? { id: "host", type: "serviceTask", properties: { taskType: "work" } }
-        : {
-          id: "host", type: "subProcess",
-          properties: {
-            nodes: [{ id: "is", type: "startEvent" }, { id: "inner", type: "serviceTask", properties: { taskType: "inner" } }, { id: "ie", type: "endEvent" }],
-            flows: [{ id: "i1", source: "is", target: "inner" }, { id: "i2", source: "inner", target: "ie" }]
-          }
-        },
-      { id: "b", type: "boundaryEvent", properties: { attachedTo: "host", ...boundary } },
-      { id: "side", type: "serviceTask", properties: { taskType: "side" } },
-      { id: "done", type: "endEvent" },
-      { id: "sideDone", type: "endEvent" }
-    ],
-    flows: [
-      { id: "f1", source: "s", target: "host" }, { id: "f2", source: "host", target: "done" },
-      { id: "f3", source: "b", target: "side" }, { id: "f4", source: "side", target: "sideDone" }
-    ]
-  }, )
+  const withBoundary = (boundary: Record<string, unknown>, hostType = "serviceTask") =>
+    graphOf({
+      id: "p",
+      nodes: [
+        { id: "s", type: "startEvent" },
+        hostType === "serviceTask"
+          ? { id: "host", type: "serviceTask", properties: { taskType: "work" } }
+          : {
+            id: "host",
+            type: "subProcess",
+            properties: {
+              nodes: [{ id: "is", type: "startEvent" }, {
+                id: "inner",
+                type: "serviceTask",
+                properties: { taskType: "inner" }
+              }, { id: "ie", type: "endEvent" }],
+              flows: [{ id: "i1", source: "is", target: "inner" }, { id: "i2", source: "inner", target: "ie" }]
+            }
+          },
+        { id: "b", type: "boundaryEvent", properties: { attachedTo: "host", ...boundary } },
+        { id: "side", type: "serviceTask", properties: { taskType: "side" } },
+        { id: "done", type: "endEvent" },
+        { id: "sideDone", type: "endEvent" }
+      ],
+      flows: [
+        { id: "f1", source: "s", target: "host" },
+        { id: "f2", source: "host", target: "done" },
+        { id: "f3", source: "b", target: "side" },
+        { id: "f4", source: "side", target: "sideDone" }
+      ]
+    })
   const opened = (s: ReturnType<typeof scenario>) =>
     s.events.filter((e): e is Extract<InstanceEvent, { type: "BoundaryOpened" }> => e.type === "BoundaryOpened")
 
@@ -44,11 +52,13 @@ describe("boundary events", () => {
   })
 
   it("non-interrupting timer: a second path starts and the task keeps running; completing it disarms the rest", () => {
-    const s = scenario(withBoundary({ timeDuration: "PT1H", cancelActivity: false, }))
+    const s = scenario(withBoundary({ timeDuration: "PT1H", cancelActivity: false }))
     s.start()
     const [armed] = opened(s)
     s.run({ type: "FireTimer", subscriptionId: armed!.subscriptionId })
-    expect(s.waiting("job").map((j) => j.node).sort()).toEqual(["side", "work"].map((t) => (t === "work" ? "host" : t)).sort())
+    expect(s.waiting("job").map((j) => j.node).sort()).toEqual(
+      ["side", "work"].map((t) => (t === "work" ? "host" : t)).sort()
+    )
     const host = s.waiting("job").find((j) => j.node === "host")!
     s.run({ type: "CompleteJob", jobId: host.id, variables: {} })
     expect(s.state.status).toBe("ACTIVE")
@@ -72,6 +82,8 @@ describe("boundary events", () => {
     const [armed] = opened(s)
     s.run({ type: "CompleteJob", jobId: s.waiting("job")[0]!.id, variables: {} })
     expect(s.state.status).toBe("COMPLETED")
-    expect(s.run({ type: "TriggerSignal", subscriptionId: armed!.subscriptionId, variables: {} })).toMatchObject({ ok: false })
+    expect(s.run({ type: "TriggerSignal", subscriptionId: armed!.subscriptionId, variables: {} })).toMatchObject({
+      ok: false
+    })
   })
 })

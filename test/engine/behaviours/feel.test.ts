@@ -1,7 +1,7 @@
 // Unit tests of the pure core: FEEL in processes.
 import { describe, expect, it } from "vitest"
-import { graphOf } from "../../support/Graphs.ts"
 import { scenario } from "../../support/EngineScenario.ts"
+import { graphOf } from "../../support/Graphs.ts"
 
 describe("FEEL in processes", () => {
   it("computes with exact decimals, like decisions: 0.1 + 0.2 = 0.3 takes the gateway's first flow", () => {
@@ -15,8 +15,10 @@ describe("FEEL in processes", () => {
         { id: "binary", type: "endEvent" }
       ],
       flows: [
-        { id: "f1", source: "s", target: "calc" }, { id: "f2", source: "calc", target: "gw" },
-        { id: "f3", source: "gw", target: "exact", condition: "= a + b = 0.3" }, { id: "f4", source: "gw", target: "binary", default: true }
+        { id: "f1", source: "s", target: "calc" },
+        { id: "f2", source: "calc", target: "gw" },
+        { id: "f3", source: "gw", target: "exact", condition: "= a + b = 0.3" },
+        { id: "f4", source: "gw", target: "binary", default: true }
       ]
     })
     const run = scenario(graph)

@@ -1,7 +1,7 @@
 // Unit tests of the pure core: regressions.
 import { describe, expect, it } from "vitest"
-import { graphOf } from "../../support/Graphs.ts"
 import { scenario, serviceTask } from "../../support/EngineScenario.ts"
+import { graphOf } from "../../support/Graphs.ts"
 
 describe("regressions", () => {
   it("an iteration that returns a variable named like the output collection does not wipe earlier results", () => {
@@ -9,7 +9,19 @@ describe("regressions", () => {
       id: "p",
       nodes: [
         { id: "start", type: "startEvent" },
-        { id: "each", type: "serviceTask", properties: { taskType: "each", multiInstance: { inputCollection: "= [1, 2]", inputElement: "item", outputCollection: "results", outputElement: "= item" } } },
+        {
+          id: "each",
+          type: "serviceTask",
+          properties: {
+            taskType: "each",
+            multiInstance: {
+              inputCollection: "= [1, 2]",
+              inputElement: "item",
+              outputCollection: "results",
+              outputElement: "= item"
+            }
+          }
+        },
         { id: "end", type: "endEvent" }
       ],
       flows: [{ id: "f1", source: "start", target: "each" }, { id: "f2", source: "each", target: "end" }]

@@ -1,28 +1,38 @@
 // Unit tests of the pure core: multi-instance.
 import { describe, expect, it } from "vitest"
-import { graphOf } from "../../support/Graphs.ts"
-import { scenario, serviceTask } from "../../support/EngineScenario.ts"
 import type { InstanceEvent } from "../../../src/engine/InstanceState.ts"
+import { scenario, serviceTask } from "../../support/EngineScenario.ts"
+import { graphOf } from "../../support/Graphs.ts"
 
 describe("multi-instance", () => {
-  const mi = (sequential: boolean, type = "serviceTask", extra: Record<string, unknown> = {}) => graphOf({
-    id: "p",
-    nodes: [
-      { id: "start", type: "startEvent" },
-      {
-        id: "each", type,
-        properties: {
-          ...(type === "serviceTask" ? { taskType: "each" } : {}),
-          multiInstance: { sequential, inputCollection: "= items", inputElement: "item", outputCollection: "results", outputElement: "= if bonus = null then item * 10 else item * 10 + bonus" },
-          ...extra
-        }
-      },
-      { id: "end", type: "endEvent" }
-    ],
-    flows: [{ id: "f1", source: "start", target: "each" }, { id: "f2", source: "each", target: "end" }]
-  })
+  const mi = (sequential: boolean, type = "serviceTask", extra: Record<string, unknown> = {}) =>
+    graphOf({
+      id: "p",
+      nodes: [
+        { id: "start", type: "startEvent" },
+        {
+          id: "each",
+          type,
+          properties: {
+            ...(type === "serviceTask" ? { taskType: "each" } : {}),
+            multiInstance: {
+              sequential,
+              inputCollection: "= items",
+              inputElement: "item",
+              outputCollection: "results",
+              outputElement: "= if bonus = null then item * 10 else item * 10 + bonus"
+            },
+            ...extra
+          }
+        },
+        { id: "end", type: "endEvent" }
+      ],
+      flows: [{ id: "f1", source: "start", target: "each" }, { id: "f2", source: "each", target: "end" }]
+    })
   const jobItems = (s: ReturnType<typeof scenario>) =>
-    s.events.filter((e): e is Extract<InstanceEvent, { type: "JobCreated" }> => e.type === "JobCreated").map((e) => e.variables["item"])
+    s.events.filter((e): e is Extract<InstanceEvent, { type: "JobCreated" }> => e.type === "JobCreated").map((e) =>
+      e.variables["item"]
+    )
 
   it("parallel: one job per item, results collected in item order whatever the completion order", () => {
     const s = scenario(mi(false))
@@ -59,7 +69,11 @@ describe("multi-instance", () => {
 
   it("works on subprocesses: each iteration runs the subprocess in its own scope", () => {
     const s = scenario(mi(false, "subProcess", {
-      nodes: [{ id: "ss", type: "startEvent" }, { id: "calc", type: "scriptTask", properties: { expression: "= item + 1", resultVariable: "bonus" } }, { id: "se", type: "endEvent" }],
+      nodes: [{ id: "ss", type: "startEvent" }, {
+        id: "calc",
+        type: "scriptTask",
+        properties: { expression: "= item + 1", resultVariable: "bonus" }
+      }, { id: "se", type: "endEvent" }],
       flows: [{ id: "s1", source: "ss", target: "calc" }, { id: "s2", source: "calc", target: "se" }]
     }))
     s.start({ items: [1, 2], bonus: 0 })

@@ -1,13 +1,17 @@
 // Unit tests of the pure core: other elements and instance commands.
 import { describe, expect, it } from "vitest"
-import { graphOf } from "../../support/Graphs.ts"
 import { scenario, serviceTask } from "../../support/EngineScenario.ts"
+import { graphOf } from "../../support/Graphs.ts"
 
 describe("other elements and instance commands", () => {
   it("script task sets its result variable", () => {
     const s = scenario(graphOf({
       id: "p",
-      nodes: [{ id: "start", type: "startEvent" }, { id: "calc", type: "scriptTask", properties: { expression: "= a + b", resultVariable: "sum" } }, { id: "end", type: "endEvent" }],
+      nodes: [{ id: "start", type: "startEvent" }, {
+        id: "calc",
+        type: "scriptTask",
+        properties: { expression: "= a + b", resultVariable: "sum" }
+      }, { id: "end", type: "endEvent" }],
       flows: [{ id: "f1", source: "start", target: "calc" }, { id: "f2", source: "calc", target: "end" }]
     }))
     s.start({ a: 2, b: 3 })
@@ -18,12 +22,17 @@ describe("other elements and instance commands", () => {
     const s = scenario(graphOf({
       id: "p",
       nodes: [
-        { id: "start", type: "startEvent" }, { id: "fork", type: "parallelGateway" }, serviceTask("slow", "slow"),
-        { id: "stop", type: "endEvent", properties: { terminate: true } }, { id: "end", type: "endEvent" }
+        { id: "start", type: "startEvent" },
+        { id: "fork", type: "parallelGateway" },
+        serviceTask("slow", "slow"),
+        { id: "stop", type: "endEvent", properties: { terminate: true } },
+        { id: "end", type: "endEvent" }
       ],
       flows: [
-        { id: "f0", source: "start", target: "fork" }, { id: "f1", source: "fork", target: "slow" },
-        { id: "f2", source: "fork", target: "stop" }, { id: "f3", source: "slow", target: "end" }
+        { id: "f0", source: "start", target: "fork" },
+        { id: "f1", source: "fork", target: "slow" },
+        { id: "f2", source: "fork", target: "stop" },
+        { id: "f3", source: "slow", target: "end" }
       ]
     }))
     s.start()
@@ -50,7 +59,11 @@ describe("other elements and instance commands", () => {
   it("cancel withdraws jobs and tasks; a finished instance rejects commands", () => {
     const s = scenario(graphOf({
       id: "p",
-      nodes: [{ id: "start", type: "startEvent" }, { id: "t", type: "userTask", properties: { candidateGroups: "a, b" } }, { id: "end", type: "endEvent" }],
+      nodes: [{ id: "start", type: "startEvent" }, {
+        id: "t",
+        type: "userTask",
+        properties: { candidateGroups: "a, b" }
+      }, { id: "end", type: "endEvent" }],
       flows: [{ id: "f1", source: "start", target: "t" }, { id: "f2", source: "t", target: "end" }]
     }))
     s.start()

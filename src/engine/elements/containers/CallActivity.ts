@@ -5,6 +5,11 @@ import type { ActivateElement } from "../Element.ts"
 export const callActivity: ActivateElement = ({ run, token, node, visible }) => {
   const call = node.call!
   run.emit({
-    type: "ChildInstanceRequested", tokenId: token.id, nodeId: node.id, childInstanceId: run.newId("child"), processKey: call.processId, variables: visible
+    type: "ChildInstanceRequested",
+    tokenId: token.id,
+    nodeId: node.id,
+    childInstanceId: run.newId("child"),
+    processKey: call.processId,
+    variables: visible
   })
 }

@@ -4,6 +4,13 @@ import type { ActivateElement } from "../Element.ts"
 
 export const subProcess: ActivateElement = ({ run, token, node, locals }) => {
   const scopeId = run.newId("scope")
-  run.emit({ type: "ScopeOpened", scopeId, parentScopeId: token.scopeId, nodeId: node.id, tokenId: token.id, variables: { ...run.state.nodeVariables[node.id], ...locals } })
+  run.emit({
+    type: "ScopeOpened",
+    scopeId,
+    parentScopeId: token.scopeId,
+    nodeId: node.id,
+    tokenId: token.id,
+    variables: { ...run.state.nodeVariables[node.id], ...locals }
+  })
   return run.enter(node.startNodeIds[0]!, null, scopeId)
 }

@@ -1,12 +1,20 @@
 // End events: none, error (thrown to the nearest catcher), message (a job), signal, escalation, terminate (ends every
 // other path of its scope, BPMN 13.5.6). The scope completes when nothing is left in it.
-import { createJob } from "../tasks/JobTask.ts"
 import type { ActivateElement } from "../Element.ts"
+import { createJob } from "../tasks/JobTask.ts"
 
 export const endEvent: ActivateElement = ({ run, token, node, visible, locals }) => {
   if (node.errorThrow !== null) return run.throwError(token, node.errorThrow.errorCode, "", {})
   if (node.job !== null) return createJob(run, token, node, visible)
-  if (node.signalThrow != null) run.emit({ type: "SignalThrown", tokenId: token.id, nodeId: node.id, signalName: node.signalThrow.name, variables: locals })
+  if (node.signalThrow != null) {
+    run.emit({
+      type: "SignalThrown",
+      tokenId: token.id,
+      nodeId: node.id,
+      signalName: node.signalThrow.name,
+      variables: locals
+    })
+  }
   if (node.escalationThrow != null && !run.throwEscalation(token, node.escalationThrow.code)) return
   run.emit({ type: "ElementCompleted", tokenId: token.id, nodeId: node.id })
   if (node.terminate) run.terminateScope(token.scopeId)

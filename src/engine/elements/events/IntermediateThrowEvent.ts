@@ -1,7 +1,7 @@
 // Intermediate throw events: none (pass through), message (a job, as in Zeebe), escalation, link (a jump to the catch
 // link of the same name) and signal (broadcast after the commit).
-import { createJob } from "../tasks/JobTask.ts"
 import type { ActivateElement } from "../Element.ts"
+import { createJob } from "../tasks/JobTask.ts"
 
 export const intermediateThrowEvent: ActivateElement = ({ run, token, node, visible, locals }) => {
   if (node.job !== null) return createJob(run, token, node, visible)
@@ -11,6 +11,14 @@ export const intermediateThrowEvent: ActivateElement = ({ run, token, node, visi
     run.emit({ type: "ElementCompleted", tokenId: token.id, nodeId: node.id })
     return run.enter(node.link.target, null, token.scopeId)
   }
-  if (node.signalThrow != null) run.emit({ type: "SignalThrown", tokenId: token.id, nodeId: node.id, signalName: node.signalThrow.name, variables: locals })
+  if (node.signalThrow != null) {
+    run.emit({
+      type: "SignalThrown",
+      tokenId: token.id,
+      nodeId: node.id,
+      signalName: node.signalThrow.name,
+      variables: locals
+    })
+  }
   return run.leave(token, node, run.takeableFlows(token, node, visible))
 }

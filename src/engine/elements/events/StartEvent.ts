@@ -3,6 +3,11 @@ import type { ActivateElement } from "../Element.ts"
 
 export const startEvent: ActivateElement = ({ run, token, node, visible }) => {
   const eventStarts = run.eventStartsOf(token.scopeId)
-  if (eventStarts.length > 0 && !run.openBoundaries({ id: run.hostIdOf(token.scopeId), scopeId: token.scopeId }, token, eventStarts, { eventScopeId: token.scopeId })) return
+  if (
+    eventStarts.length > 0 &&
+    !run.openBoundaries({ id: run.hostIdOf(token.scopeId), scopeId: token.scopeId }, token, eventStarts, {
+      eventScopeId: token.scopeId
+    })
+  ) return
   return run.leave(token, node, run.takeableFlows(token, node, visible))
 }

@@ -11,9 +11,15 @@ export const exclusiveGateway: ActivateElement = ({ run, token, node, visible })
     const condition = run.flow(flowId).condition
     if (condition === null) return run.leave(token, node, [flowId])
     const outcome = evaluateFeel(isExpression(condition) ? condition : `=${condition}`, visible)
-    if (!outcome.ok) return run.raiseIncident(token, "CONDITION_ERROR", `condition of flow ${flowId} failed: ${outcome.message}`)
+    if (!outcome.ok) {
+      return run.raiseIncident(token, "CONDITION_ERROR", `condition of flow ${flowId} failed: ${outcome.message}`)
+    }
     if (outcome.value === true) return run.leave(token, node, [flowId])
   }
   if (node.defaultFlow !== null) return run.leave(token, node, [node.defaultFlow])
-  return run.raiseIncident(token, "CONDITION_ERROR", `no outgoing flow of gateway ${node.id} has a true condition and there is no default flow`)
+  return run.raiseIncident(
+    token,
+    "CONDITION_ERROR",
+    `no outgoing flow of gateway ${node.id} has a true condition and there is no default flow`
+  )
 }

@@ -4,6 +4,11 @@ import type { ActivateElement } from "../Element.ts"
 
 export const businessRuleTask: ActivateElement = ({ run, token, node, visible }) => {
   run.emit({
-    type: "DecisionRequested", tokenId: token.id, nodeId: node.id, evaluationId: run.newId("decision"), decisionId: node.decision!.decisionId, variables: visible
+    type: "DecisionRequested",
+    tokenId: token.id,
+    nodeId: node.id,
+    evaluationId: run.newId("decision"),
+    decisionId: node.decision!.decisionId,
+    variables: visible
   })
 }

@@ -8,7 +8,14 @@ import type { ActivateElement, Variables } from "../Element.ts"
 export function createJob(run: Run, token: Token, node: GraphNode, visible: Variables): void {
   const job = node.job!
   run.emit({
-    type: "JobCreated", tokenId: token.id, nodeId: node.id, jobId: run.newId("job"), jobType: job.type, retries: job.retries, headers: job.headers, variables: visible
+    type: "JobCreated",
+    tokenId: token.id,
+    nodeId: node.id,
+    jobId: run.newId("job"),
+    jobType: job.type,
+    retries: job.retries,
+    headers: job.headers,
+    variables: visible
   })
 }
 

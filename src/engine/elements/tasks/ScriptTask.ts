@@ -5,6 +5,8 @@ import type { ActivateElement } from "../Element.ts"
 export const scriptTask: ActivateElement = ({ run, token, node, visible }) => {
   const script = node.script!
   const outcome = evaluateFeel(isExpression(script.expression) ? script.expression : `=${script.expression}`, visible)
-  if (!outcome.ok) return run.raiseIncident(token, "EXPRESSION_ERROR", `script of ${node.id} failed: ${outcome.message}`)
+  if (!outcome.ok) {
+    return run.raiseIncident(token, "EXPRESSION_ERROR", `script of ${node.id} failed: ${outcome.message}`)
+  }
   return run.finishActivity(token, node, { [script.resultVariable]: outcome.value })
 }

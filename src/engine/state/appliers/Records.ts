@@ -3,35 +3,27 @@ import type { Appliers } from "../Apply.ts"
 import { waiting } from "../StateChanges.ts"
 
 export const recordAppliers = {
-  ErrorCaught: (state) =>
-    state,
-  NodeSkipped: (state) =>
-    state,
-  NodeRetried: (state, event) =>
-    waiting(state, event.tokenId, null),
-  SignalThrown: (state) =>
-    state,
-  EscalationThrown: (state) =>
-    state,
-  ErrorPropagated: (state) =>
-    state,
-  EscalationPropagated: (state) =>
-    state,
-  IncidentRaised: (state, event) =>
-    ({
-      ...waiting(state, event.tokenId, { kind: "incident", incidentId: event.incidentId }),
-      incidents: {
-        ...state.incidents,
-        [event.incidentId]: {
-          id: event.incidentId,
-          tokenId: event.tokenId,
-          nodeId: event.nodeId,
-          type: event.incidentType,
-          message: event.message,
-          ...(event.jobId === undefined ? {} : { jobId: event.jobId })
-        }
+  ErrorCaught: (state) => state,
+  NodeSkipped: (state) => state,
+  NodeRetried: (state, event) => waiting(state, event.tokenId, null),
+  SignalThrown: (state) => state,
+  EscalationThrown: (state) => state,
+  ErrorPropagated: (state) => state,
+  EscalationPropagated: (state) => state,
+  IncidentRaised: (state, event) => ({
+    ...waiting(state, event.tokenId, { kind: "incident", incidentId: event.incidentId }),
+    incidents: {
+      ...state.incidents,
+      [event.incidentId]: {
+        id: event.incidentId,
+        tokenId: event.tokenId,
+        nodeId: event.nodeId,
+        type: event.incidentType,
+        message: event.message,
+        ...(event.jobId === undefined ? {} : { jobId: event.jobId })
       }
-    }),
+    }
+  }),
   IncidentResolved: (state, event) => {
     const { [event.incidentId]: _, ...incidents } = state.incidents
     return { ...state, incidents }

@@ -5,45 +5,35 @@ import { waiting } from "../StateChanges.ts"
 export const subscriptionAppliers = {
   MessageSubscriptionOpened: (state, event) =>
     waiting(state, event.tokenId, { kind: "message", subscriptionId: event.subscriptionId }),
-  MessageCorrelated: (state, event) =>
-    waiting(state, event.tokenId, null),
-  MessageSubscriptionClosed: (state, event) =>
-    waiting(state, event.tokenId, null),
-  SignalTriggered: (state, event) =>
-    waiting(state, event.tokenId, null),
-  SignalSubscriptionClosed: (state, event) =>
-    waiting(state, event.tokenId, null),
-  TimerFired: (state, event) =>
-    waiting(state, event.tokenId, null),
-  TimerCanceled: (state, event) =>
-    waiting(state, event.tokenId, null),
+  MessageCorrelated: (state, event) => waiting(state, event.tokenId, null),
+  MessageSubscriptionClosed: (state, event) => waiting(state, event.tokenId, null),
+  SignalTriggered: (state, event) => waiting(state, event.tokenId, null),
+  SignalSubscriptionClosed: (state, event) => waiting(state, event.tokenId, null),
+  TimerFired: (state, event) => waiting(state, event.tokenId, null),
+  TimerCanceled: (state, event) => waiting(state, event.tokenId, null),
   TimerScheduled: (state, event) =>
     waiting(state, event.tokenId, { kind: "timer", subscriptionId: event.subscriptionId }),
-  BoundaryOpened: (state, event) =>
-    ({
-      ...state,
-      boundaries: {
-        ...state.boundaries,
-        [event.subscriptionId]: {
-          subscriptionId: event.subscriptionId,
-          hostTokenId: event.hostTokenId,
-          nodeId: event.nodeId,
-          kind: event.kind,
-          ...(event.viaGateway === true ? { viaGateway: true } : {}),
-          ...(event.eventScopeId === undefined ? {} : { eventScopeId: event.eventScopeId })
-        }
+  BoundaryOpened: (state, event) => ({
+    ...state,
+    boundaries: {
+      ...state.boundaries,
+      [event.subscriptionId]: {
+        subscriptionId: event.subscriptionId,
+        hostTokenId: event.hostTokenId,
+        nodeId: event.nodeId,
+        kind: event.kind,
+        ...(event.viaGateway === true ? { viaGateway: true } : {}),
+        ...(event.eventScopeId === undefined ? {} : { eventScopeId: event.eventScopeId })
       }
-    }),
+    }
+  }),
   BoundaryClosed: (state, event) => {
     const { [event.subscriptionId]: _, ...boundaries } = state.boundaries ?? {}
     return { ...state, boundaries }
   },
-  BoundaryTriggered: (state) =>
-    state,
-  ConditionSubscribed: (state, event) =>
-    waiting(state, event.tokenId, { kind: "condition" }),
-  ConditionTriggered: (state, event) =>
-    waiting(state, event.tokenId, null),
+  BoundaryTriggered: (state) => state,
+  ConditionSubscribed: (state, event) => waiting(state, event.tokenId, { kind: "condition" }),
+  ConditionTriggered: (state, event) => waiting(state, event.tokenId, null),
   SignalSubscriptionOpened: (state, event) =>
     waiting(state, event.tokenId, { kind: "signal", subscriptionId: event.subscriptionId })
 } satisfies Partial<Appliers>

@@ -1,26 +1,30 @@
 // Tokens: where they are (activated, moved, migrated, joined) and when they leave.
 import type { Appliers } from "../Apply.ts"
-import { waiting, withToken, withoutToken } from "../StateChanges.ts"
+import { waiting, withoutToken, withToken } from "../StateChanges.ts"
 
 export const tokenAppliers = {
   ElementActivated: (state, event) =>
-    withToken(state, { id: event.tokenId, nodeId: event.nodeId, scopeId: event.scopeId, viaFlow: event.viaFlow, wait: null }),
-  ElementCompleted: (state, event) =>
-    withoutToken(state, event.tokenId),
-  ElementTerminated: (state, event) =>
-    withoutToken(state, event.tokenId),
-  FlowTaken: (state) =>
-    state,
-  JoinArrived: (state, event) =>
-    waiting(state, event.tokenId, { kind: "join" }),
-  TokenMoved: (state) =>
-    state,
-  InstanceMigrated: (state) =>
-    state,
+    withToken(state, {
+      id: event.tokenId,
+      nodeId: event.nodeId,
+      scopeId: event.scopeId,
+      viaFlow: event.viaFlow,
+      wait: null
+    }),
+  ElementCompleted: (state, event) => withoutToken(state, event.tokenId),
+  ElementTerminated: (state, event) => withoutToken(state, event.tokenId),
+  FlowTaken: (state) => state,
+  JoinArrived: (state, event) => waiting(state, event.tokenId, { kind: "join" }),
+  TokenMoved: (state) => state,
+  InstanceMigrated: (state) => state,
   TokenMigrated: (state, event) => {
     const token = state.tokens[event.tokenId]
     if (token === undefined) return state
-    const scopes = Object.fromEntries(Object.entries(state.scopes).map(([id, scope]) => [id, scope.tokenId === token.id ? { ...scope, nodeId: event.nodeId } : scope]))
+    const scopes = Object.fromEntries(
+      Object.entries(state.scopes).map((
+        [id, scope]
+      ) => [id, scope.tokenId === token.id ? { ...scope, nodeId: event.nodeId } : scope])
+    )
     return withToken({ ...state, scopes }, { ...token, nodeId: event.nodeId })
   }
 } satisfies Partial<Appliers>

@@ -5,7 +5,11 @@ export const variableAppliers = {
   VariablesSet: (state, event) => {
     const scope = state.scopes[event.scopeId]
     return scope === undefined
-      ? { ...state, variables: { ...state.variables, ...event.variables }, variablesVersion: state.variablesVersion + 1 }
+      ? {
+        ...state,
+        variables: { ...state.variables, ...event.variables },
+        variablesVersion: state.variablesVersion + 1
+      }
       : {
         ...state,
         scopes: { ...state.scopes, [scope.id]: { ...scope, variables: { ...scope.variables, ...event.variables } } },
@@ -19,11 +23,17 @@ export const variableAppliers = {
       return { ...state, variables, variablesVersion: state.variablesVersion + 1 }
     }
     const { [event.name]: _, ...variables } = scope.variables
-    return { ...state, scopes: { ...state.scopes, [scope.id]: { ...scope, variables } }, variablesVersion: state.variablesVersion + 1 }
-  },
-  NodeVariablesSet: (state, event) =>
-    ({
+    return {
       ...state,
-      nodeVariables: { ...state.nodeVariables, [event.nodeId]: { ...state.nodeVariables[event.nodeId], ...event.variables } }
-    })
+      scopes: { ...state.scopes, [scope.id]: { ...scope, variables } },
+      variablesVersion: state.variablesVersion + 1
+    }
+  },
+  NodeVariablesSet: (state, event) => ({
+    ...state,
+    nodeVariables: {
+      ...state.nodeVariables,
+      [event.nodeId]: { ...state.nodeVariables[event.nodeId], ...event.variables }
+    }
+  })
 } satisfies Partial<Appliers>

@@ -3,34 +3,21 @@ import type { Appliers } from "../Apply.ts"
 import { waiting } from "../StateChanges.ts"
 
 export const workAppliers = {
-  JobCreated: (state, event) =>
-    waiting(state, event.tokenId, { kind: "job", jobId: event.jobId }),
-  UserTaskCreated: (state, event) =>
-    waiting(state, event.tokenId, { kind: "userTask", taskId: event.taskId }),
-  JobCompleted: (state, event) =>
-    waiting(state, event.tokenId, null),
-  JobCanceled: (state, event) =>
-    waiting(state, event.tokenId, null),
-  JobErrorThrown: (state, event) =>
-    waiting(state, event.tokenId, null),
-  UserTaskCompleted: (state, event) =>
-    waiting(state, event.tokenId, null),
-  UserTaskCanceled: (state, event) =>
-    waiting(state, event.tokenId, null),
+  JobCreated: (state, event) => waiting(state, event.tokenId, { kind: "job", jobId: event.jobId }),
+  UserTaskCreated: (state, event) => waiting(state, event.tokenId, { kind: "userTask", taskId: event.taskId }),
+  JobCompleted: (state, event) => waiting(state, event.tokenId, null),
+  JobCanceled: (state, event) => waiting(state, event.tokenId, null),
+  JobErrorThrown: (state, event) => waiting(state, event.tokenId, null),
+  UserTaskCompleted: (state, event) => waiting(state, event.tokenId, null),
+  UserTaskCanceled: (state, event) => waiting(state, event.tokenId, null),
   DecisionRequested: (state, event) =>
     waiting(state, event.tokenId, { kind: "decision", evaluationId: event.evaluationId }),
-  DecisionEvaluated: (state, event) =>
-    waiting(state, event.tokenId, null),
+  DecisionEvaluated: (state, event) => waiting(state, event.tokenId, null),
   ChildInstanceRequested: (state, event) =>
     waiting(state, event.tokenId, { kind: "child", childInstanceId: event.childInstanceId }),
-  ChildInstanceCompleted: (state, event) =>
-    waiting(state, event.tokenId, null),
-  ChildInstanceCancelRequested: (state, event) =>
-    waiting(state, event.tokenId, null),
-  ChildErrorReceived: (state, event) =>
-    waiting(state, event.tokenId, null),
-  JobFailed: (state) =>
-    state,
-  JobRetriesUpdated: (state, event) =>
-    waiting(state, event.tokenId, { kind: "job", jobId: event.jobId })
+  ChildInstanceCompleted: (state, event) => waiting(state, event.tokenId, null),
+  ChildInstanceCancelRequested: (state, event) => waiting(state, event.tokenId, null),
+  ChildErrorReceived: (state, event) => waiting(state, event.tokenId, null),
+  JobFailed: (state) => state,
+  JobRetriesUpdated: (state, event) => waiting(state, event.tokenId, { kind: "job", jobId: event.jobId })
 } satisfies Partial<Appliers>

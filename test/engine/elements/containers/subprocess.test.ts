@@ -1,7 +1,7 @@
 // Unit tests of the pure core: embedded subprocess.
 import { describe, expect, it } from "vitest"
-import { graphOf } from "../../../support/Graphs.ts"
 import { scenario, serviceTask } from "../../../support/EngineScenario.ts"
+import { graphOf } from "../../../support/Graphs.ts"
 
 describe("embedded subprocess", () => {
   const graph = graphOf({
@@ -9,18 +9,26 @@ describe("embedded subprocess", () => {
     nodes: [
       { id: "start", type: "startEvent" },
       {
-        id: "sub", type: "subProcess",
+        id: "sub",
+        type: "subProcess",
         properties: {
           inputMappings: [{ source: "= 0", target: "attempts" }],
           outputMappings: [{ source: "= attempts", target: "attemptsUsed" }],
-          nodes: [{ id: "subStart", type: "startEvent" }, serviceTask("inner", "inner"), { id: "subEnd", type: "endEvent" }],
+          nodes: [{ id: "subStart", type: "startEvent" }, serviceTask("inner", "inner"), {
+            id: "subEnd",
+            type: "endEvent"
+          }],
           flows: [{ id: "s1", source: "subStart", target: "inner" }, { id: "s2", source: "inner", target: "subEnd" }]
         }
       },
       serviceTask("after", "after"),
       { id: "end", type: "endEvent" }
     ],
-    flows: [{ id: "f1", source: "start", target: "sub" }, { id: "f2", source: "sub", target: "after" }, { id: "f3", source: "after", target: "end" }]
+    flows: [{ id: "f1", source: "start", target: "sub" }, { id: "f2", source: "sub", target: "after" }, {
+      id: "f3",
+      source: "after",
+      target: "end"
+    }]
   })
 
   it("runs in its own scope: local variables stay inside, new ones go to the root, output mappings carry values out", () => {
@@ -42,7 +50,9 @@ describe("embedded subprocess", () => {
     s.start()
     s.run({ type: "CancelInstance" })
     expect(s.state).toMatchObject({ status: "CANCELED", scopes: {} })
-    expect(s.events.map((e) => e.type)).toEqual(expect.arrayContaining(["JobCanceled", "ScopeClosed", "InstanceCanceled"]))
+    expect(s.events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(["JobCanceled", "ScopeClosed", "InstanceCanceled"])
+    )
   })
 
   it("a terminate end event inside ends only the subprocess", () => {
@@ -51,19 +61,31 @@ describe("embedded subprocess", () => {
       nodes: [
         { id: "start", type: "startEvent" },
         {
-          id: "sub", type: "subProcess",
+          id: "sub",
+          type: "subProcess",
           properties: {
             nodes: [
-              { id: "ss", type: "startEvent" }, { id: "fork", type: "parallelGateway" }, serviceTask("slow", "slow"),
-              { id: "stop", type: "endEvent", properties: { terminate: true } }, { id: "se", type: "endEvent" }
+              { id: "ss", type: "startEvent" },
+              { id: "fork", type: "parallelGateway" },
+              serviceTask("slow", "slow"),
+              { id: "stop", type: "endEvent", properties: { terminate: true } },
+              { id: "se", type: "endEvent" }
             ],
-            flows: [{ id: "a", source: "ss", target: "fork" }, { id: "b", source: "fork", target: "slow" }, { id: "c", source: "fork", target: "stop" }, { id: "d", source: "slow", target: "se" }]
+            flows: [{ id: "a", source: "ss", target: "fork" }, { id: "b", source: "fork", target: "slow" }, {
+              id: "c",
+              source: "fork",
+              target: "stop"
+            }, { id: "d", source: "slow", target: "se" }]
           }
         },
         serviceTask("after", "after"),
         { id: "end", type: "endEvent" }
       ],
-      flows: [{ id: "f1", source: "start", target: "sub" }, { id: "f2", source: "sub", target: "after" }, { id: "f3", source: "after", target: "end" }]
+      flows: [{ id: "f1", source: "start", target: "sub" }, { id: "f2", source: "sub", target: "after" }, {
+        id: "f3",
+        source: "after",
+        target: "end"
+      }]
     }))
     s.start()
     expect(s.state.status).toBe("ACTIVE")

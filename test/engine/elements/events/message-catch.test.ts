@@ -1,22 +1,36 @@
 // Unit tests of the pure core: waiting for messages.
 import { describe, expect, it } from "vitest"
-import { graphOf } from "../../../support/Graphs.ts"
-import { scenario } from "../../../support/EngineScenario.ts"
 import type { InstanceEvent } from "../../../../src/engine/InstanceState.ts"
+import { scenario } from "../../../support/EngineScenario.ts"
+import { graphOf } from "../../../support/Graphs.ts"
 
 describe("waiting for messages", () => {
   const graph = graphOf({
     id: "p",
     nodes: [
       { id: "start", type: "startEvent" },
-      { id: "paid", type: "intermediateCatchEvent", properties: { messageName: "payment", correlationKey: "= orderId" } },
-      { id: "confirm", type: "receiveTask", properties: { messageName: "confirmation", correlationKey: "= \"C-\" + orderId" } },
+      {
+        id: "paid",
+        type: "intermediateCatchEvent",
+        properties: { messageName: "payment", correlationKey: "= orderId" }
+      },
+      {
+        id: "confirm",
+        type: "receiveTask",
+        properties: { messageName: "confirmation", correlationKey: "= \"C-\" + orderId" }
+      },
       { id: "end", type: "endEvent" }
     ],
-    flows: [{ id: "f1", source: "start", target: "paid" }, { id: "f2", source: "paid", target: "confirm" }, { id: "f3", source: "confirm", target: "end" }]
+    flows: [{ id: "f1", source: "start", target: "paid" }, { id: "f2", source: "paid", target: "confirm" }, {
+      id: "f3",
+      source: "confirm",
+      target: "end"
+    }]
   })
   const opened = (events: ReadonlyArray<InstanceEvent>) =>
-    events.filter((e): e is Extract<InstanceEvent, { type: "MessageSubscriptionOpened" }> => e.type === "MessageSubscriptionOpened")
+    events.filter((e): e is Extract<InstanceEvent, { type: "MessageSubscriptionOpened" }> =>
+      e.type === "MessageSubscriptionOpened"
+    )
 
   it("opens a subscription with the correlation key evaluated on arrival, and moves on when it is correlated", () => {
     const s = scenario(graph)
@@ -26,7 +40,10 @@ describe("waiting for messages", () => {
     s.run({ type: "CorrelateMessage", subscriptionId: first!.subscriptionId, variables: { amount: 10 } })
     const second = opened(s.events)[1]!
     expect(second).toMatchObject({ nodeId: "confirm", messageName: "confirmation", correlationKey: "C-A-1" })
-    expect(s.run({ type: "CorrelateMessage", subscriptionId: first!.subscriptionId, variables: {} })).toMatchObject({ ok: false, reason: "NOT_FOUND" })
+    expect(s.run({ type: "CorrelateMessage", subscriptionId: first!.subscriptionId, variables: {} })).toMatchObject({
+      ok: false,
+      reason: "NOT_FOUND"
+    })
     s.run({ type: "CorrelateMessage", subscriptionId: second.subscriptionId, variables: {} })
     expect(s.state).toMatchObject({ status: "COMPLETED", variables: { orderId: "A-1", amount: 10 } })
   })

@@ -2,9 +2,9 @@
 import { describe, expect, it } from "vitest"
 import { compileDraft } from "../../../../src/bpmn/CompileGraph.ts"
 import { readJsonGraph } from "../../../../src/bpmn/JsonGraph.ts"
-import { graphOf } from "../../../support/Graphs.ts"
-import { scenario, serviceTask } from "../../../support/EngineScenario.ts"
 import type { InstanceEvent } from "../../../../src/engine/InstanceState.ts"
+import { scenario, serviceTask } from "../../../support/EngineScenario.ts"
+import { graphOf } from "../../../support/Graphs.ts"
 
 describe("event-based gateway", () => {
   const graph = graphOf({
@@ -20,9 +20,13 @@ describe("event-based gateway", () => {
       { id: "e2", type: "endEvent" }
     ],
     flows: [
-      { id: "f0", source: "s", target: "gw" }, { id: "f1", source: "gw", target: "paid" }, { id: "f2", source: "gw", target: "late" },
-      { id: "f3", source: "paid", target: "ship" }, { id: "f4", source: "late", target: "cancel" },
-      { id: "f5", source: "ship", target: "e1" }, { id: "f6", source: "cancel", target: "e2" }
+      { id: "f0", source: "s", target: "gw" },
+      { id: "f1", source: "gw", target: "paid" },
+      { id: "f2", source: "gw", target: "late" },
+      { id: "f3", source: "paid", target: "ship" },
+      { id: "f4", source: "late", target: "cancel" },
+      { id: "f5", source: "ship", target: "e1" },
+      { id: "f6", source: "cancel", target: "e2" }
     ]
   })
   const armed = (s: ReturnType<typeof scenario>) =>
@@ -37,7 +41,10 @@ describe("event-based gateway", () => {
     s.run({ type: "CorrelateMessage", subscriptionId: message!.subscriptionId, variables: { amount: 5 } })
     expect(s.waiting("job").map((j) => j.node)).toEqual(["ship"])
     expect(s.state.boundaries).toEqual({})
-    expect(s.run({ type: "FireTimer", subscriptionId: timer!.subscriptionId })).toMatchObject({ ok: false, reason: "NOT_FOUND" })
+    expect(s.run({ type: "FireTimer", subscriptionId: timer!.subscriptionId })).toMatchObject({
+      ok: false,
+      reason: "NOT_FOUND"
+    })
     expect(s.state.variables).toMatchObject({ amount: 5 })
   })
 
@@ -51,8 +58,15 @@ describe("event-based gateway", () => {
   it("refuses a gateway whose flows do not lead to catch events", () => {
     const read = readJsonGraph({
       id: "bad",
-      nodes: [{ id: "s", type: "startEvent" }, { id: "gw", type: "eventBasedGateway" }, { id: "a", type: "endEvent" }, { id: "b", type: "endEvent" }],
-      flows: [{ id: "f0", source: "s", target: "gw" }, { id: "f1", source: "gw", target: "a" }, { id: "f2", source: "gw", target: "b" }]
+      nodes: [{ id: "s", type: "startEvent" }, { id: "gw", type: "eventBasedGateway" }, { id: "a", type: "endEvent" }, {
+        id: "b",
+        type: "endEvent"
+      }],
+      flows: [{ id: "f0", source: "s", target: "gw" }, { id: "f1", source: "gw", target: "a" }, {
+        id: "f2",
+        source: "gw",
+        target: "b"
+      }]
     })
     if (!read.ok) throw new Error("unreadable")
     expect(JSON.stringify(compileDraft(read.draft))).toMatch(/must lead to a message, signal or timer catch event/)

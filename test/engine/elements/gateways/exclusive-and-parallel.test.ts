@@ -1,7 +1,7 @@
 // Unit tests of the pure core: gateways.
 import { describe, expect, it } from "vitest"
-import { graphOf } from "../../../support/Graphs.ts"
 import { scenario, serviceTask } from "../../../support/EngineScenario.ts"
+import { graphOf } from "../../../support/Graphs.ts"
 
 describe("gateways", () => {
   const branching = graphOf({
@@ -22,7 +22,10 @@ describe("gateways", () => {
   it("exclusive: takes the first true condition", () => {
     const s = scenario(branching)
     s.start({ amount: 500 })
-    expect(s.events.filter((e) => e.type === "FlowTaken").map((e) => (e as { flowId: string }).flowId)).toEqual(["f0", "toBig"])
+    expect(s.events.filter((e) => e.type === "FlowTaken").map((e) => (e as { flowId: string }).flowId)).toEqual([
+      "f0",
+      "toBig"
+    ])
     expect(s.state.status).toBe("COMPLETED")
   })
 

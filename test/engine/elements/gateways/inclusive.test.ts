@@ -1,7 +1,7 @@
 // Unit tests of the pure core: inclusive gateway.
 import { describe, expect, it } from "vitest"
-import { graphOf } from "../../../support/Graphs.ts"
 import { scenario, serviceTask } from "../../../support/EngineScenario.ts"
+import { graphOf } from "../../../support/Graphs.ts"
 
 describe("inclusive gateway", () => {
   const graph = graphOf({

@@ -1,14 +1,17 @@
 // Unit tests of the pure core: service tasks and variables.
 import { describe, expect, it } from "vitest"
-import { graphOf } from "../../../support/Graphs.ts"
 import { scenario, serviceTask } from "../../../support/EngineScenario.ts"
+import { graphOf } from "../../../support/Graphs.ts"
 
 describe("service tasks and variables", () => {
   const graph = graphOf({
     id: "p",
     nodes: [
       { id: "start", type: "startEvent" },
-      serviceTask("a", "work", { inputMappings: [{ source: "= amount * 2", target: "doubled" }], outputMappings: [{ source: "= result + 1", target: "total" }] }),
+      serviceTask("a", "work", {
+        inputMappings: [{ source: "= amount * 2", target: "doubled" }],
+        outputMappings: [{ source: "= result + 1", target: "total" }]
+      }),
       { id: "end", type: "endEvent" }
     ],
     flows: [{ id: "f1", source: "start", target: "a" }, { id: "f2", source: "a", target: "end" }]
