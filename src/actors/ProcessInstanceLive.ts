@@ -13,13 +13,18 @@ import { InstanceRejected, type InstanceSnapshot, ProcessInstance } from "./Proc
 /** The most an instance's variables may take, as JSON text (Zeebe's default message size limit is also 4 MB). */
 export const MAX_INSTANCE_VARIABLES_BYTES = 4 * 1024 * 1024
 
-/** "field: message" (the form the core uses for rejections naming a field), or undefined when storable. */
-const variablesProblem = (variables: Readonly<Record<string, unknown>>): string | undefined => {
+/** Why the variables cannot be stored, naming the field, or undefined when they can. */
+const variablesProblem = (
+  variables: Readonly<Record<string, unknown>>
+): { readonly field: string; readonly message: string } | undefined => {
   const problem = jsonValueProblem(variables, "variables")
-  if (problem !== undefined) return `${problem.field}: ${problem.message}`
+  if (problem !== undefined) return problem
   const size = Buffer.byteLength(JSON.stringify(variables))
   return size > MAX_INSTANCE_VARIABLES_BYTES
-    ? `variables: the instance's variables would take ${size} bytes, over the limit of ${MAX_INSTANCE_VARIABLES_BYTES}`
+    ? {
+      field: "variables",
+      message: `the instance's variables would take ${size} bytes, over the limit of ${MAX_INSTANCE_VARIABLES_BYTES}`
+    }
     : undefined
 }
 
@@ -59,11 +64,13 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
         Effect.gen(function*() {
           // A command id applied before answers with its recorded reply. It is looked up only when the command does
           // not apply (as a duplicate typically does not) or when its commit finds the id taken.
-          const rejected = (reason: InstanceRejected["reason"], message: string) =>
+          const rejected = (reason: InstanceRejected["reason"], message: string, field?: string) =>
             Effect.flatMap(store.recordedReply(instanceId, payload.commandId), (recorded) =>
               recorded !== undefined
                 ? Effect.succeed(recorded as InstanceSnapshot)
-                : Effect.fail(new InstanceRejected({ reason, message })))
+                : Effect.fail(
+                  new InstanceRejected(field === undefined ? { reason, message } : { reason, message, field })
+                ))
 
           let instance: StoredInstance
           let created: NewInstance | undefined
@@ -143,12 +150,12 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
             outcome = engine.execute({ graph: instance.graph, instanceId, state: instance.engineState, command, now })
           }
           if (isRejection(outcome)) {
-            return yield* rejected(outcome.reason, outcome.message)
+            return yield* rejected(outcome.reason, outcome.message, outcome.field)
           }
           // Values PostgreSQL cannot store (a NUL made by a script, say) or an instance grown past its budget are
           // refused before the commit, naming the variable, instead of failing inside it.
           const unstorable = variablesProblem(outcome.variables)
-          if (unstorable !== undefined) return yield* rejected("INVALID_ARGUMENT", unstorable)
+          if (unstorable !== undefined) return yield* rejected("INVALID_ARGUMENT", unstorable.message, unstorable.field)
 
           const reply: InstanceSnapshot = {
             ...snapshotOf(instance),

@@ -12,7 +12,17 @@ export type { RejectionReason } from "./Rejected.ts"
 
 export type ExecuteResult =
   | { readonly ok: true; readonly state: InstanceState; readonly events: ReadonlyArray<InstanceEvent> }
-  | { readonly ok: false; readonly reason: RejectionReason; readonly message: string }
+  | {
+    readonly ok: false
+    readonly reason: RejectionReason
+    readonly message: string
+    readonly field?: string | undefined
+  }
+
+const rejectionOf = (rejected: Rejected): ExecuteResult =>
+  rejected.field === undefined
+    ? { ok: false, reason: rejected.reason, message: rejected.message }
+    : { ok: false, reason: rejected.reason, message: rejected.message, field: rejected.field }
 
 /** Migrates an instance from the graph of its version (`source`) to the target version's graph. */
 export const migrate = (
@@ -29,7 +39,7 @@ export const migrate = (
     run.drain()
     return { ok: true, state: run.state, events: run.events }
   } catch (error) {
-    if (error instanceof Rejected) return { ok: false, reason: error.reason, message: error.message }
+    if (error instanceof Rejected) return rejectionOf(error)
     throw error
   }
 }
@@ -82,7 +92,7 @@ export const execute = (
     run.drain()
     return { ok: true, state: run.state, events: run.events }
   } catch (error) {
-    if (error instanceof Rejected) return { ok: false, reason: error.reason, message: error.message }
+    if (error instanceof Rejected) return rejectionOf(error)
     throw error
   }
 }

@@ -4,8 +4,11 @@ export type RejectionReason = "INVALID_STATE" | "NOT_FOUND" | "INVALID_ARGUMENT"
 export class Rejected {
   readonly reason: RejectionReason
   readonly message: string
-  constructor(reason: RejectionReason, message: string) {
+  /** The command's field at fault, when one is (the API names it in errors[].field). */
+  readonly field: string | undefined
+  constructor(reason: RejectionReason, message: string, field?: string) {
     this.reason = reason
     this.message = message
+    this.field = field
   }
 }

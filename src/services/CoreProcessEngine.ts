@@ -22,7 +22,7 @@ const historyOf = (event: InstanceEvent): HistoryEvent => {
 const stateOf = (state: unknown): InstanceState => state as InstanceState
 
 const outcomeOf = (result: ExecuteResult): EngineOutcome | EngineRejection => {
-  if (!result.ok) return { _tag: "Rejection", reason: result.reason, message: result.message }
+  if (!result.ok) return { _tag: "Rejection", reason: result.reason, message: result.message, field: result.field }
   return {
     state: result.state,
     status: result.state.status,

@@ -15,6 +15,8 @@ export interface EngineRejection {
   readonly _tag: "Rejection"
   readonly reason: "INVALID_STATE" | "NOT_FOUND" | "INVALID_ARGUMENT" | "CONFLICT"
   readonly message: string
+  /** The command's field at fault, when one is. */
+  readonly field?: string | undefined
 }
 
 /** A token as the API shows it: where it is parked and on what. */

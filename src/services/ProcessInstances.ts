@@ -214,13 +214,9 @@ export class ProcessInstances
           return rows[0].instance_id
         })
 
-      // The core names the faulty field as "field: message".
-      const rejectedInput = (message: string): ValidationError => {
-        const field = /^([\w.\[\]]+): /.exec(message)?.[1]
-        return field === undefined
-          ? validationError("command", message)
-          : validationError(field, message.slice(field.length + 2))
-      }
+      // The core names the faulty field of a rejected command as a value (InstanceRejected.field).
+      const rejectedInput = (rejected: InstanceRejected): ValidationError =>
+        validationError(rejected.field ?? "command", rejected.message)
 
       const send = (
         principal: Principal,
@@ -245,7 +241,7 @@ export class ProcessInstances
                 })
                 : rejected.reason === "INVALID_STATE" || rejected.reason === "CONFLICT"
                 ? conflict(rejected.message)
-                : rejectedInput(rejected.message)
+                : rejectedInput(rejected)
             )),
           Effect.catchTags({
             MailboxFull: Effect.die,

@@ -52,7 +52,7 @@ export const failJob: CommandHandler<"FailJob"> = (run, command, status) => {
 }
 
 export const updateJobRetries: CommandHandler<"UpdateJobRetries"> = (run, command) => {
-  if (command.retries < 1) throw new Rejected("INVALID_ARGUMENT", "retries: must be at least 1")
+  if (command.retries < 1) throw new Rejected("INVALID_ARGUMENT", "must be at least 1", "retries")
   const waiting = Object.values(run.state.tokens).find((t) => t.wait?.kind === "job" && t.wait.jobId === command.jobId)
   if (waiting !== undefined) {
     return run.emit({

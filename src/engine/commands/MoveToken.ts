@@ -13,30 +13,34 @@ export function moveToken(run: Run, command: Extract<InstanceCommand, { type: "M
   if (source === undefined) {
     throw new Rejected(
       "INVALID_ARGUMENT",
-      `sourceNodeId: ${command.sourceNodeId} is not a node of process ${run.graph.key}`
+      `${command.sourceNodeId} is not a node of process ${run.graph.key}`,
+      "sourceNodeId"
     )
   }
   const target = run.graph.nodes[command.targetNodeId]
   if (target === undefined) {
     throw new Rejected(
       "INVALID_ARGUMENT",
-      `targetNodeId: ${command.targetNodeId} is not a node of process ${run.graph.key}`
+      `${command.targetNodeId} is not a node of process ${run.graph.key}`,
+      "targetNodeId"
     )
   }
   if (target.type === "boundaryEvent" || target.triggeredByEvent === true || target.eventStart != null) {
     throw new Rejected(
       "INVALID_ARGUMENT",
-      `targetNodeId: ${target.id} is a ${
+      `${target.id} is a ${
         target.type === "boundaryEvent" ? "boundary event" : "part of an event subprocess's start"
-      }: it is triggered by its event, not by a token`
+      }: it is triggered by its event, not by a token`,
+      "targetNodeId"
     )
   }
   if (target.scope !== source.scope) {
     throw new Rejected(
       "INVALID_ARGUMENT",
-      `targetNodeId: ${target.id} is in ${target.scope ?? "the process"}, the token in ${
+      `${target.id} is in ${target.scope ?? "the process"}, the token in ${
         source.scope ?? "the process"
-      }: a token moves within its scope`
+      }: a token moves within its scope`,
+      "targetNodeId"
     )
   }
   const candidates = Object.values(run.state.tokens).filter((t) =>
@@ -51,7 +55,8 @@ export function moveToken(run: Run, command: Extract<InstanceCommand, { type: "M
   if (candidates.length > 1) {
     throw new Rejected(
       "INVALID_ARGUMENT",
-      `tokenId: ${candidates.length} tokens are at ${source.id}; say which one to move`
+      `${candidates.length} tokens are at ${source.id}; say which one to move`,
+      "tokenId"
     )
   }
   const token = candidates[0]!
