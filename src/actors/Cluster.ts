@@ -110,7 +110,7 @@ const HealthWatch = Layer.effectDiscard(
         { concurrency: 8, discard: true }
       )
     }).pipe(Effect.catchCause((cause) => Effect.logDebug("runner health watch failed", cause)))
-    yield* Effect.forkScoped(Effect.repeat(round, Schedule.spaced("500 millis")))
+    yield* Effect.forkScoped(Effect.repeat(round, Schedule.spaced("250 millis")))
   })
 )
 
@@ -141,7 +141,7 @@ const socketRunners = (config: AppConfigShape["cluster"]) =>
         shardsPerGroup: config.shards,
         // Fast failover: notice a dead runner within about a second (ping), pick up freed shards at once.
         runnerHealthCheckInterval: "1 second",
-        refreshAssignmentsInterval: "500 millis",
+        refreshAssignmentsInterval: "250 millis",
         sendRetryInterval: "50 millis",
         shardLockRefreshInterval: "2 seconds",
         shardLockExpiration: "6 seconds",
