@@ -29,6 +29,8 @@ export interface TokenServiceShape {
   readonly oidcIssuer: string | undefined
 }
 
+const VERIFIED_CACHE_SIZE = 10_000
+
 export class TokenService extends Context.Service<TokenService, TokenServiceShape>()("flowcore/TokenService") {
   static readonly layer = Layer.effect(
     TokenService,
@@ -48,9 +50,21 @@ export class TokenService extends Context.Service<TokenService, TokenServiceShap
         return { sub: payload.sub, tenantId: tenantId.toLowerCase(), roles: (roles ?? []).filter(isRole), source }
       }
 
+      // A token verified once is good until it expires: its signature is not checked again on every request (HMAC and
+      // JWKS verification are a measurable share of a request's CPU). Keyed by the whole token, so by its signature.
+      const verified = new Map<string, { readonly principal: Principal; readonly expiresAt: number }>()
+      const remember = (token: string, principal: Principal, exp: number | undefined) => {
+        if (exp === undefined) return
+        if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string)
+        verified.set(token, { principal, expiresAt: exp * 1000 })
+      }
+
       const verify = (token: string) =>
         Effect.gen(function*() {
-          const now = new Date(yield* nowMillis)
+          const nowMs = yield* nowMillis
+          const cached = verified.get(token)
+          if (cached !== undefined && nowMs < cached.expiresAt) return cached.principal
+          const now = new Date(nowMs)
           return yield* Effect.tryPromise({
             try: async () => {
               let issuer: unknown
@@ -65,14 +79,18 @@ export class TokenService extends Context.Service<TokenService, TokenServiceShap
                   currentDate: now,
                   ...(config.oidc.audience === undefined ? {} : { audience: config.oidc.audience })
                 })
-                return claimsToPrincipal(payload, "oidc")
+                const principal = claimsToPrincipal(payload, "oidc")
+                remember(token, principal, payload.exp)
+                return principal
               }
               const { payload } = await jwtVerify(token, secret, {
                 issuer: config.jwtIssuer,
                 algorithms: ["HS256"],
                 currentDate: now
               })
-              return claimsToPrincipal(payload, "local")
+              const principal = claimsToPrincipal(payload, "local")
+              remember(token, principal, payload.exp)
+              return principal
             },
             catch: (error) =>
               error instanceof InvalidToken

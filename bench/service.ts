@@ -1,0 +1,293 @@
+// npm run bench — the service as a user runs it: `node src/main.ts` (what `npm start` runs) in its own process, the
+// load from this one over HTTP, on the embedded PGlite and on PostgreSQL, each next to a baseline of the same
+// database measured in the same run. Prints one table:
+//   instances/s   one-task instances completed per second (STARTERS clients start, WORKERS loops activate 32 jobs
+//                 at a time and complete each), with start latency p50/p99
+//   correlations/s  N instances wait at a message catch event, then N messages are published, CONCURRENCY in flight
+//   baseline tx/s single-row insert transactions through the same Node SQL client (@effect/sql-pg) at CONCURRENCY
+//   RSS           of the service process at the end
+//   SECONDS=10 STARTERS=16 WORKERS=4 N=2000 CONCURRENCY=64 DB=both|pglite|postgres npm run bench
+import { PgClient } from "@effect/sql-pg"
+import { Layer, ManagedRuntime, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { AppConfig } from "../src/config.ts"
+import { DatabaseLive } from "../src/persistence/Database.ts"
+import { testConfig } from "../test/support/TestApp.ts"
+
+const SECONDS = Number(process.env["SECONDS"] ?? 10)
+const STARTERS = Number(process.env["STARTERS"] ?? 16)
+const WORKERS = Number(process.env["WORKERS"] ?? 4)
+const N = Number(process.env["N"] ?? 2000)
+const CONCURRENCY = Number(process.env["CONCURRENCY"] ?? 64)
+const DB = (process.env["DB"] ?? "both").toLowerCase()
+const SERVER = new URL(
+  process.env["BENCH_DATABASE_URL"] ?? process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
+)
+const PASSWORD = "bench-password-1"
+/** npm run bench:profile: the service writes a V8 CPU profile (bench-profiles/) and its top functions are printed. */
+const PROFILE = process.env["PROFILE"] === "1"
+const serviceTask = readFileSync(new URL("../test/fixtures/service-task.bpmn", import.meta.url), "utf8")
+const messageWait = {
+  id: "bench-wait",
+  nodes: [
+    { id: "start", type: "startEvent" },
+    { id: "wait", type: "intermediateCatchEvent", properties: { messageName: "bench-paid", correlationKey: "= key" } },
+    { id: "end", type: "endEvent" }
+  ],
+  flows: [{ id: "f1", source: "start", target: "wait" }, { id: "f2", source: "wait", target: "end" }]
+}
+
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+
+const startService = (env: Record<string, string>) =>
+  new Promise<{ child: ChildProcess; base: string }>((resolve, reject) => {
+    const args = PROFILE ? ["--cpu-prof", "--cpu-prof-dir=bench-profiles", "src/main.ts"] : ["src/main.ts"]
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, ...env, PORT: "0", HOST: "127.0.0.1", ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: "info" },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let output = ""
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /listening on 127\.0\.0\.1:(\d+)/.exec(output)
+      if (match) resolve({ child, base: `http://127.0.0.1:${match[1]}/api/v1` })
+    }
+    child.stdout!.on("data", onData)
+    child.stderr!.on("data", (chunk: Buffer) => void (output += chunk.toString()))
+    child.on("exit", (code) => reject(new Error(`service exited with ${code}: ${output}`)))
+  })
+
+const rssOf = (pid: number): number => {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8")
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
+}
+
+/** Single-row insert transactions at CONCURRENCY through @effect/sql-pg, on a database like the service's. */
+const baseline = async (layer: Layer.Layer<SqlClient.SqlClient, unknown>) => {
+  const runtime = ManagedRuntime.make(layer)
+  try {
+    const sql = await runtime.runPromise(SqlClient.SqlClient)
+    await runtime.runPromise(
+      sql`CREATE TABLE IF NOT EXISTS bench_baseline (id bigserial PRIMARY KEY, n integer NOT NULL, at timestamptz NOT NULL)`
+    )
+    let next = 0
+    const total = Math.max(2000, N)
+    const t0 = performance.now()
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      while (next < total) {
+        const n = next++
+        await runtime.runPromise(sql.withTransaction(sql`INSERT INTO bench_baseline (n, at) VALUES (${n}, now())`))
+      }
+    }))
+    return Math.round(total / ((performance.now() - t0) / 1000))
+  } finally {
+    await runtime.dispose()
+  }
+}
+
+const run = async (
+  label: string,
+  env: Record<string, string>,
+  baselineLayer: Layer.Layer<SqlClient.SqlClient, unknown>
+) => {
+  const service = await startService(env)
+  const call = async (
+    token: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    contentType = "application/json"
+  ) => {
+    const response = await fetch(`${service.base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": contentType },
+      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
+    })
+    const json = await response.json() as { success: boolean; data: any; message?: string }
+    if (!json.success) throw new Error(`${method} ${path}: ${response.status} ${json.message}`)
+    return json.data
+  }
+  try {
+    const login = await (await fetch(`${service.base}/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: "admin", password: PASSWORD })
+    })).json() as { data: { token: string } }
+    const token = login.data.token
+
+    // Instances: start -> service task -> end, for SECONDS.
+    const oneTask = await call(token, "POST", "/deployments", serviceTask, "application/xml")
+    const latencies: Array<number> = []
+    let completed = 0
+    const deadline = performance.now() + SECONDS * 1000
+    const t0 = performance.now()
+    await Promise.all([
+      ...Array.from({ length: STARTERS }, async () => {
+        while (performance.now() < deadline) {
+          const t = performance.now()
+          await call(token, "POST", "/process-instances", { deploymentId: oneTask.id })
+          latencies.push(performance.now() - t)
+        }
+      }),
+      ...Array.from({ length: WORKERS }, async (_, w) => {
+        while (performance.now() < deadline) {
+          const { jobs } = await call(token, "POST", "/jobs/activation", {
+            type: "charge-card",
+            worker: `w${w}`,
+            maxJobsToActivate: 32,
+            timeout: 60_000,
+            requestTimeout: 200
+          })
+          await Promise.all(jobs.map(async (job: { id: string }) => {
+            await call(token, "POST", `/jobs/${job.id}/complete`, {})
+            completed++
+          }))
+        }
+      })
+    ])
+    const instancesPerSecond = Math.round(completed / ((performance.now() - t0) / 1000))
+    latencies.sort((a, b) => a - b)
+
+    // Correlations: N waiting instances, then N publishes with CONCURRENCY in flight.
+    const waiting = await call(token, "POST", "/deployments", messageWait)
+    let started = 0
+    await Promise.all(Array.from({ length: 32 }, async () => {
+      while (started < N) {
+        const i = started++
+        await call(token, "POST", "/process-instances", { deploymentId: waiting.id, variables: { key: `k-${i}` } })
+      }
+    }))
+    let published = 0
+    const publishLatencies: Array<number> = []
+    const c0 = performance.now()
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      while (published < N) {
+        const i = published++
+        const t = performance.now()
+        const result = await call(token, "POST", "/messages", { messageName: "bench-paid", correlationKey: `k-${i}` })
+        if (result.correlatedCount !== 1) throw new Error(`message k-${i} correlated ${result.correlatedCount}`)
+        publishLatencies.push(performance.now() - t)
+      }
+    }))
+    const correlationsPerSecond = Math.round(N / ((performance.now() - c0) / 1000))
+    publishLatencies.sort((a, b) => a - b)
+    const rss = rssOf(service.child.pid!)
+    const tx = await baseline(baselineLayer)
+    return {
+      label,
+      instancesPerSecond,
+      startP50: Math.round(percentile(latencies, 50)),
+      startP99: Math.round(percentile(latencies, 99)),
+      correlationsPerSecond,
+      publishP50: Math.round(percentile(publishLatencies, 50)),
+      publishP99: Math.round(percentile(publishLatencies, 99)),
+      baseline: tx,
+      rss
+    }
+  } finally {
+    if (PROFILE) {
+      // a graceful stop writes the profile
+      await new Promise((resolve) => {
+        service.child.once("exit", resolve)
+        service.child.kill("SIGTERM")
+      })
+      summarizeProfiles()
+    } else service.child.kill("SIGKILL")
+  }
+}
+
+/** Self time by package / file and by function, of the newest profile in bench-profiles/. */
+const summarizeProfiles = () => {
+  const dir = "bench-profiles"
+  const newest = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort().at(-1)
+  if (newest === undefined) return
+  const profile = JSON.parse(readFileSync(join(dir, newest), "utf8")) as {
+    nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>
+    samples: Array<number>
+    timeDeltas: Array<number>
+  }
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]))
+  const self = new Map<number, number>()
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)))
+  const byFile = new Map<string, number>()
+  const byFunction = new Map<string, number>()
+  for (const [id, micros] of self) {
+    const frame = byId.get(id)!.callFrame
+    const url = frame.url.replace(/.*node_modules\//, "").replace(/.*\/src\//, "src/")
+    const file = url === ""
+      ? `(${frame.functionName})`
+      : url.split("/").slice(0, url.startsWith("src/") ? 3 : 2).join("/")
+    byFile.set(file, (byFile.get(file) ?? 0) + micros)
+    const fn = `${frame.functionName || "(anonymous)"} ${url}:${frame.lineNumber}`
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + micros)
+  }
+  const total = [...self.values()].reduce((a, b) => a + b, 0)
+  const top = (m: Map<string, number>, n: number) =>
+    [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) =>
+      `  ${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`
+    ).join("\n")
+  console.log(
+    `\nCPU profile ${join(dir, newest)}: self time by file\n${top(byFile, 20)}\nby function\n${top(byFunction, 20)}`
+  )
+}
+
+const baselineOn = (config: ReturnType<typeof testConfig>) =>
+  DatabaseLive.pipe(Layer.provide(AppConfig.layer(config))) as unknown as Layer.Layer<SqlClient.SqlClient, unknown>
+
+const rows = []
+if (DB === "both" || DB === "pglite") {
+  const dataDir = mkdtempSync(join(tmpdir(), "flowcore-bench-"))
+  const baselineDir = mkdtempSync(join(tmpdir(), "flowcore-bench-baseline-"))
+  try {
+    rows.push(
+      await run(
+        "PGlite",
+        { DATA_DIR: dataDir },
+        baselineOn(testConfig({ databaseUrl: undefined, dataDir: baselineDir }))
+      )
+    )
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true })
+    rmSync(baselineDir, { recursive: true, force: true })
+  }
+}
+if (DB === "both" || DB === "postgres") {
+  const database = `flowcore_bench_${process.pid}`
+  const admin = new URL(SERVER.toString())
+  admin.pathname = "/postgres"
+  execFileSync("psql", [admin.toString(), "-qc", `CREATE DATABASE ${database}`])
+  const url = new URL(SERVER.toString())
+  url.pathname = `/${database}`
+  try {
+    const pg = PgClient.layer({
+      url: Redacted.make(url.toString()),
+      maxConnections: CONCURRENCY
+    }) as unknown as Layer.Layer<
+      SqlClient.SqlClient,
+      unknown
+    >
+    rows.push(await run("PostgreSQL", { DATABASE_URL: url.toString() }, pg))
+  } finally {
+    execFileSync("psql", [admin.toString(), "-qc", `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`])
+  }
+}
+
+console.log(
+  `\nservice in its own process (node src/main.ts), load over HTTP from another: ${STARTERS} starters + ${WORKERS} workers for ${SECONDS} s; ` +
+    `${N} correlations with ${CONCURRENCY} in flight`
+)
+console.log(
+  "| database | instances/s | start p50/p99 ms | correlations/s | publish p50/p99 ms | baseline tx/s | correlations ÷ baseline | RSS MB |"
+)
+console.log("|---|---|---|---|---|---|---|---|")
+for (const r of rows) {
+  console.log(
+    `| ${r.label} | ${r.instancesPerSecond} | ${r.startP50}/${r.startP99} | ${r.correlationsPerSecond} | ${r.publishP50}/${r.publishP99} | ` +
+      `${r.baseline} | ${(r.correlationsPerSecond / r.baseline).toFixed(3)} | ${r.rss} |`
+  )
+}
