@@ -16,7 +16,19 @@ interface Element {
 interface Moddle {
   fromXML(
     xml: string
-  ): Promise<{ readonly rootElement: Element; readonly warnings: ReadonlyArray<{ readonly message: string }> }>
+  ): Promise<
+    {
+      readonly rootElement: Element
+      readonly warnings: ReadonlyArray<
+        {
+          readonly message: string
+          readonly property?: string
+          readonly value?: unknown
+          readonly element?: { readonly id?: unknown }
+        }
+      >
+    }
+  >
   create(type: string, properties?: Record<string, unknown>): Element & { get(name: string): Array<unknown> }
   toXML(element: Element, options?: { readonly format?: boolean }): Promise<{ readonly xml: string }>
 }
@@ -194,10 +206,30 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
   }
 }
 
-const toDraftFlow = (element: Element): DraftFlow => {
+/** References moddle could not resolve, by element id and property (`f` -> `targetRef` -> `missing`). */
+type Unresolved = ReadonlyMap<string, ReadonlyMap<string, string>>
+
+const unresolvedOf = (
+  warnings: ReadonlyArray<
+    { readonly property?: string; readonly value?: unknown; readonly element?: { readonly id?: unknown } }
+  >
+): Unresolved => {
+  const found = new Map<string, Map<string, string>>()
+  for (const warning of warnings) {
+    const id = warning.element?.id
+    if (typeof id !== "string" || typeof warning.value !== "string" || warning.property === undefined) continue
+    const byProperty = found.get(id) ?? new Map<string, string>()
+    byProperty.set(warning.property.replace(/^bpmn:/, ""), warning.value)
+    found.set(id, byProperty)
+  }
+  return found
+}
+
+const toDraftFlow = (element: Element, unresolved: Unresolved): DraftFlow => {
+  // A reference to a missing element keeps the missing id, so the compiler's problem names it.
   const ref = (name: string) => {
     const target = element[name]
-    return isElement(target) ? str(target, "id") ?? "" : ""
+    return isElement(target) ? str(target, "id") ?? "" : unresolved.get(str(element, "id") ?? "")?.get(name) ?? ""
   }
   const condition = element["conditionExpression"]
   return {
@@ -220,8 +252,11 @@ export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_L
   const precheck = precheckXml(xml, limits)
   if (precheck.length > 0) return { ok: false, problems: precheck }
   let root: Element
+  let unresolved: Unresolved
   try {
-    root = (await makeModdle().fromXML(xml)).rootElement
+    const read = await makeModdle().fromXML(xml)
+    root = read.rootElement
+    unresolved = unresolvedOf(read.warnings)
   } catch (error) {
     return {
       ok: false,
@@ -253,7 +288,7 @@ export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_L
   const flows: Array<DraftFlow> = []
   const collect = (container: Element, scope: string | null) => {
     for (const element of elements(container, "flowElements")) {
-      if (element.$type === "bpmn:SequenceFlow") flows.push(toDraftFlow(element))
+      if (element.$type === "bpmn:SequenceFlow") flows.push(toDraftFlow(element, unresolved))
       else if (!NOT_FLOW_NODES.has(element.$type)) {
         nodes.push(toDraftNode(element, scope))
         if (element.$type === "bpmn:SubProcess") collect(element, str(element, "id"))

@@ -15,7 +15,9 @@ export const precheckXml = (xml: string, limits: XmlLimits = DEFAULT_XML_LIMITS)
   if (Buffer.byteLength(xml, "utf8") > limits.maxBytes) {
     return [{ elementId: "definitions", message: `the document exceeds ${limits.maxBytes} bytes` }]
   }
-  const problems: Array<Problem> = []
+  const problems: Array<Problem> = [] // sax refuses any single text or attribute value over its MAX_BUFFER_LENGTH (64 KiB by default); the document's
+   // own limit is maxBytes, so a long attribute (an example payload in a model) is fine within it.
+  ;(sax as unknown as { MAX_BUFFER_LENGTH: number }).MAX_BUFFER_LENGTH = limits.maxBytes
   const parser = sax.parser(true, { xmlns: false })
   let depth = 0
   let elements = 0
