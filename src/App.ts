@@ -46,6 +46,7 @@ import { IncidentsHandlers, JobsHandlers, TaskFiltersHandlers, TasksHandlers } f
 import { httpServerFactory } from "./http/HttpServerFactory.ts"
 import { NodeLifecycle, NodeLifecycleState } from "./http/NodeLifecycle.ts"
 import { RequestValidationLive } from "./http/RequestValidationLive.ts"
+import { MetricsRoute } from "./observability/MetricsRoute.ts"
 import { DatabaseLive } from "./persistence/Database.ts"
 import { InstanceStore } from "./persistence/InstanceStore.ts"
 import { MigrationsLive } from "./persistence/Migrations.ts"
@@ -187,7 +188,8 @@ const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" })
 const RoutesLive = Layer.mergeAll(
   ApiRoutesLive,
   HttpApiSwagger.layer(Api, { path: "/swagger-ui.html" }),
-  EdgeMiddleware
+  EdgeMiddleware,
+  MetricsRoute
 )
 
 /** Log level and one-line format from the configuration. */

@@ -1,8 +1,9 @@
 // The ProcessInstance entity: loads its instance (state + compiled graph) when it starts, then applies each command
 // in arrival order — dedupe by command id, run the pure core, commit events + state + projections + command id in
 // one transaction — and only then changes its in-memory copy. Memory is a cache: a restart rebuilds it from the rows.
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Metric } from "effect"
 import { Entity } from "effect/cluster"
+import { commitEvents, commitSeconds, countEngineEvents } from "../observability/Metrics.ts"
 import { InstanceStore, type NewInstance, type StoredInstance } from "../persistence/InstanceStore.ts"
 import { jsonValueProblem } from "../persistence/StorableJson.ts"
 import { JobAvailability } from "../services/JobAvailability.ts"
@@ -162,6 +163,7 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
             state: outcome.status,
             lastEventSeq: instance.lastEventSeq + outcome.events.length
           }
+          const commitStarted = performance.now()
           const committed = yield* store.commit({
             instance,
             created,
@@ -175,6 +177,9 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
             return (yield* store.recordedReply(instanceId, payload.commandId)) as InstanceSnapshot
           }
           current = committed.instance
+          yield* Metric.update(commitSeconds, (performance.now() - commitStarted) / 1000)
+          yield* Metric.update(commitEvents, outcome.events.length)
+          yield* countEngineEvents(outcome.instanceEvents)
           // Messages this command owes other instances were committed to the outbox: deliver them now.
           if (committed.outboxWritten > 0) yield* relay.wake
           // Workers long-polling or streaming these job types can take them now.

@@ -1,9 +1,10 @@
 // Fires due timers. A timer is a subscription row with its due time, committed with the state that scheduled it, so
 // it survives any crash; this poller sends the owning instance an idempotent FireTimer (command id from the timer),
 // late if the service was down (catch-up), exactly once in effect. Timers of suspended instances or deployments wait.
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Metric } from "effect"
 import { SqlClient } from "effect/sql"
 import { derivedId } from "../engine/Execute.ts"
+import { timerLagSeconds } from "../observability/Metrics.ts"
 import { runClusterLoop } from "./ClusterLoop.ts"
 import { ProcessInstance } from "./ProcessInstance.ts"
 
@@ -21,13 +22,19 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
       const fireDue = Effect.gen(function*() {
         const now = new Date(yield* Clock.currentTimeMillis).toISOString()
         const due = yield* sql<
-          { instance_id: string; id: string; tenant_id: string }
-        >`SELECT s.instance_id, s.id, s.tenant_id
+          { instance_id: string; id: string; tenant_id: string; due_at: unknown }
+        >`SELECT s.instance_id, s.id, s.tenant_id, s.due_at
           FROM event_subscriptions s
             JOIN process_instances i ON i.id = s.instance_id
             JOIN deployments d ON d.id = i.deployment_id
           WHERE s.kind = 'TIMER' AND s.due_at <= ${now} AND i.state = 'ACTIVE' AND d.state = 'ACTIVE'
           ORDER BY s.due_at LIMIT 500`
+        // How late the oldest due timer fires (0 when none is due): the lag an operator watches.
+        const oldest = due[0] === undefined ? undefined : new Date(due[0].due_at as string).getTime()
+        yield* Metric.update(
+          timerLagSeconds,
+          oldest === undefined ? 0 : Math.max(0, (new Date(now).getTime() - oldest) / 1000)
+        )
         yield* Effect.forEach(due, (timer) =>
           client(timer.instance_id).Execute({
             commandId: `timer:${timer.id}`,

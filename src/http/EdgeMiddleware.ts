@@ -14,6 +14,7 @@ import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse 
 import type * as Types from "effect/Types"
 import { randomUUID } from "node:crypto"
 import { AppConfig } from "../config.ts"
+import { recordRequest } from "../observability/Metrics.ts"
 import type { ErrorDetail } from "../schema/Envelope.ts"
 import { AuditLog } from "../services/AuditLog.ts"
 import { CorrelationId } from "./CorrelationId.ts"
@@ -241,6 +242,7 @@ export const EdgeMiddleware = HttpRouter.middleware(
         response = HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
         yield* writeAudit(request, path, response.status, state, correlationId)
         const durationMs = (yield* Clock.currentTimeMillis) - startedAt
+        yield* recordRequest(request.method, path, response.status, durationMs / 1000)
         yield* Effect.logInfo(`${request.method} ${path} ${response.status}`).pipe(
           Effect.annotateLogs({ correlationId, durationMs, tenant: state.principal?.tenantId ?? state.tenantId ?? "-" })
         )

@@ -1,13 +1,14 @@
 // Job activation: lock up to N jobs of a type for a worker (FOR UPDATE SKIP LOCKED on the projection), count the locks
 // that ran out since the last activation (and dead-letter a job at JOB_TIMEOUT_LIMIT), and hand each job the variables
 // its instance holds now (engine/JobVariables.ts).
-import { Effect } from "effect"
+import { Effect, Metric } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import type { AppConfigShape } from "../config.ts"
 import type { InstanceState } from "../engine/InstanceState.ts"
 import { jobVariablesNow } from "../engine/JobVariables.ts"
+import { jobsActivated } from "../observability/Metrics.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
 import type { Job } from "../schema/Work.ts"
 import type { ProcessInstancesShape } from "./ProcessInstances.ts"
@@ -174,6 +175,7 @@ export const makeJobActivation = (
       const locked = rows.filter((row) => !deadLettered.has(row.id)).map(toJob)
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
       const jobs = yield* withVariablesNow(locked)
+      if (jobs.length > 0) yield* Metric.update(jobsActivated, jobs.length)
       const only = request.fetchVariable
       return only === undefined
         ? jobs

@@ -85,6 +85,7 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   shutdownGraceMillis: 10_000,
   idempotencyRetentionHours: 24,
   jobTimeoutLimit: 3,
+  metricsToken: "test-metrics-token",
   feel: { maxSteps: 1_000_000, maxMillis: 1_000 },
   cluster: { mode: "single", runnerHost: "127.0.0.1", runnerListenHost: "127.0.0.1", runnerPort: 0, shards: 300 },
   ...overrides

@@ -1,0 +1,82 @@
+// The service's metrics (effect Metric, exposed in Prometheus' text format at /metrics, see MetricsRoute.ts): HTTP
+// requests by route template and status with their latency, the instances, jobs and incidents the engine produces,
+// commits, and the node's own state (requests in flight, resident entities). Route labels are templates
+// (`/api/v1/process-instances/{id}`), never raw ids, so the series stay few.
+import { Effect, Metric } from "effect"
+import type { InstanceEvent } from "../engine/InstanceState.ts"
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+export const httpRequests = Metric.counter("flowcore_http_requests_total", {
+  description: "HTTP requests answered",
+  incremental: true
+})
+export const httpRequestSeconds = Metric.histogram("flowcore_http_request_duration_seconds", {
+  description: "time to answer an HTTP request",
+  boundaries: LATENCY_BUCKETS
+})
+export const commitSeconds = Metric.histogram("flowcore_commit_duration_seconds", {
+  description: "time of an instance command's commit (one transaction)",
+  boundaries: LATENCY_BUCKETS
+})
+export const commitEvents = Metric.histogram("flowcore_commit_events", {
+  description: "history events written per commit",
+  boundaries: [1, 2, 4, 8, 16, 32, 64, 128]
+})
+export const jobsActivated = Metric.counter("flowcore_jobs_activated_total", {
+  description: "jobs handed to workers",
+  incremental: true
+})
+export const requestsInFlight = Metric.gauge("flowcore_http_requests_in_flight", {
+  description: "requests this node is answering"
+})
+export const activeEntities = Metric.gauge("flowcore_entities_active", {
+  description: "entities resident on this node's runner"
+})
+export const timerLagSeconds = Metric.gauge("flowcore_timer_lag_seconds", {
+  description: "how late the last timers fired"
+})
+
+const engineEvents = Metric.counter("flowcore_engine_events_total", {
+  description:
+    "what the engine did, by event: instances started / completed / canceled, jobs created / completed / failed, incidents raised / resolved",
+  incremental: true
+})
+
+const COUNTED: ReadonlySet<InstanceEvent["type"]> = new Set([
+  "InstanceStarted",
+  "InstanceCompleted",
+  "InstanceCanceled",
+  "JobCreated",
+  "JobCompleted",
+  "JobFailed",
+  "JobErrorThrown",
+  "UserTaskCreated",
+  "UserTaskCompleted",
+  "IncidentRaised",
+  "IncidentResolved",
+  "MessageCorrelated",
+  "TimerFired"
+])
+
+/** Counts what a committed command did. */
+export const countEngineEvents = (events: ReadonlyArray<InstanceEvent>): Effect.Effect<void> =>
+  Effect.forEach(
+    events.filter((event) => COUNTED.has(event.type)),
+    (event) => Metric.update(Metric.withAttributes(engineEvents, { event: event.type }), 1),
+    { discard: true }
+  )
+
+const UUID_SEGMENT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** The route template of a path: ids become `{id}` (UUIDs and numbers), so each route is one series. */
+export const routeTemplate = (path: string): string =>
+  path.split("/").map((segment) => (UUID_SEGMENT.test(segment) || /^\d+$/.test(segment) ? "{id}" : segment)).join("/")
+
+export const recordRequest = (method: string, path: string, status: number, seconds: number): Effect.Effect<void> => {
+  const route = status === 404 && !path.startsWith("/api/v1/") ? "unmatched" : routeTemplate(path)
+  return Effect.all([
+    Metric.update(Metric.withAttributes(httpRequests, { method, route, status: String(status) }), 1),
+    Metric.update(Metric.withAttributes(httpRequestSeconds, { method, route }), seconds)
+  ], { discard: true })
+}

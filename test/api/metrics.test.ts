@@ -1,0 +1,65 @@
+// GET /metrics: Prometheus' text format, for METRICS_TOKEN or an ADMIN; the counters move with the work done.
+import { describe, expect, it } from "vitest"
+import { anonymous, givenTenant } from "../support/Scenario.ts"
+import { testApp } from "../support/TestApp.ts"
+
+const oneTask = {
+  id: "metered",
+  nodes: [
+    { id: "start", type: "startEvent" },
+    { id: "work", type: "serviceTask", properties: { taskType: "metered-work" } },
+    { id: "end", type: "endEvent" }
+  ],
+  flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
+}
+
+const scrape = async (token: string | undefined) => {
+  const app = await testApp()
+  const response = await fetch(
+    `${app.baseUrl}/metrics`,
+    token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } }
+  )
+  return { status: response.status, text: await response.text() }
+}
+
+/** The value of a series (its name and the attributes it must carry), summed over the lines that match. */
+const valueOf = (text: string, name: string, attributes: Record<string, string> = {}) =>
+  text.split("\n")
+    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+    .filter((line) => Object.entries(attributes).every(([key, value]) => line.includes(`${key}="${value}"`)))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0)
+
+describe("metrics", () => {
+  it("are served to METRICS_TOKEN or an ADMIN, and nobody else", async () => {
+    expect((await scrape(undefined)).status).toBe(401)
+    expect((await scrape("not-a-token")).status).toBe(401)
+    const tenant = await givenTenant()
+    expect((await scrape((await tenant.owner()).token)).status).toBe(403)
+    const admin = await scrape((await tenant.admin()).token)
+    expect(admin.status).toBe(200)
+    expect((await scrape("test-metrics-token")).status).toBe(200)
+    ;(await (await anonymous()).get("/health")).ok()
+  })
+
+  it("count requests by route template and the engine's work", async () => {
+    const owner = await (await givenTenant()).owner()
+    const before = (await scrape("test-metrics-token")).text
+    const deployment = await owner.deploy(oneTask)
+    const instance = await owner.start(deployment.id)
+    const [job] = await owner.activateJobs("metered-work")
+    await owner.completeJob(job.id)
+    ;(await owner.get(`/process-instances/${instance.id}`)).ok()
+    const after = (await scrape("test-metrics-token")).text
+    const delta = (name: string, attributes: Record<string, string> = {}) =>
+      valueOf(after, name, attributes) - valueOf(before, name, attributes)
+    expect(delta("flowcore_engine_events_total", { event: "InstanceStarted" })).toBeGreaterThanOrEqual(1)
+    expect(delta("flowcore_engine_events_total", { event: "InstanceCompleted" })).toBeGreaterThanOrEqual(1)
+    expect(delta("flowcore_engine_events_total", { event: "JobCompleted" })).toBeGreaterThanOrEqual(1)
+    expect(delta("flowcore_jobs_activated_total")).toBeGreaterThanOrEqual(1)
+    expect(
+      delta("flowcore_http_requests_total", { route: "/api/v1/process-instances/{id}", method: "GET", status: "200" })
+    ).toBeGreaterThanOrEqual(1)
+    expect(after).not.toContain(instance.id) // ids never become labels
+    expect(after).toContain("flowcore_commit_duration_seconds")
+  })
+})
