@@ -47,6 +47,7 @@ import { httpServerFactory } from "./http/HttpServerFactory.ts"
 import { NodeLifecycle, NodeLifecycleState } from "./http/NodeLifecycle.ts"
 import { RequestValidationLive } from "./http/RequestValidationLive.ts"
 import { MetricsRoute } from "./observability/MetricsRoute.ts"
+import { TracingLive } from "./observability/Tracing.ts"
 import { DatabaseLive } from "./persistence/Database.ts"
 import { InstanceStore } from "./persistence/InstanceStore.ts"
 import { MigrationsLive } from "./persistence/Migrations.ts"
@@ -222,6 +223,8 @@ export const makeApp = (config: AppConfigShape, options: AppOptions = {}) => {
     Layer.provideMerge(CoreLive),
     Layer.provideMerge(AppConfig.layer(config)),
     Layer.provide(loggingLayer(config)),
+    // Traces (when configured) for everything built below: requests, entities, SQL, the cluster.
+    Layer.provide(TracingLive(config.otel)),
     // provideMerge: effects run later on the app's runtime (tests) see the same clock as the app itself.
     Layer.provideMerge(options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock, options.clock))
   )

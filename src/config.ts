@@ -31,6 +31,8 @@ export interface AppConfigShape {
   readonly shutdownGraceMillis: number
   /** How long an Idempotency-Key's first answer, and a message's messageId, are remembered (at least). */
   readonly idempotencyRetentionHours: number
+  /** OpenTelemetry traces: the collector's OTLP/HTTP base URL (OTEL_EXPORTER_OTLP_ENDPOINT) and the service name. */
+  readonly otel: { readonly endpoint: string | undefined; readonly serviceName: string }
   /** The bearer token a Prometheus scraper presents at GET /metrics (an ADMIN's token works too). */
   readonly metricsToken: string | undefined
   /** A job whose lock ran out this many times fails into a JOB_TIMEOUTS_EXCEEDED incident instead of being handed out again. */
@@ -158,6 +160,10 @@ export const configFromEnv = (env: Env = process.env): AppConfigShape => {
     idempotencyRetentionHours: integer(env, "IDEMPOTENCY_RETENTION_HOURS", 24, 1, 24 * 365),
     jobTimeoutLimit: integer(env, "JOB_TIMEOUT_LIMIT", 3, 1, 1000),
     metricsToken: text(env, "METRICS_TOKEN"),
+    otel: {
+      endpoint: text(env, "OTEL_EXPORTER_OTLP_ENDPOINT"),
+      serviceName: text(env, "OTEL_SERVICE_NAME") ?? "flowcore"
+    },
     feel: {
       maxSteps: integer(env, "FEEL_MAX_STEPS", 1_000_000, 1_000, 1_000_000_000),
       maxMillis: integer(env, "FEEL_MAX_MILLIS", 1_000, 1, 60_000)

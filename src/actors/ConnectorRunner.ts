@@ -68,7 +68,10 @@ const callHttp = (connection: ResolvedConnection, job: Job): Effect.Effect<Outco
         message: `request failed: ${error.cause instanceof Error ? error.cause.message : String(error.cause)}`,
         final: false
       })
-    )
+    ),
+    Effect.withSpan("flowcore.connector.call", {
+      attributes: { "flowcore.job.id": job.id, "flowcore.connection": connection.id }
+    })
   )
 
 export class ConnectorRunner

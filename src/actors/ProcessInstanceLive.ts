@@ -172,7 +172,9 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
             reply,
             actor: payload.actor,
             now: new Date(now).toISOString()
-          })
+          }).pipe(
+            Effect.withSpan("flowcore.instance.commit", { attributes: { "flowcore.events": outcome.events.length } })
+          )
           if (committed === undefined) {
             return (yield* store.recordedReply(instanceId, payload.commandId)) as InstanceSnapshot
           }
@@ -188,7 +190,16 @@ export const ProcessInstanceLive = ProcessInstance.toLayer(
           ) => (event.type === "JobCreated" ? [event.jobType] : []))
           if (jobTypes.length > 0) yield* availability.announce(instance.tenantId, jobTypes)
           return reply
-        }).pipe(Effect.catchDefect(answerDefect(payload.commandId)))
+        }).pipe(
+          Effect.catchDefect(answerDefect(payload.commandId)),
+          Effect.withSpan("flowcore.instance.command", {
+            attributes: {
+              "flowcore.instance.id": instanceId,
+              "flowcore.command": payload.command.type,
+              "flowcore.tenant": payload.tenantId
+            }
+          })
+        )
     })
   }),
   { maxIdleTime: "5 minutes" }

@@ -172,6 +172,7 @@ export const EdgeMiddleware = HttpRouter.middleware(
         const startedAt = yield* Clock.currentTimeMillis
         const timestamp = new Date(startedAt).toISOString()
         const path = request.url.split("?")[0] ?? request.url
+        yield* Effect.annotateCurrentSpan("flowcore.correlation_id", correlationId)
         lifecycle.enter()
         yield* Effect.addFinalizer(() => Effect.sync(() => lifecycle.leave()))
 

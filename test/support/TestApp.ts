@@ -86,6 +86,7 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   idempotencyRetentionHours: 24,
   jobTimeoutLimit: 3,
   metricsToken: "test-metrics-token",
+  otel: { endpoint: undefined, serviceName: "flowcore-test" },
   feel: { maxSteps: 1_000_000, maxMillis: 1_000 },
   cluster: { mode: "single", runnerHost: "127.0.0.1", runnerListenHost: "127.0.0.1", runnerPort: 0, shards: 300 },
   ...overrides
