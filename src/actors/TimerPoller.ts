@@ -3,8 +3,11 @@
 // late if the service was down (catch-up), exactly once in effect. Timers of suspended instances or deployments wait.
 import { Clock, Context, Effect, Layer, Metric } from "effect"
 import { SqlClient } from "effect/sql"
+import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
+import { nextCycleDue } from "../bpmn/Timer.ts"
 import { derivedId } from "../engine/Execute.ts"
 import { timerLagSeconds } from "../observability/Metrics.ts"
+import { fromJson } from "../persistence/SqlValues.ts"
 import { runClusterLoop } from "./ClusterLoop.ts"
 import { ProcessInstance } from "./ProcessInstance.ts"
 
@@ -48,14 +51,31 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
           ), { concurrency: 16, discard: true })
         // Timer start events: one instance each, with an id derived from the timer, so firing twice starts once.
         const starts = yield* sql<
-          { tenant_id: string; deployment_id: string; node_id: string }
-        >`SELECT t.tenant_id, t.deployment_id, t.node_id
+          { tenant_id: string; deployment_id: string; node_id: string; due_at: unknown; fired: number; graph: unknown }
+        >`SELECT t.tenant_id, t.deployment_id, t.node_id, t.due_at, t.fired, d.graph
           FROM timer_start_events t JOIN deployments d ON d.id = t.deployment_id
           WHERE t.due_at <= ${now} AND d.state = 'ACTIVE' ORDER BY t.due_at LIMIT 100`
+        // A cycle is scheduled again for its next occurrence (missed ones collapse into this fire); else it is done.
+        const afterFire = (start: (typeof starts)[number]) => {
+          const timer = fromJson<ProcessGraph>(start.graph).timerStarts?.find((t) => t.nodeId === start.node_id)?.timer
+          const fired = Number(start.fired) + 1
+          const next = timer === undefined
+            ? null
+            : nextCycleDue(timer, new Date(start.due_at as string).getTime(), new Date(now).getTime(), fired, {})
+          return next === null
+            ? sql`DELETE FROM timer_start_events WHERE deployment_id = ${start.deployment_id} AND node_id = ${start.node_id}`
+            : sql`UPDATE timer_start_events SET due_at = ${new Date(next).toISOString()}, fired = ${fired}
+                WHERE deployment_id = ${start.deployment_id} AND node_id = ${start.node_id}`
+        }
         yield* Effect.forEach(
           starts,
           (start) =>
-            client(derivedId(start.deployment_id, `timer-start:${start.node_id}`)).Execute({
+            client(
+              derivedId(
+                start.deployment_id,
+                `timer-start:${start.node_id}${Number(start.fired) === 0 ? "" : `:${start.fired}`}`
+              )
+            ).Execute({
               commandId: "start",
               tenantId: start.tenant_id,
               actor: "system:timer",
@@ -66,9 +86,7 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
                 rejected.reason === "INVALID_STATE" && /already exists/.test(rejected.message)
                   ? Effect.void
                   : Effect.fail(rejected)),
-              Effect.andThen(
-                sql`DELETE FROM timer_start_events WHERE deployment_id = ${start.deployment_id} AND node_id = ${start.node_id}`
-              ),
+              Effect.andThen(afterFire(start)),
               Effect.timeout("10 seconds"),
               Effect.catchCause((cause) =>
                 Effect.logWarning(`timer start ${start.deployment_id}/${start.node_id} not fired yet`, cause)

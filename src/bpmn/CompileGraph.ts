@@ -10,7 +10,7 @@ import {
   type NodeType,
   type Problem
 } from "./ProcessGraph.ts"
-import { addIsoDuration } from "./Timer.ts"
+import { literalTimerProblem } from "./Timer.ts"
 
 export interface DraftNode {
   readonly id: string
@@ -156,7 +156,10 @@ export const compileDraft = (draft: Draft): Compiled => {
   const signalStarts: Array<{ readonly nodeId: string; readonly signalName: string }> = []
   const conditionalStarts: Array<{ readonly nodeId: string; readonly condition: string }> = []
   const timerStarts: Array<
-    { readonly nodeId: string; readonly timer: { readonly kind: "duration" | "date"; readonly expression: string } }
+    {
+      readonly nodeId: string
+      readonly timer: { readonly kind: "duration" | "date" | "cycle"; readonly expression: string }
+    }
   > = []
   const draftNodes = new Map(draft.nodes.map((n) => [n.id, n]))
   /** The start events of the event subprocesses directly inside a scope (null: the process). */
@@ -227,22 +230,13 @@ export const compileDraft = (draft: Draft): Compiled => {
     if (timerStart) {
       const definition = draftNode.timer ?? null
       if (definition === null || definition.expression === null || definition.expression === "") {
-        problem(id, `timer start event ${id} needs a timeDate or timeDuration`)
-      } else if (definition.kind === "cycle") {
-        problem(id, "repeating timers (timeCycle) are not supported: a timer fires once")
+        problem(id, `timer start event ${id} needs a timeDate, timeDuration or timeCycle`)
       } else if (isExpression(definition.expression)) {
         problem(id, "a timer start event needs a literal date-time or duration (there are no variables yet)")
       } else if (
-        definition.kind === "duration"
-          ? addIsoDuration(0, definition.expression) === null
-          : Number.isNaN(Date.parse(definition.expression))
+        literalTimerProblem(definition.kind, definition.expression) !== undefined
       ) {
-        problem(
-          id,
-          `timer ${definition.expression} is not an ISO 8601 ${
-            definition.kind === "duration" ? "duration" : "date-time"
-          }`
-        )
+        problem(id, literalTimerProblem(definition.kind, definition.expression)!)
       } else timerStarts.push({ nodeId: id, timer: { kind: definition.kind, expression: definition.expression } })
     }
     if (conditionalStart) {
@@ -400,25 +394,21 @@ export const compileDraft = (draft: Draft): Compiled => {
     let timer: GraphNode["timer"] = null
     if (waitsForTimer) {
       const definition = draftNode.timer ?? null
+      // A cycle repeats: on a non-interrupting boundary event or event-subprocess start (and timer start events).
+      const repeats = (boundary !== null && !boundary.interrupting) || (eventStart !== null && !eventStart.interrupting)
       if (definition === null || definition.expression === null || definition.expression === "") {
         problem(id, `timer catch event ${id} needs a timeDuration or timeDate`)
-      } else if (definition.kind === "cycle") {
-        problem(id, "repeating timers (timeCycle) are not supported: a timer fires once")
+      } else if (definition.kind === "cycle" && !repeats) {
+        problem(
+          id,
+          "a timer cycle (timeCycle) repeats: it belongs on timer start events, non-interrupting boundary events and non-interrupting event subprocess starts"
+        )
       } else {
         if (isExpression(definition.expression)) {
           const syntax = feelSyntaxProblem(definition.expression)
           if (syntax !== null) problem(id, `timer: ${syntax}`)
-        } else if (
-          definition.kind === "duration"
-            ? addIsoDuration(0, definition.expression) === null
-            : Number.isNaN(Date.parse(definition.expression))
-        ) {
-          problem(
-            id,
-            `timer ${definition.expression} is not an ISO 8601 ${
-              definition.kind === "duration" ? "duration" : "date-time"
-            }`
-          )
+        } else if (literalTimerProblem(definition.kind, definition.expression) !== undefined) {
+          problem(id, literalTimerProblem(definition.kind, definition.expression)!)
         }
         timer = { kind: definition.kind, expression: definition.expression }
       }

@@ -1,37 +1,50 @@
-// When a timer is due: a fixed date-time (timeDate) or an ISO 8601 duration counted from the moment the token arrives
-// (timeDuration), either literal or a FEEL expression (SERVICE.md: timers fire once; cycles are refused at deploy).
+// When a timer is due: a fixed date-time (timeDate), an ISO 8601 duration counted from the moment the token arrives
+// (timeDuration), or a repeating cycle (timeCycle, TimerCycle.ts: first occurrence here, the next ones after each
+// fire), either literal or a FEEL expression.
 import { evaluateFeel, isExpression } from "./Expressions.ts"
+import { addIsoDuration } from "./IsoDuration.ts"
+import { firstOccurrence, nextOccurrence, parseCycle } from "./TimerCycle.ts"
 
 export interface TimerDefinition {
-  readonly kind: "duration" | "date"
+  readonly kind: "duration" | "date" | "cycle"
   readonly expression: string
 }
 
-const DURATION = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/
-
-/** Adds an ISO 8601 duration to an instant (calendar arithmetic in UTC for years and months). */
-export const addIsoDuration = (fromMillis: number, duration: string): number | null => {
-  const match = DURATION.exec(duration.trim())
-  if (match === null || duration.trim() === "P" || duration.trim().endsWith("T")) return null
-  const [, years, months, weeks, days, hours, minutes, seconds] = match.map((part) => Number(part ?? 0))
-  const date = new Date(fromMillis)
-  date.setUTCFullYear(date.getUTCFullYear() + years!, date.getUTCMonth() + months!)
-  return date.getTime() + (((weeks! * 7 + days!) * 24 + hours!) * 60 + minutes!) * 60_000 + Math.round(seconds! * 1000)
-}
+export { addIsoDuration } from "./IsoDuration.ts"
 
 export type DueAt = { readonly ok: true; readonly dueAt: number } | { readonly ok: false; readonly message: string }
+
+const textOf = (
+  timer: TimerDefinition,
+  variables: Readonly<Record<string, unknown>>
+): { ok: true; text: string } | { ok: false; message: string } => {
+  if (!isExpression(timer.expression)) return { ok: true, text: timer.expression }
+  const value = evaluateFeel(timer.expression, variables)
+  if (!value.ok) return { ok: false, message: value.message }
+  if (value.value === null) return { ok: false, message: `timer expression ${timer.expression} gave null` }
+  return { ok: true, text: String(value.value) }
+}
 
 export const dueAt = (
   timer: TimerDefinition,
   nowMillis: number,
   variables: Readonly<Record<string, unknown>>
 ): DueAt => {
-  let text = timer.expression
-  if (isExpression(text)) {
-    const value = evaluateFeel(text, variables)
-    if (!value.ok) return { ok: false, message: value.message }
-    if (value.value === null) return { ok: false, message: `timer expression ${text} gave null` }
-    text = String(value.value)
+  const evaluated = textOf(timer, variables)
+  if (!evaluated.ok) return evaluated
+  const text = evaluated.text
+  if (timer.kind === "cycle") {
+    const cycle = parseCycle(text)
+    if (cycle === undefined) {
+      return {
+        ok: false,
+        message: `"${text}" is neither an ISO 8601 repeating interval (R3/PT1H) nor a cron expression`
+      }
+    }
+    const first = firstOccurrence(cycle, nowMillis)
+    return first === null
+      ? { ok: false, message: `the cycle "${text}" has no occurrence ahead` }
+      : { ok: true, dueAt: first }
   }
   if (timer.kind === "duration") {
     const due = addIsoDuration(nowMillis, text)
@@ -40,3 +53,30 @@ export const dueAt = (
   const due = Date.parse(text)
   return Number.isNaN(due) ? { ok: false, message: `"${text}" is not an ISO 8601 date-time` } : { ok: true, dueAt: due }
 }
+
+/**
+ * After a cycle fired (`fired` times so far, the last one due at `lastDue`): when it fires next, or null when it is
+ * done (R<n> used up) or not a cycle. Missed occurrences are not fired one by one (TimerCycle.ts, the catch-up rule).
+ */
+export const nextCycleDue = (
+  timer: TimerDefinition,
+  lastDue: number,
+  nowMillis: number,
+  fired: number,
+  variables: Readonly<Record<string, unknown>>
+): number | null => {
+  if (timer.kind !== "cycle") return null
+  const evaluated = textOf(timer, variables)
+  const cycle = evaluated.ok ? parseCycle(evaluated.text) : undefined
+  return cycle === undefined ? null : nextOccurrence(cycle, lastDue, nowMillis, fired)
+}
+
+/** What is wrong with a literal timer, or undefined when it reads. */
+export const literalTimerProblem = (kind: "duration" | "date" | "cycle", text: string): string | undefined =>
+  kind === "duration"
+    ? addIsoDuration(0, text) === null ? `timer ${text} is not an ISO 8601 duration` : undefined
+    : kind === "date"
+    ? Number.isNaN(Date.parse(text)) ? `timer ${text} is not an ISO 8601 date-time` : undefined
+    : parseCycle(text) === undefined
+    ? `timer cycle ${text} is neither an ISO 8601 repeating interval (R3/PT1H, R/PT10M, R2/2026-01-01T09:00:00Z/P1D) nor a cron expression`
+    : undefined

@@ -58,6 +58,9 @@ export interface Boundary {
   readonly viaGateway?: boolean | undefined
   /** The start event of an event subprocess of this scope (the instance id for the process level). */
   readonly eventScopeId?: string | undefined
+  /** A timer cycle: when this occurrence is due, and how many occurrences fired before it. */
+  readonly dueAt?: string | undefined
+  readonly fired?: number | undefined
 }
 
 export type BoundaryKind = "message" | "signal" | "timer" | "conditional"

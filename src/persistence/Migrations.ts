@@ -20,6 +20,7 @@ import forms from "./migrations/0017_forms.ts"
 import idempotentRequests from "./migrations/0018_idempotent_requests.ts"
 import tenantSubjects from "./migrations/0019_tenant_subjects.ts"
 import jobLockExpiries from "./migrations/0020_job_lock_expiries.ts"
+import timerStartCycles from "./migrations/0021_timer_start_cycles.ts"
 
 const migrate = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -41,7 +42,8 @@ const migrate = Migrator.make({})({
     "0017_forms": forms,
     "0018_idempotent_requests": idempotentRequests,
     "0019_tenant_subjects": tenantSubjects,
-    "0020_job_lock_expiries": jobLockExpiries
+    "0020_job_lock_expiries": jobLockExpiries,
+    "0021_timer_start_cycles": timerStartCycles
   }),
   table: "schema_migrations"
 })

@@ -102,6 +102,24 @@ describe("event subprocesses", () => {
     expect((await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok()).toEqual([])
   })
 
+  it("timer cycle start (non-interrupting) starts the event subprocess at each occurrence, R<n> times", async () => {
+    const tenant = await givenTenant()
+    const owner = await tenant.owner()
+    const deployment = await owner.deploy(
+      withEventSubprocess("esp-cycle", { timeCycle: "R2/PT30M", interrupting: false }, "remind")
+    )
+    const instance = await owner.start(deployment.id)
+    const fire = () => tenant.app.runtime.runPromise(TimerPoller.use((poller) => poller.fireDue))
+    for (const expected of [1, 2, 2]) {
+      tenant.app.clock.advance("31 minutes")
+      await fire()
+      const reminders =
+        (await (await tenant.owner()).get(`/jobs?processInstanceId=${instance.id}&type=esp-cycle-remind`)).ok()
+      expect(reminders.totalItems).toBe(expected)
+    }
+    expect((await (await tenant.owner()).get(`/process-instances/${instance.id}/event-subscriptions`)).ok()).toEqual([])
+  })
+
   it("timer start (non-interrupting) fires once when due; the subscription is withdrawn when the instance completes", async () => {
     const tenant = await givenTenant()
     const owner = await tenant.owner()

@@ -58,14 +58,14 @@ describe("timers", () => {
     expect((await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok()).toEqual([])
   })
 
-  it("refuses a timer cycle and a malformed duration at deploy", async () => {
+  it("refuses a timer cycle on an intermediate catch event (it would never repeat) and a malformed duration", async () => {
     const owner = await (await givenTenant()).owner()
     const cycle = (await owner.post("/deployments", waitThenWork({ timeCycle: "R3/PT1M" }))).fails(
       400,
       "VALIDATION_ERROR"
     )
     expect(cycle.errors[0]).toMatchObject({ field: "wait" })
-    expect(cycle.message).toMatch(/repeating timers/)
+    expect(cycle.message).toMatch(/timer cycle \(timeCycle\) repeats/)
     ;(await owner.post("/deployments", waitThenWork({ timeDuration: "one hour" }))).fails(400, "VALIDATION_ERROR")
   })
 })
@@ -104,5 +104,31 @@ describe("timer start events", () => {
     expect(started).toHaveLength(1)
     expect(started[0]).toMatchObject({ deploymentId: v2.id, startedBy: "system:timer" })
     expect(v1.version).toBe(1)
+  })
+
+  it("a timer cycle starts an instance at each occurrence, R<n> times; missed occurrences collapse into one", async () => {
+    const tenant = await givenTenant()
+    const owner = await tenant.owner()
+    const cycled = { ...scheduled("PT1M"), id: "cycled" }
+    const tick = cycled.nodes[0] as { properties: Record<string, string> }
+    cycled.nodes[0] = { ...tick, properties: { timeCycle: "R3/PT10M" } } as typeof cycled.nodes[0]
+    await owner.deploy(cycled)
+    const count = async () => (await (await tenant.owner()).get("/process-instances?processKey=cycled")).ok().totalItems
+    for (const expected of [1, 2, 3, 3]) {
+      tenant.app.clock.advance("10 minutes")
+      await fireDue(tenant)
+      expect(await count()).toBe(expected)
+    }
+    // for ever, every 10 minutes: two hours of downtime give one instance, not twelve
+    const forever = { ...cycled, id: "forever" }
+    forever.nodes[0] = { ...tick, properties: { timeCycle: "R/PT10M" } } as typeof cycled.nodes[0]
+    await (await tenant.owner()).deploy(forever)
+    tenant.app.clock.advance("2 hours")
+    await fireDue(tenant)
+    await fireDue(tenant)
+    expect((await (await tenant.owner()).get("/process-instances?processKey=forever")).ok().totalItems).toBe(1)
+    tenant.app.clock.advance("10 minutes")
+    await fireDue(tenant)
+    expect((await (await tenant.owner()).get("/process-instances?processKey=forever")).ok().totalItems).toBe(2)
   })
 })

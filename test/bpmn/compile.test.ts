@@ -38,16 +38,25 @@ describe("compile", () => {
     expect(problems.find((p) => p.elementId === "f2")!.message).toMatch(/FEEL syntax error/)
   })
 
-  it("rejects timer cycles by name", async () => {
-    const xml =
+  it("reads timer cycles from XML: on a timer start event they compile; a malformed one is refused by name", async () => {
+    const model = (cycle: string) =>
       `<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" id="d"><bpmn:process id="p" isExecutable="true">
-      <bpmn:startEvent id="s"><bpmn:timerEventDefinition id="t"><bpmn:timeCycle>R/PT1M</bpmn:timeCycle></bpmn:timerEventDefinition></bpmn:startEvent>
+      <bpmn:startEvent id="s"><bpmn:timerEventDefinition id="t"><bpmn:timeCycle>${cycle}</bpmn:timeCycle></bpmn:timerEventDefinition></bpmn:startEvent>
+      <bpmn:endEvent id="e"/><bpmn:sequenceFlow id="f" sourceRef="s" targetRef="e"/>
       </bpmn:process></bpmn:definitions>`
-    const read = await readBpmnXml(xml)
-    if (!read.ok) throw new Error(JSON.stringify(read.problems))
-    const compiled = compileDraft(read.draft)
+    for (const cycle of ["R/PT1M", "R3/2026-01-01T09:00:00Z/P1D", "0 0 9 * * MON-FRI"]) {
+      const read = await readBpmnXml(model(cycle))
+      if (!read.ok) throw new Error(JSON.stringify(read.problems))
+      const compiled = compileDraft(read.draft)
+      expect(compiled.ok, cycle).toBe(true)
+      if (compiled.ok) {
+        expect(compiled.graph.timerStarts).toEqual([{ nodeId: "s", timer: { kind: "cycle", expression: cycle } }])
+      }
+    }
+    const read = await readBpmnXml(model("every now and then"))
+    const compiled = read.ok ? compileDraft(read.draft) : read
     expect(compiled.ok).toBe(false)
-    expect(JSON.stringify(compiled)).toMatch(/repeating timers/)
+    expect(JSON.stringify(compiled)).toMatch(/neither an ISO 8601 repeating interval/)
   })
 
   it("refuses DOCTYPE, deep nesting, huge input and malformed XML without hanging", () => {

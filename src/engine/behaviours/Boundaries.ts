@@ -1,7 +1,7 @@
 // Armed catch events around a token: boundary events, event-based gateway targets, event-subprocess starts; opening,
 // closing and triggering them, and interrupting what they guard.
 import { evaluateFeel } from "../../bpmn/Expressions.ts"
-import { dueAt } from "../../bpmn/Timer.ts"
+import { dueAt, nextCycleDue } from "../../bpmn/Timer.ts"
 import { type Boundary, type Token, visibleVariables } from "../InstanceState.ts"
 import { Rejected } from "../Rejected.ts"
 import type { Run } from "../Run.ts"
@@ -96,9 +96,34 @@ export function triggerBoundary(run: Run, subscriptionId: string, variables: Rea
     interrupting,
     variables
   })
+  if (!interrupting) rearmCycle(run, armed, host.scopeId)
   if (interrupting) run.interrupt(host)
   if (Object.keys(variables).length > 0) run.propagate(host.scopeId, armed.nodeId, variables)
   run.enter(armed.nodeId, null, host.scopeId)
+}
+
+/**
+ * A non-interrupting timer cycle fired: it is armed again for its next occurrence, until R<n> is used up (missed
+ * occurrences collapse into one fire: bpmn/TimerCycle.ts).
+ */
+function rearmCycle(run: Run, armed: Boundary, scopeId: string): void {
+  const timer = run.node(armed.nodeId).timer
+  if (armed.kind !== "timer" || timer === null || timer.kind !== "cycle" || armed.dueAt === undefined) return
+  const fired = (armed.fired ?? 0) + 1
+  const next = nextCycleDue(timer, Date.parse(armed.dueAt), run.now, fired, visibleVariables(run.state, scopeId))
+  if (next === null) return
+  run.emit({
+    type: "BoundaryOpened",
+    hostTokenId: armed.hostTokenId,
+    nodeId: armed.nodeId,
+    subscriptionId: run.newId(`boundary-${armed.nodeId}`),
+    kind: "timer",
+    name: null,
+    correlationKey: null,
+    dueAt: new Date(next).toISOString(),
+    fired,
+    ...(armed.eventScopeId === undefined ? {} : { eventScopeId: armed.eventScopeId })
+  })
 }
 
 /** An event subprocess's start event happened (message, signal, timer, condition). */
@@ -121,6 +146,7 @@ export function triggerEventStart(run: Run, armed: Boundary, variables: Readonly
     interrupting,
     variables
   })
+  if (!interrupting) rearmCycle(run, armed, armed.eventScopeId!)
   run.startEventSubprocess(armed.eventScopeId!, armed.nodeId, variables)
 }
 

@@ -214,6 +214,8 @@ export type InstanceEvent =
     readonly dueAt: string | null
     readonly viaGateway?: boolean | undefined
     readonly eventScopeId?: string | undefined
+    /** A timer cycle re-armed after a fire: the occurrences fired so far. */
+    readonly fired?: number | undefined
   }
   | {
     readonly type: "BoundaryClosed"

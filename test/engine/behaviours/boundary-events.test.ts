@@ -66,6 +66,24 @@ describe("boundary events", () => {
     expect(s.state.status).toBe("COMPLETED")
   })
 
+  it("non-interrupting timer cycle: fires again at each occurrence until R<n> is used up", () => {
+    const s = scenario(withBoundary({ timeCycle: "R2/PT10M", cancelActivity: false }))
+    s.start()
+    const [first] = opened(s)
+    expect(first).toMatchObject({ kind: "timer", dueAt: new Date(10 * 60_000).toISOString() })
+    s.run({ type: "FireTimer", subscriptionId: first!.subscriptionId })
+    const [, second] = opened(s)
+    expect(second).toMatchObject({ kind: "timer", fired: 1, dueAt: new Date(20 * 60_000).toISOString() })
+    s.run({ type: "FireTimer", subscriptionId: second!.subscriptionId })
+    expect(opened(s)).toHaveLength(2) // R2: no third occurrence
+    expect(s.waiting("job").map((j) => j.node).sort()).toEqual(["host", "side", "side"])
+    expect(s.state.boundaries).toEqual({})
+  })
+
+  it("a timer cycle on an interrupting boundary is refused at deploy", () => {
+    expect(() => withBoundary({ timeCycle: "R2/PT10M" })).toThrow(/timer cycle \(timeCycle\) repeats/)
+  })
+
   it("interrupting timer on a subprocess ends everything inside it", () => {
     const s = scenario(withBoundary({ timeDuration: "PT5M" }, "subProcess"))
     s.start()

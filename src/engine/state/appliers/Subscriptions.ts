@@ -23,7 +23,9 @@ export const subscriptionAppliers = {
         nodeId: event.nodeId,
         kind: event.kind,
         ...(event.viaGateway === true ? { viaGateway: true } : {}),
-        ...(event.eventScopeId === undefined ? {} : { eventScopeId: event.eventScopeId })
+        ...(event.eventScopeId === undefined ? {} : { eventScopeId: event.eventScopeId }),
+        ...(event.kind === "timer" && event.dueAt !== null ? { dueAt: event.dueAt } : {}),
+        ...(event.fired === undefined ? {} : { fired: event.fired })
       }
     }
   }),
