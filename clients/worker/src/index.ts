@@ -1,0 +1,1 @@
+export { createWorker, type Job, JobError, type Worker, type WorkerOptions } from "./Worker.ts"
