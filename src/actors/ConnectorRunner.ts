@@ -9,6 +9,7 @@ import type { Job } from "../schema/Work.ts"
 import { Connections, type ResolvedConnection } from "../services/Connections.ts"
 import { configurationProblems, CONNECTOR_TYPES, HTTP_JSON } from "../services/ConnectorCatalog.ts"
 import { Work } from "../services/Work.ts"
+import { callCamundaHttp, CAMUNDA_HTTP_JSON, type CamundaOutcome } from "./CamundaHttpConnector.ts"
 import { runClusterLoop } from "./ClusterLoop.ts"
 
 const WORKER = "flowcore-connectors"
@@ -84,8 +85,10 @@ export class ConnectorRunner
       const work = yield* Work
       const connections = yield* Connections
 
-      const perform = (tenantId: string, job: Job): Effect.Effect<Outcome> =>
+      const perform = (tenantId: string, job: Job): Effect.Effect<Outcome | CamundaOutcome> =>
         Effect.gen(function*() {
+          // Camunda's REST connector template carries everything in the task: no connection.
+          if (job.type === CAMUNDA_HTTP_JSON) return yield* callCamundaHttp(job)
           const reference = job.customHeaders["connection"]
           if (reference === undefined || reference === "") {
             return {
@@ -120,7 +123,7 @@ export class ConnectorRunner
         })
 
       const runOnce = Effect.gen(function*() {
-        const types = CONNECTOR_TYPES.map((t) => t.type)
+        const types = [...CONNECTOR_TYPES.map((t) => t.type), CAMUNDA_HTTP_JSON]
         const tenants = yield* sql<{ tenant_id: string; type: string }>`SELECT DISTINCT tenant_id, type FROM jobs
           WHERE ${sql.in("type", types)} AND state IN ('ACTIVATABLE', 'ACTIVATED')`.pipe(Effect.orDie)
         let done = 0
@@ -136,6 +139,11 @@ export class ConnectorRunner
             Effect.flatMap(perform(tenantId, job), (outcome) =>
               outcome.ok
                 ? work.completeJob(principal, job.id, outcome.variables)
+                : "bpmnError" in outcome
+                ? work.throwError(principal, job.id, {
+                  errorCode: outcome.bpmnError.code,
+                  errorMessage: outcome.bpmnError.message
+                })
                 : work.failJob(principal, job.id, {
                   retries: outcome.final ? 0 : Math.max(0, job.retries - 1),
                   errorMessage: outcome.message,

@@ -147,4 +147,65 @@ describe("connectors", () => {
     await runConnectors(tenant)
     expect((await owner.instance(waiting.id)).variables["reply"]).toMatchObject({ status: 200 })
   })
+
+  it("a model from Camunda's REST connector template runs unchanged (io.camunda:http-json:1)", async () => {
+    const tenant = await givenTenant()
+    const owner = await tenant.owner()
+    const template = (id: string, path: string, headers: Record<string, string>) => ({
+      id,
+      nodes: [
+        { id: "s", type: "startEvent" },
+        {
+          id: "rest",
+          type: "serviceTask",
+          properties: {
+            taskType: "io.camunda:http-json:1",
+            retries: 1,
+            headers,
+            inputMappings: [
+              { source: "=\"bearer\"", target: "authentication.type" },
+              { source: "=\"camunda-t0k\"", target: "authentication.token" },
+              { source: "=\"POST\"", target: "method" },
+              { source: `="${baseUrl}${path}"`, target: "url" },
+              { source: "={ priority: \"high\" }", target: "queryParameters" },
+              { source: "={ order: orderId }", target: "body" }
+            ]
+          }
+        },
+        { id: "notFound", type: "boundaryEvent", properties: { attachedTo: "rest", errorCode: "REJECTED" } },
+        { id: "after", type: "userTask" },
+        { id: "e", type: "endEvent" },
+        { id: "rejected", type: "endEvent" }
+      ],
+      flows: [
+        { id: "f1", source: "s", target: "rest" },
+        { id: "f2", source: "rest", target: "after" },
+        { id: "f3", source: "after", target: "e" },
+        { id: "f4", source: "notFound", target: "rejected" }
+      ]
+    })
+    const ok = await owner.deploy(template("camunda-rest", "/orders", {
+      resultVariable: "apiResponse",
+      resultExpression: "={ accepted: response.body.accepted, echoed: response.body.echo.order }"
+    }))
+    const instance = await owner.start(ok.id, { orderId: "CAM-1" })
+    await runConnectors(tenant)
+    const call = received.find((r) => r.body.includes("CAM-1"))!
+    expect(call).toMatchObject({ method: "POST", url: "/orders?priority=high", authorization: "Bearer camunda-t0k" })
+    const variables = (await owner.instance(instance.id)).variables
+    expect(variables).toMatchObject({
+      accepted: true,
+      echoed: "CAM-1",
+      apiResponse: { status: 200, body: { accepted: true } }
+    })
+
+    // errorExpression maps the 400 to a BPMN error that the boundary event catches
+    const failing = await owner.deploy(template("camunda-rest-fail", "/fail", {
+      errorExpression: "=if error.code = \"400\" then { code: \"REJECTED\", message: response.body.error } else null"
+    }))
+    const rejected = await owner.start(failing.id, { orderId: "CAM-2" })
+    await runConnectors(tenant)
+    expect((await owner.instance(rejected.id)).state).toBe("COMPLETED")
+    expect((await owner.history(rejected.id)).map((e: { type: string }) => e.type)).toContain("JobErrorThrown")
+  })
 })
