@@ -3,13 +3,16 @@
 import { feelSyntaxProblem, isExpression } from "./Expressions.ts"
 import {
   type Compiled,
+  emptyUserTask,
   EXECUTABLE_TYPES,
   type GraphFlow,
   type GraphNode,
   type Mapping,
   type NodeType,
-  type Problem
+  type Problem,
+  type UserTaskDefinition
 } from "./ProcessGraph.ts"
+import { noSchedule, scheduleProblems } from "./TaskSchedule.ts"
 import { literalTimerProblem } from "./Timer.ts"
 
 export interface DraftNode {
@@ -29,10 +32,8 @@ export interface DraftNode {
   readonly jobType?: string | null | undefined
   readonly retries?: number | undefined
   readonly headers?: Readonly<Record<string, string>> | undefined
-  readonly assignee?: string | null | undefined
-  readonly candidateGroups?: ReadonlyArray<string> | undefined
-  readonly candidateUsers?: ReadonlyArray<string> | undefined
-  readonly formKey?: string | null | undefined
+  /** What a user task's zeebe extensions say (assignment, form, priority, schedule); used on user tasks only. */
+  readonly userTask?: UserTaskDefinition | undefined
   readonly script?: { readonly expression: string; readonly resultVariable: string } | null | undefined
   readonly message?: { readonly name: string | null; readonly correlationKey: string | null } | null | undefined
   readonly signal?: { readonly name: string | null } | null | undefined
@@ -374,6 +375,9 @@ export const compileDraft = (draft: Draft): Compiled => {
           : `${type} ${id} needs a task type (zeebe:taskDefinition type)`
       )
     }
+    if (type === "userTask") {
+      for (const p of scheduleProblems(draftNode.userTask?.schedule ?? noSchedule)) problem(id, p)
+    }
     if (type === "scriptTask") {
       const script = draftNode.script ?? null
       if (script === null || script.expression === "" || script.resultVariable === "") {
@@ -527,14 +531,7 @@ export const compileDraft = (draft: Draft): Compiled => {
       job: doneByJob
         ? { type: jobType ?? "", retries: draftNode.retries ?? 3, headers: draftNode.headers ?? {} }
         : null,
-      userTask: type === "userTask"
-        ? {
-          assignee: draftNode.assignee ?? null,
-          candidateGroups: draftNode.candidateGroups ?? [],
-          candidateUsers: draftNode.candidateUsers ?? [],
-          formKey: draftNode.formKey ?? null
-        }
-        : null,
+      userTask: type === "userTask" ? draftNode.userTask ?? emptyUserTask : null,
       script: type === "scriptTask" ? draftNode.script ?? null : null,
       message,
       signal,

@@ -2,7 +2,8 @@
 // condition?, default? }] }. `type` is a BPMN element type in camelCase; `properties` carries what the zeebe
 // extensions carry in XML:
 //   serviceTask / sendTask: taskType (required), retries (default 3), headers {k: v}
-//   userTask: assignee, candidateGroups (list or "a,b"), candidateUsers, formKey
+//   userTask: assignee, candidateGroups (list or "a,b"), candidateUsers, formKey, priority (0..100), dueDate,
+//     followUpDate (literals or "= FEEL")
 //   scriptTask: expression (FEEL), resultVariable
 //   receiveTask / intermediateCatchEvent (message): messageName, correlationKey (FEEL, evaluated when the token arrives)
 //   startEvent: messageName makes it a message start event, signalName a signal start event, condition (FEEL) a
@@ -169,10 +170,19 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
         jobType: text(properties["taskType"]),
         retries: typeof retries === "number" && Number.isInteger(retries) && retries >= 0 ? retries : 3,
         headers: isObject(headers) ? Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)])) : {},
-        assignee: text(properties["assignee"]),
-        candidateGroups: listOf(properties["candidateGroups"]),
-        candidateUsers: listOf(properties["candidateUsers"]),
-        formKey: text(properties["formKey"]),
+        userTask: {
+          assignee: text(properties["assignee"]),
+          candidateGroups: listOf(properties["candidateGroups"]),
+          candidateUsers: listOf(properties["candidateUsers"]),
+          formKey: text(properties["formKey"]),
+          schedule: {
+            priority: typeof properties["priority"] === "number"
+              ? String(properties["priority"])
+              : text(properties["priority"]),
+            dueDate: text(properties["dueDate"]),
+            followUpDate: text(properties["followUpDate"])
+          }
+        },
         script: expression === null ? null : { expression, resultVariable: text(properties["resultVariable"]) ?? "" },
         boundary: node["type"] === "boundaryEvent"
           ? { attachedTo: text(properties["attachedTo"]), cancelActivity: properties["cancelActivity"] !== false }

@@ -1,5 +1,6 @@
 // The executable process graph: what BPMN XML and JSON graphs compile to at deploy time. Plain JSON (it is stored
 // with the deployment), immutable, and all the execution core ever sees — never XML.
+import type { TaskSchedule } from "./TaskSchedule.ts"
 
 import type { TimerDefinition } from "./Timer.ts"
 
@@ -43,6 +44,16 @@ export interface UserTaskDefinition {
   readonly candidateGroups: ReadonlyArray<string>
   readonly candidateUsers: ReadonlyArray<string>
   readonly formKey: string | null
+  /** Priority, due and follow-up date: literals or FEEL expressions, resolved when the task is created. */
+  readonly schedule: TaskSchedule
+}
+
+export const emptyUserTask: UserTaskDefinition = {
+  assignee: null,
+  candidateGroups: [],
+  candidateUsers: [],
+  formKey: null,
+  schedule: { priority: null, dueDate: null, followUpDate: null }
 }
 
 /** What a receive task or message catch event waits for: the message name and the correlation key expression. */

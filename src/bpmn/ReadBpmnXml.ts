@@ -100,6 +100,8 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
   const assignment = extension(element, "zeebe:AssignmentDefinition")
   const form = extension(element, "zeebe:FormDefinition")
   const script = extension(element, "zeebe:Script")
+  const priority = extension(element, "zeebe:PriorityDefinition")
+  const schedule = extension(element, "zeebe:TaskSchedule")
   const defaultFlow = element["default"]
   const retries = task === undefined ? undefined : Number(str(task, "retries") ?? "3")
   return {
@@ -116,10 +118,17 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
     headers: headers === undefined
       ? {}
       : Object.fromEntries(elements(headers, "values").map((h) => [str(h, "key") ?? "", str(h, "value") ?? ""])),
-    assignee: assignment === undefined ? null : str(assignment, "assignee"),
-    candidateGroups: assignment === undefined ? [] : listOf(str(assignment, "candidateGroups")),
-    candidateUsers: assignment === undefined ? [] : listOf(str(assignment, "candidateUsers")),
-    formKey: form === undefined ? null : str(form, "formKey") ?? str(form, "formId"),
+    userTask: {
+      assignee: assignment === undefined ? null : str(assignment, "assignee"),
+      candidateGroups: assignment === undefined ? [] : listOf(str(assignment, "candidateGroups")),
+      candidateUsers: assignment === undefined ? [] : listOf(str(assignment, "candidateUsers")),
+      formKey: form === undefined ? null : str(form, "formKey") ?? str(form, "formId"),
+      schedule: {
+        priority: priority === undefined ? null : str(priority, "priority") ?? null,
+        dueDate: schedule === undefined ? null : str(schedule, "dueDate") ?? null,
+        followUpDate: schedule === undefined ? null : str(schedule, "followUpDate") ?? null
+      }
+    },
     script: script === undefined
       ? null
       : { expression: str(script, "expression") ?? "", resultVariable: str(script, "resultVariable") ?? "" },

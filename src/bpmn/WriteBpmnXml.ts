@@ -74,6 +74,14 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
         }))
       }
       if (formKey !== null) values.push(moddle.create("zeebe:FormDefinition", { formKey }))
+      const { priority, dueDate, followUpDate } = node.userTask.schedule
+      if (priority !== null) values.push(moddle.create("zeebe:PriorityDefinition", { priority }))
+      if (dueDate !== null || followUpDate !== null) {
+        values.push(moddle.create("zeebe:TaskSchedule", {
+          ...(dueDate === null ? {} : { dueDate }),
+          ...(followUpDate === null ? {} : { followUpDate })
+        }))
+      }
     }
     if (node.script !== null) values.push(moddle.create("zeebe:Script", node.script))
     if (node.decision !== null) values.push(moddle.create("zeebe:CalledDecision", { ...node.decision }))

@@ -21,6 +21,7 @@ import idempotentRequests from "./migrations/0018_idempotent_requests.ts"
 import tenantSubjects from "./migrations/0019_tenant_subjects.ts"
 import jobLockExpiries from "./migrations/0020_job_lock_expiries.ts"
 import timerStartCycles from "./migrations/0021_timer_start_cycles.ts"
+import userTaskSchedule from "./migrations/0022_user_task_schedule.ts"
 
 const migrate = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -43,7 +44,8 @@ const migrate = Migrator.make({})({
     "0018_idempotent_requests": idempotentRequests,
     "0019_tenant_subjects": tenantSubjects,
     "0020_job_lock_expiries": jobLockExpiries,
-    "0021_timer_start_cycles": timerStartCycles
+    "0021_timer_start_cycles": timerStartCycles,
+    "0022_user_task_schedule": userTaskSchedule
   }),
   table: "schema_migrations"
 })

@@ -171,6 +171,9 @@ export const UserTask = Schema.Struct({
   candidateGroups: Schema.Array(Schema.String),
   candidateUsers: Schema.Array(Schema.String),
   formKey: Schema.NullOr(Schema.String),
+  priority: Schema.Number.annotate({ description: "0..100, higher first (zeebe:priorityDefinition; default 50)" }),
+  dueDate: Schema.NullOr(IsoDateTime).annotate({ description: "zeebe:taskSchedule dueDate" }),
+  followUpDate: Schema.NullOr(IsoDateTime).annotate({ description: "zeebe:taskSchedule followUpDate" }),
   owner: Schema.NullOr(Schema.String).annotate({
     description: "who delegated the task (it returns to them when the delegate completes)"
   }),
@@ -198,11 +201,27 @@ export const TaskComment = Schema.Struct({
   createdAt: IsoDateTime
 }).annotate({ identifier: "TaskComment" })
 
+export const TaskSort = Schema.Literals(["createdAt", "priority", "dueDate", "followUpDate"]).annotate({
+  identifier: "TaskSort",
+  description: "createdAt: newest first (default); priority: highest first; dueDate, followUpDate: soonest first, " +
+    "tasks without one last"
+})
+
+const dateQuery = (description: string) =>
+  Schema.optional(Schema.String).annotate({ description: `ISO 8601 date-time; ${description}` })
+
+export type TaskSort = typeof TaskSort.Type
+
 const TaskFilterQuery = Schema.Struct({
   candidateGroup: Schema.optional(Schema.String),
   assignee: Schema.optional(Schema.String),
   state: Schema.optional(Schema.Literals(["CREATED", "COMPLETED", "CANCELED"])),
-  processInstanceId: Schema.optional(Schema.String)
+  processInstanceId: Schema.optional(Schema.String),
+  dueBefore: Schema.optional(Schema.String),
+  dueAfter: Schema.optional(Schema.String),
+  followUpBefore: Schema.optional(Schema.String),
+  followUpAfter: Schema.optional(Schema.String),
+  sort: Schema.optional(TaskSort)
 })
 export const CreateTaskFilter = Schema.Struct({
   name: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
@@ -227,7 +246,12 @@ export const TaskQuery = {
   candidateGroup: Schema.optional(Schema.String),
   assignee: Schema.optional(Schema.String),
   state: Schema.optional(TaskState),
-  processInstanceId: Schema.optional(Schema.String)
+  processInstanceId: Schema.optional(Schema.String),
+  dueBefore: dateQuery("tasks due before it (exclusive)"),
+  dueAfter: dateQuery("tasks due at or after it"),
+  followUpBefore: dateQuery("tasks to follow up before it (exclusive)"),
+  followUpAfter: dateQuery("tasks to follow up at or after it"),
+  sort: Schema.optional(TaskSort)
 }
 
 export const IncidentState = Schema.Literals(["OPEN", "RESOLVED"]).annotate({ identifier: "IncidentState" })

@@ -4,6 +4,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { Insights as InsightsResult, InsightsReport } from "../schema/Insights.ts"
+import { queryInstant } from "./QueryInstant.ts"
 import { nowMillis } from "./Time.ts"
 
 export interface InsightsFilter {
@@ -32,11 +33,6 @@ const rate = (
   whole: number
 ): number | null => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000)
 
-const instant = (field: string, value: string | undefined) =>
-  value === undefined || !Number.isNaN(Date.parse(value))
-    ? Effect.succeed(value === undefined ? undefined : new Date(value).toISOString())
-    : Effect.fail(validationError(field, `"${value}" is not an ISO 8601 date-time`))
-
 export class Insights extends Context.Service<Insights, InsightsShape>()("flowcore/Insights") {
   static readonly layer = Layer.effect(
     Insights,
@@ -45,8 +41,8 @@ export class Insights extends Context.Service<Insights, InsightsShape>()("flowco
 
       const instancesWhere = (tenantId: string, filter: InsightsFilter) =>
         Effect.gen(function*() {
-          const from = yield* instant("from", filter.from)
-          const to = yield* instant("to", filter.to)
+          const from = yield* queryInstant("from", filter.from)
+          const to = yield* queryInstant("to", filter.to)
           return sql.and([
             sql`i.tenant_id = ${tenantId}`,
             ...(filter.processKey === undefined ? [] : [sql`i.process_key = ${filter.processKey}`]),

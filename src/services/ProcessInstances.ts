@@ -24,6 +24,7 @@ import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { EventSubscription, HistoryEvent, InstanceSnapshot, ProcessInstance } from "../schema/ProcessInstances.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { type HistoryEvent as EngineHistoryEvent, ProcessEngine, type TokenView } from "./ProcessEngine.ts"
+import { queryInstant } from "./QueryInstant.ts"
 import { isoFromDb, isoOrNull } from "./Time.ts"
 
 interface InstanceRow {
@@ -166,14 +167,6 @@ export interface ScopedVariable {
   readonly scopeId: string
 }
 
-const instant = (field: string, value: string | undefined): Effect.Effect<string | undefined, ValidationError> => {
-  if (value === undefined) return Effect.succeed(undefined)
-  const ms = Date.parse(value)
-  return Number.isNaN(ms)
-    ? Effect.fail(validationError(field, `"${value}" is not an ISO 8601 date-time`, "INVALID_DATE_TIME"))
-    : Effect.succeed(new Date(ms).toISOString())
-}
-
 export class ProcessInstances
   extends Context.Service<ProcessInstances, ProcessInstancesShape>()("flowcore/ProcessInstances")
 {
@@ -270,10 +263,10 @@ export class ProcessInstances
           ),
         list: (tenantId, filter, page) =>
           Effect.gen(function*() {
-            const startedAfter = yield* instant("startedAfter", filter.startedAfter)
-            const startedBefore = yield* instant("startedBefore", filter.startedBefore)
-            const endedAfter = yield* instant("endedAfter", filter.endedAfter)
-            const endedBefore = yield* instant("endedBefore", filter.endedBefore)
+            const startedAfter = yield* queryInstant("startedAfter", filter.startedAfter)
+            const startedBefore = yield* queryInstant("startedBefore", filter.startedBefore)
+            const endedAfter = yield* queryInstant("endedAfter", filter.endedAfter)
+            const endedBefore = yield* queryInstant("endedBefore", filter.endedBefore)
             const where = sql.and([
               sql`tenant_id = ${tenantId}`,
               ...(filter.deploymentId === undefined

@@ -16,50 +16,16 @@ import {
   type ValidationError
 } from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
-import type { Incident, Job, RetryPolicy, UserTask } from "../schema/Work.ts"
+import type { Incident, Job, RetryPolicy, TaskSort, UserTask } from "../schema/Work.ts"
 import { isUuid } from "./Ids.ts"
 import { type IncidentRow, toIncident } from "./IncidentRows.ts"
 import { type ActivationRequest, DEFAULT_LOCK_MS, type JobRow, makeJobActivation, toJob } from "./JobActivation.ts"
 import { JobAvailability } from "./JobAvailability.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
+import { queryInstant } from "./QueryInstant.ts"
 import { backoffFor } from "./RetryBackoff.ts"
-import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
-
-interface TaskRow {
-  readonly id: string
-  readonly name: string | null
-  readonly state: UserTask["state"]
-  readonly instance_id: string
-  readonly node_id: string
-  readonly assignee: string | null
-  readonly candidate_groups: unknown
-  readonly candidate_users: unknown
-  readonly form_key: string | null
-  readonly owner?: string | null
-  readonly delegation_state?: "PENDING" | "RESOLVED" | null
-  readonly variables: unknown
-  readonly created_at: unknown
-  readonly updated_at: unknown
-  readonly completed_at: unknown
-}
-
-const toTask = (row: TaskRow): UserTask => ({
-  id: row.id,
-  name: row.name,
-  state: row.state,
-  processInstanceId: row.instance_id,
-  nodeId: row.node_id,
-  assignee: row.assignee,
-  candidateGroups: fromJson(row.candidate_groups),
-  candidateUsers: fromJson(row.candidate_users),
-  formKey: row.form_key,
-  owner: row.owner ?? null,
-  delegationState: row.delegation_state ?? null,
-  variables: fromJson(row.variables),
-  createdAt: isoFromDb(row.created_at),
-  updatedAt: isoFromDb(row.updated_at),
-  completedAt: isoOrNull(row.completed_at)
-})
+import { taskOrder, type TaskRow, toTask } from "./TaskRows.ts"
+import { nowMillis } from "./Time.ts"
 
 type CompleteError = NotFound | Conflict | ValidationError | BusinessError
 
@@ -118,9 +84,14 @@ export interface WorkShape {
       readonly assignee?: string | undefined
       readonly state?: UserTask["state"] | undefined
       readonly processInstanceId?: string | undefined
+      readonly dueBefore?: string | undefined
+      readonly dueAfter?: string | undefined
+      readonly followUpBefore?: string | undefined
+      readonly followUpAfter?: string | undefined
+      readonly sort?: TaskSort | undefined
     },
     page: PageRequest
-  ) => Effect.Effect<PageOf<UserTask>>
+  ) => Effect.Effect<PageOf<UserTask>, ValidationError>
   readonly completeTask: (
     principal: Principal,
     taskId: string,
@@ -299,8 +270,16 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
           }).pipe(Effect.orDie),
         listTasks: (tenantId, filter, page) =>
           Effect.gen(function*() {
+            const dueBefore = yield* queryInstant("dueBefore", filter.dueBefore)
+            const dueAfter = yield* queryInstant("dueAfter", filter.dueAfter)
+            const followUpBefore = yield* queryInstant("followUpBefore", filter.followUpBefore)
+            const followUpAfter = yield* queryInstant("followUpAfter", filter.followUpAfter)
             const where = sql.and([
               sql`tenant_id = ${tenantId}`,
+              ...(dueBefore === undefined ? [] : [sql`due_date < ${dueBefore}`]),
+              ...(dueAfter === undefined ? [] : [sql`due_date >= ${dueAfter}`]),
+              ...(followUpBefore === undefined ? [] : [sql`follow_up_date < ${followUpBefore}`]),
+              ...(followUpAfter === undefined ? [] : [sql`follow_up_date >= ${followUpAfter}`]),
               ...(filter.candidateGroup === undefined
                 ? []
                 : [sql`candidate_groups @> jsonb_build_array(${filter.candidateGroup}::text)`]),
@@ -313,13 +292,12 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             const [rows, total] = yield* Effect.all([
               sql<
                 TaskRow
-              >`SELECT * FROM user_tasks WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${page.size} OFFSET ${
-                page.page * page.size
-              }`,
+              >`SELECT * FROM user_tasks WHERE ${where} ORDER BY ${sql.literal(taskOrder[filter.sort ?? "createdAt"])}
+                LIMIT ${page.size} OFFSET ${page.page * page.size}`,
               sql<{ count: unknown }>`SELECT count(*) AS count FROM user_tasks WHERE ${where}`
-            ])
+            ]).pipe(Effect.orDie)
             return pageOf(rows.map(toTask), page, countOf(total))
-          }).pipe(Effect.orDie),
+          }),
         getTask: (tenantId, taskId) => Effect.map(taskById(tenantId, taskId), toTask),
         completeTask: (principal, taskId, variables) =>
           Effect.gen(function*() {

@@ -171,6 +171,10 @@ export type InstanceEvent =
     readonly candidateGroups: ReadonlyArray<string>
     readonly candidateUsers: ReadonlyArray<string>
     readonly formKey: string | null
+    /** Absent in events written before schedules existed. */
+    readonly priority?: number
+    readonly dueDate?: string | null
+    readonly followUpDate?: string | null
     readonly variables: Readonly<Record<string, unknown>>
   }
   | {

@@ -154,7 +154,8 @@ export class TasksApi extends HttpApiGroup.make("tasks")
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(TaskQuery), success: Ok(Page(UserTask)) })
       .annotateMerge(
         OpenApi.annotations({
-          summary: "List human tasks, newest first; filters candidateGroup, assignee, state, processInstanceId"
+          summary:
+            "List human tasks, newest first (or by sort); filters candidateGroup, assignee, state, processInstanceId, due and follow-up date ranges"
         })
       ),
     HttpApiEndpoint.post("complete", "/:id/complete", {

@@ -100,7 +100,12 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
             candidateGroup: query.candidateGroup,
             assignee: query.assignee,
             state: query.state,
-            processInstanceId: query.processInstanceId
+            processInstanceId: query.processInstanceId,
+            dueBefore: query.dueBefore,
+            dueAfter: query.dueAfter,
+            followUpBefore: query.followUpBefore,
+            followUpAfter: query.followUpAfter,
+            sort: query.sort
           }, pageRequest(query))))
       .handle("complete", ({ params, payload, headers }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>

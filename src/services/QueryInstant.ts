@@ -1,0 +1,14 @@
+// A date-time query parameter (startedAfter, dueBefore, ...): normalised to UTC ISO, or a 400 naming the parameter.
+import { Effect } from "effect"
+import { type ValidationError, validationError } from "../schema/ApiErrors.ts"
+
+export const queryInstant = (
+  field: string,
+  value: string | undefined
+): Effect.Effect<string | undefined, ValidationError> => {
+  if (value === undefined) return Effect.succeed(undefined)
+  const ms = Date.parse(value)
+  return Number.isNaN(ms)
+    ? Effect.fail(validationError(field, `"${value}" is not an ISO 8601 date-time`, "INVALID_DATE_TIME"))
+    : Effect.succeed(new Date(ms).toISOString())
+}
