@@ -5,6 +5,7 @@ import zeebe from "zeebe-bpmn-moddle/resources/zeebe.json" with { type: "json" }
 import type { Draft, DraftFlow, DraftNode } from "./CompileGraph.ts"
 import { listOf } from "./CompileGraph.ts"
 import type { Mapping, Problem } from "./ProcessGraph.ts"
+import { unexecutedExtensions } from "./UnexecutedExtensions.ts"
 import { DEFAULT_XML_LIMITS, precheckXml, type XmlLimits } from "./XmlPrecheck.ts"
 
 /** What the code needs of a moddle element: its type, and untyped properties read through the helpers below. */
@@ -295,8 +296,14 @@ export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_L
   // Embedded subprocesses are flattened: their nodes carry the subprocess id as their scope.
   const nodes: Array<DraftNode> = []
   const flows: Array<DraftFlow> = []
+  const refused: Array<Problem> = []
+  const check = (element: Element) => {
+    for (const message of unexecutedExtensions(element)) refused.push({ elementId: str(element, "id") ?? "", message })
+  }
+  check(process)
   const collect = (container: Element, scope: string | null) => {
     for (const element of elements(container, "flowElements")) {
+      check(element)
       if (element.$type === "bpmn:SequenceFlow") flows.push(toDraftFlow(element, unresolved))
       else if (!NOT_FLOW_NODES.has(element.$type)) {
         nodes.push(toDraftNode(element, scope))
@@ -305,5 +312,6 @@ export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_L
     }
   }
   collect(process, null)
+  if (refused.length > 0) return { ok: false, problems: refused }
   return { ok: true, draft: { key: str(process, "id") ?? "", name: str(process, "name"), nodes, flows } }
 }

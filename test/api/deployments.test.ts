@@ -81,6 +81,29 @@ describe("deployments", () => {
     expect(body.errors.length).toBeGreaterThanOrEqual(4)
   })
 
+  it("refuses listeners and non-latest bindings by element and name instead of running without them", async () => {
+    const owner = await (await givenTenant()).owner()
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
+  <bpmn:process id="listened" isExecutable="true">
+    <bpmn:startEvent id="s" />
+    <bpmn:serviceTask id="work"><bpmn:extensionElements><zeebe:taskDefinition type="w" />
+      <zeebe:executionListeners><zeebe:executionListener eventType="end" type="audit" /></zeebe:executionListeners>
+    </bpmn:extensionElements></bpmn:serviceTask>
+    <bpmn:endEvent id="e" />
+    <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="work" />
+    <bpmn:sequenceFlow id="f2" sourceRef="work" targetRef="e" />
+  </bpmn:process>
+</bpmn:definitions>`
+    const body = (await owner.call("POST", "/deployments", { rawBody: xml, contentType: "application/xml" })).fails(
+      400,
+      "VALIDATION_ERROR"
+    )
+    expect(body.errors).toEqual([
+      expect.objectContaining({ field: "work", message: expect.stringContaining("zeebe:executionListeners") })
+    ])
+  })
+
   it("rejects hostile or malformed XML with 400, quickly", async () => {
     const owner = await (await givenTenant()).owner()
     const billionLaughs =

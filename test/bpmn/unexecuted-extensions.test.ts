@@ -1,0 +1,54 @@
+// Zeebe extensions the engine does not execute are refused at deploy by element and name, never silently dropped.
+import { describe, expect, it } from "vitest"
+import { readBpmnXml } from "../../src/bpmn/ReadBpmnXml.ts"
+
+const model = (processExtensions: string, taskXml: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
+  <bpmn:process id="p" isExecutable="true">
+    <bpmn:extensionElements>${processExtensions}</bpmn:extensionElements>
+    <bpmn:startEvent id="s" />
+    <bpmn:subProcess id="sub">
+      <bpmn:startEvent id="sub-s" />
+      ${taskXml}
+      <bpmn:sequenceFlow id="sf" sourceRef="sub-s" targetRef="t" />
+    </bpmn:subProcess>
+    <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="sub" />
+  </bpmn:process>
+</bpmn:definitions>`
+
+const problemsOf = async (xml: string) => {
+  const read = await readBpmnXml(xml)
+  return read.ok ? [] : read.problems
+}
+
+describe("extensions the engine does not execute", () => {
+  it("refuses task and execution listeners, naming the element", async () => {
+    const problems = await problemsOf(model(
+      `<zeebe:executionListeners><zeebe:executionListener eventType="start" type="audit" /></zeebe:executionListeners>`,
+      `<bpmn:userTask id="t"><bpmn:extensionElements><zeebe:userTask /><zeebe:taskListeners>
+        <zeebe:taskListener eventType="completing" type="check" /></zeebe:taskListeners></bpmn:extensionElements>
+      </bpmn:userTask>`
+    ))
+    expect(problems).toEqual([
+      { elementId: "p", message: expect.stringContaining("execution listeners (zeebe:executionListeners)") },
+      { elementId: "t", message: expect.stringContaining("user task listeners (zeebe:taskListeners)") }
+    ])
+  })
+
+  it("refuses bindings other than latest; latest (or none) deploys", async () => {
+    const callActivity = (binding: string) =>
+      `<bpmn:callActivity id="t"><bpmn:extensionElements><zeebe:calledElement processId="child" ${binding} />
+      </bpmn:extensionElements></bpmn:callActivity>`
+    expect(await problemsOf(model("", callActivity(`bindingType="versionTag" versionTag="v1"`)))).toEqual([
+      { elementId: "t", message: expect.stringContaining(`bindingType "versionTag" on zeebe:calledElement`) }
+    ])
+    const formBinding = `<bpmn:userTask id="t"><bpmn:extensionElements><zeebe:userTask />
+      <zeebe:formDefinition formId="f" bindingType="deployment" /></bpmn:extensionElements></bpmn:userTask>`
+    expect(await problemsOf(model("", formBinding))).toEqual([
+      { elementId: "t", message: expect.stringContaining(`bindingType "deployment" on zeebe:formDefinition`) }
+    ])
+    expect(await problemsOf(model("", callActivity(`bindingType="latest"`)))).toEqual([])
+    expect(await problemsOf(model("", callActivity("")))).toEqual([])
+  })
+})
