@@ -64,10 +64,20 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
                   actor: row.actor,
                   command: { type: "ChildInstanceFailed", childInstanceId: row.target_instance_id, message }
                 })
-              // A call activity starts the latest version of the called process (BPMN: calledElement by key).
+              // A call activity starts the latest version of the called process (BPMN: calledElement by key), or the
+              // latest one deployed with the version tag it binds to.
+              const versionTag = typeof payload["versionTag"] === "string" ? payload["versionTag"] : null
               const [deployment] = yield* sql<{ id: string }>`SELECT id FROM deployments
-                WHERE tenant_id = ${row.tenant_id} AND key = ${processKey} ORDER BY version DESC LIMIT 1`
-              if (deployment === undefined) return yield* failed(`called process ${processKey} is not deployed`)
+                WHERE tenant_id = ${row.tenant_id} AND key = ${processKey}
+                  AND (${versionTag}::text IS NULL OR graph->>'versionTag' = ${versionTag}::text)
+                ORDER BY version DESC LIMIT 1`
+              if (deployment === undefined) {
+                return yield* failed(
+                  versionTag === null
+                    ? `called process ${processKey} is not deployed`
+                    : `called process ${processKey} has no version with version tag ${versionTag}`
+                )
+              }
               const [parent] = yield* sql<
                 { root_instance_id: string }
               >`SELECT root_instance_id FROM process_instances WHERE id = ${row.source_instance_id}`

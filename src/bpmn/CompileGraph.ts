@@ -50,7 +50,7 @@ export interface DraftNode {
   readonly linkName?: string | null | undefined
   /** The FEEL condition of a conditional event. */
   readonly condition?: string | null | undefined
-  readonly call?: { readonly processId: string | null; readonly propagateAllChildVariables: boolean } | null | undefined
+  readonly call?: (Partial<Omit<NonNullable<GraphNode["call"]>, "processId">> & { processId: string | null }) | null
   readonly multiInstance?:
     | {
       readonly sequential: boolean
@@ -558,7 +558,7 @@ export const compileDraft = (draft: Draft): Compiled => {
         }
         : null,
       call: type === "callActivity"
-        ? { processId: processId ?? "", propagateAllChildVariables: draftNode.call?.propagateAllChildVariables ?? true }
+        ? { propagateAllChildVariables: true, versionTag: null, ...draftNode.call, processId: processId ?? "" }
         : null,
       inputs,
       outputs

@@ -1,4 +1,4 @@
-// The JSON graph format: { id, name?, nodes: [{ id, type, name?, properties? }], flows: [{ id, source, target,
+// The JSON graph format: { id, name?, versionTag?, nodes: [{ id, type, name?, properties? }], flows: [{ id, source, target,
 // condition?, default? }] }. `type` is a BPMN element type in camelCase; `properties` carries what the zeebe
 // extensions carry in XML:
 //   serviceTask / sendTask: taskType (required), retries (default 3), headers {k: v}
@@ -15,7 +15,8 @@
 //   boundaryEvent: attachedTo (activity id), cancelActivity (default true), and one of messageName + correlationKey,
 //     signalName, timeDuration / timeDate, or error: true with an optional errorCode (none catches every error)
 //   endEvent: errorCode makes it an error end event
-//   callActivity: processId (the process key to start, latest version), propagateAllChildVariables (default true)
+//   callActivity: processId (the process key to start, latest version), propagateAllChildVariables (default true),
+//     versionTag (start the latest version deployed with that tag instead)
 //   any activity: multiInstance { sequential, inputCollection (FEEL), inputElement, outputCollection, outputElement (FEEL) }
 //   subProcess: nodes and flows of the embedded subprocess (same format), inputMappings / outputMappings;
 //     triggeredByEvent: true makes it an event subprocess (no flows in or out), whose one start event carries
@@ -207,7 +208,8 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
         call: node["type"] === "callActivity"
           ? {
             processId: text(properties["processId"]),
-            propagateAllChildVariables: properties["propagateAllChildVariables"] !== false
+            propagateAllChildVariables: properties["propagateAllChildVariables"] !== false,
+            versionTag: text(properties["versionTag"])
           }
           : null,
         inputs: mappingList(properties["inputMappings"], "inputMappings", problems, id),

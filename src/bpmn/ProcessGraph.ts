@@ -106,7 +106,12 @@ export interface GraphNode {
   /** The boundary events attached to this activity. */
   readonly boundaryIds: ReadonlyArray<string>
   /** A call activity: the process key it starts (latest version) and whether all child variables come back. */
-  readonly call: { readonly processId: string; readonly propagateAllChildVariables: boolean } | null
+  /** A call activity: the called process key, and the version tag to bind to (null: the latest version). */
+  readonly call: {
+    readonly processId: string
+    readonly propagateAllChildVariables: boolean
+    readonly versionTag?: string | null
+  } | null
   readonly multiInstance: MultiInstanceDefinition | null
   /** A business rule task: the decision (latest version by id) and the variable its result goes to. */
   readonly decision: { readonly decisionId: string; readonly resultVariable: string } | null
@@ -141,6 +146,8 @@ export interface GraphFlow {
 export interface ProcessGraph {
   readonly key: string
   readonly name: string | null
+  /** zeebe:versionTag of the process (call activities can bind to it); absent in graphs deployed before it. */
+  readonly versionTag?: string | null
   readonly nodes: Readonly<Record<string, GraphNode>>
   readonly flows: Readonly<Record<string, GraphFlow>>
   /** The process-level none start events. */

@@ -207,7 +207,10 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
       const propagate = called?.["propagateAllChildVariables"]
       return {
         processId: called === undefined ? null : str(called, "processId"),
-        propagateAllChildVariables: propagate !== false && propagate !== "false"
+        propagateAllChildVariables: propagate !== false && propagate !== "false",
+        versionTag: called !== undefined && called["bindingType"] === "versionTag"
+          ? str(called, "versionTag") ?? ""
+          : null
       }
     })(),
     inputs: mappings(element, "inputParameters"),
@@ -252,7 +255,7 @@ const toDraftFlow = (element: Element, unresolved: Unresolved): DraftFlow => {
 
 const NOT_FLOW_NODES = new Set(["bpmn:DataObjectReference", "bpmn:DataStoreReference", "bpmn:DataObject"])
 
-export type ReadResult = { readonly ok: true; readonly draft: Draft } | {
+export type ReadResult = { readonly ok: true; readonly draft: Draft; readonly versionTag: string | null } | {
   readonly ok: false
   readonly problems: ReadonlyArray<Problem>
 }
@@ -313,5 +316,10 @@ export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_L
   }
   collect(process, null)
   if (refused.length > 0) return { ok: false, problems: refused }
-  return { ok: true, draft: { key: str(process, "id") ?? "", name: str(process, "name"), nodes, flows } }
+  const versionTag = extension(process, "zeebe:VersionTag")
+  return {
+    ok: true,
+    draft: { key: str(process, "id") ?? "", name: str(process, "name"), nodes, flows },
+    versionTag: versionTag === undefined ? null : str(versionTag, "value")
+  }
 }

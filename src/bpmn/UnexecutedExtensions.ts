@@ -30,8 +30,12 @@ export const unexecutedExtensions = (element: Element): ReadonlyArray<string> =>
     if (listener !== undefined) return [`${listener} are not executed by this engine yet; remove them to deploy`]
     const binding = BINDINGS[extension.$type]
     const bindingType = extension["bindingType"]
-    if (binding !== undefined && typeof bindingType === "string" && bindingType !== "latest") {
-      return [`bindingType "${bindingType}" on ${binding} is not supported yet: only "latest" (the default) is`]
+    const supported = bindingType === "latest" || (bindingType === "versionTag" && binding === "zeebe:calledElement")
+    if (binding !== undefined && typeof bindingType === "string" && !supported) {
+      return [
+        `bindingType "${bindingType}" on ${binding} is not supported yet: only "latest" (the default) is` +
+        (binding === "zeebe:calledElement" ? `, and "versionTag"` : "")
+      ]
     }
     return []
   })

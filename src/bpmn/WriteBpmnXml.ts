@@ -9,7 +9,12 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
   const process = moddle.create("bpmn:Process", {
     id: graph.key,
     isExecutable: true,
-    ...(graph.name === null ? {} : { name: graph.name })
+    ...(graph.name === null ? {} : { name: graph.name }),
+    ...(graph.versionTag == null ? {} : {
+      extensionElements: moddle.create("bpmn:ExtensionElements", {
+        values: [moddle.create("zeebe:VersionTag", { value: graph.versionTag })]
+      })
+    })
   })
   // Each node and flow goes into its container: the process, or the subprocess it belongs to.
   const containerOf = (scope: string | null) => (scope === null ? process : created.get(scope)!).get("flowElements")
@@ -89,7 +94,8 @@ export const writeBpmnXml = async (graph: ProcessGraph): Promise<string> => {
       values.push(
         moddle.create("zeebe:CalledElement", {
           processId: node.call.processId,
-          propagateAllChildVariables: node.call.propagateAllChildVariables
+          propagateAllChildVariables: node.call.propagateAllChildVariables,
+          ...(node.call.versionTag == null ? {} : { bindingType: "versionTag", versionTag: node.call.versionTag })
         })
       )
     }

@@ -27,6 +27,9 @@ export const JsonGraphFlow = Schema.Struct({
 export const JsonGraph = Schema.Struct({
   id: Schema.optional(Schema.String).annotate({ description: "the process key (BPMN process id)" }),
   name: Schema.optional(Schema.String),
+  versionTag: Schema.optional(Schema.String.check(Schema.isMaxLength(200))).annotate({
+    description: "the process's version tag (zeebe:versionTag), which call activities can bind to"
+  }),
   nodes: Schema.Array(JsonGraphNode),
   flows: Schema.Array(JsonGraphFlow)
 }).annotate({
@@ -39,6 +42,9 @@ export const Deployment = Schema.Struct({
   key: Schema.String.annotate({ description: "the process key (BPMN process id); versions are counted per key" }),
   name: Schema.NullOr(Schema.String),
   version: Schema.Int,
+  versionTag: Schema.NullOr(Schema.String).annotate({
+    description: "the process's zeebe:versionTag (call activities with bindingType versionTag bind to it)"
+  }),
   format: DeploymentFormat,
   state: DeploymentState,
   createdBy: Schema.String,

@@ -30,14 +30,17 @@ export const BpmnProcessModels = {
       Effect.gen(function*() {
         const read = yield* Effect.promise(() => readBpmnXml(xml))
         if (!read.ok) return yield* invalid(read.problems)
-        const graph = yield* compile(read.draft)
+        const graph = { ...yield* compile(read.draft), versionTag: read.versionTag }
         return { key: graph.key, name: graph.name, graph, nodes: nodesOf(graph), bpmnXml: xml } satisfies CompiledModel
       }),
     fromJson: (json) =>
       Effect.gen(function*() {
         const read = readJsonGraph(json)
         if (!read.ok) return yield* invalid(read.problems)
-        const graph = yield* compile(read.draft)
+        const tag = typeof json === "object" && json !== null
+          ? (json as { versionTag?: unknown }).versionTag
+          : undefined
+        const graph = { ...yield* compile(read.draft), versionTag: typeof tag === "string" && tag !== "" ? tag : null }
         const bpmnXml = yield* Effect.promise(() => writeBpmnXml(graph))
         return { key: graph.key, name: graph.name, graph, nodes: nodesOf(graph), bpmnXml } satisfies CompiledModel
       }),

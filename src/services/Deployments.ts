@@ -23,6 +23,7 @@ interface DeploymentRow {
   readonly key: string
   readonly name: string | null
   readonly version: number
+  readonly version_tag: string | null
   readonly format: Deployment["format"]
   readonly state: Deployment["state"]
   readonly created_by: string
@@ -37,6 +38,7 @@ const toDeployment = (row: DeploymentRow): Deployment => ({
   id: row.id,
   key: row.key,
   name: row.name,
+  versionTag: row.version_tag ?? null,
   version: Number(row.version),
   format: row.format,
   state: row.state,
@@ -81,7 +83,8 @@ export interface DeploymentsShape {
   ) => Effect.Effect<{ readonly deployment: Deployment; readonly graph: unknown }, NotFound>
 }
 
-const SUMMARY_COLUMNS = "id, key, name, version, format, state, created_by, created_at, updated_at"
+const SUMMARY_COLUMNS =
+  "id, key, name, version, graph->>'versionTag' AS version_tag, format, state, created_by, created_at, updated_at"
 
 export class Deployments extends Context.Service<Deployments, DeploymentsShape>()("flowcore/Deployments") {
   static readonly layer = Layer.effect(

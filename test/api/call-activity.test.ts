@@ -101,6 +101,31 @@ describe("call activity", () => {
     expect(jobs.map((j: { state: string }) => j.state)).toEqual(["CANCELED"])
   })
 
+  it("with bindingType versionTag starts the latest version carrying that tag, or is an incident naming it", async () => {
+    const owner = await (await givenTenant()).owner()
+    const v1 = await owner.deploy({ ...child("tagged-work"), versionTag: "v1.0" })
+    await owner.deploy({ ...child("newer-work"), versionTag: "v2.0" })
+    expect(v1).toMatchObject({ version: 1, versionTag: "v1.0" })
+    const v1Xml = (await owner.get(`/deployments/${v1.id}`)).ok().bpmnXml
+    expect(v1Xml).toContain(`<zeebe:versionTag value="v1.0" />`)
+    expect(await owner.deploy(v1Xml.replace(/tagged-work/g, "old-work"))).toMatchObject({
+      version: 3,
+      versionTag: "v1.0"
+    })
+    const bound = await owner.deploy(parent("child-process", { versionTag: "v1.0" }))
+    expect((await owner.get(`/deployments/${bound.id}`)).ok().bpmnXml).toContain(`bindingType="versionTag"`)
+    const instance = await owner.start(bound.id, { amount: 1 })
+    expect(await childOf(owner, instance.id)).toMatchObject({ version: 3 })
+    const unknown = await owner.deploy(parent("child-process", { versionTag: "v9" }))
+    const failing = await owner.start(unknown.id, { amount: 1 })
+    const incident = await eventually(async () => {
+      const [found] = (await owner.get(`/incidents?processInstanceId=${failing.id}`)).ok().items
+      if (found === undefined) throw new Error("no incident yet")
+      return found
+    })
+    expect(incident.message).toMatch(/child-process has no version with version tag v9/)
+  })
+
   it("raises an incident on the parent when the called process is not deployed", async () => {
     const owner = await (await givenTenant()).owner()
     const deployment = await owner.deploy(parent("missing-process"))

@@ -112,6 +112,8 @@ export type InstanceEvent =
     readonly nodeId: string
     readonly childInstanceId: string
     readonly processKey: string
+    /** bindingType versionTag: the latest version deployed with this tag. */
+    readonly versionTag?: string
     readonly variables: Readonly<Record<string, unknown>>
   }
   | {

@@ -8,6 +8,7 @@ export const outboxProjections: Projections = {
   ChildInstanceRequested: (ctx, event) =>
     ctx.outbox(event.childInstanceId, "START_CHILD", {
       processKey: event.processKey,
+      ...(event.versionTag === undefined ? {} : { versionTag: event.versionTag }),
       parentNodeId: event.nodeId,
       variables: event.variables
     }),

@@ -1,4 +1,5 @@
-// Call activities: the child is an instance of the latest version of the called process; it gets the parent's visible
+// Call activities: the child is an instance of the latest version of the called process (or the latest with the
+// version tag it binds to); it gets the parent's visible
 // variables (with the input mappings), and the parent waits until it ends.
 import type { ActivateElement } from "../Element.ts"
 
@@ -10,6 +11,7 @@ export const callActivity: ActivateElement = ({ run, token, node, visible }) => 
     nodeId: node.id,
     childInstanceId: run.newId("child"),
     processKey: call.processId,
+    ...(call.versionTag ? { versionTag: call.versionTag } : {}),
     variables: visible
   })
 }
