@@ -5,6 +5,7 @@
  */
 import * as feelin from "feelin"
 import { checkMade } from "./FeelBudget.ts"
+import { durationArithmetic } from "./FeelDurationArithmetic.ts"
 import { FeelNumber } from "./FeelNumber.ts"
 import { callFeelinBuiltin, dateTimeDifference, isTemporal, viaFeelin } from "./FeelTemporal.ts"
 
@@ -35,6 +36,17 @@ export const arithmetic = (op: ArithOp, a: unknown, b: unknown): unknown => {
     const difference = dateTimeDifference(a, b)
     if (difference !== undefined) return difference
   }
+  // date ± days-and-time duration is a date: the date at midnight UTC moved by the duration, then its date (DMN 1.5).
+  if (
+    (op === "+" || op === "-") && a instanceof feelin.FeelDate && b instanceof feelin.FeelDuration && !b.yearsMonths
+  ) {
+    return viaFeelin(`date(date and time(a, time("00:00:00Z")) ${op} b)`, { a, b })
+  }
+  if (op === "+" && a instanceof feelin.FeelDuration && !a.yearsMonths && b instanceof feelin.FeelDate) {
+    return arithmetic("+", b, a)
+  }
+  const scaled = durationArithmetic(op, a, b)
+  if (scaled !== undefined) return scaled
   if (op !== "**" && temporalOperands(a, b)) return viaFeelin(`a ${op} b`, { a, b })
   return null
 }
