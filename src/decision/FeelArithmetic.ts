@@ -45,6 +45,10 @@ export const arithmetic = (op: ArithOp, a: unknown, b: unknown): unknown => {
   if (op === "+" && a instanceof feelin.FeelDuration && !a.yearsMonths && b instanceof feelin.FeelDate) {
     return arithmetic("+", b, a)
   }
+  // A time has no calendar: time ± years-and-months duration is not defined (an error, so null).
+  const timeAndMonths = (x: unknown, y: unknown) =>
+    x instanceof feelin.FeelTime && y instanceof feelin.FeelDuration && y.yearsMonths
+  if ((op === "+" || op === "-") && (timeAndMonths(a, b) || (op === "+" && timeAndMonths(b, a)))) return null
   const scaled = durationArithmetic(op, a, b)
   if (scaled !== undefined) return scaled
   if (op !== "**" && temporalOperands(a, b)) return viaFeelin(`a ${op} b`, { a, b })

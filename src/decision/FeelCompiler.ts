@@ -9,7 +9,7 @@ import { chargeSteps, checkMade } from "./FeelBudget.ts"
 import { BUILTINS } from "./FeelBuiltins.ts"
 import { FeelFunctionValue, type FeelParameter } from "./FeelFunctionValue.ts"
 import { FeelNumber } from "./FeelNumber.ts"
-import { FeelRangeValue } from "./FeelRange.ts"
+import { FeelRangeValue, unaryRange } from "./FeelRange.ts"
 import { FeelScope } from "./FeelScope.ts"
 import { isTemporal, parseTemporalLiteral, temporalProperty } from "./FeelTemporal.ts"
 import { conformsTo, parseTypeText } from "./FeelTypes.ts"
@@ -558,29 +558,14 @@ export class FeelCompiler {
       })
   }
 
-  /** `< 10`, `>= x` in an expression: a range with one open end (DMN 1.5 §10.3.2.7); `= x` is not a range. */
+  /** `< 10`, `>= x`, `= x` in an expression: a range (DMN 1.5 §10.3.2.7), see unaryRange. */
   private rangeLiteral(kids: SyntaxNode[]): Compiled {
     const [first, second] = kids
-    if (first === undefined) return () => null
-    if (first.name === "Interval") return this.interval(first)
-    if (first.name !== "CompareOp" || second === undefined) return () => null
+    if (first?.name === "Interval") return this.interval(first)
+    if (first?.name !== "CompareOp" || second === undefined) return () => null
     const op = this.src(first)
     const v = this.expr(second)
-    return (s) => {
-      const x = v(s)
-      switch (op) {
-        case "<":
-          return new FeelRangeValue(null, x, false, false)
-        case "<=":
-          return new FeelRangeValue(null, x, false, true)
-        case ">":
-          return new FeelRangeValue(x, null, false, false)
-        case ">=":
-          return new FeelRangeValue(x, null, true, false)
-        default:
-          return null
-      }
-    }
+    return (s) => unaryRange(op, v(s))
   }
 
   private interval(node: SyntaxNode): Compiled {

@@ -7,8 +7,11 @@ export class FeelRangeValue {
   readonly end: unknown
   readonly startIncluded: boolean
   readonly endIncluded: boolean
+  /** "=" for the range of a unary `= x` test: equal only to another such range, not to the interval [x..x] (TCK 0068). */
+  readonly operator: "=" | null
 
-  constructor(start: unknown, end: unknown, startIncluded: boolean, endIncluded: boolean) {
+  constructor(start: unknown, end: unknown, startIncluded: boolean, endIncluded: boolean, operator: "=" | null = null) {
+    this.operator = operator
     this.start = start
     this.end = end
     this.startIncluded = start === null ? false : startIncluded
@@ -24,3 +27,24 @@ export class FeelRangeValue {
 }
 
 export const isRangeValue = (v: unknown): v is FeelRangeValue => v instanceof FeelRangeValue
+
+/**
+ * A unary comparison as a range (DMN 1.5 §10.3.2.7): `< x` and `<= x` have no start, `> x` and `>= x` no end, and
+ * `= x` is the one-point range [x..x]; any other operator (`!=`) is not a range.
+ */
+export const unaryRange = (op: string, x: unknown): FeelRangeValue | null => {
+  switch (op) {
+    case "<":
+      return new FeelRangeValue(null, x, false, false)
+    case "<=":
+      return new FeelRangeValue(null, x, false, true)
+    case ">":
+      return new FeelRangeValue(x, null, false, false)
+    case ">=":
+      return new FeelRangeValue(x, null, true, false)
+    case "=":
+      return new FeelRangeValue(x, x, true, true, "=")
+    default:
+      return null
+  }
+}

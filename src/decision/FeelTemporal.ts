@@ -238,10 +238,11 @@ const durationOfMillis = (ms: number): unknown => {
 
 /**
  * date and time − date and time: the time between the two instants (DMN 1.5 table 57), so offsets and zones count;
- * undefined where feelin's rules apply (one local and one zoned value, or values Temporal cannot place).
+ * null for one local and one zoned value (the spec leaves it undefined: an error); undefined where feelin's rules
+ * apply (values Temporal cannot place).
  */
 export const dateTimeDifference = (a: feelin.FeelDateTime, b: feelin.FeelDateTime): unknown => {
-  if ((a.zone === null) !== (b.zone === null)) return undefined
+  if ((a.zone === null) !== (b.zone === null)) return null
   try {
     return durationOfMillis(
       a.value.toZonedDateTime(a.zone ?? "UTC").epochMilliseconds -

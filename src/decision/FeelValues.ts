@@ -76,6 +76,7 @@ export const feelEquals = (a: unknown, b: unknown): boolean | null => {
       const ra = a as FeelRangeValue
       const rb = b as FeelRangeValue
       return (
+        ra.operator === rb.operator &&
         ra.startIncluded === rb.startIncluded &&
         ra.endIncluded === rb.endIncluded &&
         feelEquals(ra.start, rb.start) === true &&

@@ -44,4 +44,21 @@ describe("FEEL", () => {
       "length"
     ])
   })
+
+  it("a unary `= x` is the one-point range, distinct from the interval [x..x]", () => {
+    expect(value("(=10).start included")).toBe(true)
+    expect(value("(=10).end")).toBe(10)
+    expect(value("5 in (=5)")).toBe(true)
+    expect(value("(=10) = (=10)")).toBe(true)
+    expect(value("(=10) = [10..10]")).toBe(false)
+    expect(value("(!=10)")).toBeNull()
+  })
+
+  it("what the spec leaves undefined is null: zoned minus local date-time, time ± years-and-months", () => {
+    expect(value(`date and time("2020-01-01T10:00:00Z") - date and time("2020-01-01T10:00:00")`)).toBeNull()
+    expect(value(`date and time("2020-01-01T12:00:00Z") - date and time("2020-01-01T10:00:00Z")`)).toBe("PT2H")
+    expect(value(`time("10:00:00") + duration("P1Y")`)).toBeNull()
+    expect(value(`duration("P1M") + time("10:00:00")`)).toBeNull()
+    expect(value(`time("10:00:00") + duration("PT1H")`)).toBe("11:00:00")
+  })
 })
