@@ -18,6 +18,29 @@ const validZone = (text: string): boolean => {
   return offset === null || Number(offset[1]) * 60 + Number(offset[2]) <= 18 * 60
 }
 
+/** A time text's offset (with optional seconds, +02:45:55) lies within ±18:00. */
+const validTimeOffset = (text: string): boolean => {
+  const offset = /[+-](\d\d):(\d\d)(?::(\d\d))?$/.exec(text)
+  return offset === null || Number(offset[1]) * 3600 + Number(offset[2]) * 60 + Number(offset[3] ?? 0) <= 18 * 3600
+}
+
+/**
+ * 24:00:00 is the end of the day (XML Schema, which FEEL's texts follow): the next day's 00:00:00. Texts without it
+ * pass unchanged.
+ */
+const endOfDay = (text: string): string => {
+  const at = /^(?:(-?\d{4,})-(\d\d)-(\d\d)T)?24:00:00(?:\.0+)?(.*)$/.exec(text)
+  if (at === null) return text
+  if (at[1] === undefined) return `00:00:00${at[4]}`
+  const next = new Date(0)
+  next.setUTCFullYear(Number(at[1]), Number(at[2]) - 1, Number(at[3]) + 1) // full years: no 19xx mapping
+  const year = next.getUTCFullYear()
+  const date = `${year < 0 ? "-" : ""}${String(Math.abs(year)).padStart(4, "0")}-${
+    String(next.getUTCMonth() + 1).padStart(2, "0")
+  }-${String(next.getUTCDate()).padStart(2, "0")}`
+  return `${date}T00:00:00${at[4]}`
+}
+
 /** A days-and-time duration as a zone offset, e.g. -PT1H as "-01:00". */
 const offsetText = (d: feelin.FeelDuration): string => {
   const negative = d.iso.startsWith("-")
@@ -62,7 +85,8 @@ export const TEMPORAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = 
   "date and time": builtin(
     signature(
       ["from"],
-      ([from]) => (typeof from === "string" && validZone(from) ? callFeelinBuiltin("date and time", [from]) : null)
+      ([from]) =>
+        typeof from === "string" && validZone(from) ? callFeelinBuiltin("date and time", [endOfDay(from)]) : null
     ),
     signature(
       ["date", "time"],
@@ -73,8 +97,9 @@ export const TEMPORAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = 
     signature(
       ["from"],
       ([from]) =>
-        typeof from === "string" || from instanceof feelin.FeelTime || from instanceof feelin.FeelDateTime ||
-          from instanceof feelin.FeelDate
+        typeof from === "string"
+          ? validTimeOffset(from) ? callFeelinBuiltin("time", [endOfDay(from)]) : null
+          : from instanceof feelin.FeelTime || from instanceof feelin.FeelDateTime || from instanceof feelin.FeelDate
           ? callFeelinBuiltin("time", [from])
           : null
     ),

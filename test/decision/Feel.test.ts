@@ -61,4 +61,16 @@ describe("FEEL", () => {
     expect(value(`duration("P1M") + time("10:00:00")`)).toBeNull()
     expect(value(`time("10:00:00") + duration("PT1H")`)).toBe("11:00:00")
   })
+
+  it("24:00:00 is the end of the day; time offsets keep seconds and stay within ±18:00", () => {
+    expect(value(`date and time("2020-02-28T24:00:00+01:00")`)).toBe("2020-02-29T00:00:00+01:00")
+    expect(value(`date and time("2019-02-28T24:00:00")`)).toBe("2019-03-01T00:00:00")
+    expect(value(`date and time("2020-12-31T24:00:00Z")`)).toBe("2021-01-01T00:00:00Z")
+    expect(value(`time("24:00:00Z")`)).toBe("00:00:00Z")
+    expect(value(`time("24:00:01")`)).toBeNull()
+    expect(value(`time("10:00:00+02:45:55")`)).toBe("10:00:00+02:45:55")
+    expect(value(`time("10:00:00+18:00")`)).toBe("10:00:00+18:00")
+    expect(value(`time("10:00:00+19:00")`)).toBeNull()
+    expect(value(`time("10:00:00-18:00:01")`)).toBeNull()
+  })
 })
