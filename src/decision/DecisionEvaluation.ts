@@ -1,13 +1,11 @@
-/**
- * Evaluation of decisions, decision services and boxed expressions over a DecisionModel.
- * Pure and deterministic; failures (a Unique table with two matches, an Any table whose matches disagree,
- * an unknown decision) are values.
- */
+/** Evaluation of decisions, decision services and boxed expressions over a DecisionModel. Pure and deterministic;
+ * failures (a Unique table with two matches, an Any table whose matches disagree, an unknown decision) are values. */
 import type { Decision, DecisionModel, Expression, ItemDefinition, TableOutput } from "./DecisionModel.ts"
 import { compileExpression, compileUnaryTests, type FeelContext, FeelScope } from "./Feel.ts"
 import { FeelBudgetExceeded, withFeelBudget } from "./FeelBudget.ts"
 import { BUILTINS } from "./FeelBuiltins.ts"
 import { FeelFunctionValue } from "./FeelFunctionValue.ts"
+import { javaFunctionOf } from "./FeelJavaFunctions.ts"
 import { FeelNumber } from "./FeelNumber.ts"
 import { isSyntaxError } from "./FeelParser.ts"
 import { feelEquals, isContext } from "./FeelValues.ts"
@@ -192,10 +190,8 @@ const evaluateTable = (expr: Extract<Expression, { kind: "decisionTable" }>, ctx
 /** The item definitions of the model being evaluated, for typeRef coercions. */
 type Items = ReadonlyArray<ItemDefinition>
 
-/**
- * Wraps a boxed function definition as a FEEL function. DMN 1.5 §10.3.2.9.4: arguments are coerced to the
- * parameters' types and the result to the function's type; a value that does not conform becomes null.
- */
+/** A boxed function definition as a FEEL function (DMN 1.5 §10.3.2.9.4): arguments coerced to the parameters' types
+ * and the result to the function's type, a value that does not conform being null; Java ones see FeelJavaFunctions. */
 const makeFunction = (
   expr: Extract<Expression, { kind: "function" }>,
   closure: FeelScope,
@@ -203,9 +199,13 @@ const makeFunction = (
   resultType: string | undefined,
   self?: { readonly name: string }
 ): FeelFunctionValue | null => {
+  const params = expr.parameters.map((p) => ({ name: p.name, type: p.typeRef }))
+  if (expr.functionKind === "Java") {
+    return javaFunctionOf(params, expr.body && evaluateBoxed(expr.body, closure, items).value)
+  }
   if (expr.functionKind !== "FEEL") return null
   const fn: FeelFunctionValue = new FeelFunctionValue(
-    expr.parameters.map((p) => ({ name: p.name, type: p.typeRef })),
+    params,
     (args) => {
       const vars: FeelContext = {}
       for (const [i, p] of expr.parameters.entries()) {
@@ -424,10 +424,8 @@ export const evaluateDecision = (model: DecisionModel, decisionIdOrName: string,
     return { _tag: "EvaluationOk", result, trace }
   })
 
-/**
- * Evaluates a decision service: input decisions' values come from the variables (by decision name);
- * the result is the single output decision's value, or a context of all output decisions.
- */
+/** Evaluates a decision service: input decisions' values come from the variables (by decision name); the result is
+ * the single output decision's value, or a context of all output decisions. */
 export const evaluateService = (model: DecisionModel, serviceIdOrName: string, variables: FeelContext): Evaluation =>
   guard(() => {
     const service = model.decisionServices.find((s) => s.id === serviceIdOrName) ??

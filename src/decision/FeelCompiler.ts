@@ -1,13 +1,12 @@
-/**
- * Compiles a lezer-feel syntax tree into a tree of closures, once per text; evaluation then only runs closures over
- * a FeelScope. Semantics follow DMN 1.5 chapter 10: errors inside an expression give null, never an exception.
- */
+/** Compiles a lezer-feel syntax tree into a tree of closures, once per text; evaluation then only runs closures over
+ * a FeelScope. Semantics follow DMN 1.5 chapter 10: errors inside an expression give null, never an exception. */
 import type { SyntaxNode, Tree } from "@lezer/common"
 import * as feelin from "feelin"
 import { arithmetic, type ArithOp, negate } from "./FeelArithmetic.ts"
 import { chargeSteps, checkMade } from "./FeelBudget.ts"
 import { BUILTINS } from "./FeelBuiltins.ts"
 import { FeelFunctionValue, type FeelParameter } from "./FeelFunctionValue.ts"
+import { externalFunction } from "./FeelJavaFunctions.ts"
 import { FeelNumber } from "./FeelNumber.ts"
 import { FeelRangeValue, unaryRange } from "./FeelRange.ts"
 import { FeelScope } from "./FeelScope.ts"
@@ -534,7 +533,6 @@ export class FeelCompiler {
   }
 
   private functionDefinition(node: SyntaxNode, kids: SyntaxNode[]): Compiled {
-    if (children(node).some((k) => k.name === "external")) return () => null
     const paramsNode = kids.find((k) => k.name === "FormalParameters")
     const bodyNode = kids.find((k) => k.name === "FunctionBody")
     if (bodyNode === undefined) return () => null
@@ -543,6 +541,7 @@ export class FeelCompiler {
       return { name: n === undefined ? "" : this.name(n), type: t === undefined ? undefined : this.src(t) }
     })
     const body = this.expr(bodyNode)
+    if (children(node).some((k) => k.name === "external")) return (s) => externalFunction(parameters, body(s))
     const types = parameters.map((p) => (p.type === undefined ? undefined : parseTypeText(p.type)))
     return (s) =>
       new FeelFunctionValue(parameters, (args) => {

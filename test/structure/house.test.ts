@@ -54,8 +54,8 @@ const FORBIDDEN: Record<string, ReadonlyArray<string>> = {
 /** Files over 400 lines when the rule came in (as dprint formats them), with their size then: they may only shrink. */
 const OVER_THE_LIMIT: Record<string, number> = {
   "bpmn/CompileGraph.ts": 595,
-  "decision/FeelCompiler.ts": 649,
-  "decision/DecisionEvaluation.ts": 458,
+  "decision/FeelCompiler.ts": 648,
+  "decision/DecisionEvaluation.ts": 456,
   "decision/DecisionModel.ts": 424,
   "services/FormDefinitions.ts": 499,
   "services/ProcessInstances.ts": 547
