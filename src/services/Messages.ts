@@ -9,9 +9,9 @@ import { Context, Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { runClusterLoop } from "../actors/ClusterLoop.ts"
 import type { Principal } from "../auth/Principal.ts"
-import { derivedId } from "../engine/Execute.ts"
 import { toJson } from "../persistence/SqlValues.ts"
 import { type Conflict, conflict, type ValidationError, validationError } from "../schema/ApiErrors.ts"
+import { type EventStart, startAtEventStarts } from "./EventStarts.ts"
 import { fingerprintOf, type IdempotentClaim, IdempotentRequests } from "./IdempotentRequests.ts"
 import { newId } from "./Ids.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
@@ -99,25 +99,21 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
               }, `message:${messageKey}:${subscription.id}`),
               (delivery) => ({ instanceId: subscription.instance_id, delivery })
             ), { concurrency: 16 })
-          const starts = yield* sql<{ deployment_id: string; node_id: string }>`SELECT m.deployment_id, m.node_id
+          const starts = yield* sql<EventStart>`SELECT m.deployment_id, m.node_id
             FROM message_start_events m JOIN deployments d ON d.id = m.deployment_id
             WHERE m.tenant_id = ${principal.tenantId} AND m.message_name = ${message.messageName} AND d.state = 'ACTIVE'`
             .pipe(Effect.orDie)
-          const started = yield* Effect.forEach(starts, (start) =>
-            instances.start(
-              principal,
-              start.deployment_id,
-              variables,
-              start.node_id,
-              derivedId(messageKey, `message-start:${start.deployment_id}:${start.node_id}`)
-            ).pipe(
-              Effect.map((instance) => [instance.id]),
-              Effect.catch(() => Effect.succeed([] as Array<string>))
-            ), { concurrency: 16 })
+          const startedIds = yield* startAtEventStarts(
+            instances,
+            principal,
+            starts,
+            variables,
+            messageKey,
+            "message-start"
+          )
           // A suspended instance holds the message and applies it when resumed: reached, but not (yet) correlated.
           const resumedIds = correlated.filter((c) => c.delivery === "applied").map((c) => c.instanceId)
           const heldIds = correlated.filter((c) => c.delivery === "held").map((c) => c.instanceId)
-          const startedIds = started.flat()
           // Kept only if nothing awaited it: the first instance that starts waiting within the TTL takes it.
           const buffered = ttl > 0 && resumedIds.length === 0 && heldIds.length === 0 && startedIds.length === 0
           if (buffered) {

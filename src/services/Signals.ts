@@ -3,7 +3,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
-import { derivedId } from "../engine/Execute.ts"
+import { type EventStart, startAtEventStarts } from "./EventStarts.ts"
 import { newId } from "./Ids.ts"
 import type { CorrelationResult } from "./Messages.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
@@ -42,23 +42,19 @@ export class Signals extends Context.Service<Signals, SignalsShape>()("flowcore/
                 }, `signal:${broadcastId}:${subscription.id}`),
                 (delivery) => (delivery !== "missed" ? [subscription.instance_id] : [])
               ), { concurrency: 16 })
-            const starts = yield* sql<{ deployment_id: string; node_id: string }>`SELECT s.deployment_id, s.node_id
+            const starts = yield* sql<EventStart>`SELECT s.deployment_id, s.node_id
               FROM signal_start_events s JOIN deployments d ON d.id = s.deployment_id
               WHERE s.tenant_id = ${principal.tenantId} AND s.signal_name = ${signal.signalName} AND d.state = 'ACTIVE'`
               .pipe(Effect.orDie)
-            const started = yield* Effect.forEach(starts, (start) =>
-              instances.start(
-                principal,
-                start.deployment_id,
-                variables,
-                start.node_id,
-                derivedId(broadcastId, `signal-start:${start.deployment_id}:${start.node_id}`)
-              ).pipe(
-                Effect.map((instance) => [instance.id]),
-                Effect.catch(() => Effect.succeed([] as Array<string>))
-              ), { concurrency: 16 })
+            const startedIds = yield* startAtEventStarts(
+              instances,
+              principal,
+              starts,
+              variables,
+              broadcastId,
+              "signal-start"
+            )
             const resumedIds = [...new Set(triggered.flat())]
-            const startedIds = started.flat()
             return {
               correlatedCount: resumedIds.length,
               startedCount: startedIds.length,
