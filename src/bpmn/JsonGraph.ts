@@ -57,7 +57,7 @@ const mappingList = (
   })
 }
 
-export type JsonReadResult = { readonly ok: true; readonly draft: Draft } | {
+export type JsonReadResult = { readonly ok: true; readonly draft: Draft; readonly versionTag: string | null } | {
   readonly ok: false
   readonly problems: ReadonlyArray<Problem>
 }
@@ -236,6 +236,7 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
       name: text(json["name"]),
       nodes,
       flows: flows.map(({ isDefault: _, ...flow }) => flow)
-    }
+    },
+    versionTag: text(json["versionTag"]) || null
   }
 }

@@ -1,6 +1,6 @@
 // The executable process graph: what BPMN XML and JSON graphs compile to at deploy time. Plain JSON (it is stored
 // with the deployment), immutable, and all the execution core ever sees — never XML.
-import type { TaskSchedule } from "./TaskSchedule.ts"
+import { noSchedule, type TaskSchedule } from "./TaskSchedule.ts"
 
 import type { TimerDefinition } from "./Timer.ts"
 
@@ -53,7 +53,7 @@ export const emptyUserTask: UserTaskDefinition = {
   candidateGroups: [],
   candidateUsers: [],
   formKey: null,
-  schedule: { priority: null, dueDate: null, followUpDate: null }
+  schedule: noSchedule
 }
 
 /** What a receive task or message catch event waits for: the message name and the correlation key expression. */

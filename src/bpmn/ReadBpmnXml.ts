@@ -45,10 +45,12 @@ const str = (
 ): string | null => (typeof element[name] === "string" ? (element[name] as string) : null)
 const elements = (element: Element, name: string): ReadonlyArray<Element> =>
   Array.isArray(element[name]) ? (element[name] as Array<unknown>).filter(isElement) : []
-const extension = (element: Element, type: string): Element | undefined => {
+const extensionsOf = (element: Element): ReadonlyArray<Element> => {
   const ext = element["extensionElements"]
-  return isElement(ext) ? elements(ext, "values").find((value) => value.$type === type) : undefined
+  return isElement(ext) ? elements(ext, "values") : []
 }
+const extension = (element: Element, type: string): Element | undefined =>
+  extensionsOf(element).find((value) => value.$type === type)
 
 /** "bpmn:ServiceTask" -> "serviceTask" */
 const localType = (type: string): string => {
@@ -301,7 +303,9 @@ export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_L
   const flows: Array<DraftFlow> = []
   const refused: Array<Problem> = []
   const check = (element: Element) => {
-    for (const message of unexecutedExtensions(element)) refused.push({ elementId: str(element, "id") ?? "", message })
+    for (const message of unexecutedExtensions(extensionsOf(element))) {
+      refused.push({ elementId: str(element, "id") ?? "", message })
+    }
   }
   check(process)
   const collect = (container: Element, scope: string | null) => {

@@ -37,10 +37,7 @@ export const BpmnProcessModels = {
       Effect.gen(function*() {
         const read = readJsonGraph(json)
         if (!read.ok) return yield* invalid(read.problems)
-        const tag = typeof json === "object" && json !== null
-          ? (json as { versionTag?: unknown }).versionTag
-          : undefined
-        const graph = { ...yield* compile(read.draft), versionTag: typeof tag === "string" && tag !== "" ? tag : null }
+        const graph = { ...yield* compile(read.draft), versionTag: read.versionTag }
         const bpmnXml = yield* Effect.promise(() => writeBpmnXml(graph))
         return { key: graph.key, name: graph.name, graph, nodes: nodesOf(graph), bpmnXml } satisfies CompiledModel
       }),
