@@ -122,6 +122,7 @@ const run = async (
 
     // Instances: start -> service task -> end, for SECONDS.
     const oneTask = await call(token, "POST", "/deployments", serviceTask, "application/xml")
+    const stats0 = await databaseStats(label)
     const latencies: Array<number> = []
     let completed = 0
     const deadline = performance.now() + SECONDS * 1000
@@ -151,6 +152,24 @@ const run = async (
       })
     ])
     const instancesPerSecond = Math.round(completed / ((performance.now() - t0) / 1000))
+    const stats1 = await databaseStats(label)
+    if (stats0 !== undefined && stats1 !== undefined) {
+      const per = (key: keyof DatabaseStats) => ((stats1[key] - stats0[key]) / Math.max(1, completed)).toFixed(1)
+      console.log(
+        `${label}: per completed instance ${per("commits")} transactions, ${per("inserted")} rows inserted, ` +
+          `${per("updated")} updated, ${per("returned")} read (pg_stat_database)`
+      )
+      if (process.env["TABLE_STATS"] === "1") {
+        console.log(
+          execFileSync("psql", [
+            statsUrl!,
+            "-c",
+            `SELECT relname, n_tup_ins, n_tup_upd, n_tup_del, seq_scan,
+          seq_tup_read, idx_scan FROM pg_stat_user_tables ORDER BY n_tup_ins + seq_tup_read DESC LIMIT 12`
+          ]).toString()
+        )
+      }
+    }
     latencies.sort((a, b) => a - b)
 
     // Correlations: N waiting instances, then N publishes with CONCURRENCY in flight.
@@ -236,6 +255,25 @@ const summarizeProfiles = () => {
   )
 }
 
+interface DatabaseStats {
+  readonly commits: number
+  readonly inserted: number
+  readonly updated: number
+  readonly returned: number
+}
+/** The bench database's counters (PostgreSQL only; they lag up to a second, so they are read after a pause). */
+let statsUrl: string | undefined
+const databaseStats = async (label: string): Promise<DatabaseStats | undefined> => {
+  if (label !== "PostgreSQL" || statsUrl === undefined) return undefined
+  await new Promise((resolve) => setTimeout(resolve, 1100))
+  const out = execFileSync("psql", [
+    statsUrl,
+    "-Atc",
+    "SELECT xact_commit, tup_inserted, tup_updated, tup_returned FROM pg_stat_database WHERE datname = current_database()"
+  ]).toString().trim().split("|").map(Number)
+  return { commits: out[0]!, inserted: out[1]!, updated: out[2]!, returned: out[3]! }
+}
+
 const baselineOn = (config: ReturnType<typeof testConfig>) =>
   DatabaseLive.pipe(Layer.provide(AppConfig.layer(config))) as unknown as Layer.Layer<SqlClient.SqlClient, unknown>
 
@@ -263,6 +301,7 @@ if (DB === "both" || DB === "postgres") {
   execFileSync("psql", [admin.toString(), "-qc", `CREATE DATABASE ${database}`])
   const url = new URL(SERVER.toString())
   url.pathname = `/${database}`
+  statsUrl = url.toString()
   try {
     const pg = PgClient.layer({
       url: Redacted.make(url.toString()),

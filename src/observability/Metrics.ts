@@ -23,6 +23,10 @@ export const commitEvents = Metric.histogram("flowcore_commit_events", {
   description: "history events written per commit",
   boundaries: [1, 2, 4, 8, 16, 32, 64, 128]
 })
+export const commitBatchSize = Metric.histogram("flowcore_commit_batch_size", {
+  description: "instance commands committed together in one transaction (group commit)",
+  boundaries: [1, 2, 4, 8, 16, 32, 64]
+})
 export const jobsActivated = Metric.counter("flowcore_jobs_activated_total", {
   description: "jobs handed to workers",
   incremental: true

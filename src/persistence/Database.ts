@@ -32,7 +32,9 @@ const describeUrl = (url: string): string => {
 
 const postgresLayer = (url: string, poolSize: number) =>
   Layer.merge(
-    PgClient.layer({ url: Redacted.make(url), maxConnections: poolSize, applicationName: "flowcore" }),
+    // Multiplexed: statements of concurrent requests share pooled connections and go out in one socket write
+    // (transactions still take a connection of their own).
+    PgClient.layer({ url: Redacted.make(url), maxConnections: poolSize, applicationName: "flowcore", multiplex: true }),
     Layer.succeed(DatabaseInfo, { kind: "postgresql", location: describeUrl(url) })
   )
 

@@ -1,9 +1,11 @@
 // SQL of the ProcessInstance entity: load an instance, and commit one applied command — history events, the new
 // state, the projections written from the events (projections/: jobs, tasks, subscriptions, incidents, scopes, the
 // outbox) and the command id — in ONE transaction, so a crash leaves either all of it or none of it.
-import { Array as Arr, Context, Effect, Layer } from "effect"
+import { Array as Arr, Context, Effect, Exit, Layer, Metric } from "effect"
 import { SqlClient } from "effect/sql"
 import type { EngineOutcome, InstanceStatus } from "../engine/EngineOutcome.ts"
+import { commitBatchSize } from "../observability/Metrics.ts"
+import { makeGroupCommit } from "./GroupCommit.ts"
 import type { OutboxKind } from "./projections/OutboxKind.ts"
 import type { ProjectionContext } from "./projections/Projection.ts"
 import { projectionOf } from "./projections/Registry.ts"
@@ -42,6 +44,17 @@ export interface Committed {
   readonly outboxWritten: number
 }
 
+export interface CommitInput {
+  readonly instance: StoredInstance
+  /** Present when the command started the instance: its row is inserted. */
+  readonly created: NewInstance | undefined
+  readonly outcome: EngineOutcome
+  readonly commandId: string
+  readonly reply: unknown
+  readonly actor: string
+  readonly now: string
+}
+
 export interface DeploymentForStart {
   readonly id: string
   readonly key: string
@@ -55,17 +68,8 @@ export interface InstanceStoreShape {
   readonly deploymentForStart: (tenantId: string, deploymentId: string) => Effect.Effect<DeploymentForStart | undefined>
   /** The reply recorded for a command id, if it was applied before. */
   readonly recordedReply: (instanceId: string, commandId: string) => Effect.Effect<unknown | undefined>
-  readonly commit: (input: {
-    readonly instance: StoredInstance
-    /** Present when the command started the instance: its row is inserted. */
-    readonly created: NewInstance | undefined
-    readonly outcome: EngineOutcome
-    readonly commandId: string
-    readonly reply: unknown
-    readonly actor: string
-    readonly now: string
-    /** undefined: the command id was applied before (nothing is written; read its recorded reply). */
-  }) => Effect.Effect<Committed | undefined>
+  /** undefined: the command id was applied before (nothing is written; read its recorded reply). */
+  readonly commit: (input: CommitInput) => Effect.Effect<Committed | undefined>
 }
 
 interface InstanceRow {
@@ -81,6 +85,21 @@ interface InstanceRow {
   readonly graph: unknown
 }
 
+interface DeploymentRow {
+  readonly id: string
+  readonly key: string
+  readonly version: number
+  readonly state: "ACTIVE" | "SUSPENDED"
+  readonly graph?: unknown
+}
+
+/** The most commands one transaction carries, and how many such transactions run at once. */
+const MAX_BATCH = 64
+const MAX_BATCHES_IN_FLIGHT = 4
+
+/** Parsed graphs kept by deployment id (the oldest is dropped beyond this). */
+const GRAPH_CACHE_SIZE = 1_000
+
 const FINAL: ReadonlySet<InstanceStatus> = new Set(["COMPLETED", "CANCELED"])
 
 export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreShape>()("flowcore/InstanceStore") {
@@ -88,6 +107,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
     InstanceStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const graphs = new Map<string, unknown>()
 
       const outbox = (
         tenantId: string,
@@ -101,8 +121,12 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
         sql`INSERT INTO instance_outbox (tenant_id, source_instance_id, target_instance_id, kind, payload, actor, created_at)
           VALUES (${tenantId}, ${source}, ${target}, ${kind}, ${toJson(payload)}::jsonb, ${actor}, ${now})`
 
-      const commit: InstanceStoreShape["commit"] = ({ instance, created, outcome, commandId, reply, actor, now }) =>
-        sql.withTransaction(Effect.gen(function*() {
+      /** One command's rows, inside the batch's transaction; its history events are added to `events`. */
+      const write = (
+        { instance, created, outcome, commandId, reply, actor, now }: CommitInput,
+        events: Array<Record<string, unknown>>
+      ) =>
+        Effect.gen(function*() {
           const tenantId = instance.tenantId
           const ended = FINAL.has(outcome.status) ? now : null
           const lastEventSeq = instance.lastEventSeq + outcome.events.length
@@ -152,7 +176,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
             actor,
             occurred_at: now
           }))
-          if (Arr.isArrayNonEmpty(eventRows)) yield* sql`INSERT INTO instance_events ${sql.insert(eventRows)}`
+          events.push(...eventRows)
           let outboxWritten = 0
           const context: ProjectionContext = {
             sql,
@@ -174,11 +198,42 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
           if (outcome.status === "COMPLETED" && instance.status !== "COMPLETED" && instance.parentInstanceId !== null) {
             yield* context.outbox(instance.parentInstanceId, "CHILD_COMPLETED", { variables: outcome.variables })
           }
-          return {
+          const committed: Committed = {
             instance: { ...instance, status: outcome.status, engineState: outcome.state, lastEventSeq },
             outboxWritten
           }
-        })).pipe(Effect.orDie)
+          return committed
+        })
+
+      /** The commands' rows in one transaction, their history events in one INSERT at the end. */
+      const transaction = (batch: ReadonlyArray<CommitInput>) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const events: Array<Record<string, unknown>> = []
+          const results: Array<Committed | undefined> = []
+          for (const input of batch) results.push(yield* write(input, events))
+          if (Arr.isArrayNonEmpty(events)) yield* sql`INSERT INTO instance_events ${sql.insert(events)}`
+          return results
+        }))
+
+      const alone = (input: CommitInput) =>
+        transaction([input]).pipe(Effect.map((results) => results[0]), Effect.orDie, Effect.exit)
+
+      // Group commit: the commands of many instances committed together, one fsync for all. When a batch fails (a
+      // stale writer, a value the database refuses, a deadlock with another batch), each of its commands is tried
+      // again alone, so only the faulty one fails.
+      const commits = makeGroupCommit<CommitInput, Committed | undefined, never>({
+        maxBatch: MAX_BATCH,
+        maxInFlight: MAX_BATCHES_IN_FLIGHT,
+        onBatch: (size) => Metric.update(commitBatchSize, size),
+        flush: (batch) =>
+          batch.length === 1
+            ? Effect.map(alone(batch[0]), (exit) => [exit])
+            : transaction(batch).pipe(
+              Effect.map((results) => results.map((result) => Exit.succeed(result))),
+              Effect.catchCause(() => Effect.forEach(batch, alone))
+            )
+      })
+      const commit: InstanceStoreShape["commit"] = commits.submit
 
       return {
         load: (instanceId) =>
@@ -206,17 +261,23 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
             Effect.orDie
           ),
         deploymentForStart: (tenantId, deploymentId) =>
-          sql<
-            { id: string; key: string; version: number; state: "ACTIVE" | "SUSPENDED"; graph: unknown }
-          >`SELECT id, key,
-              version, state, graph FROM deployments WHERE tenant_id = ${tenantId} AND id = ${deploymentId}`.pipe(
-            Effect.map((rows) =>
-              rows[0] === undefined
-                ? undefined
-                : { ...rows[0], version: Number(rows[0].version), graph: fromJson(rows[0].graph) }
-            ),
-            Effect.orDie
-          ),
+          Effect.gen(function*() {
+            // A deployment's graph never changes: it is read and parsed once; its state (suspension) every time.
+            const cached = graphs.get(deploymentId)
+            const rows = yield* (cached === undefined
+              ? sql<DeploymentRow>`SELECT id, key, version, state, graph FROM deployments
+                  WHERE tenant_id = ${tenantId} AND id = ${deploymentId}`
+              : sql<DeploymentRow>`SELECT id, key, version, state FROM deployments
+                  WHERE tenant_id = ${tenantId} AND id = ${deploymentId}`)
+            const row = rows[0]
+            if (row === undefined) return undefined
+            const graph = cached ?? fromJson(row.graph)
+            if (cached === undefined) {
+              if (graphs.size >= GRAPH_CACHE_SIZE) graphs.delete(graphs.keys().next().value as string)
+              graphs.set(deploymentId, graph)
+            }
+            return { id: row.id, key: row.key, version: Number(row.version), state: row.state, graph }
+          }).pipe(Effect.orDie),
         recordedReply: (instanceId, commandId) =>
           sql<
             { reply: unknown }

@@ -22,6 +22,7 @@ import tenantSubjects from "./migrations/0019_tenant_subjects.ts"
 import jobLockExpiries from "./migrations/0020_job_lock_expiries.ts"
 import timerStartCycles from "./migrations/0021_timer_start_cycles.ts"
 import userTaskSchedule from "./migrations/0022_user_task_schedule.ts"
+import instancesNotActive from "./migrations/0023_instances_not_active.ts"
 
 const migrate = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -45,7 +46,8 @@ const migrate = Migrator.make({})({
     "0019_tenant_subjects": tenantSubjects,
     "0020_job_lock_expiries": jobLockExpiries,
     "0021_timer_start_cycles": timerStartCycles,
-    "0022_user_task_schedule": userTaskSchedule
+    "0022_user_task_schedule": userTaskSchedule,
+    "0023_instances_not_active": instancesNotActive
   }),
   table: "schema_migrations"
 })

@@ -1,7 +1,8 @@
 // The audit log: one record per state-changing API call, written by the HTTP middleware (so no handler can forget
 // it) and read through GET /audit-events.
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { makeGroupCommit } from "../persistence/GroupCommit.ts"
 import { countOf } from "../persistence/SqlValues.ts"
 import { type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { AuditEvent } from "../schema/Audit.ts"
@@ -77,16 +78,32 @@ export class AuditLog extends Context.Service<AuditLog, AuditLogShape>()("flowco
     AuditLog,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      // Records of concurrent requests share one INSERT and one commit; each request still waits for its own.
+      const rows = makeGroupCommit<Record<string, unknown>, void, never>({
+        maxBatch: 500,
+        maxInFlight: 2,
+        flush: (batch) =>
+          sql`INSERT INTO audit_events ${sql.insert(batch)}`.pipe(
+            Effect.orDie,
+            Effect.map(() => batch.map(() => Exit.void))
+          )
+      })
       return {
         record: (record) =>
           Effect.gen(function*() {
-            const id = yield* newId
-            const occurredAt = yield* nowIso
-            yield* sql`INSERT INTO audit_events
-                (tenant_id, id, occurred_at, actor, method, path, resource_kind, resource_id, status, correlation_id)
-              VALUES (${record.tenantId}, ${id}, ${occurredAt}, ${record.actor}, ${record.method}, ${record.path},
-                ${record.resourceKind}, ${record.resourceId}, ${record.status}, ${record.correlationId})`
-          }).pipe(Effect.orDie),
+            yield* rows.submit({
+              tenant_id: record.tenantId,
+              id: yield* newId,
+              occurred_at: yield* nowIso,
+              actor: record.actor,
+              method: record.method,
+              path: record.path,
+              resource_kind: record.resourceKind,
+              resource_id: record.resourceId,
+              status: record.status,
+              correlation_id: record.correlationId
+            })
+          }),
         list: (tenantId, filter, page) =>
           Effect.gen(function*() {
             const from = yield* parseInstant("from", filter.from)

@@ -85,17 +85,24 @@ export const makeJobActivation = (
       if (jobs.length === 0) return jobs
       const instanceIds = [...new Set(jobs.map((job) => job.processInstanceId))]
       const rows = yield* sql<
-        { id: string; deployment_id: string; engine_state: unknown; graph: unknown }
-      >`SELECT i.id, i.deployment_id,
-          i.engine_state, d.graph FROM process_instances i JOIN deployments d ON d.id = i.deployment_id
-        WHERE ${sql.in("i.id", instanceIds)}`.pipe(Effect.orDie)
+        { id: string; deployment_id: string; engine_state: unknown }
+      >`SELECT id, deployment_id, engine_state FROM process_instances WHERE ${sql.in("id", instanceIds)}`.pipe(
+        Effect.orDie
+      )
+      // Graphs are read only for deployments not seen before (each is immutable).
+      const unseen = [...new Set(rows.map((row) => row.deployment_id))].filter((id) => !graphs.has(id))
+      if (unseen.length > 0) {
+        const deployments = yield* sql<{ id: string; graph: unknown }>`SELECT id, graph FROM deployments
+          WHERE ${sql.in("id", unseen)}`.pipe(Effect.orDie)
+        for (const deployment of deployments) graphOf(deployment.id, deployment.graph)
+      }
       const states = new Map(
-        rows.map((
-          row
-        ) => [row.id, {
-          graph: graphOf(row.deployment_id, row.graph),
-          state: fromJson<InstanceState>(row.engine_state)
-        }])
+        rows.flatMap((row) => {
+          const graph = graphs.get(row.deployment_id)
+          return graph === undefined
+            ? []
+            : [[row.id, { graph, state: fromJson<InstanceState>(row.engine_state) }] as const]
+        })
       )
       return jobs.map((job) => {
         const instance = states.get(job.processInstanceId)
@@ -152,16 +159,28 @@ export const makeJobActivation = (
       const nowText = new Date(now).toISOString()
       const deadline = new Date(now + (request.timeout ?? DEFAULT_LOCK_MS)).toISOString()
       // A job is activatable when nobody holds it or its holder's lock ran out; jobs of suspended instances wait.
+      // The two kinds are picked apart so each walks its own index in order and stops at the limit: the cost follows
+      // the jobs handed out, not the backlog or the jobs in flight.
+      const limit = request.maxJobsToActivate ?? DEFAULT_MAX_JOBS
       const rows = yield* sql<
         JobRow & { readonly previous_state: string; readonly previous_worker: string | null }
-      >`WITH picked AS (
-            SELECT j.id, j.state AS previous_state, j.worker AS previous_worker FROM jobs j JOIN process_instances i ON i.id = j.instance_id
-            WHERE j.tenant_id = ${tenantId} AND j.type = ${request.type} AND i.state = 'ACTIVE'
-              AND ((j.state = 'ACTIVATABLE' AND (j.deadline IS NULL OR j.deadline <= ${nowText}))
-                OR (j.state = 'ACTIVATED' AND j.deadline < ${nowText}))
-            ORDER BY j.created_at, j.id
-            LIMIT ${request.maxJobsToActivate ?? DEFAULT_MAX_JOBS}
-            FOR UPDATE OF j SKIP LOCKED)
+      >`WITH expired AS (
+            SELECT j.id, j.created_at, j.state AS previous_state, j.worker AS previous_worker FROM jobs j
+            WHERE j.tenant_id = ${tenantId} AND j.type = ${request.type} AND j.state = 'ACTIVATED'
+              AND j.deadline < ${nowText}
+              AND NOT EXISTS (SELECT 1 FROM process_instances i WHERE i.id = j.instance_id AND i.state <> 'ACTIVE')
+            ORDER BY j.deadline LIMIT ${limit}
+            FOR UPDATE OF j SKIP LOCKED),
+          ready AS (
+            SELECT j.id, j.created_at, j.state AS previous_state, j.worker AS previous_worker FROM jobs j
+            WHERE j.tenant_id = ${tenantId} AND j.type = ${request.type} AND j.state = 'ACTIVATABLE'
+              AND (j.deadline IS NULL OR j.deadline <= ${nowText})
+              AND NOT EXISTS (SELECT 1 FROM process_instances i WHERE i.id = j.instance_id AND i.state <> 'ACTIVE')
+            ORDER BY j.created_at, j.id LIMIT ${limit}
+            FOR UPDATE OF j SKIP LOCKED),
+          picked AS (
+            SELECT * FROM (SELECT * FROM expired UNION ALL SELECT * FROM ready) candidates
+            ORDER BY created_at, id LIMIT ${limit})
           UPDATE jobs SET state = 'ACTIVATED', worker = ${request.worker}, deadline = ${deadline}, updated_at = ${nowText},
             lock_expiries = jobs.lock_expiries + CASE WHEN picked.previous_state = 'ACTIVATED' THEN 1 ELSE 0 END
           FROM picked WHERE jobs.id = picked.id

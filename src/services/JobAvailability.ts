@@ -4,10 +4,16 @@
 // node, the job's instance lives on one). Waiters also re-check on their own, so a job that becomes available without
 // an announcement (a retry backoff running out, an expired lock) is found a moment later.
 import { PgClient } from "@effect/sql-pg"
-import { Context, Deferred, Effect, Layer, Queue } from "effect"
+import { Context, Deferred, Effect, Exit, Layer, Queue } from "effect"
 import { AppConfig } from "../config.ts"
+import { makeGroupCommit } from "../persistence/GroupCommit.ts"
 
 const CHANNEL = "flowcore_jobs"
+
+interface Announcement {
+  readonly tenantId: string
+  readonly jobTypes: ReadonlyArray<string>
+}
 
 export interface JobAvailabilityShape {
   readonly announce: (tenantId: string, jobTypes: ReadonlyArray<string>) => Effect.Effect<void>
@@ -72,13 +78,33 @@ export class JobAvailability
           )
         ))
       ))
+      // Announcements made while one is being sent go out together: one notification per tenant for the batch.
+      const outgoing = makeGroupCommit<Announcement, void, never>({
+        maxBatch: 1_000,
+        maxInFlight: 1,
+        flush: (batch) => {
+          const byTenant = new Map<string, Set<string>>()
+          for (const { tenantId, jobTypes } of batch) {
+            const types = byTenant.get(tenantId) ?? new Set()
+            jobTypes.forEach((type) => types.add(type))
+            byTenant.set(tenantId, types)
+          }
+          return Effect.forEach(
+            byTenant,
+            ([tenantId, types]) => pg.notify(CHANNEL, JSON.stringify({ tenantId, jobTypes: [...types] })),
+            { discard: true }
+          ).pipe(
+            Effect.catchCause((cause) => Effect.logWarning("job announcement to other nodes failed", cause)),
+            Effect.as(batch.map(() => Exit.void))
+          )
+        }
+      })
       return {
+        // Workers on this node are told at once; the other nodes' announcement is not waited for.
         announce: (tenantId, jobTypes) =>
           Effect.andThen(
             local.announce(tenantId, jobTypes),
-            pg.notify(CHANNEL, JSON.stringify({ tenantId, jobTypes: [...new Set(jobTypes)] })).pipe(
-              Effect.catchCause((cause) => Effect.logWarning("job announcement to other nodes failed", cause))
-            )
+            Effect.asVoid(Effect.forkDetach(outgoing.submit({ tenantId, jobTypes })))
           ),
         awaitJobs: local.awaitJobs
       }

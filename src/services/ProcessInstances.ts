@@ -114,6 +114,13 @@ export interface ProcessInstancesShape {
     page: PageRequest
   ) => Effect.Effect<PageOf<ProcessInstance>, ValidationError>
   readonly get: (tenantId: string, id: string) => Effect.Effect<ProcessInstance, NotFound>
+  /** Applies a command through the instance's entity, answering nothing (the caller reads what it needs). */
+  readonly apply: (
+    principal: Principal,
+    id: string,
+    command: InstanceCommand,
+    commandId: string
+  ) => Effect.Effect<void, CommandError>
   /** Sends a command to the instance's entity; `commandId` makes retries of the same request safe. */
   readonly command: (
     principal: Principal,
@@ -217,8 +224,9 @@ export class ProcessInstances
         commandId: string,
         command: InstanceCommand,
         deploymentId?: string
-      ) =>
-        client(id).Execute({
+      ): Effect.Effect<EntityReply, CommandError> =>
+        // An id that is no UUID names no instance (and never reaches an entity).
+        !isUuid(id) ? notFound("process instance", id) : client(id).Execute({
           commandId,
           tenantId: principal.tenantId,
           actor: principal.sub,
@@ -290,11 +298,12 @@ export class ProcessInstances
             return pageOf(rows.map(toInstance), page, countOf(total))
           }),
         get,
+        apply: (principal, id, command, commandId) => Effect.asVoid(send(principal, id, commandId, command)),
         command: (principal, id, command, commandId) =>
           Effect.gen(function*() {
-            const instance = yield* get(principal.tenantId, id)
+            const instance = command.type === "CancelInstance" ? yield* get(principal.tenantId, id) : undefined
             // A called instance belongs to its caller's call tree: it ends with its root (as in Camunda 8).
-            if (command.type === "CancelInstance" && instance.parentInstanceId !== null) {
+            if (instance !== undefined && instance.parentInstanceId !== null) {
               return yield* businessError(
                 `process instance ${id} was started by a call activity of ${instance.parentInstanceId}; cancel the root instance ${instance.rootInstanceId}`,
                 [{ field: "id", message: "a called instance cannot be canceled on its own", code: "CALLED_INSTANCE" }]

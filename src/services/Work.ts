@@ -160,7 +160,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             if (job.state === "COMPLETED" || job.state === "CANCELED") {
               return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()} and cannot be completed`)
             }
-            yield* instances.command(
+            yield* instances.apply(
               principal,
               job.instance_id,
               { type: "CompleteJob", jobId, variables },
