@@ -65,4 +65,21 @@ describe("defects inside the instance entity", () => {
     // the poisoned command was tried exactly once
     expect(await attempts()).toBe(before + 1)
   })
+
+  it("fail only their own command when committed together with others (group commit)", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(oneTask)
+    const instances = await Promise.all(Array.from({ length: 12 }, (_, i) => owner.start(deployment.id, { n: i })))
+    // Concurrent commands on many instances share commits; the one the database refuses must not take the others down.
+    const replies = await Promise.all(
+      instances.map((instance, i) =>
+        owner.put(`/process-instances/${instance.id}/variables`, {
+          variables: i === 5 ? { poisonPill: true } : { n: i + 100 }
+        })
+      )
+    )
+    replies.forEach((reply, i) => (i === 5 ? reply.fails(500, "INTERNAL_ERROR") : reply.ok()))
+    const after = await Promise.all(instances.map((instance) => owner.instance(instance.id)))
+    after.forEach((instance, i) => expect(instance.variables).toEqual({ n: i === 5 ? 5 : i + 100 }))
+  })
 })
