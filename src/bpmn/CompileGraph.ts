@@ -1,5 +1,6 @@
 // Both model formats are read into a draft, and one compiler turns a draft into the executable graph, listing every
 // problem by element id (never stopping at the first).
+import { compileAdHoc, type DraftAdHoc } from "./AdHocSubProcesses.ts"
 import { feelSyntaxProblem, isExpression } from "./Expressions.ts"
 import {
   type Compiled,
@@ -67,6 +68,7 @@ export interface DraftNode {
   readonly inputs?: ReadonlyArray<Mapping> | undefined
   readonly outputs?: ReadonlyArray<Mapping> | undefined
   readonly defaultFlow?: string | null | undefined
+  readonly adHoc?: DraftAdHoc | undefined
 }
 
 export interface DraftFlow {
@@ -92,28 +94,18 @@ const BOUNDARY_HOSTS: ReadonlySet<string> = new Set([
   "manualTask",
   "receiveTask",
   "subProcess",
+  "adHocSubProcess",
   "callActivity",
   "businessRuleTask"
 ])
 
-const MULTI_INSTANCE_TYPES: ReadonlySet<string> = new Set([
-  "serviceTask",
-  "sendTask",
-  "userTask",
-  "scriptTask",
-  "task",
-  "manualTask",
-  "receiveTask",
-  "subProcess",
-  "callActivity",
-  "businessRuleTask"
-])
+/** Every activity that can carry boundary events can be multi-instance, except (here) an ad-hoc subprocess. */
+const MULTI_INSTANCE_TYPES: ReadonlySet<string> = new Set([...BOUNDARY_HOSTS].filter((t) => t !== "adHocSubProcess"))
 
 const isExecutable = (type: string): type is NodeType => (EXECUTABLE_TYPES as ReadonlyArray<string>).includes(type)
 
 const NOT_YET: Record<string, string> = {
   complexGateway: "complex gateways are not supported",
-  adHocSubProcess: "ad-hoc subprocesses are not supported",
   transaction: "transactions are not supported"
 }
 
@@ -136,6 +128,7 @@ export const compileDraft = (draft: Draft): Compiled => {
   const nodeIds = new Set(draft.nodes.map((n) => n.id))
   const flows: Record<string, GraphFlow> = {}
   const scopeOf = new Map(draft.nodes.map((n) => [n.id, n.scope ?? null]))
+  const incomingCount = (nodeId: string) => draft.flows.filter((f) => f.target === nodeId).length
   for (const flow of draft.flows) {
     if (!nodeIds.has(flow.source)) {
       problem(flow.id, `sequence flow ${flow.id} starts at unknown element "${flow.source}"`)
@@ -334,14 +327,16 @@ export const compileDraft = (draft: Draft): Compiled => {
     if (throwsEscalation && (draftNode.escalationCode ?? "") === "") {
       problem(id, `escalation throw event ${id} needs an escalation code`)
     }
+    // Inside an ad-hoc subprocess an element may be started with no incoming flow, and a path may end anywhere.
+    const inAdHoc = scope !== null && draftNodes.get(scope)?.type === "adHocSubProcess"
     if (type === "startEvent") {
       if (scope === null && !messageStart && !signalStart && !conditionalStart && !timerStart) startNodeIds.push(id)
       if (incoming.length > 0) problem(id, "a start event cannot have incoming sequence flows")
-    } else if (incoming.length === 0 && !isBoundary && !isEventSubprocess && !linkCatch) {
+    } else if (incoming.length === 0 && !isBoundary && !isEventSubprocess && !linkCatch && !inAdHoc) {
       problem(id, `${type} ${id} has no incoming sequence flow, so it can never be reached`)
     }
     if (type === "endEvent" && outgoing.length > 0) problem(id, "an end event cannot have outgoing sequence flows")
-    if (type !== "endEvent" && !isEventSubprocess && !linkThrow && outgoing.length === 0) {
+    if (type !== "endEvent" && !isEventSubprocess && !linkThrow && outgoing.length === 0 && !inAdHoc) {
       problem(id, `${type} ${id} has no outgoing sequence flow`)
     }
     let link: GraphNode["link"] = null
@@ -511,12 +506,7 @@ export const compileDraft = (draft: Draft): Compiled => {
       ? draft.nodes.filter((n) => n.scope === id && n.type === "startEvent").map((n) => n.id)
       : []
     if (type === "subProcess" && innerStarts.length !== 1) {
-      problem(
-        id,
-        innerStarts.length === 0
-          ? `subprocess ${id} has no start event`
-          : `subprocess ${id} has more than one start event`
-      )
+      problem(id, `subprocess ${id} has ${innerStarts.length === 0 ? "no start event" : "more than one start event"}`)
     }
     nodes[id] = {
       id,
@@ -546,6 +536,7 @@ export const compileDraft = (draft: Draft): Compiled => {
       ...(isEventSubprocess ? { triggeredByEvent: true } : {}),
       ...(eventStart === null ? {} : { eventStart }),
       ...(type === "subProcess" && eventStartsIn(id).length > 0 ? { eventStartIds: eventStartsIn(id) } : {}),
+      ...(type === "adHocSubProcess" ? { adHoc: compileAdHoc(draftNode, draft.nodes, incomingCount, problem) } : {}),
       errorThrow: throwsError ? { errorCode: draftNode.errorCode ?? "" } : null,
       boundaryIds: draft.nodes.filter((n) => n.type === "boundaryEvent" && n.boundary?.attachedTo === id).map((n) =>
         n.id

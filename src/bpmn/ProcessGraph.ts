@@ -25,6 +25,7 @@ export const EXECUTABLE_TYPES = [
   "receiveTask",
   "intermediateCatchEvent",
   "subProcess",
+  "adHocSubProcess",
   "callActivity",
   "businessRuleTask",
   "boundaryEvent",
@@ -72,6 +73,22 @@ export interface MultiInstanceDefinition {
   /** Name of the list of results, in item order, set when all iterations are done. */
   readonly outputCollection: string | null
   /** FEEL expression evaluated in each iteration's scope when it completes. */
+  readonly outputElement: string | null
+}
+
+/** An ad-hoc subprocess (zeebe:adHoc, Camunda 8.8): which inner elements start, and when it is done. */
+export interface AdHocDefinition {
+  /** The inner elements that can be activated: those without incoming sequence flows. */
+  readonly activatable: ReadonlyArray<string>
+  /** FEEL: the ids of the elements to activate when the subprocess is entered (null: none). */
+  readonly activeElements: string | null
+  /** FEEL, evaluated each time an inner path ends; true completes the subprocess (null: when no path is left). */
+  readonly completionCondition: string | null
+  /** When the condition holds: terminate the paths still running (default) or wait for them. */
+  readonly cancelRemainingInstances: boolean
+  /** A local list of the subprocess, given to the parent scope when it completes. */
+  readonly outputCollection: string | null
+  /** FEEL, evaluated when an inner path ends; its value is appended to the output collection. */
   readonly outputElement: string | null
 }
 
@@ -131,6 +148,8 @@ export interface GraphNode {
   readonly triggeredByEvent?: boolean | undefined
   /** The start event of an event subprocess: the subprocess and whether starting it interrupts its scope. */
   readonly eventStart?: { readonly subprocessId: string; readonly interrupting: boolean } | null | undefined
+  /** An ad-hoc subprocess: what it activates and when it completes. */
+  readonly adHoc?: AdHocDefinition | undefined
   /** For an embedded subprocess: the start events of the event subprocesses directly inside it. */
   readonly eventStartIds?: ReadonlyArray<string> | undefined
 }

@@ -2,6 +2,7 @@
 // a draft for the compiler. Untrusted XML is prechecked first.
 import { BpmnModdle } from "bpmn-moddle"
 import zeebe from "zeebe-bpmn-moddle/resources/zeebe.json" with { type: "json" }
+import type { DraftAdHoc } from "./AdHocSubProcesses.ts"
 import type { Draft, DraftFlow, DraftNode } from "./CompileGraph.ts"
 import { listOf } from "./CompileGraph.ts"
 import type { Mapping, Problem } from "./ProcessGraph.ts"
@@ -88,6 +89,20 @@ const messageOf = (element: Element): DraftNode["message"] => {
   return {
     name: str(ref, "name"),
     correlationKey: subscription === undefined ? null : str(subscription, "correlationKey")
+  }
+}
+
+/** bpmn:adHocSubProcess with its zeebe:adHoc extension and BPMN's completionCondition / cancelRemainingInstances. */
+const toDraftAdHoc = (element: Element): DraftAdHoc => {
+  const adHoc = extension(element, "zeebe:AdHoc")
+  const condition = element["completionCondition"]
+  return {
+    activeElements: adHoc === undefined ? null : str(adHoc, "activeElementsCollection"),
+    completionCondition: isElement(condition) ? str(condition, "body")?.trim() || null : null,
+    cancelRemainingInstances: element["cancelRemainingInstances"] !== false,
+    outputCollection: adHoc === undefined ? null : str(adHoc, "outputCollection"),
+    outputElement: adHoc === undefined ? null : str(adHoc, "outputElement"),
+    jobWorker: extension(element, "zeebe:TaskDefinition") !== undefined
   }
 }
 
@@ -313,8 +328,11 @@ export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_L
       check(element)
       if (element.$type === "bpmn:SequenceFlow") flows.push(toDraftFlow(element, unresolved))
       else if (!NOT_FLOW_NODES.has(element.$type)) {
-        nodes.push(toDraftNode(element, scope))
-        if (element.$type === "bpmn:SubProcess") collect(element, str(element, "id"))
+        const node = toDraftNode(element, scope)
+        nodes.push(element.$type === "bpmn:AdHocSubProcess" ? { ...node, adHoc: toDraftAdHoc(element) } : node)
+        if (element.$type === "bpmn:SubProcess" || element.$type === "bpmn:AdHocSubProcess") {
+          collect(element, str(element, "id"))
+        }
       }
     }
   }

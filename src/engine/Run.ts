@@ -2,6 +2,7 @@
 // elements, shared behaviours and commands do lives in their modules; the run holds the state and the queue.
 import { evaluateFeel, isExpression } from "../bpmn/Expressions.ts"
 import type { GraphFlow, GraphNode, Mapping, ProcessGraph } from "../bpmn/ProcessGraph.ts"
+import { adHocElementCompleted } from "./behaviours/AdHocCompletion.ts"
 import * as Boundaries from "./behaviours/Boundaries.ts"
 import * as Conditions from "./behaviours/Conditions.ts"
 import * as ErrorsAndEscalations from "./behaviours/ErrorsAndEscalations.ts"
@@ -163,11 +164,24 @@ export class Run {
       this.enter(flow.target, flowId, token.scopeId)
     }
     if (flows.length === 0) this.completeScopeIfDone(token.scopeId)
+    else if (this.inAdHoc(token.scopeId)) adHocElementCompleted(this, token.scopeId, false)
+  }
+
+  /** Whether the scope is an ad-hoc subprocess's (its elements' completions are checked against its condition). */
+  inAdHoc(scopeId: string): boolean {
+    const scope = this.state.scopes[scopeId]
+    return scope !== undefined && this.node(scope.nodeId).adHoc !== undefined
   }
 
   /** A scope with no token left is complete: the instance ends, or the subprocess's token moves on. */
   completeScopeIfDone(scopeId: string): void {
+    if (this.inAdHoc(scopeId)) return adHocElementCompleted(this, scopeId, true)
     if (Object.values(this.state.tokens).some((t) => t.scopeId === scopeId)) return
+    this.closeScope(scopeId)
+  }
+
+  /** A scope whose work is done: the instance ends, or its subprocess applies its outputs and moves on. */
+  closeScope(scopeId: string): void {
     // The scope's event subprocesses can no longer start.
     this.closeEventStarts(scopeId)
     const scope = this.state.scopes[scopeId]
@@ -175,10 +189,13 @@ export class Run {
     const node = this.node(scope.nodeId)
     const subprocessToken = this.state.tokens[scope.tokenId]!
     // Output mappings of the subprocess read its scope; without them its local variables end with it.
-    const outputs = node.outputs.length > 0
+    const mapped = node.outputs.length > 0
       ? this.mapped(subprocessToken, node.outputs, visibleVariables(this.state, scopeId), "output")
       : {}
-    if (outputs === null) return
+    if (mapped === null) return
+    // An ad-hoc subprocess's output collection goes to the enclosing scope with it.
+    const collection = node.adHoc?.outputCollection ?? null
+    const outputs = collection === null ? mapped : { [collection]: scope.variables[collection], ...mapped }
     this.emit({ type: "ScopeClosed", scopeId, nodeId: node.id })
     const token = this.state.tokens[scope.tokenId]!
     if (Object.keys(outputs).length > 0) this.propagate(token.scopeId, node.id, outputs)

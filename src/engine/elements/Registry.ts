@@ -1,5 +1,6 @@
 // Every executable node type and its behaviour, exhaustively: a new element is its own file plus one line here.
 import type { NodeType } from "../../bpmn/ProcessGraph.ts"
+import { adHocSubProcess } from "./containers/AdHocSubProcess.ts"
 import { callActivity } from "./containers/CallActivity.ts"
 import { subProcess } from "./containers/SubProcess.ts"
 import { type ActivateElement, passThrough } from "./Element.ts"
@@ -35,5 +36,6 @@ export const ELEMENTS: { readonly [type in NodeType]: ActivateElement } = {
   inclusiveGateway,
   eventBasedGateway,
   subProcess,
+  adHocSubProcess,
   callActivity
 }

@@ -1,0 +1,40 @@
+// Ad-hoc subprocesses (Camunda 8.8): a scope of their own, like an embedded subprocess, but with no start event. On
+// entering, `activeElementsCollection` names the inner elements to activate (several at once, or none: then the
+// subprocess waits); what completes it is in behaviours/AdHocCompletion.ts.
+import { evaluateFeel } from "../../../bpmn/Expressions.ts"
+import type { ActivateElement } from "../Element.ts"
+
+export const adHocSubProcess: ActivateElement = ({ run, token, node, visible, locals }) => {
+  const adHoc = node.adHoc!
+  let activate: ReadonlyArray<string> = []
+  if (adHoc.activeElements !== null) {
+    const outcome = evaluateFeel(adHoc.activeElements, visible)
+    if (!outcome.ok) return run.raiseIncident(token, "EXTRACT_VALUE_ERROR", outcome.message)
+    const ids = outcome.value
+    const unknown = Array.isArray(ids) ? ids.filter((id) => !adHoc.activatable.includes(id as string)) : []
+    if (!Array.isArray(ids) || unknown.length > 0) {
+      return run.raiseIncident(
+        token,
+        "EXTRACT_VALUE_ERROR",
+        `activeElementsCollection of ${node.id} must be a list of the ids ${adHoc.activatable.join(", ")}; got ${
+          JSON.stringify(Array.isArray(ids) ? unknown : ids)
+        }`
+      )
+    }
+    activate = ids as ReadonlyArray<string>
+  }
+  const scopeId = run.newId("scope")
+  run.emit({
+    type: "ScopeOpened",
+    scopeId,
+    parentScopeId: token.scopeId,
+    nodeId: node.id,
+    tokenId: token.id,
+    variables: {
+      ...run.state.nodeVariables[node.id],
+      ...locals,
+      ...(adHoc.outputCollection === null ? {} : { [adHoc.outputCollection]: [] })
+    }
+  })
+  for (const elementId of activate) run.enter(elementId, null, scopeId)
+}

@@ -1,0 +1,191 @@
+// Unit tests of the pure core: ad-hoc subprocesses (zeebe:adHoc, Camunda 8.8), read from BPMN XML as a modeler writes
+// them: elements activated by activeElementsCollection, completion by condition or when no path is left,
+// cancelRemainingInstances, the output collection, incidents for bad collections, and deploy-time checks.
+import { describe, expect, it } from "vitest"
+import { compileDraft } from "../../../../src/bpmn/CompileGraph.ts"
+import type { ProcessGraph } from "../../../../src/bpmn/ProcessGraph.ts"
+import { readBpmnXml } from "../../../../src/bpmn/ReadBpmnXml.ts"
+import { scenario } from "../../../support/EngineScenario.ts"
+
+const model = (adHoc: string, inner: string, attributes = "") =>
+  `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
+  xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
+  <bpmn:process id="agent" isExecutable="true">
+    <bpmn:startEvent id="start" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="tools" />
+    <bpmn:adHocSubProcess id="tools" ${attributes}>
+      ${adHoc}
+      ${inner}
+    </bpmn:adHocSubProcess>
+    <bpmn:sequenceFlow id="f2" sourceRef="tools" targetRef="after" />
+    <bpmn:serviceTask id="after"><bpmn:extensionElements><zeebe:taskDefinition type="after" /></bpmn:extensionElements></bpmn:serviceTask>
+    <bpmn:sequenceFlow id="f3" sourceRef="after" targetRef="end" />
+    <bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`
+
+const task = (id: string, output = "") =>
+  `<bpmn:serviceTask id="${id}"><bpmn:extensionElements><zeebe:taskDefinition type="${id}" />${output}</bpmn:extensionElements></bpmn:serviceTask>`
+
+/** Two tools, and a chain: search, then summarize (summarize cannot be activated on its own). */
+const TOOLS = `${task("search")}${task("summarize")}${task("lookup")}
+  <bpmn:sequenceFlow id="i1" sourceRef="search" targetRef="summarize" />`
+
+const compile = async (xml: string) => {
+  const read = await readBpmnXml(xml)
+  if (!read.ok) return { ok: false as const, problems: read.problems }
+  return compileDraft(read.draft)
+}
+
+const graphOf = async (xml: string): Promise<ProcessGraph> => {
+  const compiled = await compile(xml)
+  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems))
+  return compiled.graph
+}
+
+const completeJob = (s: ReturnType<typeof scenario>, node: string, variables: Record<string, unknown> = {}) => {
+  const job = s.waiting("job").find((j) => j.node === node)
+  expect(job, `a job at ${node}`).toBeDefined()
+  return s.run({ type: "CompleteJob", jobId: job!.id, variables })
+}
+
+const jobNodes = (s: ReturnType<typeof scenario>) => s.waiting("job").map((j) => j.node).sort()
+
+describe("ad-hoc subprocess", () => {
+  it("activates the elements its collection names, at once, and completes when no path is left", async () => {
+    const s = scenario(
+      await graphOf(
+        model(
+          `<bpmn:extensionElements><zeebe:adHoc activeElementsCollection="=tools" /></bpmn:extensionElements>`,
+          TOOLS
+        )
+      )
+    )
+    s.start({ tools: ["search", "lookup"] })
+    expect(jobNodes(s)).toEqual(["lookup", "search"])
+    completeJob(s, "lookup")
+    // the chain goes on inside; the subprocess is still running
+    completeJob(s, "search")
+    expect(jobNodes(s)).toEqual(["summarize"])
+    completeJob(s, "summarize")
+    expect(jobNodes(s)).toEqual(["after"])
+  })
+
+  it("activates an element several times when the collection names it more than once", async () => {
+    const s = scenario(
+      await graphOf(
+        model(
+          `<bpmn:extensionElements><zeebe:adHoc activeElementsCollection="=tools" /></bpmn:extensionElements>`,
+          TOOLS
+        )
+      )
+    )
+    s.start({ tools: ["lookup", "lookup"] })
+    expect(jobNodes(s)).toEqual(["lookup", "lookup"])
+  })
+
+  it("completes when the completion condition holds, terminating what still runs (cancelRemainingInstances)", async () => {
+    const s = scenario(
+      await graphOf(model(
+        `<bpmn:extensionElements><zeebe:adHoc activeElementsCollection="=tools" /></bpmn:extensionElements>
+         <bpmn:completionCondition xsi:type="bpmn:tFormalExpression">=done = true</bpmn:completionCondition>`,
+        TOOLS
+      ))
+    )
+    s.start({ tools: ["search", "lookup"] })
+    completeJob(s, "lookup", { done: false })
+    expect(jobNodes(s)).toEqual(["search"])
+    completeJob(s, "search", { done: true })
+    // summarize was next on the search path; the condition ended it before it ran
+    expect(jobNodes(s)).toEqual(["after"])
+    expect(s.events.some((e) => e.type === "JobCanceled")).toBe(false)
+  })
+
+  it("with cancelRemainingInstances=false waits for the running paths once the condition holds", async () => {
+    const s = scenario(
+      await graphOf(model(
+        `<bpmn:extensionElements><zeebe:adHoc activeElementsCollection="=tools" /></bpmn:extensionElements>
+         <bpmn:completionCondition xsi:type="bpmn:tFormalExpression">=done</bpmn:completionCondition>`,
+        TOOLS,
+        `cancelRemainingInstances="false"`
+      ))
+    )
+    s.start({ tools: ["lookup", "lookup"] })
+    completeJob(s, "lookup", { done: true })
+    expect(jobNodes(s)).toEqual(["lookup"])
+    completeJob(s, "lookup")
+    expect(jobNodes(s)).toEqual(["after"])
+  })
+
+  it("terminates the remaining paths' jobs when the condition holds", async () => {
+    const s = scenario(
+      await graphOf(model(
+        `<bpmn:extensionElements><zeebe:adHoc activeElementsCollection="=tools" /></bpmn:extensionElements>
+         <bpmn:completionCondition xsi:type="bpmn:tFormalExpression">=done</bpmn:completionCondition>`,
+        TOOLS
+      ))
+    )
+    s.start({ tools: ["lookup", "search"] })
+    completeJob(s, "lookup", { done: true })
+    expect(jobNodes(s)).toEqual(["after"])
+    expect(s.events.filter((e) => e.type === "JobCanceled").map((e) => e.nodeId)).toEqual(["search"])
+  })
+
+  it("collects each path's output element into the output collection and hands it to the parent scope", async () => {
+    const s = scenario(
+      await graphOf(model(
+        `<bpmn:extensionElements><zeebe:adHoc activeElementsCollection="=tools" outputCollection="results" outputElement="=result" /></bpmn:extensionElements>`,
+        TOOLS
+      ))
+    )
+    s.start({ tools: ["lookup", "search"] })
+    completeJob(s, "lookup", { result: "L" })
+    completeJob(s, "search", { result: "S" })
+    completeJob(s, "summarize", { result: "SUM" })
+    expect(jobNodes(s)).toEqual(["after"])
+    expect(s.state.variables["results"]).toEqual(["L", "SUM"])
+  })
+
+  it("waits with nothing active when the collection is empty (as Camunda does)", async () => {
+    const s = scenario(
+      await graphOf(
+        model(
+          `<bpmn:extensionElements><zeebe:adHoc activeElementsCollection="=tools" /></bpmn:extensionElements>`,
+          TOOLS
+        )
+      )
+    )
+    s.start({ tools: [] })
+    expect(jobNodes(s)).toEqual([])
+    expect(s.state.status).toBe("ACTIVE")
+  })
+
+  it("raises an incident when the collection is not a list of activatable element ids", async () => {
+    const graph = await graphOf(
+      model(`<bpmn:extensionElements><zeebe:adHoc activeElementsCollection="=tools" /></bpmn:extensionElements>`, TOOLS)
+    )
+    for (const tools of [["summarize"], ["nope"], "search", [1]]) {
+      const s = scenario(graph)
+      s.start({ tools })
+      expect(Object.values(s.state.incidents)).toHaveLength(1)
+      expect(Object.values(s.state.incidents)[0]!.message).toMatch(/activeElementsCollection of tools/)
+      expect(jobNodes(s)).toEqual([])
+    }
+  })
+
+  it("is refused at deploy with a start event inside, or when a job worker implements it", async () => {
+    const withStart = await compile(model("", `<bpmn:startEvent id="innerStart" />${TOOLS}`))
+    expect(withStart.ok).toBe(false)
+    expect(JSON.stringify(!withStart.ok && withStart.problems)).toMatch(/cannot contain a start event/)
+    const worker = await compile(
+      model(`<bpmn:extensionElements><zeebe:taskDefinition type="agent" /></bpmn:extensionElements>`, TOOLS)
+    )
+    expect(JSON.stringify(!worker.ok && worker.problems)).toMatch(/job worker .* not supported/)
+    const half = await compile(
+      model(`<bpmn:extensionElements><zeebe:adHoc outputCollection="results" /></bpmn:extensionElements>`, TOOLS)
+    )
+    expect(JSON.stringify(!half.ok && half.problems)).toMatch(/both outputCollection and outputElement/)
+  })
+})
