@@ -11,9 +11,13 @@ export interface DraftAdHoc {
   readonly cancelRemainingInstances: boolean
   readonly outputCollection: string | null
   readonly outputElement: string | null
-  /** A zeebe:taskDefinition on the subprocess: the job-worker variant, which is not executed yet. */
+  /** A zeebe:taskDefinition on the subprocess: the job-worker variant (its worker decides what runs). */
   readonly jobWorker: boolean
 }
+
+/** An ad-hoc subprocess implemented by a job worker: its job asks the worker what to run. */
+export const asksWorker = (node: DraftNode): boolean =>
+  node.type === "adHocSubProcess" && node.adHoc?.jobWorker === true
 
 /** Inner elements that cannot be activated on their own (they are started by something else). */
 const NOT_ACTIVATABLE: ReadonlySet<string> = new Set(["boundaryEvent", "startEvent"])
@@ -32,10 +36,12 @@ export const compileAdHoc = (
   if (inner.some((n) => n.triggeredByEvent === true)) {
     problem(node.id, `event subprocesses inside ad-hoc subprocess ${node.id} are not supported`)
   }
-  if (adHoc?.jobWorker === true) {
+  // Implemented by a job worker, the worker decides what runs and when it is done: a collection or a condition
+  // would be read and never executed.
+  if (adHoc?.jobWorker === true && (adHoc.activeElements?.trim() || adHoc.completionCondition?.trim())) {
     problem(
       node.id,
-      `ad-hoc subprocess ${node.id} is implemented by a job worker (zeebe:taskDefinition): not supported`
+      `ad-hoc subprocess ${node.id} is implemented by a job worker (zeebe:taskDefinition): its worker decides, so activeElementsCollection and completionCondition are not used; remove them`
     )
   }
   const activatable = inner.filter((n) => !NOT_ACTIVATABLE.has(n.type) && incoming(n.id) === 0).map((n) => n.id)

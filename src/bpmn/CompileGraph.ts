@@ -1,6 +1,6 @@
 // Both model formats are read into a draft, and one compiler turns a draft into the executable graph, listing every
 // problem by element id (never stopping at the first).
-import { compileAdHoc, type DraftAdHoc } from "./AdHocSubProcesses.ts"
+import { asksWorker, compileAdHoc, type DraftAdHoc } from "./AdHocSubProcesses.ts"
 import { feelSyntaxProblem, isExpression } from "./Expressions.ts"
 import {
   type Compiled,
@@ -361,7 +361,7 @@ export const compileDraft = (draft: Draft): Compiled => {
     }
 
     const jobType = draftNode.jobType ?? null
-    const doneByJob = type === "serviceTask" || type === "sendTask" || throwsMessage
+    const doneByJob = type === "serviceTask" || type === "sendTask" || throwsMessage || asksWorker(draftNode)
     if (doneByJob && (jobType === null || jobType === "")) {
       problem(
         id,

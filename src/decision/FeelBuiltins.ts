@@ -1,4 +1,5 @@
-/** Every FEEL built-in function by name (DMN 1.5 §10.3.4); names in scope shadow them. */
+/** Every FEEL built-in function by name (DMN 1.5 §10.3.4, and Camunda's fromAi); names in scope shadow them. */
+import { CAMUNDA_BUILTINS } from "./FeelBuiltinsCamunda.ts"
 import { CONTEXT_BUILTINS } from "./FeelBuiltinsContext.ts"
 import { LIST_BUILTINS } from "./FeelBuiltinsList.ts"
 import { NUMERIC_BUILTINS } from "./FeelBuiltinsNumeric.ts"
@@ -16,5 +17,6 @@ export const BUILTINS: Readonly<Record<string, FeelFunctionValue>> = Object.assi
   CONTEXT_BUILTINS,
   TEMPORAL_BUILTINS,
   RANGE_BUILTINS,
-  RANGE_LITERAL_BUILTINS
+  RANGE_LITERAL_BUILTINS,
+  CAMUNDA_BUILTINS
 )

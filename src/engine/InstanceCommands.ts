@@ -11,7 +11,19 @@ export const InstanceCommand = Schema.Union([
     /** Started by a call activity: uncaught errors and escalations go to the caller. */
     called: Schema.optional(Schema.Boolean)
   }),
-  Schema.Struct({ type: Schema.Literal("CompleteJob"), jobId: Schema.String, variables: Vars }),
+  Schema.Struct({
+    type: Schema.Literal("CompleteJob"),
+    jobId: Schema.String,
+    variables: Vars,
+    /** The decision of an ad-hoc subprocess's worker (Camunda 8.8's job result of type adHocSubProcess). */
+    result: Schema.optional(Schema.Struct({
+      activateElements: Schema.optional(
+        Schema.Array(Schema.Struct({ elementId: Schema.String, variables: Schema.optional(Vars) }))
+      ),
+      isCompletionConditionFulfilled: Schema.optional(Schema.Boolean),
+      isCancelRemainingInstances: Schema.optional(Schema.Boolean)
+    }))
+  }),
   Schema.Struct({ type: Schema.Literal("CompleteUserTask"), taskId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("CorrelateMessage"), subscriptionId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("TriggerSignal"), subscriptionId: Schema.String, variables: Vars }),

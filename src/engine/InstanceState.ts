@@ -31,6 +31,8 @@ export interface Token {
   readonly wait: Wait | null
   /** For one iteration of a multi-instance activity: its body's scope and the item's index. */
   readonly loop?: { readonly bodyScopeId: string; readonly index: number } | null | undefined
+  /** Variables of this activation alone (see ElementActivated): the element sees them, nothing else does. */
+  readonly locals?: Readonly<Record<string, unknown>> | undefined
 }
 
 export interface Incident {
@@ -80,6 +82,8 @@ export interface Scope {
     readonly nextIndex: number
     readonly completed: number
   } | undefined
+  /** An ad-hoc subprocess whose worker declared it done (it waits for its running paths). */
+  readonly adHocFulfilled?: boolean | undefined
 }
 
 export interface InstanceState {

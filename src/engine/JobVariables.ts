@@ -16,9 +16,11 @@ export const jobVariablesNow = (
   if (token === undefined) return undefined
   const node = graph.nodes[token.nodeId]
   if (node === undefined) return undefined
-  const outer = { ...visibleVariables(state, token.scopeId), ...state.nodeVariables[node.id] }
+  const outer = { ...visibleVariables(state, token.scopeId), ...state.nodeVariables[node.id], ...token.locals }
   const locals: Record<string, unknown> = {}
-  for (const mapping of node.inputs) {
+  // The job of an ad-hoc subprocess's worker runs inside the subprocess's scope, which holds its mapped inputs.
+  const insideOwnScope = state.scopes[token.scopeId]?.nodeId === token.nodeId
+  for (const mapping of insideOwnScope ? [] : node.inputs) {
     const outcome = evaluateFeel(mapping.source, { ...outer, ...locals })
     if (!outcome.ok) return undefined
     locals[mapping.target] = outcome.value

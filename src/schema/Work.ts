@@ -152,6 +152,28 @@ export const CompleteWork = Schema.Struct({ variables: Schema.optional(Variables
   identifier: "CompleteWork"
 })
 
+/** The job result of an ad-hoc subprocess's worker (Camunda 8.8's `result` of type `adHocSubProcess`). */
+export const AdHocJobResult = Schema.Struct({
+  type: Schema.optional(Schema.Literal("adHocSubProcess")),
+  activateElements: Schema.optional(Schema.Array(Schema.Struct({
+    elementId: Schema.String,
+    variables: Schema.optional(Variables)
+  }))).annotate({ description: "inner elements to activate, each with variables of its own" }),
+  isCompletionConditionFulfilled: Schema.optional(Schema.Boolean).annotate({
+    description: "the ad-hoc subprocess is done (cannot be combined with activateElements)"
+  }),
+  isCancelRemainingInstances: Schema.optional(Schema.Boolean).annotate({
+    description: "when done: terminate the paths still running (default: wait for them)"
+  })
+}).annotate({ identifier: "AdHocJobResult" })
+
+export const CompleteJob = Schema.Struct({
+  variables: Schema.optional(Variables),
+  result: Schema.optional(AdHocJobResult).annotate({
+    description: "only for the job of an ad-hoc subprocess implemented by a job worker: what it decided"
+  })
+}).annotate({ identifier: "CompleteJob" })
+
 export const JobQuery = {
   ...PageQueryFields,
   type: Schema.optional(Schema.String),

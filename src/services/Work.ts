@@ -16,7 +16,7 @@ import {
   type ValidationError
 } from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
-import type { Incident, Job, RetryPolicy, TaskSort, UserTask } from "../schema/Work.ts"
+import type { AdHocJobResult, Incident, Job, RetryPolicy, TaskSort, UserTask } from "../schema/Work.ts"
 import { isUuid } from "./Ids.ts"
 import { type IncidentRow, toIncident } from "./IncidentRows.ts"
 import { type ActivationRequest, DEFAULT_LOCK_MS, type JobRow, makeJobActivation, toJob } from "./JobActivation.ts"
@@ -38,7 +38,9 @@ export interface WorkShape {
   readonly completeJob: (
     principal: Principal,
     jobId: string,
-    variables: Readonly<Record<string, unknown>>
+    variables: Readonly<Record<string, unknown>>,
+    /** What the worker of an ad-hoc subprocess decided (its job only). */
+    result?: typeof AdHocJobResult.Type | undefined
   ) => Effect.Effect<Job, CompleteError>
   readonly throwError: (
     principal: Principal,
@@ -105,6 +107,9 @@ export interface WorkShape {
   ) => Effect.Effect<PageOf<Incident>>
 }
 
+/** The engine's job result carries no `type` tag (only an ad-hoc subprocess's job takes one). */
+const withoutType = ({ type: _, ...result }: typeof AdHocJobResult.Type) => result
+
 export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
   static readonly layer = Layer.effect(
     Work,
@@ -154,7 +159,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             if (jobs.length === 0) yield* availability.awaitJobs(tenantId, request.type, 1000)
             return jobs
           })).pipe(Stream.flattenIterable),
-        completeJob: (principal, jobId, variables) =>
+        completeJob: (principal, jobId, variables, result) =>
           Effect.gen(function*() {
             const job = yield* jobById(principal.tenantId, jobId)
             if (job.state === "COMPLETED" || job.state === "CANCELED") {
@@ -163,7 +168,12 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             yield* instances.apply(
               principal,
               job.instance_id,
-              { type: "CompleteJob", jobId, variables },
+              {
+                type: "CompleteJob",
+                jobId,
+                variables,
+                ...(result === undefined ? {} : { result: withoutType(result) })
+              },
               `complete-job:${jobId}`
             )
             return toJob(yield* jobById(principal.tenantId, jobId))

@@ -50,7 +50,7 @@ describe("ad-hoc subprocesses", () => {
     expect(incidents[0].message).toMatch(/activeElementsCollection of tools .* got \["fax"\]/)
   })
 
-  it("are refused at deploy, by name, when a job worker implements them (not executed yet)", async () => {
+  it("are refused at deploy, by name, when a job worker implements them and a collection is given too", async () => {
     const owner = await (await givenTenant()).owner()
     const worker = agent.replace(
       "<zeebe:adHoc ",
@@ -61,5 +61,57 @@ describe("ad-hoc subprocesses", () => {
     expect(failure.errors).toEqual([
       expect.objectContaining({ field: "tools", message: expect.stringMatching(/job worker/) })
     ])
+  })
+})
+
+const agentWithWorker = agent
+  .replace(`activeElementsCollection="=toolsToCall" `, "")
+  .replace("<zeebe:adHoc ", `<zeebe:taskDefinition type="ai-agent" /><zeebe:adHoc `)
+  .replace(/<bpmn:completionCondition[^]*?<\/bpmn:completionCondition>/, "")
+
+describe("ad-hoc subprocesses implemented by a job worker (AI agents)", () => {
+  it("hand the worker the elements, run what it chooses, ask again after each tool, and end when it says so", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(agentWithWorker)
+    const instance = await owner.start(deployment.id, { question: "Plan my day" })
+    const [ask] = await owner.activateJobs("ai-agent")
+    expect(ask.variables.adHocSubProcessElements.map((e: { elementId: string }) => e.elementId)).toEqual([
+      "weather",
+      "calendar",
+      "email"
+    ])
+    ;(await owner.post(`/jobs/${ask.id}/complete`, {
+      variables: { thinking: "need the weather" },
+      result: {
+        type: "adHocSubProcess",
+        activateElements: [{ elementId: "weather", variables: { city: "Lyon" } }]
+      }
+    })).ok()
+    const [weather] = await owner.activateJobs("tool-weather")
+    expect(weather.variables.city).toBe("Lyon")
+    await owner.completeJob(weather.id, { result: "sunny" })
+    const [again] = await owner.activateJobs("ai-agent")
+    expect(again.variables.toolResults).toEqual(["sunny"])
+    ;(await owner.post(`/jobs/${again.id}/complete`, { result: { isCompletionConditionFulfilled: true } })).ok()
+    const done = await owner.instance(instance.id)
+    expect(done.state).toBe("COMPLETED")
+    expect(done.variables.toolResults).toEqual(["sunny"])
+  })
+
+  it("answer 400 naming result when the worker activates an element the subprocess does not have", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(agentWithWorker)
+    await owner.start(deployment.id)
+    const [ask] = await owner.activateJobs("ai-agent")
+    const reply = await owner.post(`/jobs/${ask.id}/complete`, {
+      result: { activateElements: [{ elementId: "fax" }] }
+    })
+    const failure = reply.fails(400, "VALIDATION_ERROR")
+    expect(failure.errors[0].field).toBe("result.activateElements")
+    const plain = await owner.deploy(agent)
+    await owner.start(plain.id, { toolsToCall: ["email"] })
+    const [email] = await owner.activateJobs("tool-email")
+    const wrong = await owner.post(`/jobs/${email.id}/complete`, { result: { isCompletionConditionFulfilled: true } })
+    expect(wrong.fails(400, "VALIDATION_ERROR").errors[0].field).toBe("result")
   })
 })

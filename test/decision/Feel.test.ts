@@ -13,6 +13,11 @@ describe("FEEL", () => {
     expect(value("1 + 2 * 3")).toBe(7)
     expect(value("10 / 4")).toBe(2.5)
   })
+  it("fromAi (Camunda's AI-agent tool parameters) is the value itself, with or without its description", () => {
+    expect(value("fromAi(toolCall.city)", { toolCall: { city: "Lyon" } })).toBe("Lyon")
+    expect(value("fromAi(toolCall.days, \"how many days\", \"number\")", { toolCall: { days: 3 } })).toBe(3)
+    expect(value("fromAi(toolCall.missing, \"absent\")", { toolCall: {} })).toBe(null)
+  })
   it("null propagation", () => {
     expect(value("1 + null")).toBe(null)
     expect(value("x * 2", { x: null })).toBe(null)

@@ -5,6 +5,7 @@
 import { evaluateFeel } from "../../bpmn/Expressions.ts"
 import { visibleVariables } from "../InstanceState.ts"
 import type { Run } from "../Run.ts"
+import { askWorker, isController } from "./AdHocWorker.ts"
 
 export function adHocElementCompleted(run: Run, scopeId: string, pathEnded: boolean): void {
   const scope = run.state.scopes[scopeId]!
@@ -22,7 +23,12 @@ export function adHocElementCompleted(run: Run, scopeId: string, pathEnded: bool
       variables: { [adHoc.outputCollection]: [...(Array.isArray(collected) ? collected : []), element.value] }
     })
   }
-  const running = () => Object.values(run.state.tokens).some((t) => t.scopeId === scopeId)
+  // The worker's job is held by a controller token: it is not a path.
+  const running = () => Object.values(run.state.tokens).some((t) => t.scopeId === scopeId && !isController(run, t))
+  if (node.job !== null) {
+    if (!scope.adHocFulfilled) return pathEnded ? askWorker(run, scopeId) : undefined
+    return running() ? undefined : run.closeScope(scopeId)
+  }
   let fulfilled = !running()
   if (adHoc.completionCondition !== null) {
     const condition = evaluateFeel(adHoc.completionCondition, visibleVariables(run.state, scopeId))

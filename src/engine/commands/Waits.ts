@@ -1,7 +1,9 @@
 // The answers to what a token waits on: a job completed, a user task completed, a message correlated, a signal
 // triggered, a timer fired. An armed boundary / event-gateway / event-subprocess subscription triggers its event
 // instead. While the instance is suspended the answer is held and applied on resume, in arrival order.
+import { isController, workerAnswered } from "../behaviours/AdHocWorker.ts"
 import type { InstanceState } from "../InstanceState.ts"
+import { Rejected } from "../Rejected.ts"
 import type { Run } from "../Run.ts"
 import type { CommandOf } from "./Handler.ts"
 
@@ -30,6 +32,24 @@ export const answerWait = (run: Run, command: Answer, status: InstanceState["sta
   const token = waitingToken(run, command)
   if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
   const node = run.node(token.nodeId)
+  if (command.type === "CompleteJob" && node.adHoc !== undefined && isController(run, token)) {
+    run.emit({
+      type: "JobCompleted",
+      tokenId: token.id,
+      nodeId: node.id,
+      jobId: command.jobId,
+      variables: command.variables
+    })
+    workerAnswered(run, run.state.tokens[token.id]!, command.variables, command.result)
+    return run.drain()
+  }
+  if (command.type === "CompleteJob" && command.result !== undefined) {
+    throw new Rejected(
+      "INVALID_ARGUMENT",
+      `job ${command.jobId} is not an ad-hoc subprocess's: it takes no result`,
+      "result"
+    )
+  }
   if (command.type === "CompleteJob") {
     run.emit({
       type: "JobCompleted",

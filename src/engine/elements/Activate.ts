@@ -15,7 +15,7 @@ export function activate(run: Run, tokenId: string): void {
   ) return
   // A multi-instance activity first becomes its body; each iteration is a token of its own (with loop set).
   if (node.multiInstance !== null && (token.loop ?? null) === null) return run.startMultiInstance(token, node)
-  const outer = { ...visibleVariables(run.state, token.scopeId), ...run.state.nodeVariables[node.id] }
+  const outer = { ...visibleVariables(run.state, token.scopeId), ...run.state.nodeVariables[node.id], ...token.locals }
   const locals = run.mapped(token, node.inputs, outer, "input")
   if (locals === null) return
   return ELEMENTS[node.type]({ run, token, node, visible: { ...outer, ...locals }, locals })

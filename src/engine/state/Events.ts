@@ -39,6 +39,8 @@ export type InstanceEvent =
     readonly nodeId: string
     readonly scopeId: string
     readonly viaFlow: string | null
+    /** Variables of this activation alone (an element an ad-hoc subprocess's worker activated with variables). */
+    readonly variables?: Readonly<Record<string, unknown>> | undefined
   }
   | { readonly type: "ElementCompleted"; readonly tokenId: string; readonly nodeId: string }
   | { readonly type: "ElementTerminated"; readonly tokenId: string; readonly nodeId: string }
@@ -64,6 +66,8 @@ export type InstanceEvent =
     readonly variables: Readonly<Record<string, unknown>>
   }
   | { readonly type: "ScopeClosed"; readonly scopeId: string; readonly nodeId: string }
+  /** An ad-hoc subprocess's worker declared it done: it completes once its running paths have ended. */
+  | { readonly type: "AdHocCompletionFulfilled"; readonly scopeId: string; readonly nodeId: string }
   | {
     readonly type: "MultiInstanceStarted"
     readonly tokenId: string

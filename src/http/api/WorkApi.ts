@@ -9,6 +9,7 @@ import {
   ActivateJobs,
   AddComment,
   AssignTask,
+  CompleteJob,
   CompleteWork,
   CreateTaskFilter,
   DelegateTask,
@@ -43,7 +44,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       })),
     HttpApiEndpoint.post("complete", "/:id/complete", {
       params: IdParam,
-      payload: CompleteWork,
+      payload: CompleteJob,
       headers: IdempotencyHeaders,
       success: Ok(Job, "Job completed"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]

@@ -64,7 +64,7 @@ export const JobsHandlers = HttpApiBuilder.group(Api, "jobs", (handlers) =>
             headers["idempotency-key"],
             `POST /jobs/${params.id}/complete`,
             payload,
-            work.completeJob(principal, params.id, payload.variables ?? {})
+            work.completeJob(principal, params.id, payload.variables ?? {}, payload.result)
           )))
       .handle("throwError", ({ params, payload }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>

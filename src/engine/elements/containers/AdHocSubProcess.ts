@@ -2,12 +2,13 @@
 // entering, `activeElementsCollection` names the inner elements to activate (several at once, or none: then the
 // subprocess waits); what completes it is in behaviours/AdHocCompletion.ts.
 import { evaluateFeel } from "../../../bpmn/Expressions.ts"
+import { askWorker, elementsFor } from "../../behaviours/AdHocWorker.ts"
 import type { ActivateElement } from "../Element.ts"
 
 export const adHocSubProcess: ActivateElement = ({ run, token, node, visible, locals }) => {
   const adHoc = node.adHoc!
   let activate: ReadonlyArray<string> = []
-  if (adHoc.activeElements !== null) {
+  if (node.job === null && adHoc.activeElements !== null) {
     const outcome = evaluateFeel(adHoc.activeElements, visible)
     if (!outcome.ok) return run.raiseIncident(token, "EXTRACT_VALUE_ERROR", outcome.message)
     const ids = outcome.value
@@ -33,8 +34,11 @@ export const adHocSubProcess: ActivateElement = ({ run, token, node, visible, lo
     variables: {
       ...run.state.nodeVariables[node.id],
       ...locals,
-      ...(adHoc.outputCollection === null ? {} : { [adHoc.outputCollection]: [] })
+      ...(adHoc.outputCollection === null ? {} : { [adHoc.outputCollection]: [] }),
+      ...(node.job === null ? {} : { adHocSubProcessElements: elementsFor(run, node) })
     }
   })
+  // Implemented by a job worker: the worker decides what runs (behaviours/AdHocWorker.ts).
+  if (node.job !== null) return askWorker(run, scopeId)
   for (const elementId of activate) run.enter(elementId, null, scopeId)
 }

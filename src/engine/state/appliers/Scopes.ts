@@ -16,6 +16,12 @@ export const scopeAppliers = {
       }
     }
   }),
+  AdHocCompletionFulfilled: (state, event) => {
+    const scope = state.scopes[event.scopeId]
+    return scope === undefined
+      ? state
+      : { ...state, scopes: { ...state.scopes, [event.scopeId]: { ...scope, adHocFulfilled: true } } }
+  },
   ScopeClosed: (state, event) => {
     const { [event.scopeId]: _, ...scopes } = state.scopes
     const scope = state.scopes[event.scopeId]

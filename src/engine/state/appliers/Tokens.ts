@@ -9,7 +9,8 @@ export const tokenAppliers = {
       nodeId: event.nodeId,
       scopeId: event.scopeId,
       viaFlow: event.viaFlow,
-      wait: null
+      wait: null,
+      ...(event.variables === undefined ? {} : { locals: event.variables })
     }),
   ElementCompleted: (state, event) => withoutToken(state, event.tokenId),
   ElementTerminated: (state, event) => withoutToken(state, event.tokenId),

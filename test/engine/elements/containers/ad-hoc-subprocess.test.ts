@@ -175,17 +175,79 @@ describe("ad-hoc subprocess", () => {
     }
   })
 
-  it("is refused at deploy with a start event inside, or when a job worker implements it", async () => {
+  it("is refused at deploy with a start event inside, half an output collection, or a worker and a collection", async () => {
     const withStart = await compile(model("", `<bpmn:startEvent id="innerStart" />${TOOLS}`))
     expect(withStart.ok).toBe(false)
     expect(JSON.stringify(!withStart.ok && withStart.problems)).toMatch(/cannot contain a start event/)
-    const worker = await compile(
-      model(`<bpmn:extensionElements><zeebe:taskDefinition type="agent" /></bpmn:extensionElements>`, TOOLS)
-    )
-    expect(JSON.stringify(!worker.ok && worker.problems)).toMatch(/job worker .* not supported/)
+    const worker = await compile(model(
+      `<bpmn:extensionElements><zeebe:taskDefinition type="agent" /><zeebe:adHoc activeElementsCollection="=tools" /></bpmn:extensionElements>`,
+      TOOLS
+    ))
+    expect(JSON.stringify(!worker.ok && worker.problems)).toMatch(/job worker .*activeElementsCollection/)
     const half = await compile(
       model(`<bpmn:extensionElements><zeebe:adHoc outputCollection="results" /></bpmn:extensionElements>`, TOOLS)
     )
     expect(JSON.stringify(!half.ok && half.problems)).toMatch(/both outputCollection and outputElement/)
+  })
+})
+
+describe("ad-hoc subprocess implemented by a job worker (Camunda 8.8, AI agents)", () => {
+  const agent = () =>
+    graphOf(model(
+      `<bpmn:extensionElements><zeebe:taskDefinition type="agent" /><zeebe:adHoc outputCollection="results" outputElement="=result" /></bpmn:extensionElements>`,
+      TOOLS
+    ))
+  const answer = (s: ReturnType<typeof scenario>, result: Record<string, unknown>, variables = {}) => {
+    const job = s.waiting("job").find((j) => j.node === "tools")
+    expect(job, "the worker's job").toBeDefined()
+    return s.run({ type: "CompleteJob", jobId: job!.id, variables, result } as never)
+  }
+
+  it("asks its worker, activates what the worker chooses with its variables, and asks again when a path ends", async () => {
+    const s = scenario(await agent())
+    s.start({ question: "weather?" })
+    expect(jobNodes(s)).toEqual(["tools"])
+    const asked = s.events.find((e) => e.type === "JobCreated" && e.nodeId === "tools")
+    expect(asked).toMatchObject({
+      jobType: "agent",
+      variables: { question: "weather?", adHocSubProcessElements: [{ elementId: "search" }, { elementId: "lookup" }] }
+    })
+    answer(s, { activateElements: [{ elementId: "lookup", variables: { query: "Paris" } }, { elementId: "search" }] })
+    expect(jobNodes(s)).toEqual(["lookup", "search"])
+    const lookup = s.events.find((e) => e.type === "JobCreated" && e.nodeId === "lookup")
+    expect(lookup).toMatchObject({ variables: { query: "Paris" } })
+    const search = s.events.find((e) => e.type === "JobCreated" && e.nodeId === "search")
+    expect((search as { variables: Record<string, unknown> }).variables["query"]).toBeUndefined()
+    completeJob(s, "lookup", { result: "sunny" })
+    // the path ended: the worker is asked again
+    expect(jobNodes(s)).toEqual(["search", "tools"])
+    answer(s, { isCompletionConditionFulfilled: true, isCancelRemainingInstances: true })
+    expect(jobNodes(s)).toEqual(["after"])
+    expect(s.state.variables["results"]).toEqual(["sunny"])
+  })
+
+  it("waits for running paths when the worker is done without cancelling them", async () => {
+    const s = scenario(await agent())
+    s.start()
+    answer(s, { activateElements: [{ elementId: "lookup" }, { elementId: "search" }] })
+    completeJob(s, "lookup", { result: "L" })
+    answer(s, { isCompletionConditionFulfilled: true, isCancelRemainingInstances: false })
+    expect(jobNodes(s)).toEqual(["search"])
+    completeJob(s, "search", { result: "S" })
+    expect(jobNodes(s)).toEqual(["summarize"])
+    completeJob(s, "summarize", { result: "SUM" })
+    // done, and no new question to the worker
+    expect(jobNodes(s)).toEqual(["after"])
+    expect(s.state.variables["results"]).toEqual(["L", "SUM"])
+  })
+
+  it("refuses a result naming an element it cannot activate, or both activating and completing", async () => {
+    const s = scenario(await agent())
+    s.start()
+    const unknown = answer(s, { activateElements: [{ elementId: "summarize" }] })
+    expect(unknown).toMatchObject({ ok: false, reason: "INVALID_ARGUMENT", field: "result.activateElements" })
+    const both = answer(s, { activateElements: [{ elementId: "lookup" }], isCompletionConditionFulfilled: true })
+    expect(both).toMatchObject({ ok: false, reason: "INVALID_ARGUMENT" })
+    expect(jobNodes(s)).toEqual(["tools"])
   })
 })
