@@ -1,6 +1,6 @@
 // Ad-hoc subprocesses (Camunda 8.8's zeebe:adHoc): read from BPMN XML and checked at deploy. Their inner elements
 // have no start event; the ones without an incoming sequence flow are what the subprocess can activate.
-import type { DraftNode } from "./CompileGraph.ts"
+import type { DraftNode } from "./Draft.ts"
 import { feelSyntaxProblem, isExpression } from "./Expressions.ts"
 import type { AdHocDefinition } from "./ProcessGraph.ts"
 

@@ -1,6 +1,9 @@
-// Both model formats are read into a draft, and one compiler turns a draft into the executable graph, listing every
-// problem by element id (never stopping at the first).
-import { asksWorker, compileAdHoc, type DraftAdHoc } from "./AdHocSubProcesses.ts"
+// Both model formats are read into a draft (Draft.ts), and one compiler turns a draft into the executable graph,
+// listing every problem by element id (never stopping at the first).
+export type { Draft, DraftFlow, DraftNode } from "./Draft.ts"
+import { asksWorker, compileAdHoc } from "./AdHocSubProcesses.ts"
+import type { Draft } from "./Draft.ts"
+import { compileListeners } from "./ExecutionListeners.ts"
 import { feelSyntaxProblem, isExpression } from "./Expressions.ts"
 import {
   type Compiled,
@@ -15,75 +18,6 @@ import {
 } from "./ProcessGraph.ts"
 import { noSchedule, scheduleProblems } from "./TaskSchedule.ts"
 import { literalTimerProblem } from "./Timer.ts"
-
-export interface DraftNode {
-  readonly id: string
-  /** The BPMN element type in camelCase: startEvent, serviceTask, ... */
-  readonly type: string
-  readonly name: string | null
-  /** The embedded subprocess containing the node (null at process level). */
-  readonly scope?: string | null | undefined
-  /** An event subprocess (triggeredByEvent): started by its start event while its enclosing scope runs. */
-  readonly triggeredByEvent?: boolean | undefined
-  /** A start event of an event subprocess: whether it interrupts the enclosing scope (isInterrupting, default true). */
-  readonly interrupting?: boolean | undefined
-  readonly terminate?: boolean | undefined
-  /** Event definitions on events (message, timer, ...), which this core does not execute yet. */
-  readonly eventDefinitions?: ReadonlyArray<string> | undefined
-  readonly jobType?: string | null | undefined
-  readonly retries?: number | undefined
-  readonly headers?: Readonly<Record<string, string>> | undefined
-  /** What a user task's zeebe extensions say (assignment, form, priority, schedule); used on user tasks only. */
-  readonly userTask?: UserTaskDefinition | undefined
-  readonly script?: { readonly expression: string; readonly resultVariable: string } | null | undefined
-  readonly message?: { readonly name: string | null; readonly correlationKey: string | null } | null | undefined
-  readonly signal?: { readonly name: string | null } | null | undefined
-  readonly timer?:
-    | { readonly kind: "duration" | "date" | "cycle"; readonly expression: string | null }
-    | null
-    | undefined
-  readonly boundary?: { readonly attachedTo: string | null; readonly cancelActivity: boolean } | null | undefined
-  /** The error code of an error event definition (null: no code, i.e. catch-all on a boundary). */
-  readonly errorCode?: string | null | undefined
-  /** The escalation code of an escalation event definition (null: none, i.e. catch-all on a catch event). */
-  readonly escalationCode?: string | null | undefined
-  /** The name of a link event definition. */
-  readonly linkName?: string | null | undefined
-  /** The FEEL condition of a conditional event. */
-  readonly condition?: string | null | undefined
-  readonly call?: (Partial<Omit<NonNullable<GraphNode["call"]>, "processId">> & { processId: string | null }) | null
-  readonly multiInstance?:
-    | {
-      readonly sequential: boolean
-      readonly inputCollection: string | null
-      readonly inputElement: string | null
-      readonly outputCollection: string | null
-      readonly outputElement: string | null
-    }
-    | null
-    | undefined
-  readonly decision?: { readonly decisionId: string | null; readonly resultVariable: string | null } | null | undefined
-  /** A loop other than multi-instance (standard loop), which is not supported. */
-  readonly standardLoop?: boolean | undefined
-  readonly inputs?: ReadonlyArray<Mapping> | undefined
-  readonly outputs?: ReadonlyArray<Mapping> | undefined
-  readonly defaultFlow?: string | null | undefined
-  readonly adHoc?: DraftAdHoc | undefined
-}
-
-export interface DraftFlow {
-  readonly id: string
-  readonly source: string
-  readonly target: string
-  readonly condition: string | null
-}
-
-export interface Draft {
-  readonly key: string
-  readonly name: string | null
-  readonly nodes: ReadonlyArray<DraftNode>
-  readonly flows: ReadonlyArray<DraftFlow>
-}
 
 const BOUNDARY_HOSTS: ReadonlySet<string> = new Set([
   "serviceTask",
@@ -101,6 +35,10 @@ const BOUNDARY_HOSTS: ReadonlySet<string> = new Set([
 
 /** Every activity that can carry boundary events can be multi-instance, except (here) an ad-hoc subprocess. */
 const MULTI_INSTANCE_TYPES: ReadonlySet<string> = new Set([...BOUNDARY_HOSTS].filter((t) => t !== "adHocSubProcess"))
+
+/** The boundary events attached to an activity. */
+const boundariesOf = (draft: Draft, id: string) =>
+  draft.nodes.filter((n) => n.type === "boundaryEvent" && n.boundary?.attachedTo === id).map((n) => n.id)
 
 const isExecutable = (type: string): type is NodeType => (EXECUTABLE_TYPES as ReadonlyArray<string>).includes(type)
 
@@ -537,10 +475,9 @@ export const compileDraft = (draft: Draft): Compiled => {
       ...(eventStart === null ? {} : { eventStart }),
       ...(type === "subProcess" && eventStartsIn(id).length > 0 ? { eventStartIds: eventStartsIn(id) } : {}),
       ...(type === "adHocSubProcess" ? { adHoc: compileAdHoc(draftNode, draft.nodes, incomingCount, problem) } : {}),
+      ...compileListeners(draftNode, problem),
       errorThrow: throwsError ? { errorCode: draftNode.errorCode ?? "" } : null,
-      boundaryIds: draft.nodes.filter((n) => n.type === "boundaryEvent" && n.boundary?.attachedTo === id).map((n) =>
-        n.id
-      ),
+      boundaryIds: boundariesOf(draft, id),
       multiInstance,
       decision: type === "businessRuleTask"
         ? {

@@ -30,7 +30,8 @@
 //   intermediateThrowEvent: none (passes through), signalName (broadcasts the signal; input mappings are its
 //     variables), or messageName + taskType (a job worker sends the message); endEvent: signalName likewise
 // A flow with default: true is its source gateway's default flow.
-import { type Draft, type DraftNode, listOf } from "./CompileGraph.ts"
+import { listOf } from "./CompileGraph.ts"
+import type { Draft, DraftNode } from "./Draft.ts"
 import type { Mapping, Problem } from "./ProcessGraph.ts"
 
 type Json = Record<string, unknown>

@@ -76,6 +76,12 @@ export interface MultiInstanceDefinition {
   readonly outputElement: string | null
 }
 
+/** An execution listener (zeebe:executionListener): a job of its type, run when the element starts or ends. */
+export interface ListenerDefinition {
+  readonly type: string
+  readonly retries: number
+}
+
 /** An ad-hoc subprocess (zeebe:adHoc, Camunda 8.8): which inner elements start, and when it is done. */
 export interface AdHocDefinition {
   /** The inner elements that can be activated: those without incoming sequence flows. */
@@ -148,6 +154,11 @@ export interface GraphNode {
   readonly triggeredByEvent?: boolean | undefined
   /** The start event of an event subprocess: the subprocess and whether starting it interrupts its scope. */
   readonly eventStart?: { readonly subprocessId: string; readonly interrupting: boolean } | null | undefined
+  /** Execution listeners, in order: start ones before the element runs, end ones after it (before it leaves). */
+  readonly listeners?: {
+    readonly start: ReadonlyArray<ListenerDefinition>
+    readonly end: ReadonlyArray<ListenerDefinition>
+  } | undefined
   /** An ad-hoc subprocess: what it activates and when it completes. */
   readonly adHoc?: AdHocDefinition | undefined
   /** For an embedded subprocess: the start events of the event subprocesses directly inside it. */

@@ -3,8 +3,9 @@
 import { BpmnModdle } from "bpmn-moddle"
 import zeebe from "zeebe-bpmn-moddle/resources/zeebe.json" with { type: "json" }
 import type { DraftAdHoc } from "./AdHocSubProcesses.ts"
-import type { Draft, DraftFlow, DraftNode } from "./CompileGraph.ts"
 import { listOf } from "./CompileGraph.ts"
+import type { Draft, DraftFlow, DraftNode } from "./Draft.ts"
+import type { DraftListener } from "./ExecutionListeners.ts"
 import type { Mapping, Problem } from "./ProcessGraph.ts"
 import { unexecutedExtensions } from "./UnexecutedExtensions.ts"
 import { DEFAULT_XML_LIMITS, precheckXml, type XmlLimits } from "./XmlPrecheck.ts"
@@ -90,6 +91,16 @@ const messageOf = (element: Element): DraftNode["message"] => {
     name: str(ref, "name"),
     correlationKey: subscription === undefined ? null : str(subscription, "correlationKey")
   }
+}
+
+/** zeebe:executionListeners of an element, in document order. */
+const toDraftListeners = (element: Element): ReadonlyArray<DraftListener> => {
+  const listeners = extension(element, "zeebe:ExecutionListeners")
+  return listeners === undefined ? [] : elements(listeners, "listeners").map((listener) => ({
+    eventType: str(listener, "eventType"),
+    type: str(listener, "type"),
+    retries: str(listener, "retries")
+  }))
 }
 
 /** bpmn:adHocSubProcess with its zeebe:adHoc extension and BPMN's completionCondition / cancelRemainingInstances. */
@@ -323,12 +334,19 @@ export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_L
     }
   }
   check(process)
+  if (extension(process, "zeebe:ExecutionListeners") !== undefined) {
+    refused.push({
+      elementId: str(process, "id") ?? "",
+      message: "execution listeners (zeebe:executionListeners) on the process are not executed by this engine yet; " +
+        "remove them to deploy (on its elements they are)"
+    })
+  }
   const collect = (container: Element, scope: string | null) => {
     for (const element of elements(container, "flowElements")) {
       check(element)
       if (element.$type === "bpmn:SequenceFlow") flows.push(toDraftFlow(element, unresolved))
       else if (!NOT_FLOW_NODES.has(element.$type)) {
-        const node = toDraftNode(element, scope)
+        const node = { ...toDraftNode(element, scope), listeners: toDraftListeners(element) }
         nodes.push(element.$type === "bpmn:AdHocSubProcess" ? { ...node, adHoc: toDraftAdHoc(element) } : node)
         if (element.$type === "bpmn:SubProcess" || element.$type === "bpmn:AdHocSubProcess") {
           collect(element, str(element, "id"))

@@ -4,8 +4,7 @@
 type Extension = { readonly $type: string; readonly [key: string]: unknown }
 
 const LISTENERS: Readonly<Record<string, string>> = {
-  "zeebe:TaskListeners": "user task listeners (zeebe:taskListeners)",
-  "zeebe:ExecutionListeners": "execution listeners (zeebe:executionListeners)"
+  "zeebe:TaskListeners": "user task listeners (zeebe:taskListeners)"
 }
 
 const BINDINGS: Readonly<Record<string, string>> = {

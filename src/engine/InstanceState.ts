@@ -33,6 +33,17 @@ export interface Token {
   readonly loop?: { readonly bodyScopeId: string; readonly index: number } | null | undefined
   /** Variables of this activation alone (see ElementActivated): the element sees them, nothing else does. */
   readonly locals?: Readonly<Record<string, unknown>> | undefined
+  /** The execution listener whose job the token waits for (kept through the job's failures and retries). */
+  readonly listener?: ListenerProgress | undefined
+  /** Which of the element's execution listeners have all run: none yet, the start ones, or the end ones too. */
+  readonly listenersDone?: "start" | "end" | undefined
+}
+
+export interface ListenerProgress {
+  readonly phase: "start" | "end"
+  readonly index: number
+  /** End listeners: the flows the element leaves by once they have run. */
+  readonly flows: ReadonlyArray<string>
 }
 
 export interface Incident {

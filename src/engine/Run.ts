@@ -8,6 +8,7 @@ import * as Conditions from "./behaviours/Conditions.ts"
 import * as ErrorsAndEscalations from "./behaviours/ErrorsAndEscalations.ts"
 import * as EventSubprocesses from "./behaviours/EventSubprocesses.ts"
 import * as InclusiveGateways from "./behaviours/InclusiveGateways.ts"
+import { endListenersPending } from "./behaviours/Listeners.ts"
 import * as MultiInstance from "./behaviours/MultiInstance.ts"
 import * as Command from "./commands/Command.ts"
 import * as Migrate from "./commands/Migrate.ts"
@@ -156,6 +157,8 @@ export class Run {
 
   leave(token: Token, node: GraphNode, flows: ReadonlyArray<string>): void {
     if ((token.loop ?? null) !== null) return this.finishIteration(token, node)
+    // End execution listeners run before the element leaves (its boundary events still armed).
+    if (endListenersPending(this, token, node, flows)) return
     if (node.boundaryIds.length > 0) this.closeBoundaries(token.id)
     this.emit({ type: "ElementCompleted", tokenId: token.id, nodeId: node.id })
     for (const flowId of flows) {

@@ -87,9 +87,9 @@ describe("deployments", () => {
 <bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
   <bpmn:process id="listened" isExecutable="true">
     <bpmn:startEvent id="s" />
-    <bpmn:serviceTask id="work"><bpmn:extensionElements><zeebe:taskDefinition type="w" />
-      <zeebe:executionListeners><zeebe:executionListener eventType="end" type="audit" /></zeebe:executionListeners>
-    </bpmn:extensionElements></bpmn:serviceTask>
+    <bpmn:userTask id="work"><bpmn:extensionElements><zeebe:userTask />
+      <zeebe:taskListeners><zeebe:taskListener eventType="completing" type="audit" /></zeebe:taskListeners>
+    </bpmn:extensionElements></bpmn:userTask>
     <bpmn:endEvent id="e" />
     <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="work" />
     <bpmn:sequenceFlow id="f2" sourceRef="work" targetRef="e" />
@@ -100,7 +100,7 @@ describe("deployments", () => {
       "VALIDATION_ERROR"
     )
     expect(body.errors).toEqual([
-      expect.objectContaining({ field: "work", message: expect.stringContaining("zeebe:executionListeners") })
+      expect.objectContaining({ field: "work", message: expect.stringContaining("zeebe:taskListeners") })
     ])
   })
 

@@ -2,6 +2,7 @@
 // triggered, a timer fired. An armed boundary / event-gateway / event-subprocess subscription triggers its event
 // instead. While the instance is suspended the answer is held and applied on resume, in arrival order.
 import { isController, workerAnswered } from "../behaviours/AdHocWorker.ts"
+import { listenerJobCompleted } from "../behaviours/Listeners.ts"
 import type { InstanceState } from "../InstanceState.ts"
 import { Rejected } from "../Rejected.ts"
 import type { Run } from "../Run.ts"
@@ -41,6 +42,10 @@ export const answerWait = (run: Run, command: Answer, status: InstanceState["sta
       variables: command.variables
     })
     workerAnswered(run, run.state.tokens[token.id]!, command.variables, command.result)
+    return run.drain()
+  }
+  if (command.type === "CompleteJob" && token.listener !== undefined && command.result === undefined) {
+    listenerJobCompleted(run, token, command.jobId, command.variables)
     return run.drain()
   }
   if (command.type === "CompleteJob" && command.result !== undefined) {

@@ -1,6 +1,7 @@
 // Activating a token at its node: first what every element shares — boundary events armed while it runs, a
 // multi-instance activity unfolded into its body, input mappings applied — then the element's own behaviour from the
 // registry (Registry.ts).
+import { startListenersPending } from "../behaviours/Listeners.ts"
 import { visibleVariables } from "../InstanceState.ts"
 import type { Run } from "../Run.ts"
 import { ELEMENTS } from "./Registry.ts"
@@ -9,6 +10,12 @@ export function activate(run: Run, tokenId: string): void {
   const token = run.state.tokens[tokenId]
   if (token === undefined) return
   const node = run.node(token.nodeId)
+  // Start execution listeners run first, seeing the input mappings' results; the element runs once they all have.
+  if (node.listeners !== undefined && token.listenersDone === undefined && (token.loop ?? null) === null) {
+    const seen = { ...visibleVariables(run.state, token.scopeId), ...run.state.nodeVariables[node.id], ...token.locals }
+    const mapped = run.mapped(token, node.inputs, seen, "input")
+    if (mapped === null || startListenersPending(run, token, node, { ...seen, ...mapped })) return
+  }
   // Boundary events are armed while their host runs (for a multi-instance activity: its body).
   if (
     node.boundaryIds.length > 0 && (token.loop ?? null) === null && !run.openBoundaries(token, token, node.boundaryIds)

@@ -1,6 +1,7 @@
 // The history events of an instance: everything that happens to it, in order. Folded by apply (Apply.ts) into the
 // state; the same fold serves the live run and a replay of the history.
 import type { InstanceCommand } from "../InstanceCommands.ts"
+import type { ListenerProgress } from "../InstanceState.ts"
 import type { BoundaryKind } from "../InstanceState.ts"
 
 export type InstanceEvent =
@@ -66,6 +67,13 @@ export type InstanceEvent =
     readonly variables: Readonly<Record<string, unknown>>
   }
   | { readonly type: "ScopeClosed"; readonly scopeId: string; readonly nodeId: string }
+  /** The element's start (or end) execution listeners have all completed: it runs (or leaves) now. */
+  | {
+    readonly type: "ExecutionListenersDone"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly phase: "start" | "end"
+  }
   /** An ad-hoc subprocess's worker declared it done: it completes once its running paths have ended. */
   | { readonly type: "AdHocCompletionFulfilled"; readonly scopeId: string; readonly nodeId: string }
   | {
@@ -142,6 +150,8 @@ export type InstanceEvent =
     readonly retries: number
     readonly headers: Readonly<Record<string, string>>
     readonly variables: Readonly<Record<string, unknown>>
+    /** The job of an execution listener: which one, and (end listeners) the flows the element leaves by after. */
+    readonly listener?: ListenerProgress | undefined
   }
   | {
     readonly type: "JobCompleted"

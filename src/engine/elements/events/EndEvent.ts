@@ -1,7 +1,9 @@
 // End events: none, error (thrown to the nearest catcher), message (a job), signal, escalation, terminate (ends every
 // other path of its scope, BPMN 13.5.6). The scope completes when nothing is left in it.
+import { endListenersPending } from "../../behaviours/Listeners.ts"
 import type { ActivateElement } from "../Element.ts"
 import { createJob } from "../tasks/JobTask.ts"
+import { finishEndEvent } from "./EndEventCompletion.ts"
 
 export const endEvent: ActivateElement = ({ run, token, node, visible, locals }) => {
   if (node.errorThrow !== null) return run.throwError(token, node.errorThrow.errorCode, "", {})
@@ -16,7 +18,6 @@ export const endEvent: ActivateElement = ({ run, token, node, visible, locals })
     })
   }
   if (node.escalationThrow != null && !run.throwEscalation(token, node.escalationThrow.code)) return
-  run.emit({ type: "ElementCompleted", tokenId: token.id, nodeId: node.id })
-  if (node.terminate) run.terminateScope(token.scopeId)
-  return run.completeScopeIfDone(token.scopeId)
+  if (endListenersPending(run, token, node, [])) return
+  finishEndEvent(run, token, node)
 }

@@ -13,6 +13,12 @@ export const tokenAppliers = {
       ...(event.variables === undefined ? {} : { locals: event.variables })
     }),
   ElementCompleted: (state, event) => withoutToken(state, event.tokenId),
+  ExecutionListenersDone: (state, event) => {
+    const token = state.tokens[event.tokenId]
+    return token === undefined
+      ? state
+      : withToken(state, { ...token, listener: undefined, listenersDone: event.phase })
+  },
   ElementTerminated: (state, event) => withoutToken(state, event.tokenId),
   FlowTaken: (state) => state,
   JoinArrived: (state, event) => waiting(state, event.tokenId, { kind: "join" }),

@@ -1,9 +1,13 @@
 // Work handed outside the core: jobs, user tasks, decisions, called instances — the token waits until it comes back.
 import type { Appliers } from "../Apply.ts"
-import { waiting } from "../StateChanges.ts"
+import { waiting, withToken } from "../StateChanges.ts"
 
 export const workAppliers = {
-  JobCreated: (state, event) => waiting(state, event.tokenId, { kind: "job", jobId: event.jobId }),
+  JobCreated: (state, event) => {
+    const next = waiting(state, event.tokenId, { kind: "job", jobId: event.jobId })
+    const token = next.tokens[event.tokenId]
+    return token === undefined ? next : withToken(next, { ...token, listener: event.listener })
+  },
   UserTaskCreated: (state, event) => waiting(state, event.tokenId, { kind: "userTask", taskId: event.taskId }),
   JobCompleted: (state, event) => waiting(state, event.tokenId, null),
   JobCanceled: (state, event) => waiting(state, event.tokenId, null),

@@ -1,0 +1,41 @@
+// Execution listeners (zeebe:executionListeners, Camunda 8.6+) on activities, gateways and events: each is a job of
+// its type that the element waits for — start listeners before the element runs, end listeners after it completed
+// (its output mappings applied) and before it leaves. Checked here at deploy; run by engine/behaviours/Listeners.ts.
+import type { DraftNode } from "./Draft.ts"
+import type { GraphNode, ListenerDefinition } from "./ProcessGraph.ts"
+
+export interface DraftListener {
+  readonly eventType: string | null
+  readonly type: string | null
+  readonly retries: string | null
+}
+
+/** Elements whose start is an event that happened rather than a token arriving: they have no start listeners. */
+const NO_START: ReadonlySet<string> = new Set(["boundaryEvent", "startEvent"])
+
+export const compileListeners = (
+  node: DraftNode,
+  problem: (elementId: string, message: string) => void
+): Pick<GraphNode, "listeners"> => {
+  const drafts = node.listeners ?? []
+  if (drafts.length === 0) return {}
+  if (node.multiInstance != null) {
+    problem(node.id, `execution listeners on multi-instance ${node.id} are not executed yet; remove them to deploy`)
+  }
+  const start: Array<ListenerDefinition> = []
+  const end: Array<ListenerDefinition> = []
+  for (const draft of drafts) {
+    const type = draft.type?.trim() ?? ""
+    const retries = draft.retries === null || draft.retries.trim() === "" ? 3 : Number(draft.retries)
+    if (type === "") problem(node.id, "an execution listener needs a job type (type)")
+    if (!Number.isInteger(retries) || retries < 0) {
+      problem(node.id, `execution listener ${type}: retries must be a whole number, not "${draft.retries}"`)
+    }
+    if (draft.eventType === "start" && NO_START.has(node.type)) {
+      problem(node.id, `a ${node.type} has no start execution listeners (it starts by its event): use eventType="end"`)
+    } else if (draft.eventType === "start") start.push({ type, retries })
+    else if (draft.eventType === "end") end.push({ type, retries })
+    else problem(node.id, `execution listener ${type}: eventType must be "start" or "end", not "${draft.eventType}"`)
+  }
+  return { listeners: { start, end } }
+}

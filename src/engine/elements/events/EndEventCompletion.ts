@@ -1,0 +1,10 @@
+// An end event is done (its end listeners too): a terminate one ends its scope, which completes when nothing is left.
+import type { GraphNode } from "../../../bpmn/ProcessGraph.ts"
+import type { Token } from "../../InstanceState.ts"
+import type { Run } from "../../Run.ts"
+
+export function finishEndEvent(run: Run, token: Token, node: GraphNode): void {
+  run.emit({ type: "ElementCompleted", tokenId: token.id, nodeId: node.id })
+  if (node.terminate) run.terminateScope(token.scopeId)
+  return run.completeScopeIfDone(token.scopeId)
+}
