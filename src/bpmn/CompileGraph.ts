@@ -2,52 +2,27 @@
 // listing every problem by element id (never stopping at the first).
 export type { Draft, DraftFlow, DraftNode } from "./Draft.ts"
 import { asksWorker, compileAdHoc } from "./AdHocSubProcesses.ts"
+import { compileWithCompensation } from "./Compensation.ts"
 import type { Draft } from "./Draft.ts"
+import { boundariesOf, BOUNDARY_HOSTS, isExecutable, MULTI_INSTANCE_TYPES, NOT_YET } from "./ElementKinds.ts"
 import { compileListeners } from "./ExecutionListeners.ts"
 import { feelSyntaxProblem, isExpression } from "./Expressions.ts"
 import {
   type Compiled,
   emptyUserTask,
-  EXECUTABLE_TYPES,
   type GraphFlow,
   type GraphNode,
   type Mapping,
-  type NodeType,
   type Problem,
   type UserTaskDefinition
 } from "./ProcessGraph.ts"
 import { noSchedule, scheduleProblems } from "./TaskSchedule.ts"
 import { literalTimerProblem } from "./Timer.ts"
 
-const BOUNDARY_HOSTS: ReadonlySet<string> = new Set([
-  "serviceTask",
-  "sendTask",
-  "userTask",
-  "scriptTask",
-  "task",
-  "manualTask",
-  "receiveTask",
-  "subProcess",
-  "adHocSubProcess",
-  "callActivity",
-  "businessRuleTask"
-])
+/** Compiles a draft, its compensation included (Compensation.ts). */
+export const compileDraft = (draft: Draft): Compiled => compileWithCompensation(draft, compileElements)
 
-/** Every activity that can carry boundary events can be multi-instance, except (here) an ad-hoc subprocess. */
-const MULTI_INSTANCE_TYPES: ReadonlySet<string> = new Set([...BOUNDARY_HOSTS].filter((t) => t !== "adHocSubProcess"))
-
-/** The boundary events attached to an activity. */
-const boundariesOf = (draft: Draft, id: string) =>
-  draft.nodes.filter((n) => n.type === "boundaryEvent" && n.boundary?.attachedTo === id).map((n) => n.id)
-
-const isExecutable = (type: string): type is NodeType => (EXECUTABLE_TYPES as ReadonlyArray<string>).includes(type)
-
-const NOT_YET: Record<string, string> = {
-  complexGateway: "complex gateways are not supported",
-  transaction: "transactions are not supported"
-}
-
-export const compileDraft = (draft: Draft): Compiled => {
+const compileElements = (draft: Draft): Compiled => {
   const problems: Array<Problem> = []
   const problem = (elementId: string, message: string) => problems.push({ elementId, message })
   const ids = new Set<string>()
@@ -165,9 +140,7 @@ export const compileDraft = (draft: Draft): Compiled => {
         problem(id, `timer start event ${id} needs a timeDate, timeDuration or timeCycle`)
       } else if (isExpression(definition.expression)) {
         problem(id, "a timer start event needs a literal date-time or duration (there are no variables yet)")
-      } else if (
-        literalTimerProblem(definition.kind, definition.expression) !== undefined
-      ) {
+      } else if (literalTimerProblem(definition.kind, definition.expression) !== undefined) {
         problem(id, literalTimerProblem(definition.kind, definition.expression)!)
       } else timerStarts.push({ nodeId: id, timer: { kind: definition.kind, expression: definition.expression } })
     }
@@ -199,7 +172,8 @@ export const compileDraft = (draft: Draft): Compiled => {
     const understood = waitsForMessage || waitsForSignal || waitsForTimer || waitsForCondition || catchesError ||
       throwsError || throwsSignal ||
       throwsMessage || messageStart || signalStart || conditionalStart || timerStart || linkThrow || linkCatch ||
-      catchesEscalation || throwsEscalation
+      catchesEscalation || throwsEscalation ||
+      (kind === "compensation" && (type === "endEvent" || type === "intermediateThrowEvent"))
     if (!understood && kind !== null) {
       problem(
         id,
@@ -267,14 +241,15 @@ export const compileDraft = (draft: Draft): Compiled => {
     }
     // Inside an ad-hoc subprocess an element may be started with no incoming flow, and a path may end anywhere.
     const inAdHoc = scope !== null && draftNodes.get(scope)?.type === "adHocSubProcess"
+    const handler = draftNode.forCompensation === true
     if (type === "startEvent") {
       if (scope === null && !messageStart && !signalStart && !conditionalStart && !timerStart) startNodeIds.push(id)
       if (incoming.length > 0) problem(id, "a start event cannot have incoming sequence flows")
-    } else if (incoming.length === 0 && !isBoundary && !isEventSubprocess && !linkCatch && !inAdHoc) {
+    } else if (incoming.length === 0 && !isBoundary && !isEventSubprocess && !linkCatch && !inAdHoc && !handler) {
       problem(id, `${type} ${id} has no incoming sequence flow, so it can never be reached`)
     }
     if (type === "endEvent" && outgoing.length > 0) problem(id, "an end event cannot have outgoing sequence flows")
-    if (type !== "endEvent" && !isEventSubprocess && !linkThrow && outgoing.length === 0 && !inAdHoc) {
+    if (type !== "endEvent" && !isEventSubprocess && !linkThrow && outgoing.length === 0 && !inAdHoc && !handler) {
       problem(id, `${type} ${id} has no outgoing sequence flow`)
     }
     let link: GraphNode["link"] = null

@@ -58,6 +58,10 @@ export interface DraftNode {
   readonly defaultFlow?: string | null | undefined
   readonly adHoc?: DraftAdHoc | undefined
   readonly listeners?: ReadonlyArray<DraftListener> | undefined
+  /** A compensation handler (isForCompensation): started by compensation, never by a flow. */
+  readonly forCompensation?: boolean | undefined
+  /** A compensation throw event: the activity to compensate (activityRef; null: every one of its scope). */
+  readonly compensateActivity?: string | null | undefined
 }
 
 export interface DraftFlow {
@@ -72,4 +76,6 @@ export interface Draft {
   readonly name: string | null
   readonly nodes: ReadonlyArray<DraftNode>
   readonly flows: ReadonlyArray<DraftFlow>
+  /** Associations (source -> target): a compensation boundary event's to its handler. */
+  readonly associations?: ReadonlyArray<{ readonly source: string; readonly target: string }> | undefined
 }

@@ -159,6 +159,12 @@ export interface GraphNode {
     readonly start: ReadonlyArray<ListenerDefinition>
     readonly end: ReadonlyArray<ListenerDefinition>
   } | undefined
+  /** An activity with a compensation boundary event: the handler that undoes it. */
+  readonly compensation?: { readonly handlerId: string } | undefined
+  /** A compensation handler: run only by compensation (its own variables: those of the activity it undoes). */
+  readonly forCompensation?: boolean | undefined
+  /** A compensation throw (intermediate or end) event: the activity it compensates (null: all of its scope). */
+  readonly compensationThrow?: { readonly activityId: string | null } | undefined
   /** An ad-hoc subprocess: what it activates and when it completes. */
   readonly adHoc?: AdHocDefinition | undefined
   /** For an embedded subprocess: the start events of the event subprocesses directly inside it. */

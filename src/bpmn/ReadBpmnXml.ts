@@ -93,6 +93,16 @@ const messageOf = (element: Element): DraftNode["message"] => {
   }
 }
 
+/** A compensation handler (isForCompensation), or what a compensation throw event compensates (activityRef). */
+const compensationOf = (element: Element): Pick<DraftNode, "forCompensation" | "compensateActivity"> => {
+  const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:CompensateEventDefinition")
+  const activity = definition?.["activityRef"]
+  return {
+    ...(element["isForCompensation"] === true ? { forCompensation: true } : {}),
+    ...(definition === undefined ? {} : { compensateActivity: isElement(activity) ? str(activity, "id") : null })
+  }
+}
+
 /** zeebe:executionListeners of an element, in document order. */
 const toDraftListeners = (element: Element): ReadonlyArray<DraftListener> => {
   const listeners = extension(element, "zeebe:ExecutionListeners")
@@ -289,6 +299,21 @@ export type ReadResult = { readonly ok: true; readonly draft: Draft; readonly ve
 }
 
 /** Reads the first executable process of the definitions (or the only process). */
+/** An element with all it carries: its own attributes, execution listeners, compensation, ad-hoc settings. */
+const toDraftElement = (element: Element, scope: string | null): DraftNode => {
+  const node = { ...toDraftNode(element, scope), listeners: toDraftListeners(element), ...compensationOf(element) }
+  return element.$type === "bpmn:AdHocSubProcess" ? { ...node, adHoc: toDraftAdHoc(element) } : node
+}
+
+/** The associations among a container's artifacts (a compensation boundary event's to its handler). */
+const associationsIn = (container: Element) =>
+  elements(container, "artifacts").filter((a) => a.$type === "bpmn:Association").flatMap((association) => {
+    const [source, target] = [association["sourceRef"], association["targetRef"]]
+    return isElement(source) && isElement(target)
+      ? [{ source: str(source, "id") ?? "", target: str(target, "id") ?? "" }]
+      : []
+  })
+
 export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_LIMITS): Promise<ReadResult> => {
   const precheck = precheckXml(xml, limits)
   if (precheck.length > 0) return { ok: false, problems: precheck }
@@ -327,6 +352,7 @@ export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_L
   // Embedded subprocesses are flattened: their nodes carry the subprocess id as their scope.
   const nodes: Array<DraftNode> = []
   const flows: Array<DraftFlow> = []
+  const associations: Array<{ source: string; target: string }> = []
   const refused: Array<Problem> = []
   const check = (element: Element) => {
     for (const message of unexecutedExtensions(extensionsOf(element))) {
@@ -342,12 +368,12 @@ export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_L
     })
   }
   const collect = (container: Element, scope: string | null) => {
+    associations.push(...associationsIn(container))
     for (const element of elements(container, "flowElements")) {
       check(element)
       if (element.$type === "bpmn:SequenceFlow") flows.push(toDraftFlow(element, unresolved))
       else if (!NOT_FLOW_NODES.has(element.$type)) {
-        const node = { ...toDraftNode(element, scope), listeners: toDraftListeners(element) }
-        nodes.push(element.$type === "bpmn:AdHocSubProcess" ? { ...node, adHoc: toDraftAdHoc(element) } : node)
+        nodes.push(toDraftElement(element, scope))
         if (element.$type === "bpmn:SubProcess" || element.$type === "bpmn:AdHocSubProcess") {
           collect(element, str(element, "id"))
         }
@@ -359,7 +385,7 @@ export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_L
   const versionTag = extension(process, "zeebe:VersionTag")
   return {
     ok: true,
-    draft: { key: str(process, "id") ?? "", name: str(process, "name"), nodes, flows },
+    draft: { key: str(process, "id") ?? "", name: str(process, "name"), nodes, flows, associations },
     versionTag: versionTag === undefined ? null : str(versionTag, "value")
   }
 }

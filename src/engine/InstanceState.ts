@@ -20,6 +20,8 @@ export type Wait =
   | { readonly kind: "multiInstance"; readonly scopeId: string }
   | { readonly kind: "decision"; readonly evaluationId: string }
   | { readonly kind: "incident"; readonly incidentId: string }
+  /** A compensation throw event: the handlers still to run after the one running now (in that order). */
+  | { readonly kind: "compensation"; readonly pending: ReadonlyArray<Compensable> }
 
 export interface Token {
   readonly id: string
@@ -37,6 +39,14 @@ export interface Token {
   readonly listener?: ListenerProgress | undefined
   /** Which of the element's execution listeners have all run: none yet, the start ones, or the end ones too. */
   readonly listenersDone?: "start" | "end" | undefined
+}
+
+/** A completed activity that has a compensation handler: what its handler gets if it is compensated. */
+export interface Compensable {
+  readonly nodeId: string
+  readonly scopeId: string
+  /** The variables visible to the activity when it completed: its handler runs with them. */
+  readonly variables: Readonly<Record<string, unknown>>
 }
 
 export interface ListenerProgress {
@@ -110,6 +120,8 @@ export interface InstanceState {
   readonly nodeVariables: Readonly<Record<string, Readonly<Record<string, unknown>>>>
   readonly tokens: Readonly<Record<string, Token>>
   readonly incidents: Readonly<Record<string, Incident>>
+  /** Completed activities with a compensation handler, in order of completion (absent in older states: none). */
+  readonly compensable?: ReadonlyArray<Compensable> | undefined
   readonly boundaries?: Readonly<Record<string, Boundary>> | undefined
   /** Commands that arrived while the instance was suspended, applied in order on resume. */
   readonly deferred: ReadonlyArray<InstanceCommand>

@@ -4,6 +4,7 @@ import { evaluateFeel, isExpression } from "../bpmn/Expressions.ts"
 import type { GraphFlow, GraphNode, Mapping, ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { adHocElementCompleted } from "./behaviours/AdHocCompletion.ts"
 import * as Boundaries from "./behaviours/Boundaries.ts"
+import { handlerCompleted, recordCompensable } from "./behaviours/Compensation.ts"
 import * as Conditions from "./behaviours/Conditions.ts"
 import * as ErrorsAndEscalations from "./behaviours/ErrorsAndEscalations.ts"
 import * as EventSubprocesses from "./behaviours/EventSubprocesses.ts"
@@ -161,6 +162,8 @@ export class Run {
     if (endListenersPending(this, token, node, flows)) return
     if (node.boundaryIds.length > 0) this.closeBoundaries(token.id)
     this.emit({ type: "ElementCompleted", tokenId: token.id, nodeId: node.id })
+    if (node.compensation !== undefined) recordCompensable(this, token, node)
+    if (node.forCompensation === true) return handlerCompleted(this, token)
     for (const flowId of flows) {
       const flow = this.flow(flowId)
       this.emit({ type: "FlowTaken", flowId, tokenId: token.id, nodeId: node.id })

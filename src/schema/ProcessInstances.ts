@@ -129,7 +129,8 @@ export const InstanceToken = Schema.Struct({
       "CHILD_INSTANCE",
       "MULTI_INSTANCE",
       "DECISION",
-      "INCIDENT"
+      "INCIDENT",
+      "COMPENSATION"
     ])
   ),
   jobId: Schema.NullOr(Schema.String),

@@ -54,7 +54,8 @@ export const CoreProcessEngine = {
             subprocess: "SUBPROCESS",
             child: "CHILD_INSTANCE",
             multiInstance: "MULTI_INSTANCE",
-            decision: "DECISION"
+            decision: "DECISION",
+            compensation: "COMPENSATION"
           } as const)[token.wait.kind],
         jobId: token.wait?.kind === "job" ? token.wait.jobId : null,
         taskId: token.wait?.kind === "userTask" ? token.wait.taskId : null,

@@ -36,6 +36,7 @@ export interface TokenView {
     | "MULTI_INSTANCE"
     | "DECISION"
     | "INCIDENT"
+    | "COMPENSATION"
     | null
   readonly jobId: string | null
   readonly taskId: string | null

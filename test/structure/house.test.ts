@@ -54,7 +54,7 @@ const FORBIDDEN: Record<string, ReadonlyArray<string>> = {
 
 /** Files over 400 lines when the rule came in (as dprint formats them), with their size then: they may only shrink. */
 const OVER_THE_LIMIT: Record<string, number> = {
-  "bpmn/CompileGraph.ts": 523,
+  "bpmn/CompileGraph.ts": 498,
   "decision/FeelCompiler.ts": 648,
   "decision/DecisionEvaluation.ts": 456,
   "decision/DecisionModel.ts": 424,
@@ -73,7 +73,7 @@ const KNOWN_CYCLES = [
  * keyed by file and name), with their length then: they may only shrink, and leave the list under the limit.
  */
 const LONG_FUNCTIONS: Record<string, number> = {
-  "bpmn/CompileGraph.ts compileDraft": 466,
+  "bpmn/CompileGraph.ts compileElements": 466,
   "bpmn/WriteBpmnXml.ts writeBpmnXml": 225,
   "bpmn/JsonGraph.ts readJsonGraph": 178,
   "bpmn/JsonGraph.ts collect": 155,

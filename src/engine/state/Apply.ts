@@ -1,6 +1,7 @@
 // ONE apply: every event type has its applier (appliers/, one file per family), exhaustively — a new event does not
 // compile until it has one. The live run and the replay of a history both fold events through it.
 import type { InstanceState } from "../InstanceState.ts"
+import { compensationAppliers } from "./appliers/Compensation.ts"
 import { lifecycleAppliers } from "./appliers/Lifecycle.ts"
 import { recordAppliers } from "./appliers/Records.ts"
 import { scopeAppliers } from "./appliers/Scopes.ts"
@@ -23,7 +24,8 @@ const APPLIERS: Appliers = {
   ...scopeAppliers,
   ...workAppliers,
   ...subscriptionAppliers,
-  ...recordAppliers
+  ...recordAppliers,
+  ...compensationAppliers
 }
 
 export const apply = (state: InstanceState, event: InstanceEvent): InstanceState => ({

@@ -1,7 +1,7 @@
 // The history events of an instance: everything that happens to it, in order. Folded by apply (Apply.ts) into the
 // state; the same fold serves the live run and a replay of the history.
 import type { InstanceCommand } from "../InstanceCommands.ts"
-import type { ListenerProgress } from "../InstanceState.ts"
+import type { Compensable, ListenerProgress } from "../InstanceState.ts"
 import type { BoundaryKind } from "../InstanceState.ts"
 
 export type InstanceEvent =
@@ -67,6 +67,23 @@ export type InstanceEvent =
     readonly variables: Readonly<Record<string, unknown>>
   }
   | { readonly type: "ScopeClosed"; readonly scopeId: string; readonly nodeId: string }
+  /** An activity with a compensation handler completed: it can be compensated later. */
+  | {
+    readonly type: "CompensableCompleted"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly scopeId: string
+    readonly variables: Readonly<Record<string, unknown>>
+  }
+  /** A compensation throw event compensates these activities, in this order (the first handler runs now). */
+  | {
+    readonly type: "CompensationStarted"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly compensating: ReadonlyArray<Compensable>
+  }
+  /** The next handler of a compensation runs (or, with none left, the throw event goes on). */
+  | { readonly type: "CompensationContinued"; readonly tokenId: string; readonly nodeId: string }
   /** The element's start (or end) execution listeners have all completed: it runs (or leaves) now. */
   | {
     readonly type: "ExecutionListenersDone"

@@ -1,5 +1,6 @@
 // End events: none, error (thrown to the nearest catcher), message (a job), signal, escalation, terminate (ends every
 // other path of its scope, BPMN 13.5.6). The scope completes when nothing is left in it.
+import { startCompensation } from "../../behaviours/Compensation.ts"
 import { endListenersPending } from "../../behaviours/Listeners.ts"
 import type { ActivateElement } from "../Element.ts"
 import { createJob } from "../tasks/JobTask.ts"
@@ -8,6 +9,7 @@ import { finishEndEvent } from "./EndEventCompletion.ts"
 export const endEvent: ActivateElement = ({ run, token, node, visible, locals }) => {
   if (node.errorThrow !== null) return run.throwError(token, node.errorThrow.errorCode, "", {})
   if (node.job !== null) return createJob(run, token, node, visible)
+  if (node.compensationThrow !== undefined && startCompensation(run, token, node)) return
   if (node.signalThrow != null) {
     run.emit({
       type: "SignalThrown",

@@ -1,0 +1,67 @@
+// Compensation (BPMN 10.5.6, as Camunda 8.5+ runs it), at deploy: a compensation boundary event is not a path of its
+// own — it names, by association, the handler that undoes its activity. The boundary events are taken out of the
+// draft, and the graph records each activity's handler, the handlers themselves, and what each compensation throw
+// event compensates. The compiler does the rest of its checks as for any element.
+import type { Draft, DraftNode } from "./Draft.ts"
+import type { Compiled, GraphNode, Problem } from "./ProcessGraph.ts"
+
+const isCompensationBoundary = (node: DraftNode) =>
+  node.type === "boundaryEvent" && (node.eventDefinitions ?? []).includes("compensation")
+
+const isCompensationThrow = (node: DraftNode) =>
+  (node.type === "intermediateThrowEvent" || node.type === "endEvent") &&
+  (node.eventDefinitions ?? []).includes("compensation")
+
+/** Compiles the draft with its compensation: handlers by activity, throw events' targets, and their problems. */
+export const compileWithCompensation = (draft: Draft, compile: (draft: Draft) => Compiled): Compiled => {
+  const problems: Array<Problem> = []
+  const problem = (elementId: string, message: string) => problems.push({ elementId, message })
+  const byId = new Map(draft.nodes.map((n) => [n.id, n]))
+  const handlerOf = new Map<string, string>()
+  for (const boundary of draft.nodes.filter(isCompensationBoundary)) {
+    const attachedTo = boundary.boundary?.attachedTo ?? ""
+    const handlers = (draft.associations ?? []).filter((a) => a.source === boundary.id).map((a) => byId.get(a.target))
+    const handler = handlers[0]
+    if (handler === undefined || handlers.length !== 1) {
+      problem(boundary.id, `compensation boundary event ${boundary.id} needs one association to its handler`)
+    } else if (handler.forCompensation !== true) {
+      problem(handler.id, `${handler.id} is the handler of ${boundary.id}: it needs isForCompensation="true"`)
+    } else if (byId.get(attachedTo)?.multiInstance != null) {
+      problem(boundary.id, `compensation of multi-instance ${attachedTo} is not supported yet`)
+    } else handlerOf.set(attachedTo, handler.id)
+  }
+  const handlers = new Set(handlerOf.values())
+  for (const node of draft.nodes.filter((n) => n.forCompensation === true)) {
+    if (!handlers.has(node.id)) problem(node.id, `compensation handler ${node.id} is not associated with any activity`)
+    if (draft.flows.some((f) => f.source === node.id || f.target === node.id)) {
+      problem(node.id, `compensation handler ${node.id} cannot have sequence flows`)
+    }
+  }
+  for (const node of draft.nodes.filter(isCompensationThrow)) {
+    const target = node.compensateActivity ?? null
+    if (target !== null && (!handlerOf.has(target) || byId.get(target)?.scope !== node.scope)) {
+      problem(
+        node.id,
+        `${node.id} compensates ${target}, which is no activity with a compensation handler in its scope`
+      )
+    }
+  }
+  const compiled = compile({ ...draft, nodes: draft.nodes.filter((n) => !isCompensationBoundary(n)) })
+  if (!compiled.ok || problems.length > 0) {
+    return { ok: false, problems: [...(compiled.ok ? [] : compiled.problems), ...problems] }
+  }
+  const nodes: Record<string, GraphNode> = {}
+  for (const [id, node] of Object.entries(compiled.graph.nodes)) {
+    const draftNode = byId.get(id)!
+    const handlerId = handlerOf.get(id)
+    nodes[id] = {
+      ...node,
+      ...(handlerId === undefined ? {} : { compensation: { handlerId } }),
+      ...(draftNode.forCompensation === true ? { forCompensation: true } : {}),
+      ...(isCompensationThrow(draftNode)
+        ? { compensationThrow: { activityId: draftNode.compensateActivity ?? null } }
+        : {})
+    }
+  }
+  return { ok: true, graph: { ...compiled.graph, nodes } }
+}

@@ -1,0 +1,35 @@
+// What the compiler knows about element types: which are executed, which carry boundary events or multi-instance,
+// and which are refused with a reason.
+import type { Draft } from "./Draft.ts"
+import { EXECUTABLE_TYPES, type NodeType } from "./ProcessGraph.ts"
+
+export const BOUNDARY_HOSTS: ReadonlySet<string> = new Set([
+  "serviceTask",
+  "sendTask",
+  "userTask",
+  "scriptTask",
+  "task",
+  "manualTask",
+  "receiveTask",
+  "subProcess",
+  "adHocSubProcess",
+  "callActivity",
+  "businessRuleTask"
+])
+
+/** Every activity that can carry boundary events can be multi-instance, except (here) an ad-hoc subprocess. */
+export const MULTI_INSTANCE_TYPES: ReadonlySet<string> = new Set(
+  [...BOUNDARY_HOSTS].filter((t) => t !== "adHocSubProcess")
+)
+
+/** The boundary events attached to an activity. */
+export const boundariesOf = (draft: Draft, id: string) =>
+  draft.nodes.filter((n) => n.type === "boundaryEvent" && n.boundary?.attachedTo === id).map((n) => n.id)
+
+export const isExecutable = (type: string): type is NodeType =>
+  (EXECUTABLE_TYPES as ReadonlyArray<string>).includes(type)
+
+export const NOT_YET: Record<string, string> = {
+  complexGateway: "complex gateways are not supported",
+  transaction: "transactions are not supported"
+}

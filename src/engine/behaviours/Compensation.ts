@@ -1,0 +1,67 @@
+// Compensation at run time. An activity with a compensation handler is recorded when it completes, with the
+// variables it saw. A compensation throw event (intermediate or end) compensates the recorded activities of its
+// scope — all of them, or the one it names — in reverse order of completion: each handler runs in turn with the
+// variables its activity had, and the throw event goes on once the last one has completed. Each activity is undone
+// at most once.
+import type { GraphNode } from "../../bpmn/ProcessGraph.ts"
+import { finishEndEvent } from "../elements/events/EndEventCompletion.ts"
+import { type Compensable, type Token, visibleVariables } from "../InstanceState.ts"
+import type { Run } from "../Run.ts"
+import { endListenersPending } from "./Listeners.ts"
+
+/** Records a completed activity that has a compensation handler. */
+export function recordCompensable(run: Run, token: Token, node: GraphNode): void {
+  if (node.compensation === undefined) return
+  run.emit({
+    type: "CompensableCompleted",
+    tokenId: token.id,
+    nodeId: node.id,
+    scopeId: token.scopeId,
+    variables: { ...visibleVariables(run.state, token.scopeId), ...token.locals }
+  })
+}
+
+const runHandler = (run: Run, throwToken: Token, record: Compensable) => {
+  const handlerId = run.node(record.nodeId).compensation!.handlerId
+  const tokenId = run.newId("token")
+  run.emit({
+    type: "ElementActivated",
+    tokenId,
+    nodeId: handlerId,
+    scopeId: throwToken.scopeId,
+    viaFlow: null,
+    variables: record.variables
+  })
+  run.work.push(() => run.activate(tokenId))
+}
+
+/** A compensation throw event arrived: true while it waits for handlers (false: nothing to compensate). */
+export function startCompensation(run: Run, token: Token, node: GraphNode): boolean {
+  const target = node.compensationThrow!.activityId
+  const compensating = (run.state.compensable ?? [])
+    .filter((c) => c.scopeId === token.scopeId && (target === null || c.nodeId === target))
+    .reverse()
+  if (compensating.length === 0) return false
+  run.emit({ type: "CompensationStarted", tokenId: token.id, nodeId: node.id, compensating })
+  runHandler(run, token, compensating[0]!)
+  return true
+}
+
+/** A handler completed: the next one runs, or the throw event that waits for them goes on. */
+export function handlerCompleted(run: Run, handler: Token): void {
+  const thrower = Object.values(run.state.tokens).find((t) =>
+    t.scopeId === handler.scopeId && t.wait?.kind === "compensation"
+  )
+  if (thrower === undefined || thrower.wait?.kind !== "compensation") return
+  const next = thrower.wait.pending[0]
+  run.emit({ type: "CompensationContinued", tokenId: thrower.id, nodeId: thrower.nodeId })
+  if (next !== undefined) return runHandler(run, thrower, next)
+  const node = run.node(thrower.nodeId)
+  const current = run.state.tokens[thrower.id]!
+  if (node.type === "endEvent") {
+    return endListenersPending(run, current, node, [])
+      ? undefined
+      : finishEndEvent(run, current, node)
+  }
+  run.leave(current, node, run.takeableFlows(current, node, visibleVariables(run.state, current.scopeId)))
+}

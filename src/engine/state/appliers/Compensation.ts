@@ -1,0 +1,39 @@
+// Compensation's state: the completed activities that can still be compensated, and the handlers a throw event waits
+// for. A compensated activity leaves the list (it is undone once).
+import type { Compensable } from "../../InstanceState.ts"
+import type { Appliers } from "../Apply.ts"
+import { waiting } from "../StateChanges.ts"
+
+/** The list less the given records, matched by value (a replayed event holds copies, not the same objects). */
+const without = (list: ReadonlyArray<Compensable>, removed: ReadonlyArray<Compensable>): Array<Compensable> => {
+  const left = removed.map((c) => JSON.stringify(c))
+  return list.filter((c) => {
+    const at = left.indexOf(JSON.stringify(c))
+    if (at === -1) return true
+    left.splice(at, 1)
+    return false
+  })
+}
+
+export const compensationAppliers = {
+  CompensableCompleted: (state, event) => ({
+    ...state,
+    compensable: [...(state.compensable ?? []), {
+      nodeId: event.nodeId,
+      scopeId: event.scopeId,
+      variables: event.variables
+    }]
+  }),
+  CompensationStarted: (state, event) => ({
+    ...waiting(state, event.tokenId, { kind: "compensation", pending: event.compensating.slice(1) }),
+    compensable: without(state.compensable ?? [], event.compensating)
+  }),
+  CompensationContinued: (state, event) => {
+    const wait = state.tokens[event.tokenId]?.wait
+    return wait?.kind !== "compensation"
+      ? state
+      : wait.pending.length === 0
+      ? waiting(state, event.tokenId, null)
+      : waiting(state, event.tokenId, { kind: "compensation", pending: wait.pending.slice(1) })
+  }
+} satisfies Partial<Appliers>
