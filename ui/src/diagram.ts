@@ -1,0 +1,87 @@
+// A process diagram drawn by bpmn-js (NavigatedViewer: pan and zoom, no editing), with counts and markers on its
+// elements. Models deployed as JSON graphs come back as XML without diagram interchange; bpmn-auto-layout lays
+// those out first.
+import "bpmn-js/dist/assets/diagram-js.css"
+import "bpmn-js/dist/assets/bpmn-js.css"
+import { layoutProcess } from "bpmn-auto-layout"
+import NavigatedViewer from "bpmn-js/lib/NavigatedViewer"
+import type Canvas from "diagram-js/lib/core/Canvas"
+import type ElementRegistry from "diagram-js/lib/core/ElementRegistry"
+import type Overlays from "diagram-js/lib/features/overlays/Overlays"
+import { h } from "./dom.ts"
+
+export interface ElementCounts {
+  readonly active?: number
+  readonly incidents?: number
+}
+
+export interface Diagram {
+  readonly element: HTMLElement
+  /** Counts as badges at the element's foot: active (blue, left), incidents (red, right). */
+  readonly showCounts: (counts: ReadonlyMap<string, ElementCounts>) => void
+  /** Marks elements with a CSS class (styles.css: .marker-active, .marker-incident). */
+  readonly mark: (elementIds: Iterable<string>, marker: "marker-active" | "marker-incident") => void
+  readonly destroy: () => void
+}
+
+const hasLayout = (xml: string) => /<([\w-]+:)?BPMNShape[\s>]/.test(xml)
+
+export const drawDiagram = async (xml: string): Promise<Diagram> => {
+  const element = h("div", { class: "diagram", "data-testid": "diagram" })
+  // bpmn-js measures its container: attach it (off-screen) while importing.
+  element.style.visibility = "hidden"
+  document.body.appendChild(element)
+  const viewer = new NavigatedViewer({ container: element })
+  try {
+    await viewer.importXML(hasLayout(xml) ? xml : await layoutProcess(xml))
+  } catch (error) {
+    viewer.destroy()
+    element.remove()
+    throw new Error(`the diagram could not be drawn: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  element.remove()
+  element.style.visibility = ""
+  const canvas = viewer.get<Canvas>("canvas")
+  const overlays = viewer.get<Overlays>("overlays")
+  const registry = viewer.get<ElementRegistry>("elementRegistry")
+  // Fit once the element is in the page (and again if its size changes).
+  const fit = () => {
+    // "auto" centres the diagram (diagram-js accepts it; its typings only name a point).
+    if (element.clientWidth > 0) canvas.zoom("fit-viewport", "auto" as unknown as { x: number; y: number })
+  }
+  const observer = new ResizeObserver(fit)
+  observer.observe(element)
+  const known = (id: string) => registry.get(id) !== undefined
+  return {
+    element,
+    showCounts: (counts) => {
+      overlays.remove({ type: "count" })
+      for (const [id, { active = 0, incidents = 0 }] of counts) {
+        if (!known(id)) continue
+        if (active > 0) {
+          overlays.add(id, "count", {
+            position: { bottom: 10, left: -10 },
+            html: h("span", { class: "count count-active", "data-node": id, title: `${active} active` }, String(active))
+          })
+        }
+        if (incidents > 0) {
+          overlays.add(id, "count", {
+            position: { bottom: 10, right: 10 },
+            html: h("span", {
+              class: "count count-incident",
+              "data-node": id,
+              title: `${incidents} with an incident`
+            }, String(incidents))
+          })
+        }
+      }
+    },
+    mark: (elementIds, marker) => {
+      for (const id of elementIds) if (known(id)) canvas.addMarker(id, marker)
+    },
+    destroy: () => {
+      observer.disconnect()
+      viewer.destroy()
+    }
+  }
+}
