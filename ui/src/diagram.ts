@@ -26,6 +26,40 @@ export interface Diagram {
 
 const hasLayout = (xml: string) => /<([\w-]+:)?BPMNShape[\s>]/.test(xml)
 
+const BPMN = "http://www.omg.org/spec/BPMN/20100524/MODEL"
+
+/**
+ * The XML of JSON deployments names a flow's ends only on the flow (sourceRef, targetRef); bpmn-auto-layout walks
+ * the elements' incoming / outgoing references, so those are added first.
+ */
+const withFlowReferences = (xml: string): string => {
+  const document = new DOMParser().parseFromString(xml, "application/xml")
+  const elements = new Map<string, Element>()
+  for (const element of document.getElementsByTagNameNS(BPMN, "*")) {
+    const id = element.getAttribute("id")
+    if (id !== null) elements.set(id, element)
+  }
+  const refer = (element: Element | undefined, kind: "incoming" | "outgoing", flowId: string) => {
+    if (element === undefined) return
+    const existing = [...element.children].filter((child) => child.namespaceURI === BPMN && child.localName === kind)
+    if (existing.some((child) => child.textContent?.trim() === flowId)) return
+    const reference = document.createElementNS(BPMN, element.prefix === null ? kind : `${element.prefix}:${kind}`)
+    reference.textContent = flowId
+    // After documentation and extension elements, before event definitions and the like.
+    const before = [...element.children].find((child) =>
+      !["documentation", "extensionElements", "incoming", "outgoing"].includes(child.localName)
+    )
+    element.insertBefore(reference, before ?? null)
+  }
+  for (const flow of document.getElementsByTagNameNS(BPMN, "sequenceFlow")) {
+    const id = flow.getAttribute("id")
+    if (id === null) continue
+    refer(elements.get(flow.getAttribute("sourceRef") ?? ""), "outgoing", id)
+    refer(elements.get(flow.getAttribute("targetRef") ?? ""), "incoming", id)
+  }
+  return new XMLSerializer().serializeToString(document)
+}
+
 export const drawDiagram = async (xml: string): Promise<Diagram> => {
   const element = h("div", { class: "diagram", "data-testid": "diagram" })
   // bpmn-js measures its container: attach it (off-screen) while importing.
@@ -33,7 +67,7 @@ export const drawDiagram = async (xml: string): Promise<Diagram> => {
   document.body.appendChild(element)
   const viewer = new NavigatedViewer({ container: element })
   try {
-    await viewer.importXML(hasLayout(xml) ? xml : await layoutProcess(xml))
+    await viewer.importXML(hasLayout(xml) ? xml : await layoutProcess(withFlowReferences(xml)))
   } catch (error) {
     viewer.destroy()
     element.remove()

@@ -32,7 +32,17 @@ let generation = 0
 const header = (active: string | undefined) => {
   const session = currentSession()!
   const item = (name: string, label: string) =>
-    h("a", { href: `#/${name}`, class: active === name ? "nav-item active" : "nav-item" }, label)
+    h("a", {
+      href: `#/${name}`,
+      class: active === name ? "nav-item active" : "nav-item",
+      // Clicking the screen one is on reloads it.
+      onClick: (event: MouseEvent) => {
+        if (location.hash === `#/${name}`) {
+          event.preventDefault()
+          void render()
+        }
+      }
+    }, label)
   return h(
     "header",
     { class: "topbar" },
