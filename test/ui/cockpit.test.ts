@@ -2,17 +2,16 @@
 // person signs in, sees a process's diagram with its counts, finds an instance, retries its incident, and completes a
 // task through its form. Each screen is saved to test-artifacts/ui/. Without Chromium the test is skipped (locally)
 // or fails (CI=true; .ci/run installs it).
-import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync } from "node:fs"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Caller, givenTenant, uniqueName } from "../support/Scenario.ts"
+import { ensureUiBuilt } from "../support/UiBundle.ts"
 
 const CHROMIUM = [process.env["CHROMIUM_PATH"], "/usr/bin/chromium", "/usr/bin/chromium-browser"]
   .find((path): path is string => path !== undefined && path !== "" && existsSync(path))
 const IN_CI = process.env["CI"] === "true"
 const ARTIFACTS = new URL("../../test-artifacts/ui/", import.meta.url).pathname
-const UI_INDEX = new URL("../../ui/dist/index.html", import.meta.url).pathname
 
 if (CHROMIUM === undefined && !IN_CI) {
   console.warn("test/ui: SKIPPED — no Chromium (apt-get install -y chromium, or set CHROMIUM_PATH)")
@@ -33,11 +32,7 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
 
   beforeAll(async () => {
     if (CHROMIUM === undefined) throw new Error("CI=true but no Chromium: apt-get install -y chromium")
-    if (!existsSync(UI_INDEX)) {
-      execFileSync(process.execPath, [new URL("../../scripts/build-ui.ts", import.meta.url).pathname], {
-        stdio: "inherit"
-      })
-    }
+    ensureUiBuilt()
     mkdirSync(ARTIFACTS, { recursive: true })
     const tenant = await givenTenant()
     admin = await tenant.admin()
@@ -106,12 +101,15 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     ;(await admin.post(`/jobs/${job.id}/fail`, { retries: 0, errorMessage: "card service unavailable" })).ok()
 
     await page.locator(".nav").getByRole("link", { name: "Processes" }).click()
+    await page.getByTestId("processes").getByText("Order approval").waitFor()
+    await expect.poll(() => page.getByTestId("processes").locator(".badge-danger").count()).toBeGreaterThan(0)
+    await shot("02-processes")
     await page.getByTestId("processes").getByText("Order approval").click()
     await page.getByTestId("legend").getByText("2 running").waitFor()
     // One instance waits at "Charge card" (its job), the other failed there.
     await expect.poll(() => page.locator(".count-active[data-node=charge]").textContent()).toBe("1")
     expect(await page.locator(".count-incident[data-node=charge]").textContent()).toBe("1")
-    await shot("02-process-diagram")
+    await shot("03-process-diagram")
   })
 
   it("lists instances with filters and shows one on its diagram; retries its incident after a confirmation", async () => {
@@ -121,12 +119,12 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await page.getByLabel("With open incidents").check()
     await expect.poll(() => page.getByTestId("instances").locator("tbody tr").count()).toBe(1)
     expect(page.url()).toContain("incidents=true")
-    await shot("03-instances")
+    await shot("04-instances")
 
     await page.getByTestId("instances").locator("tbody tr").first().click()
     await page.getByTestId("incidents").getByText("card service unavailable").waitFor()
     expect(await page.locator(".count-incident[data-node=charge]").textContent()).toBe("1")
-    await shot("04-instance-incident")
+    await shot("05-instance-incident")
 
     await page.getByTestId("incidents").getByRole("button", { name: "Retry" }).click()
     await page.getByTestId("confirm-dialog").waitFor()
@@ -135,7 +133,7 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     expect((await admin.get(`/incidents?processInstanceId=${instanceId}`)).ok().items[0].state).toBe("RESOLVED")
     // The job runs again: the token now waits at "Charge card" without an incident.
     await expect.poll(() => page.locator(".count-active[data-node=charge]").textContent()).toBe("1")
-    await shot("05-instance-retried")
+    await shot("06-instance-retried")
   })
 
   it("completes a task through its form after claiming it", async () => {
@@ -145,14 +143,14 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await page.reload()
     await expect.poll(() => page.locator(".count-active[data-node=approve]").textContent()).toBe("1")
     expect(await page.locator(".count-active[data-node=charge]").count()).toBe(0)
-    await shot("06-instance-at-task")
+    await shot("07-instance-at-task")
 
     await page.locator(".nav").getByRole("link", { name: "Tasks" }).click()
     await page.getByRole("link", { name: "Unassigned" }).click()
     await page.getByTestId("task-list").getByText("Approve order").first().click()
     await page.getByTestId("task-form").getByLabel("Approver").waitFor()
     expect(await page.getByRole("button", { name: "Complete task" }).isDisabled()).toBe(true)
-    await shot("07-tasklist")
+    await shot("08-tasklist")
     await page.getByTestId("task-detail").getByRole("button", { name: "Claim" }).click()
     await page.getByTestId("task-detail").getByRole("button", { name: "Unclaim" }).waitFor()
     // Required fields are checked before anything is sent.
@@ -160,7 +158,7 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await page.getByTestId("task-form").getByText("Field is required.").waitFor()
     await page.getByTestId("task-form").getByLabel("Approver").fill("Dana")
     await page.getByTestId("task-form").getByLabel("Approved").check()
-    await shot("08-task-form")
+    await shot("09-task-form")
     await page.getByRole("button", { name: "Complete task" }).click()
     await page.getByText("Completed \"Approve order\"").waitFor()
     await expect.poll(async () => (await admin.instance(instanceId)).state).toBe("COMPLETED")
@@ -169,10 +167,10 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
       approved: true,
       charged: true
     })
-    await shot("09-tasklist-after-completion")
+    await shot("10-tasklist-after-completion")
 
     await page.goto(`${admin.app.baseUrl}/ui/#/instances/${instanceId}`)
     await page.getByTestId("instance-state").getByText("completed").waitFor()
-    await shot("10-instance-completed")
+    await shot("11-instance-completed")
   })
 })
