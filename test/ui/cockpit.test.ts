@@ -173,4 +173,18 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await page.getByTestId("instance-state").getByText("completed").waitFor()
     await shot("11-instance-completed")
   })
+
+  it("shows a task user the tasklist only, and signs out", async () => {
+    const taskUser = uniqueName("ui-worker")
+    await admin.createUser({ username: taskUser, password, roles: ["TASK_USER"] })
+    await page.getByTestId("sign-out").click()
+    await page.getByLabel("Username").fill(taskUser)
+    await page.getByLabel("Password").fill(password)
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await page.getByRole("heading", { name: "Tasks" }).waitFor()
+    expect(await page.locator(".nav a").allTextContents()).toEqual(["Tasks"])
+    await page.getByTestId("sign-out").click()
+    await page.getByLabel("Username").waitFor()
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
+  })
 })

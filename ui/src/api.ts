@@ -81,6 +81,15 @@ export const api = {
     request<LoginResult>("POST", "/auth/login", { body: { username, password }, anonymous: true })
 }
 
+/** Runs `work` over `items`, `limit` at a time (to spare the server a burst of requests). */
+export const inBatches = async <T, R>(items: ReadonlyArray<T>, limit: number, work: (item: T) => Promise<R>) => {
+  const results: Array<R> = []
+  for (let index = 0; index < items.length; index += limit) {
+    results.push(...(await Promise.all(items.slice(index, index + limit).map(work))))
+  }
+  return results
+}
+
 // The shapes this UI reads (a subset of the OpenAPI document's schemas).
 export interface LoginResult {
   readonly token: string

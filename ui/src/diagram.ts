@@ -19,8 +19,8 @@ export interface Diagram {
   readonly element: HTMLElement
   /** Counts as badges at the element's foot: active (blue, left), incidents (red, right). */
   readonly showCounts: (counts: ReadonlyMap<string, ElementCounts>) => void
-  /** Marks elements with a CSS class (styles.css: .marker-active, .marker-incident). */
-  readonly mark: (elementIds: Iterable<string>, marker: "marker-active" | "marker-incident") => void
+  /** Marks elements with a CSS class (styles.css: .marker-active, .marker-incident, .marker-visited). */
+  readonly mark: (elementIds: Iterable<string>, marker: "marker-active" | "marker-incident" | "marker-visited") => void
   readonly destroy: () => void
 }
 

@@ -35,6 +35,8 @@ interface Node {
   readonly name: string | null
 }
 
+const DONE: Record<string, string> = { cancel: "canceled", suspend: "suspended", resume: "resumed" }
+
 const fact = (label: string, value: Child) => h("div", { class: "fact" }, h("dt", null, label), h("dd", null, value))
 
 const tabs = (
@@ -105,6 +107,14 @@ export const instanceView: View = async (context: ViewContext) => {
     diagram.showCounts(counts as ReadonlyMap<string, ElementCounts>)
     diagram.mark(tokens.map((token) => token.nodeId).filter((nodeId) => !failed.has(nodeId)), "marker-active")
     diagram.mark(failed, "marker-incident")
+    // The path taken so far: every element the history names that holds no token now.
+    const waiting = new Set([...tokens.map((token) => token.nodeId), ...failed])
+    diagram.mark(
+      new Set(
+        history.items.flatMap((event) => (event.nodeId === null || waiting.has(event.nodeId) ? [] : [event.nodeId]))
+      ),
+      "marker-visited"
+    )
 
     const operator = isOperator(session)
     const running = instance.state === "ACTIVE" || instance.state === "SUSPENDED"
@@ -116,7 +126,7 @@ export const instanceView: View = async (context: ViewContext) => {
             return
           }
           await api.post(`/process-instances/${id}/${path}`)
-          toast(`Instance ${label.toLowerCase() === "cancel" ? "canceled" : `${label.toLowerCase()}d`}`, "success")
+          toast(`Instance ${DONE[path]}`, "success")
           await load()
         }))
       return button
@@ -183,7 +193,7 @@ export const instanceView: View = async (context: ViewContext) => {
         h(
           "dl",
           { class: "card-body facts" },
-          fact("Process", link(`#/processes/${deployment.id}`, `${deployment.key} v${deployment.version}`)),
+          fact("Process version", link(`#/processes/${deployment.id}`, `${deployment.key} v${deployment.version}`)),
           fact("Started by", instance.startedBy),
           fact("Started", when(instance.startedAt)),
           fact("Ended", when(instance.endedAt)),

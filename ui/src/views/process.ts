@@ -8,6 +8,7 @@ import {
   api,
   type Deployment,
   type DeploymentDetail,
+  inBatches,
   type Incident,
   type InstanceToken,
   type ProcessInstance
@@ -18,15 +19,6 @@ import { isOperator } from "../session.ts"
 import type { View } from "../view.ts"
 
 const SAMPLE = 200
-
-/** Runs `work` over `items`, `limit` at a time. */
-export const inBatches = async <T, R>(items: ReadonlyArray<T>, limit: number, work: (item: T) => Promise<R>) => {
-  const results: Array<R> = []
-  for (let index = 0; index < items.length; index += limit) {
-    results.push(...(await Promise.all(items.slice(index, index + limit).map(work))))
-  }
-  return results
-}
 
 const elementCounts = async (deploymentId: string) => {
   const [running, withIncidents] = await Promise.all([

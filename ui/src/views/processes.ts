@@ -1,6 +1,6 @@
 // Processes: every process key with its latest version, how many instances run and how many have incidents; a BPMN
 // file can be deployed from here.
-import { api, type Deployment, type ProcessInstance } from "../api.ts"
+import { api, type Deployment, inBatches, type ProcessInstance } from "../api.ts"
 import { act, badge, h, link, loading, replace, table, toast, when } from "../dom.ts"
 import type { View } from "../view.ts"
 
@@ -83,7 +83,7 @@ export const processesView: View = async ({ outlet, current }) => {
     )
   )
   // Instance counts per process, filled in as they arrive.
-  await Promise.all(rows.map(async (row) => {
+  await inBatches(rows, 6, async (row) => {
     const [active, incidents] = await Promise.all([
       countOf({ processKey: row.latest.key, state: "ACTIVE" }),
       countOf({ processKey: row.latest.key, hasIncident: "true" })
@@ -93,5 +93,5 @@ export const processesView: View = async ({ outlet, current }) => {
       row.incidents,
       incidents === 0 ? h("span", { class: "muted" }, "0") : badge(String(incidents), "danger")
     )
-  }))
+  })
 }
