@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 
 const check = process.argv.includes("--check")
-const ROOTS = ["src", "test", "bench", "scripts", "clients"]
+const ROOTS = ["src", "test", "bench", "scripts", "clients", "ui"]
 
 const context = createContext({ lineWidth: 120, indentWidth: 2, useTabs: false, newLineKind: "lf" })
 context.addPlugin(readFileSync(new URL("../node_modules/@dprint/typescript/plugin.wasm", import.meta.url)), {

@@ -46,6 +46,7 @@ import { IncidentsHandlers, JobsHandlers, TaskFiltersHandlers, TasksHandlers } f
 import { httpServerFactory } from "./http/HttpServerFactory.ts"
 import { NodeLifecycle, NodeLifecycleState } from "./http/NodeLifecycle.ts"
 import { RequestValidationLive } from "./http/RequestValidationLive.ts"
+import { UiRoute } from "./http/UiRoute.ts"
 import { MetricsRoute } from "./observability/MetricsRoute.ts"
 import { TracingLive } from "./observability/Tracing.ts"
 import { DatabaseLive } from "./persistence/Database.ts"
@@ -189,6 +190,7 @@ const ApiRoutesLive = HttpApiBuilder.layer(Api, { openapiPath: "/v3/api-docs" })
 const RoutesLive = Layer.mergeAll(
   ApiRoutesLive,
   HttpApiSwagger.layer(Api, { path: "/swagger-ui.html" }),
+  UiRoute,
   EdgeMiddleware,
   MetricsRoute
 )

@@ -4,7 +4,7 @@
 //  * the request body limit (MAX_BODY_BYTES);
 //  * everything the API's own schemas do not answer becomes a failure envelope: unknown routes (404), wrong methods
 //    (405), unsupported media types (415), oversized bodies (413) and defects (500 INTERNAL_ERROR, logged with the
-//    correlation id; no stack or internals in the body);
+//    correlation id; no stack or internals in the body); an HTML page (GET /ui's "not built") stays a page;
 //  * one audit record per state-changing call under /api/v1 (written here, so no handler can forget it);
 //  * one log line per request;
 //  * request text no handler should see (invalid UTF-8, JSON nested too deep, NUL, lone surrogates) -> 400;
@@ -237,7 +237,8 @@ export const EdgeMiddleware = HttpRouter.middleware(
           })
         )
         const contentType = response.headers["content-type"] ?? ""
-        if (response.status >= 400 && !contentType.includes("json")) {
+        // A page meant for a person (GET /ui without its bundle) stays a page.
+        if (response.status >= 400 && !contentType.includes("json") && !contentType.includes("text/html")) {
           response = fallbackResponse(request, response.status, correlationId, timestamp, config.maxBodyBytes)
         }
         response = HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)

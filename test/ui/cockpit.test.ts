@@ -1,0 +1,190 @@
+// The web UI in a real browser: Debian's Chromium driven by playwright-core against the app booted in-process. A
+// person signs in, sees a process's diagram with its counts, finds an instance, retries its incident, and completes a
+// task through its form. Each screen is saved to test-artifacts/ui/. Without Chromium the test is skipped (locally)
+// or fails (CI=true; .ci/run installs it).
+import { existsSync, mkdirSync } from "node:fs"
+import { type Browser, chromium, type Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Caller, givenTenant, uniqueName } from "../support/Scenario.ts"
+import { ensureUiBuilt } from "../support/UiBundle.ts"
+
+const CHROMIUM = [process.env["CHROMIUM_PATH"], "/usr/bin/chromium", "/usr/bin/chromium-browser"]
+  .find((path): path is string => path !== undefined && path !== "" && existsSync(path))
+const IN_CI = process.env["CI"] === "true"
+const ARTIFACTS = new URL("../../test-artifacts/ui/", import.meta.url).pathname
+
+if (CHROMIUM === undefined && !IN_CI) {
+  console.warn("test/ui: SKIPPED — no Chromium (apt-get install -y chromium, or set CHROMIUM_PATH)")
+}
+
+describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
+  let browser: Browser
+  let page: Page
+  let admin: Caller
+  let username: string
+  const password = "ui-password-123"
+  const processKey = uniqueName("ui-order")
+  const jobType = `${processKey}-charge`
+  let deploymentId: string
+  let instanceId: string
+
+  const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true })
+
+  beforeAll(async () => {
+    if (CHROMIUM === undefined) throw new Error("CI=true but no Chromium: apt-get install -y chromium")
+    ensureUiBuilt()
+    mkdirSync(ARTIFACTS, { recursive: true })
+    const tenant = await givenTenant()
+    admin = await tenant.admin()
+    username = uniqueName("ui-admin")
+    await admin.createUser({ username, password, roles: ["ADMIN"] })
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] })
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    page.on("pageerror", (error) => console.error("browser page error:", error))
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  it("signs in with the service's own login", async () => {
+    await page.goto(`${admin.app.baseUrl}/ui/`)
+    await page.getByLabel("Username").waitFor()
+    await shot("01-sign-in")
+    await page.getByLabel("Username").fill(username)
+    await page.getByLabel("Password").fill("wrong-password")
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await expect.poll(() => page.getByRole("alert").textContent()).toMatch(/./)
+    await page.getByLabel("Password").fill(password)
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await page.getByRole("heading", { name: "Processes" }).waitFor()
+    expect(await page.locator(".user-name").textContent()).toBe(username)
+  })
+
+  it("shows a process's diagram with the instances waiting and failing on its elements", async () => {
+    const formKey = `${processKey}-form`
+    const form = (await admin.post("/form-definitions", {
+      name: "Approve order",
+      key: formKey,
+      schema: {
+        type: "default",
+        id: formKey,
+        schemaVersion: 16,
+        components: [
+          { type: "textfield", key: "approver", id: "approver", label: "Approver", validate: { required: true } },
+          { type: "checkbox", key: "approved", id: "approved", label: "Approved" }
+        ]
+      }
+    })).ok(201)
+    for (const step of ["validate", "publish", "deploy"]) {
+      ;(await admin.post(`/form-definitions/${form.id}/${step}`)).ok()
+    }
+    deploymentId = (await admin.deploy({
+      id: processKey,
+      name: "Order approval",
+      nodes: [
+        { id: "received", type: "startEvent", name: "Order received" },
+        { id: "charge", type: "serviceTask", name: "Charge card", properties: { taskType: jobType, retries: 1 } },
+        { id: "approve", type: "userTask", name: "Approve order", properties: { formKey } },
+        { id: "done", type: "endEvent", name: "Done" }
+      ],
+      flows: [
+        { id: "f1", source: "received", target: "charge" },
+        { id: "f2", source: "charge", target: "approve" },
+        { id: "f3", source: "approve", target: "done" }
+      ]
+    })).id
+    instanceId = (await admin.start(deploymentId, { orderId: "A-17", amount: 120 })).id
+    await admin.start(deploymentId, { orderId: "A-18", amount: 80 })
+    const [job] = await admin.activateJobs(jobType, { maxJobsToActivate: 1 })
+    expect(job.processInstanceId).toBe(instanceId)
+    ;(await admin.post(`/jobs/${job.id}/fail`, { retries: 0, errorMessage: "card service unavailable" })).ok()
+
+    await page.locator(".nav").getByRole("link", { name: "Processes" }).click()
+    await page.getByTestId("processes").getByText("Order approval").waitFor()
+    await expect.poll(() => page.getByTestId("processes").locator(".badge-danger").count()).toBeGreaterThan(0)
+    await shot("02-processes")
+    await page.getByTestId("processes").getByText("Order approval").click()
+    await page.getByTestId("legend").getByText("2 running").waitFor()
+    // One instance waits at "Charge card" (its job), the other failed there.
+    await expect.poll(() => page.locator(".count-active[data-node=charge]").textContent()).toBe("1")
+    expect(await page.locator(".count-incident[data-node=charge]").textContent()).toBe("1")
+    await shot("03-process-diagram")
+  })
+
+  it("lists instances with filters and shows one on its diagram; retries its incident after a confirmation", async () => {
+    await page.locator(".nav").getByRole("link", { name: "Instances" }).click()
+    await page.getByLabel("Process").selectOption(processKey)
+    await page.getByTestId("instances").locator("tbody tr").nth(1).waitFor()
+    await page.getByLabel("With open incidents").check()
+    await expect.poll(() => page.getByTestId("instances").locator("tbody tr").count()).toBe(1)
+    expect(page.url()).toContain("incidents=true")
+    await shot("04-instances")
+
+    await page.getByTestId("instances").locator("tbody tr").first().click()
+    await page.getByTestId("incidents").getByText("card service unavailable").waitFor()
+    expect(await page.locator(".count-incident[data-node=charge]").textContent()).toBe("1")
+    await shot("05-instance-incident")
+
+    await page.getByTestId("incidents").getByRole("button", { name: "Retry" }).click()
+    await page.getByTestId("confirm-dialog").waitFor()
+    await page.getByTestId("confirm").click()
+    await page.getByTestId("incidents").getByText("resolved").waitFor()
+    expect((await admin.get(`/incidents?processInstanceId=${instanceId}`)).ok().items[0].state).toBe("RESOLVED")
+    // The job runs again: the token now waits at "Charge card" without an incident.
+    await expect.poll(() => page.locator(".count-active[data-node=charge]").textContent()).toBe("1")
+    await shot("06-instance-retried")
+  })
+
+  it("completes a task through its form after claiming it", async () => {
+    const [job] = await admin.activateJobs(jobType, { maxJobsToActivate: 5 })
+    expect(job.processInstanceId).toBe(instanceId)
+    await admin.completeJob(job.id, { charged: true })
+    await page.reload()
+    await expect.poll(() => page.locator(".count-active[data-node=approve]").textContent()).toBe("1")
+    expect(await page.locator(".count-active[data-node=charge]").count()).toBe(0)
+    await shot("07-instance-at-task")
+
+    await page.locator(".nav").getByRole("link", { name: "Tasks" }).click()
+    await page.getByRole("link", { name: "Unassigned" }).click()
+    await page.getByTestId("task-list").getByText("Approve order").first().click()
+    await page.getByTestId("task-form").getByLabel("Approver").waitFor()
+    expect(await page.getByRole("button", { name: "Complete task" }).isDisabled()).toBe(true)
+    await shot("08-tasklist")
+    await page.getByTestId("task-detail").getByRole("button", { name: "Claim" }).click()
+    await page.getByTestId("task-detail").getByRole("button", { name: "Unclaim" }).waitFor()
+    // Required fields are checked before anything is sent.
+    await page.getByRole("button", { name: "Complete task" }).click()
+    await page.getByTestId("task-form").getByText("Field is required.").waitFor()
+    await page.getByTestId("task-form").getByLabel("Approver").fill("Dana")
+    await page.getByTestId("task-form").getByLabel("Approved").check()
+    await shot("09-task-form")
+    await page.getByRole("button", { name: "Complete task" }).click()
+    await page.getByText("Completed \"Approve order\"").waitFor()
+    await expect.poll(async () => (await admin.instance(instanceId)).state).toBe("COMPLETED")
+    expect((await admin.instance(instanceId)).variables).toMatchObject({
+      approver: "Dana",
+      approved: true,
+      charged: true
+    })
+    await shot("10-tasklist-after-completion")
+
+    await page.goto(`${admin.app.baseUrl}/ui/#/instances/${instanceId}`)
+    await page.getByTestId("instance-state").getByText("completed").waitFor()
+    await shot("11-instance-completed")
+  })
+
+  it("shows a task user the tasklist only, and signs out", async () => {
+    const taskUser = uniqueName("ui-worker")
+    await admin.createUser({ username: taskUser, password, roles: ["TASK_USER"] })
+    await page.getByTestId("sign-out").click()
+    await page.getByLabel("Username").fill(taskUser)
+    await page.getByLabel("Password").fill(password)
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await page.getByRole("heading", { name: "Tasks" }).waitFor()
+    expect(await page.locator(".nav a").allTextContents()).toEqual(["Tasks"])
+    await page.getByTestId("sign-out").click()
+    await page.getByLabel("Username").waitFor()
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
+  })
+})

@@ -1,0 +1,183 @@
+// The public REST API (/api/v1) with the signed-in person's token. Unwraps the success envelope; a failure envelope
+// becomes an ApiError carrying its message, code and correlation id. A 401 ends the session.
+import type { PageOf } from "./dom.ts"
+import { clearSession, currentSession } from "./session.ts"
+
+export class ApiError extends Error {
+  readonly status: number
+  readonly code: string
+  readonly correlationId: string
+  constructor(status: number, code: string, message: string, correlationId: string) {
+    super(message)
+    this.status = status
+    this.code = code
+    this.correlationId = correlationId
+  }
+}
+
+type Query = Readonly<Record<string, string | number | boolean | undefined | null>>
+
+const withQuery = (path: string, query: Query = {}) => {
+  const params = new URLSearchParams()
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== "") params.set(key, String(value))
+  }
+  const text = params.toString()
+  return text === "" ? path : `${path}?${text}`
+}
+
+const request = async <T>(
+  method: string,
+  path: string,
+  options: { readonly query?: Query; readonly body?: unknown; readonly xml?: string; readonly anonymous?: boolean } = {}
+): Promise<T> => {
+  const headers: Record<string, string> = { accept: "application/json" }
+  const session = currentSession()
+  if (session !== undefined && options.anonymous !== true) headers["authorization"] = `Bearer ${session.token}`
+  let body: string | undefined
+  if (options.xml !== undefined) {
+    headers["content-type"] = "application/xml"
+    body = options.xml
+  } else if (options.body !== undefined) {
+    headers["content-type"] = "application/json"
+    body = JSON.stringify(options.body)
+  }
+  const response = await fetch(withQuery(`/api/v1${path}`, options.query), {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body })
+  })
+  const text = await response.text()
+  let parsed: any
+  try {
+    parsed = text === "" ? {} : JSON.parse(text)
+  } catch {
+    parsed = { message: text }
+  }
+  if (!response.ok || parsed.success === false) {
+    if (response.status === 401 && options.anonymous !== true) {
+      clearSession()
+      location.hash = "#/login"
+    }
+    const detail = Array.isArray(parsed.errors) && parsed.errors.length > 0
+      ? `: ${parsed.errors.map((e: { field: string; message: string }) => `${e.field} ${e.message}`).join("; ")}`
+      : ""
+    throw new ApiError(
+      response.status,
+      parsed.errorCode ?? "HTTP_" + response.status,
+      `${parsed.message ?? response.statusText}${detail}`,
+      parsed.correlationId ?? response.headers.get("x-correlation-id") ?? ""
+    )
+  }
+  return parsed.data as T
+}
+
+export const api = {
+  get: <T>(path: string, query?: Query) => request<T>("GET", path, query === undefined ? {} : { query }),
+  page: <T>(path: string, query?: Query) => request<PageOf<T>>("GET", path, query === undefined ? {} : { query }),
+  post: <T>(path: string, body?: unknown) => request<T>("POST", path, body === undefined ? {} : { body }),
+  postXml: <T>(path: string, xml: string) => request<T>("POST", path, { xml }),
+  login: (username: string, password: string) =>
+    request<LoginResult>("POST", "/auth/login", { body: { username, password }, anonymous: true })
+}
+
+/** Runs `work` over `items`, `limit` at a time (to spare the server a burst of requests). */
+export const inBatches = async <T, R>(items: ReadonlyArray<T>, limit: number, work: (item: T) => Promise<R>) => {
+  const results: Array<R> = []
+  for (let index = 0; index < items.length; index += limit) {
+    results.push(...(await Promise.all(items.slice(index, index + limit).map(work))))
+  }
+  return results
+}
+
+// The shapes this UI reads (a subset of the OpenAPI document's schemas).
+export interface LoginResult {
+  readonly token: string
+  readonly expiresAt: string
+  readonly username: string
+  readonly tenantId: string
+  readonly roles: ReadonlyArray<string>
+}
+export interface Deployment {
+  readonly id: string
+  readonly key: string
+  readonly name: string | null
+  readonly version: number
+  readonly versionTag: string | null
+  readonly format: string
+  readonly state: "ACTIVE" | "SUSPENDED"
+  readonly createdBy: string
+  readonly createdAt: string
+}
+export interface DeploymentDetail extends Deployment {
+  readonly bpmnXml: string
+}
+export interface ProcessInstance {
+  readonly id: string
+  readonly deploymentId: string
+  readonly processKey: string
+  readonly version: number
+  readonly state: "ACTIVE" | "SUSPENDED" | "COMPLETED" | "CANCELED"
+  readonly incidentCount: number
+  readonly parentInstanceId: string | null
+  readonly variables: Record<string, unknown>
+  readonly startedBy: string
+  readonly startedAt: string
+  readonly endedAt: string | null
+}
+export interface InstanceToken {
+  readonly tokenId: string
+  readonly nodeId: string
+  readonly waitingFor: string | null
+  readonly jobId: string | null
+  readonly taskId: string | null
+}
+export interface Incident {
+  readonly id: string
+  readonly processInstanceId: string
+  readonly nodeId: string
+  readonly jobId: string | null
+  readonly type: string
+  readonly message: string
+  readonly state: "OPEN" | "RESOLVED"
+  readonly createdAt: string
+  readonly resolvedAt: string | null
+}
+export interface Job {
+  readonly id: string
+  readonly type: string
+  readonly nodeId: string
+  readonly state: string
+  readonly retries: number
+  readonly worker: string | null
+  readonly errorMessage: string | null
+  readonly createdAt: string
+}
+export interface UserTask {
+  readonly id: string
+  readonly name: string | null
+  readonly state: "CREATED" | "COMPLETED" | "CANCELED"
+  readonly processInstanceId: string
+  readonly nodeId: string
+  readonly assignee: string | null
+  readonly candidateGroups: ReadonlyArray<string>
+  readonly candidateUsers: ReadonlyArray<string>
+  readonly formKey: string | null
+  readonly priority: number
+  readonly dueDate: string | null
+  readonly variables: Record<string, unknown>
+  readonly createdAt: string
+  readonly completedAt: string | null
+}
+export interface TaskForm {
+  readonly formKey: string
+  readonly source: "FORM_DEFINITION" | "LEGACY_FORM"
+  readonly schema: unknown
+}
+export interface HistoryEvent {
+  readonly eventSeq: number
+  readonly type: string
+  readonly nodeId: string | null
+  readonly sub: string | null
+  readonly occurredAt: string
+}

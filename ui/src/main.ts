@@ -1,0 +1,114 @@
+// The web UI: a cockpit (processes, instances) and a tasklist over the public REST API, routed by the URL's hash.
+import "./styles.css"
+import { errorBox, h, replace } from "./dom.ts"
+import { clearSession, currentSession, isOperator } from "./session.ts"
+import type { View } from "./view.ts"
+import { instanceView } from "./views/instance.ts"
+import { instancesView } from "./views/instances.ts"
+import { loginView } from "./views/login.ts"
+import { processView } from "./views/process.ts"
+import { processesView } from "./views/processes.ts"
+import { tasksView } from "./views/tasks.ts"
+
+interface Route {
+  readonly pattern: RegExp
+  readonly view: View
+  readonly nav?: string
+}
+
+const routes: ReadonlyArray<Route> = [
+  { pattern: /^\/processes$/, view: processesView, nav: "processes" },
+  { pattern: /^\/processes\/([\w-]+)$/, view: processView, nav: "processes" },
+  { pattern: /^\/instances$/, view: instancesView, nav: "instances" },
+  { pattern: /^\/instances\/([\w-]+)$/, view: instanceView, nav: "instances" },
+  { pattern: /^\/tasks$/, view: tasksView, nav: "tasks" },
+  { pattern: /^\/tasks\/([\w-]+)$/, view: tasksView, nav: "tasks" }
+]
+
+const root = document.getElementById("app")!
+let leaving: Array<() => void> = []
+let generation = 0
+
+const header = (active: string | undefined) => {
+  const session = currentSession()!
+  const item = (name: string, label: string) =>
+    h("a", {
+      href: `#/${name}`,
+      class: active === name ? "nav-item active" : "nav-item",
+      // Clicking the screen one is on reloads it.
+      onClick: (event: MouseEvent) => {
+        if (location.hash === `#/${name}`) {
+          event.preventDefault()
+          void render()
+        }
+      }
+    }, label)
+  return h(
+    "header",
+    { class: "topbar" },
+    h("a", { class: "brand", href: "#/" }, h("span", { class: "brand-mark" }), "flowcore"),
+    h(
+      "nav",
+      { class: "nav" },
+      isOperator(session) ? [item("processes", "Processes"), item("instances", "Instances")] : null,
+      item("tasks", "Tasks")
+    ),
+    h(
+      "div",
+      { class: "user" },
+      h("span", { class: "user-name", title: `tenant ${session.tenantId}` }, session.username),
+      h("span", { class: "muted" }, session.roles.join(", ").toLowerCase().replaceAll("_", " ")),
+      h("button", {
+        class: "btn btn-small btn-ghost",
+        "data-testid": "sign-out",
+        onClick: () => {
+          clearSession()
+          location.hash = "#/login"
+        }
+      }, "Sign out")
+    )
+  )
+}
+
+const render = async () => {
+  for (const leave of leaving) leave()
+  leaving = []
+  const mine = ++generation
+  const hash = location.hash.replace(/^#/, "") || "/"
+  const [path = "/", search = ""] = hash.split("?")
+  const session = currentSession()
+  if (path === "/login" || session === undefined) {
+    if (path !== "/login") {
+      location.hash = "#/login"
+      return
+    }
+    replace(root, loginView())
+    return
+  }
+  if (path === "/" || path === "/login") {
+    location.hash = isOperator(session) ? "#/processes" : "#/tasks"
+    return
+  }
+  const route = routes.find((candidate) => candidate.pattern.test(path))
+  const outlet = h("main", { class: "content" })
+  replace(root, header(route?.nav), outlet)
+  if (route === undefined) {
+    replace(outlet, h("div", { class: "empty-state" }, h("h1", null, "Not found"), h("a", { href: "#/" }, "Home")))
+    return
+  }
+  try {
+    await route.view({
+      params: route.pattern.exec(path)!.slice(1),
+      query: new URLSearchParams(search),
+      outlet,
+      session,
+      current: () => mine === generation,
+      onLeave: (leave) => leaving.push(leave)
+    })
+  } catch (error) {
+    if (mine === generation) replace(outlet, errorBox(error))
+  }
+}
+
+window.addEventListener("hashchange", () => void render())
+void render()

@@ -1,0 +1,310 @@
+// One instance: its diagram with where its tokens wait (blue) and where it failed (red); its incidents, variables,
+// jobs, tasks and history; cancel, suspend / resume, and incident retry or skip, each after a confirmation.
+import {
+  api,
+  type DeploymentDetail,
+  type HistoryEvent,
+  type Incident,
+  type InstanceToken,
+  type Job,
+  type ProcessInstance,
+  type UserTask
+} from "../api.ts"
+import { type Diagram, drawDiagram, type ElementCounts } from "../diagram.ts"
+import {
+  act,
+  badge,
+  type Child,
+  confirmDialog,
+  h,
+  json,
+  link,
+  loading,
+  replace,
+  shortId,
+  table,
+  toast,
+  when
+} from "../dom.ts"
+import { isOperator } from "../session.ts"
+import type { View, ViewContext } from "../view.ts"
+
+interface Node {
+  readonly id: string
+  readonly type: string
+  readonly name: string | null
+}
+
+const DONE: Record<string, string> = { cancel: "canceled", suspend: "suspended", resume: "resumed" }
+
+const fact = (label: string, value: Child) => h("div", { class: "fact" }, h("dt", null, label), h("dd", null, value))
+
+const tabs = (
+  entries: ReadonlyArray<
+    { readonly name: string; readonly count?: number; readonly alert?: boolean; readonly body: () => Child }
+  >
+) => {
+  const panel = h("div", { class: "tab-panel" })
+  const buttons = entries.map((entry, index) =>
+    h(
+      "button",
+      { class: index === 0 ? "tab active" : "tab", role: "tab", onClick: () => select(index) },
+      entry.name,
+      entry.count === undefined
+        ? null
+        : h("span", { class: entry.alert === true ? "tab-count alert" : "tab-count" }, String(entry.count))
+    )
+  )
+  const select = (index: number) => {
+    buttons.forEach((button, i) => button.classList.toggle("active", i === index))
+    replace(panel, entries[index]!.body())
+  }
+  select(0)
+  return h("div", { class: "card" }, h("div", { class: "tabs", role: "tablist" }, buttons), panel)
+}
+
+export const instanceView: View = async (context: ViewContext) => {
+  const { params, outlet, session, current, onLeave } = context
+  const id = params[0]!
+  let diagram: Diagram | undefined
+  onLeave(() => diagram?.destroy())
+  replace(outlet, loading())
+
+  const load = async (): Promise<void> => {
+    const instance = await api.get<ProcessInstance>(`/process-instances/${id}`)
+    const [deployment, nodes, tokens, incidents, jobs, tasks, variables, history] = await Promise.all([
+      api.get<DeploymentDetail>(`/deployments/${instance.deploymentId}`),
+      api.get<ReadonlyArray<Node>>(`/deployments/${instance.deploymentId}/nodes`),
+      api.get<ReadonlyArray<InstanceToken>>(`/process-instances/${id}/tokens`),
+      api.page<Incident>("/incidents", { processInstanceId: id, size: 100 }),
+      api.page<Job>("/jobs", { processInstanceId: id, size: 100 }),
+      api.page<UserTask>("/tasks", { processInstanceId: id, size: 100 }),
+      api.get<{ variables: Record<string, unknown> }>(`/process-instances/${id}/variables`),
+      api.page<HistoryEvent>(`/process-instances/${id}/history`, { size: 200 })
+    ])
+    if (!current()) return
+    const nodeName = (nodeId: string | null) => {
+      if (nodeId === null) return h("span", { class: "muted" }, "—")
+      const node = nodes.find((candidate) => candidate.id === nodeId)
+      return h("span", { title: `${node?.type ?? "node"} ${nodeId}` }, node?.name ?? nodeId)
+    }
+    const next = await drawDiagram(deployment.bpmnXml)
+    if (!current()) return next.destroy()
+    diagram?.destroy()
+    diagram = next
+    const open = incidents.items.filter((incident) => incident.state === "OPEN")
+    const failed = new Set(open.map((incident) => incident.nodeId))
+    const counts = new Map<string, { active: number; incidents: number }>()
+    for (const token of tokens) {
+      if (failed.has(token.nodeId)) continue
+      const entry = counts.get(token.nodeId) ?? { active: 0, incidents: 0 }
+      counts.set(token.nodeId, { ...entry, active: entry.active + 1 })
+    }
+    for (const incident of open) {
+      const entry = counts.get(incident.nodeId) ?? { active: 0, incidents: 0 }
+      counts.set(incident.nodeId, { ...entry, incidents: entry.incidents + 1 })
+    }
+    diagram.showCounts(counts as ReadonlyMap<string, ElementCounts>)
+    diagram.mark(tokens.map((token) => token.nodeId).filter((nodeId) => !failed.has(nodeId)), "marker-active")
+    diagram.mark(failed, "marker-incident")
+    // The path taken so far: every element the history names that holds no token now.
+    const waiting = new Set([...tokens.map((token) => token.nodeId), ...failed])
+    diagram.mark(
+      new Set(
+        history.items.flatMap((event) => (event.nodeId === null || waiting.has(event.nodeId) ? [] : [event.nodeId]))
+      ),
+      "marker-visited"
+    )
+
+    const operator = isOperator(session)
+    const running = instance.state === "ACTIVE" || instance.state === "SUSPENDED"
+    const command = (label: string, path: string, question: string, danger = false) => {
+      const button = h("button", { class: danger ? "btn btn-danger" : "btn" }, label)
+      button.addEventListener("click", () =>
+        act(button, async () => {
+          if (!(await confirmDialog({ title: `${label} this instance?`, body: question, confirm: label, danger }))) {
+            return
+          }
+          await api.post(`/process-instances/${id}/${path}`)
+          toast(`Instance ${DONE[path]}`, "success")
+          await load()
+        }))
+      return button
+    }
+    const incidentAction = (incident: Incident, action: "retry" | "skip-node", label: string) => {
+      const button = h("button", { class: action === "retry" ? "btn btn-small btn-primary" : "btn btn-small" }, label)
+      button.addEventListener("click", () =>
+        act(button, async () => {
+          const confirmed = await confirmDialog({
+            title: action === "retry" ? "Retry the failed step?" : "Skip the failed step?",
+            body: [
+              h(
+                "p",
+                null,
+                action === "retry"
+                  ? "The failed step runs again (a failed job gets one more retry) and the incident is resolved."
+                  : "The instance continues after the failed step without running it; its job is canceled."
+              ),
+              h("p", { class: "muted" }, incident.message)
+            ],
+            confirm: label,
+            danger: action !== "retry"
+          })
+          if (!confirmed) return
+          await api.post(`/incidents/${incident.id}/${action}`)
+          toast(action === "retry" ? "Incident retried" : "Step skipped", "success")
+          await load()
+        }))
+      return button
+    }
+
+    replace(
+      outlet,
+      h(
+        "div",
+        { class: "page-head" },
+        h(
+          "div",
+          null,
+          h(
+            "div",
+            { class: "title-row" },
+            h("h1", null, deployment.name ?? deployment.key),
+            h("span", { class: "muted" }, `v${instance.version}`),
+            h("span", { "data-testid": "instance-state" }, badge(instance.state)),
+            open.length > 0 ? badge(`${open.length} incident${open.length > 1 ? "s" : ""}`, "danger") : null
+          ),
+          h("div", { class: "subtitle" }, "Instance ", h("code", null, instance.id))
+        ),
+        operator && running
+          ? h(
+            "div",
+            { class: "actions" },
+            instance.state === "ACTIVE"
+              ? command("Suspend", "suspend", "It stops at its current steps until it is resumed.")
+              : command("Resume", "resume", "It continues from where it was suspended."),
+            command("Cancel", "cancel", "Its jobs, tasks and subscriptions are withdrawn. This cannot be undone.", true)
+          )
+          : null
+      ),
+      h(
+        "div",
+        { class: "card" },
+        h(
+          "dl",
+          { class: "card-body facts" },
+          fact("Process version", link(`#/processes/${deployment.id}`, `${deployment.key} v${deployment.version}`)),
+          fact("Started by", instance.startedBy),
+          fact("Started", when(instance.startedAt)),
+          fact("Ended", when(instance.endedAt)),
+          instance.parentInstanceId === null
+            ? null
+            : fact(
+              "Parent instance",
+              link(`#/instances/${instance.parentInstanceId}`, shortId(instance.parentInstanceId))
+            )
+        )
+      ),
+      h("div", { class: "card diagram-card" }, h("div", { class: "card-body" }, diagram.element)),
+      tabs([
+        {
+          name: "Incidents",
+          count: open.length,
+          alert: open.length > 0,
+          body: () =>
+            table<Incident>(
+              [
+                { title: "Step", cell: (incident) => nodeName(incident.nodeId) },
+                { title: "Type", cell: (incident) => h("code", null, incident.type) },
+                { title: "Message", cell: (incident) => incident.message },
+                { title: "State", cell: (incident) => badge(incident.state) },
+                { title: "Raised", cell: (incident) => when(incident.createdAt) },
+                {
+                  title: "",
+                  cell: (incident) =>
+                    incident.state === "OPEN" && operator
+                      ? h(
+                        "div",
+                        { class: "actions" },
+                        incidentAction(incident, "retry", "Retry"),
+                        incidentAction(incident, "skip-node", "Skip")
+                      )
+                      : null
+                }
+              ],
+              incidents.items,
+              { empty: "No incidents.", testId: "incidents" }
+            )
+        },
+        {
+          name: "Variables",
+          count: Object.keys(variables.variables).length,
+          body: () =>
+            table<[string, unknown]>(
+              [
+                { title: "Name", cell: ([name]) => h("code", null, name) },
+                { title: "Value", cell: ([, value]) => h("pre", null, json(value)) }
+              ],
+              Object.entries(variables.variables).sort(([a], [b]) => a.localeCompare(b)),
+              { empty: "No variables." }
+            )
+        },
+        {
+          name: "Jobs",
+          count: jobs.totalItems,
+          body: () =>
+            table<Job>(
+              [
+                { title: "Step", cell: (job) => nodeName(job.nodeId) },
+                { title: "Type", cell: (job) => h("code", null, job.type) },
+                { title: "State", cell: (job) => badge(job.state) },
+                { title: "Retries", cell: (job) => job.retries, class: "num" },
+                { title: "Worker", cell: (job) => job.worker ?? h("span", { class: "muted" }, "—") },
+                { title: "Error", cell: (job) => job.errorMessage ?? "" },
+                { title: "Created", cell: (job) => when(job.createdAt) }
+              ],
+              jobs.items,
+              { empty: "No jobs." }
+            )
+        },
+        {
+          name: "Tasks",
+          count: tasks.totalItems,
+          body: () =>
+            table<UserTask>(
+              [
+                {
+                  title: "Task",
+                  cell: (task) =>
+                    link(`#/tasks/${task.id}?view=all&instance=${task.processInstanceId}`, task.name ?? task.nodeId)
+                },
+                { title: "State", cell: (task) => badge(task.state) },
+                { title: "Assignee", cell: (task) => task.assignee ?? h("span", { class: "muted" }, "unassigned") },
+                { title: "Created", cell: (task) => when(task.createdAt) },
+                { title: "Completed", cell: (task) => when(task.completedAt) }
+              ],
+              tasks.items,
+              { empty: "No tasks." }
+            )
+        },
+        {
+          name: "History",
+          count: history.totalItems,
+          body: () =>
+            table<HistoryEvent>(
+              [
+                { title: "#", cell: (event) => event.eventSeq, class: "num" },
+                { title: "Event", cell: (event) => h("code", null, event.type) },
+                { title: "Step", cell: (event) => nodeName(event.nodeId) },
+                { title: "By", cell: (event) => event.sub ?? "" },
+                { title: "At", cell: (event) => when(event.occurredAt) }
+              ],
+              history.items,
+              { empty: "No history." }
+            )
+        }
+      ])
+    )
+  }
+  await load()
+}

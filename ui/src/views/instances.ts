@@ -1,0 +1,136 @@
+// Instances: a paged list, newest first, filtered by process, version, state and "has an incident"; the filters live
+// in the URL (#/instances?process=…&state=…&page=…) so a filtered list can be linked and reloaded.
+import { api, type Deployment, type ProcessInstance } from "../api.ts"
+import { badge, h, link, loading, pager, replace, shortId, table, when } from "../dom.ts"
+import { go, type View } from "../view.ts"
+
+const STATES = ["ACTIVE", "SUSPENDED", "COMPLETED", "CANCELED"] as const
+
+export const instancesView: View = async ({ outlet, query, current }) => {
+  const filter = {
+    process: query.get("process") ?? "",
+    deployment: query.get("deployment") ?? "",
+    state: query.get("state") ?? "",
+    incidents: query.get("incidents") ?? "",
+    page: Number(query.get("page") ?? "0") || 0
+  }
+  const apply = (changes: Partial<typeof filter>) => {
+    const next = { ...filter, page: 0, ...changes }
+    go("/instances", { ...next, page: next.page === 0 ? undefined : next.page })
+  }
+  const body = h("div", null, loading())
+  const processSelect = h(
+    "select",
+    {
+      "aria-label": "Process",
+      onChange: (e: Event) => apply({ process: (e.target as HTMLSelectElement).value, deployment: "" })
+    },
+    h("option", { value: "" }, "All processes")
+  )
+  replace(
+    outlet,
+    h(
+      "div",
+      { class: "page-head" },
+      h("div", null, h("h1", null, "Instances"), h("div", { class: "subtitle" }, "Process instances, newest first"))
+    ),
+    h(
+      "div",
+      { class: "card" },
+      h(
+        "div",
+        { class: "filters", "data-testid": "instance-filters" },
+        h("label", null, "Process", processSelect),
+        h(
+          "label",
+          null,
+          "State",
+          h(
+            "select",
+            { "aria-label": "State", onChange: (e: Event) => apply({ state: (e.target as HTMLSelectElement).value }) },
+            h("option", { value: "" }, "Any state"),
+            STATES.map((state) =>
+              h(
+                "option",
+                { value: state, selected: filter.state === state },
+                state.charAt(0) + state.slice(1).toLowerCase()
+              )
+            )
+          )
+        ),
+        h(
+          "label",
+          { class: "check" },
+          h("input", {
+            type: "checkbox",
+            checked: filter.incidents === "true",
+            onChange: (e: Event) => apply({ incidents: (e.target as HTMLInputElement).checked ? "true" : "" })
+          }),
+          "With open incidents"
+        ),
+        filter.deployment === ""
+          ? null
+          : h(
+            "span",
+            { class: "badge badge-info" },
+            "one version ",
+            h("a", { href: "#", onClick: (e: Event) => (e.preventDefault(), apply({ deployment: "" })) }, "×")
+          )
+      ),
+      body
+    )
+  )
+
+  const [deployments, instances] = await Promise.all([
+    api.page<Deployment>("/deployments", { size: 1000 }),
+    api.page<ProcessInstance>("/process-instances", {
+      processKey: filter.process,
+      deploymentId: filter.deployment,
+      state: filter.state,
+      hasIncident: filter.incidents === "true" ? "true" : undefined,
+      page: filter.page,
+      size: 20
+    })
+  ])
+  if (!current()) return
+  const names = new Map(deployments.items.map((deployment) => [deployment.key, deployment.name ?? deployment.key]))
+  for (const key of [...names.keys()].sort()) {
+    processSelect.append(h("option", { value: key, selected: key === filter.process }, names.get(key) ?? key))
+  }
+  replace(
+    body,
+    table<ProcessInstance>(
+      [
+        { title: "Instance", cell: (instance) => link(`#/instances/${instance.id}`, shortId(instance.id)) },
+        {
+          title: "Process",
+          cell: (
+            instance
+          ) => [
+            names.get(instance.processKey) ?? instance.processKey,
+            h("span", { class: "muted" }, ` v${instance.version}`)
+          ]
+        },
+        {
+          title: "State",
+          cell: (instance) => [
+            badge(instance.state),
+            instance.incidentCount > 0
+              ? badge(`${instance.incidentCount} incident${instance.incidentCount > 1 ? "s" : ""}`, "danger")
+              : null
+          ]
+        },
+        { title: "Started by", cell: (instance) => instance.startedBy },
+        { title: "Started", cell: (instance) => when(instance.startedAt) },
+        { title: "Ended", cell: (instance) => when(instance.endedAt) }
+      ],
+      instances.items,
+      {
+        empty: "No instance matches these filters.",
+        onRow: (instance) => (location.hash = `#/instances/${instance.id}`),
+        testId: "instances"
+      }
+    ),
+    pager(instances, (page) => apply({ ...filter, page }))
+  )
+}

@@ -1,0 +1,204 @@
+// Tasklist: open tasks (mine, unassigned, all) on the left; the selected task on the right with claim / unclaim and
+// its form, whose entries complete the task as its variables. Only the assignee works on a task: the form is
+// read-only until the person claims it.
+import { api, ApiError, type TaskForm, type UserTask } from "../api.ts"
+import { act, badge, type Child, h, link, loading, replace, shortId, toast, when } from "../dom.ts"
+import { renderTaskForm } from "../taskForm.ts"
+import { go, type View, type ViewContext } from "../view.ts"
+
+type Filter = "mine" | "unassigned" | "all"
+const FILTERS: ReadonlyArray<readonly [Filter, string]> = [["mine", "Assigned to me"], ["unassigned", "Unassigned"], [
+  "all",
+  "All open"
+]]
+
+const fact = (label: string, value: Child) => h("div", { class: "fact" }, h("dt", null, label), h("dd", null, value))
+
+/** The open tasks of a filter. The API filters by assignee; "unassigned" is the open tasks without one. */
+const openTasks = async (filter: Filter, username: string): Promise<ReadonlyArray<UserTask>> => {
+  const query = { state: "CREATED", sort: "priority", size: filter === "mine" ? 200 : 500 }
+  const page = await api.page<UserTask>("/tasks", filter === "mine" ? { ...query, assignee: username } : query)
+  return filter === "unassigned" ? page.items.filter((task) => task.assignee === null) : page.items
+}
+
+const taskDetail = async (
+  context: ViewContext,
+  task: UserTask,
+  host: HTMLElement,
+  hrefFor: (id: string | undefined, view: Filter) => string
+): Promise<void> => {
+  const { session, current, onLeave } = context
+  const mine = task.assignee === session.username
+  let form: TaskForm | undefined
+  try {
+    form = await api.get<TaskForm>(`/tasks/${task.id}/form`)
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 404)) throw error
+  }
+  const rendered = form === undefined
+    ? undefined
+    : await renderTaskForm(form, task.variables, { readOnly: !mine || task.state !== "CREATED" })
+  if (rendered !== undefined) onLeave(rendered.destroy)
+  if (!current()) return
+
+  const claim = h("button", { class: "btn btn-primary" }, "Claim")
+  claim.addEventListener("click", () =>
+    act(claim, async () => {
+      await api.post(`/tasks/${task.id}/claim`)
+      toast("Task claimed: it is yours now", "success")
+      location.hash = hrefFor(task.id, "mine")
+    }))
+  const unclaim = h("button", { class: "btn" }, "Unclaim")
+  unclaim.addEventListener("click", () =>
+    act(unclaim, async () => {
+      await api.post(`/tasks/${task.id}/unclaim`)
+      toast("Task released")
+      location.hash = hrefFor(task.id, "unassigned")
+    }))
+  const complete = h("button", { class: "btn btn-primary", disabled: !mine }, "Complete task")
+  complete.addEventListener("click", () =>
+    act(complete, async () => {
+      const variables = rendered === undefined ? {} : rendered.submit()
+      if (variables === undefined) {
+        toast("Some fields need attention", "danger")
+        return
+      }
+      await api.post(`/tasks/${task.id}/complete`, { variables })
+      toast(`Completed "${task.name ?? task.nodeId}"`, "success")
+      go("/tasks", { view: "mine" })
+    }))
+
+  replace(
+    host,
+    h(
+      "div",
+      { class: "card", "data-testid": "task-detail" },
+      h(
+        "div",
+        { class: "card-head" },
+        h(
+          "div",
+          null,
+          h("h2", null, task.name ?? task.nodeId),
+          h(
+            "div",
+            { class: "muted" },
+            "Instance ",
+            link(`#/instances/${task.processInstanceId}`, shortId(task.processInstanceId))
+          )
+        ),
+        task.state !== "CREATED"
+          ? badge(task.state)
+          : h(
+            "div",
+            { class: "actions" },
+            task.assignee === null
+              ? claim
+              : mine
+              ? unclaim
+              : h("span", { class: "muted" }, `Assigned to ${task.assignee}`)
+          )
+      ),
+      h(
+        "dl",
+        { class: "card-body facts" },
+        fact("Assignee", task.assignee ?? h("span", { class: "muted" }, "unassigned")),
+        fact("Candidate groups", task.candidateGroups.length === 0 ? "—" : task.candidateGroups.join(", ")),
+        fact("Priority", String(task.priority)),
+        fact("Due", when(task.dueDate)),
+        fact("Created", when(task.createdAt))
+      ),
+      task.state === "CREATED" && !mine
+        ? h("div", { class: "alert alert-info", style: "margin: 0 20px 16px" }, "Claim the task to work on it.")
+        : null,
+      rendered === undefined
+        ? h("div", { class: "card-body muted" }, "This task has no form; completing it sets no variables.")
+        : rendered.element,
+      task.state === "CREATED" ? h("div", { class: "form-actions" }, complete) : null
+    )
+  )
+}
+
+export const tasksView: View = async (context) => {
+  const { params, query, outlet, session, current } = context
+  const filter = (FILTERS.find(([name]) => name === query.get("view"))?.[0]) ?? "mine"
+  const selectedId = params[0]
+  const list = h("div", { class: "card" }, loading())
+  const detail = h("div", null)
+  replace(
+    outlet,
+    h(
+      "div",
+      { class: "page-head" },
+      h("div", null, h("h1", null, "Tasks"), h("div", { class: "subtitle" }, "Work waiting for people"))
+    ),
+    h("div", { class: "tasklist" }, list, detail)
+  )
+  const hrefFor = (id: string | undefined, view: Filter) => `#/tasks${id === undefined ? "" : `/${id}`}?view=${view}`
+
+  const tasks = await openTasks(filter, session.username)
+  if (!current()) return
+  replace(
+    list,
+    h(
+      "div",
+      { class: "tabs", role: "tablist" },
+      FILTERS.map(([name, label]) =>
+        h("a", { class: name === filter ? "tab active" : "tab", href: hrefFor(undefined, name) }, label)
+      )
+    ),
+    tasks.length === 0
+      ? h(
+        "div",
+        { class: "empty-state" },
+        filter === "mine" ? "Nothing assigned to you. Pick a task from Unassigned." : "No open tasks."
+      )
+      : h(
+        "ul",
+        { class: "task-items", "data-testid": "task-list" },
+        tasks.map((task) =>
+          h(
+            "li",
+            null,
+            h(
+              "a",
+              { class: task.id === selectedId ? "task-item selected" : "task-item", href: hrefFor(task.id, filter) },
+              h("div", { class: "task-name" }, task.name ?? task.nodeId),
+              h(
+                "div",
+                { class: "task-meta" },
+                task.assignee === null
+                  ? badge("unassigned", "warning")
+                  : h(
+                    "span",
+                    { class: "badge badge-info badge-raw" },
+                    task.assignee === session.username ? "me" : task.assignee
+                  ),
+                h("span", null, `priority ${task.priority}`),
+                when(task.createdAt)
+              )
+            )
+          )
+        )
+      )
+  )
+  if (selectedId === undefined) {
+    replace(detail, h("div", { class: "card empty-state" }, "Select a task to see its form."))
+    return
+  }
+  // A task outside the list (linked from an instance, or done): look it up by its instance when the link names it.
+  const instanceId = query.get("instance")
+  const selected = tasks.find((task) => task.id === selectedId) ??
+    (await api.page<UserTask>(
+      "/tasks",
+      instanceId === null ? { size: 1000 } : { processInstanceId: instanceId, size: 1000 }
+    ))
+      .items.find((task) => task.id === selectedId)
+  if (!current()) return
+  if (selected === undefined) {
+    replace(detail, h("div", { class: "card empty-state" }, "This task is gone: completed or canceled."))
+    return
+  }
+  replace(detail, h("div", { class: "card" }, loading()))
+  await taskDetail(context, selected, detail, hrefFor)
+}
