@@ -3,10 +3,10 @@
 import { Context, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { makeGroupCommit } from "../persistence/GroupCommit.ts"
-import { countOf } from "../persistence/SqlValues.ts"
+import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { AuditEvent } from "../schema/Audit.ts"
-import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { PageOf, PageRequest } from "../schema/Common.ts"
 import { newId } from "./Ids.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
 
@@ -117,12 +117,14 @@ export class AuditLog extends Context.Service<AuditLog, AuditLogShape>()("flowco
               ...(from === undefined ? [] : [sql`occurred_at >= ${from}`]),
               ...(to === undefined ? [] : [sql`occurred_at < ${to}`])
             ])
-            const [rows, total] = yield* Effect.all([
-              sql<AuditRow>`SELECT * FROM audit_events WHERE ${where}
-                ORDER BY occurred_at DESC, id DESC LIMIT ${page.size} OFFSET ${page.page * page.size}`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM audit_events WHERE ${where}`
-            ]).pipe(Effect.orDie)
-            return pageOf(rows.map(toEvent), page, countOf(total))
+            return yield* pagedQuery(sql, {
+              select: sql`SELECT * FROM audit_events`,
+              countFrom: sql`audit_events`,
+              where,
+              orderBy: sql`occurred_at DESC, id DESC`,
+              page,
+              toItem: toEvent
+            }).pipe(Effect.orDie)
           })
       }
     })

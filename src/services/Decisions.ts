@@ -2,9 +2,10 @@
 // file with many decisions; every decision is the next version of its key. Parsed models are cached by id.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { countOf, fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
+import { pagedQuery } from "../persistence/PagedQuery.ts"
+import { fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
 import { type BusinessError, type NotFound, notFound, type ValidationError } from "../schema/ApiErrors.ts"
-import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Decision, DecisionModel } from "../schema/Decisions.ts"
 import { DecisionEngine, type Evaluation, type ParsedDecisionModel } from "./DecisionEngine.ts"
 import { isUuid, newId } from "./Ids.ts"
@@ -253,14 +254,14 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
               ...(filter.key === undefined ? [] : [sql`d.key = ${filter.key}`])
             ])
             const order = filter.key === undefined ? sql`d.created_at DESC, d.id DESC` : sql`d.version DESC`
-            const [rows, total] = yield* Effect.all([
-              sql<
-                DecisionRow
-              >`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id
-                WHERE ${where} ORDER BY ${order} LIMIT ${page.size} OFFSET ${page.page * page.size}`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM decisions d WHERE ${where}`
-            ])
-            return pageOf(rows.map(toDecision), page, countOf(total))
+            return yield* pagedQuery(sql, {
+              select: sql`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id`,
+              countFrom: sql`decisions d`,
+              where,
+              orderBy: order,
+              page,
+              toItem: toDecision
+            })
           }).pipe(Effect.orDie),
         get: (tenantId, id) =>
           Effect.gen(function*() {
@@ -292,15 +293,15 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
           }),
         listModels: (tenantId, page) =>
           Effect.gen(function*() {
-            const [rows, total] = yield* Effect.all([
-              sql<ModelRow>`SELECT m.id, m.name, m.namespace, m.format, m.created_by, m.created_at,
+            return yield* pagedQuery(sql, {
+              select: sql`SELECT m.id, m.name, m.namespace, m.format, m.created_by, m.created_at,
                   (SELECT count(*) FROM decisions d WHERE d.decision_model_id = m.id) AS decision_count
-                FROM decision_models m WHERE m.tenant_id = ${tenantId}
-                ORDER BY m.created_at DESC, m.id DESC LIMIT ${page.size} OFFSET ${page.page * page.size}`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM decision_models WHERE tenant_id = ${tenantId}`
-            ])
-            return pageOf(
-              rows.map((row) => ({
+                FROM decision_models m`,
+              countFrom: sql`decision_models m`,
+              where: sql`m.tenant_id = ${tenantId}`,
+              orderBy: sql`m.created_at DESC, m.id DESC`,
+              page,
+              toItem: (row: ModelRow) => ({
                 id: row.id,
                 name: row.name,
                 namespace: row.namespace,
@@ -308,10 +309,8 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
                 decisionCount: Number(row.decision_count ?? 0),
                 createdBy: row.created_by,
                 createdAt: isoFromDb(row.created_at)
-              })),
-              page,
-              countOf(total)
-            )
+              })
+            })
           }).pipe(Effect.orDie),
         getModel: (tenantId, id) =>
           Effect.gen(function*() {

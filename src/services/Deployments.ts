@@ -4,7 +4,8 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { dueAt } from "../bpmn/Timer.ts"
-import { countOf, fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
+import { pagedQuery } from "../persistence/PagedQuery.ts"
+import { fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
 import {
   type BusinessError,
   businessError,
@@ -12,7 +13,7 @@ import {
   notFound,
   type ValidationError
 } from "../schema/ApiErrors.ts"
-import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Deployment, DeploymentDetail } from "../schema/Deployments.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { type CompiledModel, type ModelNode, ProcessModels } from "./ProcessModels.ts"
@@ -166,12 +167,14 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
               ...(filter.key === undefined ? [] : [sql`key = ${filter.key}`])
             ])
             const order = filter.key === undefined ? sql`created_at DESC, id DESC` : sql`version DESC`
-            const [rows, total] = yield* Effect.all([
-              sql<DeploymentRow>`SELECT ${summary} FROM deployments WHERE ${where} ORDER BY ${order}
-                LIMIT ${page.size} OFFSET ${page.page * page.size}`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM deployments WHERE ${where}`
-            ])
-            return pageOf(rows.map(toDeployment), page, countOf(total))
+            return yield* pagedQuery(sql, {
+              select: sql`SELECT ${summary} FROM deployments`,
+              countFrom: sql`deployments`,
+              where,
+              orderBy: order,
+              page,
+              toItem: toDeployment
+            })
           }).pipe(Effect.orDie),
         get: (tenantId, id) => Effect.map(getRow(tenantId, id, `${SUMMARY_COLUMNS}, bpmn_xml, source`), toDetail),
         nodes: (tenantId, id) =>

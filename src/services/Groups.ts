@@ -1,6 +1,7 @@
 // Groups of users within a tenant, and their members.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { countOf, isUniqueViolation } from "../persistence/SqlValues.ts"
 import { type Conflict, conflict, NotFound, notFound } from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
@@ -111,16 +112,15 @@ export class Groups extends Context.Service<Groups, GroupsShape>()("flowcore/Gro
         members: (tenantId, groupId, page) =>
           Effect.gen(function*() {
             yield* get(tenantId, groupId)
-            const [rows, total] = yield* Effect.all([
-              sql<MemberRow>`SELECT m.group_id, m.user_id, u.username, m.added_at
-                FROM group_members m JOIN users u ON u.id = m.user_id
-                WHERE m.tenant_id = ${tenantId} AND m.group_id = ${groupId}
-                ORDER BY u.username LIMIT ${page.size} OFFSET ${page.page * page.size}`,
-              sql<
-                { count: unknown }
-              >`SELECT count(*) AS count FROM group_members WHERE tenant_id = ${tenantId} AND group_id = ${groupId}`
-            ]).pipe(Effect.orDie)
-            return pageOf(rows.map(toMember), page, countOf(total))
+            return yield* pagedQuery(sql, {
+              select: sql`SELECT m.group_id, m.user_id, u.username, m.added_at
+                FROM group_members m JOIN users u ON u.id = m.user_id`,
+              countFrom: sql`group_members m`,
+              where: sql`m.tenant_id = ${tenantId} AND m.group_id = ${groupId}`,
+              orderBy: sql`u.username`,
+              page,
+              toItem: toMember
+            }).pipe(Effect.orDie)
           }),
         addMember: (tenantId, groupId, userId) =>
           Effect.gen(function*() {

@@ -5,9 +5,10 @@ import { SqlClient } from "effect/sql"
 import { createHash, randomBytes } from "node:crypto"
 import type { Role } from "../auth/Roles.ts"
 import { AppConfig } from "../config.ts"
-import { countOf, fromJson, toJson } from "../persistence/SqlValues.ts"
+import { pagedQuery } from "../persistence/PagedQuery.ts"
+import { fromJson, toJson } from "../persistence/SqlValues.ts"
 import { type Conflict, conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
-import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Invitation } from "../schema/Invitations.ts"
 import type { User } from "../schema/Users.ts"
 import { isUuid, newId } from "./Ids.ts"
@@ -74,13 +75,15 @@ export class Invitations extends Context.Service<Invitations, InvitationsShape>(
           Effect.gen(function*() {
             const now = yield* nowIso
             const where = sql`tenant_id = ${tenantId} AND state = 'PENDING' AND expires_at > ${now}`
-            const [rows, total] = yield* Effect.all([
-              sql<InvitationRow>`SELECT * FROM invitations WHERE ${where}
-                ORDER BY created_at DESC, id DESC LIMIT ${page.size} OFFSET ${page.page * page.size}`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM invitations WHERE ${where}`
-            ])
             const ms = Date.parse(now)
-            return pageOf(rows.map((row) => toInvitation(row, ms)), page, countOf(total))
+            return yield* pagedQuery(sql, {
+              select: sql`SELECT * FROM invitations`,
+              countFrom: sql`invitations`,
+              where,
+              orderBy: sql`created_at DESC, id DESC`,
+              page,
+              toItem: (row: InvitationRow) => toInvitation(row, ms)
+            })
           }).pipe(Effect.orDie),
 
         create: (tenantId, invitedBy, input) =>

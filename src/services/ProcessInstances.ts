@@ -9,7 +9,8 @@ import {
 } from "../actors/ProcessInstance.ts"
 import type { Principal } from "../auth/Principal.ts"
 import type { InstanceCommand } from "../engine/InstanceCommands.ts"
-import { countOf, fromJson } from "../persistence/SqlValues.ts"
+import { pagedQuery } from "../persistence/PagedQuery.ts"
+import { fromJson } from "../persistence/SqlValues.ts"
 import {
   type BusinessError,
   businessError,
@@ -20,7 +21,7 @@ import {
   ValidationError,
   validationError
 } from "../schema/ApiErrors.ts"
-import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { EventSubscription, HistoryEvent, InstanceSnapshot, ProcessInstance } from "../schema/ProcessInstances.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { type HistoryEvent as EngineHistoryEvent, ProcessEngine, type TokenView } from "./ProcessEngine.ts"
@@ -58,6 +59,16 @@ const toInstance = (row: InstanceRow): ProcessInstance => ({
   endedAt: isoOrNull(row.ended_at),
   updatedAt: isoFromDb(row.updated_at)
 })
+
+interface HistoryRow {
+  readonly event_seq: unknown
+  readonly type: string
+  readonly node_id: string | null
+  readonly token_id: string | null
+  readonly payload: unknown
+  readonly actor: string | null
+  readonly occurred_at: unknown
+}
 
 const COLUMNS = `id, deployment_id, process_key, version, state, incident_count, parent_instance_id, root_instance_id,
   variables, started_by, started_at, ended_at, updated_at`
@@ -290,12 +301,14 @@ export class ProcessInstances
               ...(endedAfter === undefined ? [] : [sql`ended_at >= ${endedAfter}`]),
               ...(endedBefore === undefined ? [] : [sql`ended_at < ${endedBefore}`])
             ])
-            const [rows, total] = yield* Effect.all([
-              sql<InstanceRow>`SELECT ${columns} FROM process_instances WHERE ${where}
-                ORDER BY started_at DESC, id DESC LIMIT ${page.size} OFFSET ${page.page * page.size}`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM process_instances WHERE ${where}`
-            ]).pipe(Effect.orDie)
-            return pageOf(rows.map(toInstance), page, countOf(total))
+            return yield* pagedQuery(sql, {
+              select: sql`SELECT ${columns} FROM process_instances`,
+              countFrom: sql`process_instances`,
+              where,
+              orderBy: sql`started_at DESC, id DESC`,
+              page,
+              toItem: toInstance
+            }).pipe(Effect.orDie)
           }),
         get,
         apply: (principal, id, command, commandId) => Effect.asVoid(send(principal, id, commandId, command)),
@@ -506,27 +519,13 @@ export class ProcessInstances
         history: (tenantId, id, page) =>
           Effect.gen(function*() {
             yield* get(tenantId, id)
-            const [rows, total] = yield* Effect.all([
-              sql<
-                {
-                  event_seq: unknown
-                  type: string
-                  node_id: string | null
-                  token_id: string | null
-                  payload: unknown
-                  actor: string | null
-                  occurred_at: unknown
-                }
-              >`
-                SELECT event_seq, type, node_id, token_id, payload, actor, occurred_at FROM instance_events
-                WHERE tenant_id = ${tenantId} AND instance_id = ${id} ORDER BY event_seq
-                LIMIT ${page.size} OFFSET ${page.page * page.size}`,
-              sql<
-                { count: unknown }
-              >`SELECT count(*) AS count FROM instance_events WHERE tenant_id = ${tenantId} AND instance_id = ${id}`
-            ]).pipe(Effect.orDie)
-            return pageOf(
-              rows.map((row) => ({
+            return yield* pagedQuery(sql, {
+              select: sql`SELECT event_seq, type, node_id, token_id, payload, actor, occurred_at FROM instance_events`,
+              countFrom: sql`instance_events`,
+              where: sql`tenant_id = ${tenantId} AND instance_id = ${id}`,
+              orderBy: sql`event_seq`,
+              page,
+              toItem: (row: HistoryRow) => ({
                 eventSeq: Number(row.event_seq),
                 type: row.type,
                 nodeId: row.node_id,
@@ -534,10 +533,8 @@ export class ProcessInstances
                 data: fromJson<Record<string, unknown>>(row.payload),
                 sub: row.actor,
                 occurredAt: isoFromDb(row.occurred_at)
-              })),
-              page,
-              countOf(total)
-            )
+              })
+            }).pipe(Effect.orDie)
           })
       }
     })

@@ -8,10 +8,11 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
-import { countOf, fromJson, toJson } from "../persistence/SqlValues.ts"
+import { pagedQuery } from "../persistence/PagedQuery.ts"
+import { fromJson, toJson } from "../persistence/SqlValues.ts"
 import { Forbidden, type NotFound, notFound, type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { Permission, ResourceAuthorization, ResourceType } from "../schema/Authorizations.ts"
-import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { PageOf, PageRequest } from "../schema/Common.ts"
 import { Groups } from "./Groups.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
@@ -123,12 +124,14 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
                 : [isUuid(filter.groupId) ? sql`group_id = ${filter.groupId}` : sql`false`])
             ]
             const where = sql.and(conditions)
-            const [rows, total] = yield* Effect.all([
-              sql<AuthorizationRow>`SELECT * FROM resource_authorizations WHERE ${where}
-                ORDER BY created_at DESC, id DESC LIMIT ${page.size} OFFSET ${page.page * page.size}`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM resource_authorizations WHERE ${where}`
-            ])
-            return pageOf(rows.map(toAuthorization), page, countOf(total))
+            return yield* pagedQuery(sql, {
+              select: sql`SELECT * FROM resource_authorizations`,
+              countFrom: sql`resource_authorizations`,
+              where,
+              orderBy: sql`created_at DESC, id DESC`,
+              page,
+              toItem: toAuthorization
+            })
           }).pipe(Effect.orDie),
         grant: (tenantId, grant) =>
           Effect.gen(function*() {

@@ -3,9 +3,10 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { hashPassword } from "../auth/PasswordHasher.ts"
 import type { Role } from "../auth/Roles.ts"
+import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { countOf, fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
 import { type Conflict, conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
-import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { User } from "../schema/Users.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
@@ -84,13 +85,13 @@ export class Users extends Context.Service<Users, UsersShape>()("flowcore/Users"
 
       return {
         list: (tenantId, page) =>
-          Effect.gen(function*() {
-            const [rows, total] = yield* Effect.all([
-              sql<UserRow>`SELECT * FROM users WHERE tenant_id = ${tenantId}
-                ORDER BY created_at DESC, id DESC LIMIT ${page.size} OFFSET ${page.page * page.size}`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM users WHERE tenant_id = ${tenantId}`
-            ])
-            return pageOf(rows.map(toUser), page, countOf(total))
+          pagedQuery(sql, {
+            select: sql`SELECT * FROM users`,
+            countFrom: sql`users`,
+            where: sql`tenant_id = ${tenantId}`,
+            orderBy: sql`created_at DESC, id DESC`,
+            page,
+            toItem: toUser
           }).pipe(Effect.orDie),
         create,
         get: (tenantId, id) =>

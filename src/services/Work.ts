@@ -5,6 +5,7 @@ import { Clock, Context, Effect, Layer, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { AppConfig } from "../config.ts"
+import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { countOf, fromJson } from "../persistence/SqlValues.ts"
 import {
   type BusinessError,
@@ -299,14 +300,14 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
                 ? []
                 : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
             ])
-            const [rows, total] = yield* Effect.all([
-              sql<
-                TaskRow
-              >`SELECT * FROM user_tasks WHERE ${where} ORDER BY ${sql.literal(taskOrder[filter.sort ?? "createdAt"])}
-                LIMIT ${page.size} OFFSET ${page.page * page.size}`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM user_tasks WHERE ${where}`
-            ]).pipe(Effect.orDie)
-            return pageOf(rows.map(toTask), page, countOf(total))
+            return yield* pagedQuery(sql, {
+              select: sql`SELECT * FROM user_tasks`,
+              countFrom: sql`user_tasks`,
+              where,
+              orderBy: sql.literal(taskOrder[filter.sort ?? "createdAt"]),
+              page,
+              toItem: toTask
+            }).pipe(Effect.orDie)
           }),
         getTask: (tenantId, taskId) => Effect.map(taskById(tenantId, taskId), toTask),
         completeTask: (principal, taskId, variables) =>
