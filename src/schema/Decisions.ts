@@ -6,7 +6,9 @@ export const DecisionFormat = Schema.Literals(["JSON_TABLE", "DMN_XML"]).annotat
 
 export const Decision = Schema.Struct({
   id: Schema.String,
-  key: Schema.String.annotate({ description: "the DMN decision id; versions are counted per key" }),
+  key: Schema.String.annotate({
+    description: "the DMN decision id, or the decision's name when it has no id; versions are counted per key"
+  }),
   name: Schema.NullOr(Schema.String),
   version: Schema.Int,
   kind: Schema.String,

@@ -6,7 +6,13 @@ import { countOf, fromJson, isUniqueViolation, toJson } from "../persistence/Sql
 import { type BusinessError, type NotFound, notFound, type ValidationError } from "../schema/ApiErrors.ts"
 import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
 import type { Decision, DecisionModel } from "../schema/Decisions.ts"
-import { DecisionEngine, type Evaluation, type ParsedDecisionModel } from "./DecisionEngine.ts"
+import {
+  decisionByRef,
+  DecisionEngine,
+  type Evaluation,
+  type ParsedDecisionModel,
+  serviceByRef
+} from "./DecisionEngine.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
 
@@ -96,13 +102,15 @@ export interface DecisionsShape {
   readonly evaluateInModel: (
     tenantId: string,
     modelId: string,
-    decisionId: string,
+    /** The decision's key, DMN id or name. */
+    decisionRef: string,
     variables: Readonly<Record<string, unknown>>
   ) => Effect.Effect<EvaluatedDecision, EvaluateError>
   readonly evaluateService: (
     tenantId: string,
     modelId: string,
-    serviceId: string,
+    /** The service's DMN id or name. */
+    serviceRef: string,
     variables: Readonly<Record<string, unknown>>
   ) => Effect.Effect<EvaluatedDecision, EvaluateError>
 }
@@ -166,11 +174,11 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
             const id = yield* newId
             const rows = yield* sql<DecisionRow>`INSERT INTO decisions
                 (tenant_id, id, decision_model_id, key, name, version, kind, hit_policy, source, created_by, created_at)
-              SELECT ${tenantId}, ${id}, ${modelId}, ${decision.id}, ${decision.name}, coalesce(max(version), 0) + 1,
+              SELECT ${tenantId}, ${id}, ${modelId}, ${decision.key}, ${decision.name}, coalesce(max(version), 0) + 1,
                 ${decision.kind}, ${decision.hitPolicy}, ${
               table === undefined ? null : toJson(table)
             }::jsonb, ${actor}, ${now}
-              FROM decisions WHERE tenant_id = ${tenantId} AND key = ${decision.id}
+              FROM decisions WHERE tenant_id = ${tenantId} AND key = ${decision.key}
               RETURNING *, ${format}::text AS format`
             decisions.push(toDecision(rows[0]!))
           }
@@ -210,7 +218,7 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
         Effect.gen(function*() {
           const model = yield* parsed(yield* modelRow(tenantId, row.decision_model_id))
           const evaluation = yield* engine.evaluate(model, row.key, variables, { trace })
-          const summary = model.decisions.find((d) => d.id === row.key)
+          const summary = model.decisions.find((d) => d.key === row.key)
           return {
             ...evaluation,
             decisionId: row.id,
@@ -266,7 +274,7 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
           Effect.gen(function*() {
             const row = yield* decisionRow(tenantId, id)
             const model = yield* parsed(yield* modelRow(tenantId, row.decision_model_id))
-            const summary = model.decisions.find((d) => d.id === row.key)
+            const summary = model.decisions.find((d) => d.key === row.key)
             return {
               decision: toDecision(row),
               requiredDecisions: summary?.requiredDecisions ?? [],
@@ -319,27 +327,30 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
             return toModel(row, yield* parsed(row), yield* decisionsOfModel(tenantId, id))
           }),
         modelXml: (tenantId, id) => Effect.map(modelRow(tenantId, id), (row) => row.dmn_xml),
-        evaluateInModel: (tenantId, modelId, decisionId, variables) =>
+        evaluateInModel: (tenantId, modelId, decisionRef, variables) =>
           Effect.gen(function*() {
             const row = yield* modelRow(tenantId, modelId)
             const model = yield* parsed(row)
-            if (!model.decisions.some((d) => d.id === decisionId)) return yield* notFound("decision", decisionId)
-            const evaluation = yield* engine.evaluate(model, decisionId, variables, { trace: false })
-            const stored = (yield* decisionsOfModel(tenantId, modelId)).find((d) => d.key === decisionId)
+            const summary = decisionByRef(model, decisionRef)
+            if (summary === undefined) return yield* notFound("decision", decisionRef)
+            const evaluation = yield* engine.evaluate(model, summary.key, variables, { trace: false })
+            const stored = (yield* decisionsOfModel(tenantId, modelId)).find((d) => d.key === summary.key)
             return {
               ...evaluation,
-              decisionId: stored?.id ?? decisionId,
-              decisionKey: decisionId,
+              decisionId: stored?.id ?? summary.key,
+              decisionKey: summary.key,
               version: stored?.version ?? null,
               outputName: null
             }
           }),
-        evaluateService: (tenantId, modelId, serviceId, variables) =>
+        evaluateService: (tenantId, modelId, serviceRef, variables) =>
           Effect.gen(function*() {
             const model = yield* parsed(yield* modelRow(tenantId, modelId))
-            if (!model.services.some((s) => s.id === serviceId)) return yield* notFound("decision service", serviceId)
-            const evaluation = yield* engine.evaluateService(model, serviceId, variables)
-            return { ...evaluation, decisionId: serviceId, decisionKey: serviceId, version: null, outputName: null }
+            const service = serviceByRef(model, serviceRef)
+            if (service === undefined) return yield* notFound("decision service", serviceRef)
+            const ref = service.id !== "" ? service.id : (service.name ?? serviceRef)
+            const evaluation = yield* engine.evaluateService(model, ref, variables)
+            return { ...evaluation, decisionId: ref, decisionKey: ref, version: null, outputName: null }
           })
       }
     })

@@ -14,31 +14,41 @@ import { decisionTableFromJson, decisionTableToDmnXml } from "../decision/Decisi
 import { evaluateFeel, fromJson, toJson } from "../decision/Feel.ts"
 import { listFeelFunctions } from "../decision/FeelFunctions.ts"
 import { BusinessError, ValidationError } from "../schema/ApiErrors.ts"
-import { DecisionEngine, type ParsedDecisionModel } from "./DecisionEngine.ts"
+import { DecisionEngine, decisionKeys, type ParsedDecisionModel } from "./DecisionEngine.ts"
 
 const invalid = (message: string, errors: ReadonlyArray<{ readonly field: string; readonly message: string }>) =>
   new ValidationError({ message, errors: errors.map((e) => ({ ...e, code: "INVALID_MODEL" })) })
 
-const summarise = (model: DecisionModel): ParsedDecisionModel => ({
-  name: model.name || null,
-  namespace: model.namespace || null,
-  decisions: model.decisions.map((decision) => ({
-    id: decision.id,
-    name: decision.name || null,
-    kind: decision.expression === undefined
-      ? "NONE"
-      : decision.expression.kind === "decisionTable"
-      ? "DECISION_TABLE"
-      : decision.expression.kind.toUpperCase(),
-    hitPolicy: decision.expression?.kind === "decisionTable" ? decision.expression.hitPolicy : null,
-    requiredDecisions: decision.requiredDecisions,
-    requiredInputs: decision.requiredInputs,
-    outputNames: decision.expression?.kind === "decisionTable" ? decision.expression.outputs.map((o) => o.name) : []
-  })),
-  services: model.decisionServices.map((service) => ({ ...service, name: service.name || null })),
-  inputs: model.inputData.map((input) => ({ id: input.id, name: input.name, typeRef: input.typeRef ?? null })),
-  handle: model
-})
+const summarise = (model: DecisionModel): ParsedDecisionModel => {
+  const keys = decisionKeys(model.decisions)
+  return {
+    name: model.name || null,
+    namespace: model.namespace || null,
+    decisions: model.decisions.map((decision, i) => ({
+      key: keys[i]!,
+      id: decision.id,
+      name: decision.name || null,
+      kind: decision.expression === undefined
+        ? "NONE"
+        : decision.expression.kind === "decisionTable"
+        ? "DECISION_TABLE"
+        : decision.expression.kind.toUpperCase(),
+      hitPolicy: decision.expression?.kind === "decisionTable" ? decision.expression.hitPolicy : null,
+      requiredDecisions: decision.requiredDecisions,
+      requiredInputs: decision.requiredInputs,
+      outputNames: decision.expression?.kind === "decisionTable" ? decision.expression.outputs.map((o) => o.name) : []
+    })),
+    services: model.decisionServices.map((service) => ({ ...service, name: service.name || null })),
+    inputs: model.inputData.map((input) => ({ id: input.id, name: input.name, typeRef: input.typeRef ?? null })),
+    handle: model
+  }
+}
+
+/** The id evaluateDecision finds the decision of this key by: its DMN id, or its name when it has none. */
+const decisionRef = (parsed: ParsedDecisionModel, key: string): string => {
+  const summary = parsed.decisions.find((d) => d.key === key)
+  return summary === undefined ? key : summary.id !== "" ? summary.id : (summary.name ?? key)
+}
 
 /** JSON variables as FEEL values, typed by the model's input data where it names them. */
 const feelInputs = (model: DecisionModel, variables: Readonly<Record<string, unknown>>): Record<string, unknown> =>
@@ -118,9 +128,12 @@ export const DmnDecisionEngine = {
         const xml = yield* Effect.promise(() => decisionTableToDmnXml(table.value))
         return { xml, decisionId: table.value.id }
       }),
-    evaluate: (parsed, decisionId, variables, options) => {
+    evaluate: (parsed, decisionKey, variables, options) => {
       const model = parsed.handle as DecisionModel
-      return settle(evaluateDecision(model, decisionId, feelInputs(model, variables)), options.trace)
+      return settle(
+        evaluateDecision(model, decisionRef(parsed, decisionKey), feelInputs(model, variables)),
+        options.trace
+      )
     },
     evaluateService: (parsed, serviceId, variables) => {
       const model = parsed.handle as DecisionModel

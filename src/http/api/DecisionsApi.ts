@@ -95,7 +95,9 @@ export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
       error: EvaluationErrors
     }).annotateMerge(
       OpenApi.annotations({
-        summary: "Evaluate one decision of the model (by its DMN id), including its required decisions"
+        summary: "Evaluate one decision of the model, including its required decisions",
+        description:
+          "decisionId is the decision's key, else its DMN id, else its name (a decision without an id is keyed by its name)"
       })
     ),
     HttpApiEndpoint.post("evaluateService", "/:id/services/:serviceId/evaluate", {
@@ -103,7 +105,12 @@ export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),
       error: EvaluationErrors
-    }).annotateMerge(OpenApi.annotations({ summary: "Evaluate a decision service of the model" }))
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary: "Evaluate a decision service of the model",
+        description: "serviceId is the service's DMN id, else its name"
+      })
+    )
   )
   .middleware(Authentication)
   .prefix("/api/v1/decision-models")
