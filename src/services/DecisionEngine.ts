@@ -50,6 +50,12 @@ export interface Evaluation {
   readonly trace?: unknown
 }
 
+export interface EvaluationOptions {
+  readonly trace: boolean
+  /** Results in the typed JSON form (dates, durations, ranges and inexact numbers as `{ "@type", "value" }`). */
+  readonly typed?: boolean | undefined
+}
+
 export interface FeelFunction {
   readonly name: string
   readonly parameters: ReadonlyArray<string>
@@ -65,12 +71,13 @@ export interface DecisionEngineShape {
     /** The decision's key (DecisionSummary.key). */
     decisionKey: string,
     variables: Readonly<Record<string, unknown>>,
-    options: { readonly trace: boolean }
+    options: EvaluationOptions
   ) => Effect.Effect<Evaluation, BusinessError | ValidationError>
   readonly evaluateService: (
     model: ParsedDecisionModel,
     serviceId: string,
-    variables: Readonly<Record<string, unknown>>
+    variables: Readonly<Record<string, unknown>>,
+    options?: { readonly typed?: boolean | undefined }
   ) => Effect.Effect<Evaluation, BusinessError | ValidationError>
   readonly feel: (
     expression: string,

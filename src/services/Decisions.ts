@@ -10,6 +10,7 @@ import {
   decisionByRef,
   DecisionEngine,
   type Evaluation,
+  type EvaluationOptions,
   type ParsedDecisionModel,
   serviceByRef
 } from "./DecisionEngine.ts"
@@ -83,7 +84,7 @@ export interface DecisionsShape {
     tenantId: string,
     id: string,
     variables: Readonly<Record<string, unknown>>,
-    trace: boolean
+    options: EvaluationOptions
   ) => Effect.Effect<EvaluatedDecision, EvaluateError>
   /** The latest version of a decision key (business rule tasks). */
   readonly evaluateLatest: (
@@ -104,14 +105,16 @@ export interface DecisionsShape {
     modelId: string,
     /** The decision's key, DMN id or name. */
     decisionRef: string,
-    variables: Readonly<Record<string, unknown>>
+    variables: Readonly<Record<string, unknown>>,
+    options?: { readonly typed?: boolean | undefined }
   ) => Effect.Effect<EvaluatedDecision, EvaluateError>
   readonly evaluateService: (
     tenantId: string,
     modelId: string,
     /** The service's DMN id or name. */
     serviceRef: string,
-    variables: Readonly<Record<string, unknown>>
+    variables: Readonly<Record<string, unknown>>,
+    options?: { readonly typed?: boolean | undefined }
   ) => Effect.Effect<EvaluatedDecision, EvaluateError>
 }
 
@@ -213,11 +216,11 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
         tenantId: string,
         row: DecisionRow,
         variables: Readonly<Record<string, unknown>>,
-        trace: boolean
+        options: EvaluationOptions
       ) =>
         Effect.gen(function*() {
           const model = yield* parsed(yield* modelRow(tenantId, row.decision_model_id))
-          const evaluation = yield* engine.evaluate(model, row.key, variables, { trace })
+          const evaluation = yield* engine.evaluate(model, row.key, variables, options)
           const summary = model.decisions.find((d) => d.key === row.key)
           return {
             ...evaluation,
@@ -287,8 +290,8 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
             const row = yield* decisionRow(tenantId, id)
             return (yield* modelRow(tenantId, row.decision_model_id)).dmn_xml
           }),
-        evaluate: (tenantId, id, variables, trace) =>
-          Effect.flatMap(decisionRow(tenantId, id), (row) => evaluateRow(tenantId, row, variables, trace)),
+        evaluate: (tenantId, id, variables, options) =>
+          Effect.flatMap(decisionRow(tenantId, id), (row) => evaluateRow(tenantId, row, variables, options)),
         evaluateLatest: (tenantId, key, variables) =>
           Effect.gen(function*() {
             const rows = yield* sql<
@@ -296,7 +299,7 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
             >`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id
               WHERE d.tenant_id = ${tenantId} AND d.key = ${key} ORDER BY d.version DESC LIMIT 1`.pipe(Effect.orDie)
             if (rows[0] === undefined) return yield* notFound("decision", key)
-            return yield* evaluateRow(tenantId, rows[0], variables, false)
+            return yield* evaluateRow(tenantId, rows[0], variables, { trace: false })
           }),
         listModels: (tenantId, page) =>
           Effect.gen(function*() {
@@ -327,13 +330,16 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
             return toModel(row, yield* parsed(row), yield* decisionsOfModel(tenantId, id))
           }),
         modelXml: (tenantId, id) => Effect.map(modelRow(tenantId, id), (row) => row.dmn_xml),
-        evaluateInModel: (tenantId, modelId, decisionRef, variables) =>
+        evaluateInModel: (tenantId, modelId, decisionRef, variables, options) =>
           Effect.gen(function*() {
             const row = yield* modelRow(tenantId, modelId)
             const model = yield* parsed(row)
             const summary = decisionByRef(model, decisionRef)
             if (summary === undefined) return yield* notFound("decision", decisionRef)
-            const evaluation = yield* engine.evaluate(model, summary.key, variables, { trace: false })
+            const evaluation = yield* engine.evaluate(model, summary.key, variables, {
+              trace: false,
+              typed: options?.typed
+            })
             const stored = (yield* decisionsOfModel(tenantId, modelId)).find((d) => d.key === summary.key)
             return {
               ...evaluation,
@@ -343,13 +349,13 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
               outputName: null
             }
           }),
-        evaluateService: (tenantId, modelId, serviceRef, variables) =>
+        evaluateService: (tenantId, modelId, serviceRef, variables, options) =>
           Effect.gen(function*() {
             const model = yield* parsed(yield* modelRow(tenantId, modelId))
             const service = serviceByRef(model, serviceRef)
             if (service === undefined) return yield* notFound("decision service", serviceRef)
             const ref = service.id !== "" ? service.id : (service.name ?? serviceRef)
-            const evaluation = yield* engine.evaluateService(model, ref, variables)
+            const evaluation = yield* engine.evaluateService(model, ref, variables, options)
             return { ...evaluation, decisionId: ref, decisionKey: ref, version: null, outputName: null }
           })
       }

@@ -11,10 +11,16 @@ import {
 } from "../decision/DecisionEvaluation.ts"
 import { type DecisionModel, importDmnXml } from "../decision/DecisionModel.ts"
 import { decisionTableFromJson, decisionTableToDmnXml } from "../decision/DecisionTableJson.ts"
-import { evaluateFeel, fromJson, toJson } from "../decision/Feel.ts"
+import { evaluateFeel, toJson } from "../decision/Feel.ts"
 import { listFeelFunctions } from "../decision/FeelFunctions.ts"
+import { inputsFromJson, toTypedJson } from "../decision/TypedJson.ts"
 import { BusinessError, ValidationError } from "../schema/ApiErrors.ts"
-import { DecisionEngine, decisionKeys, type ParsedDecisionModel } from "./DecisionEngine.ts"
+import {
+  DecisionEngine,
+  decisionKeys,
+  type Evaluation as EngineEvaluation,
+  type ParsedDecisionModel
+} from "./DecisionEngine.ts"
 
 const invalid = (message: string, errors: ReadonlyArray<{ readonly field: string; readonly message: string }>) =>
   new ValidationError({ message, errors: errors.map((e) => ({ ...e, code: "INVALID_MODEL" })) })
@@ -50,16 +56,18 @@ const decisionRef = (parsed: ParsedDecisionModel, key: string): string => {
   return summary === undefined ? key : summary.id !== "" ? summary.id : (summary.name ?? key)
 }
 
-/** JSON variables as FEEL values, typed by the model's input data where it names them. */
-const feelInputs = (model: DecisionModel, variables: Readonly<Record<string, unknown>>): Record<string, unknown> =>
-  Object.fromEntries(
-    Object.entries(variables).map(([name, value]) => [
-      name,
-      fromJson(value, model.inputData.find((i) => i.name === name)?.typeRef)
-    ])
+/** JSON variables as FEEL values, typed by the model (TypedJson.ts); a value that does not parse is a 400. */
+const feelInputs = (model: DecisionModel, variables: Readonly<Record<string, unknown>>) => {
+  const { problems, values } = inputsFromJson(model, variables)
+  return problems.length === 0 ? Effect.succeed(values) : Effect.fail(
+    new ValidationError({
+      message: `invalid variables: ${problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`,
+      errors: problems.map((p) => ({ field: `variables.${p.path}`, message: p.message, code: "INVALID_VALUE" }))
+    })
   )
+}
 
-const traceJson = (trace: ReadonlyArray<DecisionTrace>) =>
+const traceJson = (trace: ReadonlyArray<DecisionTrace>, toJson: (value: unknown) => unknown) =>
   trace.map((step) => ({
     decisionId: step.decisionId,
     decisionName: step.decisionName,
@@ -68,11 +76,16 @@ const traceJson = (trace: ReadonlyArray<DecisionTrace>) =>
     result: toJson(step.result)
   }))
 
-const settle = (evaluation: Evaluation, trace: boolean) => {
+const settle = (
+  evaluation: Evaluation,
+  trace: boolean,
+  typed: boolean
+): Effect.Effect<EngineEvaluation, BusinessError | ValidationError> => {
   if (evaluation._tag === "EvaluationOk") {
+    const json = typed ? toTypedJson : toJson
     return Effect.succeed({
-      result: toJson(evaluation.result),
-      ...(trace ? { trace: traceJson(evaluation.trace) } : {})
+      result: json(evaluation.result),
+      ...(trace ? { trace: traceJson(evaluation.trace, json) } : {})
     })
   }
   const matched = (evaluation.ruleIds ?? []).map((ruleId) => ({
@@ -130,14 +143,22 @@ export const DmnDecisionEngine = {
       }),
     evaluate: (parsed, decisionKey, variables, options) => {
       const model = parsed.handle as DecisionModel
-      return settle(
-        evaluateDecision(model, decisionRef(parsed, decisionKey), feelInputs(model, variables)),
-        options.trace
+      return Effect.flatMap(
+        feelInputs(model, variables),
+        (inputs) =>
+          settle(
+            evaluateDecision(model, decisionRef(parsed, decisionKey), inputs),
+            options.trace,
+            options.typed === true
+          )
       )
     },
-    evaluateService: (parsed, serviceId, variables) => {
+    evaluateService: (parsed, serviceId, variables, options) => {
       const model = parsed.handle as DecisionModel
-      return settle(evaluateService(model, serviceId, feelInputs(model, variables)), false)
+      return Effect.flatMap(
+        feelInputs(model, variables),
+        (inputs) => settle(evaluateService(model, serviceId, inputs), false, options?.typed === true)
+      )
     },
     feel: (expression, context) => {
       const outcome = evaluateFeel(expression, { ...context })

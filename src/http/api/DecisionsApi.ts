@@ -8,6 +8,7 @@ import {
   DecisionModel,
   DecisionModelSummary,
   DecisionQuery,
+  EvaluateQuery,
   EvaluateRequest,
   EvaluationResult,
   FeelFunctionInfo,
@@ -57,6 +58,7 @@ export class DecisionsApi extends HttpApiGroup.make("decisions")
       ),
     HttpApiEndpoint.post("evaluate", "/:id/evaluate", {
       params: IdParam,
+      query: Schema.Struct(EvaluateQuery),
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),
       error: EvaluationErrors
@@ -66,6 +68,7 @@ export class DecisionsApi extends HttpApiGroup.make("decisions")
       ),
     HttpApiEndpoint.post("evaluateWithTrace", "/:id/evaluate-with-trace", {
       params: IdParam,
+      query: Schema.Struct(EvaluateQuery),
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),
       error: EvaluationErrors
@@ -90,6 +93,7 @@ export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
       .annotateMerge(OpenApi.annotations({ summary: "The model's DMN XML" })),
     HttpApiEndpoint.post("evaluateDecision", "/:id/decisions/:decisionId/evaluate", {
       params: { id: Schema.String, decisionId: Schema.String },
+      query: Schema.Struct(EvaluateQuery),
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),
       error: EvaluationErrors
@@ -102,6 +106,7 @@ export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
     ),
     HttpApiEndpoint.post("evaluateService", "/:id/services/:serviceId/evaluate", {
       params: { id: Schema.String, serviceId: Schema.String },
+      query: Schema.Struct(EvaluateQuery),
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),
       error: EvaluationErrors
