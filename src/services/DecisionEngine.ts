@@ -39,6 +39,8 @@ export interface ParsedDecisionModel {
   readonly decisions: ReadonlyArray<DecisionSummary>
   readonly services: ReadonlyArray<DecisionServiceSummary>
   readonly inputs: ReadonlyArray<InputDataSummary>
+  /** The models this one imports (DMN `import`): their elements are visible as `name.element`. */
+  readonly imports: ReadonlyArray<{ readonly name: string; readonly namespace: string }>
   /** The evaluable model, opaque to everything but the engine. */
   readonly handle: unknown
 }
@@ -63,6 +65,8 @@ export interface FeelFunction {
 
 export interface DecisionEngineShape {
   readonly parse: (xml: string) => Effect.Effect<ParsedDecisionModel, ValidationError>
+  /** The model with its imports linked to the models of those namespaces among `available` (see DecisionImports.ts). */
+  readonly link: (model: ParsedDecisionModel, available: ReadonlyArray<ParsedDecisionModel>) => ParsedDecisionModel
   readonly fromTable: (
     table: unknown
   ) => Effect.Effect<{ readonly xml: string; readonly decisionId: string }, ValidationError>

@@ -14,6 +14,7 @@ import {
   type ParsedDecisionModel,
   serviceByRef
 } from "./DecisionEngine.ts"
+import { linkImports } from "./DecisionImports.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
 
@@ -148,6 +149,16 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
           return model
         })
 
+      /** The model with its imports linked to the tenant's latest model of each imported namespace. */
+      const linked = (tenantId: string, model: ParsedDecisionModel) =>
+        linkImports(engine, model, (namespace) =>
+          Effect.gen(function*() {
+            const rows = yield* sql<ModelRow>`SELECT * FROM decision_models
+              WHERE tenant_id = ${tenantId} AND namespace = ${namespace}
+              ORDER BY created_at DESC, id DESC LIMIT 1`.pipe(Effect.orDie)
+            return rows[0] === undefined ? undefined : yield* parsed(rows[0])
+          }))
+
       const decisionRow = (tenantId: string, id: string) =>
         Effect.gen(function*() {
           if (!isUuid(id)) return yield* notFound("decision", id)
@@ -219,7 +230,7 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
         options: EvaluationOptions
       ) =>
         Effect.gen(function*() {
-          const model = yield* parsed(yield* modelRow(tenantId, row.decision_model_id))
+          const model = yield* linked(tenantId, yield* parsed(yield* modelRow(tenantId, row.decision_model_id)))
           const evaluation = yield* engine.evaluate(model, row.key, variables, options)
           const summary = model.decisions.find((d) => d.key === row.key)
           return {
@@ -333,7 +344,7 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
         evaluateInModel: (tenantId, modelId, decisionRef, variables, options) =>
           Effect.gen(function*() {
             const row = yield* modelRow(tenantId, modelId)
-            const model = yield* parsed(row)
+            const model = yield* linked(tenantId, yield* parsed(row))
             const summary = decisionByRef(model, decisionRef)
             if (summary === undefined) return yield* notFound("decision", decisionRef)
             const evaluation = yield* engine.evaluate(model, summary.key, variables, {
@@ -351,7 +362,7 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
           }),
         evaluateService: (tenantId, modelId, serviceRef, variables, options) =>
           Effect.gen(function*() {
-            const model = yield* parsed(yield* modelRow(tenantId, modelId))
+            const model = yield* linked(tenantId, yield* parsed(yield* modelRow(tenantId, modelId)))
             const service = serviceByRef(model, serviceRef)
             if (service === undefined) return yield* notFound("decision service", serviceRef)
             const ref = service.id !== "" ? service.id : (service.name ?? serviceRef)

@@ -9,7 +9,7 @@ import {
   evaluateService,
   type Evaluation
 } from "../decision/DecisionEvaluation.ts"
-import { type DecisionModel, importDmnXml } from "../decision/DecisionModel.ts"
+import { type DecisionModel, importDmnXml, resolveImports } from "../decision/DecisionModel.ts"
 import { decisionTableFromJson, decisionTableToDmnXml } from "../decision/DecisionTableJson.ts"
 import { evaluateFeel, toJson } from "../decision/Feel.ts"
 import { listFeelFunctions } from "../decision/FeelFunctions.ts"
@@ -46,6 +46,7 @@ const summarise = (model: DecisionModel): ParsedDecisionModel => {
     })),
     services: model.decisionServices.map((service) => ({ ...service, name: service.name || null })),
     inputs: model.inputData.map((input) => ({ id: input.id, name: input.name, typeRef: input.typeRef ?? null })),
+    imports: (model.imports ?? []).map((i) => ({ name: i.name, namespace: i.namespace })),
     handle: model
   }
 }
@@ -124,11 +125,24 @@ export const DmnDecisionEngine = {
             imported.error.map((p) => ({ field: p.path || "dmn", message: p.message }))
           )
         }
-        if (imported.value.decisions.length === 0) {
-          return yield* invalid("the DMN document has no decision", [{ field: "dmn", message: "no decision" }])
+        // A library of business knowledge models or item definitions, for other models to import, has no decision.
+        const m = imported.value
+        if (
+          m.decisions.length + m.businessKnowledgeModels.length + m.decisionServices.length +
+              m.itemDefinitions.length ===
+            0
+        ) {
+          return yield* invalid("the DMN document has no decision, business knowledge model or item definition", [{
+            field: "dmn",
+            message: "no decision, business knowledge model or item definition"
+          }])
         }
         return summarise(imported.value)
       }),
+    link: (parsed, available) => ({
+      ...parsed,
+      handle: resolveImports(parsed.handle as DecisionModel, available.map((m) => m.handle as DecisionModel))
+    }),
     fromTable: (json) =>
       Effect.gen(function*() {
         const table = decisionTableFromJson(json)
