@@ -10,6 +10,7 @@ import {
   type Evaluation
 } from "../decision/DecisionEvaluation.ts"
 import { type DecisionModel, importDmnXml, resolveImports } from "../decision/DecisionModel.ts"
+import { serviceArgumentProblems } from "../decision/DecisionServiceFunction.ts"
 import { decisionTableFromJson, decisionTableToDmnXml } from "../decision/DecisionTableJson.ts"
 import { evaluateFeel, toJson } from "../decision/Feel.ts"
 import { listFeelFunctions } from "../decision/FeelFunctions.ts"
@@ -57,15 +58,19 @@ const decisionRef = (parsed: ParsedDecisionModel, key: string): string => {
   return summary === undefined ? key : summary.id !== "" ? summary.id : (summary.name ?? key)
 }
 
-/** JSON variables as FEEL values, typed by the model (TypedJson.ts); a value that does not parse is a 400. */
-const feelInputs = (model: DecisionModel, variables: Readonly<Record<string, unknown>>) => {
-  const { problems, values } = inputsFromJson(model, variables)
-  return problems.length === 0 ? Effect.succeed(values) : Effect.fail(
+/** Problems with the variables as a 400 naming each field. */
+const refuse = (problems: ReadonlyArray<{ readonly path: string; readonly message: string }>) =>
+  problems.length === 0 ? Effect.void : Effect.fail(
     new ValidationError({
       message: `invalid variables: ${problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`,
       errors: problems.map((p) => ({ field: `variables.${p.path}`, message: p.message, code: "INVALID_VALUE" }))
     })
   )
+
+/** JSON variables as FEEL values, typed by the model (TypedJson.ts); a value that does not parse is a 400. */
+const feelInputs = (model: DecisionModel, variables: Readonly<Record<string, unknown>>) => {
+  const { problems, values } = inputsFromJson(model, variables)
+  return Effect.as(refuse(problems), values)
 }
 
 const traceJson = (trace: ReadonlyArray<DecisionTrace>, toJson: (value: unknown) => unknown) =>
@@ -169,9 +174,13 @@ export const DmnDecisionEngine = {
     },
     evaluateService: (parsed, serviceId, variables, options) => {
       const model = parsed.handle as DecisionModel
-      return Effect.flatMap(
-        feelInputs(model, variables),
-        (inputs) => settle(evaluateService(model, serviceId, inputs), false, options?.typed === true)
+      return feelInputs(model, variables).pipe(
+        Effect.tap((inputs) => {
+          const service = model.decisionServices.find((s) => s.id === serviceId) ??
+            model.decisionServices.find((s) => s.name === serviceId)
+          return service === undefined ? Effect.void : refuse(serviceArgumentProblems(model, service, inputs))
+        }),
+        Effect.flatMap((inputs) => settle(evaluateService(model, serviceId, inputs), false, options?.typed === true))
       )
     },
     feel: (expression, context) => {
