@@ -48,14 +48,9 @@ const summarise = (model: DecisionModel): ParsedDecisionModel => {
     services: model.decisionServices.map((service) => ({ ...service, name: service.name || null })),
     inputs: model.inputData.map((input) => ({ id: input.id, name: input.name, typeRef: input.typeRef ?? null })),
     imports: (model.imports ?? []).map((i) => ({ name: i.name, namespace: i.namespace })),
-    handle: model
+    // A decision without an id is evaluated under its key, so every decision is found by its key.
+    handle: { ...model, decisions: model.decisions.map((d, i) => (d.id === "" ? { ...d, id: keys[i]! } : d)) }
   }
-}
-
-/** The id evaluateDecision finds the decision of this key by: its DMN id, or its name when it has none. */
-const decisionRef = (parsed: ParsedDecisionModel, key: string): string => {
-  const summary = parsed.decisions.find((d) => d.key === key)
-  return summary === undefined ? key : summary.id !== "" ? summary.id : (summary.name ?? key)
 }
 
 /** Problems with the variables as a 400 naming each field. */
@@ -166,7 +161,7 @@ export const DmnDecisionEngine = {
         feelInputs(model, variables),
         (inputs) =>
           settle(
-            evaluateDecision(model, decisionRef(parsed, decisionKey), inputs),
+            evaluateDecision(model, decisionKey, inputs),
             options.trace,
             options.typed === true
           )

@@ -26,6 +26,12 @@ const importModel = async () => {
   return { owner, model }
 }
 
+// A decision without an id whose name is another decision's id.
+const clash = `<definitions xmlns="${NS}" namespace="urn:clash" name="clash">
+  <decision id="Answer" name="The answer"><variable name="The answer"/><literalExpression><text>1</text></literalExpression></decision>
+  <decision name="Answer"><variable name="Answer"/><literalExpression><text>2</text></literalExpression></decision>
+</definitions>`
+
 describe("decisions by name", () => {
   it("keys a decision without an id by its name, so id-less decisions of a file are separate keys", async () => {
     const { owner, model } = await importModel()
@@ -39,6 +45,25 @@ describe("decisions by name", () => {
     const again = (await owner.call("POST", "/decisions/import", { rawBody: idless, contentType: "application/xml" }))
       .ok(201)
     expect(again.decisions.find((d: { key: string }) => d.key === "Answer").version).toBe(2)
+  })
+
+  it("suffixes a name-derived key that is another decision's id", async () => {
+    const owner = await (await givenTenant()).owner()
+    const model = (await owner.call("POST", "/decisions/import", { rawBody: clash, contentType: "application/xml" }))
+      .ok(201)
+    expect(model.decisions.map((d: { key: string }) => d.key).sort()).toEqual(["Answer", "Answer~2"])
+    const evaluate = async (ref: string) =>
+      (await owner.post(`/decision-models/${model.id}/decisions/${encodeURIComponent(ref)}/evaluate`, {
+        variables: {}
+      }))
+        .ok()
+    expect(await evaluate("Answer")).toMatchObject({ decisionKey: "Answer", result: 1 })
+    expect(await evaluate("Answer~2")).toMatchObject({ decisionKey: "Answer~2", result: 2 })
+    const idless = model.decisions.find((d: { key: string }) => d.key === "Answer~2")
+    expect((await owner.post(`/decisions/${idless.id}/evaluate-with-trace`, { variables: {} })).ok()).toMatchObject({
+      result: 2,
+      trace: [{ decisionId: "Answer~2", decisionName: "Answer" }]
+    })
   })
 
   it("evaluates a model's decision by key, DMN id or name, and its decision service by id or name", async () => {
