@@ -107,56 +107,73 @@ const typedForm = (form: { readonly "@type": unknown; readonly value?: unknown }
   }
 }
 
+/** How deep JSON values (and item definitions referring to each other) may nest. */
+const MAX_DEPTH = 100
+
+const tooDeep = (path: string, out: JsonProblem[]): null => {
+  out.push({ path, message: `nests deeper than ${MAX_DEPTH} levels (or its type refers to itself)` })
+  return null
+}
+
 /** Converts without type information: typed forms, numbers as decimals, deeply. */
-const untyped = (value: unknown, path: string, out: JsonProblem[]): unknown => {
+const untyped = (value: unknown, path: string, out: JsonProblem[], depth: number): unknown => {
   if (value === undefined || value === null) return null
+  if (depth > MAX_DEPTH) return tooDeep(path, out)
   if (isTypedForm(value)) return typedForm(value, path, out)
   if (typeof value === "number") return FeelNumber.fromNumber(value)
-  if (Array.isArray(value)) return value.map((v, i) => untyped(v, `${path}[${i}]`, out))
+  if (Array.isArray(value)) return value.map((v, i) => untyped(v, `${path}[${i}]`, out, depth + 1))
   if (isContext(value)) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, untyped(v, `${path}.${k}`, out)]))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, untyped(v, `${path}.${k}`, out, depth + 1)]))
   }
   return value
 }
 
-const byFeelType = (value: unknown, type: FeelType, lookup: ItemLookup, path: string, out: JsonProblem[]): unknown => {
+const byFeelType = (
+  value: unknown,
+  type: FeelType,
+  lookup: ItemLookup,
+  path: string,
+  out: JsonProblem[],
+  depth: number
+): unknown => {
+  if (depth > MAX_DEPTH) return tooDeep(path, out)
   switch (type.kind) {
     case "list":
       return Array.isArray(value)
-        ? value.map((v, i) => fromJsonTyped(v, undefined, lookup, `${path}[${i}]`, out, type.element))
-        : fromJsonTyped(value, undefined, lookup, path, out, type.element)
+        ? value.map((v, i) => typedValue(v, undefined, lookup, `${path}[${i}]`, out, depth + 1, type.element))
+        : typedValue(value, undefined, lookup, path, out, depth + 1, type.element)
     case "context":
-      if (!isContext(value)) return untyped(value, path, out)
+      if (!isContext(value)) return untyped(value, path, out, depth)
       return Object.fromEntries(
         Object.entries(value).map(([k, v]) => {
           const entry = type.entries.find((e) => e.name === k)
           return [
             k,
             entry === undefined
-              ? untyped(v, `${path}.${k}`, out)
-              : byFeelType(v, entry.type, lookup, `${path}.${k}`, out)
+              ? untyped(v, `${path}.${k}`, out, depth + 1)
+              : byFeelType(v, entry.type, lookup, `${path}.${k}`, out, depth + 1)
           ]
         })
       )
     case "range":
-      if (typeof value !== "string") return untyped(value, path, out)
+      if (typeof value !== "string") return untyped(value, path, out, depth)
       return parseAs("range", value) ??
         (out.push({ path, message: `${JSON.stringify(value)} is not a range literal` }), null)
     case "function":
-      return untyped(value, path, out)
+      return untyped(value, path, out, depth)
     case "named": {
       const name = canonicalTypeName(type.name)
       const def = lookup(type.name)
-      if (def !== undefined) return byItem(value, def, lookup, path, out, 0)
+      if (def !== undefined) return byItem(value, def, lookup, path, out, depth + 1)
       if (typeof value === "string" && TEMPORAL[name] !== undefined) {
         const parsed = parseAs(name, value)
         if (parsed === undefined) out.push({ path, message: `${JSON.stringify(value)} is not a ${name}` })
         return parsed ?? null
       }
       if (typeof value === "string" && name === "range") {
-        return byFeelType(value, { kind: "range", element: type }, lookup, path, out)
+        return byFeelType(value, { kind: "range", element: type }, lookup, path, out, depth + 1)
       }
-      return untyped(value, path, out)
+      return untyped(value, path, out, depth)
     }
   }
 }
@@ -169,37 +186,38 @@ const byItem = (
   out: JsonProblem[],
   depth: number
 ): unknown => {
-  if (depth > 20) return untyped(value, path, out)
+  if (depth > MAX_DEPTH) return tooDeep(path, out)
   const element = (v: unknown, at: string): unknown => {
-    if (v === null || v === undefined || isTypedForm(v)) return untyped(v, at, out)
+    if (v === null || v === undefined || isTypedForm(v)) return untyped(v, at, out, depth)
     if (def.components.length > 0) {
-      if (!isContext(v)) return untyped(v, at, out)
+      if (!isContext(v)) return untyped(v, at, out, depth)
       return Object.fromEntries(
         Object.entries(v).map(([k, x]) => {
           const c = def.components.find((component) => component.name === k)
           return [
             k,
-            c === undefined ? untyped(x, `${at}.${k}`, out) : byItem(x, c, lookup, `${at}.${k}`, out, depth + 1)
+            c === undefined
+              ? untyped(x, `${at}.${k}`, out, depth + 1)
+              : byItem(x, c, lookup, `${at}.${k}`, out, depth + 1)
           ]
         })
       )
     }
-    return def.typeRef === undefined ? untyped(v, at, out) : fromJsonTyped(v, def.typeRef, lookup, at, out)
+    return def.typeRef === undefined
+      ? untyped(v, at, out, depth)
+      : typedValue(v, def.typeRef, lookup, at, out, depth + 1)
   }
   if (def.isCollection && Array.isArray(value)) return value.map((v, i) => element(v, `${path}[${i}]`))
   return element(value, path)
 }
 
-/**
- * One JSON value as a FEEL value of the declared typeRef (or FEEL type); problems (a string that is not the declared
- * date, a malformed typed form) are added to `out` with the value's path.
- */
-export const fromJsonTyped = (
+const typedValue = (
   value: unknown,
   typeRef: string | undefined,
   lookup: ItemLookup,
   path: string,
   out: JsonProblem[],
+  depth: number,
   feelType?: FeelType
 ): unknown => {
   if (value === undefined || value === null) return null
@@ -208,8 +226,20 @@ export const fromJsonTyped = (
     kind: "named" as const,
     name: localName(typeRef)
   }))
-  return type === undefined ? untyped(value, path, out) : byFeelType(value, type, lookup, path, out)
+  return type === undefined ? untyped(value, path, out, depth) : byFeelType(value, type, lookup, path, out, depth)
 }
+
+/**
+ * One JSON value as a FEEL value of the declared typeRef; problems (a string that is not the declared date, a
+ * malformed typed form, nesting deeper than 100 levels) are added to `out` with the value's path.
+ */
+export const fromJsonTyped = (
+  value: unknown,
+  typeRef: string | undefined,
+  lookup: ItemLookup,
+  path: string,
+  out: JsonProblem[]
+): unknown => typedValue(value, typeRef, lookup, path, out, 0)
 
 const typed = (type: string, value: string) => ({ [TYPE_MEMBER]: type, value })
 

@@ -16,6 +16,8 @@ const model = `<definitions xmlns="${NS}" namespace="urn:typed" name="typed">
     <itemComponent name="dates" isCollection="true"><typeRef>date</typeRef></itemComponent>
   </itemDefinition>
   <itemDefinition name="tDates" isCollection="true"><typeRef>date</typeRef></itemDefinition>
+  <itemDefinition name="tLoop"><typeRef>tLoop</typeRef></itemDefinition>
+  <inputData id="i6" name="looping"><variable name="looping" typeRef="tLoop"/></inputData>
   <inputData id="i1" name="person"><variable name="person" typeRef="tPerson"/></inputData>
   <inputData id="i2" name="when"><variable name="when" typeRef="date"/></inputData>
   <inputData id="i3" name="holidays"><variable name="holidays" typeRef="tDates"/></inputData>
@@ -38,6 +40,7 @@ const model = `<definitions xmlns="${NS}" namespace="urn:typed" name="typed">
   )
 }
   ${literal("Echo", "anything")}
+  ${literal("Loop", "looping")}
   ${literal("Third", "1 / 3")}
   ${literal("Window", "[date(\"2024-01-01\")..date(\"2024-12-31\")]")}
 </definitions>`
@@ -92,6 +95,9 @@ describe("typed JSON inputs", () => {
     const unknown = (await evaluate("Kind", { anything: { "@type": "colour", value: "red" } }))
       .fails(400, "VALIDATION_ERROR")
     expect(unknown.errors[0].field).toBe("variables.anything.@type")
+    // An item definition that refers to itself cannot type a value: a 400, not a stack overflow.
+    const looping = (await evaluate("Loop", { looping: "x" })).fails(400, "VALIDATION_ERROR")
+    expect(looping.errors[0]).toMatchObject({ field: "variables.looping", message: expect.stringMatching(/itself/) })
   })
 })
 
