@@ -1,18 +1,24 @@
 /**
- * DMN TCK conformance: `node scripts/dmn-conformance.ts [--verbose] [--record]`.
+ * DMN TCK conformance: `node scripts/dmn-conformance.ts [--http] [--verbose] [--record]`.
  * Prints passed / failed / errored per folder, per level and in total (one count per resultNode).
- * --record writes the totals to test/decision/tck-baseline.json (the ratchet the conformance test enforces).
+ * --http runs the kit through the REST API of an app started in-process (test/support/TckHttp.ts) instead of calling
+ * the evaluator directly.
+ * --record writes the totals to test/decision/tck-baseline.json (with --http: tck-http-baseline.json), the ratchets
+ * the conformance tests enforce.
  */
 import * as fs from "node:fs"
-import { count, runTck } from "../src/decision/TckRunner.ts"
-
 import * as path from "node:path"
+import { count, runTck } from "../src/decision/TckRunner.ts"
+import { httpFolderRunner } from "../test/support/TckHttp.ts"
+import { bootApp } from "../test/support/TestApp.ts"
 
 // The TCK lives in shared/ beside the repository (CI clones the repository next to it).
 const TCK_ROOT = process.env["DMN_TCK_DIR"] ?? path.join(process.cwd(), "..", "shared", "conformance", "dmn-tck")
 const args = new Set(process.argv.slice(2))
+const http = args.has("--http")
 const started = performance.now()
-const report = await runTck(TCK_ROOT)
+const app = http ? await bootApp() : undefined
+const report = await runTck(TCK_ROOT, app === undefined ? undefined : httpFolderRunner(app))
 const folders = [...new Set(report.outcomes.map((o) => o.folder))]
 for (const folder of folders) {
   const t = count(report.outcomes.filter((o) => o.folder === folder))
@@ -29,14 +35,17 @@ for (const [level, t] of Object.entries(report.byLevel)) {
 const t = report.total
 const all = t.passed + t.failed + t.errored
 console.log(
-  `TOTAL: passed ${t.passed}/${all} (${
+  `TOTAL${http ? " (HTTP)" : ""}: passed ${t.passed}/${all} (${
     ((100 * t.passed) / Math.max(all, 1)).toFixed(1)
   }%), failed ${t.failed}, errored ${t.errored} in ${((performance.now() - started) / 1000).toFixed(1)} s`
 )
 if (args.has("--record")) {
+  const file = http ? "tck-http-baseline.json" : "tck-baseline.json"
   fs.writeFileSync(
-    new URL("../test/decision/tck-baseline.json", import.meta.url),
+    new URL(`../test/decision/${file}`, import.meta.url),
     JSON.stringify({ total: report.total, byLevel: report.byLevel }, null, 2) + "\n"
   )
-  console.log("recorded test/decision/tck-baseline.json")
+  console.log(`recorded test/decision/${file}`)
 }
+await app?.runtime.dispose()
+process.exit(0)

@@ -1,6 +1,7 @@
 /** Evaluation of decisions, decision services and boxed expressions over a DecisionModel. Pure and deterministic;
  * failures (a Unique table with two matches, an Any table whose matches disagree, an unknown decision) are values. */
 import type { Decision, DecisionModel, Expression, ItemDefinition, TableOutput } from "./DecisionModel.ts"
+import { serviceFunction } from "./DecisionServiceFunction.ts"
 import { compileExpression, compileUnaryTests, type FeelContext, FeelScope } from "./Feel.ts"
 import { FeelBudgetExceeded, withFeelBudget } from "./FeelBudget.ts"
 import { BUILTINS } from "./FeelBuiltins.ts"
@@ -313,13 +314,7 @@ const knowledgeContext = (model: DecisionModel, ids: ReadonlyArray<string>, scop
     }
     const service = model.decisionServices.find((s) => s.id === id)
     if (service !== undefined) {
-      const params = [
-        ...service.inputDecisions.map((d) => nameOfDecision(model, d)),
-        ...service.inputData.map((d) => nameOfInput(model, d))
-      ]
-      out[service.name] = new FeelFunctionValue(params.map((name) => ({ name })), (args) => {
-        const vars: FeelContext = {}
-        params.forEach((p, i) => (vars[p] = args[i] ?? null))
+      out[service.name] = serviceFunction(model, service, (vars) => {
         const r = evaluateService(model, service.id, vars)
         return r._tag === "EvaluationOk" ? r.result : null
       })
@@ -336,7 +331,6 @@ const isLocal = (model: DecisionModel, id: string): boolean =>
 
 const nameOfDecision = (model: DecisionModel, id: string): string =>
   model.decisions.find((d) => d.id === id)?.name ?? id
-const nameOfInput = (model: DecisionModel, id: string): string => model.inputData.find((d) => d.id === id)?.name ?? id
 
 const runDecision = (
   model: DecisionModel,

@@ -108,7 +108,7 @@ const equalNumbers = (actual: FeelNumber, expected: FeelNumber): boolean => {
     actual.subtract(expected).abs().compare(FeelNumber.of(1n, -scale)) < 0
 }
 
-const equalValues = (actual: unknown, expected: unknown): boolean => {
+export const equalValues = (actual: unknown, expected: unknown): boolean => {
   if (expected === null) return actual === null
   if (expected instanceof FeelNumber) return actual instanceof FeelNumber && equalNumbers(actual, expected)
   if (Array.isArray(expected)) {
@@ -136,66 +136,116 @@ export interface Totals {
   errored: number
 }
 
-const runFolder = async (dir: string, folder: string): Promise<CheckOutcome[]> => {
+/** One result check of a test case: a decision (or decision service) and what it should give. */
+export interface TckCheck {
+  readonly resultNode: string
+  readonly isService: boolean
+  /** The decision's or service's name. */
+  readonly target: string
+  readonly expectError: boolean
+  readonly expected: unknown
+}
+
+export interface TckTestCase {
+  readonly id: string
+  readonly modelName: string
+  /** Input values by name, as FEEL values. */
+  readonly variables: Record<string, unknown>
+  readonly checks: ReadonlyArray<TckCheck>
+}
+
+export interface TckFolder {
+  readonly models: ReadonlyArray<{ readonly file: string; readonly xml: string }>
+  readonly cases: ReadonlyArray<TckTestCase>
+}
+
+/** A TCK folder's models (*.dmn) and test cases (*-test-N.xml). */
+export const readTckFolder = (dir: string): TckFolder => {
   const files = fs.readdirSync(dir)
+  const models = files.filter((f) => f.endsWith(".dmn")).map((file) => ({
+    file,
+    xml: fs.readFileSync(path.join(dir, file), "utf8")
+  }))
+  const cases: TckTestCase[] = []
+  for (const tf of files.filter((f) => /-test-\d+\.xml$/.test(f))) {
+    const root = child(parseXml(fs.readFileSync(path.join(dir, tf), "utf8")), "testCases")
+    if (root === undefined) continue
+    const modelName = child(root, "modelName")?.text.trim() ?? ""
+    for (const tc of kids(root, "testCase")) {
+      const variables: Record<string, unknown> = {}
+      for (const input of kids(tc, "inputNode")) variables[input.attrs["name"] ?? ""] = readValue(input)
+      cases.push({
+        id: tc.attrs["id"] ?? "?",
+        modelName,
+        variables,
+        checks: kids(tc, "resultNode").map((rn) => {
+          const name = rn.attrs["name"] ?? ""
+          const isService = tc.attrs["type"] === "decisionService" || rn.attrs["type"] === "decisionService"
+          return {
+            resultNode: name,
+            isService,
+            target: isService ? (tc.attrs["invocableName"] ?? name) : name,
+            expectError: rn.attrs["errorResult"] === "true",
+            expected: readValue(child(rn, "expected") ?? { name: "", attrs: {}, children: [], text: "" })
+          }
+        })
+      })
+    }
+  }
+  return { models, cases }
+}
+
+const show = (v: unknown): string =>
+  JSON.stringify(v, (_, x: unknown) => (x instanceof FeelNumber ? `#${x.toString()}` : x))
+
+/** Whether an evaluation's outcome (an error, or a FEEL value) passes the check. */
+export const judge = (
+  check: TckCheck,
+  outcome: { readonly error: string } | { readonly value: unknown }
+): { readonly status: "passed" | "failed"; readonly reason?: string } => {
+  if ("error" in outcome) {
+    return check.expectError ? { status: "passed" } : { status: "failed", reason: outcome.error }
+  }
+  const actual = outcome.value
+  if (check.expectError) {
+    return actual === null
+      ? { status: "passed" }
+      : { status: "failed", reason: `expected an error, got ${show(toJson(actual))}` }
+  }
+  return equalValues(actual, check.expected)
+    ? { status: "passed" }
+    : { status: "failed", reason: `expected ${show(check.expected)}, got ${show(actual)}` }
+}
+
+const runFolder = async (dir: string, folder: string): Promise<CheckOutcome[]> => {
+  const tck = readTckFolder(dir)
   const out: CheckOutcome[] = []
-  const testFiles = files.filter((f) => /-test-\d+\.xml$/.test(f))
   const models = new Map<string, DecisionModel | string>()
-  for (const f of files.filter((f) => f.endsWith(".dmn"))) {
-    const r = await importDmnXml(fs.readFileSync(path.join(dir, f), "utf8"))
-    models.set(f, r.ok ? r.value : r.error.map((p) => p.message).join("; "))
+  for (const { file, xml } of tck.models) {
+    const r = await importDmnXml(xml)
+    models.set(file, r.ok ? r.value : r.error.map((p) => p.message).join("; "))
   }
   // Models of one folder may import each other (by namespace).
   const loaded = [...models.values()].filter((m): m is DecisionModel => typeof m !== "string")
   for (const [f, m] of models) if (typeof m !== "string") models.set(f, resolveImports(m, loaded))
-  for (const tf of testFiles) {
-    const doc = parseXml(fs.readFileSync(path.join(dir, tf), "utf8"))
-    const root = child(doc, "testCases")
-    if (root === undefined) continue
-    const modelName = child(root, "modelName")?.text.trim() ?? ""
-    const model = models.get(modelName) ?? [...models.values()][0]
-    for (const tc of kids(root, "testCase")) {
-      const id = tc.attrs["id"] ?? "?"
-      const vars: Record<string, unknown> = {}
-      for (const input of kids(tc, "inputNode")) vars[input.attrs["name"] ?? ""] = readValue(input)
-      for (const rn of kids(tc, "resultNode")) {
-        const name = rn.attrs["name"] ?? ""
-        const base = { folder, testCase: id, resultNode: name }
-        if (model === undefined || typeof model === "string") {
-          out.push({ ...base, status: "errored", reason: `import failed: ${model ?? "no model"}` })
-          continue
-        }
-        const expectError = rn.attrs["errorResult"] === "true"
-        const expected = readValue(child(rn, "expected") ?? { name: "", attrs: {}, children: [], text: "" })
-        try {
-          const isService = tc.attrs["type"] === "decisionService" || rn.attrs["type"] === "decisionService"
-          const target = isService ? (tc.attrs["invocableName"] ?? name) : name
-          const r = isService ? evaluateService(model, target, vars) : evaluateDecision(model, target, vars)
-          if (r._tag === "DecisionError") {
-            out.push(
-              expectError
-                ? { ...base, status: "passed" }
-                : { ...base, status: "failed", reason: `${r.code}: ${r.message}` }
-            )
-            continue
-          }
-          const actual = r.result
-          const show = (v: unknown): string =>
-            JSON.stringify(v, (_, x: unknown) => (x instanceof FeelNumber ? `#${x.toString()}` : x))
-          if (expectError) {
-            out.push(
-              actual === null
-                ? { ...base, status: "passed" }
-                : { ...base, status: "failed", reason: `expected an error, got ${show(toJson(actual))}` }
-            )
-          } else if (equalValues(actual, expected)) {
-            out.push({ ...base, status: "passed" })
-          } else {
-            out.push({ ...base, status: "failed", reason: `expected ${show(expected)}, got ${show(actual)}` })
-          }
-        } catch (error) {
-          out.push({ ...base, status: "errored", reason: String(error) })
-        }
+  for (const tc of tck.cases) {
+    const model = models.get(tc.modelName) ?? [...models.values()][0]
+    for (const check of tc.checks) {
+      const base = { folder, testCase: tc.id, resultNode: check.resultNode }
+      if (model === undefined || typeof model === "string") {
+        out.push({ ...base, status: "errored", reason: `import failed: ${model ?? "no model"}` })
+        continue
+      }
+      try {
+        const r = check.isService
+          ? evaluateService(model, check.target, tc.variables)
+          : evaluateDecision(model, check.target, tc.variables)
+        out.push({
+          ...base,
+          ...judge(check, r._tag === "DecisionError" ? { error: `${r.code}: ${r.message}` } : { value: r.result })
+        })
+      } catch (error) {
+        out.push({ ...base, status: "errored", reason: String(error) })
       }
     }
   }
@@ -214,7 +264,11 @@ export const count = (outcomes: ReadonlyArray<CheckOutcome>): Totals => ({
   errored: outcomes.filter((o) => o.status === "errored").length
 })
 
-export const runTck = async (root: string): Promise<TckReport> => {
+/** Runs every folder of the kit's compliance levels through `runFolder` (by default, in-process evaluation). */
+export const runTck = async (
+  root: string,
+  run: (dir: string, folder: string) => Promise<ReadonlyArray<CheckOutcome>> = runFolder
+): Promise<TckReport> => {
   const outcomes: CheckOutcome[] = []
   const byLevel: Record<string, Totals> = {}
   for (const level of fs.readdirSync(root).filter((d) => d.startsWith("compliance-level-")).sort()) {
@@ -222,7 +276,7 @@ export const runTck = async (root: string): Promise<TckReport> => {
     for (const folder of fs.readdirSync(path.join(root, level)).sort()) {
       const dir = path.join(root, level, folder)
       if (!fs.statSync(dir).isDirectory()) continue
-      levelOutcomes.push(...(await runFolder(dir, `${level}/${folder}`)))
+      levelOutcomes.push(...(await run(dir, `${level}/${folder}`)))
     }
     byLevel[level] = count(levelOutcomes)
     outcomes.push(...levelOutcomes)

@@ -6,7 +6,9 @@ export const DecisionFormat = Schema.Literals(["JSON_TABLE", "DMN_XML"]).annotat
 
 export const Decision = Schema.Struct({
   id: Schema.String,
-  key: Schema.String.annotate({ description: "the DMN decision id; versions are counted per key" }),
+  key: Schema.String.annotate({
+    description: "the DMN decision id, or the decision's name when it has no id; versions are counted per key"
+  }),
   name: Schema.NullOr(Schema.String),
   version: Schema.Int,
   kind: Schema.String,
@@ -70,9 +72,22 @@ export const DecisionQuery = {
   key: Schema.optional(Schema.String).annotate({ description: "only the versions of this decision key, newest first" })
 }
 
-export const EvaluateRequest = Schema.Struct({ variables: Schema.optional(Variables) }).annotate({
-  identifier: "EvaluateRequest"
-})
+export const EvaluateRequest = Schema.Struct({
+  variables: Schema.optional(Variables.annotate({
+    description: "input values by name, typed by the model's input data; any value may be given explicitly typed as " +
+      "{ \"@type\": \"date\" | \"time\" | \"date and time\" | \"days and time duration\" | " +
+      "\"years and months duration\" | \"duration\" | \"range\" | \"number\" | \"string\" | \"boolean\", " +
+      "\"value\": text }"
+  }))
+}).annotate({ identifier: "EvaluateRequest" })
+
+export const EvaluateQuery = {
+  typed: Schema.optional(Schema.Literals(["true", "false"])).annotate({
+    description:
+      "true: dates, times, date-times, durations, ranges and numbers a JSON number cannot hold exactly come " +
+      "as { \"@type\": type, \"value\": text } (see docs/decisions.md)"
+  })
+}
 
 export const EvaluationResult = Schema.Struct({
   decisionId: Schema.String,

@@ -7,7 +7,15 @@ import { fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts
 import { type BusinessError, type NotFound, notFound, type ValidationError } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Decision, DecisionModel } from "../schema/Decisions.ts"
-import { DecisionEngine, type Evaluation, type ParsedDecisionModel } from "./DecisionEngine.ts"
+import {
+  decisionByRef,
+  DecisionEngine,
+  type Evaluation,
+  type EvaluationOptions,
+  type ParsedDecisionModel,
+  serviceByRef
+} from "./DecisionEngine.ts"
+import { linkImports } from "./DecisionImports.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
 
@@ -78,7 +86,7 @@ export interface DecisionsShape {
     tenantId: string,
     id: string,
     variables: Readonly<Record<string, unknown>>,
-    trace: boolean
+    options: EvaluationOptions
   ) => Effect.Effect<EvaluatedDecision, EvaluateError>
   /** The latest version of a decision key (business rule tasks). */
   readonly evaluateLatest: (
@@ -97,14 +105,18 @@ export interface DecisionsShape {
   readonly evaluateInModel: (
     tenantId: string,
     modelId: string,
-    decisionId: string,
-    variables: Readonly<Record<string, unknown>>
+    /** The decision's key, DMN id or name. */
+    decisionRef: string,
+    variables: Readonly<Record<string, unknown>>,
+    options?: { readonly typed?: boolean | undefined }
   ) => Effect.Effect<EvaluatedDecision, EvaluateError>
   readonly evaluateService: (
     tenantId: string,
     modelId: string,
-    serviceId: string,
-    variables: Readonly<Record<string, unknown>>
+    /** The service's DMN id or name. */
+    serviceRef: string,
+    variables: Readonly<Record<string, unknown>>,
+    options?: { readonly typed?: boolean | undefined }
   ) => Effect.Effect<EvaluatedDecision, EvaluateError>
 }
 
@@ -138,6 +150,16 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
           return model
         })
 
+      /** The model with its imports linked to the tenant's latest model of each imported namespace. */
+      const linked = (tenantId: string, model: ParsedDecisionModel) =>
+        linkImports(engine, model, (namespace) =>
+          Effect.gen(function*() {
+            const rows = yield* sql<ModelRow>`SELECT * FROM decision_models
+              WHERE tenant_id = ${tenantId} AND namespace = ${namespace}
+              ORDER BY created_at DESC, id DESC LIMIT 1`.pipe(Effect.orDie)
+            return rows[0] === undefined ? undefined : yield* parsed(rows[0])
+          }))
+
       const decisionRow = (tenantId: string, id: string) =>
         Effect.gen(function*() {
           if (!isUuid(id)) return yield* notFound("decision", id)
@@ -167,11 +189,11 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
             const id = yield* newId
             const rows = yield* sql<DecisionRow>`INSERT INTO decisions
                 (tenant_id, id, decision_model_id, key, name, version, kind, hit_policy, source, created_by, created_at)
-              SELECT ${tenantId}, ${id}, ${modelId}, ${decision.id}, ${decision.name}, coalesce(max(version), 0) + 1,
+              SELECT ${tenantId}, ${id}, ${modelId}, ${decision.key}, ${decision.name}, coalesce(max(version), 0) + 1,
                 ${decision.kind}, ${decision.hitPolicy}, ${
               table === undefined ? null : toJson(table)
             }::jsonb, ${actor}, ${now}
-              FROM decisions WHERE tenant_id = ${tenantId} AND key = ${decision.id}
+              FROM decisions WHERE tenant_id = ${tenantId} AND key = ${decision.key}
               RETURNING *, ${format}::text AS format`
             decisions.push(toDecision(rows[0]!))
           }
@@ -206,12 +228,12 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
         tenantId: string,
         row: DecisionRow,
         variables: Readonly<Record<string, unknown>>,
-        trace: boolean
+        options: EvaluationOptions
       ) =>
         Effect.gen(function*() {
-          const model = yield* parsed(yield* modelRow(tenantId, row.decision_model_id))
-          const evaluation = yield* engine.evaluate(model, row.key, variables, { trace })
-          const summary = model.decisions.find((d) => d.id === row.key)
+          const model = yield* linked(tenantId, yield* parsed(yield* modelRow(tenantId, row.decision_model_id)))
+          const evaluation = yield* engine.evaluate(model, row.key, variables, options)
+          const summary = model.decisions.find((d) => d.key === row.key)
           return {
             ...evaluation,
             decisionId: row.id,
@@ -267,7 +289,7 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
           Effect.gen(function*() {
             const row = yield* decisionRow(tenantId, id)
             const model = yield* parsed(yield* modelRow(tenantId, row.decision_model_id))
-            const summary = model.decisions.find((d) => d.id === row.key)
+            const summary = model.decisions.find((d) => d.key === row.key)
             return {
               decision: toDecision(row),
               requiredDecisions: summary?.requiredDecisions ?? [],
@@ -280,8 +302,8 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
             const row = yield* decisionRow(tenantId, id)
             return (yield* modelRow(tenantId, row.decision_model_id)).dmn_xml
           }),
-        evaluate: (tenantId, id, variables, trace) =>
-          Effect.flatMap(decisionRow(tenantId, id), (row) => evaluateRow(tenantId, row, variables, trace)),
+        evaluate: (tenantId, id, variables, options) =>
+          Effect.flatMap(decisionRow(tenantId, id), (row) => evaluateRow(tenantId, row, variables, options)),
         evaluateLatest: (tenantId, key, variables) =>
           Effect.gen(function*() {
             const rows = yield* sql<
@@ -289,7 +311,7 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
             >`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id
               WHERE d.tenant_id = ${tenantId} AND d.key = ${key} ORDER BY d.version DESC LIMIT 1`.pipe(Effect.orDie)
             if (rows[0] === undefined) return yield* notFound("decision", key)
-            return yield* evaluateRow(tenantId, rows[0], variables, false)
+            return yield* evaluateRow(tenantId, rows[0], variables, { trace: false })
           }),
         listModels: (tenantId, page) =>
           Effect.gen(function*() {
@@ -318,27 +340,33 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
             return toModel(row, yield* parsed(row), yield* decisionsOfModel(tenantId, id))
           }),
         modelXml: (tenantId, id) => Effect.map(modelRow(tenantId, id), (row) => row.dmn_xml),
-        evaluateInModel: (tenantId, modelId, decisionId, variables) =>
+        evaluateInModel: (tenantId, modelId, decisionRef, variables, options) =>
           Effect.gen(function*() {
             const row = yield* modelRow(tenantId, modelId)
-            const model = yield* parsed(row)
-            if (!model.decisions.some((d) => d.id === decisionId)) return yield* notFound("decision", decisionId)
-            const evaluation = yield* engine.evaluate(model, decisionId, variables, { trace: false })
-            const stored = (yield* decisionsOfModel(tenantId, modelId)).find((d) => d.key === decisionId)
+            const model = yield* linked(tenantId, yield* parsed(row))
+            const summary = decisionByRef(model, decisionRef)
+            if (summary === undefined) return yield* notFound("decision", decisionRef)
+            const evaluation = yield* engine.evaluate(model, summary.key, variables, {
+              trace: false,
+              typed: options?.typed
+            })
+            const stored = (yield* decisionsOfModel(tenantId, modelId)).find((d) => d.key === summary.key)
             return {
               ...evaluation,
-              decisionId: stored?.id ?? decisionId,
-              decisionKey: decisionId,
+              decisionId: stored?.id ?? summary.key,
+              decisionKey: summary.key,
               version: stored?.version ?? null,
               outputName: null
             }
           }),
-        evaluateService: (tenantId, modelId, serviceId, variables) =>
+        evaluateService: (tenantId, modelId, serviceRef, variables, options) =>
           Effect.gen(function*() {
-            const model = yield* parsed(yield* modelRow(tenantId, modelId))
-            if (!model.services.some((s) => s.id === serviceId)) return yield* notFound("decision service", serviceId)
-            const evaluation = yield* engine.evaluateService(model, serviceId, variables)
-            return { ...evaluation, decisionId: serviceId, decisionKey: serviceId, version: null, outputName: null }
+            const model = yield* linked(tenantId, yield* parsed(yield* modelRow(tenantId, modelId)))
+            const service = serviceByRef(model, serviceRef)
+            if (service === undefined) return yield* notFound("decision service", serviceRef)
+            const ref = service.id !== "" ? service.id : (service.name ?? serviceRef)
+            const evaluation = yield* engine.evaluateService(model, ref, variables, options)
+            return { ...evaluation, decisionId: ref, decisionKey: ref, version: null, outputName: null }
           })
       }
     })

@@ -9,47 +9,66 @@ import {
   evaluateService,
   type Evaluation
 } from "../decision/DecisionEvaluation.ts"
-import { type DecisionModel, importDmnXml } from "../decision/DecisionModel.ts"
+import { type DecisionModel, importDmnXml, resolveImports } from "../decision/DecisionModel.ts"
+import { serviceArgumentProblems } from "../decision/DecisionServiceFunction.ts"
 import { decisionTableFromJson, decisionTableToDmnXml } from "../decision/DecisionTableJson.ts"
-import { evaluateFeel, fromJson, toJson } from "../decision/Feel.ts"
+import { evaluateFeel, toJson } from "../decision/Feel.ts"
 import { listFeelFunctions } from "../decision/FeelFunctions.ts"
+import { inputsFromJson, toTypedJson } from "../decision/TypedJson.ts"
 import { BusinessError, ValidationError } from "../schema/ApiErrors.ts"
-import { DecisionEngine, type ParsedDecisionModel } from "./DecisionEngine.ts"
+import {
+  DecisionEngine,
+  decisionKeys,
+  type Evaluation as EngineEvaluation,
+  type ParsedDecisionModel
+} from "./DecisionEngine.ts"
 
 const invalid = (message: string, errors: ReadonlyArray<{ readonly field: string; readonly message: string }>) =>
   new ValidationError({ message, errors: errors.map((e) => ({ ...e, code: "INVALID_MODEL" })) })
 
-const summarise = (model: DecisionModel): ParsedDecisionModel => ({
-  name: model.name || null,
-  namespace: model.namespace || null,
-  decisions: model.decisions.map((decision) => ({
-    id: decision.id,
-    name: decision.name || null,
-    kind: decision.expression === undefined
-      ? "NONE"
-      : decision.expression.kind === "decisionTable"
-      ? "DECISION_TABLE"
-      : decision.expression.kind.toUpperCase(),
-    hitPolicy: decision.expression?.kind === "decisionTable" ? decision.expression.hitPolicy : null,
-    requiredDecisions: decision.requiredDecisions,
-    requiredInputs: decision.requiredInputs,
-    outputNames: decision.expression?.kind === "decisionTable" ? decision.expression.outputs.map((o) => o.name) : []
-  })),
-  services: model.decisionServices.map((service) => ({ ...service, name: service.name || null })),
-  inputs: model.inputData.map((input) => ({ id: input.id, name: input.name, typeRef: input.typeRef ?? null })),
-  handle: model
-})
+const summarise = (model: DecisionModel): ParsedDecisionModel => {
+  const keys = decisionKeys(model.decisions)
+  return {
+    name: model.name || null,
+    namespace: model.namespace || null,
+    decisions: model.decisions.map((decision, i) => ({
+      key: keys[i]!,
+      id: decision.id,
+      name: decision.name || null,
+      kind: decision.expression === undefined
+        ? "NONE"
+        : decision.expression.kind === "decisionTable"
+        ? "DECISION_TABLE"
+        : decision.expression.kind.toUpperCase(),
+      hitPolicy: decision.expression?.kind === "decisionTable" ? decision.expression.hitPolicy : null,
+      requiredDecisions: decision.requiredDecisions,
+      requiredInputs: decision.requiredInputs,
+      outputNames: decision.expression?.kind === "decisionTable" ? decision.expression.outputs.map((o) => o.name) : []
+    })),
+    services: model.decisionServices.map((service) => ({ ...service, name: service.name || null })),
+    inputs: model.inputData.map((input) => ({ id: input.id, name: input.name, typeRef: input.typeRef ?? null })),
+    imports: (model.imports ?? []).map((i) => ({ name: i.name, namespace: i.namespace })),
+    // A decision without an id is evaluated under its key, so every decision is found by its key.
+    handle: { ...model, decisions: model.decisions.map((d, i) => (d.id === "" ? { ...d, id: keys[i]! } : d)) }
+  }
+}
 
-/** JSON variables as FEEL values, typed by the model's input data where it names them. */
-const feelInputs = (model: DecisionModel, variables: Readonly<Record<string, unknown>>): Record<string, unknown> =>
-  Object.fromEntries(
-    Object.entries(variables).map(([name, value]) => [
-      name,
-      fromJson(value, model.inputData.find((i) => i.name === name)?.typeRef)
-    ])
+/** Problems with the variables as a 400 naming each field. */
+const refuse = (problems: ReadonlyArray<{ readonly path: string; readonly message: string }>) =>
+  problems.length === 0 ? Effect.void : Effect.fail(
+    new ValidationError({
+      message: `invalid variables: ${problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`,
+      errors: problems.map((p) => ({ field: `variables.${p.path}`, message: p.message, code: "INVALID_VALUE" }))
+    })
   )
 
-const traceJson = (trace: ReadonlyArray<DecisionTrace>) =>
+/** JSON variables as FEEL values, typed by the model (TypedJson.ts); a value that does not parse is a 400. */
+const feelInputs = (model: DecisionModel, variables: Readonly<Record<string, unknown>>) => {
+  const { problems, values } = inputsFromJson(model, variables)
+  return Effect.as(refuse(problems), values)
+}
+
+const traceJson = (trace: ReadonlyArray<DecisionTrace>, toJson: (value: unknown) => unknown) =>
   trace.map((step) => ({
     decisionId: step.decisionId,
     decisionName: step.decisionName,
@@ -58,11 +77,16 @@ const traceJson = (trace: ReadonlyArray<DecisionTrace>) =>
     result: toJson(step.result)
   }))
 
-const settle = (evaluation: Evaluation, trace: boolean) => {
+const settle = (
+  evaluation: Evaluation,
+  trace: boolean,
+  typed: boolean
+): Effect.Effect<EngineEvaluation, BusinessError | ValidationError> => {
   if (evaluation._tag === "EvaluationOk") {
+    const json = typed ? toTypedJson : toJson
     return Effect.succeed({
-      result: toJson(evaluation.result),
-      ...(trace ? { trace: traceJson(evaluation.trace) } : {})
+      result: json(evaluation.result),
+      ...(trace ? { trace: traceJson(evaluation.trace, json) } : {})
     })
   }
   const matched = (evaluation.ruleIds ?? []).map((ruleId) => ({
@@ -101,11 +125,24 @@ export const DmnDecisionEngine = {
             imported.error.map((p) => ({ field: p.path || "dmn", message: p.message }))
           )
         }
-        if (imported.value.decisions.length === 0) {
-          return yield* invalid("the DMN document has no decision", [{ field: "dmn", message: "no decision" }])
+        // A library of business knowledge models or item definitions, for other models to import, has no decision.
+        const m = imported.value
+        if (
+          m.decisions.length + m.businessKnowledgeModels.length + m.decisionServices.length +
+              m.itemDefinitions.length ===
+            0
+        ) {
+          return yield* invalid("the DMN document has no decision, business knowledge model or item definition", [{
+            field: "dmn",
+            message: "no decision, business knowledge model or item definition"
+          }])
         }
         return summarise(imported.value)
       }),
+    link: (parsed, available) => ({
+      ...parsed,
+      handle: resolveImports(parsed.handle as DecisionModel, available.map((m) => m.handle as DecisionModel))
+    }),
     fromTable: (json) =>
       Effect.gen(function*() {
         const table = decisionTableFromJson(json)
@@ -118,13 +155,28 @@ export const DmnDecisionEngine = {
         const xml = yield* Effect.promise(() => decisionTableToDmnXml(table.value))
         return { xml, decisionId: table.value.id }
       }),
-    evaluate: (parsed, decisionId, variables, options) => {
+    evaluate: (parsed, decisionKey, variables, options) => {
       const model = parsed.handle as DecisionModel
-      return settle(evaluateDecision(model, decisionId, feelInputs(model, variables)), options.trace)
+      return Effect.flatMap(
+        feelInputs(model, variables),
+        (inputs) =>
+          settle(
+            evaluateDecision(model, decisionKey, inputs),
+            options.trace,
+            options.typed === true
+          )
+      )
     },
-    evaluateService: (parsed, serviceId, variables) => {
+    evaluateService: (parsed, serviceId, variables, options) => {
       const model = parsed.handle as DecisionModel
-      return settle(evaluateService(model, serviceId, feelInputs(model, variables)), false)
+      return feelInputs(model, variables).pipe(
+        Effect.tap((inputs) => {
+          const service = model.decisionServices.find((s) => s.id === serviceId) ??
+            model.decisionServices.find((s) => s.name === serviceId)
+          return service === undefined ? Effect.void : refuse(serviceArgumentProblems(model, service, inputs))
+        }),
+        Effect.flatMap((inputs) => settle(evaluateService(model, serviceId, inputs), false, options?.typed === true))
+      )
     },
     feel: (expression, context) => {
       const outcome = evaluateFeel(expression, { ...context })

@@ -8,6 +8,7 @@ import {
   DecisionModel,
   DecisionModelSummary,
   DecisionQuery,
+  EvaluateQuery,
   EvaluateRequest,
   EvaluationResult,
   FeelFunctionInfo,
@@ -57,6 +58,7 @@ export class DecisionsApi extends HttpApiGroup.make("decisions")
       ),
     HttpApiEndpoint.post("evaluate", "/:id/evaluate", {
       params: IdParam,
+      query: Schema.Struct(EvaluateQuery),
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),
       error: EvaluationErrors
@@ -66,6 +68,7 @@ export class DecisionsApi extends HttpApiGroup.make("decisions")
       ),
     HttpApiEndpoint.post("evaluateWithTrace", "/:id/evaluate-with-trace", {
       params: IdParam,
+      query: Schema.Struct(EvaluateQuery),
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),
       error: EvaluationErrors
@@ -90,20 +93,29 @@ export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
       .annotateMerge(OpenApi.annotations({ summary: "The model's DMN XML" })),
     HttpApiEndpoint.post("evaluateDecision", "/:id/decisions/:decisionId/evaluate", {
       params: { id: Schema.String, decisionId: Schema.String },
+      query: Schema.Struct(EvaluateQuery),
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),
       error: EvaluationErrors
     }).annotateMerge(
       OpenApi.annotations({
-        summary: "Evaluate one decision of the model (by its DMN id), including its required decisions"
+        summary: "Evaluate one decision of the model, including its required decisions",
+        description:
+          "decisionId is the decision's key, else its DMN id, else its name (a decision without an id is keyed by its name)"
       })
     ),
     HttpApiEndpoint.post("evaluateService", "/:id/services/:serviceId/evaluate", {
       params: { id: Schema.String, serviceId: Schema.String },
+      query: Schema.Struct(EvaluateQuery),
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),
       error: EvaluationErrors
-    }).annotateMerge(OpenApi.annotations({ summary: "Evaluate a decision service of the model" }))
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary: "Evaluate a decision service of the model",
+        description: "serviceId is the service's DMN id, else its name"
+      })
+    )
   )
   .middleware(Authentication)
   .prefix("/api/v1/decision-models")

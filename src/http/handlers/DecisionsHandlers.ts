@@ -42,16 +42,22 @@ export const DecisionsHandlers = HttpApiBuilder.group(Api, "decisions", (handler
       .handle("xml", ({ params }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           Effect.map(decisions.xmlOf(principal.tenantId, params.id), (xml) => ({ id: params.id, xml }))))
-      .handle("evaluate", ({ params, payload }) =>
+      .handle("evaluate", ({ params, payload, query }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           Effect.map(
-            decisions.evaluate(principal.tenantId, params.id, payload.variables ?? {}, false),
+            decisions.evaluate(principal.tenantId, params.id, payload.variables ?? {}, {
+              trace: false,
+              typed: query.typed === "true"
+            }),
             ({ trace: _, ...result }) =>
               result
           )))
-      .handle("evaluateWithTrace", ({ params, payload }) =>
+      .handle("evaluateWithTrace", ({ params, payload, query }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
-          decisions.evaluate(principal.tenantId, params.id, payload.variables ?? {}, true)))
+          decisions.evaluate(principal.tenantId, params.id, payload.variables ?? {}, {
+            trace: true,
+            typed: query.typed === "true"
+          })))
   }))
 
 export const DecisionModelsHandlers = HttpApiBuilder.group(Api, "decisionModels", (handlers) =>
@@ -67,12 +73,16 @@ export const DecisionModelsHandlers = HttpApiBuilder.group(Api, "decisionModels"
       .handle("xml", ({ params }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           Effect.map(decisions.modelXml(principal.tenantId, params.id), (xml) => ({ id: params.id, xml }))))
-      .handle("evaluateDecision", ({ params, payload }) =>
+      .handle("evaluateDecision", ({ params, payload, query }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
-          decisions.evaluateInModel(principal.tenantId, params.id, params.decisionId, payload.variables ?? {})))
-      .handle("evaluateService", ({ params, payload }) =>
+          decisions.evaluateInModel(principal.tenantId, params.id, params.decisionId, payload.variables ?? {}, {
+            typed: query.typed === "true"
+          })))
+      .handle("evaluateService", ({ params, payload, query }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
-          decisions.evaluateService(principal.tenantId, params.id, params.serviceId, payload.variables ?? {})))
+          decisions.evaluateService(principal.tenantId, params.id, params.serviceId, payload.variables ?? {}, {
+            typed: query.typed === "true"
+          })))
   }))
 
 export const FeelHandlers = HttpApiBuilder.group(Api, "feel", (handlers) =>
