@@ -3,7 +3,8 @@
 // a draft connection may be saved while it is being filled in, and `test` says what is missing.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { countOf, fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
+import { pagedQuery } from "../persistence/PagedQuery.ts"
+import { fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
 import {
   type Conflict,
   conflict,
@@ -12,7 +13,7 @@ import {
   type ValidationError,
   validationError
 } from "../schema/ApiErrors.ts"
-import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Connection, ConnectionTest } from "../schema/Connectors.ts"
 import { configurationProblems, CONNECTOR_TYPES } from "./ConnectorCatalog.ts"
 import { isUuid, newId } from "./Ids.ts"
@@ -126,15 +127,14 @@ export class Connections extends Context.Service<Connections, ConnectionsShape>(
               ...(filter.connectorType === undefined ? [] : [sql`connector_type = ${filter.connectorType}`]),
               ...(filter.enabled === undefined ? [] : [sql`enabled = ${filter.enabled}`])
             ])
-            const [rows, total] = yield* Effect.all([
-              sql<
-                ConnectionRow
-              >`SELECT * FROM connections WHERE ${where} ORDER BY lower(name), id LIMIT ${page.size} OFFSET ${
-                page.page * page.size
-              }`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM connections WHERE ${where}`
-            ])
-            return pageOf(rows.map(toConnection), page, countOf(total))
+            return yield* pagedQuery(sql, {
+              select: sql`SELECT * FROM connections`,
+              countFrom: sql`connections`,
+              where,
+              orderBy: sql`lower(name), id`,
+              page,
+              toItem: toConnection
+            })
           }).pipe(Effect.orDie),
         create: (tenantId, sub, input) =>
           Effect.gen(function*() {

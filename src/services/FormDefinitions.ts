@@ -6,7 +6,8 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { checkForm, diffForms, resolveLabels, runForm } from "../forms/FormSchema.ts"
-import { contentOf, countOf, fromJson, storedContent, toJson } from "../persistence/SqlValues.ts"
+import { pagedQuery } from "../persistence/PagedQuery.ts"
+import { contentOf, fromJson, storedContent, toJson } from "../persistence/SqlValues.ts"
 import {
   type BusinessError,
   businessError,
@@ -15,7 +16,7 @@ import {
   type NotFound,
   notFound
 } from "../schema/ApiErrors.ts"
-import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { FormDefinition } from "../schema/Forms.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { isoFromDb, nowMillis } from "./Time.ts"
@@ -276,15 +277,14 @@ export class FormDefinitions
               ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
               ...(filter.key === undefined ? [] : [sql`key = ${filter.key}`])
             ])
-            const [rows, total] = yield* Effect.all([
-              sql<
-                DefinitionRow
-              >`SELECT * FROM form_definitions WHERE ${where} ORDER BY updated_at DESC, id LIMIT ${page.size} OFFSET ${
-                page.page * page.size
-              }`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM form_definitions WHERE ${where}`
-            ]).pipe(Effect.orDie)
-            return pageOf(rows.map(toDefinition), page, countOf(total))
+            return yield* pagedQuery(sql, {
+              select: sql`SELECT * FROM form_definitions`,
+              countFrom: sql`form_definitions`,
+              where,
+              orderBy: sql`updated_at DESC, id`,
+              page,
+              toItem: toDefinition
+            }).pipe(Effect.orDie)
           }),
         create,
         get: (tenantId, id) => Effect.map(row(tenantId, id), toDefinition),

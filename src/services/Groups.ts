@@ -2,9 +2,9 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
-import { countOf, isUniqueViolation } from "../persistence/SqlValues.ts"
+import { isUniqueViolation } from "../persistence/SqlValues.ts"
 import { type Conflict, conflict, NotFound, notFound } from "../schema/ApiErrors.ts"
-import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Group, GroupMember } from "../schema/Groups.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
@@ -85,13 +85,16 @@ export class Groups extends Context.Service<Groups, GroupsShape>()("flowcore/Gro
       return {
         list: (tenantId, page) =>
           Effect.gen(function*() {
-            const [rows, total] = yield* Effect.all([
-              sql<GroupRow>`${selectGroups(tenantId)} ORDER BY g.name, g.id LIMIT ${page.size} OFFSET ${
-                page.page * page.size
-              }`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM user_groups WHERE tenant_id = ${tenantId}`
-            ])
-            return pageOf(rows.map(toGroup), page, countOf(total))
+            return yield* pagedQuery(sql, {
+              select: sql`SELECT g.id, g.name, g.description, g.created_at,
+                  (SELECT count(*) FROM group_members m WHERE m.group_id = g.id) AS member_count
+                FROM user_groups g`,
+              countFrom: sql`user_groups g`,
+              where: sql`g.tenant_id = ${tenantId}`,
+              orderBy: sql`g.name, g.id`,
+              page,
+              toItem: toGroup
+            })
           }).pipe(Effect.orDie),
         create: (tenantId, input) =>
           Effect.gen(function*() {

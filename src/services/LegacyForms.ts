@@ -3,9 +3,10 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
-import { contentOf, countOf, storedContent } from "../persistence/SqlValues.ts"
+import { pagedQuery } from "../persistence/PagedQuery.ts"
+import { contentOf, storedContent } from "../persistence/SqlValues.ts"
 import { type BusinessError, type Conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
-import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { FormDefinition, LegacyForm, LegacySchema } from "../schema/Forms.ts"
 import { FormDefinitions } from "./FormDefinitions.ts"
 import { isUuid, newId } from "./Ids.ts"
@@ -98,15 +99,14 @@ export class LegacyForms extends Context.Service<LegacyForms, LegacyFormsShape>(
         list: (tenantId, key, page) =>
           Effect.gen(function*() {
             const where = sql.and([sql`tenant_id = ${tenantId}`, ...(key === undefined ? [] : [sql`key = ${key}`])])
-            const [rows, total] = yield* Effect.all([
-              sql<
-                LegacyRow
-              >`SELECT * FROM legacy_forms WHERE ${where} ORDER BY key, version DESC LIMIT ${page.size} OFFSET ${
-                page.page * page.size
-              }`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM legacy_forms WHERE ${where}`
-            ]).pipe(Effect.orDie)
-            return pageOf(rows.map(toLegacy), page, countOf(total))
+            return yield* pagedQuery(sql, {
+              select: sql`SELECT * FROM legacy_forms`,
+              countFrom: sql`legacy_forms`,
+              where,
+              orderBy: sql`key, version DESC`,
+              page,
+              toItem: toLegacy
+            }).pipe(Effect.orDie)
           }),
         deploy,
         get: (tenantId, id) => Effect.map(row(tenantId, id), toLegacy),

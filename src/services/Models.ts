@@ -4,9 +4,9 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
-import { countOf } from "../persistence/SqlValues.ts"
+import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { type BusinessError, type Conflict, conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
-import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Model } from "../schema/Modeling.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { Projects } from "./Projects.ts"
@@ -174,13 +174,15 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
                 : [isUuid(filter.folderId) ? sql`folder_id = ${filter.folderId}` : sql`false`]),
               ...(filter.kind === undefined ? [] : [sql`kind = ${filter.kind}`])
             ])
-            const [rows, total] = yield* Effect.all([
-              sql<ModelRow>`SELECT * FROM models WHERE ${where} ORDER BY lower(name), id LIMIT ${page.size} OFFSET ${
-                page.page * page.size
-              }`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM models WHERE ${where}`
-            ]).pipe(Effect.orDie)
-            return pageOf(yield* Effect.forEach(rows, view), page, countOf(total))
+            const rows = yield* pagedQuery(sql, {
+              select: sql`SELECT * FROM models`,
+              countFrom: sql`models`,
+              where,
+              orderBy: sql`lower(name), id`,
+              page,
+              toItem: (row: ModelRow) => row
+            }).pipe(Effect.orDie)
+            return { ...rows, items: yield* Effect.forEach(rows.items, view) }
           }),
         create: (principal, input) =>
           Effect.gen(function*() {

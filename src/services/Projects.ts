@@ -3,9 +3,9 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
-import { countOf } from "../persistence/SqlValues.ts"
+import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { type BusinessError, businessError, type Conflict, conflict, NotFound, notFound } from "../schema/ApiErrors.ts"
-import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Project } from "../schema/Modeling.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { Tenants } from "./Tenants.ts"
@@ -144,15 +144,14 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
         folderOf,
         list: (tenantId, page) =>
           Effect.gen(function*() {
-            const [rows, total] = yield* Effect.all([
-              sql<
-                ProjectRow
-              >`SELECT * FROM projects WHERE tenant_id = ${tenantId} ORDER BY lower(name), id LIMIT ${page.size} OFFSET ${
-                page.page * page.size
-              }`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM projects WHERE tenant_id = ${tenantId}`
-            ])
-            return pageOf(rows.map(toProject), page, countOf(total))
+            return yield* pagedQuery(sql, {
+              select: sql`SELECT * FROM projects`,
+              countFrom: sql`projects`,
+              where: sql`tenant_id = ${tenantId}`,
+              orderBy: sql`lower(name), id`,
+              page,
+              toItem: toProject
+            })
           }).pipe(Effect.orDie),
         create: (principal, input) =>
           Effect.gen(function*() {

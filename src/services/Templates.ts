@@ -3,10 +3,10 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
+import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { contentOf, storedContent } from "../persistence/SqlValues.ts"
-import { countOf } from "../persistence/SqlValues.ts"
 import { type NotFound, notFound, type ValidationError } from "../schema/ApiErrors.ts"
-import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Template } from "../schema/Modeling.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { ProcessModels } from "./ProcessModels.ts"
@@ -73,15 +73,14 @@ export class Templates extends Context.Service<Templates, TemplatesShape>()("flo
       return {
         list: (tenantId, page) =>
           Effect.gen(function*() {
-            const [rows, total] = yield* Effect.all([
-              sql<
-                TemplateRow
-              >`SELECT * FROM templates WHERE tenant_id = ${tenantId} ORDER BY lower(name), id LIMIT ${page.size} OFFSET ${
-                page.page * page.size
-              }`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM templates WHERE tenant_id = ${tenantId}`
-            ]).pipe(Effect.orDie)
-            return pageOf(rows.map(toTemplate), page, countOf(total))
+            return yield* pagedQuery(sql, {
+              select: sql`SELECT * FROM templates`,
+              countFrom: sql`templates`,
+              where: sql`tenant_id = ${tenantId}`,
+              orderBy: sql`lower(name), id`,
+              page,
+              toItem: toTemplate
+            }).pipe(Effect.orDie)
           }),
         create: (principal, input) =>
           Effect.gen(function*() {

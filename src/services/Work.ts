@@ -16,7 +16,7 @@ import {
   notFound,
   type ValidationError
 } from "../schema/ApiErrors.ts"
-import { type PageOf, pageOf, type PageRequest } from "../schema/Common.ts"
+import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { AdHocJobResult, Incident, Job, RetryPolicy, TaskSort, UserTask } from "../schema/Work.ts"
 import { isUuid } from "./Ids.ts"
 import { type IncidentRow, toIncident } from "./IncidentRows.ts"
@@ -269,15 +269,14 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
                 ? []
                 : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
             ])
-            const [rows, total] = yield* Effect.all([
-              sql<
-                JobRow
-              >`SELECT * FROM jobs WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${page.size} OFFSET ${
-                page.page * page.size
-              }`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM jobs WHERE ${where}`
-            ])
-            return pageOf(rows.map(toJob), page, countOf(total))
+            return yield* pagedQuery(sql, {
+              select: sql`SELECT * FROM jobs`,
+              countFrom: sql`jobs`,
+              where,
+              orderBy: sql`created_at DESC, id DESC`,
+              page,
+              toItem: toJob
+            })
           }).pipe(Effect.orDie),
         listTasks: (tenantId, filter, page) =>
           Effect.gen(function*() {
@@ -352,15 +351,14 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
                 ? []
                 : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
             ])
-            const [rows, total] = yield* Effect.all([
-              sql<
-                IncidentRow
-              >`SELECT * FROM incidents WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${page.size} OFFSET ${
-                page.page * page.size
-              }`,
-              sql<{ count: unknown }>`SELECT count(*) AS count FROM incidents WHERE ${where}`
-            ])
-            return pageOf(rows.map(toIncident), page, countOf(total))
+            return yield* pagedQuery(sql, {
+              select: sql`SELECT * FROM incidents`,
+              countFrom: sql`incidents`,
+              where,
+              orderBy: sql`created_at DESC, id DESC`,
+              page,
+              toItem: toIncident
+            })
           }).pipe(Effect.orDie)
       }
     })
