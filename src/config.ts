@@ -37,6 +37,8 @@ export interface AppConfigShape {
   readonly metricsToken: string | undefined
   /** A job whose lock ran out this many times fails into a JOB_TIMEOUTS_EXCEEDED incident instead of being handed out again. */
   readonly jobTimeoutLimit: number
+  /** An instance's entity idle this long leaves memory (it is reloaded from its rows by its next command). */
+  readonly entityIdleSeconds: number
   /** The FEEL budget of one evaluation (see src/decision/FeelBudget.ts for the other limits). */
   readonly feel: { readonly maxSteps: number; readonly maxMillis: number }
   readonly cluster: {
@@ -159,6 +161,7 @@ export const configFromEnv = (env: Env = process.env): AppConfigShape => {
     shutdownGraceMillis: integer(env, "SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
     idempotencyRetentionHours: integer(env, "IDEMPOTENCY_RETENTION_HOURS", 24, 1, 24 * 365),
     jobTimeoutLimit: integer(env, "JOB_TIMEOUT_LIMIT", 3, 1, 1000),
+    entityIdleSeconds: integer(env, "ENTITY_IDLE_SECONDS", 10, 1, 86_400),
     metricsToken: text(env, "METRICS_TOKEN"),
     otel: {
       endpoint: text(env, "OTEL_EXPORTER_OTLP_ENDPOINT"),

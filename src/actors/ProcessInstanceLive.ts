@@ -1,8 +1,9 @@
 // The ProcessInstance entity: loads its instance (state + compiled graph) when it starts, then applies each command
 // in arrival order — dedupe by command id, run the pure core, commit events + state + projections + command id in
 // one transaction — and only then changes its in-memory copy. Memory is a cache: a restart rebuilds it from the rows.
-import { Clock, Effect, Metric } from "effect"
+import { Clock, Duration, Effect, Layer, Metric } from "effect"
 import { Entity } from "effect/cluster"
+import { AppConfig } from "../config.ts"
 import { commitEvents, commitSeconds, countEngineEvents } from "../observability/Metrics.ts"
 import { InstanceStore, type NewInstance, type StoredInstance } from "../persistence/InstanceStore.ts"
 import { jsonValueProblem } from "../persistence/StorableJson.ts"
@@ -36,171 +37,179 @@ const snapshotOf = (instance: StoredInstance): InstanceSnapshot => ({
   lastEventSeq: instance.lastEventSeq
 })
 
-export const ProcessInstanceLive = ProcessInstance.toLayer(
-  Effect.gen(function*() {
-    const instanceId = (yield* Entity.CurrentAddress).entityId
-    const store = yield* InstanceStore
-    const engine = yield* ProcessEngine
-    const relay = yield* OutboxRelay
-    const availability = yield* JobAvailability
-    let current = yield* store.load(instanceId)
+const behaviour = Effect.gen(function*() {
+  const instanceId = (yield* Entity.CurrentAddress).entityId
+  const store = yield* InstanceStore
+  const engine = yield* ProcessEngine
+  const relay = yield* OutboxRelay
+  const availability = yield* JobAvailability
+  let current = yield* store.load(instanceId)
 
-    // A defect (a bug, or the database refusing a value) must answer the caller, not escape: an escaped defect makes
-    // the cluster restart the entity and deliver the same command again, forever. The command was not committed, so
-    // the state is reloaded from the rows (the in-memory copy changes only after a commit) and the caller gets an
-    // INTERNAL rejection (a 500 naming the correlation id).
-    const answerDefect = (commandId: string) => (defect: unknown) =>
-      Effect.gen(function*() {
-        yield* Effect.logError("instance command failed with a defect; not applied", defect).pipe(
-          Effect.annotateLogs({ instanceId, commandId })
-        )
-        current = yield* store.load(instanceId).pipe(Effect.catchDefect(() => Effect.succeed(current)))
-        return yield* Effect.fail(
-          new InstanceRejected({ reason: "INTERNAL", message: `command ${commandId} on instance ${instanceId} failed` })
-        )
-      })
-
-    return ProcessInstance.of({
-      Execute: ({ payload }) =>
-        Effect.gen(function*() {
-          // A command id applied before answers with its recorded reply. It is looked up only when the command does
-          // not apply (as a duplicate typically does not) or when its commit finds the id taken.
-          const rejected = (reason: InstanceRejected["reason"], message: string, field?: string) =>
-            Effect.flatMap(store.recordedReply(instanceId, payload.commandId), (recorded) =>
-              recorded !== undefined
-                ? Effect.succeed(recorded as InstanceSnapshot)
-                : Effect.fail(
-                  new InstanceRejected(field === undefined ? { reason, message } : { reason, message, field })
-                ))
-
-          let instance: StoredInstance
-          let created: NewInstance | undefined
-          if (current === undefined) {
-            if (payload.command.type !== "StartInstance" || payload.deploymentId === undefined) {
-              return yield* rejected("NOT_FOUND", `process instance ${instanceId} not found`)
-            }
-            const deployment = yield* store.deploymentForStart(payload.tenantId, payload.deploymentId)
-            if (deployment === undefined) {
-              return yield* rejected("NOT_FOUND", `deployment ${payload.deploymentId} not found`)
-            }
-            if (deployment.state === "SUSPENDED") {
-              return yield* rejected(
-                "INVALID_STATE",
-                `deployment ${deployment.id} is suspended: new instances cannot start`
-              )
-            }
-            created = {
-              id: instanceId,
-              tenantId: payload.tenantId,
-              deploymentId: deployment.id,
-              processKey: deployment.key,
-              version: deployment.version,
-              startedBy: payload.actor,
-              parentInstanceId: payload.parent?.instanceId ?? null,
-              parentNodeId: payload.parent?.nodeId ?? null,
-              rootInstanceId: payload.parent?.rootInstanceId ?? instanceId
-            }
-            instance = {
-              id: instanceId,
-              tenantId: payload.tenantId,
-              parentInstanceId: payload.parent?.instanceId ?? null,
-              deploymentId: deployment.id,
-              processKey: deployment.key,
-              version: deployment.version,
-              status: "ACTIVE",
-              engineState: undefined,
-              lastEventSeq: 0,
-              graph: deployment.graph
-            }
-          } else {
-            // Another tenant's instance answers exactly like a missing one.
-            if (current.tenantId !== payload.tenantId) {
-              return yield* rejected("NOT_FOUND", `process instance ${instanceId} not found`)
-            }
-            if (payload.command.type === "StartInstance") {
-              return yield* rejected("INVALID_STATE", `process instance ${instanceId} already exists`)
-            }
-            instance = current
-          }
-
-          const now = yield* Clock.currentTimeMillis
-          const command = payload.command
-          let outcome: ReturnType<typeof engine.execute>
-          if (command.type === "MigrateInstance") {
-            // A migration runs against the target version's graph, and the instance belongs to it from then on.
-            const target = yield* store.deploymentForStart(payload.tenantId, command.targetDeploymentId)
-            if (target === undefined) {
-              return yield* rejected("NOT_FOUND", `deployment ${command.targetDeploymentId} not found`)
-            }
-            if (target.key !== instance.processKey) {
-              return yield* rejected(
-                "INVALID_ARGUMENT",
-                `deployment ${target.id} is process ${target.key}, the instance runs process ${instance.processKey}: migration stays within one process`
-              )
-            }
-            outcome = engine.migrate({
-              source: instance.graph,
-              target: target.graph,
-              instanceId,
-              state: instance.engineState,
-              command,
-              now
-            })
-            instance = { ...instance, deploymentId: target.id, version: target.version, graph: target.graph }
-          } else {
-            outcome = engine.execute({ graph: instance.graph, instanceId, state: instance.engineState, command, now })
-          }
-          if (isRejection(outcome)) {
-            return yield* rejected(outcome.reason, outcome.message, outcome.field)
-          }
-          // Values PostgreSQL cannot store (a NUL made by a script, say) or an instance grown past its budget are
-          // refused before the commit, naming the variable, instead of failing inside it.
-          const unstorable = variablesProblem(outcome.variables)
-          if (unstorable !== undefined) return yield* rejected("INVALID_ARGUMENT", unstorable.message, unstorable.field)
-
-          const reply: InstanceSnapshot = {
-            ...snapshotOf(instance),
-            state: outcome.status,
-            lastEventSeq: instance.lastEventSeq + outcome.events.length
-          }
-          const commitStarted = performance.now()
-          const committed = yield* store.commit({
-            instance,
-            created,
-            outcome,
-            commandId: payload.commandId,
-            reply,
-            actor: payload.actor,
-            now: new Date(now).toISOString()
-          }).pipe(
-            Effect.withSpan("flowcore.instance.commit", { attributes: { "flowcore.events": outcome.events.length } })
-          )
-          if (committed === undefined) {
-            return (yield* store.recordedReply(instanceId, payload.commandId)) as InstanceSnapshot
-          }
-          current = committed.instance
-          yield* Metric.update(commitSeconds, (performance.now() - commitStarted) / 1000)
-          yield* Metric.update(commitEvents, outcome.events.length)
-          yield* countEngineEvents(outcome.instanceEvents)
-          // Messages this command owes other instances were committed to the outbox: deliver them now.
-          if (committed.outboxWritten > 0) yield* relay.wake
-          // Workers long-polling or streaming these job types can take them now.
-          const jobTypes = outcome.instanceEvents.flatMap((
-            event
-          ) => (event.type === "JobCreated" ? [event.jobType] : []))
-          if (jobTypes.length > 0) yield* availability.announce(instance.tenantId, jobTypes)
-          return reply
-        }).pipe(
-          Effect.catchDefect(answerDefect(payload.commandId)),
-          Effect.withSpan("flowcore.instance.command", {
-            attributes: {
-              "flowcore.instance.id": instanceId,
-              "flowcore.command": payload.command.type,
-              "flowcore.tenant": payload.tenantId
-            }
-          })
-        )
+  // A defect (a bug, or the database refusing a value) must answer the caller, not escape: an escaped defect makes
+  // the cluster restart the entity and deliver the same command again, forever. The command was not committed, so
+  // the state is reloaded from the rows (the in-memory copy changes only after a commit) and the caller gets an
+  // INTERNAL rejection (a 500 naming the correlation id).
+  const answerDefect = (commandId: string) => (defect: unknown) =>
+    Effect.gen(function*() {
+      yield* Effect.logError("instance command failed with a defect; not applied", defect).pipe(
+        Effect.annotateLogs({ instanceId, commandId })
+      )
+      current = yield* store.load(instanceId).pipe(Effect.catchDefect(() => Effect.succeed(current)))
+      return yield* Effect.fail(
+        new InstanceRejected({ reason: "INTERNAL", message: `command ${commandId} on instance ${instanceId} failed` })
+      )
     })
-  }),
-  { maxIdleTime: "5 minutes" }
+
+  return ProcessInstance.of({
+    Execute: ({ payload }) =>
+      Effect.gen(function*() {
+        // A command id applied before answers with its recorded reply. It is looked up only when the command does
+        // not apply (as a duplicate typically does not) or when its commit finds the id taken.
+        const rejected = (reason: InstanceRejected["reason"], message: string, field?: string) =>
+          Effect.flatMap(store.recordedReply(instanceId, payload.commandId), (recorded) =>
+            recorded !== undefined
+              ? Effect.succeed(recorded as InstanceSnapshot)
+              : Effect.fail(
+                new InstanceRejected(field === undefined ? { reason, message } : { reason, message, field })
+              ))
+
+        let instance: StoredInstance
+        let created: NewInstance | undefined
+        if (current === undefined) {
+          if (payload.command.type !== "StartInstance" || payload.deploymentId === undefined) {
+            return yield* rejected("NOT_FOUND", `process instance ${instanceId} not found`)
+          }
+          const deployment = yield* store.deploymentForStart(payload.tenantId, payload.deploymentId)
+          if (deployment === undefined) {
+            return yield* rejected("NOT_FOUND", `deployment ${payload.deploymentId} not found`)
+          }
+          if (deployment.state === "SUSPENDED") {
+            return yield* rejected(
+              "INVALID_STATE",
+              `deployment ${deployment.id} is suspended: new instances cannot start`
+            )
+          }
+          created = {
+            id: instanceId,
+            tenantId: payload.tenantId,
+            deploymentId: deployment.id,
+            processKey: deployment.key,
+            version: deployment.version,
+            startedBy: payload.actor,
+            parentInstanceId: payload.parent?.instanceId ?? null,
+            parentNodeId: payload.parent?.nodeId ?? null,
+            rootInstanceId: payload.parent?.rootInstanceId ?? instanceId
+          }
+          instance = {
+            id: instanceId,
+            tenantId: payload.tenantId,
+            parentInstanceId: payload.parent?.instanceId ?? null,
+            deploymentId: deployment.id,
+            processKey: deployment.key,
+            version: deployment.version,
+            status: "ACTIVE",
+            engineState: undefined,
+            lastEventSeq: 0,
+            graph: deployment.graph
+          }
+        } else {
+          // Another tenant's instance answers exactly like a missing one.
+          if (current.tenantId !== payload.tenantId) {
+            return yield* rejected("NOT_FOUND", `process instance ${instanceId} not found`)
+          }
+          if (payload.command.type === "StartInstance") {
+            return yield* rejected("INVALID_STATE", `process instance ${instanceId} already exists`)
+          }
+          instance = current
+        }
+
+        const now = yield* Clock.currentTimeMillis
+        const command = payload.command
+        let outcome: ReturnType<typeof engine.execute>
+        if (command.type === "MigrateInstance") {
+          // A migration runs against the target version's graph, and the instance belongs to it from then on.
+          const target = yield* store.deploymentForStart(payload.tenantId, command.targetDeploymentId)
+          if (target === undefined) {
+            return yield* rejected("NOT_FOUND", `deployment ${command.targetDeploymentId} not found`)
+          }
+          if (target.key !== instance.processKey) {
+            return yield* rejected(
+              "INVALID_ARGUMENT",
+              `deployment ${target.id} is process ${target.key}, the instance runs process ${instance.processKey}: migration stays within one process`
+            )
+          }
+          outcome = engine.migrate({
+            source: instance.graph,
+            target: target.graph,
+            instanceId,
+            state: instance.engineState,
+            command,
+            now
+          })
+          instance = { ...instance, deploymentId: target.id, version: target.version, graph: target.graph }
+        } else {
+          outcome = engine.execute({ graph: instance.graph, instanceId, state: instance.engineState, command, now })
+        }
+        if (isRejection(outcome)) {
+          return yield* rejected(outcome.reason, outcome.message, outcome.field)
+        }
+        // Values PostgreSQL cannot store (a NUL made by a script, say) or an instance grown past its budget are
+        // refused before the commit, naming the variable, instead of failing inside it.
+        const unstorable = variablesProblem(outcome.variables)
+        if (unstorable !== undefined) return yield* rejected("INVALID_ARGUMENT", unstorable.message, unstorable.field)
+
+        const reply: InstanceSnapshot = {
+          ...snapshotOf(instance),
+          state: outcome.status,
+          lastEventSeq: instance.lastEventSeq + outcome.events.length
+        }
+        const commitStarted = performance.now()
+        const committed = yield* store.commit({
+          instance,
+          created,
+          outcome,
+          commandId: payload.commandId,
+          reply,
+          actor: payload.actor,
+          now: new Date(now).toISOString()
+        }).pipe(
+          Effect.withSpan("flowcore.instance.commit", { attributes: { "flowcore.events": outcome.events.length } })
+        )
+        if (committed === undefined) {
+          return (yield* store.recordedReply(instanceId, payload.commandId)) as InstanceSnapshot
+        }
+        current = committed.instance
+        yield* Metric.update(commitSeconds, (performance.now() - commitStarted) / 1000)
+        yield* Metric.update(commitEvents, outcome.events.length)
+        yield* countEngineEvents(outcome.instanceEvents)
+        // Messages this command owes other instances were committed to the outbox: deliver them now.
+        if (committed.outboxWritten > 0) yield* relay.wake
+        // Workers long-polling or streaming these job types can take them now.
+        const jobTypes = outcome.instanceEvents.flatMap((
+          event
+        ) => (event.type === "JobCreated" ? [event.jobType] : []))
+        if (jobTypes.length > 0) yield* availability.announce(instance.tenantId, jobTypes)
+        return reply
+      }).pipe(
+        Effect.catchDefect(answerDefect(payload.commandId)),
+        Effect.withSpan("flowcore.instance.command", {
+          attributes: {
+            "flowcore.instance.id": instanceId,
+            "flowcore.command": payload.command.type,
+            "flowcore.tenant": payload.tenantId
+          }
+        })
+      )
+  })
+})
+
+/**
+ * The entity, passivated after ENTITY_IDLE_SECONDS without a command: an instance waiting for days holds no memory,
+ * and its next command loads it from its rows (one query).
+ */
+export const ProcessInstanceLive = Layer.unwrap(
+  Effect.map(
+    AppConfig,
+    (config) => ProcessInstance.toLayer(behaviour, { maxIdleTime: Duration.seconds(config.entityIdleSeconds) })
+  )
 )

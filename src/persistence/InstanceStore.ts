@@ -82,7 +82,6 @@ interface InstanceRow {
   readonly parent_instance_id: string | null
   readonly engine_state: unknown
   readonly last_event_seq: unknown
-  readonly graph: unknown
 }
 
 interface DeploymentRow {
@@ -108,6 +107,19 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const graphs = new Map<string, unknown>()
+      const remember = (deploymentId: string, graph: unknown) => {
+        if (graphs.size >= GRAPH_CACHE_SIZE) graphs.delete(graphs.keys().next().value as string)
+        graphs.set(deploymentId, graph)
+        return graph
+      }
+      /** A deployment's parsed graph, read once (an entity loaded after passivation shares it with the others). */
+      const graphOf = (deploymentId: string) =>
+        graphs.has(deploymentId)
+          ? Effect.succeed(graphs.get(deploymentId))
+          : Effect.map(
+            sql<{ graph: unknown }>`SELECT graph FROM deployments WHERE id = ${deploymentId}`,
+            (rows) => (rows[0] === undefined ? undefined : remember(deploymentId, fromJson(rows[0].graph)))
+          )
 
       const outbox = (
         tenantId: string,
@@ -237,29 +249,26 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
 
       return {
         load: (instanceId) =>
-          sql<
-            InstanceRow
-          >`SELECT i.id, i.tenant_id, i.deployment_id, i.process_key, i.version, i.state, i.parent_instance_id, i.engine_state,
-              i.last_event_seq, d.graph
-            FROM process_instances i JOIN deployments d ON d.id = i.deployment_id WHERE i.id = ${instanceId}`.pipe(
-            Effect.map((rows) => {
-              const row = rows[0]
-              if (row === undefined) return undefined
-              return {
-                id: row.id,
-                tenantId: row.tenant_id,
-                parentInstanceId: row.parent_instance_id,
-                deploymentId: row.deployment_id,
-                processKey: row.process_key,
-                version: Number(row.version),
-                status: row.state,
-                engineState: fromJson(row.engine_state),
-                lastEventSeq: Number(row.last_event_seq),
-                graph: fromJson(row.graph)
-              }
-            }),
-            Effect.orDie
-          ),
+          Effect.gen(function*() {
+            const rows = yield* sql<InstanceRow>`SELECT id, tenant_id, deployment_id, process_key, version, state,
+                parent_instance_id, engine_state, last_event_seq FROM process_instances WHERE id = ${instanceId}`
+            const row = rows[0]
+            if (row === undefined) return undefined
+            const graph = yield* graphOf(row.deployment_id)
+            if (graph === undefined) return undefined
+            return {
+              id: row.id,
+              tenantId: row.tenant_id,
+              parentInstanceId: row.parent_instance_id,
+              deploymentId: row.deployment_id,
+              processKey: row.process_key,
+              version: Number(row.version),
+              status: row.state,
+              engineState: fromJson(row.engine_state),
+              lastEventSeq: Number(row.last_event_seq),
+              graph
+            }
+          }).pipe(Effect.orDie),
         deploymentForStart: (tenantId, deploymentId) =>
           Effect.gen(function*() {
             // A deployment's graph never changes: it is read and parsed once; its state (suspension) every time.
@@ -271,11 +280,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
                   WHERE tenant_id = ${tenantId} AND id = ${deploymentId}`)
             const row = rows[0]
             if (row === undefined) return undefined
-            const graph = cached ?? fromJson(row.graph)
-            if (cached === undefined) {
-              if (graphs.size >= GRAPH_CACHE_SIZE) graphs.delete(graphs.keys().next().value as string)
-              graphs.set(deploymentId, graph)
-            }
+            const graph = cached ?? remember(deploymentId, fromJson(row.graph))
             return { id: row.id, key: row.key, version: Number(row.version), state: row.state, graph }
           }).pipe(Effect.orDie),
         recordedReply: (instanceId, commandId) =>
