@@ -58,6 +58,8 @@ export interface DraftNode {
   readonly defaultFlow?: string | null | undefined
   readonly adHoc?: DraftAdHoc | undefined
   readonly listeners?: ReadonlyArray<DraftListener> | undefined
+  /** zeebe:taskListeners of a user task (eventType creating, assigning, updating, completing, canceling). */
+  readonly taskListeners?: ReadonlyArray<DraftListener> | undefined
   /** A compensation handler (isForCompensation): started by compensation, never by a flow. */
   readonly forCompensation?: boolean | undefined
   /** A compensation throw event: the activity to compensate (activityRef; null: every one of its scope). */

@@ -16,6 +16,53 @@ const NO_START: ReadonlySet<string> = new Set(["boundaryEvent", "startEvent"])
 export const compileListeners = (
   node: DraftNode,
   problem: (elementId: string, message: string) => void
+): Pick<GraphNode, "listeners" | "taskListeners"> => ({
+  ...compileExecutionListeners(node, problem),
+  ...compileTaskListeners(node, problem)
+})
+
+/** Camunda 8.8's names of user task listener events, and the older 8.7 ones. */
+const TASK_EVENTS: Readonly<Record<string, "creating" | "completing">> = {
+  creating: "creating",
+  create: "creating",
+  completing: "completing",
+  complete: "completing"
+}
+
+const listenerOf = (draft: DraftListener, node: DraftNode, problem: (elementId: string, message: string) => void) => {
+  const type = draft.type?.trim() ?? ""
+  const retries = draft.retries === null || draft.retries.trim() === "" ? 3 : Number(draft.retries)
+  if (type === "") problem(node.id, "a listener needs a job type (type)")
+  if (!Number.isInteger(retries) || retries < 0) {
+    problem(node.id, `listener ${type}: retries must be a whole number, not "${draft.retries}"`)
+  }
+  return { type, retries }
+}
+
+/** User task listeners: creating and completing are run; the others are refused by name (not executed yet). */
+const compileTaskListeners = (
+  node: DraftNode,
+  problem: (elementId: string, message: string) => void
+): Pick<GraphNode, "taskListeners"> => {
+  const drafts = node.taskListeners ?? []
+  if (drafts.length === 0) return {}
+  const creating: Array<ListenerDefinition> = []
+  const completing: Array<ListenerDefinition> = []
+  for (const draft of drafts) {
+    const phase = TASK_EVENTS[draft.eventType ?? ""]
+    if (phase === undefined) {
+      problem(
+        node.id,
+        `user task listeners (zeebe:taskListeners) of eventType "${draft.eventType}" are not executed by this engine yet (creating and completing are); remove them to deploy`
+      )
+    } else (phase === "creating" ? creating : completing).push(listenerOf(draft, node, problem))
+  }
+  return { taskListeners: { creating, completing } }
+}
+
+const compileExecutionListeners = (
+  node: DraftNode,
+  problem: (elementId: string, message: string) => void
 ): Pick<GraphNode, "listeners"> => {
   const drafts = node.listeners ?? []
   if (drafts.length === 0) return {}

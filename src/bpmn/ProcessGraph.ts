@@ -159,6 +159,11 @@ export interface GraphNode {
     readonly start: ReadonlyArray<ListenerDefinition>
     readonly end: ReadonlyArray<ListenerDefinition>
   } | undefined
+  /** User task listeners (zeebe:taskListeners): jobs the task waits for when it is created and when it completes. */
+  readonly taskListeners?: {
+    readonly creating: ReadonlyArray<ListenerDefinition>
+    readonly completing: ReadonlyArray<ListenerDefinition>
+  } | undefined
   /** An activity with a compensation boundary event: the handler that undoes it. */
   readonly compensation?: { readonly handlerId: string } | undefined
   /** A compensation handler: run only by compensation (its own variables: those of the activity it undoes). */

@@ -103,9 +103,9 @@ const compensationOf = (element: Element): Pick<DraftNode, "forCompensation" | "
   }
 }
 
-/** zeebe:executionListeners of an element, in document order. */
-const toDraftListeners = (element: Element): ReadonlyArray<DraftListener> => {
-  const listeners = extension(element, "zeebe:ExecutionListeners")
+/** zeebe:executionListeners (or zeebe:taskListeners) of an element, in document order. */
+const toDraftListeners = (element: Element, kind: string): ReadonlyArray<DraftListener> => {
+  const listeners = extension(element, kind)
   return listeners === undefined ? [] : elements(listeners, "listeners").map((listener) => ({
     eventType: str(listener, "eventType"),
     type: str(listener, "type"),
@@ -301,7 +301,12 @@ export type ReadResult = { readonly ok: true; readonly draft: Draft; readonly ve
 /** Reads the first executable process of the definitions (or the only process). */
 /** An element with all it carries: its own attributes, execution listeners, compensation, ad-hoc settings. */
 const toDraftElement = (element: Element, scope: string | null): DraftNode => {
-  const node = { ...toDraftNode(element, scope), listeners: toDraftListeners(element), ...compensationOf(element) }
+  const node = {
+    ...toDraftNode(element, scope),
+    listeners: toDraftListeners(element, "zeebe:ExecutionListeners"),
+    taskListeners: toDraftListeners(element, "zeebe:TaskListeners"),
+    ...compensationOf(element)
+  }
   return element.$type === "bpmn:AdHocSubProcess" ? { ...node, adHoc: toDraftAdHoc(element) } : node
 }
 

@@ -3,6 +3,17 @@ import { Schema } from "effect"
 
 const Vars = Schema.Record(Schema.String, Schema.Unknown)
 
+/** What a user task listener may correct on the task (Camunda 8.8's corrections). */
+export const TaskCorrections = Schema.Struct({
+  assignee: Schema.optional(Schema.NullOr(Schema.String)),
+  candidateGroups: Schema.optional(Schema.Array(Schema.String)),
+  candidateUsers: Schema.optional(Schema.Array(Schema.String)),
+  dueDate: Schema.optional(Schema.NullOr(Schema.String)),
+  followUpDate: Schema.optional(Schema.NullOr(Schema.String)),
+  priority: Schema.optional(Schema.Int)
+})
+export type TaskCorrections = typeof TaskCorrections.Type
+
 export const InstanceCommand = Schema.Union([
   Schema.Struct({
     type: Schema.Literal("StartInstance"),
@@ -21,7 +32,11 @@ export const InstanceCommand = Schema.Union([
         Schema.Array(Schema.Struct({ elementId: Schema.String, variables: Schema.optional(Vars) }))
       ),
       isCompletionConditionFulfilled: Schema.optional(Schema.Boolean),
-      isCancelRemainingInstances: Schema.optional(Schema.Boolean)
+      isCancelRemainingInstances: Schema.optional(Schema.Boolean),
+      /** A user task listener's answer (Camunda 8.8's job result of type userTask): deny, and corrections. */
+      denied: Schema.optional(Schema.Boolean),
+      deniedReason: Schema.optional(Schema.String),
+      corrections: Schema.optional(TaskCorrections)
     }))
   }),
   Schema.Struct({ type: Schema.Literal("CompleteUserTask"), taskId: Schema.String, variables: Vars }),

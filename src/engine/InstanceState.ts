@@ -1,6 +1,6 @@
 // An instance's state and the events that change it. `apply` is the ONE mutator: the live path folds each event it
 // emits through it, and replaying the history through it rebuilds the same state.
-import type { InstanceCommand } from "./InstanceCommands.ts"
+import type { InstanceCommand, TaskCorrections } from "./InstanceCommands.ts"
 import { apply } from "./state/Apply.ts"
 import type { InstanceEvent } from "./state/Events.ts"
 
@@ -50,10 +50,16 @@ export interface Compensable {
 }
 
 export interface ListenerProgress {
-  readonly phase: "start" | "end"
+  /** Execution listeners (start, end) or user task listeners (creating, completing). */
+  readonly phase: "start" | "end" | "creating" | "completing"
   readonly index: number
   /** End listeners: the flows the element leaves by once they have run. */
   readonly flows: ReadonlyArray<string>
+  /** Completing listeners: the task and the variables its completion carries. */
+  readonly taskId?: string | undefined
+  readonly variables?: Readonly<Record<string, unknown>> | undefined
+  /** Creating listeners: the corrections made so far (later ones win). */
+  readonly corrections?: TaskCorrections | undefined
 }
 
 export interface Incident {

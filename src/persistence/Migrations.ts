@@ -23,6 +23,7 @@ import jobLockExpiries from "./migrations/0020_job_lock_expiries.ts"
 import timerStartCycles from "./migrations/0021_timer_start_cycles.ts"
 import userTaskSchedule from "./migrations/0022_user_task_schedule.ts"
 import instancesNotActive from "./migrations/0023_instances_not_active.ts"
+import taskCompletionDenials from "./migrations/0024_task_completion_denials.ts"
 
 const migrate = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -47,7 +48,8 @@ const migrate = Migrator.make({})({
     "0020_job_lock_expiries": jobLockExpiries,
     "0021_timer_start_cycles": timerStartCycles,
     "0022_user_task_schedule": userTaskSchedule,
-    "0023_instances_not_active": instancesNotActive
+    "0023_instances_not_active": instancesNotActive,
+    "0024_task_completion_denials": taskCompletionDenials
   }),
   table: "schema_migrations"
 })

@@ -154,7 +154,7 @@ export const CompleteWork = Schema.Struct({ variables: Schema.optional(Variables
 
 /** The job result of an ad-hoc subprocess's worker (Camunda 8.8's `result` of type `adHocSubProcess`). */
 export const AdHocJobResult = Schema.Struct({
-  type: Schema.optional(Schema.Literal("adHocSubProcess")),
+  type: Schema.optional(Schema.Literals(["adHocSubProcess", "userTask"])),
   activateElements: Schema.optional(Schema.Array(Schema.Struct({
     elementId: Schema.String,
     variables: Schema.optional(Variables)
@@ -164,8 +164,20 @@ export const AdHocJobResult = Schema.Struct({
   }),
   isCancelRemainingInstances: Schema.optional(Schema.Boolean).annotate({
     description: "when done: terminate the paths still running (default: wait for them)"
-  })
-}).annotate({ identifier: "AdHocJobResult" })
+  }),
+  denied: Schema.optional(Schema.Boolean).annotate({
+    description: "user task listener (completing): the completion is refused and the task stays open"
+  }),
+  deniedReason: Schema.optional(Schema.String),
+  corrections: Schema.optional(Schema.Struct({
+    assignee: Schema.optional(Schema.NullOr(Schema.String)),
+    candidateGroups: Schema.optional(Schema.Array(Schema.String)),
+    candidateUsers: Schema.optional(Schema.Array(Schema.String)),
+    dueDate: Schema.optional(Schema.NullOr(IsoDateTime)),
+    followUpDate: Schema.optional(Schema.NullOr(IsoDateTime)),
+    priority: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100 })))
+  })).annotate({ description: "user task listener (creating): values the task is created with instead" })
+}).annotate({ identifier: "JobResult" })
 
 export const CompleteJob = Schema.Struct({
   variables: Schema.optional(Variables),

@@ -5,6 +5,8 @@ import { isoFromDb, isoOrNull } from "./Time.ts"
 
 export interface TaskRow {
   readonly id: string
+  /** How often completing listeners denied a completion (absent before migration 0024). */
+  readonly completion_denials?: unknown
   readonly name: string | null
   readonly state: UserTask["state"]
   readonly instance_id: string

@@ -338,7 +338,10 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
               principal,
               task.instance_id,
               { type: "CompleteUserTask", taskId, variables },
-              `complete-task:${taskId}`
+              // Each attempt after a completing listener's denial is a command of its own.
+              Number(task.completion_denials ?? 0) === 0
+                ? `complete-task:${taskId}`
+                : `complete-task:${taskId}:${Number(task.completion_denials)}`
             )
             return toTask(yield* taskById(principal.tenantId, taskId))
           }),

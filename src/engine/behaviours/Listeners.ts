@@ -1,11 +1,17 @@
-// Execution listeners: jobs the element waits for — its start listeners, one after another, before it runs (after its
-// input mappings; boundary events are armed only then), its end listeners after it completed (output mappings
-// applied) and before it leaves. A listener job's variables go where an activity's would; a failed one follows the job
-// rules (retries, then an incident; resolving it lets the listener run again).
+// Listeners: jobs an element waits for. Execution listeners — the start ones, one after another, before the element
+// runs (after its input mappings; boundary events are armed only then), the end ones after it completed (output
+// mappings applied) and before it leaves. User task listeners (Camunda 8.8) — creating ones before the task exists
+// (they may correct its assignee, candidates, dates, priority), completing ones before a completion takes effect (they
+// may deny it: the task stays open). A listener job's variables go where an activity's would; a failed one follows the
+// job rules (retries, then an incident; resolving it lets the listener run again).
 import type { GraphNode, ListenerDefinition } from "../../bpmn/ProcessGraph.ts"
 import { finishEndEvent } from "../elements/events/EndEventCompletion.ts"
+import { createUserTask } from "../elements/tasks/UserTaskCreation.ts"
+import type { InstanceCommand } from "../InstanceCommands.ts"
 import { type ListenerProgress, type Token, visibleVariables } from "../InstanceState.ts"
 import type { Run } from "../Run.ts"
+
+type JobResult = NonNullable<Extract<InstanceCommand, { type: "CompleteJob" }>["result"]>
 
 const createListenerJob = (
   run: Run,
@@ -27,6 +33,11 @@ const createListenerJob = (
     listener: progress
   })
 
+const listenersOf = (node: GraphNode, phase: ListenerProgress["phase"]): ReadonlyArray<ListenerDefinition> =>
+  phase === "start" || phase === "end" ? node.listeners?.[phase] ?? [] : node.taskListeners?.[phase] ?? []
+
+const seenBy = (run: Run, token: Token) => ({ ...visibleVariables(run.state, token.scopeId), ...token.locals })
+
 /** Starts the element's start listeners if it has some that have not run: true while the element waits for them. */
 export function startListenersPending(
   run: Run,
@@ -44,27 +55,77 @@ export function startListenersPending(
 export function endListenersPending(run: Run, token: Token, node: GraphNode, flows: ReadonlyArray<string>): boolean {
   const first = node.listeners?.end[0]
   if (first === undefined || token.listenersDone === "end") return false
-  const variables = { ...visibleVariables(run.state, token.scopeId), ...token.locals }
-  createListenerJob(run, token, node, first, { phase: "end", index: 0, flows }, variables)
+  createListenerJob(run, token, node, first, { phase: "end", index: 0, flows }, seenBy(run, token))
   return true
 }
 
-/** A listener's job completed: the next listener, or the element goes on (runs, or leaves by its flows). */
+/** Starts a user task's creating or completing listeners, if it has some: true while it waits for them. */
+export function startTaskListeners(
+  run: Run,
+  token: Token,
+  node: GraphNode,
+  phase: "creating" | "completing",
+  context: {
+    readonly visible?: Readonly<Record<string, unknown>>
+    readonly taskId?: string
+    readonly variables?: Readonly<Record<string, unknown>>
+  }
+): boolean {
+  const first = listenersOf(node, phase)[0]
+  if (first === undefined) return false
+  const progress: ListenerProgress = {
+    phase,
+    index: 0,
+    flows: [],
+    ...(phase === "creating" ? { corrections: {} } : { taskId: context.taskId, variables: context.variables ?? {} })
+  }
+  createListenerJob(run, token, node, first, progress, context.visible ?? seenBy(run, token))
+  return true
+}
+
+/** A listener's job completed: the next listener, or the element goes on (runs, leaves, is created, completes). */
 export function listenerJobCompleted(
   run: Run,
   token: Token,
   jobId: string,
-  variables: Readonly<Record<string, unknown>>
+  variables: Readonly<Record<string, unknown>>,
+  result: JobResult | undefined
 ): void {
   const progress = token.listener!
   const node = run.node(token.nodeId)
   run.emit({ type: "JobCompleted", tokenId: token.id, nodeId: node.id, jobId, variables })
   if (Object.keys(variables).length > 0) run.propagate(token.scopeId, node.id, variables)
   const current = run.state.tokens[token.id]!
-  const next = node.listeners![progress.phase][progress.index + 1]
+  if (progress.phase === "completing" && result?.denied === true) {
+    return run.emit({
+      type: "UserTaskCompletionDenied",
+      tokenId: token.id,
+      nodeId: node.id,
+      taskId: progress.taskId!,
+      reason: result.deniedReason ?? ""
+    })
+  }
+  const corrections = progress.phase === "creating" ? { ...progress.corrections, ...result?.corrections } : undefined
+  const next = listenersOf(node, progress.phase)[progress.index + 1]
   if (next !== undefined) {
-    const seen = { ...visibleVariables(run.state, current.scopeId), ...current.locals }
-    return createListenerJob(run, current, node, next, { ...progress, index: progress.index + 1 }, seen)
+    const advanced = { ...progress, index: progress.index + 1, ...(corrections === undefined ? {} : { corrections }) }
+    return createListenerJob(run, current, node, next, advanced, seenBy(run, current))
+  }
+  finishListeners(run, current, node, progress, corrections)
+}
+
+const finishListeners = (
+  run: Run,
+  token: Token,
+  node: GraphNode,
+  progress: ListenerProgress,
+  corrections: ListenerProgress["corrections"]
+) => {
+  if (progress.phase === "creating") return createUserTask(run, token, node, seenBy(run, token), corrections ?? {})
+  if (progress.phase === "completing") {
+    const variables = progress.variables ?? {}
+    run.emit({ type: "UserTaskCompleted", tokenId: token.id, nodeId: node.id, taskId: progress.taskId!, variables })
+    return run.finishActivity(run.state.tokens[token.id]!, node, variables)
   }
   run.emit({ type: "ExecutionListenersDone", tokenId: token.id, nodeId: node.id, phase: progress.phase })
   if (progress.phase === "start") return void run.work.push(() => run.activate(token.id))

@@ -2,7 +2,7 @@
 // triggered, a timer fired. An armed boundary / event-gateway / event-subprocess subscription triggers its event
 // instead. While the instance is suspended the answer is held and applied on resume, in arrival order.
 import { isController, workerAnswered } from "../behaviours/AdHocWorker.ts"
-import { listenerJobCompleted } from "../behaviours/Listeners.ts"
+import { listenerJobCompleted, startTaskListeners } from "../behaviours/Listeners.ts"
 import type { InstanceState } from "../InstanceState.ts"
 import { Rejected } from "../Rejected.ts"
 import type { Run } from "../Run.ts"
@@ -10,11 +10,18 @@ import type { CommandOf } from "./Handler.ts"
 
 type Answer = CommandOf<"CompleteJob" | "CompleteUserTask" | "CorrelateMessage" | "TriggerSignal" | "FireTimer">
 
+/** The token waiting at the task; a task whose completing listeners are running cannot be completed again. */
+const taskToComplete = (run: Run, taskId: string) => {
+  const completing = Object.values(run.state.tokens).some((t) => t.listener?.taskId === taskId)
+  if (completing) throw new Rejected("INVALID_STATE", `task ${taskId} is being completed: its listeners are running`)
+  return run.tokenWaitingFor("userTask", taskId)
+}
+
 const waitingToken = (run: Run, command: Answer) =>
   command.type === "CompleteJob"
     ? run.tokenWaitingFor("job", command.jobId)
     : command.type === "CompleteUserTask"
-    ? run.tokenWaitingFor("userTask", command.taskId)
+    ? taskToComplete(run, command.taskId)
     : command.type === "TriggerSignal"
     ? run.tokenWaitingFor("signal", command.subscriptionId)
     : command.type === "FireTimer"
@@ -44,17 +51,25 @@ export const answerWait = (run: Run, command: Answer, status: InstanceState["sta
     workerAnswered(run, run.state.tokens[token.id]!, command.variables, command.result)
     return run.drain()
   }
-  if (command.type === "CompleteJob" && token.listener !== undefined && command.result === undefined) {
-    listenerJobCompleted(run, token, command.jobId, command.variables)
+  const userTaskListener = token.listener?.phase === "creating" || token.listener?.phase === "completing"
+  if (
+    command.type === "CompleteJob" && token.listener !== undefined && (command.result === undefined || userTaskListener)
+  ) {
+    listenerJobCompleted(run, token, command.jobId, command.variables, command.result)
     return run.drain()
   }
   if (command.type === "CompleteJob" && command.result !== undefined) {
     throw new Rejected(
       "INVALID_ARGUMENT",
-      `job ${command.jobId} is not an ad-hoc subprocess's: it takes no result`,
+      `job ${command.jobId} is neither an ad-hoc subprocess's nor a user task listener's: it takes no result`,
       "result"
     )
   }
+  // Completing listeners run before the completion takes effect (and may deny it).
+  if (
+    command.type === "CompleteUserTask" &&
+    startTaskListeners(run, token, node, "completing", { taskId: command.taskId, variables: command.variables })
+  ) return run.drain()
   if (command.type === "CompleteJob") {
     run.emit({
       type: "JobCompleted",

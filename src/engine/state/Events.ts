@@ -84,6 +84,14 @@ export type InstanceEvent =
   }
   /** The next handler of a compensation runs (or, with none left, the throw event goes on). */
   | { readonly type: "CompensationContinued"; readonly tokenId: string; readonly nodeId: string }
+  /** A completing listener denied the task's completion: the task stays open, as it was. */
+  | {
+    readonly type: "UserTaskCompletionDenied"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly taskId: string
+    readonly reason: string
+  }
   /** The element's start (or end) execution listeners have all completed: it runs (or leaves) now. */
   | {
     readonly type: "ExecutionListenersDone"

@@ -21,5 +21,8 @@ export const userTaskProjections: Projections = {
         ${event.formKey}, ${event.priority ?? 50}, ${event.dueDate ?? null}, ${event.followUpDate ?? null},
         ${toJson(event.variables)}::jsonb, ${now}, ${now}, NULL)`.pipe(Effect.asVoid),
   UserTaskCompleted: closed("COMPLETED"),
+  UserTaskCompletionDenied: ({ sql, tenantId, now }, event) =>
+    sql`UPDATE user_tasks SET completion_denials = completion_denials + 1, updated_at = ${now}
+      WHERE id = ${event.taskId} AND tenant_id = ${tenantId}`.pipe(Effect.asVoid),
   UserTaskCanceled: closed("CANCELED")
 }

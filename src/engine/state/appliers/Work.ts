@@ -8,7 +8,16 @@ export const workAppliers = {
     const token = next.tokens[event.tokenId]
     return token === undefined ? next : withToken(next, { ...token, listener: event.listener })
   },
-  UserTaskCreated: (state, event) => waiting(state, event.tokenId, { kind: "userTask", taskId: event.taskId }),
+  UserTaskCreated: (state, event) => {
+    const next = waiting(state, event.tokenId, { kind: "userTask", taskId: event.taskId })
+    const token = next.tokens[event.tokenId]
+    return token === undefined ? next : withToken(next, { ...token, listener: undefined })
+  },
+  UserTaskCompletionDenied: (state, event) => {
+    const next = waiting(state, event.tokenId, { kind: "userTask", taskId: event.taskId })
+    const token = next.tokens[event.tokenId]
+    return token === undefined ? next : withToken(next, { ...token, listener: undefined })
+  },
   JobCompleted: (state, event) => waiting(state, event.tokenId, null),
   JobCanceled: (state, event) => waiting(state, event.tokenId, null),
   JobErrorThrown: (state, event) => waiting(state, event.tokenId, null),
