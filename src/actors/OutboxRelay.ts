@@ -108,7 +108,8 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
                 decisions.evaluateLatest(
                   row.tenant_id,
                   decisionId,
-                  (payload["variables"] ?? {}) as Record<string, unknown>
+                  (payload["variables"] ?? {}) as Record<string, unknown>,
+                  typeof payload["versionTag"] === "string" ? payload["versionTag"] : null
                 )
               )
               return yield* execute(

@@ -2,6 +2,7 @@
 // listing every problem by element id (never stopping at the first).
 export type { Draft, DraftFlow, DraftNode } from "./Draft.ts"
 import { asksWorker, compileAdHoc } from "./AdHocSubProcesses.ts"
+import { compileCalledDecision } from "./CalledDecision.ts"
 import { compileWithCompensation } from "./Compensation.ts"
 import type { Draft } from "./Draft.ts"
 import { boundariesOf, BOUNDARY_HOSTS, isExecutable, MULTI_INSTANCE_TYPES, NOT_YET } from "./ElementKinds.ts"
@@ -354,9 +355,6 @@ const compileElements = (draft: Draft): Compiled => {
     if (type === "callActivity" && (processId === null || processId === "")) {
       problem(id, `call activity ${id} needs the id of the process to call (zeebe:calledElement processId)`)
     }
-    if (type === "businessRuleTask" && (draftNode.decision?.decisionId ?? "") === "") {
-      problem(id, `business rule task ${id} needs a decision id (zeebe:calledDecision decisionId)`)
-    }
     if (draftNode.standardLoop === true) problem(id, "standard loops are not supported: use multi-instance")
     let multiInstance: GraphNode["multiInstance"] = null
     const loop = draftNode.multiInstance ?? null
@@ -454,12 +452,7 @@ const compileElements = (draft: Draft): Compiled => {
       errorThrow: throwsError ? { errorCode: draftNode.errorCode ?? "" } : null,
       boundaryIds: boundariesOf(draft, id),
       multiInstance,
-      decision: type === "businessRuleTask"
-        ? {
-          decisionId: draftNode.decision?.decisionId ?? "",
-          resultVariable: draftNode.decision?.resultVariable || "result"
-        }
-        : null,
+      decision: type === "businessRuleTask" ? compileCalledDecision(draftNode, problem) : null,
       call: type === "callActivity"
         ? { propagateAllChildVariables: true, versionTag: null, ...draftNode.call, processId: processId ?? "" }
         : null,

@@ -50,7 +50,14 @@ export interface DraftNode {
     }
     | null
     | undefined
-  readonly decision?: { readonly decisionId: string | null; readonly resultVariable: string | null } | null | undefined
+  readonly decision?:
+    | {
+      readonly decisionId: string | null
+      readonly resultVariable: string | null
+      readonly versionTag?: string | null
+    }
+    | null
+    | undefined
   /** A loop other than multi-instance (standard loop), which is not supported. */
   readonly standardLoop?: boolean | undefined
   readonly inputs?: ReadonlyArray<Mapping> | undefined

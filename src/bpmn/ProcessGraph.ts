@@ -137,7 +137,12 @@ export interface GraphNode {
   } | null
   readonly multiInstance: MultiInstanceDefinition | null
   /** A business rule task: the decision (latest version by id) and the variable its result goes to. */
-  readonly decision: { readonly decisionId: string; readonly resultVariable: string } | null
+  readonly decision: {
+    readonly decisionId: string
+    readonly resultVariable: string
+    /** bindingType="versionTag": the decision version deployed with this tag (absent or null: the latest). */
+    readonly versionTag?: string | null
+  } | null
   readonly inputs: ReadonlyArray<Mapping>
   readonly outputs: ReadonlyArray<Mapping>
   /** A conditional catch, boundary or event-subprocess start event: its FEEL condition. */

@@ -103,6 +103,14 @@ const compensationOf = (element: Element): Pick<DraftNode, "forCompensation" | "
   }
 }
 
+/** A business rule task's zeebe:calledDecision, with its version tag when it binds by one. */
+const calledDecisionOf = (element: Element): DraftNode["decision"] => {
+  const called = extension(element, "zeebe:CalledDecision")
+  if (called === undefined) return null
+  const versionTag = str(called, "bindingType") === "versionTag" ? { versionTag: str(called, "versionTag") ?? "" } : {}
+  return { decisionId: str(called, "decisionId"), resultVariable: str(called, "resultVariable"), ...versionTag }
+}
+
 /** zeebe:executionListeners (or zeebe:taskListeners) of an element, in document order. */
 const toDraftListeners = (element: Element, kind: string): ReadonlyArray<DraftListener> => {
   const listeners = extension(element, kind)
@@ -207,12 +215,7 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
       const ref = definition["signalRef"]
       return { name: isElement(ref) ? str(ref, "name") : null }
     })(),
-    decision: (() => {
-      const called = extension(element, "zeebe:CalledDecision")
-      return called === undefined
-        ? null
-        : { decisionId: str(called, "decisionId"), resultVariable: str(called, "resultVariable") }
-    })(),
+    decision: calledDecisionOf(element),
     boundary: element.$type === "bpmn:BoundaryEvent"
       ? {
         attachedTo: isElement(element["attachedToRef"]) ? str(element["attachedToRef"], "id") : null,

@@ -6,6 +6,7 @@
  */
 import { DmnModdle } from "dmn-moddle"
 import { BOXED_NS, rewriteBoxedIterations } from "./BoxedIterationXml.ts"
+import { href, importedDecisionsOf, versionTagOf } from "./DmnRequirements.ts"
 
 export interface Problem {
   readonly path: string
@@ -112,6 +113,8 @@ export interface Decision {
   readonly requiredInputs: ReadonlyArray<string>
   readonly requiredKnowledge: ReadonlyArray<string>
   readonly expression: Expression | undefined
+  /** Camunda's zeebe:versionTag (a business rule task can bind to it); null: none. */
+  readonly versionTag?: string | null
 }
 
 export interface DecisionService {
@@ -188,12 +191,6 @@ export const normaliseNamespaces = (xml: string): string =>
 
 // dmn-moddle elements are loosely typed objects; this is the only place that reads them.
 type El = any
-
-const href = (ref: El): string => {
-  const h: string = ref?.href ?? ""
-  const i = h.lastIndexOf("#")
-  return i >= 0 ? h.slice(i + 1) : h
-}
 
 const text = (el: El): string => (el?.text ?? "") as string
 
@@ -350,12 +347,8 @@ export const importDmnXml = async (xml: string): Promise<Result<DecisionModel, R
           requiredDecisions: (el.informationRequirement ?? []).filter((r: El) => r.requiredDecision).map((r: El) =>
             href(r.requiredDecision)
           ),
-          importedDecisions: (el.informationRequirement ?? [])
-            .map((r: El) => String(r.requiredDecision?.href ?? ""))
-            .filter((h: string) =>
-              h.includes("#") && !h.startsWith("#") && h.slice(0, h.lastIndexOf("#")) !== root.namespace
-            )
-            .map((h: string) => ({ namespace: h.slice(0, h.lastIndexOf("#")), id: h.slice(h.lastIndexOf("#") + 1) })),
+          importedDecisions: importedDecisionsOf(el, root.namespace),
+          versionTag: versionTagOf(el),
           requiredInputs: (el.informationRequirement ?? []).filter((r: El) => r.requiredInput).map((r: El) =>
             href(r.requiredInput)
           ),

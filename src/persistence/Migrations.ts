@@ -24,6 +24,7 @@ import timerStartCycles from "./migrations/0021_timer_start_cycles.ts"
 import userTaskSchedule from "./migrations/0022_user_task_schedule.ts"
 import instancesNotActive from "./migrations/0023_instances_not_active.ts"
 import taskCompletionDenials from "./migrations/0024_task_completion_denials.ts"
+import decisionVersionTags from "./migrations/0025_decision_version_tags.ts"
 
 const migrate = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -49,7 +50,8 @@ const migrate = Migrator.make({})({
     "0021_timer_start_cycles": timerStartCycles,
     "0022_user_task_schedule": userTaskSchedule,
     "0023_instances_not_active": instancesNotActive,
-    "0024_task_completion_denials": taskCompletionDenials
+    "0024_task_completion_denials": taskCompletionDenials,
+    "0025_decision_version_tags": decisionVersionTags
   }),
   table: "schema_migrations"
 })

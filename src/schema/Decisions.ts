@@ -11,6 +11,9 @@ export const Decision = Schema.Struct({
   }),
   name: Schema.NullOr(Schema.String),
   version: Schema.Int,
+  versionTag: Schema.optional(Schema.NullOr(Schema.String)).annotate({
+    description: "the decision's zeebe:versionTag (a business rule task with bindingType=\"versionTag\" binds to it)"
+  }),
   kind: Schema.String,
   hitPolicy: Schema.NullOr(Schema.String),
   decisionModelId: Schema.String,

@@ -16,6 +16,8 @@ export interface DecisionSummary {
   readonly requiredInputs: ReadonlyArray<string>
   /** Output column names of a decision table (empty for other expressions). */
   readonly outputNames: ReadonlyArray<string>
+  /** Camunda's zeebe:versionTag of the decision (null: none). */
+  readonly versionTag?: string | null
 }
 
 export interface DecisionServiceSummary {

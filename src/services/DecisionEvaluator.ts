@@ -11,7 +11,8 @@ export interface DecisionEvaluatorShape {
   readonly evaluateLatest: (
     tenantId: string,
     decisionId: string,
-    variables: Readonly<Record<string, unknown>>
+    variables: Readonly<Record<string, unknown>>,
+    versionTag?: string | null
   ) => Effect.Effect<
     { readonly result: unknown; readonly outputs: Readonly<Record<string, unknown>> },
     DecisionNotEvaluated
@@ -30,8 +31,8 @@ export class DecisionEvaluator
     Effect.gen(function*() {
       const decisions = yield* Decisions
       return {
-        evaluateLatest: (tenantId, decisionId, variables) =>
-          decisions.evaluateLatest(tenantId, decisionId, variables).pipe(
+        evaluateLatest: (tenantId, decisionId, variables, versionTag) =>
+          decisions.evaluateLatest(tenantId, decisionId, variables, versionTag).pipe(
             Effect.map((evaluation) => ({
               result: evaluation.result,
               outputs:

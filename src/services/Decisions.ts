@@ -21,6 +21,7 @@ import { isoFromDb, nowIso } from "./Time.ts"
 
 interface DecisionRow {
   readonly id: string
+  readonly version_tag?: string | null
   readonly key: string
   readonly name: string | null
   readonly version: number
@@ -38,6 +39,7 @@ const toDecision = (row: DecisionRow): Decision => ({
   key: row.key,
   name: row.name,
   version: Number(row.version),
+  versionTag: row.version_tag ?? null,
   kind: row.kind,
   hitPolicy: row.hit_policy,
   decisionModelId: row.decision_model_id,
@@ -92,7 +94,9 @@ export interface DecisionsShape {
   readonly evaluateLatest: (
     tenantId: string,
     key: string,
-    variables: Readonly<Record<string, unknown>>
+    variables: Readonly<Record<string, unknown>>,
+    /** Bind to the latest version deployed with this zeebe:versionTag (business rule tasks' bindingType). */
+    versionTag?: string | null
   ) => Effect.Effect<EvaluatedDecision, EvaluateError>
   readonly listModels: (
     tenantId: string,
@@ -188,11 +192,12 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
           for (const decision of model.decisions) {
             const id = yield* newId
             const rows = yield* sql<DecisionRow>`INSERT INTO decisions
-                (tenant_id, id, decision_model_id, key, name, version, kind, hit_policy, source, created_by, created_at)
+                (tenant_id, id, decision_model_id, key, name, version, kind, hit_policy, source, created_by, created_at,
+                  version_tag)
               SELECT ${tenantId}, ${id}, ${modelId}, ${decision.key}, ${decision.name}, coalesce(max(version), 0) + 1,
                 ${decision.kind}, ${decision.hitPolicy}, ${
               table === undefined ? null : toJson(table)
-            }::jsonb, ${actor}, ${now}
+            }::jsonb, ${actor}, ${now}, ${decision.versionTag ?? null}
               FROM decisions WHERE tenant_id = ${tenantId} AND key = ${decision.key}
               RETURNING *, ${format}::text AS format`
             decisions.push(toDecision(rows[0]!))
@@ -304,13 +309,18 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
           }),
         evaluate: (tenantId, id, variables, options) =>
           Effect.flatMap(decisionRow(tenantId, id), (row) => evaluateRow(tenantId, row, variables, options)),
-        evaluateLatest: (tenantId, key, variables) =>
+        evaluateLatest: (tenantId, key, variables, versionTag) =>
           Effect.gen(function*() {
+            const tagged = versionTag == null ? sql`true` : sql`d.version_tag = ${versionTag}`
             const rows = yield* sql<
               DecisionRow
             >`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id
-              WHERE d.tenant_id = ${tenantId} AND d.key = ${key} ORDER BY d.version DESC LIMIT 1`.pipe(Effect.orDie)
-            if (rows[0] === undefined) return yield* notFound("decision", key)
+              WHERE d.tenant_id = ${tenantId} AND d.key = ${key} AND ${tagged} ORDER BY d.version DESC LIMIT 1`.pipe(
+              Effect.orDie
+            )
+            if (rows[0] === undefined) {
+              return yield* notFound("decision", versionTag == null ? key : `${key} with version tag ${versionTag}`)
+            }
             return yield* evaluateRow(tenantId, rows[0], variables, { trace: false })
           }),
         listModels: (tenantId, page) =>

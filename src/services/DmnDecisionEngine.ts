@@ -43,7 +43,8 @@ const summarise = (model: DecisionModel): ParsedDecisionModel => {
       hitPolicy: decision.expression?.kind === "decisionTable" ? decision.expression.hitPolicy : null,
       requiredDecisions: decision.requiredDecisions,
       requiredInputs: decision.requiredInputs,
-      outputNames: decision.expression?.kind === "decisionTable" ? decision.expression.outputs.map((o) => o.name) : []
+      outputNames: decision.expression?.kind === "decisionTable" ? decision.expression.outputs.map((o) => o.name) : [],
+      versionTag: decision.versionTag ?? null
     })),
     services: model.decisionServices.map((service) => ({ ...service, name: service.name || null })),
     inputs: model.inputData.map((input) => ({ id: input.id, name: input.name, typeRef: input.typeRef ?? null })),

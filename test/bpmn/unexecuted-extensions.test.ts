@@ -51,19 +51,21 @@ describe("extensions the engine does not execute", () => {
     ])
   })
 
-  it("refuses bindings other than latest (and versionTag on call activities); those deploy", async () => {
+  it("refuses bindings other than latest (and versionTag on call activities and decisions); those deploy", async () => {
     const callActivity = (binding: string) =>
       `<bpmn:callActivity id="t"><bpmn:extensionElements><zeebe:calledElement processId="child" ${binding} />
       </bpmn:extensionElements></bpmn:callActivity>`
     expect(await problemsOf(model("", callActivity(`bindingType="deployment"`)))).toEqual([
       { elementId: "t", message: expect.stringContaining(`bindingType "deployment" on zeebe:calledElement`) }
     ])
-    const decision = `<bpmn:businessRuleTask id="t"><bpmn:extensionElements>
-      <zeebe:calledDecision decisionId="d" resultVariable="r" bindingType="versionTag" versionTag="v1" />
+    const decision = (binding: string) =>
+      `<bpmn:businessRuleTask id="t"><bpmn:extensionElements>
+      <zeebe:calledDecision decisionId="d" resultVariable="r" ${binding} />
       </bpmn:extensionElements></bpmn:businessRuleTask>`
-    expect(await problemsOf(model("", decision))).toEqual([
-      { elementId: "t", message: expect.stringContaining(`bindingType "versionTag" on zeebe:calledDecision`) }
+    expect(await problemsOf(model("", decision(`bindingType="deployment"`)))).toEqual([
+      { elementId: "t", message: expect.stringContaining(`bindingType "deployment" on zeebe:calledDecision`) }
     ])
+    expect(await problemsOf(model("", decision(`bindingType="versionTag" versionTag="v1"`)))).toEqual([])
     expect(await problemsOf(model("", callActivity(`bindingType="versionTag" versionTag="v1"`)))).toEqual([])
     const formBinding = `<bpmn:userTask id="t"><bpmn:extensionElements><zeebe:userTask />
       <zeebe:formDefinition formId="f" bindingType="deployment" /></bpmn:extensionElements></bpmn:userTask>`

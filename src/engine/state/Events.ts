@@ -134,6 +134,8 @@ export type InstanceEvent =
     readonly nodeId: string
     readonly evaluationId: string
     readonly decisionId: string
+    /** bindingType versionTag: the latest version deployed with this tag (absent: the latest version). */
+    readonly versionTag?: string | null | undefined
     readonly variables: Readonly<Record<string, unknown>>
   }
   | {

@@ -17,7 +17,8 @@ export const outboxProjections: Projections = {
     ctx.outbox(ctx.instanceId, "EVALUATE_DECISION", {
       evaluationId: event.evaluationId,
       decisionId: event.decisionId,
-      variables: event.variables
+      variables: event.variables,
+      ...(event.versionTag == null ? {} : { versionTag: event.versionTag })
     }),
   ErrorPropagated: (ctx, event) =>
     ctx.parentInstanceId === null

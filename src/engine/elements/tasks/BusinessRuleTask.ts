@@ -9,6 +9,7 @@ export const businessRuleTask: ActivateElement = ({ run, token, node, visible })
     nodeId: node.id,
     evaluationId: run.newId("decision"),
     decisionId: node.decision!.decisionId,
+    ...(node.decision!.versionTag == null ? {} : { versionTag: node.decision!.versionTag }),
     variables: visible
   })
 }
