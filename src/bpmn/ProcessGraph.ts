@@ -45,6 +45,8 @@ export interface UserTaskDefinition {
   readonly candidateGroups: ReadonlyArray<string>
   readonly candidateUsers: ReadonlyArray<string>
   readonly formKey: string | null
+  /** bindingType="versionTag" on zeebe:formDefinition: the form version carrying this versionTag (absent: latest). */
+  readonly formVersionTag?: string | null
   /** Priority, due and follow-up date: literals or FEEL expressions, resolved when the task is created. */
   readonly schedule: TaskSchedule
 }

@@ -170,6 +170,9 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
       candidateGroups: assignment === undefined ? [] : listOf(str(assignment, "candidateGroups")),
       candidateUsers: assignment === undefined ? [] : listOf(str(assignment, "candidateUsers")),
       formKey: form === undefined ? null : str(form, "formKey") ?? str(form, "formId"),
+      ...(form !== undefined && str(form, "bindingType") === "versionTag"
+        ? { formVersionTag: str(form, "versionTag") }
+        : {}),
       schedule: {
         priority: priority === undefined ? null : str(priority, "priority") ?? null,
         dueDate: schedule === undefined ? null : str(schedule, "dueDate") ?? null,

@@ -25,6 +25,7 @@ import userTaskSchedule from "./migrations/0022_user_task_schedule.ts"
 import instancesNotActive from "./migrations/0023_instances_not_active.ts"
 import taskCompletionDenials from "./migrations/0024_task_completion_denials.ts"
 import decisionVersionTags from "./migrations/0025_decision_version_tags.ts"
+import taskFormVersionTags from "./migrations/0026_task_form_version_tags.ts"
 
 const migrate = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -51,7 +52,8 @@ const migrate = Migrator.make({})({
     "0022_user_task_schedule": userTaskSchedule,
     "0023_instances_not_active": instancesNotActive,
     "0024_task_completion_denials": taskCompletionDenials,
-    "0025_decision_version_tags": decisionVersionTags
+    "0025_decision_version_tags": decisionVersionTags,
+    "0026_task_form_version_tags": taskFormVersionTags
   }),
   table: "schema_migrations"
 })

@@ -129,7 +129,12 @@ const LegacyField = Schema.Struct({
   required: Schema.optional(Schema.Boolean),
   values: Schema.optional(Schema.Array(Schema.String)).annotate({ description: "enum: the choices" })
 })
-export const LegacySchema = Schema.Struct({ fields: Schema.Array(LegacyField) }).annotate({
+export const LegacySchema = Schema.Struct({
+  fields: Schema.Array(LegacyField),
+  versionTag: Schema.optional(Schema.String).annotate({
+    description: "a tag for this version: a user task binds to it with zeebe:formDefinition bindingType=\"versionTag\""
+  })
+}).annotate({
   identifier: "LegacyFormSchema",
   description: "the simple form format: a list of fields (string, number, boolean, date, enum)"
 })

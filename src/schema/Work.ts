@@ -205,6 +205,9 @@ export const UserTask = Schema.Struct({
   candidateGroups: Schema.Array(Schema.String),
   candidateUsers: Schema.Array(Schema.String),
   formKey: Schema.NullOr(Schema.String),
+  formVersionTag: Schema.optional(Schema.NullOr(Schema.String)).annotate({
+    description: "the form's version tag when the task binds its form by one (bindingType=\"versionTag\")"
+  }),
   priority: Schema.Number.annotate({ description: "0..100, higher first (zeebe:priorityDefinition; default 50)" }),
   dueDate: Schema.NullOr(IsoDateTime).annotate({ description: "zeebe:taskSchedule dueDate" }),
   followUpDate: Schema.NullOr(IsoDateTime).annotate({ description: "zeebe:taskSchedule followUpDate" }),

@@ -10,6 +10,7 @@ import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { FormDefinition, LegacyForm, LegacySchema } from "../schema/Forms.ts"
 import { FormDefinitions } from "./FormDefinitions.ts"
 import { isUuid, newId } from "./Ids.ts"
+import { type TaggedForm, taggedForm } from "./TaggedForms.ts"
 import { isoFromDb, nowMillis } from "./Time.ts"
 
 type Schema = typeof LegacySchema.Type
@@ -66,6 +67,8 @@ export interface LegacyFormsShape {
     id: string
   ) => Effect.Effect<FormDefinition, NotFound | Conflict | BusinessError>
   readonly latestByKey: (tenantId: string, key: string) => Effect.Effect<LegacyForm | undefined>
+  /** The latest version of a form (deployed or a form definition's) carrying a versionTag (TaggedForms.ts). */
+  readonly taggedForm: (tenantId: string, key: string, versionTag: string) => Effect.Effect<TaggedForm | undefined>
 }
 
 export class LegacyForms extends Context.Service<LegacyForms, LegacyFormsShape>()("flowcore/LegacyForms") {
@@ -128,6 +131,7 @@ export class LegacyForms extends Context.Service<LegacyForms, LegacyFormsShape>(
               schema: toFormJs(current.key, schema)
             }, { formId: current.id, version: Number(current.version) })
           }),
+        taggedForm: (tenantId, key, versionTag) => taggedForm(sql, tenantId, key, versionTag),
         latestByKey: (tenantId, key) =>
           Effect.map(
             sql<

@@ -15,6 +15,8 @@ export interface TaskRow {
   readonly candidate_groups: unknown
   readonly candidate_users: unknown
   readonly form_key: string | null
+  /** The form's version tag when the task binds its form by one (absent before migration 0026). */
+  readonly form_version_tag?: string | null
   readonly priority: unknown
   readonly due_date: unknown
   readonly follow_up_date: unknown
@@ -36,6 +38,7 @@ export const toTask = (row: TaskRow): UserTask => ({
   candidateGroups: fromJson(row.candidate_groups),
   candidateUsers: fromJson(row.candidate_users),
   formKey: row.form_key,
+  formVersionTag: row.form_version_tag ?? null,
   priority: Number(row.priority),
   dueDate: isoOrNull(row.due_date),
   followUpDate: isoOrNull(row.follow_up_date),

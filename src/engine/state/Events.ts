@@ -214,6 +214,8 @@ export type InstanceEvent =
     readonly candidateGroups: ReadonlyArray<string>
     readonly candidateUsers: ReadonlyArray<string>
     readonly formKey: string | null
+    /** The form's version tag when the task binds its form by one. */
+    readonly formVersionTag?: string | null | undefined
     /** Absent in events written before schedules existed. */
     readonly priority?: number
     readonly dueDate?: string | null

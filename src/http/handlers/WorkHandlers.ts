@@ -134,6 +134,14 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
           if (task.formKey === null) {
             return yield* notFound("form of task", params.id)
           }
+          // Bound by version tag: the latest version of the form carrying that tag, nothing else.
+          if (task.formVersionTag != null) {
+            const tagged = yield* legacyForms.taggedForm(principal.tenantId, task.formKey, task.formVersionTag)
+            if (tagged === undefined) {
+              return yield* notFound("form", `${task.formKey} with version tag ${task.formVersionTag}`)
+            }
+            return { taskId: task.id, formKey: task.formKey, ...tagged }
+          }
           const definition = yield* formDefinitions.deployedByKey(principal.tenantId, task.formKey)
           if (definition !== undefined) {
             return {

@@ -14,11 +14,13 @@ const closed =
 export const userTaskProjections: Projections = {
   UserTaskCreated: ({ sql, tenantId, instanceId, now }, event) =>
     sql`INSERT INTO user_tasks (tenant_id, id, instance_id, node_id, element_instance_id, name, state, assignee,
-        candidate_groups, candidate_users, form_key, priority, due_date, follow_up_date, variables, created_at,
-        updated_at, completed_at)
+        candidate_groups, candidate_users, form_key, form_version_tag, priority, due_date, follow_up_date, variables,
+        created_at, updated_at, completed_at)
       VALUES (${tenantId}, ${event.taskId}, ${instanceId}, ${event.nodeId}, ${event.tokenId}, ${event.name},
         'CREATED', ${event.assignee}, ${toJson(event.candidateGroups)}::jsonb, ${toJson(event.candidateUsers)}::jsonb,
-        ${event.formKey}, ${event.priority ?? 50}, ${event.dueDate ?? null}, ${event.followUpDate ?? null},
+        ${event.formKey}, ${event.formVersionTag ?? null}, ${event.priority ?? 50}, ${event.dueDate ?? null}, ${
+      event.followUpDate ?? null
+    },
         ${toJson(event.variables)}::jsonb, ${now}, ${now}, NULL)`.pipe(Effect.asVoid),
   UserTaskCompleted: closed("COMPLETED"),
   UserTaskCompletionDenied: ({ sql, tenantId, now }, event) =>

@@ -46,6 +46,7 @@ export function createUserTask(
     candidateGroups: definition.candidateGroups,
     candidateUsers: definition.candidateUsers,
     formKey: definition.formKey,
+    ...(definition.formVersionTag == null ? {} : { formVersionTag: definition.formVersionTag }),
     ...schedule.value,
     ...defined(corrections),
     variables: visible
