@@ -2,19 +2,19 @@
 // a draft for the compiler. Untrusted XML is prechecked first.
 import { BpmnModdle } from "bpmn-moddle"
 import zeebe from "zeebe-bpmn-moddle/resources/zeebe.json" with { type: "json" }
-import type { DraftAdHoc } from "./AdHocSubProcesses.ts"
 import { listOf } from "./CompileGraph.ts"
 import type { Draft, DraftFlow, DraftNode } from "./Draft.ts"
-import type { DraftListener } from "./ExecutionListeners.ts"
+import { type Element, elements, extension, extensionsOf, isElement, str } from "./ModdleElements.ts"
 import type { Mapping, Problem } from "./ProcessGraph.ts"
+import {
+  associationsIn,
+  calledDecisionOf,
+  compensationOf,
+  toDraftAdHoc,
+  toDraftListeners
+} from "./ReadZeebeExtensions.ts"
 import { unexecutedExtensions } from "./UnexecutedExtensions.ts"
 import { DEFAULT_XML_LIMITS, precheckXml, type XmlLimits } from "./XmlPrecheck.ts"
-
-/** What the code needs of a moddle element: its type, and untyped properties read through the helpers below. */
-interface Element {
-  readonly $type: string
-  readonly [property: string]: unknown
-}
 
 interface Moddle {
   fromXML(
@@ -38,21 +38,6 @@ interface Moddle {
 
 export const makeModdle = (): Moddle =>
   new (BpmnModdle as unknown as new(packages: Record<string, unknown>) => Moddle)({ zeebe })
-
-const isElement = (value: unknown): value is Element =>
-  typeof value === "object" && value !== null && typeof (value as Element).$type === "string"
-const str = (
-  element: Element,
-  name: string
-): string | null => (typeof element[name] === "string" ? (element[name] as string) : null)
-const elements = (element: Element, name: string): ReadonlyArray<Element> =>
-  Array.isArray(element[name]) ? (element[name] as Array<unknown>).filter(isElement) : []
-const extensionsOf = (element: Element): ReadonlyArray<Element> => {
-  const ext = element["extensionElements"]
-  return isElement(ext) ? elements(ext, "values") : []
-}
-const extension = (element: Element, type: string): Element | undefined =>
-  extensionsOf(element).find((value) => value.$type === type)
 
 /** "bpmn:ServiceTask" -> "serviceTask" */
 const localType = (type: string): string => {
@@ -90,48 +75,6 @@ const messageOf = (element: Element): DraftNode["message"] => {
   return {
     name: str(ref, "name"),
     correlationKey: subscription === undefined ? null : str(subscription, "correlationKey")
-  }
-}
-
-/** A compensation handler (isForCompensation), or what a compensation throw event compensates (activityRef). */
-const compensationOf = (element: Element): Pick<DraftNode, "forCompensation" | "compensateActivity"> => {
-  const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:CompensateEventDefinition")
-  const activity = definition?.["activityRef"]
-  return {
-    ...(element["isForCompensation"] === true ? { forCompensation: true } : {}),
-    ...(definition === undefined ? {} : { compensateActivity: isElement(activity) ? str(activity, "id") : null })
-  }
-}
-
-/** A business rule task's zeebe:calledDecision, with its version tag when it binds by one. */
-const calledDecisionOf = (element: Element): DraftNode["decision"] => {
-  const called = extension(element, "zeebe:CalledDecision")
-  if (called === undefined) return null
-  const versionTag = str(called, "bindingType") === "versionTag" ? { versionTag: str(called, "versionTag") ?? "" } : {}
-  return { decisionId: str(called, "decisionId"), resultVariable: str(called, "resultVariable"), ...versionTag }
-}
-
-/** zeebe:executionListeners (or zeebe:taskListeners) of an element, in document order. */
-const toDraftListeners = (element: Element, kind: string): ReadonlyArray<DraftListener> => {
-  const listeners = extension(element, kind)
-  return listeners === undefined ? [] : elements(listeners, "listeners").map((listener) => ({
-    eventType: str(listener, "eventType"),
-    type: str(listener, "type"),
-    retries: str(listener, "retries")
-  }))
-}
-
-/** bpmn:adHocSubProcess with its zeebe:adHoc extension and BPMN's completionCondition / cancelRemainingInstances. */
-const toDraftAdHoc = (element: Element): DraftAdHoc => {
-  const adHoc = extension(element, "zeebe:AdHoc")
-  const condition = element["completionCondition"]
-  return {
-    activeElements: adHoc === undefined ? null : str(adHoc, "activeElementsCollection"),
-    completionCondition: isElement(condition) ? str(condition, "body")?.trim() || null : null,
-    cancelRemainingInstances: element["cancelRemainingInstances"] !== false,
-    outputCollection: adHoc === undefined ? null : str(adHoc, "outputCollection"),
-    outputElement: adHoc === undefined ? null : str(adHoc, "outputElement"),
-    jobWorker: extension(element, "zeebe:TaskDefinition") !== undefined
   }
 }
 
@@ -315,15 +258,6 @@ const toDraftElement = (element: Element, scope: string | null): DraftNode => {
   }
   return element.$type === "bpmn:AdHocSubProcess" ? { ...node, adHoc: toDraftAdHoc(element) } : node
 }
-
-/** The associations among a container's artifacts (a compensation boundary event's to its handler). */
-const associationsIn = (container: Element) =>
-  elements(container, "artifacts").filter((a) => a.$type === "bpmn:Association").flatMap((association) => {
-    const [source, target] = [association["sourceRef"], association["targetRef"]]
-    return isElement(source) && isElement(target)
-      ? [{ source: str(source, "id") ?? "", target: str(target, "id") ?? "" }]
-      : []
-  })
 
 export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_LIMITS): Promise<ReadResult> => {
   const precheck = precheckXml(xml, limits)
