@@ -2,9 +2,10 @@
 // cancel a child, report a child's completion). Woken after each commit that wrote some, and polling once a second
 // for what a crash left behind. Each delivery is an entity command with a deterministic id, so delivering twice
 // changes nothing; a row is deleted only after its delivery was answered.
-import { Context, Effect, Layer, Semaphore } from "effect"
+import { Context, Effect, Layer, Result, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import type { OutboxKind } from "../persistence/InstanceStore.ts"
+import { decodeOutboxMessage } from "../persistence/projections/OutboxMessage.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
 import { DecisionEvaluator } from "../services/DecisionEvaluator.ts"
 import { Signals } from "../services/Signals.ts"
@@ -53,10 +54,17 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
 
       const deliver = (row: OutboxRow) =>
         Effect.gen(function*() {
-          const payload = fromJson<Record<string, unknown>>(row.payload)
-          switch (row.kind) {
+          const decoded = decodeOutboxMessage({ ...fromJson<Record<string, unknown>>(row.payload), _tag: row.kind })
+          if (Result.isFailure(decoded)) {
+            // Not a message this version knows how to deliver: kept and reported, never guessed at.
+            return yield* Effect.die(
+              new Error(`outbox row ${row.id} (${row.kind}) is not a valid message: ${decoded.failure}`)
+            )
+          }
+          const message = decoded.success
+          switch (message._tag) {
             case "START_CHILD": {
-              const processKey = String(payload["processKey"])
+              const processKey = message.processKey
               const failed = (message: string) =>
                 client(row.source_instance_id).Execute({
                   commandId: `child-failed:${row.target_instance_id}`,
@@ -66,7 +74,7 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
                 })
               // A call activity starts the latest version of the called process (BPMN: calledElement by key), or the
               // latest one deployed with the version tag it binds to.
-              const versionTag = typeof payload["versionTag"] === "string" ? payload["versionTag"] : null
+              const versionTag = message.versionTag ?? null
               const [deployment] = yield* sql<{ id: string }>`SELECT id FROM deployments
                 WHERE tenant_id = ${row.tenant_id} AND key = ${processKey}
                   AND (${versionTag}::text IS NULL OR graph->>'versionTag' = ${versionTag}::text)
@@ -83,13 +91,13 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
               >`SELECT root_instance_id FROM process_instances WHERE id = ${row.source_instance_id}`
               return yield* execute(row, "start", {
                 type: "StartInstance",
-                variables: (payload["variables"] ?? {}) as Record<string, unknown>,
+                variables: message.variables,
                 called: true
               }, {
                 deploymentId: deployment.id,
                 parent: {
                   instanceId: row.source_instance_id,
-                  nodeId: String(payload["parentNodeId"]),
+                  nodeId: message.parentNodeId,
                   rootInstanceId: parent?.root_instance_id ?? row.source_instance_id
                 }
               }).pipe(
@@ -102,15 +110,9 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
             case "CANCEL_CHILD":
               return yield* execute(row, `cancel-by-parent:${row.source_instance_id}`, { type: "CancelInstance" })
             case "EVALUATE_DECISION": {
-              const evaluationId = String(payload["evaluationId"])
-              const decisionId = String(payload["decisionId"])
+              const evaluationId = message.evaluationId
               const outcome = yield* Effect.result(
-                decisions.evaluateLatest(
-                  row.tenant_id,
-                  decisionId,
-                  (payload["variables"] ?? {}) as Record<string, unknown>,
-                  typeof payload["versionTag"] === "string" ? payload["versionTag"] : null
-                )
+                decisions.evaluateLatest(row.tenant_id, message.decisionId, message.variables, message.versionTag)
               )
               return yield* execute(
                 row,
@@ -128,42 +130,35 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
             case "CORRELATE_MESSAGE":
               return yield* execute(
                 row,
-                `message:${String(payload["messageKey"])}:${String(payload["subscriptionId"])}`,
-                {
-                  type: "CorrelateMessage",
-                  subscriptionId: String(payload["subscriptionId"]),
-                  variables: (payload["variables"] ?? {}) as Record<string, unknown>
-                }
+                `message:${message.messageKey}:${message.subscriptionId}`,
+                { type: "CorrelateMessage", subscriptionId: message.subscriptionId, variables: message.variables }
               )
             case "BROADCAST_SIGNAL":
               // A signal throw event: the same broadcast as POST /signals, in the name of whoever moved the instance.
               return yield* signals.broadcast(
                 { sub: row.actor, tenantId: row.tenant_id, roles: [], source: "local" },
-                {
-                  signalName: String(payload["signalName"]),
-                  variables: (payload["variables"] ?? {}) as Record<string, unknown>
-                },
-                String(payload["broadcastId"])
+                { signalName: message.signalName, variables: message.variables },
+                message.broadcastId
               )
             case "CHILD_ERROR":
               return yield* execute(row, `child-error:${row.source_instance_id}`, {
                 type: "ChildErrorThrown",
                 childInstanceId: row.source_instance_id,
-                errorCode: String(payload["errorCode"]),
-                errorMessage: String(payload["errorMessage"] ?? ""),
-                variables: (payload["variables"] ?? {}) as Record<string, unknown>
+                errorCode: message.errorCode,
+                errorMessage: message.errorMessage,
+                variables: message.variables
               })
             case "CHILD_ESCALATION":
               return yield* execute(row, `child-escalation:${row.id}`, {
                 type: "ChildEscalated",
                 childInstanceId: row.source_instance_id,
-                escalationCode: String(payload["escalationCode"])
+                escalationCode: message.escalationCode
               })
             case "CHILD_COMPLETED":
               return yield* execute(row, `child-completed:${row.source_instance_id}`, {
                 type: "ChildInstanceCompleted",
                 childInstanceId: row.source_instance_id,
-                variables: (payload["variables"] ?? {}) as Record<string, unknown>
+                variables: message.variables
               })
           }
         }).pipe(

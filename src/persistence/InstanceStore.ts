@@ -6,11 +6,11 @@ import { SqlClient } from "effect/sql"
 import type { EngineOutcome, InstanceStatus } from "../engine/EngineOutcome.ts"
 import { commitBatchSize } from "../observability/Metrics.ts"
 import { makeGroupCommit } from "./GroupCommit.ts"
-import type { OutboxKind } from "./projections/OutboxKind.ts"
+import type { OutboxMessage } from "./projections/OutboxMessage.ts"
 import type { ProjectionContext } from "./projections/Projection.ts"
 import { projectionOf } from "./projections/Registry.ts"
 
-export type { OutboxKind } from "./projections/OutboxKind.ts"
+export type { OutboxKind, OutboxMessage } from "./projections/OutboxMessage.ts"
 import { fromJson, toJson } from "./SqlValues.ts"
 
 export interface StoredInstance {
@@ -121,17 +121,17 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
             (rows) => (rows[0] === undefined ? undefined : remember(deploymentId, fromJson(rows[0].graph)))
           )
 
+      // Stored as kind = the message's tag and payload = its other fields.
       const outbox = (
         tenantId: string,
         source: string,
         target: string,
-        kind: OutboxKind,
-        payload: unknown,
+        { _tag, ...payload }: OutboxMessage,
         actor: string,
         now: string
       ) =>
         sql`INSERT INTO instance_outbox (tenant_id, source_instance_id, target_instance_id, kind, payload, actor, created_at)
-          VALUES (${tenantId}, ${source}, ${target}, ${kind}, ${toJson(payload)}::jsonb, ${actor}, ${now})`
+          VALUES (${tenantId}, ${source}, ${target}, ${_tag}, ${toJson(payload)}::jsonb, ${actor}, ${now})`
 
       /** One command's rows, inside the batch's transaction; its history events are added to `events`. */
       const write = (
@@ -197,9 +197,9 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
             parentInstanceId: instance.parentInstanceId,
             actor,
             now,
-            outbox: (target, kind, payload) => {
+            outbox: (target, message) => {
               outboxWritten++
-              return outbox(tenantId, instance.id, target, kind, payload, actor, now)
+              return outbox(tenantId, instance.id, target, message, actor, now)
             }
           }
           for (const event of outcome.instanceEvents) {
@@ -208,7 +208,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
           }
           // A called instance that completes tells its parent, which waits at the call activity.
           if (outcome.status === "COMPLETED" && instance.status !== "COMPLETED" && instance.parentInstanceId !== null) {
-            yield* context.outbox(instance.parentInstanceId, "CHILD_COMPLETED", { variables: outcome.variables })
+            yield* context.outbox(instance.parentInstanceId, { _tag: "CHILD_COMPLETED", variables: outcome.variables })
           }
           const committed: Committed = {
             instance: { ...instance, status: outcome.status, engineState: outcome.state, lastEventSeq },

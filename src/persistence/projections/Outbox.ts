@@ -6,15 +6,17 @@ import type { Projections } from "./Projection.ts"
 
 export const outboxProjections: Projections = {
   ChildInstanceRequested: (ctx, event) =>
-    ctx.outbox(event.childInstanceId, "START_CHILD", {
+    ctx.outbox(event.childInstanceId, {
+      _tag: "START_CHILD",
       processKey: event.processKey,
       ...(event.versionTag === undefined ? {} : { versionTag: event.versionTag }),
       parentNodeId: event.nodeId,
       variables: event.variables
     }),
-  ChildInstanceCancelRequested: (ctx, event) => ctx.outbox(event.childInstanceId, "CANCEL_CHILD", {}),
+  ChildInstanceCancelRequested: (ctx, event) => ctx.outbox(event.childInstanceId, { _tag: "CANCEL_CHILD" }),
   DecisionRequested: (ctx, event) =>
-    ctx.outbox(ctx.instanceId, "EVALUATE_DECISION", {
+    ctx.outbox(ctx.instanceId, {
+      _tag: "EVALUATE_DECISION",
       evaluationId: event.evaluationId,
       decisionId: event.decisionId,
       variables: event.variables,
@@ -23,7 +25,8 @@ export const outboxProjections: Projections = {
   ErrorPropagated: (ctx, event) =>
     ctx.parentInstanceId === null
       ? Effect.void
-      : ctx.outbox(ctx.parentInstanceId, "CHILD_ERROR", {
+      : ctx.outbox(ctx.parentInstanceId, {
+        _tag: "CHILD_ERROR",
         errorCode: event.errorCode,
         errorMessage: event.errorMessage,
         variables: event.variables
@@ -31,9 +34,13 @@ export const outboxProjections: Projections = {
   EscalationPropagated: (ctx, event) =>
     ctx.parentInstanceId === null
       ? Effect.void
-      : ctx.outbox(ctx.parentInstanceId, "CHILD_ESCALATION", { escalationCode: event.escalationCode }),
+      : ctx.outbox(ctx.parentInstanceId, {
+        _tag: "CHILD_ESCALATION",
+        escalationCode: event.escalationCode
+      }),
   SignalThrown: (ctx, event) =>
-    ctx.outbox(ctx.instanceId, "BROADCAST_SIGNAL", {
+    ctx.outbox(ctx.instanceId, {
+      _tag: "BROADCAST_SIGNAL",
       broadcastId: `${event.tokenId}:${event.nodeId}`,
       signalName: event.signalName,
       variables: event.variables

@@ -4,7 +4,7 @@
 import type { Effect } from "effect"
 import type { SqlClient, SqlError } from "effect/sql"
 import type { InstanceEvent } from "../../engine/InstanceState.ts"
-import type { OutboxKind } from "./OutboxKind.ts"
+import type { OutboxMessage } from "./OutboxMessage.ts"
 
 export interface ProjectionContext {
   readonly sql: SqlClient.SqlClient
@@ -14,7 +14,7 @@ export interface ProjectionContext {
   readonly actor: string
   readonly now: string
   /** Writes a message another instance (or this one) is owed after the commit; the relay delivers it. */
-  readonly outbox: (target: string, kind: OutboxKind, payload: unknown) => Effect.Effect<void, SqlError.SqlError>
+  readonly outbox: (target: string, message: OutboxMessage) => Effect.Effect<void, SqlError.SqlError>
 }
 
 export type Projection<T extends InstanceEvent["type"]> = (

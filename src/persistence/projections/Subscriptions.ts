@@ -31,7 +31,8 @@ const opened = (
       RETURNING id, variables`
     const message = claimed[0]
     if (message !== undefined) {
-      yield* ctx.outbox(instanceId, "CORRELATE_MESSAGE", {
+      yield* ctx.outbox(instanceId, {
+        _tag: "CORRELATE_MESSAGE",
         subscriptionId,
         messageKey: message.id,
         variables: fromJson(message.variables)
