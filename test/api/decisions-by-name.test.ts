@@ -83,4 +83,19 @@ describe("decisions by name", () => {
       "RESOURCE_NOT_FOUND"
     )
   })
+
+  it("evaluates /decisions/{id} by id (that version), key or unique name (the latest version)", async () => {
+    const { owner, model } = await importModel()
+    await owner.call("POST", "/decisions/import", { rawBody: idless, contentType: "application/xml" })
+    const first = model.decisions.find((d: { key: string }) => d.key === "d2")
+    expect((await owner.post(`/decisions/${first.id}/evaluate`, {})).ok()).toMatchObject({ version: 1, result: 2 })
+    expect((await owner.post("/decisions/d2/evaluate", {})).ok()).toMatchObject({ decisionKey: "d2", version: 2 })
+    expect((await owner.post(`/decisions/${encodeURIComponent("Twice")}/evaluate`, {})).ok()).toMatchObject({
+      decisionKey: "d2",
+      version: 2,
+      result: 2
+    })
+    expect((await owner.get("/decisions/withId")).ok()).toMatchObject({ key: "withId", version: 2 })
+    ;(await owner.post("/decisions/nothing-like-this/evaluate", {})).fails(404, "RESOURCE_NOT_FOUND")
+  })
 })
