@@ -90,4 +90,78 @@ describe("crash safety", () => {
       await stopService(second, "SIGKILL")
     }
   }, 120_000)
+
+  it("loses no acknowledged start and applies nothing twice when SIGKILLed under continuous load", async () => {
+    const loadDir = mkdtempSync(join(tmpdir(), "flowcore-crash-load-"))
+    const env = { DATA_DIR: loadDir, ADMIN_USERNAME: "root", ADMIN_PASSWORD: "root-password-1" }
+    const first = await startService(env)
+    try {
+      const token: string = (await send(first.baseUrl, "POST", "/api/v1/auth/login", {
+        body: { username: "root", password: "root-password-1" }
+      })).ok().token
+      const api = (base: string, method: string, path: string, body?: unknown) =>
+        send(base, method, `/api/v1${path}`, { token, ...(body === undefined ? {} : { body }) })
+      const deployment = (await send(first.baseUrl, "POST", "/api/v1/deployments", {
+        token,
+        rawBody: fixture("service-task.bpmn"),
+        contentType: "application/xml"
+      })).ok(201)
+      // 16 starters run until the kill; each start that answered 201 is one the service promised to keep.
+      const acknowledged: Array<string> = []
+      let stopped = false
+      let onEnough: () => void = () => {}
+      const enough = new Promise<void>((resolve) => (onEnough = resolve))
+      const starters = Array.from({ length: 16 }, async (_, s) => {
+        for (let i = 0; !stopped; i++) {
+          const reply = await api(first.baseUrl, "POST", "/process-instances", {
+            deploymentId: deployment.id,
+            variables: { starter: s, i }
+          }).catch(() => undefined)
+          if (reply?.status === 201) {
+            acknowledged.push(reply.body.data.id)
+            if (acknowledged.length === 60) onEnough()
+          } else return
+        }
+      })
+      await enough
+      await stopService(first, "SIGKILL")
+      stopped = true
+      await Promise.all(starters)
+
+      const second = await startService(env)
+      try {
+        const listed: Array<{ id: string; variables: { starter: number; i: number } }> = []
+        for (let page = 0;; page++) {
+          const items = (await api(
+            second.baseUrl,
+            "GET",
+            `/process-instances?deploymentId=${deployment.id}&size=200&page=${page}`
+          )).ok().items
+          listed.push(...items)
+          if (items.length < 200) break
+        }
+        const ids = new Set(listed.map((instance) => instance.id))
+        // nothing acknowledged is lost
+        expect(acknowledged.filter((id) => !ids.has(id))).toEqual([])
+        // nothing is there twice: one instance per (starter, i), and each has exactly one job
+        const starts = listed.map((instance) => `${instance.variables.starter}:${instance.variables.i}`)
+        expect(new Set(starts).size).toBe(starts.length)
+        const jobs: Array<{ processInstanceId: string }> = []
+        for (let page = 0;; page++) {
+          const items = (await api(second.baseUrl, "GET", `/jobs?type=charge-card&size=200&page=${page}`)).ok().items
+          jobs.push(...items)
+          if (items.length < 200) break
+        }
+        const jobsOfThese = jobs.filter((job) => ids.has(job.processInstanceId)).map((job) => job.processInstanceId)
+        expect(jobsOfThese.sort()).toEqual([...ids].sort())
+        console.log(
+          `crash under load: ${acknowledged.length} starts acknowledged, ${listed.length} instances after the restart`
+        )
+      } finally {
+        await stopService(second, "SIGKILL")
+      }
+    } finally {
+      rmSync(loadDir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })
