@@ -5,6 +5,7 @@
 //                 at a time and complete each), with start latency p50/p99
 //   correlations/s  N instances wait at a message catch event, then N messages are published, CONCURRENCY in flight
 //   baseline tx/s single-row insert transactions through the same Node SQL client (@effect/sql-pg) at CONCURRENCY
+//   job push      p50/p99 from a job's creation to a long-polling worker holding it, at a light load
 //   RSS           of the service process at the end
 //   SECONDS=10 STARTERS=16 WORKERS=4 N=2000 CONCURRENCY=64 DB=both|pglite|postgres npm run bench
 import { PgClient } from "@effect/sql-pg"
@@ -23,6 +24,8 @@ const STARTERS = Number(process.env["STARTERS"] ?? 16)
 const WORKERS = Number(process.env["WORKERS"] ?? 4)
 const N = Number(process.env["N"] ?? 2000)
 const CONCURRENCY = Number(process.env["CONCURRENCY"] ?? 64)
+/** Job push: one instance started every this many ms while a worker waits in a long poll. */
+const PUSH_EVERY_MS = Number(process.env["PUSH_EVERY_MS"] ?? 20)
 const DB = (process.env["DB"] ?? "both").toLowerCase()
 const SERVER = new URL(
   process.env["BENCH_DATABASE_URL"] ?? process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
@@ -195,6 +198,42 @@ const run = async (
     }))
     const correlationsPerSecond = Math.round(N / ((performance.now() - c0) / 1000))
     publishLatencies.sort((a, b) => a - b)
+
+    // Job push: a worker waits in a long poll; instances start one every PUSH_EVERY_MS (a light load); the latency is
+    // from the job's creation (its createdAt, the commit's clock — this machine's) to the worker holding it.
+    const probe = await call(token, "POST", "/deployments", {
+      id: "bench-push",
+      nodes: [
+        { id: "start", type: "startEvent" },
+        { id: "work", type: "serviceTask", properties: { taskType: "bench-push" } },
+        { id: "end", type: "endEvent" }
+      ],
+      flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
+    })
+    const pushLatencies: Array<number> = []
+    const pushUntil = performance.now() + 3_000
+    await Promise.all([
+      (async () => {
+        while (performance.now() < pushUntil) {
+          await call(token, "POST", "/process-instances", { deploymentId: probe.id })
+          await new Promise((resolve) => setTimeout(resolve, PUSH_EVERY_MS))
+        }
+      })(),
+      (async () => {
+        while (performance.now() < pushUntil + 500) {
+          const { jobs } = await call(token, "POST", "/jobs/activation", {
+            type: "bench-push",
+            worker: "push-probe",
+            maxJobsToActivate: 8,
+            timeout: 60_000,
+            requestTimeout: 1_000
+          })
+          const now = Date.now()
+          for (const job of jobs as Array<{ createdAt: string }>) pushLatencies.push(now - Date.parse(job.createdAt))
+        }
+      })()
+    ])
+    pushLatencies.sort((a, b) => a - b)
     const rss = rssOf(service.child.pid!)
     const tx = await baseline(baselineLayer)
     return {
@@ -205,6 +244,8 @@ const run = async (
       correlationsPerSecond,
       publishP50: Math.round(percentile(publishLatencies, 50)),
       publishP99: Math.round(percentile(publishLatencies, 99)),
+      pushP50: Math.round(percentile(pushLatencies, 50)),
+      pushP99: Math.round(percentile(pushLatencies, 99)),
       baseline: tx,
       rss
     }
@@ -321,12 +362,12 @@ console.log(
     `${N} correlations with ${CONCURRENCY} in flight`
 )
 console.log(
-  "| database | instances/s | start p50/p99 ms | correlations/s | publish p50/p99 ms | baseline tx/s | correlations ÷ baseline | RSS MB |"
+  "| database | instances/s | start p50/p99 ms | correlations/s | publish p50/p99 ms | baseline tx/s | correlations ÷ baseline | job push p50/p99 ms | RSS MB |"
 )
-console.log("|---|---|---|---|---|---|---|---|")
+console.log("|---|---|---|---|---|---|---|---|---|")
 for (const r of rows) {
   console.log(
     `| ${r.label} | ${r.instancesPerSecond} | ${r.startP50}/${r.startP99} | ${r.correlationsPerSecond} | ${r.publishP50}/${r.publishP99} | ` +
-      `${r.baseline} | ${(r.correlationsPerSecond / r.baseline).toFixed(3)} | ${r.rss} |`
+      `${r.baseline} | ${(r.correlationsPerSecond / r.baseline).toFixed(3)} | ${r.pushP50}/${r.pushP99} | ${r.rss} |`
   )
 }
