@@ -138,6 +138,9 @@ const behaviour = Effect.gen(function*() {
               `deployment ${target.id} is process ${target.key}, the instance runs process ${instance.processKey}: migration stays within one process`
             )
           }
+          if (instance.engineState === undefined) {
+            return yield* rejected("NOT_FOUND", `process instance ${instanceId} not found`)
+          }
           outcome = engine.migrate({
             source: instance.graph,
             target: target.graph,

@@ -1,7 +1,7 @@
 // What one applied command produces, as the durable host writes it: the history events to append (and the events
 // themselves, from which the host writes its projections and outbox), the new state and status. The vocabulary of the port between the pure core and its
 // hosts (services/ProcessEngine.ts); persistence writes it without knowing the core.
-import type { InstanceEvent } from "./InstanceState.ts"
+import type { InstanceEvent, InstanceState } from "./InstanceState.ts"
 
 export interface HistoryEvent {
   readonly type: string
@@ -13,7 +13,7 @@ export interface HistoryEvent {
 export type InstanceStatus = "ACTIVE" | "SUSPENDED" | "COMPLETED" | "CANCELED"
 
 export interface EngineOutcome {
-  readonly state: unknown
+  readonly state: InstanceState
   readonly status: InstanceStatus
   /** The variables of the instance's root scope after the command, and their version (optimistic locking). */
   readonly variables: Readonly<Record<string, unknown>>

@@ -3,7 +3,9 @@
 // outbox) and the command id — in ONE transaction, so a crash leaves either all of it or none of it.
 import { Array as Arr, Context, Effect, Exit, Layer, Metric } from "effect"
 import { SqlClient } from "effect/sql"
+import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import type { EngineOutcome, InstanceStatus } from "../engine/EngineOutcome.ts"
+import type { InstanceState } from "../engine/InstanceState.ts"
 import { commitBatchSize } from "../observability/Metrics.ts"
 import { makeGroupCommit } from "./GroupCommit.ts"
 import type { OutboxMessage } from "./projections/OutboxMessage.ts"
@@ -21,9 +23,9 @@ export interface StoredInstance {
   readonly processKey: string
   readonly version: number
   readonly status: InstanceStatus
-  readonly engineState: unknown
+  readonly engineState: InstanceState | undefined
   readonly lastEventSeq: number
-  readonly graph: unknown
+  readonly graph: ProcessGraph
 }
 
 export interface NewInstance {
@@ -60,7 +62,7 @@ export interface DeploymentForStart {
   readonly key: string
   readonly version: number
   readonly state: "ACTIVE" | "SUSPENDED"
-  readonly graph: unknown
+  readonly graph: ProcessGraph
 }
 
 export interface InstanceStoreShape {
@@ -106,8 +108,8 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
     InstanceStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const graphs = new Map<string, unknown>()
-      const remember = (deploymentId: string, graph: unknown) => {
+      const graphs = new Map<string, ProcessGraph>()
+      const remember = (deploymentId: string, graph: ProcessGraph) => {
         if (graphs.size >= GRAPH_CACHE_SIZE) graphs.delete(graphs.keys().next().value as string)
         graphs.set(deploymentId, graph)
         return graph
@@ -118,7 +120,9 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
           ? Effect.succeed(graphs.get(deploymentId))
           : Effect.map(
             sql<{ graph: unknown }>`SELECT graph FROM deployments WHERE id = ${deploymentId}`,
-            (rows) => (rows[0] === undefined ? undefined : remember(deploymentId, fromJson(rows[0].graph)))
+            (
+              rows
+            ) => (rows[0] === undefined ? undefined : remember(deploymentId, fromJson<ProcessGraph>(rows[0].graph)))
           )
 
       // Stored as kind = the message's tag and payload = its other fields.
@@ -264,7 +268,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
               processKey: row.process_key,
               version: Number(row.version),
               status: row.state,
-              engineState: fromJson(row.engine_state),
+              engineState: fromJson<InstanceState>(row.engine_state),
               lastEventSeq: Number(row.last_event_seq),
               graph
             }
@@ -280,7 +284,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
                   WHERE tenant_id = ${tenantId} AND id = ${deploymentId}`)
             const row = rows[0]
             if (row === undefined) return undefined
-            const graph = cached ?? remember(deploymentId, fromJson(row.graph))
+            const graph = cached ?? remember(deploymentId, fromJson<ProcessGraph>(row.graph))
             return { id: row.id, key: row.key, version: Number(row.version), state: row.state, graph }
           }).pipe(Effect.orDie),
         recordedReply: (instanceId, commandId) =>

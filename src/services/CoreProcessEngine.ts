@@ -19,8 +19,6 @@ const historyOf = (event: InstanceEvent): HistoryEvent => {
   }
 }
 
-const stateOf = (state: unknown): InstanceState => state as InstanceState
-
 const outcomeOf = (result: ExecuteResult): EngineOutcome | EngineRejection => {
   if (!result.ok) return { _tag: "Rejection", reason: result.reason, message: result.message, field: result.field }
   return {
@@ -37,7 +35,7 @@ const outcomeOf = (result: ExecuteResult): EngineOutcome | EngineRejection => {
 export const CoreProcessEngine = {
   layer: Layer.succeed(ProcessEngine, {
     tokens: (state) =>
-      Object.values(stateOf(state).tokens).map((token) => ({
+      Object.values(state.tokens).map((token) => ({
         tokenId: token.id,
         nodeId: token.nodeId,
         waitingFor: token.wait === null
@@ -66,10 +64,10 @@ export const CoreProcessEngine = {
         childInstanceId: token.wait?.kind === "child" ? token.wait.childInstanceId : null
       })),
     scopeVariables: (state, scopeId) => {
-      const s = stateOf(state)
+      const s = state
       return scopeId === s.instanceId || s.scopes[scopeId] !== undefined ? variablesWithScope(s, scopeId) : undefined
     },
-    nodeVariables: (state) => stateOf(state).nodeVariables,
+    nodeVariables: (state) => state.nodeVariables,
     snapshot: (instanceId, history) => {
       // History entries carry the whole event: its type plus its payload.
       const state = replay(
@@ -85,12 +83,11 @@ export const CoreProcessEngine = {
       }
     },
     // The graphs and states were written by this engine (at deploy time and by earlier commands).
-    execute: ({ graph, instanceId, state, command, now }) =>
-      outcomeOf(execute(graph as ProcessGraph, instanceId, state as InstanceState | undefined, command, now)),
-    simulate: (graph, input, clock) => simulate(graph as ProcessGraph, input, clock),
+    execute: ({ graph, instanceId, state, command, now }) => outcomeOf(execute(graph, instanceId, state, command, now)),
+    simulate: (graph, input, clock) => simulate(graph, input, clock),
     planMigration: ({ source, target, state, mappings, mapEqualNodes }) =>
-      planMigration(source as ProcessGraph, target as ProcessGraph, stateOf(state), mappings, mapEqualNodes),
+      planMigration(source, target, state, mappings, mapEqualNodes),
     migrate: ({ source, target, instanceId, state, command, now }) =>
-      outcomeOf(migrate(source as ProcessGraph, target as ProcessGraph, instanceId, stateOf(state), command, now))
+      outcomeOf(migrate(source, target, instanceId, state, command, now))
   })
 }

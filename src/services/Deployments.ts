@@ -81,7 +81,7 @@ export interface DeploymentsShape {
   readonly graphOf: (
     tenantId: string,
     id: string
-  ) => Effect.Effect<{ readonly deployment: Deployment; readonly graph: unknown }, NotFound>
+  ) => Effect.Effect<{ readonly deployment: Deployment; readonly graph: ProcessGraph }, NotFound>
 }
 
 const SUMMARY_COLUMNS =
@@ -227,7 +227,7 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
         graphOf: (tenantId, id) =>
           Effect.map(
             getRow(tenantId, id, `${SUMMARY_COLUMNS}, graph`),
-            (row) => ({ deployment: toDeployment(row), graph: fromJson(row.graph) })
+            (row) => ({ deployment: toDeployment(row), graph: fromJson<ProcessGraph>(row.graph) })
           )
       }
     })

@@ -4,7 +4,9 @@
 import { Context } from "effect"
 
 export type { InstanceCommand } from "../engine/InstanceCommands.ts"
+import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import type { InstanceCommand } from "../engine/InstanceCommands.ts"
+import type { InstanceState } from "../engine/InstanceState.ts"
 import type { SimulationInput, SimulationReport } from "../engine/Simulator.ts"
 
 export type { EngineOutcome, HistoryEvent, InstanceStatus } from "../engine/EngineOutcome.ts"
@@ -55,30 +57,30 @@ export interface Snapshot {
 }
 
 export interface ProcessEngineShape {
-  readonly tokens: (state: unknown) => ReadonlyArray<TokenView>
+  readonly tokens: (state: InstanceState) => ReadonlyArray<TokenView>
   /** Every variable visible from a scope, with the scope it was found in; undefined for an unknown scope. */
   readonly scopeVariables: (
-    state: unknown,
+    state: InstanceState,
     scopeId: string
   ) => ReadonlyArray<{ readonly name: string; readonly value: unknown; readonly scopeId: string }> | undefined
-  readonly nodeVariables: (state: unknown) => Readonly<Record<string, Readonly<Record<string, unknown>>>>
+  readonly nodeVariables: (state: InstanceState) => Readonly<Record<string, Readonly<Record<string, unknown>>>>
   /** Replays history events up to and including the last one given. */
   readonly snapshot: (instanceId: string, history: ReadonlyArray<HistoryEvent>) => Snapshot
   readonly execute: (input: {
-    readonly graph: unknown
+    readonly graph: ProcessGraph
     readonly instanceId: string
     /** undefined before StartInstance. */
-    readonly state: unknown
+    readonly state: InstanceState | undefined
     readonly command: InstanceCommand
     readonly now: number
   }) => EngineOutcome | EngineRejection
   /** Runs many in-memory instances of a graph (nothing saved) and reports coverage and timings. */
-  readonly simulate: (graph: unknown, input: SimulationInput, clock: () => number) => SimulationReport
+  readonly simulate: (graph: ProcessGraph, input: SimulationInput, clock: () => number) => SimulationReport
   /** Checks a migration of an instance (its state and version's graph) to a target version's graph. */
   readonly planMigration: (input: {
-    readonly source: unknown
-    readonly target: unknown
-    readonly state: unknown
+    readonly source: ProcessGraph
+    readonly target: ProcessGraph
+    readonly state: InstanceState
     readonly mappings: Readonly<Record<string, string>>
     readonly mapEqualNodes: boolean
   }) => { readonly ok: true; readonly mapping: Readonly<Record<string, string>> } | {
@@ -87,10 +89,10 @@ export interface ProcessEngineShape {
   }
   /** Applies a MigrateInstance command: the outcome's state belongs to the target graph. */
   readonly migrate: (input: {
-    readonly source: unknown
-    readonly target: unknown
+    readonly source: ProcessGraph
+    readonly target: ProcessGraph
     readonly instanceId: string
-    readonly state: unknown
+    readonly state: InstanceState
     readonly command: Extract<InstanceCommand, { type: "MigrateInstance" }>
     readonly now: number
   }) => EngineOutcome | EngineRejection

@@ -9,6 +9,7 @@ import {
 } from "../actors/ProcessInstance.ts"
 import type { Principal } from "../auth/Principal.ts"
 import type { InstanceCommand } from "../engine/InstanceCommands.ts"
+import type { InstanceState } from "../engine/InstanceState.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
 import {
@@ -212,7 +213,7 @@ export class ProcessInstances
           const rows = yield* sql<{ engine_state: unknown }>`SELECT engine_state FROM process_instances
             WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
           if (rows[0] === undefined) return yield* notFound("process instance", id)
-          return fromJson<unknown>(rows[0].engine_state)
+          return fromJson<InstanceState>(rows[0].engine_state)
         })
 
       const instanceOfScope = (tenantId: string, scopeId: string) =>
