@@ -282,6 +282,9 @@ export const TaskQuery = {
   ...PageQueryFields,
   candidateGroup: Schema.optional(Schema.String),
   assignee: Schema.optional(Schema.String),
+  assigned: Schema.optional(Schema.Literals(["true", "false"])).annotate({
+    description: "false: only tasks nobody holds (the tasklist's \"unassigned\"); true: only tasks someone holds"
+  }),
   state: Schema.optional(TaskState),
   processInstanceId: Schema.optional(Schema.String),
   dueBefore: dateQuery("tasks due before it (exclusive)"),

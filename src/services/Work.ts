@@ -85,6 +85,7 @@ export interface WorkShape {
     filter: {
       readonly candidateGroup?: string | undefined
       readonly assignee?: string | undefined
+      readonly assigned?: boolean | undefined
       readonly state?: UserTask["state"] | undefined
       readonly processInstanceId?: string | undefined
       readonly dueBefore?: string | undefined
@@ -294,6 +295,9 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
                 ? []
                 : [sql`candidate_groups @> jsonb_build_array(${filter.candidateGroup}::text)`]),
               ...(filter.assignee === undefined ? [] : [sql`assignee = ${filter.assignee}`]),
+              ...(filter.assigned === undefined
+                ? []
+                : [filter.assigned ? sql`assignee IS NOT NULL` : sql`assignee IS NULL`]),
               ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
               ...(filter.processInstanceId === undefined
                 ? []

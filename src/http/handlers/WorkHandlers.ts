@@ -99,6 +99,7 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
           work.listTasks(principal.tenantId, {
             candidateGroup: query.candidateGroup,
             assignee: query.assignee,
+            assigned: query.assigned === undefined ? undefined : query.assigned === "true",
             state: query.state,
             processInstanceId: query.processInstanceId,
             dueBefore: query.dueBefore,

@@ -14,11 +14,18 @@ const FILTERS: ReadonlyArray<readonly [Filter, string]> = [["mine", "Assigned to
 
 const fact = (label: string, value: Child) => h("div", { class: "fact" }, h("dt", null, label), h("dd", null, value))
 
-/** The open tasks of a filter. The API filters by assignee; "unassigned" is the open tasks without one. */
+/** The open tasks of a filter: mine by assignee, unassigned by `assigned=false`, all open ones. */
 const openTasks = async (filter: Filter, username: string): Promise<ReadonlyArray<UserTask>> => {
-  const query = { state: "CREATED", sort: "priority", size: filter === "mine" ? 200 : 500 }
-  const page = await api.page<UserTask>("/tasks", filter === "mine" ? { ...query, assignee: username } : query)
-  return filter === "unassigned" ? page.items.filter((task) => task.assignee === null) : page.items
+  const query = { state: "CREATED", sort: "priority", size: 200 }
+  const page = await api.page<UserTask>(
+    "/tasks",
+    filter === "mine"
+      ? { ...query, assignee: username }
+      : filter === "unassigned"
+      ? { ...query, assigned: "false" }
+      : query
+  )
+  return page.items
 }
 
 const taskDetail = async (
