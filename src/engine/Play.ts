@@ -73,6 +73,18 @@ const answerFor = (token: Token, variables: Readonly<Record<string, unknown>>): 
   }
 }
 
+/** A chosen flow that is not an outgoing flow of its gateway, as a refusal (undefined: every choice fits). */
+const wrongChoiceOf = (graph: ProcessGraph, chosen: Readonly<Record<string, string>>): PlayOutcome | undefined => {
+  const wrong = Object.entries(chosen).find(([gatewayId, flowId]) =>
+    !(graph.nodes[gatewayId]?.outgoing ?? []).includes(flowId)
+  )
+  return wrong === undefined ? undefined : {
+    ok: false,
+    reason: "INVALID_ARGUMENT",
+    message: `chooseFlows: ${wrong[1]} is not an outgoing flow of ${wrong[0]}`
+  }
+}
+
 export const playStep = (
   graph: ProcessGraph,
   sessionId: string,
@@ -85,15 +97,8 @@ export const playStep = (
     return { ok: false, reason: "INVALID_STATE", message: `the played instance is ${state.status.toLowerCase()}` }
   }
   const chosen = step.chooseFlows ?? {}
-  for (const [gatewayId, flowId] of Object.entries(chosen)) {
-    if (!(graph.nodes[gatewayId]?.outgoing ?? []).includes(flowId)) {
-      return {
-        ok: false,
-        reason: "INVALID_ARGUMENT",
-        message: `chooseFlows: ${flowId} is not an outgoing flow of ${gatewayId}`
-      }
-    }
-  }
+  const wrongChoice = wrongChoiceOf(graph, chosen)
+  if (wrongChoice !== undefined) return wrongChoice
   let current = state
   const variables = step.variables ?? {}
   const run = (command: InstanceCommand, answered: string): PlayOutcome =>
