@@ -58,6 +58,33 @@ export const freeNames = (expression: string | null | undefined): ReadonlyArray<
   return [...new Set(used.filter((name) => !bound.has(name) && !IMPLICIT.has(name)))]
 }
 
+/** Reads nobody writes (they must come with the start, or from a result) and writes nobody reads. */
+const warningsOf = (
+  variables: VariableAnalysis["variables"],
+  iterationLocals: ReadonlySet<string>,
+  mayComeFromResults: boolean
+): Array<VariableWarning> => [
+  ...variables.filter((v) => v.writtenBy.length === 0 && !iterationLocals.has(v.name)).flatMap((v) =>
+    v.readBy.map((elementId) => ({
+      elementId,
+      variable: v.name,
+      kind: "READ_NOT_WRITTEN" as const,
+      message: `${elementId} reads ${v.name}, which no element of the process writes: it must come with the start${
+        mayComeFromResults ? " or from a worker's or person's result" : ""
+      }`
+    }))
+  ),
+  ...variables.filter((v) => v.readBy.length === 0).flatMap((v) =>
+    v.writtenBy.map((elementId) => ({
+      elementId,
+      variable: v.name,
+      kind: "WRITTEN_NOT_READ" as const,
+      message:
+        `${elementId} writes ${v.name}, which no element of the process reads (a result for the caller, or a leftover)`
+    }))
+  )
+]
+
 export const analyseVariables = (graph: ProcessGraph): VariableAnalysis => {
   const reads = new Map<string, Set<string>>()
   const writes = new Map<string, Set<string>>()
@@ -134,26 +161,6 @@ export const analyseVariables = (graph: ProcessGraph): VariableAnalysis => {
   const expectedInputs = variables.filter((v) => v.writtenBy.length === 0 && !iterationLocals.has(v.name)).map((v) =>
     v.name
   )
-  const warnings: Array<VariableWarning> = [
-    ...variables.filter((v) => v.writtenBy.length === 0 && !iterationLocals.has(v.name)).flatMap((v) =>
-      v.readBy.map((elementId) => ({
-        elementId,
-        variable: v.name,
-        kind: "READ_NOT_WRITTEN" as const,
-        message: `${elementId} reads ${v.name}, which no element of the process writes: it must come with the start${
-          openResults.length > 0 || bringsResults ? " or from a worker's or person's result" : ""
-        }`
-      }))
-    ),
-    ...variables.filter((v) => v.readBy.length === 0).flatMap((v) =>
-      v.writtenBy.map((elementId) => ({
-        elementId,
-        variable: v.name,
-        kind: "WRITTEN_NOT_READ" as const,
-        message:
-          `${elementId} writes ${v.name}, which no element of the process reads (a result for the caller, or a leftover)`
-      }))
-    )
-  ]
+  const warnings = warningsOf(variables, iterationLocals, openResults.length > 0 || bringsResults)
   return { processKey: graph.key, variables, expectedInputs, openResults: [...new Set(openResults)].sort(), warnings }
 }
