@@ -11,13 +11,14 @@
 import { PgClient } from "@effect/sql-pg"
 import { Layer, ManagedRuntime, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { AppConfig } from "../src/config.ts"
 import { DatabaseLive } from "../src/persistence/Database.ts"
 import { testConfig } from "../test/support/TestApp.ts"
+import { BENCH_PASSWORD, percentile, rssOf, startService } from "./ServiceUnderTest.ts"
 
 const SECONDS = Number(process.env["SECONDS"] ?? 10)
 const STARTERS = Number(process.env["STARTERS"] ?? 16)
@@ -30,7 +31,6 @@ const DB = (process.env["DB"] ?? "both").toLowerCase()
 const SERVER = new URL(
   process.env["BENCH_DATABASE_URL"] ?? process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
 )
-const PASSWORD = "bench-password-1"
 /** npm run bench:profile: the service writes a V8 CPU profile (bench-profiles/) and its top functions are printed. */
 const PROFILE = process.env["PROFILE"] === "1"
 const serviceTask = readFileSync(new URL("../test/fixtures/service-task.bpmn", import.meta.url), "utf8")
@@ -44,31 +44,8 @@ const messageWait = {
   flows: [{ id: "f1", source: "start", target: "wait" }, { id: "f2", source: "wait", target: "end" }]
 }
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
-
-const startService = (env: Record<string, string>) =>
-  new Promise<{ child: ChildProcess; base: string }>((resolve, reject) => {
-    const args = PROFILE ? ["--cpu-prof", "--cpu-prof-dir=bench-profiles", "src/main.ts"] : ["src/main.ts"]
-    const child = spawn(process.execPath, args, {
-      env: { ...process.env, ...env, PORT: "0", HOST: "127.0.0.1", ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: "info" },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let output = ""
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /listening on 127\.0\.0\.1:(\d+)/.exec(output)
-      if (match) resolve({ child, base: `http://127.0.0.1:${match[1]}/api/v1` })
-    }
-    child.stdout!.on("data", onData)
-    child.stderr!.on("data", (chunk: Buffer) => void (output += chunk.toString()))
-    child.on("exit", (code) => reject(new Error(`service exited with ${code}: ${output}`)))
-  })
-
-const rssOf = (pid: number): number => {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8")
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
-}
+const startBenchService = (env: Record<string, string>) =>
+  startService(env, PROFILE ? ["--cpu-prof", "--cpu-prof-dir=bench-profiles"] : [])
 
 /** Single-row insert transactions at CONCURRENCY through @effect/sql-pg, on a database like the service's. */
 const baseline = async (layer: Layer.Layer<SqlClient.SqlClient, unknown>) => {
@@ -98,7 +75,7 @@ const run = async (
   env: Record<string, string>,
   baselineLayer: Layer.Layer<SqlClient.SqlClient, unknown>
 ) => {
-  const service = await startService(env)
+  const service = await startBenchService(env)
   const call = async (
     token: string,
     method: string,
@@ -119,7 +96,7 @@ const run = async (
     const login = await (await fetch(`${service.base}/auth/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username: "admin", password: PASSWORD })
+      body: JSON.stringify({ username: "admin", password: BENCH_PASSWORD })
     })).json() as { data: { token: string } }
     const token = login.data.token
 

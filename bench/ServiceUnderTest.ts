@@ -1,0 +1,52 @@
+// What the service benches share: the service started as `npm start` starts it (`node src/main.ts`, its own process,
+// an ephemeral port), a signed-in client of its API, its RSS, and percentiles.
+import { type ChildProcess, spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
+
+export const BENCH_PASSWORD = "bench-password-1"
+
+export const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+
+export const startService = (env: Record<string, string>, nodeArgs: ReadonlyArray<string> = []) =>
+  new Promise<{ child: ChildProcess; base: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeArgs, "src/main.ts"], {
+      env: { ...process.env, ...env, PORT: "0", HOST: "127.0.0.1", ADMIN_PASSWORD: BENCH_PASSWORD, LOG_LEVEL: "info" },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let output = ""
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /listening on 127\.0\.0\.1:(\d+)/.exec(output)
+      if (match) resolve({ child, base: `http://127.0.0.1:${match[1]}/api/v1` })
+    }
+    child.stdout!.on("data", onData)
+    child.stderr!.on("data", (chunk: Buffer) => void (output += chunk.toString()))
+    child.on("exit", (code) => reject(new Error(`service exited with ${code}: ${output}`)))
+  })
+
+export const rssOf = (pid: number): number => {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8")
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
+}
+
+/** Signs in as the bootstrap admin; `call` answers the success envelope's data or throws with the failure. */
+export const signedIn = async (base: string) => {
+  const login = await (await fetch(`${base}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "admin", password: BENCH_PASSWORD })
+  })).json() as { data: { token: string } }
+  const token = login.data.token
+  const call = async (method: string, path: string, body?: unknown, contentType = "application/json") => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": contentType },
+      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
+    })
+    const json = await response.json() as { success: boolean; data: any; message?: string }
+    if (!json.success) throw new Error(`${method} ${path}: ${response.status} ${json.message}`)
+    return json.data
+  }
+  return { token, call }
+}

@@ -1,0 +1,133 @@
+// npm run bench:scale — does anything grow with the number of instances waiting? The service as `npm start` runs it
+// (PostgreSQL by default: a fresh database; DB=pglite for the embedded one), then:
+//   1. FEW (1,000) instances wait at a message catch event; measured: correlations/s over PROBE publishes, and
+//      one-task instances started and completed per second over PROBE instances (activation included);
+//   2. WAITING (default 100,000) instances wait; the same two rates measured again; the service's RSS after each.
+// Before each measurement it pauses past ENTITY_IDLE_SECONDS, so both sizes correlate to instances no longer in memory.
+// Printed: both rates at both sizes and their ratio (the target: within 10 %), RSS, and how long the waiting took.
+//   WAITING=100000 FEW=1000 PROBE=500 CONCURRENCY=32 DB=postgres|pglite npm run bench:scale
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { rssOf, signedIn, startService } from "./ServiceUnderTest.ts"
+
+const WAITING = Number(process.env["WAITING"] ?? 100_000)
+const FEW = Number(process.env["FEW"] ?? 1_000)
+const PROBE = Number(process.env["PROBE"] ?? 500)
+const CONCURRENCY = Number(process.env["CONCURRENCY"] ?? 32)
+const DB = (process.env["DB"] ?? "postgres").toLowerCase()
+/** Longer than the service's ENTITY_IDLE_SECONDS (default 10): the waiting instances have left memory. */
+const IDLE_WAIT_MS = Number(process.env["IDLE_WAIT_MS"] ?? 12_000)
+const SERVER = new URL(process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres")
+const serviceTask = readFileSync(new URL("../test/fixtures/service-task.bpmn", import.meta.url), "utf8")
+
+type Call = Awaited<ReturnType<typeof signedIn>>["call"]
+
+const inParallel = async (count: number, work: (i: number) => Promise<void>) => {
+  let next = 0
+  const t0 = performance.now()
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < count) await work(next++)
+  }))
+  return (performance.now() - t0) / 1000
+}
+
+/** Starts instances waiting for `bench-scale` messages with keys from..to-1. */
+const wait = (call: Call, deploymentId: string, from: number, to: number) =>
+  inParallel(
+    to - from,
+    (i) => call("POST", "/process-instances", { deploymentId, variables: { key: `k-${from + i}` } })
+  )
+
+/** Correlations/s: PROBE publishes to instances that wait (keys from..). */
+const correlations = async (call: Call, from: number) =>
+  Math.round(
+    PROBE / await inParallel(PROBE, async (i) => {
+      const result = await call("POST", "/messages", { messageName: "bench-scale", correlationKey: `k-${from + i}` })
+      if (result.correlatedCount !== 1) throw new Error(`k-${from + i} correlated ${result.correlatedCount}`)
+    })
+  )
+
+/** One-task instances/s: PROBE started, their jobs activated and completed (activation walks the job tables). */
+const oneTask = async (call: Call, deploymentId: string) => {
+  const t0 = performance.now()
+  await inParallel(PROBE, () => call("POST", "/process-instances", { deploymentId }))
+  let done = 0
+  while (done < PROBE) {
+    const { jobs } = await call("POST", "/jobs/activation", {
+      type: "charge-card",
+      worker: "scale",
+      maxJobsToActivate: 32,
+      timeout: 60_000
+    })
+    await Promise.all(jobs.map((job: { id: string }) => call("POST", `/jobs/${job.id}/complete`, {})))
+    done += jobs.length
+  }
+  return Math.round(PROBE / ((performance.now() - t0) / 1000))
+}
+
+const measure = async (env: Record<string, string>) => {
+  const service = await startService(env)
+  try {
+    const { call } = await signedIn(service.base)
+    const waiting = await call("POST", "/deployments", {
+      id: "bench-scale",
+      nodes: [
+        { id: "start", type: "startEvent" },
+        {
+          id: "wait",
+          type: "intermediateCatchEvent",
+          properties: { messageName: "bench-scale", correlationKey: "= key" }
+        },
+        { id: "end", type: "endEvent" }
+      ],
+      flows: [{ id: "f1", source: "start", target: "wait" }, { id: "f2", source: "wait", target: "end" }]
+    })
+    const task = await call("POST", "/deployments", serviceTask, "application/xml")
+    await wait(call, waiting.id, 0, FEW + PROBE)
+    // Both sizes correlate to instances that wait longer than the entities stay in memory (ENTITY_IDLE_SECONDS):
+    // each correlation then loads its instance, at either size, as it would after hours of waiting.
+    await new Promise((resolve) => setTimeout(resolve, IDLE_WAIT_MS))
+    const few = { correlations: await correlations(call, 0), instances: await oneTask(call, task.id) }
+    const rssFew = rssOf(service.child.pid!)
+    const seconds = await wait(call, waiting.id, FEW + PROBE, WAITING + 2 * PROBE)
+    await new Promise((resolve) => setTimeout(resolve, IDLE_WAIT_MS))
+    const many = { correlations: await correlations(call, WAITING), instances: await oneTask(call, task.id) }
+    const rssMany = rssOf(service.child.pid!)
+    console.log(
+      `\n${WAITING} waiting instances started in ${Math.round(seconds)} s (${Math.round(WAITING / seconds)}/s)`
+    )
+    console.log("| waiting | correlations/s | one-task instances/s | RSS MB |")
+    console.log("|---|---|---|---|")
+    console.log(`| ${FEW} | ${few.correlations} | ${few.instances} | ${rssFew} |`)
+    console.log(`| ${WAITING} | ${many.correlations} | ${many.instances} | ${rssMany} |`)
+    console.log(
+      `ratios at ${WAITING} ÷ at ${FEW}: correlations ${(many.correlations / few.correlations).toFixed(2)}, ` +
+        `instances ${(many.instances / few.instances).toFixed(2)} (target: ≥ 0.90)`
+    )
+  } finally {
+    service.child.kill("SIGKILL")
+  }
+}
+
+if (DB === "pglite") {
+  const dataDir = mkdtempSync(join(tmpdir(), "flowcore-scale-"))
+  try {
+    await measure({ DATA_DIR: dataDir })
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+} else {
+  const database = `flowcore_scale_${process.pid}`
+  const admin = new URL(SERVER.toString())
+  admin.pathname = "/postgres"
+  execFileSync("psql", [admin.toString(), "-qc", `CREATE DATABASE ${database}`])
+  const url = new URL(SERVER.toString())
+  url.pathname = `/${database}`
+  try {
+    await measure({ DATABASE_URL: url.toString() })
+  } finally {
+    execFileSync("psql", [admin.toString(), "-qc", `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`])
+  }
+}
