@@ -4,6 +4,7 @@
 import { evaluateFeel } from "../../../bpmn/Expressions.ts"
 import { askWorker, elementsFor } from "../../behaviours/AdHocWorker.ts"
 import type { ActivateElement } from "../Element.ts"
+import { openScope } from "./SubProcess.ts"
 
 export const adHocSubProcess: ActivateElement = ({ run, token, node, visible, locals }) => {
   const adHoc = node.adHoc!
@@ -24,19 +25,9 @@ export const adHocSubProcess: ActivateElement = ({ run, token, node, visible, lo
     }
     activate = ids as ReadonlyArray<string>
   }
-  const scopeId = run.newId("scope")
-  run.emit({
-    type: "ScopeOpened",
-    scopeId,
-    parentScopeId: token.scopeId,
-    nodeId: node.id,
-    tokenId: token.id,
-    variables: {
-      ...run.state.nodeVariables[node.id],
-      ...locals,
-      ...(adHoc.outputCollection === null ? {} : { [adHoc.outputCollection]: [] }),
-      ...(node.job === null ? {} : { adHocSubProcessElements: elementsFor(run, node) })
-    }
+  const scopeId = openScope(run, token, node, locals, {
+    ...(adHoc.outputCollection === null ? {} : { [adHoc.outputCollection]: [] }),
+    ...(node.job === null ? {} : { adHocSubProcessElements: elementsFor(run, node) })
   })
   // Implemented by a job worker: the worker decides what runs (behaviours/AdHocWorker.ts).
   if (node.job !== null) return askWorker(run, scopeId)
