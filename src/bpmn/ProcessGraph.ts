@@ -84,6 +84,9 @@ export interface ListenerDefinition {
   readonly retries: number
 }
 
+/** The most elements one activation of an ad-hoc subprocess (or one answer of its worker) may start. */
+export const MAX_AD_HOC_ACTIVATIONS = 1_000
+
 /** An ad-hoc subprocess (zeebe:adHoc, Camunda 8.8): which inner elements start, and when it is done. */
 export interface AdHocDefinition {
   /** The inner elements that can be activated: those without incoming sequence flows. */

@@ -3,7 +3,7 @@
 // subprocess's own node inside its scope. The worker completes it with a result: elements to activate (each with
 // variables of its own), or the completion condition fulfilled (terminating what still runs, or waiting for it).
 // Whenever a path inside ends, the worker is asked again with a new job (an outstanding one is withdrawn).
-import type { GraphNode } from "../../bpmn/ProcessGraph.ts"
+import { type GraphNode, MAX_AD_HOC_ACTIVATIONS } from "../../bpmn/ProcessGraph.ts"
 import { createJob } from "../elements/tasks/JobTask.ts"
 import type { InstanceCommand } from "../InstanceCommands.ts"
 import { type Token, visibleVariables } from "../InstanceState.ts"
@@ -52,6 +52,13 @@ export function workerAnswered(
     throw new Rejected(
       "INVALID_ARGUMENT",
       "a result cannot both fulfil the completion condition and activate elements",
+      "result.activateElements"
+    )
+  }
+  if (activate.length > MAX_AD_HOC_ACTIVATIONS) {
+    throw new Rejected(
+      "INVALID_ARGUMENT",
+      `${activate.length} elements to activate, over the limit of ${MAX_AD_HOC_ACTIVATIONS}`,
       "result.activateElements"
     )
   }

@@ -2,6 +2,7 @@
 // entering, `activeElementsCollection` names the inner elements to activate (several at once, or none: then the
 // subprocess waits); what completes it is in behaviours/AdHocCompletion.ts.
 import { evaluateFeel } from "../../../bpmn/Expressions.ts"
+import { MAX_AD_HOC_ACTIVATIONS } from "../../../bpmn/ProcessGraph.ts"
 import { askWorker, elementsFor } from "../../behaviours/AdHocWorker.ts"
 import type { ActivateElement } from "../Element.ts"
 import { openScope } from "./SubProcess.ts"
@@ -14,6 +15,13 @@ export const adHocSubProcess: ActivateElement = ({ run, token, node, visible, lo
     if (!outcome.ok) return run.raiseIncident(token, "EXTRACT_VALUE_ERROR", outcome.message)
     const ids = outcome.value
     const unknown = Array.isArray(ids) ? ids.filter((id) => !adHoc.activatable.includes(id as string)) : []
+    if (Array.isArray(ids) && ids.length > MAX_AD_HOC_ACTIVATIONS) {
+      return run.raiseIncident(
+        token,
+        "EXTRACT_VALUE_ERROR",
+        `activeElementsCollection of ${node.id} names ${ids.length} elements, over the limit of ${MAX_AD_HOC_ACTIVATIONS}`
+      )
+    }
     if (!Array.isArray(ids) || unknown.length > 0) {
       return run.raiseIncident(
         token,

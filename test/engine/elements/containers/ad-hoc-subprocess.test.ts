@@ -162,6 +162,20 @@ describe("ad-hoc subprocess", () => {
     expect(s.state.status).toBe("ACTIVE")
   })
 
+  it("raises an incident, activating nothing, when the collection names more elements than the limit", async () => {
+    const s = scenario(
+      await graphOf(
+        model(
+          `<bpmn:extensionElements><zeebe:adHoc activeElementsCollection="=tools" /></bpmn:extensionElements>`,
+          TOOLS
+        )
+      )
+    )
+    s.start({ tools: Array.from({ length: 1001 }, () => "lookup") })
+    expect(Object.values(s.state.incidents)[0]!.message).toMatch(/1001 elements, over the limit of 1000/)
+    expect(jobNodes(s)).toEqual([])
+  })
+
   it("raises an incident when the collection is not a list of activatable element ids", async () => {
     const graph = await graphOf(
       model(`<bpmn:extensionElements><zeebe:adHoc activeElementsCollection="=tools" /></bpmn:extensionElements>`, TOOLS)
@@ -246,6 +260,8 @@ describe("ad-hoc subprocess implemented by a job worker (Camunda 8.8, AI agents)
     s.start()
     const unknown = answer(s, { activateElements: [{ elementId: "summarize" }] })
     expect(unknown).toMatchObject({ ok: false, reason: "INVALID_ARGUMENT", field: "result.activateElements" })
+    const many = answer(s, { activateElements: Array.from({ length: 1001 }, () => ({ elementId: "lookup" })) })
+    expect(many).toMatchObject({ ok: false, reason: "INVALID_ARGUMENT", field: "result.activateElements" })
     const both = answer(s, { activateElements: [{ elementId: "lookup" }], isCompletionConditionFulfilled: true })
     expect(both).toMatchObject({ ok: false, reason: "INVALID_ARGUMENT" })
     expect(jobNodes(s)).toEqual(["tools"])
