@@ -7,6 +7,7 @@ import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import type { EngineOutcome, InstanceStatus } from "../engine/EngineOutcome.ts"
 import type { InstanceState } from "../engine/InstanceState.ts"
 import { commitBatchSize } from "../observability/Metrics.ts"
+import { BatchWrites, insertRows } from "./BatchWrites.ts"
 import { makeGroupCommit } from "./GroupCommit.ts"
 import type { OutboxMessage } from "./projections/OutboxMessage.ts"
 import type { ProjectionContext } from "./projections/Projection.ts"
@@ -125,63 +126,15 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
             ) => (rows[0] === undefined ? undefined : remember(deploymentId, fromJson<ProcessGraph>(rows[0].graph)))
           )
 
-      // Stored as kind = the message's tag and payload = its other fields.
-      const outbox = (
-        tenantId: string,
-        source: string,
-        target: string,
-        { _tag, ...payload }: OutboxMessage,
-        actor: string,
-        now: string
-      ) =>
-        sql`INSERT INTO instance_outbox (tenant_id, source_instance_id, target_instance_id, kind, payload, actor, created_at)
-          VALUES (${tenantId}, ${source}, ${target}, ${_tag}, ${toJson(payload)}::jsonb, ${actor}, ${now})`
-
-      /** One command's rows, inside the batch's transaction; its history events are added to `events`. */
-      const write = (
-        { instance, created, outcome, commandId, reply, actor, now }: CommitInput,
+      /** The rows of one command (not its instance row or command id), gathered into the batch's writes. */
+      const gather = (
+        { instance, outcome, actor, now }: CommitInput,
+        writes: BatchWrites,
         events: Array<Record<string, unknown>>
-      ) =>
-        Effect.gen(function*() {
-          const tenantId = instance.tenantId
-          const ended = FINAL.has(outcome.status) ? now : null
-          const lastEventSeq = instance.lastEventSeq + outcome.events.length
-          if (created !== undefined) {
-            yield* sql`INSERT INTO process_instances (tenant_id, id, deployment_id, process_key, version, state,
-                parent_instance_id, parent_node_id, root_instance_id, variables, variables_version, engine_state,
-                last_event_seq, incident_count, started_by, started_at, ended_at, updated_at)
-              VALUES (${tenantId}, ${created.id}, ${created.deploymentId}, ${created.processKey}, ${created.version},
-                ${outcome.status}, ${created.parentInstanceId}, ${created.parentNodeId}, ${created.rootInstanceId},
-                ${toJson(outcome.variables)}::jsonb, ${outcome.variablesVersion}, ${
-              toJson(outcome.state)
-            }::jsonb, ${lastEventSeq},
-                ${outcome.openIncidents},
-                ${created.startedBy}, ${now}, ${ended}, ${now})`
-            yield* sql`INSERT INTO instance_commands (tenant_id, instance_id, command_id, reply, processed_at)
-              VALUES (${tenantId}, ${instance.id}, ${commandId}, ${toJson(reply)}::jsonb, ${now})`
-          } else {
-            // Claiming the command id first makes a duplicate delivery write nothing (and costs no extra lookup).
-            const claimed =
-              yield* sql`INSERT INTO instance_commands (tenant_id, instance_id, command_id, reply, processed_at)
-              VALUES (${tenantId}, ${instance.id}, ${commandId}, ${toJson(reply)}::jsonb, ${now})
-              ON CONFLICT DO NOTHING RETURNING command_id`
-            if (claimed.length === 0) return undefined
-            // The guard on last_event_seq makes a stale writer (a second runner that still believes it owns the
-            // entity) fail instead of overwriting newer state.
-            // deployment_id and version change only by a migration.
-            const updated = yield* sql`UPDATE process_instances SET state = ${outcome.status},
-                deployment_id = ${instance.deploymentId}, version = ${instance.version},
-                variables = ${toJson(outcome.variables)}::jsonb, variables_version = ${outcome.variablesVersion},
-                engine_state = ${
-              toJson(outcome.state)
-            }::jsonb, last_event_seq = ${lastEventSeq}, incident_count = ${outcome.openIncidents},
-                ended_at = coalesce(ended_at, ${ended}), updated_at = ${now}
-              WHERE id = ${instance.id} AND last_event_seq = ${instance.lastEventSeq} RETURNING id`
-            if (updated.length === 0) {
-              return yield* Effect.die(new Error(`instance ${instance.id} was changed by another writer`))
-            }
-          }
-          const eventRows: Array<Record<string, unknown>> = outcome.events.map((event, index) => ({
+      ): number => {
+        const tenantId = instance.tenantId
+        outcome.events.forEach((event, index) =>
+          events.push({
             tenant_id: tenantId,
             instance_id: instance.id,
             event_seq: instance.lastEventSeq + index + 1,
@@ -191,44 +144,144 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
             payload: toJson(event.payload),
             actor,
             occurred_at: now
-          }))
-          events.push(...eventRows)
-          let outboxWritten = 0
-          const context: ProjectionContext = {
-            sql,
-            tenantId,
-            instanceId: instance.id,
-            parentInstanceId: instance.parentInstanceId,
+          })
+        )
+        let outboxWritten = 0
+        // Stored as kind = the message's tag and payload = its other fields.
+        const outbox = (target: string, { _tag, ...payload }: OutboxMessage) => {
+          outboxWritten++
+          writes.insert("instance_outbox", {
+            tenant_id: tenantId,
+            source_instance_id: instance.id,
+            target_instance_id: target,
+            kind: _tag,
+            payload: toJson(payload),
             actor,
-            now,
-            outbox: (target, message) => {
-              outboxWritten++
-              return outbox(tenantId, instance.id, target, message, actor, now)
-            }
-          }
-          for (const event of outcome.instanceEvents) {
-            const projection = projectionOf(event)
-            if (projection !== undefined) yield* projection(context, event)
-          }
-          // A called instance that completes tells its parent, which waits at the call activity.
-          if (outcome.status === "COMPLETED" && instance.status !== "COMPLETED" && instance.parentInstanceId !== null) {
-            yield* context.outbox(instance.parentInstanceId, { _tag: "CHILD_COMPLETED", variables: outcome.variables })
-          }
-          const committed: Committed = {
-            instance: { ...instance, status: outcome.status, engineState: outcome.state, lastEventSeq },
-            outboxWritten
-          }
-          return committed
-        })
+            created_at: now
+          })
+        }
+        const context: ProjectionContext = {
+          writes,
+          tenantId,
+          instanceId: instance.id,
+          parentInstanceId: instance.parentInstanceId,
+          actor,
+          now,
+          outbox
+        }
+        for (const event of outcome.instanceEvents) projectionOf(event)?.(context, event)
+        // A called instance that completes tells its parent, which waits at the call activity.
+        if (outcome.status === "COMPLETED" && instance.status !== "COMPLETED" && instance.parentInstanceId !== null) {
+          outbox(instance.parentInstanceId, { _tag: "CHILD_COMPLETED", variables: outcome.variables })
+        }
+        return outboxWritten
+      }
 
-      /** The commands' rows in one transaction, their history events in one INSERT at the end. */
+      const lastEventSeqOf = (input: CommitInput) => input.instance.lastEventSeq + input.outcome.events.length
+      const endedAt = (input: CommitInput) => (FINAL.has(input.outcome.status) ? input.now : null)
+
+      /**
+       * The commands of a batch in one transaction and a fixed number of statements: new instances, command ids,
+       * instance updates, then every projection's rows (BatchWrites), then the history events. Answers undefined for
+       * a command whose id was applied before — alone only: in a larger batch that fails the batch, and each command
+       * is then committed alone.
+       */
       const transaction = (batch: ReadonlyArray<CommitInput>) =>
         sql.withTransaction(Effect.gen(function*() {
+          const created = batch.filter((input) => input.created !== undefined)
+          // ON CONFLICT: a start whose row exists (a start redelivered after its entity restarted) writes nothing
+          // and answers as a duplicate.
+          const inserted = created.length === 0 ?
+            [] :
+            yield* sql`INSERT INTO process_instances ${
+              sql.insert(Arr.map(created as unknown as Arr.NonEmptyReadonlyArray<CommitInput>, (input) => {
+                const instance = input.created!
+                return {
+                  tenant_id: instance.tenantId,
+                  id: instance.id,
+                  deployment_id: instance.deploymentId,
+                  process_key: instance.processKey,
+                  version: instance.version,
+                  state: input.outcome.status,
+                  parent_instance_id: instance.parentInstanceId,
+                  parent_node_id: instance.parentNodeId,
+                  root_instance_id: instance.rootInstanceId,
+                  variables: toJson(input.outcome.variables),
+                  variables_version: input.outcome.variablesVersion,
+                  engine_state: toJson(input.outcome.state),
+                  last_event_seq: lastEventSeqOf(input),
+                  incident_count: input.outcome.openIncidents,
+                  started_by: instance.startedBy,
+                  started_at: input.now,
+                  ended_at: endedAt(input),
+                  updated_at: input.now
+                }
+              }))
+            } ON CONFLICT (id) DO NOTHING RETURNING id`
+          if (inserted.length < created.length) {
+            if (batch.length === 1) return [undefined]
+            return yield* Effect.die(new Error("an instance of the batch exists already"))
+          }
+          // Claiming the command ids before any other write makes a duplicate delivery write nothing (and costs no extra lookup).
+          const claimed = yield* sql`INSERT INTO instance_commands ${
+            sql.insert(Arr.map(batch as Arr.NonEmptyReadonlyArray<CommitInput>, (input) => ({
+              tenant_id: input.instance.tenantId,
+              instance_id: input.instance.id,
+              command_id: input.commandId,
+              reply: toJson(input.reply),
+              processed_at: input.now
+            })))
+          } ON CONFLICT DO NOTHING RETURNING command_id`
+          if (claimed.length < batch.length) {
+            if (batch.length === 1) return [undefined]
+            return yield* Effect.die(new Error("a command of the batch was applied before"))
+          }
+          const updates = batch.filter((input) => input.created === undefined)
+          if (updates.length > 0) {
+            // The guard on last_event_seq makes a stale writer (a second runner that still believes it owns the
+            // entity) fail instead of overwriting newer state. deployment_id and version change only by a migration.
+            const rows = updates.map((input) => ({
+              id: input.instance.id,
+              previous_seq: input.instance.lastEventSeq,
+              state: input.outcome.status,
+              deployment_id: input.instance.deploymentId,
+              version: input.instance.version,
+              variables: input.outcome.variables,
+              variables_version: input.outcome.variablesVersion,
+              engine_state: input.outcome.state,
+              last_event_seq: lastEventSeqOf(input),
+              incident_count: input.outcome.openIncidents,
+              ended_at: endedAt(input),
+              updated_at: input.now
+            }))
+            const updated = yield* sql`UPDATE process_instances AS p SET state = v.state,
+                deployment_id = v.deployment_id, version = v.version, variables = v.variables,
+                variables_version = v.variables_version, engine_state = v.engine_state,
+                last_event_seq = v.last_event_seq, incident_count = v.incident_count,
+                ended_at = coalesce(p.ended_at, v.ended_at), updated_at = v.updated_at
+              FROM jsonb_to_recordset(${toJson(rows)}::jsonb) AS v(id uuid, previous_seq bigint, state text,
+                deployment_id uuid, version integer, variables jsonb, variables_version integer, engine_state jsonb,
+                last_event_seq bigint, incident_count integer, ended_at timestamptz, updated_at timestamptz)
+              WHERE p.id = v.id AND p.last_event_seq = v.previous_seq RETURNING p.id`
+            if (updated.length < updates.length) {
+              const stale = updates.find((input) => !updated.some((row) => row["id"] === input.instance.id))
+              return yield* Effect.die(new Error(`instance ${stale?.instance.id} was changed by another writer`))
+            }
+          }
+          const writes = new BatchWrites()
           const events: Array<Record<string, unknown>> = []
-          const results: Array<Committed | undefined> = []
-          for (const input of batch) results.push(yield* write(input, events))
-          if (Arr.isArrayNonEmpty(events)) yield* sql`INSERT INTO instance_events ${sql.insert(events)}`
-          return results
+          const outboxWritten = batch.map((input) => gather(input, writes, events))
+          const outboxFromClaims = yield* writes.flush(sql)
+          yield* insertRows(sql, "instance_events", events)
+          return batch.map((input, index): Committed => ({
+            instance: {
+              ...input.instance,
+              status: input.outcome.status,
+              engineState: input.outcome.state,
+              lastEventSeq: lastEventSeqOf(input)
+            },
+            outboxWritten: outboxWritten[index]! + (outboxFromClaims.has(input.instance.id) ? 1 : 0)
+          }))
         }))
 
       const alone = (input: CommitInput) =>

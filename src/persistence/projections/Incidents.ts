@@ -1,16 +1,39 @@
 // The incidents projection: what operators see and resolve.
-import { Effect } from "effect"
+import type { RowsStatement } from "../BatchWrites.ts"
+import { toJson } from "../SqlValues.ts"
 import type { Projections } from "./Projection.ts"
 
+interface ResolvedIncident {
+  readonly id: string
+  readonly tenant_id: string
+  readonly at: string
+}
+
+const resolveIncidents: RowsStatement<ResolvedIncident> = {
+  name: "resolve incidents",
+  phase: "update",
+  key: (row) => row.id,
+  run: (sql, rows) =>
+    sql`UPDATE incidents AS i SET state = 'RESOLVED', resolved_at = v.at
+      FROM jsonb_to_recordset(${toJson(rows)}::jsonb) AS v(id uuid, tenant_id uuid, at timestamptz)
+      WHERE i.id = v.id AND i.tenant_id = v.tenant_id`
+}
+
 export const incidentProjections: Projections = {
-  IncidentRaised: ({ sql, tenantId, instanceId, now }, event) =>
-    sql`INSERT INTO incidents (tenant_id, id, instance_id, node_id, element_instance_id, job_id, type, message,
-        state, created_at, resolved_at)
-      VALUES (${tenantId}, ${event.incidentId}, ${instanceId}, ${event.nodeId}, ${event.tokenId}, ${
-      event.jobId ?? null
-    },
-        ${event.incidentType}, ${event.message}, 'OPEN', ${now}, NULL)`.pipe(Effect.asVoid),
-  IncidentResolved: ({ sql, tenantId, now }, event) =>
-    sql`UPDATE incidents SET state = 'RESOLVED', resolved_at = ${now} WHERE id = ${event.incidentId} AND tenant_id = ${tenantId}`
-      .pipe(Effect.asVoid)
+  IncidentRaised: ({ writes, tenantId, instanceId, now }, event) =>
+    writes.insert("incidents", {
+      tenant_id: tenantId,
+      id: event.incidentId,
+      instance_id: instanceId,
+      node_id: event.nodeId,
+      element_instance_id: event.tokenId,
+      job_id: event.jobId ?? null,
+      type: event.incidentType,
+      message: event.message,
+      state: "OPEN",
+      created_at: now,
+      resolved_at: null
+    }),
+  IncidentResolved: ({ writes, tenantId, now }, event) =>
+    writes.rows(resolveIncidents, { id: event.incidentId, tenant_id: tenantId, at: now })
 }

@@ -1,42 +1,72 @@
 // The jobs projection: what workers activate. A failure is recorded (its worker is the one holding the job); with
 // retries left the job is activatable again once retryAt has passed (the deadline column holds it).
 import { Effect } from "effect"
+import type { RowsStatement } from "../BatchWrites.ts"
 import { toJson } from "../SqlValues.ts"
 import type { ProjectionContext, Projections } from "./Projection.ts"
 
+interface ClosedJob {
+  readonly id: string
+  readonly tenant_id: string
+  readonly state: "COMPLETED" | "CANCELED" | "ERROR_THROWN"
+  readonly at: string
+}
+
+const closeJobs: RowsStatement<ClosedJob> = {
+  name: "close jobs",
+  phase: "update",
+  key: (row) => row.id,
+  run: (sql, rows) =>
+    sql`UPDATE jobs AS j SET state = v.state, updated_at = v.at
+      FROM jsonb_to_recordset(${toJson(rows)}::jsonb) AS v(id uuid, tenant_id uuid, state text, at timestamptz)
+      WHERE j.id = v.id AND j.tenant_id = v.tenant_id`
+}
+
 const closed =
-  (state: "COMPLETED" | "CANCELED" | "ERROR_THROWN") =>
-  ({ sql, tenantId, now }: ProjectionContext, event: { readonly jobId: string }) =>
-    sql`UPDATE jobs SET state = ${state}, updated_at = ${now} WHERE id = ${event.jobId} AND tenant_id = ${tenantId}`
-      .pipe(Effect.asVoid)
+  (state: ClosedJob["state"]) => ({ writes, tenantId, now }: ProjectionContext, event: { readonly jobId: string }) =>
+    writes.rows(closeJobs, { id: event.jobId, tenant_id: tenantId, state, at: now })
 
 export const jobProjections: Projections = {
-  JobCreated: ({ sql, tenantId, instanceId, now }, event) =>
-    sql`INSERT INTO jobs (tenant_id, id, instance_id, node_id, element_instance_id, type, state, retries,
-        worker, deadline, custom_headers, variables, error_message, created_at, updated_at)
-      VALUES (${tenantId}, ${event.jobId}, ${instanceId}, ${event.nodeId}, ${event.tokenId}, ${event.jobType},
-        'ACTIVATABLE', ${event.retries}, NULL, NULL, ${toJson(event.headers)}::jsonb, ${toJson(event.variables)}::jsonb,
-        NULL, ${now}, ${now})`.pipe(Effect.asVoid),
+  JobCreated: ({ writes, tenantId, instanceId, now }, event) =>
+    writes.insert("jobs", {
+      tenant_id: tenantId,
+      id: event.jobId,
+      instance_id: instanceId,
+      node_id: event.nodeId,
+      element_instance_id: event.tokenId,
+      type: event.jobType,
+      state: "ACTIVATABLE",
+      retries: event.retries,
+      worker: null,
+      deadline: null,
+      custom_headers: toJson(event.headers),
+      variables: toJson(event.variables),
+      error_message: null,
+      created_at: now,
+      updated_at: now
+    }),
   JobCompleted: closed("COMPLETED"),
   JobCanceled: closed("CANCELED"),
   JobErrorThrown: closed("ERROR_THROWN"),
-  JobFailed: ({ sql, tenantId, now }, event) =>
-    Effect.andThen(
-      sql`INSERT INTO job_failures (tenant_id, job_id, attempt, worker, error_message, retries_left, retry_at, failed_at)
-        SELECT tenant_id, id, (SELECT count(*) + 1 FROM job_failures WHERE job_id = ${event.jobId}), worker, ${event.errorMessage},
-          ${event.retries}, ${event.retryAt}, ${now}
-        FROM jobs WHERE id = ${event.jobId} AND tenant_id = ${tenantId}`,
-      sql`UPDATE jobs SET state = ${
-        event.retries > 0 ? "ACTIVATABLE" : "FAILED"
-      }, retries = ${event.retries}, worker = NULL,
-          deadline = ${event.retryAt}, error_message = ${event.errorMessage}, updated_at = ${now}
-        WHERE id = ${event.jobId} AND tenant_id = ${tenantId}`
-    ).pipe(Effect.asVoid),
+  JobFailed: ({ writes, tenantId, now }, event) =>
+    writes.then((sql) =>
+      Effect.andThen(
+        sql`INSERT INTO job_failures (tenant_id, job_id, attempt, worker, error_message, retries_left, retry_at, failed_at)
+          SELECT tenant_id, id, (SELECT count(*) + 1 FROM job_failures WHERE job_id = ${event.jobId}), worker,
+            ${event.errorMessage}, ${event.retries}, ${event.retryAt}, ${now}
+          FROM jobs WHERE id = ${event.jobId} AND tenant_id = ${tenantId}`,
+        sql`UPDATE jobs SET state = ${event.retries > 0 ? "ACTIVATABLE" : "FAILED"}, retries = ${event.retries},
+            worker = NULL, deadline = ${event.retryAt}, error_message = ${event.errorMessage}, updated_at = ${now}
+          WHERE id = ${event.jobId} AND tenant_id = ${tenantId}`
+      )
+    ),
   // A locked job keeps its worker and lock; any other becomes claimable at once.
-  JobRetriesUpdated: ({ sql, tenantId, now }, event) =>
-    sql`UPDATE jobs SET retries = ${event.retries},
+  JobRetriesUpdated: ({ writes, tenantId, now }, event) =>
+    writes.then((sql) =>
+      sql`UPDATE jobs SET retries = ${event.retries},
         state = CASE WHEN state = 'FAILED' THEN 'ACTIVATABLE' ELSE state END,
         worker = CASE WHEN state = 'ACTIVATED' THEN worker ELSE NULL END,
         deadline = CASE WHEN state = 'ACTIVATED' THEN deadline ELSE NULL END, updated_at = ${now}
-      WHERE id = ${event.jobId} AND tenant_id = ${tenantId}`.pipe(Effect.asVoid)
+      WHERE id = ${event.jobId} AND tenant_id = ${tenantId}`
+    )
 }

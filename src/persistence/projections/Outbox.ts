@@ -1,7 +1,6 @@
 // Messages an instance owes after its commit, written to the outbox in the same transaction (actors/OutboxRelay.ts
 // delivers them): start or cancel a called instance, evaluate a decision (the instance asks itself), tell the caller
 // of an uncaught error or escalation, broadcast a thrown signal.
-import { Effect } from "effect"
 import type { Projections } from "./Projection.ts"
 
 export const outboxProjections: Projections = {
@@ -24,7 +23,7 @@ export const outboxProjections: Projections = {
     }),
   ErrorPropagated: (ctx, event) =>
     ctx.parentInstanceId === null
-      ? Effect.void
+      ? undefined
       : ctx.outbox(ctx.parentInstanceId, {
         _tag: "CHILD_ERROR",
         errorCode: event.errorCode,
@@ -33,7 +32,7 @@ export const outboxProjections: Projections = {
       }),
   EscalationPropagated: (ctx, event) =>
     ctx.parentInstanceId === null
-      ? Effect.void
+      ? undefined
       : ctx.outbox(ctx.parentInstanceId, {
         _tag: "CHILD_ESCALATION",
         escalationCode: event.escalationCode

@@ -2,10 +2,84 @@
 // armed boundary / event-gateway / event-subprocess events). A message subscription takes a buffered message nobody
 // awaited when it was published — the first within its time to live — claimed in this same transaction.
 import { Effect } from "effect"
-import { fromJson } from "../SqlValues.ts"
+import { insertRows, type RowsStatement } from "../BatchWrites.ts"
+import { fromJson, toJson } from "../SqlValues.ts"
 import type { ProjectionContext, Projections } from "./Projection.ts"
 
 type Kind = "MESSAGE" | "SIGNAL" | "TIMER"
+
+interface MessageWait {
+  readonly tenant_id: string
+  readonly instance_id: string
+  readonly subscription_id: string
+  readonly name: string | null
+  readonly correlation_key: string | null
+  readonly actor: string
+  readonly at: string
+}
+
+/**
+ * New message subscriptions take buffered messages: one query finds which of the batch's (name, key) pairs have any
+ * (usually none), and only those claim theirs, one by one, in the order they subscribed.
+ */
+const claimBufferedMessages: RowsStatement<MessageWait> = {
+  name: "claim buffered messages",
+  phase: "claim",
+  key: (row) => `${row.instance_id}/${row.subscription_id}`,
+  run: (sql, waits, outboxWritten) =>
+    Effect.gen(function*() {
+      const pending = yield* sql<{ tenant_id: string; name: string; correlation_key: string }>`
+        SELECT DISTINCT b.tenant_id, b.name, b.correlation_key FROM buffered_messages b
+        JOIN jsonb_to_recordset(${toJson(waits)}::jsonb)
+          AS v(tenant_id uuid, name text, correlation_key text, at timestamptz)
+          ON b.tenant_id = v.tenant_id AND b.name = v.name AND b.correlation_key = v.correlation_key
+        WHERE b.state = 'BUFFERED' AND b.expires_at > v.at`
+      if (pending.length === 0) return
+      const keyOf = (tenantId: string, name: string | null, key: string | null) => JSON.stringify([tenantId, name, key])
+      const buffered = new Set(pending.map((row) => keyOf(row.tenant_id, row.name, row.correlation_key)))
+      for (const wait of waits) {
+        if (!buffered.has(keyOf(wait.tenant_id, wait.name, wait.correlation_key))) continue
+        const claimed = yield* sql<{ id: string; variables: unknown }>`DELETE FROM buffered_messages WHERE id = (
+            SELECT id FROM buffered_messages
+            WHERE tenant_id = ${wait.tenant_id} AND name = ${wait.name} AND correlation_key = ${wait.correlation_key}
+              AND state = 'BUFFERED' AND expires_at > ${wait.at}
+            ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+          RETURNING id, variables`
+        const message = claimed[0]
+        if (message === undefined) continue
+        yield* insertRows(sql, "instance_outbox", [{
+          tenant_id: wait.tenant_id,
+          source_instance_id: wait.instance_id,
+          target_instance_id: wait.instance_id,
+          kind: "CORRELATE_MESSAGE",
+          payload: toJson({
+            subscriptionId: wait.subscription_id,
+            messageKey: message.id,
+            variables: fromJson(message.variables)
+          }),
+          actor: wait.actor,
+          created_at: wait.at
+        }])
+        outboxWritten(wait.instance_id)
+      }
+    })
+}
+
+interface ClosedSubscription {
+  readonly instance_id: string
+  readonly id: string
+}
+
+const closeSubscriptions: RowsStatement<ClosedSubscription> = {
+  name: "close subscriptions",
+  phase: "delete",
+  key: (row) => `${row.instance_id}/${row.id}`,
+  run: (sql, rows) =>
+    sql`DELETE FROM event_subscriptions AS s USING jsonb_to_recordset(${
+      toJson(rows)
+    }::jsonb) AS v(instance_id uuid, id text)
+      WHERE s.instance_id = v.instance_id AND s.id = v.id`
+}
 
 const opened = (
   ctx: ProjectionContext,
@@ -16,34 +90,34 @@ const opened = (
   name: string | null,
   correlationKey: string | null,
   dueAt: string | null
-) =>
-  Effect.gen(function*() {
-    const { sql, tenantId, instanceId, now } = ctx
-    yield* sql`INSERT INTO event_subscriptions (tenant_id, id, instance_id, node_id, element_instance_id, kind, name,
-        correlation_key, due_at, created_at)
-      VALUES (${tenantId}, ${subscriptionId}, ${instanceId}, ${nodeId}, ${elementInstanceId}, ${kind}, ${name}, ${correlationKey}, ${dueAt}, ${now})`
-    if (kind !== "MESSAGE") return
-    const claimed = yield* sql<{ id: string; variables: unknown }>`DELETE FROM buffered_messages WHERE id = (
-        SELECT id FROM buffered_messages
-        WHERE tenant_id = ${tenantId} AND name = ${name} AND correlation_key = ${correlationKey}
-          AND state = 'BUFFERED' AND expires_at > ${now}
-        ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING id, variables`
-    const message = claimed[0]
-    if (message !== undefined) {
-      yield* ctx.outbox(instanceId, {
-        _tag: "CORRELATE_MESSAGE",
-        subscriptionId,
-        messageKey: message.id,
-        variables: fromJson(message.variables)
-      })
-    }
+) => {
+  const { writes, tenantId, instanceId, now } = ctx
+  writes.insert("event_subscriptions", {
+    tenant_id: tenantId,
+    id: subscriptionId,
+    instance_id: instanceId,
+    node_id: nodeId,
+    element_instance_id: elementInstanceId,
+    kind,
+    name,
+    correlation_key: correlationKey,
+    due_at: dueAt,
+    created_at: now
   })
+  if (kind !== "MESSAGE") return
+  writes.rows(claimBufferedMessages, {
+    tenant_id: tenantId,
+    instance_id: instanceId,
+    subscription_id: subscriptionId,
+    name,
+    correlation_key: correlationKey,
+    actor: ctx.actor,
+    at: now
+  })
+}
 
-const closed = ({ sql, instanceId }: ProjectionContext, event: { readonly subscriptionId: string }) =>
-  sql`DELETE FROM event_subscriptions WHERE instance_id = ${instanceId} AND id = ${event.subscriptionId}`.pipe(
-    Effect.asVoid
-  )
+const closed = ({ writes, instanceId }: ProjectionContext, event: { readonly subscriptionId: string }) =>
+  writes.rows(closeSubscriptions, { instance_id: instanceId, id: event.subscriptionId })
 
 export const subscriptionProjections: Projections = {
   MessageSubscriptionOpened: (ctx, event) =>
@@ -64,7 +138,7 @@ export const subscriptionProjections: Projections = {
   // A condition is checked by the instance itself whenever its variables change: nothing outside waits on it.
   BoundaryOpened: (ctx, event) =>
     event.kind === "conditional"
-      ? Effect.void
+      ? undefined
       : opened(
         ctx,
         event.subscriptionId,

@@ -1,30 +1,65 @@
 // The user tasks projection: what people see in their task lists.
-import { Effect } from "effect"
+import type { RowsStatement } from "../BatchWrites.ts"
 import { toJson } from "../SqlValues.ts"
 import type { ProjectionContext, Projections } from "./Projection.ts"
 
+interface ClosedTask {
+  readonly id: string
+  readonly tenant_id: string
+  readonly state: "COMPLETED" | "CANCELED"
+  readonly at: string
+  readonly completed_at: string | null
+}
+
+const closeTasks: RowsStatement<ClosedTask> = {
+  name: "close user tasks",
+  phase: "update",
+  key: (row) => row.id,
+  run: (sql, rows) =>
+    sql`UPDATE user_tasks AS t SET state = v.state, updated_at = v.at, completed_at = v.completed_at
+      FROM jsonb_to_recordset(${toJson(rows)}::jsonb)
+        AS v(id uuid, tenant_id uuid, state text, at timestamptz, completed_at timestamptz)
+      WHERE t.id = v.id AND t.tenant_id = v.tenant_id`
+}
+
 const closed =
-  (state: "COMPLETED" | "CANCELED") =>
-  ({ sql, tenantId, now }: ProjectionContext, event: { readonly taskId: string }) =>
-    sql`UPDATE user_tasks SET state = ${state}, updated_at = ${now}, completed_at = ${
-      state === "COMPLETED" ? now : null
-    }
-    WHERE id = ${event.taskId} AND tenant_id = ${tenantId}`.pipe(Effect.asVoid)
+  (state: ClosedTask["state"]) => ({ writes, tenantId, now }: ProjectionContext, event: { readonly taskId: string }) =>
+    writes.rows(closeTasks, {
+      id: event.taskId,
+      tenant_id: tenantId,
+      state,
+      at: now,
+      completed_at: state === "COMPLETED" ? now : null
+    })
 
 export const userTaskProjections: Projections = {
-  UserTaskCreated: ({ sql, tenantId, instanceId, now }, event) =>
-    sql`INSERT INTO user_tasks (tenant_id, id, instance_id, node_id, element_instance_id, name, state, assignee,
-        candidate_groups, candidate_users, form_key, form_version_tag, priority, due_date, follow_up_date, variables,
-        created_at, updated_at, completed_at)
-      VALUES (${tenantId}, ${event.taskId}, ${instanceId}, ${event.nodeId}, ${event.tokenId}, ${event.name},
-        'CREATED', ${event.assignee}, ${toJson(event.candidateGroups)}::jsonb, ${toJson(event.candidateUsers)}::jsonb,
-        ${event.formKey}, ${event.formVersionTag ?? null}, ${event.priority ?? 50}, ${event.dueDate ?? null}, ${
-      event.followUpDate ?? null
-    },
-        ${toJson(event.variables)}::jsonb, ${now}, ${now}, NULL)`.pipe(Effect.asVoid),
+  UserTaskCreated: ({ writes, tenantId, instanceId, now }, event) =>
+    writes.insert("user_tasks", {
+      tenant_id: tenantId,
+      id: event.taskId,
+      instance_id: instanceId,
+      node_id: event.nodeId,
+      element_instance_id: event.tokenId,
+      name: event.name,
+      state: "CREATED",
+      assignee: event.assignee,
+      candidate_groups: toJson(event.candidateGroups),
+      candidate_users: toJson(event.candidateUsers),
+      form_key: event.formKey,
+      form_version_tag: event.formVersionTag ?? null,
+      priority: event.priority ?? 50,
+      due_date: event.dueDate ?? null,
+      follow_up_date: event.followUpDate ?? null,
+      variables: toJson(event.variables),
+      created_at: now,
+      updated_at: now,
+      completed_at: null
+    }),
   UserTaskCompleted: closed("COMPLETED"),
-  UserTaskCompletionDenied: ({ sql, tenantId, now }, event) =>
-    sql`UPDATE user_tasks SET completion_denials = completion_denials + 1, updated_at = ${now}
-      WHERE id = ${event.taskId} AND tenant_id = ${tenantId}`.pipe(Effect.asVoid),
+  UserTaskCompletionDenied: ({ writes, tenantId, now }, event) =>
+    writes.then((sql) =>
+      sql`UPDATE user_tasks SET completion_denials = completion_denials + 1, updated_at = ${now}
+        WHERE id = ${event.taskId} AND tenant_id = ${tenantId}`
+    ),
   UserTaskCanceled: closed("CANCELED")
 }

@@ -1,0 +1,108 @@
+// The rows one group-committed transaction writes, gathered first and written per statement shape: every table's new
+// rows in one multi-row INSERT, every update or delete of one shape in one statement over a JSON row set. A batch of
+// 64 commands then costs a handful of round trips instead of several per command (each statement on a pinned
+// connection is one socket write and one wait).
+//
+// Order within the transaction: inserts (in TABLES order), claims (buffered messages taken by new subscriptions), the
+// statements that must run one by one (in the order they were written), then updates and deletes. A row inserted by
+// a command is therefore there for the updates and deletes of the same batch; the sequential statements only touch
+// rows of earlier commands.
+import type { Array as Arr } from "effect"
+import { Effect } from "effect"
+import type { SqlClient, SqlError } from "effect/sql"
+
+/** Tables that take new rows, in the order they are written (a row's references come first). */
+export const TABLES = [
+  "jobs",
+  "user_tasks",
+  "event_subscriptions",
+  "incidents",
+  "instance_scopes",
+  "instance_outbox"
+] as const
+export type InsertTable = typeof TABLES[number]
+
+/** One statement applied to many rows at once; a later row with the same key replaces an earlier one. */
+export interface RowsStatement<R> {
+  readonly name: string
+  readonly phase: "claim" | "update" | "delete"
+  readonly key: (row: R) => string
+  /** `outboxWritten` is told each instance a message was written to the outbox for (the relay is woken for it). */
+  readonly run: (
+    sql: SqlClient.SqlClient,
+    rows: ReadonlyArray<R>,
+    outboxWritten: (instanceId: string) => void
+  ) => Effect.Effect<unknown, SqlError.SqlError>
+}
+
+type Sequential = (sql: SqlClient.SqlClient) => Effect.Effect<unknown, SqlError.SqlError>
+
+/** PostgreSQL takes at most 65,535 parameters per statement: larger inserts are split. */
+const MAX_PARAMETERS = 30_000
+
+/** INSERT of many rows (all with the same columns), split so no statement has too many parameters. */
+export const insertRows = (
+  sql: SqlClient.SqlClient,
+  table: string,
+  rows: ReadonlyArray<Record<string, unknown>>
+): Effect.Effect<void, SqlError.SqlError> => {
+  if (rows.length === 0) return Effect.void
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, Object.keys(rows[0]!).length)))
+  const chunks: Array<Arr.NonEmptyReadonlyArray<Record<string, unknown>>> = []
+  for (let start = 0; start < rows.length; start += perStatement) {
+    chunks.push(
+      rows.slice(start, start + perStatement) as unknown as Arr.NonEmptyReadonlyArray<Record<string, unknown>>
+    )
+  }
+  return Effect.forEach(chunks, (chunk) => sql`INSERT INTO ${sql(table)} ${sql.insert(chunk)}`, { discard: true })
+}
+
+export class BatchWrites {
+  private readonly inserts = new Map<InsertTable, Array<Record<string, unknown>>>()
+  private readonly sequential: Array<Sequential> = []
+  private readonly keyed = new Map<RowsStatement<any>, Map<string, unknown>>()
+
+  insert(table: InsertTable, row: Record<string, unknown>): void {
+    const rows = this.inserts.get(table)
+    if (rows === undefined) this.inserts.set(table, [row])
+    else rows.push(row)
+  }
+
+  rows<R>(statement: RowsStatement<R>, row: R): void {
+    let rows = this.keyed.get(statement)
+    if (rows === undefined) {
+      rows = new Map()
+      this.keyed.set(statement, rows)
+    }
+    const key = statement.key(row)
+    rows.delete(key) // the latest write of a key is the one applied, in its own place in the order
+    rows.set(key, row)
+  }
+
+  /** A statement that runs alone, after the inserts, in the order written (for rare writes). */
+  then(statement: Sequential): void {
+    this.sequential.push(statement)
+  }
+
+  /** Writes everything; answers the instances that got outbox messages beyond those inserted with `insert`. */
+  flush(sql: SqlClient.SqlClient): Effect.Effect<ReadonlySet<string>, SqlError.SqlError> {
+    const outboxFor = new Set<string>()
+    const written = (instanceId: string) => void outboxFor.add(instanceId)
+    const phase = (name: RowsStatement<unknown>["phase"]) =>
+      Effect.forEach(
+        [...this.keyed].filter(([statement]) => statement.phase === name),
+        ([statement, rows]) => statement.run(sql, [...rows.values()], written),
+        { discard: true }
+      )
+    const inserts = this.inserts
+    const sequential = this.sequential
+    return Effect.gen(function*() {
+      for (const table of TABLES) yield* insertRows(sql, table, inserts.get(table) ?? [])
+      yield* phase("claim")
+      for (const statement of sequential) yield* statement(sql)
+      yield* phase("update")
+      yield* phase("delete")
+      return outboxFor
+    })
+  }
+}
