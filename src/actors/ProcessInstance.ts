@@ -5,11 +5,27 @@ import { Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { InstanceCommand } from "../engine/InstanceCommands.ts"
 
+/** The instance as a start created it (the reply of that start only: a recorded reply does not carry it). */
+export const StartedInstance = Schema.Struct({
+  deploymentId: Schema.String,
+  processKey: Schema.String,
+  version: Schema.Int,
+  incidentCount: Schema.Int,
+  parentInstanceId: Schema.NullOr(Schema.String),
+  rootInstanceId: Schema.String,
+  variables: Schema.Record(Schema.String, Schema.Unknown),
+  startedBy: Schema.String,
+  startedAt: Schema.String,
+  endedAt: Schema.NullOr(Schema.String)
+})
+export type StartedInstance = typeof StartedInstance.Type
+
 export const InstanceSnapshot = Schema.Struct({
   id: Schema.String,
   tenantId: Schema.String,
   state: Schema.Literals(["ACTIVE", "SUSPENDED", "COMPLETED", "CANCELED"]),
-  lastEventSeq: Schema.Int
+  lastEventSeq: Schema.Int,
+  started: Schema.optional(StartedInstance)
 })
 export type InstanceSnapshot = typeof InstanceSnapshot.Type
 
@@ -28,6 +44,11 @@ export const Execute = Rpc.make("Execute", {
     actor: Schema.String,
     /** For StartInstance: the deployment (version) to start. */
     deploymentId: Schema.optional(Schema.String),
+    /**
+     * For StartInstance: the id was made for this start just now (a new UUIDv7), so no row can hold it and the entity
+     * does not look for one. (Were it there after all, the insert finds it and the start answers as a duplicate.)
+     */
+    freshId: Schema.optional(Schema.Boolean),
     /** For StartInstance of a called process: the calling instance and node, and the root of the call tree. */
     parent: Schema.optional(
       Schema.Struct({ instanceId: Schema.String, nodeId: Schema.String, rootInstanceId: Schema.String })

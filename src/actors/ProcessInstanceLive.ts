@@ -10,7 +10,7 @@ import { jsonValueProblem } from "../persistence/StorableJson.ts"
 import { JobAvailability } from "../services/JobAvailability.ts"
 import { isRejection, ProcessEngine } from "../services/ProcessEngine.ts"
 import { OutboxRelay } from "./OutboxRelay.ts"
-import { InstanceRejected, type InstanceSnapshot, ProcessInstance } from "./ProcessInstance.ts"
+import { InstanceRejected, type InstanceSnapshot, ProcessInstance, type StartedInstance } from "./ProcessInstance.ts"
 
 /** The most an instance's variables may take, as JSON text (Zeebe's default message size limit is also 4 MB). */
 export const MAX_INSTANCE_VARIABLES_BYTES = 4 * 1024 * 1024
@@ -43,7 +43,17 @@ const behaviour = Effect.gen(function*() {
   const engine = yield* ProcessEngine
   const relay = yield* OutboxRelay
   const availability = yield* JobAvailability
-  let current = yield* store.load(instanceId)
+  // Loaded with the first command (not when the entity starts): a start with a fresh id needs no lookup.
+  let current: StoredInstance | undefined
+  let loaded = false
+  const load = (fresh: boolean) =>
+    loaded ? Effect.void : Effect.map(
+      fresh ? Effect.succeed(undefined) : store.load(instanceId),
+      (instance) => {
+        current = instance
+        loaded = true
+      }
+    )
 
   // A defect (a bug, or the database refusing a value) must answer the caller, not escape: an escaped defect makes
   // the cluster restart the entity and deliver the same command again, forever. The command was not committed, so
@@ -73,6 +83,7 @@ const behaviour = Effect.gen(function*() {
                 new InstanceRejected(field === undefined ? { reason, message } : { reason, message, field })
               ))
 
+        yield* load(payload.freshId === true && payload.command.type === "StartInstance")
         let instance: StoredInstance
         let created: NewInstance | undefined
         if (current === undefined) {
@@ -179,9 +190,28 @@ const behaviour = Effect.gen(function*() {
           Effect.withSpan("flowcore.instance.commit", { attributes: { "flowcore.events": outcome.events.length } })
         )
         if (committed === undefined) {
-          return (yield* store.recordedReply(instanceId, payload.commandId)) as InstanceSnapshot
+          const recorded = yield* store.recordedReply(instanceId, payload.commandId)
+          if (recorded !== undefined) return recorded as InstanceSnapshot
+          // A start whose instance row is there already, from another command.
+          current = yield* store.load(instanceId)
+          return yield* Effect.fail(
+            new InstanceRejected({ reason: "INVALID_STATE", message: `process instance ${instanceId} already exists` })
+          )
         }
         current = committed.instance
+        const nowIso = new Date(now).toISOString()
+        const started: StartedInstance | undefined = created === undefined ? undefined : {
+          deploymentId: created.deploymentId,
+          processKey: created.processKey,
+          version: created.version,
+          incidentCount: outcome.openIncidents,
+          parentInstanceId: created.parentInstanceId,
+          rootInstanceId: created.rootInstanceId,
+          variables: outcome.variables,
+          startedBy: created.startedBy,
+          startedAt: nowIso,
+          endedAt: outcome.status === "COMPLETED" || outcome.status === "CANCELED" ? nowIso : null
+        }
         yield* Metric.update(commitSeconds, (performance.now() - commitStarted) / 1000)
         yield* Metric.update(commitEvents, outcome.events.length)
         yield* countEngineEvents(outcome.instanceEvents)
@@ -192,7 +222,7 @@ const behaviour = Effect.gen(function*() {
           event
         ) => (event.type === "JobCreated" ? [event.jobType] : []))
         if (jobTypes.length > 0) yield* availability.announce(instance.tenantId, jobTypes)
-        return reply
+        return started === undefined ? reply : { ...reply, started }
       }).pipe(
         Effect.catchDefect(answerDefect(payload.commandId)),
         Effect.withSpan("flowcore.instance.command", {

@@ -235,7 +235,8 @@ export class ProcessInstances
         id: string,
         commandId: string,
         command: InstanceCommand,
-        deploymentId?: string
+        deploymentId?: string,
+        freshId?: boolean
       ): Effect.Effect<EntityReply, CommandError> =>
         // An id that is no UUID names no instance (and never reaches an entity).
         !isUuid(id) ? notFound("process instance", id) : client(id).Execute({
@@ -243,7 +244,8 @@ export class ProcessInstances
           tenantId: principal.tenantId,
           actor: principal.sub,
           command,
-          ...(deploymentId === undefined ? {} : { deploymentId })
+          ...(deploymentId === undefined ? {} : { deploymentId }),
+          ...(freshId === true ? { freshId } : {})
         }).pipe(
           Effect.catchTag("InstanceRejected", (rejected: InstanceRejected): Effect.Effect<EntityReply, CommandError> =>
             rejected.reason === "INTERNAL" ? Effect.die(new Error(rejected.message)) : Effect.fail(
@@ -269,12 +271,27 @@ export class ProcessInstances
           Effect.gen(function*() {
             if (!isUuid(deploymentId)) return yield* notFound("deployment", deploymentId)
             const id = instanceId ?? (yield* newId)
-            yield* send(principal, id, "start", {
-              type: "StartInstance",
-              variables,
-              ...(startNodeId === undefined ? {} : { startNodeId })
-            }, deploymentId)
-            return yield* get(principal.tenantId, id)
+            const reply = yield* send(
+              principal,
+              id,
+              "start",
+              {
+                type: "StartInstance",
+                variables,
+                ...(startNodeId === undefined ? {} : { startNodeId })
+              },
+              deploymentId,
+              instanceId === undefined
+            )
+            // The instance as its start committed it: no need to read it back (a repeated start's reply lacks it).
+            const started = reply.started
+            if (started === undefined) return yield* get(principal.tenantId, id)
+            return {
+              id,
+              ...started,
+              state: reply.state,
+              updatedAt: started.startedAt
+            } satisfies ProcessInstance
           }),
         deliver: (principal, id, command, commandId) =>
           send(principal, id, commandId, command).pipe(
