@@ -47,6 +47,7 @@ import { httpServerFactory } from "./http/HttpServerFactory.ts"
 import { NodeLifecycle, NodeLifecycleState } from "./http/NodeLifecycle.ts"
 import { RequestValidationLive } from "./http/RequestValidationLive.ts"
 import { UiRoute } from "./http/UiRoute.ts"
+import { writeLogLine } from "./observability/LogLines.ts"
 import { MetricsRoute } from "./observability/MetricsRoute.ts"
 import { TracingLive } from "./observability/Tracing.ts"
 import { DatabaseLive } from "./persistence/Database.ts"
@@ -201,10 +202,10 @@ export const loggingLayer = (config: AppConfigShape) =>
     Layer.succeed(References.MinimumLogLevel, config.logLevel),
     Logger.layer([
       config.logFormat === "json"
-        ? Logger.consoleJson
+        ? Logger.map(Logger.formatJson, writeLogLine)
         : config.logFormat === "pretty"
         ? Logger.consolePretty()
-        : Logger.consoleLogFmt
+        : Logger.map(Logger.formatLogFmt, writeLogLine)
     ])
   )
 
