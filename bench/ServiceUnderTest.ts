@@ -1,7 +1,7 @@
 // What the service benches share: the service started as `npm start` starts it (`node src/main.ts`, its own process,
 // an ephemeral port), a signed-in client of its API, its RSS, and percentiles.
 import { type ChildProcess, spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 
 export const BENCH_PASSWORD = "bench-password-1"
 
@@ -11,7 +11,14 @@ export const percentile = (sorted: ReadonlyArray<number>, p: number) =>
 export const startService = (env: Record<string, string>, nodeArgs: ReadonlyArray<string> = []) =>
   new Promise<{ child: ChildProcess; base: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgs, "src/main.ts"], {
-      env: { ...process.env, ...env, PORT: "0", HOST: "127.0.0.1", ADMIN_PASSWORD: BENCH_PASSWORD, LOG_LEVEL: "info" },
+      env: {
+        ...process.env,
+        ...env,
+        PORT: "0",
+        HOST: "127.0.0.1",
+        ADMIN_PASSWORD: BENCH_PASSWORD,
+        LOG_LEVEL: env["LOG_LEVEL"] ?? "info"
+      },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let output = ""
@@ -28,6 +35,27 @@ export const startService = (env: Record<string, string>, nodeArgs: ReadonlyArra
 export const rssOf = (pid: number): number => {
   const status = readFileSync(`/proc/${pid}/status`, "utf8")
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
+}
+
+/** CPU time (user + system) a process has used so far, in ms (/proc, clock ticks of 10 ms). */
+export const cpuMillisOf = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/** CPU time of every PostgreSQL server process on this machine so far, in ms (0 where /proc cannot tell). */
+export const postgresCpuMillis = (): number => {
+  let total = 0
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (!readFileSync(`/proc/${entry}/comm`, "utf8").startsWith("postgres")) continue
+      total += cpuMillisOf(Number(entry))
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total
 }
 
 /** Signs in as the bootstrap admin; `call` answers the success envelope's data or throws with the failure. */

@@ -18,7 +18,7 @@ import { join } from "node:path"
 import { AppConfig } from "../src/config.ts"
 import { DatabaseLive } from "../src/persistence/Database.ts"
 import { testConfig } from "../test/support/TestApp.ts"
-import { BENCH_PASSWORD, percentile, rssOf, startService } from "./ServiceUnderTest.ts"
+import { BENCH_PASSWORD, cpuMillisOf, percentile, postgresCpuMillis, rssOf, startService } from "./ServiceUnderTest.ts"
 
 const SECONDS = Number(process.env["SECONDS"] ?? 10)
 const STARTERS = Number(process.env["STARTERS"] ?? 16)
@@ -103,6 +103,7 @@ const run = async (
     // Instances: start -> service task -> end, for SECONDS.
     const oneTask = await call(token, "POST", "/deployments", serviceTask, "application/xml")
     const stats0 = await databaseStats(label)
+    const cpu0 = { service: cpuMillisOf(service.child.pid!), database: postgresCpuMillis() }
     const latencies: Array<number> = []
     let completed = 0
     const deadline = performance.now() + SECONDS * 1000
@@ -132,6 +133,7 @@ const run = async (
       })
     ])
     const instancesPerSecond = Math.round(completed / ((performance.now() - t0) / 1000))
+    const instanceCpu = cpuPer(cpu0, service.child.pid!, completed)
     const stats1 = await databaseStats(label)
     if (stats0 !== undefined && stats1 !== undefined) {
       const per = (key: keyof DatabaseStats) => ((stats1[key] - stats0[key]) / Math.max(1, completed)).toFixed(1)
@@ -162,6 +164,7 @@ const run = async (
       }
     }))
     let published = 0
+    const cpuC = { service: cpuMillisOf(service.child.pid!), database: postgresCpuMillis() }
     const publishLatencies: Array<number> = []
     const c0 = performance.now()
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
@@ -174,6 +177,7 @@ const run = async (
       }
     }))
     const correlationsPerSecond = Math.round(N / ((performance.now() - c0) / 1000))
+    const correlationCpu = cpuPer(cpuC, service.child.pid!, N)
     publishLatencies.sort((a, b) => a - b)
 
     // Job push: a worker waits in a long poll; instances start one every PUSH_EVERY_MS (a light load); the latency is
@@ -224,7 +228,9 @@ const run = async (
       pushP50: Math.round(percentile(pushLatencies, 50)),
       pushP99: Math.round(percentile(pushLatencies, 99)),
       baseline: tx,
-      rss
+      rss,
+      instanceCpu,
+      correlationCpu
     }
   } finally {
     if (PROFILE) {
@@ -292,6 +298,12 @@ const databaseStats = async (label: string): Promise<DatabaseStats | undefined> 
   return { commits: out[0]!, inserted: out[1]!, updated: out[2]!, returned: out[3]! }
 }
 
+/** Milliseconds of CPU per operation since `from`: the service process's, and PostgreSQL's (all its processes). */
+const cpuPer = (from: { service: number; database: number }, pid: number, operations: number) => ({
+  service: (cpuMillisOf(pid) - from.service) / Math.max(1, operations),
+  database: (postgresCpuMillis() - from.database) / Math.max(1, operations)
+})
+
 const baselineOn = (config: ReturnType<typeof testConfig>) =>
   DatabaseLive.pipe(Layer.provide(AppConfig.layer(config))) as unknown as Layer.Layer<SqlClient.SqlClient, unknown>
 
@@ -348,3 +360,9 @@ for (const r of rows) {
       `${r.baseline} | ${(r.correlationsPerSecond / r.baseline).toFixed(3)} | ${r.pushP50}/${r.pushP99} | ${r.rss} |`
   )
 }
+// CPU per operation does not depend on how busy the machine is (the rates above do): compare these across changes.
+console.log("\nCPU ms per operation (service process / PostgreSQL processes; PGlite runs inside the service)")
+console.log("| database | per instance | per correlation |")
+console.log("|---|---|---|")
+const ms = (cpu: { service: number; database: number }) => `${cpu.service.toFixed(2)} / ${cpu.database.toFixed(2)}`
+for (const r of rows) console.log(`| ${r.label} | ${ms(r.instanceCpu)} | ${ms(r.correlationCpu)} |`)

@@ -1,0 +1,96 @@
+// npm run bench:cost — where the service's CPU goes, request kind by request kind. The service runs as `npm start`
+// runs it (its own process); this process sends COUNT requests of each kind, CONCURRENCY at a time, and prints the
+// service's CPU milliseconds per request (and PostgreSQL's, on PostgreSQL). CPU per request hardly depends on how busy
+// the machine is, so this is the figure to compare before and after a change to the hot path.
+//   COUNT=2000 CONCURRENCY=16 DB=postgres|pglite npm run bench:cost
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { cpuMillisOf, postgresCpuMillis, signedIn, startService } from "./ServiceUnderTest.ts"
+
+const COUNT = Number(process.env["COUNT"] ?? 2000)
+const CONCURRENCY = Number(process.env["CONCURRENCY"] ?? 16)
+const DB = (process.env["DB"] ?? "postgres").toLowerCase()
+const SERVER = new URL(process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres")
+const serviceTask = readFileSync(new URL("../test/fixtures/service-task.bpmn", import.meta.url), "utf8")
+const straight = {
+  id: "cost-straight",
+  nodes: [{ id: "start", type: "startEvent" }, { id: "end", type: "endEvent" }],
+  flows: [{ id: "f1", source: "start", target: "end" }]
+}
+
+const measure = async (
+  pid: number,
+  label: string,
+  request: (i: number) => Promise<unknown>,
+  count = COUNT
+) => {
+  const service0 = cpuMillisOf(pid)
+  const database0 = postgresCpuMillis()
+  const t0 = performance.now()
+  let next = 0
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < count) await request(next++)
+  }))
+  const seconds = (performance.now() - t0) / 1000
+  const service = (cpuMillisOf(pid) - service0) / count
+  const database = DB === "postgres" ? ((postgresCpuMillis() - database0) / count).toFixed(2) : "-"
+  console.log(`| ${label} | ${service.toFixed(2)} | ${database} | ${Math.round(count / seconds)} |`)
+}
+
+const run = async (env: Record<string, string>) => {
+  const service = await startService(env)
+  const pid = service.child.pid!
+  try {
+    const { call } = await signedIn(service.base)
+    const oneTask = await call("POST", "/deployments", serviceTask, "application/xml")
+    const noTask = await call("POST", "/deployments", straight)
+    const some = await call("POST", "/process-instances", { deploymentId: noTask.id })
+    console.log(`\nservice CPU per request, ${COUNT} requests of each kind, ${CONCURRENCY} in flight (${DB})`)
+    console.log("| request | service ms | PostgreSQL ms | requests/s |")
+    console.log("|---|---|---|---|")
+    await measure(pid, "GET /health", () => fetch(`${service.base}/health`).then((r) => r.arrayBuffer()))
+    await measure(pid, "GET /process-instances/{id}", () => call("GET", `/process-instances/${some.id}`))
+    await measure(pid, "start: start → end", () => call("POST", "/process-instances", { deploymentId: noTask.id }))
+    await measure(pid, "start: start → job", () => call("POST", "/process-instances", { deploymentId: oneTask.id }))
+    const jobs: Array<string> = []
+    await measure(pid, "activate 32 jobs (per job)", async () => {
+      const batch = await call("POST", "/jobs/activation", {
+        type: "charge-card",
+        worker: "cost",
+        maxJobsToActivate: 32,
+        timeout: 600_000,
+        requestTimeout: 0
+      })
+      for (const job of batch.jobs as Array<{ id: string }>) jobs.push(job.id)
+    }, Math.ceil(COUNT / 32)).then(() => console.log(`(activated ${jobs.length}; the row above is per request)`))
+    await measure(pid, "complete job → end", (i) => call("POST", `/jobs/${jobs[i]}/complete`, {}), jobs.length)
+  } finally {
+    service.child.kill("SIGKILL")
+  }
+}
+
+if (DB === "pglite") {
+  const dataDir = mkdtempSync(join(tmpdir(), "flowcore-cost-"))
+  try {
+    await run({ DATA_DIR: dataDir })
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+} else {
+  const database = `flowcore_cost_${process.pid}`
+  const admin = new URL(SERVER.toString())
+  admin.pathname = "/postgres"
+  execFileSync("psql", [admin.toString(), "-qc", `CREATE DATABASE ${database}`])
+  const url = new URL(SERVER.toString())
+  url.pathname = `/${database}`
+  try {
+    await run({
+      DATABASE_URL: url.toString(),
+      ...(process.env["LOG_LEVEL"] ? { LOG_LEVEL: process.env["LOG_LEVEL"] } : {})
+    })
+  } finally {
+    execFileSync("psql", [admin.toString(), "-qc", `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`])
+  }
+}
