@@ -20,12 +20,21 @@ const straight = {
   flows: [{ id: "f1", source: "start", target: "end" }]
 }
 
+let metrics: (() => Promise<string>) | undefined
+/** Instance commands committed so far, and in how many transactions (the group commit's histogram). */
+const commitBatches = async () => {
+  const text = metrics === undefined ? "" : await metrics()
+  const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text)?.[1] ?? 0)
+  return { sum: value("flowcore_commit_batch_size_sum"), count: value("flowcore_commit_batch_size_count") }
+}
+
 const measure = async (
   pid: number,
   label: string,
   request: (i: number) => Promise<unknown>,
   count = COUNT
 ) => {
+  const batches0 = await commitBatches()
   const service0 = cpuMillisOf(pid)
   const database0 = postgresCpuMillis()
   const t0 = performance.now()
@@ -36,20 +45,26 @@ const measure = async (
   const seconds = (performance.now() - t0) / 1000
   const service = (cpuMillisOf(pid) - service0) / count
   const database = DB === "postgres" ? ((postgresCpuMillis() - database0) / count).toFixed(2) : "-"
-  console.log(`| ${label} | ${service.toFixed(2)} | ${database} | ${Math.round(count / seconds)} |`)
+  const batches1 = await commitBatches()
+  const commands = batches1.sum - batches0.sum
+  const perBatch = commands === 0 ? "-" : (commands / (batches1.count - batches0.count)).toFixed(1)
+  console.log(`| ${label} | ${service.toFixed(2)} | ${database} | ${Math.round(count / seconds)} | ${perBatch} |`)
 }
 
 const run = async (env: Record<string, string>) => {
   const service = await startService(env)
   const pid = service.child.pid!
   try {
-    const { call } = await signedIn(service.base)
+    const { call, token } = await signedIn(service.base)
+    metrics = () =>
+      fetch(`${service.base.replace("/api/v1", "")}/metrics`, { headers: { authorization: `Bearer ${token}` } })
+        .then((response) => response.text())
     const oneTask = await call("POST", "/deployments", serviceTask, "application/xml")
     const noTask = await call("POST", "/deployments", straight)
     const some = await call("POST", "/process-instances", { deploymentId: noTask.id })
     console.log(`\nservice CPU per request, ${COUNT} requests of each kind, ${CONCURRENCY} in flight (${DB})`)
-    console.log("| request | service ms | PostgreSQL ms | requests/s |")
-    console.log("|---|---|---|---|")
+    console.log("| request | service ms | PostgreSQL ms | requests/s | commands per commit |")
+    console.log("|---|---|---|---|---|")
     await measure(pid, "GET /health", () => fetch(`${service.base}/health`).then((r) => r.arrayBuffer()))
     await measure(pid, "GET /process-instances/{id}", () => call("GET", `/process-instances/${some.id}`))
     await measure(pid, "start: start → end", () => call("POST", "/process-instances", { deploymentId: noTask.id }))
@@ -88,7 +103,7 @@ if (DB === "pglite") {
   try {
     await run({
       DATABASE_URL: url.toString(),
-      ...(process.env["LOG_LEVEL"] ? { LOG_LEVEL: process.env["LOG_LEVEL"] } : {})
+      ...(process.env["RUNNER_MODE"] === undefined ? {} : { RUNNER_MODE: process.env["RUNNER_MODE"] })
     })
   } finally {
     execFileSync("psql", [admin.toString(), "-qc", `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`])

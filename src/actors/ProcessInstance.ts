@@ -25,6 +25,8 @@ export const InstanceSnapshot = Schema.Struct({
   tenantId: Schema.String,
   state: Schema.Literals(["ACTIVE", "SUSPENDED", "COMPLETED", "CANCELED"]),
   lastEventSeq: Schema.Int,
+  /** When the command was committed (ISO 8601); absent in replies recorded by earlier versions. */
+  committedAt: Schema.optional(Schema.String),
   started: Schema.optional(StartedInstance)
 })
 export type InstanceSnapshot = typeof InstanceSnapshot.Type

@@ -175,7 +175,8 @@ const behaviour = Effect.gen(function*() {
         const reply: InstanceSnapshot = {
           ...snapshotOf(instance),
           state: outcome.status,
-          lastEventSeq: instance.lastEventSeq + outcome.events.length
+          lastEventSeq: instance.lastEventSeq + outcome.events.length,
+          committedAt: new Date(now).toISOString()
         }
         const commitStarted = performance.now()
         const committed = yield* store.commit({
@@ -187,7 +188,9 @@ const behaviour = Effect.gen(function*() {
           actor: payload.actor,
           now: new Date(now).toISOString()
         }).pipe(
-          Effect.withSpan("flowcore.instance.commit", { attributes: { "flowcore.events": outcome.events.length } })
+          Effect.withSpan("flowcore.instance.commit", { attributes: { "flowcore.events": outcome.events.length } }, {
+            captureStackTrace: false
+          })
         )
         if (committed === undefined) {
           const recorded = yield* store.recordedReply(instanceId, payload.commandId)
@@ -199,7 +202,7 @@ const behaviour = Effect.gen(function*() {
           )
         }
         current = committed.instance
-        const nowIso = new Date(now).toISOString()
+        const nowIso = reply.committedAt!
         const started: StartedInstance | undefined = created === undefined ? undefined : {
           deploymentId: created.deploymentId,
           processKey: created.processKey,
@@ -231,7 +234,7 @@ const behaviour = Effect.gen(function*() {
             "flowcore.command": payload.command.type,
             "flowcore.tenant": payload.tenantId
           }
-        })
+        }, { captureStackTrace: false })
       )
   })
 })

@@ -97,7 +97,7 @@ interface DeploymentRow {
 
 /** The most commands one transaction carries, and how many such transactions run at once. */
 const MAX_BATCH = 64
-const MAX_BATCHES_IN_FLIGHT = 4
+const MAX_BATCHES_IN_FLIGHT = 2
 
 /** Parsed graphs kept by deployment id (the oldest is dropped beyond this). */
 const GRAPH_CACHE_SIZE = 1_000

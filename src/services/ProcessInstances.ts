@@ -126,13 +126,13 @@ export interface ProcessInstancesShape {
     page: PageRequest
   ) => Effect.Effect<PageOf<ProcessInstance>, ValidationError>
   readonly get: (tenantId: string, id: string) => Effect.Effect<ProcessInstance, NotFound>
-  /** Applies a command through the instance's entity, answering nothing (the caller reads what it needs). */
+  /** Applies a command through the instance's entity, answering the entity's reply. */
   readonly apply: (
     principal: Principal,
     id: string,
     command: InstanceCommand,
     commandId: string
-  ) => Effect.Effect<void, CommandError>
+  ) => Effect.Effect<EntityReply, CommandError>
   /** Sends a command to the instance's entity; `commandId` makes retries of the same request safe. */
   readonly command: (
     principal: Principal,
@@ -329,7 +329,7 @@ export class ProcessInstances
             }).pipe(Effect.orDie)
           }),
         get,
-        apply: (principal, id, command, commandId) => Effect.asVoid(send(principal, id, commandId, command)),
+        apply: (principal, id, command, commandId) => send(principal, id, commandId, command),
         command: (principal, id, command, commandId) =>
           Effect.gen(function*() {
             const instance = command.type === "CancelInstance" ? yield* get(principal.tenantId, id) : undefined

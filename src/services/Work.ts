@@ -167,7 +167,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             if (job.state === "COMPLETED" || job.state === "CANCELED") {
               return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()} and cannot be completed`)
             }
-            yield* instances.apply(
+            const reply = yield* instances.apply(
               principal,
               job.instance_id,
               {
@@ -178,7 +178,10 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
               },
               `complete-job:${jobId}`
             )
-            return toJob(yield* jobById(principal.tenantId, jobId))
+            // The completion changed the row's state and time only: no need to read it again.
+            return reply.committedAt === undefined
+              ? toJob(yield* jobById(principal.tenantId, jobId))
+              : toJob({ ...job, state: "COMPLETED", updated_at: reply.committedAt })
           }),
         throwError: (principal, jobId, error) =>
           Effect.gen(function*() {

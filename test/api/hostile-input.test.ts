@@ -176,7 +176,8 @@ describe("hostile FEEL, regular expressions and scripts", () => {
     const instance = await owner.start(deployment.id)
     expect((await owner.instance(instance.id)).incidentCount).toBe(1)
     const incidents = (await owner.get(`/incidents?processInstanceId=${instance.id}`)).ok().items
-    expect(incidents[0].message).toMatch(/FEEL evaluation stopped: .*steps/)
+    // Whichever budget runs out first (the step count; on a very busy machine the wall time).
+    expect(incidents[0].message).toMatch(/FEEL evaluation stopped: .*(steps| ms)/)
   })
 
   it("a form pattern that backtracks catastrophically is checked in linear time by the playground", async () => {
