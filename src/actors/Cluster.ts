@@ -64,7 +64,10 @@ const freePort = (host: string) =>
   })
 
 // Persisted and delayed messages are picked up by polling; the default 10 s is far too slow for timers.
-const common = { entityMessagePollInterval: "500 millis" } as const
+// A message to an entity in this process is handed over as it is: effect's default encodes and decodes every local
+// message and reply through their schemas ("simulateRemoteSerialization"), a test aid that cost a good part of a
+// command's CPU. Messages to other runners are still serialized, of course.
+const common = { entityMessagePollInterval: "500 millis", simulateRemoteSerialization: false } as const
 
 // A runner is dead when three pings in a row go unanswered (each within a second, 200 ms apart): a killed node's
 // port refuses at once, so its shards move within about a second. (effect's layerPing waits 5 × 500 ms.)
