@@ -24,8 +24,8 @@ for (const folder of folders) {
   const t = count(report.outcomes.filter((o) => o.folder === folder))
   console.log(`${folder}: passed ${t.passed}, failed ${t.failed}, errored ${t.errored}`)
   if (args.has("--verbose")) {
-    for (const o of report.outcomes.filter((x) => x.folder === folder && x.status !== "passed")) {
-      console.log(`  ${o.status} ${o.testCase} ${o.resultNode}: ${o.reason ?? ""}`)
+    for (const o of report.outcomes.filter((x) => x.folder === folder && (x.status !== "passed" || x.approximate))) {
+      console.log(`  ${o.approximate ? "approximate" : o.status} ${o.testCase} ${o.resultNode}: ${o.reason ?? ""}`)
     }
   }
 }
@@ -34,10 +34,13 @@ for (const [level, t] of Object.entries(report.byLevel)) {
 }
 const t = report.total
 const all = t.passed + t.failed + t.errored
+const approximate = report.outcomes.filter((o) => o.approximate).length
 console.log(
   `TOTAL${http ? " (HTTP)" : ""}: passed ${t.passed}/${all} (${
     ((100 * t.passed) / Math.max(all, 1)).toFixed(1)
-  }%), failed ${t.failed}, errored ${t.errored} in ${((performance.now() - started) / 1000).toFixed(1)} s`
+  }%; ${approximate} only within the kit runners' number tolerance 1e-8), failed ${t.failed}, errored ${t.errored} in ${
+    ((performance.now() - started) / 1000).toFixed(1)
+  } s`
 )
 if (args.has("--record")) {
   const file = http ? "tck-http-baseline.json" : "tck-baseline.json"
