@@ -55,10 +55,8 @@ const delegate = (name: string) => (args: ReadonlyArray<unknown>): unknown => ca
 /** Whole months between the dates of two dates / date-times (times of day do not count), dropping the part of a month left over. */
 const monthsBetween = (from: unknown, to: unknown): number | undefined => {
   const parts = (v: unknown): { months: number; rest: number } | undefined => {
-    if (v instanceof feelin.FeelDate) return { months: v.year * 12 + v.month, rest: v.day }
-    if (v instanceof feelin.FeelDateTime) {
-      const d = v.value
-      return { months: d.year * 12 + d.month, rest: d.day }
+    if (v instanceof feelin.FeelDate || v instanceof feelin.FeelDateTime) {
+      return { months: v.year * 12 + v.month, rest: v.day }
     }
     return undefined
   }
