@@ -53,9 +53,25 @@ const temporal = (fn: string, s: string): unknown => callFeelinBuiltin(fn, [s])
 const child = (n: XNode, name: string): XNode | undefined => n.children.find((c) => c.name === name)
 const kids = (n: XNode, name: string): XNode[] => n.children.filter((c) => c.name === name)
 
+/** A value of the kit that does not read as its xsi:type says: as an expected value it matches nothing. */
+export class Unreadable {
+  readonly text: string
+  constructor(text: string) {
+    this.text = text
+  }
+}
+
+const readable = (v: unknown, text: string): unknown => (v === null ? new Unreadable(text) : v)
+
+/** Whether a value read from the kit holds an Unreadable (deeply). */
+const hasUnreadable = (v: unknown): boolean =>
+  v instanceof Unreadable ||
+  (Array.isArray(v) ? v.some(hasUnreadable) : isContext(v) && Object.values(v).some(hasUnreadable))
+
 /**
  * A test value: the `value` / `component` / `list` content of a valueType, as a FEEL value (an input) or as the kit
- * states it (an expected value: temporal values stay text, see TckExpected.ts).
+ * states it (an expected value: temporal values stay text, see TckExpected.ts). A number, boolean or temporal text
+ * that does not read is Unreadable, never null.
  */
 const readValue = (n: XNode, expected = false): unknown => {
   const value = child(n, "value")
@@ -70,14 +86,16 @@ const readValue = (n: XNode, expected = false): unknown => {
       case "integer":
       case "long":
       case "float":
-        return FeelNumber.parse(s)
+        return readable(FeelNumber.parse(s), s)
       case "boolean":
-        return s.trim() === "true"
+        return ["true", "1"].includes(s.trim()) ? true : ["false", "0"].includes(s.trim()) ? false : new Unreadable(s)
       case "date":
       case "time":
       case "dateTime":
       case "duration":
-        return expected ? new ExpectedTemporal(t, s.trim()) : temporal(t === "dateTime" ? "date and time" : t, s.trim())
+        return expected
+          ? new ExpectedTemporal(t, s.trim())
+          : readable(temporal(t === "dateTime" ? "date and time" : t, s.trim()), s)
       default:
         return s
     }
@@ -156,6 +174,8 @@ export interface TckTestCase {
   readonly modelName: string
   /** Input values by name, as FEEL values. */
   readonly variables: Record<string, unknown>
+  /** Inputs whose value the engine cannot read (a date it cannot hold, ...): the case's checks are errored. */
+  readonly unreadable: ReadonlyArray<string>
   readonly checks: ReadonlyArray<TckCheck>
 }
 
@@ -183,6 +203,7 @@ export const readTckFolder = (dir: string): TckFolder => {
         id: tc.attrs["id"] ?? "?",
         modelName,
         variables,
+        unreadable: Object.keys(variables).filter((k) => hasUnreadable(variables[k])),
         checks: kids(tc, "resultNode").map((rn) => {
           const name = rn.attrs["name"] ?? ""
           const isService = tc.attrs["type"] === "decisionService" || rn.attrs["type"] === "decisionService"
@@ -204,7 +225,7 @@ export const readTckFolder = (dir: string): TckFolder => {
 const show = (v: unknown): string => {
   if (v instanceof FeelNumber) return v.toString()
   if (isTemporal(v)) return JSON.stringify(temporalText(v))
-  if (v instanceof ExpectedTemporal) return JSON.stringify(v.text)
+  if (v instanceof ExpectedTemporal || v instanceof Unreadable) return JSON.stringify(v.text)
   if (Array.isArray(v)) return `[${v.map(show).join(",")}]`
   if (isContext(v)) return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${show(x)}`).join(",")}}`
   return JSON.stringify(v) ?? String(v)
@@ -248,6 +269,10 @@ const runFolder = async (dir: string, folder: string): Promise<CheckOutcome[]> =
       const base = { folder, testCase: tc.id, resultNode: check.resultNode }
       if (model === undefined || typeof model === "string") {
         out.push({ ...base, status: "errored", reason: `import failed: ${model ?? "no model"}` })
+        continue
+      }
+      if (tc.unreadable.length > 0) {
+        out.push({ ...base, status: "errored", reason: `inputs not readable: ${tc.unreadable.join(", ")}` })
         continue
       }
       try {

@@ -1,8 +1,11 @@
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { evaluateExpression } from "../../src/decision/Feel.ts"
 import { FeelNumber } from "../../src/decision/FeelNumber.ts"
 import { ExpectedTemporal } from "../../src/decision/TckExpected.ts"
-import { equalValues, judge } from "../../src/decision/TckRunner.ts"
+import { equalValues, judge, readTckFolder, Unreadable } from "../../src/decision/TckRunner.ts"
 
 const feel = (expression: string): unknown => {
   const r = evaluateExpression(expression, {})
@@ -46,5 +49,28 @@ describe("the TCK runner compares with the kit's text", () => {
   it("contexts must have the same members", () => {
     expect(equalValues({ a: num("1"), b: "x" }, { a: num("1") })).toBe(false)
     expect(equalValues({ a: num("1") }, { a: num("1") })).toBe(true)
+  })
+})
+
+describe("values of the kit that do not read", () => {
+  it("are never null: an unreadable input errors the case, an unreadable expected value matches nothing", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tck-"))
+    fs.writeFileSync(
+      path.join(dir, "x-test-01.xml"),
+      `<testCases xmlns="http://www.omg.org/spec/DMN/20160719/testcase" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">
+        <modelName>x.dmn</modelName>
+        <testCase id="1">
+          <inputNode name="d"><value xsi:type="xsd:date">99999999999-01-01</value></inputNode>
+          <inputNode name="n"><value xsi:type="xsd:decimal">12</value></inputNode>
+          <resultNode name="r"><expected><value xsi:type="xsd:decimal">not a number</value></expected></resultNode>
+        </testCase>
+      </testCases>`
+    )
+    const folder = readTckFolder(dir)
+    fs.rmSync(dir, { recursive: true })
+    const tc = folder.cases[0]!
+    expect(tc.unreadable).toEqual(["d"])
+    expect(tc.checks[0]!.expected).toBeInstanceOf(Unreadable)
+    expect(equalValues(null, tc.checks[0]!.expected)).toBe(false)
   })
 })

@@ -84,6 +84,10 @@ export const httpFolderRunner = (app: TestApp) => async (dir: string, folder: st
         out.push({ ...base, status: "errored", reason: `import failed: ${model?.error ?? "no model"}` })
         continue
       }
+      if (tc.unreadable.length > 0) {
+        out.push({ ...base, status: "errored", reason: `inputs not readable: ${tc.unreadable.join(", ")}` })
+        continue
+      }
       try {
         const kind = check.isService ? "services" : "decisions"
         const answer = await call(
