@@ -6,6 +6,7 @@
  *  - dates, times and date-times field by field (year, month, day, hour, minute, second with its fraction, offset or
  *    zone), `Z` being `+00:00` and trailing zeros of the fraction not counting;
  *  - durations by kind and amount: years and months as a number of months, days and time as a number of seconds.
+ * An actual value is the engine's (in-process) or the kind and text a client received (ReportedTemporal, over HTTP).
  */
 import { FeelNumber } from "./FeelNumber.ts"
 import { isTemporal, temporalKind, temporalText } from "./FeelTemporal.ts"
@@ -21,6 +22,19 @@ export class ExpectedTemporal {
   }
   toJSON(): string {
     return this.text
+  }
+}
+
+/**
+ * A temporal result as a client receives it over HTTP (the typed JSON form: its FEEL kind and text), compared with
+ * the kit's text without being read back by the engine.
+ */
+export class ReportedTemporal {
+  readonly kind: string
+  readonly text: string
+  constructor(kind: string, text: string) {
+    this.kind = kind
+    this.text = text
   }
 }
 
@@ -89,7 +103,12 @@ const KINDS: Readonly<Record<ExpectedTemporalType, ReadonlyArray<string>>> = {
 
 /** Whether `actual` is a FEEL value of the expected kind whose text means what the kit's text says. */
 export const matchesExpectedTemporal = (actual: unknown, expected: ExpectedTemporal): boolean => {
-  if (!isTemporal(actual) || !KINDS[expected.xsdType].includes(temporalKind(actual))) return false
+  const reported = actual instanceof ReportedTemporal
+    ? actual
+    : isTemporal(actual)
+    ? new ReportedTemporal(temporalKind(actual), temporalText(actual))
+    : undefined
+  if (reported === undefined || !KINDS[expected.xsdType].includes(reported.kind)) return false
   const want = canonical(expected.xsdType, expected.text.trim())
-  return want !== null && want === canonical(expected.xsdType, temporalText(actual))
+  return want !== null && want === canonical(expected.xsdType, reported.text)
 }
