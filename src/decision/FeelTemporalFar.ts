@@ -140,13 +140,14 @@ export const farText = (text: string): { readonly text: string; readonly cycles:
 let durationClass: (new(years: number, months: number) => feelin.FeelDuration["value"]) | undefined
 
 /**
- * A years-and-months duration of `months` (any size up to ±999,999,999 years), or undefined when Temporal's own
+ * A years-and-months duration of `months` (any size up to ±1,999,999,998 years), or undefined when Temporal's own
  * duration can hold it (within ±200,000 years).
  */
 export const largeYearsMonths = (months: bigint): feelin.FeelDuration | null | undefined => {
   const abs = months < 0n ? -months : months
   if (abs <= BigInt(WINDOW) * 12n) return undefined
-  if (abs > BigInt(MAX_YEAR) * 12n + 11n) return null
+  // The longest span between two FEEL dates.
+  if (abs > 2n * BigInt(MAX_YEAR) * 12n + 11n) return null
   if (durationClass === undefined) {
     const sample = feelin.evaluate(`duration("P1Y")`, {}).value as feelin.FeelDuration
     durationClass = sample.value.constructor as unknown as typeof durationClass

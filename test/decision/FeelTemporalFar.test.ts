@@ -40,5 +40,16 @@ describe("years up to ±999,999,999 (beyond Temporal's ±271,821)", () => {
     expect(feel(`duration("-P99999999Y")`)).toBe("-P99999999Y")
     expect(feel(`duration("P99999999Y") > duration("P1Y")`)).toBe(true)
     expect(feel(`duration("P99999999Y").years`)).toBe("99999999")
+    expect(feel(`duration("P999999999M") + duration("P1M")`)).toBe("P83333333Y4M")
+    expect(feel(`duration("P1Y") - duration("P13M")`)).toBe("-P1M")
+    expect(feel(`years and months duration(date("999999999-12-31"), date("-999999999-01-01"))`)).toBe(
+      "-P1999999998Y11M"
+    )
+  })
+  it("24:00:00 is the next day's midnight in any year", () => {
+    expect(feel(`date and time("999999999-12-30T24:00:00")`)).toBe("999999999-12-31T00:00:00")
+    expect(feel(`date and time("2016-02-28T24:00:00")`)).toBe("2016-02-29T00:00:00")
+    expect(feel(`date and time("1900-02-28T24:00:00")`)).toBe("1900-03-01T00:00:00")
+    expect(feel(`date and time("-0001-12-31T24:00:00Z")`)).toBe("0000-01-01T00:00:00Z")
   })
 })
