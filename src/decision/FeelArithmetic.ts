@@ -7,6 +7,7 @@ import * as feelin from "feelin"
 import { checkMade } from "./FeelBudget.ts"
 import { durationArithmetic } from "./FeelDurationArithmetic.ts"
 import { FeelNumber } from "./FeelNumber.ts"
+import { power } from "./FeelNumberMath.ts"
 import { callFeelinBuiltin, dateTimeDifference, isTemporal, viaFeelin } from "./FeelTemporal.ts"
 
 export type ArithOp = "+" | "-" | "*" | "/" | "**"
@@ -28,7 +29,7 @@ export const arithmetic = (op: ArithOp, a: unknown, b: unknown): unknown => {
       case "/":
         return a.divide(b)
       case "**":
-        return a.pow(b)
+        return power(a, b)
     }
   }
   if (op === "+" && typeof a === "string" && typeof b === "string") return checkMade(a + b)

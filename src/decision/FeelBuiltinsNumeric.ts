@@ -1,9 +1,10 @@
 /**
  * Numeric built-ins (DMN 1.5 §10.3.4.5), exact on decimals: decimal, floor, ceiling, the round functions, abs,
- * modulo, sqrt, log, exp, odd, even. log and exp are transcendental and computed in binary floating point.
+ * modulo, sqrt, log, exp, odd, even. log and exp are decimal, to 34 digits (FeelNumberMath.ts).
  */
 import { builtin, type FeelBuiltinFunction, signature } from "./FeelFunctionValue.ts"
 import { FeelNumber, type RoundingMode } from "./FeelNumber.ts"
+import { exp, ln } from "./FeelNumberMath.ts"
 import { isTemporal, viaFeelin } from "./FeelTemporal.ts"
 
 const asNumber = (v: unknown): FeelNumber | undefined => (v instanceof FeelNumber ? v : undefined)
@@ -53,8 +54,8 @@ export const NUMERIC_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
     return x === undefined || y === undefined ? null : x.modulo(y)
   })),
   sqrt: unary("number", (x) => x.sqrt()),
-  log: unary("number", (x) => (x.sign <= 0 ? null : FeelNumber.fromNumber(Math.log(x.toNumber())))),
-  exp: unary("number", (x) => FeelNumber.fromNumber(Math.exp(x.toNumber()))),
+  log: unary("number", ln),
+  exp: unary("number", exp),
   odd: builtin(signature(["number"], ([n]) => {
     const x = asNumber(n)
     if (x === undefined) return null

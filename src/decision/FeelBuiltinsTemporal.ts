@@ -32,13 +32,14 @@ const endOfDay = (text: string): string => {
   const at = /^(?:(-?\d{4,})-(\d\d)-(\d\d)T)?24:00:00(?:\.0+)?(.*)$/.exec(text)
   if (at === null) return text
   if (at[1] === undefined) return `00:00:00${at[4]}`
-  const next = new Date(0)
-  next.setUTCFullYear(Number(at[1]), Number(at[2]) - 1, Number(at[3]) + 1) // full years: no 19xx mapping
-  const year = next.getUTCFullYear()
-  const date = `${year < 0 ? "-" : ""}${String(Math.abs(year)).padStart(4, "0")}-${
-    String(next.getUTCMonth() + 1).padStart(2, "0")
-  }-${String(next.getUTCDate()).padStart(2, "0")}`
-  return `${date}T00:00:00${at[4]}`
+  // The next day by the Gregorian rules, for any year (JS Date would stop at ±275,760).
+  let [year, month, day] = [Number(at[1]), Number(at[2]), Number(at[3]) + 1]
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+  const length = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31
+  if (day > length) [month, day] = [month + 1, 1]
+  if (month > 12) [year, month] = [year + 1, 1]
+  const pad = (n: number) => String(n).padStart(2, "0")
+  return `${year < 0 ? "-" : ""}${String(Math.abs(year)).padStart(4, "0")}-${pad(month)}-${pad(day)}T00:00:00${at[4]}`
 }
 
 /** A days-and-time duration as a zone offset, e.g. -PT1H as "-01:00". */
@@ -55,10 +56,8 @@ const delegate = (name: string) => (args: ReadonlyArray<unknown>): unknown => ca
 /** Whole months between the dates of two dates / date-times (times of day do not count), dropping the part of a month left over. */
 const monthsBetween = (from: unknown, to: unknown): number | undefined => {
   const parts = (v: unknown): { months: number; rest: number } | undefined => {
-    if (v instanceof feelin.FeelDate) return { months: v.year * 12 + v.month, rest: v.day }
-    if (v instanceof feelin.FeelDateTime) {
-      const d = v.value
-      return { months: d.year * 12 + d.month, rest: d.day }
+    if (v instanceof feelin.FeelDate || v instanceof feelin.FeelDateTime) {
+      return { months: v.year * 12 + v.month, rest: v.day }
     }
     return undefined
   }

@@ -385,7 +385,7 @@ export class FeelCompiler {
       const v = list(s)
       if (v === null) return null
       const items = Array.isArray(v) ? v : [v]
-      const itemScope = (item: unknown): FeelScope => s.child(isContext(item) ? { ...item, item } : { item })
+      const itemScope = (item: unknown): FeelScope => s.child(isContext(item) ? { item, ...item } : { item })
       // A filter that is a number (evaluated once, e.g. `xs[1]` or `xs[-1]`) selects by position.
       const first = f(items.length > 0 ? itemScope(items[0]) : s)
       if (first instanceof FeelNumber) {

@@ -1,6 +1,7 @@
 /**
  * Durations scaled and compared (DMN 1.5 §10.3.2.3.4, table 57): duration × number, number × duration,
- * duration ÷ number (same kind of duration) and duration ÷ duration of the same kind (a number). A days-and-time
+ * duration ÷ number (same kind of duration) and duration ÷ duration of the same kind (a number); years-and-months
+ * durations ± each other by their months. A days-and-time
  * duration counts its seconds exactly; a years-and-months duration its whole months (a fractional product is
  * truncated toward zero, as jDMN does). Dividing by zero, or mixing the two kinds, is null.
  */
@@ -48,6 +49,10 @@ export const durationArithmetic = (op: string, a: unknown, b: unknown): unknown 
     return scaled === null || (op === "/" && b.compare(FeelNumber.fromInt(0)) === 0)
       ? null
       : durationOf(scaled, a.yearsMonths)
+  }
+  // Years and months durations add by their months, of any size (Temporal's own sum needs a calendar anchor).
+  if ((op === "+" || op === "-") && b instanceof feelin.FeelDuration && a.yearsMonths && b.yearsMonths) {
+    return durationOf(op === "+" ? amountOf(a).add(amountOf(b)) : amountOf(a).subtract(amountOf(b)), true)
   }
   if (op === "/" && b instanceof feelin.FeelDuration) {
     if (a.yearsMonths !== b.yearsMonths) return null

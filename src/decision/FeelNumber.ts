@@ -209,22 +209,44 @@ export class FeelNumber {
     return FeelNumber.of(r, e)
   }
 
-  /** Integer powers are exact (then rounded to 34 digits); other exponents go through binary floating point. */
-  pow(exponent: FeelNumber): FeelNumber | null {
+  /**
+   * Integer powers (|n| ≤ 999,999), correctly rounded: computed with guard digits, rounded once; undefined for other
+   * exponents (FeelNumberMath's power computes those).
+   */
+  pow(exponent: FeelNumber): FeelNumber | null | undefined {
     const n = exponent.toSafeInteger()
-    if (n !== undefined && Math.abs(n) <= 999_999) {
-      if (n === 0) return ONE
-      let result = ONE
-      let base: FeelNumber = this
-      let k = Math.abs(n)
-      while (k > 0) {
-        if (k & 1) result = result.multiply(base)
-        k >>= 1
-        if (k > 0) base = base.multiply(base)
+    if (n === undefined || n > 999_999 || n < -999_999) return undefined
+    if (n === 0) return ONE
+    if (this.coefficient === 0n) return n < 0 ? null : ZERO
+    const k = n < 0 ? -n : n
+    // Working digits: enough that the truncations of ~2 log2(n) products stay far below the 34th digit.
+    const work = PRECISION + 18
+    let rc: bigint
+    let re: number
+    let inexact = false
+    if (digitCount(this.coefficient) * k <= 4 * work) {
+      // Small enough to be exact.
+      rc = this.coefficient ** BigInt(k)
+      re = this.exponent * k
+    } else {
+      const cut = (c: bigint, e: number): [bigint, number] => {
+        const drop = digitCount(c) - work
+        if (drop <= 0) return [c, e]
+        const div = pow10(drop)
+        if (c % div !== 0n) inexact = true
+        return [c / div, e + drop]
       }
-      return n < 0 ? ONE.divide(result) : result
+      ;[rc, re] = [1n, 0]
+      let [bc, be] = [this.coefficient, this.exponent]
+      for (let m = k; m > 0; m = Math.floor(m / 2)) {
+        if (m % 2 === 1) [rc, re] = cut(rc * bc, re + be)
+        if (m > 1) [bc, be] = cut(bc * bc, be + be)
+      }
     }
-    return FeelNumber.fromNumber(Math.pow(this.toNumber(), exponent.toNumber()))
+    if (n > 0) return FeelNumber.of(rc, re, inexact)
+    const shift = work + digitCount(rc)
+    const q = pow10(shift) / rc
+    return FeelNumber.of(q, -shift - re, inexact || q * rc !== pow10(shift))
   }
 
   /** Square root to 34 digits; null for negative numbers. */

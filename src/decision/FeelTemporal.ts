@@ -1,10 +1,23 @@
 /**
  * Dates, times, date-times and durations. Their values and calendar arithmetic are feelin's (FeelDate, FeelTime,
  * FeelDateTime, FeelDuration, built on Temporal); this module is the one bridge to it: numbers cross as JS numbers,
- * and operations run as tiny feelin expressions over the operands.
+ * and operations run as tiny feelin expressions over the operands. Years Temporal cannot hold (up to ±999,999,999)
+ * cross this bridge moved by whole 400-year cycles (FeelTemporalFar.ts).
  */
 import * as feelin from "feelin"
 import { FeelNumber } from "./FeelNumber.ts"
+import {
+  CYCLE_MILLIS,
+  cyclesOf,
+  cyclesOfYear,
+  FarDateTime,
+  farText,
+  fromWindow,
+  largeYearsMonths,
+  MAX_YEAR,
+  sharedCycles,
+  toWindow
+} from "./FeelTemporalFar.ts"
 
 export type TemporalValue = feelin.FeelDate | feelin.FeelTime | feelin.FeelDateTime | feelin.FeelDuration
 
@@ -48,10 +61,12 @@ export const fromFeelin = (v: unknown): unknown => {
 
 /** Runs `expression` in feelin over the given operands; null on any failure. */
 export const viaFeelin = (expression: string, operands: Readonly<Record<string, unknown>>): unknown => {
+  const cycles = sharedCycles(Object.values(operands))
+  if (cycles === undefined) return null
   try {
     const vars: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(operands)) vars[k] = toFeelin(v)
-    return fromFeelin(feelin.evaluate(expression, vars).value)
+    for (const [k, v] of Object.entries(operands)) vars[k] = toFeelin(cycles === 0 ? v : toWindow(v))
+    return fromWindow(fromFeelin(feelin.evaluate(expression, vars).value), cycles)
   } catch {
     return null
   }
@@ -102,9 +117,44 @@ const negativeYear = (name: string, m: RegExpExecArray): unknown => {
 export const temporalText = (v: TemporalValue): string =>
   String(v).replace(/^([+-])0*(\d{4,})/, (_, sign: string, digits: string) => (sign === "-" ? "-" : "") + digits)
 
+const YEARS_MONTHS = /^(-?)P(?=\d)(?:(\d+)Y)?(?:(\d+)M)?$/
+
+/**
+ * Built-in calls that involve years Temporal cannot hold (FeelTemporalFar.ts): date and date-time texts and date()
+ * components of far years, years-and-months durations beyond ±200,000 years, and any call with a far date or
+ * date-time argument. undefined for every other call.
+ */
+const farArguments = (name: string, given: ReadonlyArray<unknown>): unknown => {
+  const [first, second, third] = given
+  if ((name === "date" || name === "date and time") && typeof first === "string" && given.length === 1) {
+    const far = farText(first)
+    if (far === undefined) return undefined
+    return far === null ? null : fromWindow(callFeelinBuiltin(name, [far.text]), far.cycles)
+  }
+  if (name === "duration" && typeof first === "string" && given.length === 1) {
+    const m = YEARS_MONTHS.exec(first)
+    if (m === null) return undefined
+    const months = BigInt(m[2] ?? "0") * 12n + BigInt(m[3] ?? "0")
+    return largeYearsMonths(m[1] === "-" ? -months : months)
+  }
+  if (name === "date" && given.length === 3 && first instanceof FeelNumber) {
+    const year = first.toSafeInteger()
+    if (year === undefined || Math.abs(year) > MAX_YEAR) return first.isInteger ? null : undefined
+    const cycles = cyclesOfYear(year)
+    if (cycles === 0) return undefined
+    return fromWindow(callFeelinBuiltin(name, [FeelNumber.fromInt(year - cycles * 400), second, third]), cycles)
+  }
+  const cycles = sharedCycles(given)
+  if (cycles === undefined) return null
+  if (cycles === 0) return undefined
+  return fromWindow(callFeelinBuiltin(name, given.map(toWindow)), cycles)
+}
+
 /** feelin's own built-in function `name`, called with positional arguments; null on any failure. */
 export const callFeelinBuiltin = (name: string, given: ReadonlyArray<unknown>): unknown => {
   const first = given[0]
+  const far = farArguments(name, given)
+  if (far !== undefined) return far
   if ((name === "date" || name === "date and time") && typeof first === "string" && given.length === 1) {
     const bc = /^-(\d{4,6})-(\d\d)-(\d\d)(?:T(.+))?$/.exec(first)
     if (bc !== null) return negativeYear(name, bc)
@@ -175,11 +225,12 @@ const offsetMinutes = (zone: string): number => {
  * A number that orders temporal values of one kind, to the millisecond (the kit, like feelin, treats times that differ
  * by less as equal); undefined where only feelin can tell (named zones on times).
  */
-const orderKey = (v: TemporalValue): number | undefined => {
+const orderKey = (v: TemporalValue): number | bigint | undefined => {
   if (v instanceof feelin.FeelDate) return (v.year * 16 + v.month) * 32 + v.day
   if (v instanceof feelin.FeelDateTime) {
     try {
-      return v.value.toZonedDateTime(v.zone ?? "UTC").epochMilliseconds
+      const millis = v.value.toZonedDateTime(v.zone ?? "UTC").epochMilliseconds
+      return v instanceof FarDateTime ? BigInt(millis) + BigInt(v.cycles) * CYCLE_MILLIS : millis
     } catch {
       return undefined
     }
@@ -243,6 +294,7 @@ const durationOfMillis = (ms: number): unknown => {
  */
 export const dateTimeDifference = (a: feelin.FeelDateTime, b: feelin.FeelDateTime): unknown => {
   if ((a.zone === null) !== (b.zone === null)) return null
+  if (cyclesOf(a) !== cyclesOf(b)) return null
   try {
     return durationOfMillis(
       a.value.toZonedDateTime(a.zone ?? "UTC").epochMilliseconds -

@@ -33,6 +33,10 @@ export const DecisionDetail = Schema.Struct({
 }).annotate({ identifier: "DecisionDetail" })
 
 export const DecisionServiceInfo = Schema.Struct({
+  key: Schema.String.annotate({
+    description: "what the service is evaluated by: its DMN id, or its name when it has none (suffixed ~2, ... when " +
+      "that name is another service's id)"
+  }),
   id: Schema.String,
   name: Schema.NullOr(Schema.String),
   outputDecisions: Schema.Array(Schema.String),

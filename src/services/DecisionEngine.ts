@@ -21,6 +21,8 @@ export interface DecisionSummary {
 }
 
 export interface DecisionServiceSummary {
+  /** The DMN id, or for a service without one its name (suffixed "~2", ... when that is another service's id). */
+  readonly key: string
   readonly id: string
   readonly name: string | null
   readonly outputDecisions: ReadonlyArray<string>
@@ -93,7 +95,7 @@ export interface DecisionEngineShape {
 }
 
 /**
- * Keys of a model's decisions, in order: the DMN id; a decision without an id is keyed by its name; a key that
+ * Keys of a model's decisions (or decision services), in order: the DMN id; a decision without an id is keyed by its name; a key that
  * another decision of the model already has gets "~2", "~3", ... appended (names are unique in a DMN model, so
  * that only happens when a name equals another decision's id).
  */
@@ -113,8 +115,9 @@ export const decisionByRef = (model: ParsedDecisionModel, ref: string): Decision
   model.decisions.find((d) => d.key === ref) ?? model.decisions.find((d) => d.id !== "" && d.id === ref) ??
     model.decisions.find((d) => d.name === ref)
 
-/** A decision service of the model by DMN id, else by name. */
+/** A decision service of the model by key (its DMN id, or its name when it has none), else by DMN id, else by name. */
 export const serviceByRef = (model: ParsedDecisionModel, ref: string): DecisionServiceSummary | undefined =>
-  model.services.find((s) => s.id !== "" && s.id === ref) ?? model.services.find((s) => s.name === ref)
+  model.services.find((s) => s.key === ref) ?? model.services.find((s) => s.id !== "" && s.id === ref) ??
+    model.services.find((s) => s.name === ref)
 
 export class DecisionEngine extends Context.Service<DecisionEngine, DecisionEngineShape>()("flowcore/DecisionEngine") {}

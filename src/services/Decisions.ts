@@ -337,9 +337,8 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
             const model = yield* linked(tenantId, yield* parsed(yield* modelRow(tenantId, modelId)))
             const service = serviceByRef(model, serviceRef)
             if (service === undefined) return yield* notFound("decision service", serviceRef)
-            const ref = service.id !== "" ? service.id : (service.name ?? serviceRef)
-            const evaluation = yield* engine.evaluateService(model, ref, variables, options)
-            return { ...evaluation, decisionId: ref, decisionKey: ref, version: null, outputName: null }
+            const evaluation = yield* engine.evaluateService(model, service.key, variables, options)
+            return { ...evaluation, decisionId: service.key, decisionKey: service.key, version: null, outputName: null }
           })
       }
     })

@@ -28,6 +28,7 @@ const invalid = (message: string, errors: ReadonlyArray<{ readonly field: string
 
 const summarise = (model: DecisionModel): ParsedDecisionModel => {
   const keys = decisionKeys(model.decisions)
+  const serviceKeys = decisionKeys(model.decisionServices)
   return {
     name: model.name || null,
     namespace: model.namespace || null,
@@ -46,11 +47,23 @@ const summarise = (model: DecisionModel): ParsedDecisionModel => {
       outputNames: decision.expression?.kind === "decisionTable" ? decision.expression.outputs.map((o) => o.name) : [],
       versionTag: decision.versionTag ?? null
     })),
-    services: model.decisionServices.map((service) => ({ ...service, name: service.name || null })),
+    services: model.decisionServices.map((service, i) => ({
+      key: serviceKeys[i]!,
+      id: service.id,
+      name: service.name || null,
+      outputDecisions: service.outputDecisions,
+      encapsulatedDecisions: service.encapsulatedDecisions,
+      inputDecisions: service.inputDecisions,
+      inputData: service.inputData
+    })),
     inputs: model.inputData.map((input) => ({ id: input.id, name: input.name, typeRef: input.typeRef ?? null })),
     imports: (model.imports ?? []).map((i) => ({ name: i.name, namespace: i.namespace })),
-    // A decision without an id is evaluated under its key, so every decision is found by its key.
-    handle: { ...model, decisions: model.decisions.map((d, i) => (d.id === "" ? { ...d, id: keys[i]! } : d)) }
+    // A decision (or decision service) without an id is evaluated under its key, so each is found by its key.
+    handle: {
+      ...model,
+      decisions: model.decisions.map((d, i) => (d.id === "" ? { ...d, id: keys[i]! } : d)),
+      decisionServices: model.decisionServices.map((s, i) => (s.id === "" ? { ...s, id: serviceKeys[i]! } : s))
+    }
   }
 }
 
@@ -172,6 +185,7 @@ export const DmnDecisionEngine = {
       const model = parsed.handle as DecisionModel
       return feelInputs(model, variables).pipe(
         Effect.tap((inputs) => {
+          // Called with the service's key, which is its id in the handle.
           const service = model.decisionServices.find((s) => s.id === serviceId) ??
             model.decisionServices.find((s) => s.name === serviceId)
           return service === undefined ? Effect.void : refuse(serviceArgumentProblems(model, service, inputs))

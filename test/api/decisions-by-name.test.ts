@@ -32,6 +32,14 @@ const clash = `<definitions xmlns="${NS}" namespace="urn:clash" name="clash">
   <decision name="Answer"><variable name="Answer"/><literalExpression><text>2</text></literalExpression></decision>
 </definitions>`
 
+// A decision service without an id whose name is another service's id.
+const serviceClash = `<definitions xmlns="${NS}" namespace="urn:serviceclash" name="serviceclash">
+  <decision id="one" name="One"><variable name="One"/><literalExpression><text>1</text></literalExpression></decision>
+  <decision id="two" name="Two"><variable name="Two"/><literalExpression><text>2</text></literalExpression></decision>
+  <decisionService id="Both" name="First"><variable name="First"/><outputDecision href="#one"/></decisionService>
+  <decisionService name="Both"><variable name="Both"/><outputDecision href="#two"/></decisionService>
+</definitions>`
+
 describe("decisions by name", () => {
   it("keys a decision without an id by its name, so id-less decisions of a file are separate keys", async () => {
     const { owner, model } = await importModel()
@@ -82,6 +90,22 @@ describe("decisions by name", () => {
       404,
       "RESOURCE_NOT_FOUND"
     )
+  })
+
+  it("keys a decision service without an id by its name, suffixed when that is another service's id", async () => {
+    const owner = await (await givenTenant()).owner()
+    const model = (await owner.call("POST", "/decisions/import", {
+      rawBody: serviceClash,
+      contentType: "application/xml"
+    })).ok(201)
+    expect(model.decisionServices.map((s: { key: string }) => s.key)).toEqual(["Both", "Both~2"])
+    const evaluate = async (ref: string) =>
+      (await owner.post(`/decision-models/${model.id}/services/${encodeURIComponent(ref)}/evaluate`, {
+        variables: {}
+      })).ok()
+    expect(await evaluate("Both")).toMatchObject({ decisionKey: "Both", result: 1 })
+    expect(await evaluate("First")).toMatchObject({ decisionKey: "Both", result: 1 })
+    expect(await evaluate("Both~2")).toMatchObject({ decisionKey: "Both~2", result: 2 })
   })
 
   it("evaluates /decisions/{id} by id (that version), key or unique name (the latest version)", async () => {

@@ -84,6 +84,9 @@ describe("FEEL language features", () => {
     expect(value("some x in [1, 2, 3] satisfies x > 2")).toBe(true)
     expect(value("every x in [1, 2, 3] satisfies x > 2")).toBe(false)
     expect(value("[1, 2, 3, 4][item > 2]")).toEqual([3, 4])
+    // A context's entry named item hides the item itself; other entries are in scope too.
+    expect(value("[{item: 1}, {item: 2}, {item: 3}][item >= 2]")).toEqual([{ item: 2 }, { item: 3 }])
+    expect(value("[{a: 1}, {a: 2}][item.a = 2 and a = 2]")).toEqual([{ a: 2 }])
     expect(value("[1, 2, 3][-1]")).toBe(3)
     expect(value("[{a: 1}, {a: 2}].a")).toEqual([1, 2])
     expect(value("{a: {b c: 5}}.a.b c")).toBe(5)

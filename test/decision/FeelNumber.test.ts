@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { FeelNumber } from "../../src/decision/FeelNumber.ts"
+import { exp, ln, power } from "../../src/decision/FeelNumberMath.ts"
 
 const n = (text: string): FeelNumber => {
   const v = FeelNumber.parse(text)
@@ -55,6 +56,27 @@ describe("FeelNumber (decimal128 semantics)", () => {
     expect(n("16").sqrt()?.toString()).toBe("4")
     expect(n("2").sqrt()?.toString()).toBe("1.414213562373095048801688724209698")
     expect(n("-1").sqrt()).toBeNull()
+  })
+  it("integer powers are correctly rounded (one rounding, not one per product)", () => {
+    // Python's decimal at 34 digits: (1 + 0.0375/12) ** -360
+    const base = n("1").add(n("0.0375").divide(n("12"))!)
+    expect(base.pow(n("-360"))?.toString()).toBe("0.3252224591723127419700637978073457")
+    expect(n("1.1").pow(n("100"))?.toString()).toBe("13780.61233982227018411833717208964")
+    expect(n("0").pow(n("-1"))).toBeNull()
+    expect(n("2").pow(n("0.5"))).toBeUndefined()
+  })
+  it("exp, log and non-integer powers in decimal, to 34 digits (as Python's decimal)", () => {
+    expect(exp(n("1"))?.toString()).toBe("2.718281828459045235360287471352662")
+    expect(exp(n("-1"))?.toString()).toBe("0.3678794411714423215955237701614609")
+    expect(exp(n("14151"))).toBeNull()
+    expect(ln(n("10"))?.toString()).toBe("2.302585092994045684017991454684364")
+    expect(ln(n("0.5"))?.toString()).toBe("-0.6931471805599453094172321214581766")
+    expect(ln(n("1.0000001"))?.toString()).toBe("0.00000009999999500000033333330833333533333")
+    expect(ln(n("0"))).toBeNull()
+    expect(power(n("1.1"), n("2.5"))?.toString()).toBe("1.269058706285883371859658751552724")
+    expect(power(n("2"), n("0.5"))?.toString()).toBe("1.414213562373095048801688724209698")
+    expect(power(n("-8"), n("0.5"))).toBeNull()
+    expect(power(n("2"), n("-2"))?.toString()).toBe("0.25")
   })
   it("converts from JS numbers by their shortest form and back", () => {
     expect(FeelNumber.fromNumber(0.1)?.toString()).toBe("0.1")

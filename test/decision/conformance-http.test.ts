@@ -9,6 +9,7 @@ import { testApp } from "../support/TestApp.ts"
 // figure was written by `node scripts/dmn-conformance.ts --http --record`, never by hand.
 const baseline = JSON.parse(fs.readFileSync(new URL("./tck-http-baseline.json", import.meta.url), "utf8")) as {
   total: { passed: number }
+  approximate?: number
 }
 
 const kit = conformanceKit("dmn-tck", "DMN_TCK_DIR")
@@ -19,5 +20,7 @@ describe.runIf(kit.runs)("DMN TCK conformance over HTTP", () => {
     expect(fs.existsSync(root), `DMN TCK not found at ${root}`).toBe(true)
     const report = await runTck(root, httpFolderRunner(await testApp()))
     expect(report.total.passed).toBeGreaterThanOrEqual(baseline.total.passed)
+    // Exact passes may not turn into passes within the number tolerance only.
+    expect(report.outcomes.filter((o) => o.approximate).length).toBeLessThanOrEqual(baseline.approximate ?? Infinity)
   }, 300_000)
 })

@@ -6,6 +6,7 @@ import { conformanceKit } from "../support/ConformanceKit.ts"
 // The ratchet: the figure was written by `node scripts/dmn-conformance.ts --record`, never by hand.
 const baseline = JSON.parse(fs.readFileSync(new URL("./tck-baseline.json", import.meta.url), "utf8")) as {
   total: { passed: number }
+  approximate?: number
 }
 
 const kit = conformanceKit("dmn-tck", "DMN_TCK_DIR")
@@ -17,5 +18,7 @@ describe.runIf(kit.runs)("DMN TCK conformance", () => {
     expect(fs.existsSync(root), `DMN TCK not found at ${root}`).toBe(true)
     const report = await runTck(root)
     expect(report.total.passed).toBeGreaterThanOrEqual(baseline.total.passed)
+    // Exact passes may not turn into passes within the number tolerance only.
+    expect(report.outcomes.filter((o) => o.approximate).length).toBeLessThanOrEqual(baseline.approximate ?? Infinity)
   }, 120_000)
 })

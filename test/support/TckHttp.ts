@@ -3,12 +3,14 @@
 // by decision (or service) name with POST /decision-models/{id}/decisions/{name}/evaluate?typed=true (or
 // /services/{name}/evaluate). Inputs go as JSON: strings, booleans, lists and contexts plain, dates, times,
 // durations, ranges and numbers a JSON number cannot hold exactly in the typed form (docs/decisions.md); typed
-// results are read back to FEEL values and compared as the in-process runner does. A 4xx answer is an evaluation
+// results are read here (not by the engine's parser) and compared with the kit's text as in-process. A 4xx answer is an evaluation
 // error (what errorResult checks expect); anything else unexpected is "errored".
 import { SignJWT } from "jose"
 import { randomUUID } from "node:crypto"
+import { FeelNumber } from "../../src/decision/FeelNumber.ts"
+import { ReportedTemporal } from "../../src/decision/TckExpected.ts"
 import { type CheckOutcome, judge, readTckFolder } from "../../src/decision/TckRunner.ts"
-import { fromJsonTyped, type JsonProblem, toTypedJson } from "../../src/decision/TypedJson.ts"
+import { toTypedJson, TYPE_MEMBER } from "../../src/decision/TypedJson.ts"
 import { TEST_ISSUER, TEST_JWT_SECRET, type TestApp } from "./TestApp.ts"
 
 const secret = new TextEncoder().encode(TEST_JWT_SECRET)
@@ -52,12 +54,38 @@ const call = async (
 /** The JSON a client sends for a FEEL value. */
 const inputJson = (value: unknown): unknown => toTypedJson(value)
 
-/** A typed JSON result as a FEEL value. */
+const TEMPORAL_KINDS = new Set([
+  "date",
+  "time",
+  "date and time",
+  "days and time duration",
+  "years and months duration"
+])
+
+/**
+ * A typed JSON result as the judge compares it, read here rather than by the engine's own parser: numbers as
+ * decimals (a JSON number by its text, a typed number by its digits), dates, times and durations as the kind and text
+ * received (ReportedTemporal), ranges as their text, lists and contexts member by member.
+ */
 const resultValue = (json: unknown): unknown => {
-  const problems: JsonProblem[] = []
-  const value = fromJsonTyped(json, undefined, () => undefined, "result", problems)
-  if (problems.length > 0) throw new Error(`unreadable result: ${JSON.stringify(problems)}`)
-  return value
+  if (typeof json === "number") return FeelNumber.parse(String(json))
+  if (Array.isArray(json)) return json.map(resultValue)
+  if (typeof json === "object" && json !== null) {
+    const record = json as Record<string, unknown>
+    const type = record[TYPE_MEMBER]
+    if (typeof type === "string" && typeof record["value"] === "string" && Object.keys(record).length === 2) {
+      if (type === "number") {
+        const n = FeelNumber.parse(record["value"])
+        if (n === null) throw new Error(`unreadable number ${record["value"]}`)
+        return n
+      }
+      if (TEMPORAL_KINDS.has(type)) return new ReportedTemporal(type, record["value"])
+      if (type === "range") return record["value"]
+      throw new Error(`unknown typed result ${JSON.stringify(json)}`)
+    }
+    return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, resultValue(v)]))
+  }
+  return json
 }
 
 const describeError = (answer: Answer): string =>
@@ -82,6 +110,10 @@ export const httpFolderRunner = (app: TestApp) => async (dir: string, folder: st
       const base = { folder, testCase: tc.id, resultNode: check.resultNode }
       if (model === undefined || "error" in model) {
         out.push({ ...base, status: "errored", reason: `import failed: ${model?.error ?? "no model"}` })
+        continue
+      }
+      if (tc.unreadable.length > 0) {
+        out.push({ ...base, status: "errored", reason: `inputs not readable: ${tc.unreadable.join(", ")}` })
         continue
       }
       try {
