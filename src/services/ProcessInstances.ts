@@ -3,7 +3,6 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import {
-  InstanceRejected,
   type InstanceSnapshot as EntityReply,
   ProcessInstance as ProcessInstanceEntity
 } from "../actors/ProcessInstance.ts"
@@ -25,6 +24,7 @@ import {
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { EventSubscription, HistoryEvent, InstanceSnapshot, ProcessInstance } from "../schema/ProcessInstances.ts"
 import { isUuid, newId } from "./Ids.ts"
+import { type CommandError, sendCommand } from "./InstanceCommandSender.ts"
 import { type HistoryEvent as EngineHistoryEvent, ProcessEngine, type TokenView } from "./ProcessEngine.ts"
 import { queryInstant } from "./QueryInstant.ts"
 import { isoFromDb, isoOrNull } from "./Time.ts"
@@ -84,8 +84,6 @@ export interface InstanceFilter {
   readonly endedAfter?: string | undefined
   readonly endedBefore?: string | undefined
 }
-
-type CommandError = NotFound | Conflict | ValidationError | BusinessError
 
 export interface MigrationRequest {
   readonly processInstanceIds: ReadonlyArray<string>
@@ -226,45 +224,7 @@ export class ProcessInstances
           return rows[0].instance_id
         })
 
-      // The core names the faulty field of a rejected command as a value (InstanceRejected.field).
-      const rejectedInput = (rejected: InstanceRejected): ValidationError =>
-        validationError(rejected.field ?? "command", rejected.message)
-
-      const send = (
-        principal: Principal,
-        id: string,
-        commandId: string,
-        command: InstanceCommand,
-        deploymentId?: string,
-        freshId?: boolean
-      ): Effect.Effect<EntityReply, CommandError> =>
-        // An id that is no UUID names no instance (and never reaches an entity).
-        !isUuid(id) ? notFound("process instance", id) : client(id).Execute({
-          commandId,
-          tenantId: principal.tenantId,
-          actor: principal.sub,
-          command,
-          ...(deploymentId === undefined ? {} : { deploymentId }),
-          ...(freshId === true ? { freshId } : {})
-        }).pipe(
-          Effect.catchTag("InstanceRejected", (rejected: InstanceRejected): Effect.Effect<EntityReply, CommandError> =>
-            rejected.reason === "INTERNAL" ? Effect.die(new Error(rejected.message)) : Effect.fail(
-              rejected.reason === "NOT_FOUND"
-                ? new NotFound({
-                  message: rejected.message,
-                  errors: [{ field: "id", message: rejected.message, code: "NOT_FOUND" }]
-                })
-                : rejected.reason === "INVALID_STATE" || rejected.reason === "CONFLICT"
-                ? conflict(rejected.message)
-                : rejectedInput(rejected)
-            )),
-          Effect.catchTags({
-            MailboxFull: Effect.die,
-            AlreadyProcessingMessage: Effect.die,
-            PersistenceError: Effect.die,
-            EntityNotAssignedToRunner: Effect.die
-          })
-        )
+      const send = sendCommand(client)
 
       return {
         start: (principal, deploymentId, variables, startNodeId, instanceId) =>

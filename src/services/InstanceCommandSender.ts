@@ -1,0 +1,63 @@
+// Sending a command to a process instance's entity, and what its rejections become for a client: NOT_FOUND a 404,
+// INVALID_STATE and CONFLICT a 409, a faulty input a 400 naming the field, INTERNAL a defect (500).
+import { Effect } from "effect"
+import type { InstanceRejected, InstanceSnapshot as EntityReply } from "../actors/ProcessInstance.ts"
+import type { ProcessInstance as ProcessInstanceEntity } from "../actors/ProcessInstance.ts"
+import type { Principal } from "../auth/Principal.ts"
+import type { InstanceCommand } from "../engine/InstanceCommands.ts"
+import {
+  type BusinessError,
+  type Conflict,
+  conflict,
+  NotFound,
+  notFound,
+  type ValidationError,
+  validationError
+} from "../schema/ApiErrors.ts"
+import { isUuid } from "./Ids.ts"
+
+export type CommandError = NotFound | Conflict | ValidationError | BusinessError
+
+type EntityClient = Effect.Success<typeof ProcessInstanceEntity.client>
+
+// The core names the faulty field of a rejected command as a value (InstanceRejected.field).
+const rejectedInput = (rejected: InstanceRejected): ValidationError =>
+  validationError(rejected.field ?? "command", rejected.message)
+
+export const sendCommand = (client: EntityClient) =>
+(
+  principal: Principal,
+  id: string,
+  commandId: string,
+  command: InstanceCommand,
+  deploymentId?: string,
+  /** A start's id made just now: the entity need not look for its row. */
+  freshId?: boolean
+): Effect.Effect<EntityReply, CommandError> =>
+  // An id that is no UUID names no instance (and never reaches an entity).
+  !isUuid(id) ? notFound("process instance", id) : client(id).Execute({
+    commandId,
+    tenantId: principal.tenantId,
+    actor: principal.sub,
+    command,
+    ...(deploymentId === undefined ? {} : { deploymentId }),
+    ...(freshId === true ? { freshId } : {})
+  }).pipe(
+    Effect.catchTag("InstanceRejected", (rejected: InstanceRejected): Effect.Effect<EntityReply, CommandError> =>
+      rejected.reason === "INTERNAL" ? Effect.die(new Error(rejected.message)) : Effect.fail(
+        rejected.reason === "NOT_FOUND"
+          ? new NotFound({
+            message: rejected.message,
+            errors: [{ field: "id", message: rejected.message, code: "NOT_FOUND" }]
+          })
+          : rejected.reason === "INVALID_STATE" || rejected.reason === "CONFLICT"
+          ? conflict(rejected.message)
+          : rejectedInput(rejected)
+      )),
+    Effect.catchTags({
+      MailboxFull: Effect.die,
+      AlreadyProcessingMessage: Effect.die,
+      PersistenceError: Effect.die,
+      EntityNotAssignedToRunner: Effect.die
+    })
+  )
