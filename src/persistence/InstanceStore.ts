@@ -14,7 +14,7 @@ import type { ProjectionContext } from "./projections/Projection.ts"
 import { projectionOf } from "./projections/Registry.ts"
 
 export type { OutboxKind, OutboxMessage } from "./projections/OutboxMessage.ts"
-import { fromJson, toJson } from "./SqlValues.ts"
+import { fromJson, pgArray, toJson } from "./SqlValues.ts"
 
 export interface StoredInstance {
   readonly id: string
@@ -262,7 +262,8 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
               FROM jsonb_to_recordset(${toJson(rows)}::jsonb) AS v(id uuid, previous_seq bigint, state text,
                 deployment_id uuid, version integer, variables jsonb, variables_version integer, engine_state jsonb,
                 last_event_seq bigint, incident_count integer, ended_at timestamptz, updated_at timestamptz)
-              WHERE p.id = v.id AND p.last_event_seq = v.previous_seq RETURNING p.id`
+              WHERE p.id = v.id AND p.last_event_seq = v.previous_seq
+                AND p.id = ANY(${pgArray(rows.map((row) => row.id))}::uuid[]) RETURNING p.id`
             if (updated.length < updates.length) {
               const stale = updates.find((input) => !updated.some((row) => row["id"] === input.instance.id))
               return yield* Effect.die(new Error(`instance ${stale?.instance.id} was changed by another writer`))

@@ -1,6 +1,6 @@
 // The incidents projection: what operators see and resolve.
 import type { RowsStatement } from "../BatchWrites.ts"
-import { toJson } from "../SqlValues.ts"
+import { pgArray, toJson } from "../SqlValues.ts"
 import type { Projections } from "./Projection.ts"
 
 interface ResolvedIncident {
@@ -16,7 +16,7 @@ const resolveIncidents: RowsStatement<ResolvedIncident> = {
   run: (sql, rows) =>
     sql`UPDATE incidents AS i SET state = 'RESOLVED', resolved_at = v.at
       FROM jsonb_to_recordset(${toJson(rows)}::jsonb) AS v(id uuid, tenant_id uuid, at timestamptz)
-      WHERE i.id = v.id AND i.tenant_id = v.tenant_id`
+      WHERE i.id = v.id AND i.tenant_id = v.tenant_id AND i.id = ANY(${pgArray(rows.map((row) => row.id))}::uuid[])`
 }
 
 export const incidentProjections: Projections = {

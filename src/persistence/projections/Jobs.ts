@@ -2,7 +2,7 @@
 // retries left the job is activatable again once retryAt has passed (the deadline column holds it).
 import { Effect } from "effect"
 import type { RowsStatement } from "../BatchWrites.ts"
-import { toJson } from "../SqlValues.ts"
+import { pgArray, toJson } from "../SqlValues.ts"
 import type { ProjectionContext, Projections } from "./Projection.ts"
 
 interface ClosedJob {
@@ -19,7 +19,7 @@ const closeJobs: RowsStatement<ClosedJob> = {
   run: (sql, rows) =>
     sql`UPDATE jobs AS j SET state = v.state, updated_at = v.at
       FROM jsonb_to_recordset(${toJson(rows)}::jsonb) AS v(id uuid, tenant_id uuid, state text, at timestamptz)
-      WHERE j.id = v.id AND j.tenant_id = v.tenant_id`
+      WHERE j.id = v.id AND j.tenant_id = v.tenant_id AND j.id = ANY(${pgArray(rows.map((row) => row.id))}::uuid[])`
 }
 
 const closed =

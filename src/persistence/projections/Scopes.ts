@@ -2,7 +2,7 @@
 // migrated token takes to its new node.
 import { Effect } from "effect"
 import type { RowsStatement } from "../BatchWrites.ts"
-import { toJson } from "../SqlValues.ts"
+import { pgArray, toJson } from "../SqlValues.ts"
 import type { Projections } from "./Projection.ts"
 
 interface ClosedScope {
@@ -18,7 +18,8 @@ const closeScopes: RowsStatement<ClosedScope> = {
     sql`DELETE FROM instance_scopes AS s USING jsonb_to_recordset(${
       toJson(rows)
     }::jsonb) AS v(scope_id text, tenant_id uuid)
-      WHERE s.scope_id = v.scope_id AND s.tenant_id = v.tenant_id`
+      WHERE s.scope_id = v.scope_id AND s.tenant_id = v.tenant_id
+        AND s.scope_id = ANY(${pgArray(rows.map((row) => row.scope_id))}::text[])`
 }
 
 export const scopeProjections: Projections = {

@@ -3,7 +3,7 @@
 // awaited when it was published — the first within its time to live — claimed in this same transaction.
 import { Effect } from "effect"
 import { insertRows, type RowsStatement } from "../BatchWrites.ts"
-import { fromJson, toJson } from "../SqlValues.ts"
+import { fromJson, pgArray, toJson } from "../SqlValues.ts"
 import type { ProjectionContext, Projections } from "./Projection.ts"
 
 type Kind = "MESSAGE" | "SIGNAL" | "TIMER"
@@ -33,7 +33,9 @@ const claimBufferedMessages: RowsStatement<MessageWait> = {
         JOIN jsonb_to_recordset(${toJson(waits)}::jsonb)
           AS v(tenant_id uuid, name text, correlation_key text, at timestamptz)
           ON b.tenant_id = v.tenant_id AND b.name = v.name AND b.correlation_key = v.correlation_key
-        WHERE b.state = 'BUFFERED' AND b.expires_at > v.at`
+        WHERE b.state = 'BUFFERED' AND b.expires_at > v.at
+          AND b.tenant_id = ANY(${pgArray(waits.map((wait) => wait.tenant_id))}::uuid[])
+          AND b.name = ANY(${pgArray(waits.map((wait) => wait.name ?? ""))}::text[])`
       if (pending.length === 0) return
       const keyOf = (tenantId: string, name: string | null, key: string | null) => JSON.stringify([tenantId, name, key])
       const buffered = new Set(pending.map((row) => keyOf(row.tenant_id, row.name, row.correlation_key)))
@@ -78,7 +80,8 @@ const closeSubscriptions: RowsStatement<ClosedSubscription> = {
     sql`DELETE FROM event_subscriptions AS s USING jsonb_to_recordset(${
       toJson(rows)
     }::jsonb) AS v(instance_id uuid, id text)
-      WHERE s.instance_id = v.instance_id AND s.id = v.id`
+      WHERE s.instance_id = v.instance_id AND s.id = v.id
+        AND s.instance_id = ANY(${pgArray(rows.map((row) => row.instance_id))}::uuid[])`
 }
 
 const opened = (

@@ -1,6 +1,6 @@
 // The user tasks projection: what people see in their task lists.
 import type { RowsStatement } from "../BatchWrites.ts"
-import { toJson } from "../SqlValues.ts"
+import { pgArray, toJson } from "../SqlValues.ts"
 import type { ProjectionContext, Projections } from "./Projection.ts"
 
 interface ClosedTask {
@@ -19,7 +19,7 @@ const closeTasks: RowsStatement<ClosedTask> = {
     sql`UPDATE user_tasks AS t SET state = v.state, updated_at = v.at, completed_at = v.completed_at
       FROM jsonb_to_recordset(${toJson(rows)}::jsonb)
         AS v(id uuid, tenant_id uuid, state text, at timestamptz, completed_at timestamptz)
-      WHERE t.id = v.id AND t.tenant_id = v.tenant_id`
+      WHERE t.id = v.id AND t.tenant_id = v.tenant_id AND t.id = ANY(${pgArray(rows.map((row) => row.id))}::uuid[])`
 }
 
 const closed =
