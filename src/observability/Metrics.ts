@@ -63,11 +63,27 @@ const COUNTED: ReadonlySet<InstanceEvent["type"]> = new Set([
   "TimerFired"
 ])
 
+/** A metric with fixed attributes, made once per distinct key (each made metric is hashed when it is updated). */
+const labelled = <M>(make: (key: string) => M) => {
+  const made = new Map<string, M>()
+  return (key: string): M => {
+    let metric = made.get(key)
+    if (metric === undefined) {
+      metric = make(key)
+      // Keys are event types, or method, route template and status: a few hundred at most; a guard all the same.
+      if (made.size < 10_000) made.set(key, metric)
+    }
+    return metric
+  }
+}
+
+const engineEventCounter = labelled((event) => Metric.withAttributes(engineEvents, { event }))
+
 /** Counts what a committed command did. */
 export const countEngineEvents = (events: ReadonlyArray<InstanceEvent>): Effect.Effect<void> =>
   Effect.forEach(
     events.filter((event) => COUNTED.has(event.type)),
-    (event) => Metric.update(Metric.withAttributes(engineEvents, { event: event.type }), 1),
+    (event) => Metric.update(engineEventCounter(event.type), 1),
     { discard: true }
   )
 
@@ -77,10 +93,19 @@ const UUID_SEGMENT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 export const routeTemplate = (path: string): string =>
   path.split("/").map((segment) => (UUID_SEGMENT.test(segment) || /^\d+$/.test(segment) ? "{id}" : segment)).join("/")
 
+const requestCounter = labelled((key) => {
+  const [method, route, status] = JSON.parse(key) as [string, string, string]
+  return Metric.withAttributes(httpRequests, { method, route, status })
+})
+const requestTimer = labelled((key) => {
+  const [method, route] = JSON.parse(key) as [string, string]
+  return Metric.withAttributes(httpRequestSeconds, { method, route })
+})
+
 export const recordRequest = (method: string, path: string, status: number, seconds: number): Effect.Effect<void> => {
   const route = status === 404 && !path.startsWith("/api/v1/") ? "unmatched" : routeTemplate(path)
   return Effect.all([
-    Metric.update(Metric.withAttributes(httpRequests, { method, route, status: String(status) }), 1),
-    Metric.update(Metric.withAttributes(httpRequestSeconds, { method, route }), seconds)
+    Metric.update(requestCounter(JSON.stringify([method, route, String(status)])), 1),
+    Metric.update(requestTimer(JSON.stringify([method, route])), seconds)
   ], { discard: true })
 }
