@@ -17,7 +17,6 @@ import { AppConfig } from "../config.ts"
 import { recordRequest } from "../observability/Metrics.ts"
 import type { ErrorDetail } from "../schema/Envelope.ts"
 import { AuditLog } from "../services/AuditLog.ts"
-import { CorrelationId } from "./CorrelationId.ts"
 import { NodeLifecycle } from "./NodeLifecycle.ts"
 import { newRequestState, RequestState, type RequestStateShape } from "./RequestState.ts"
 import { requestTextProblem } from "./RequestTextCheck.ts"
@@ -168,7 +167,7 @@ export const EdgeMiddleware = HttpRouter.middleware(
         const request = yield* HttpServerRequest.HttpServerRequest
         const incoming = request.headers["x-correlation-id"]
         const correlationId = incoming !== undefined && incoming !== "" ? incoming : randomUUID()
-        const state = newRequestState()
+        const state = newRequestState(correlationId)
         const startedAt = yield* Clock.currentTimeMillis
         const timestamp = new Date(startedAt).toISOString()
         const path = request.url.split("?")[0] ?? request.url
@@ -188,10 +187,7 @@ export const EdgeMiddleware = HttpRouter.middleware(
             { connection: "close", "retry-after": "1", "x-correlation-id": correlationId }
           )
         }
-        const textProblem = yield* requestTextProblem(request).pipe(
-          Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize),
-          Effect.result
-        )
+        const textProblem = yield* Effect.result(requestTextProblem(request))
         const refused = textProblem._tag === "Failure"
           ? fallbackResponse(
             request,
@@ -219,9 +215,7 @@ export const EdgeMiddleware = HttpRouter.middleware(
         }
 
         let response = yield* httpEffect.pipe(
-          Effect.provideService(CorrelationId, correlationId),
           Effect.provideService(RequestState, state),
-          Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize),
           Effect.catchCause((cause) => {
             const error = Cause.squash(cause)
             if (isRouteNotFound(error)) {
@@ -250,7 +244,7 @@ export const EdgeMiddleware = HttpRouter.middleware(
         )
         if (lifecycle.draining) response = HttpServerResponse.setHeader(response, "connection", "close")
         return response
-      }).pipe(Effect.scoped)
+      }).pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize), Effect.scoped)
   }),
   { global: true }
 )

@@ -1,10 +1,13 @@
-// What the outer (router-level) middleware needs to learn from inside a request: who called (set by the
-// authentication middleware) and which resource the call was about (set by handlers that create one), so the audit
-// record can name them. One fresh object per request.
+// The request being served, as the outer (router-level) middleware shares it with everything inside: its correlation
+// id (echoed from X-Correlation-Id or generated; the failure envelope names it), and what the middleware needs to
+// learn back — who called (set by the authentication middleware) and which resource the call was about (set by
+// handlers that create one), so the audit record can name them. One fresh object per request; one service, so a
+// request adds one entry to the effect context, not several.
 import { Context, Effect } from "effect"
 import type { Principal } from "../auth/Principal.ts"
 
 export interface RequestStateShape {
+  readonly correlationId: string
   principal: Principal | undefined
   /** Tenant of a call without a token that still acts in a tenant (accepting an invitation). */
   tenantId: string | undefined
@@ -17,7 +20,8 @@ export const RequestState = Context.Reference<RequestStateShape | undefined>("fl
   defaultValue: () => undefined
 })
 
-export const newRequestState = (): RequestStateShape => ({
+export const newRequestState = (correlationId: string): RequestStateShape => ({
+  correlationId,
   principal: undefined,
   tenantId: undefined,
   actor: undefined,

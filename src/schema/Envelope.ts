@@ -3,7 +3,7 @@
 // wire format and the OpenAPI document show the envelope.
 import { Clock, Effect, Schema, SchemaTransformation } from "effect"
 import { HttpApiSchema } from "effect/http-api"
-import { CorrelationId } from "../http/CorrelationId.ts"
+import { RequestState } from "../http/RequestState.ts"
 
 const nowIso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
@@ -72,7 +72,7 @@ export const asFailureEnvelope = <S extends Schema.Top & { readonly Type: ApiErr
         decode: (wire: FailureEnvelope) => Effect.succeed(make({ message: wire.message, errors: wire.errors })),
         encode: (error: ApiErrorShape) =>
           Effect.gen(function*() {
-            const correlationId = yield* CorrelationId
+            const correlationId = (yield* RequestState)?.correlationId ?? ""
             const timestamp = yield* nowIso
             return {
               success: false as const,
