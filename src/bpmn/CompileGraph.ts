@@ -9,16 +9,21 @@ import { boundariesOf, BOUNDARY_HOSTS, isExecutable, MULTI_INSTANCE_TYPES, NOT_Y
 import { compileListeners } from "./ExecutionListeners.ts"
 import { feelSyntaxProblem, isExpression } from "./Expressions.ts"
 import {
+  type BoundaryEventNode,
   type Compiled,
   emptyUserTask,
   type GraphFlow,
   type GraphNode,
+  type LinkDefinition,
   type Mapping,
+  type MessageDefinition,
+  type MultiInstanceDefinition,
   type Problem,
+  type ThrowEventNode,
   type UserTaskDefinition
 } from "./ProcessGraph.ts"
 import { noSchedule, scheduleProblems } from "./TaskSchedule.ts"
-import { literalTimerProblem } from "./Timer.ts"
+import { literalTimerProblem, type TimerDefinition } from "./Timer.ts"
 
 /** Compiles a draft, its compensation included (Compensation.ts). */
 export const compileDraft = (draft: Draft): Compiled => compileWithCompensation(draft, compileElements)
@@ -164,7 +169,7 @@ const compileElements = (draft: Draft): Compiled => {
       }
       condition = text
     }
-    let signalThrow: GraphNode["signalThrow"] = null
+    let signalThrow: ThrowEventNode["signalThrow"] = null
     if (throwsSignal) {
       const name = draftNode.signal?.name ?? null
       if (name === null || name === "") problem(id, `signal throw event ${id} needs a signal with a name`)
@@ -200,7 +205,7 @@ const compileElements = (draft: Draft): Compiled => {
     inputs.forEach(checkMapping("input"))
     outputs.forEach(checkMapping("output"))
 
-    let boundary: GraphNode["boundary"] = null
+    let boundary: BoundaryEventNode["boundary"] | null = null
     if (isBoundary) {
       const attachedTo = draftNode.boundary?.attachedTo ?? null
       const host = draft.nodes.find((n) => n.id === attachedTo)
@@ -253,7 +258,7 @@ const compileElements = (draft: Draft): Compiled => {
     if (type !== "endEvent" && !isEventSubprocess && !linkThrow && outgoing.length === 0 && !inAdHoc && !handler) {
       problem(id, `${type} ${id} has no outgoing sequence flow`)
     }
-    let link: GraphNode["link"] = null
+    let link: LinkDefinition | null = null
     if (linkThrow || linkCatch) {
       const name = draftNode.linkName ?? ""
       if (name === "") problem(id, `link event ${id} needs a name`)
@@ -296,7 +301,7 @@ const compileElements = (draft: Draft): Compiled => {
         if (syntax !== null) problem(id, `script: ${syntax}`)
       }
     }
-    let message: GraphNode["message"] = null
+    let message: MessageDefinition | null = null
     if (messageStart) {
       const name = draftNode.message?.name ?? null
       if (name === null || name === "") problem(id, `message start event ${id} needs a message with a name`)
@@ -304,7 +309,7 @@ const compileElements = (draft: Draft): Compiled => {
       message = { name: name ?? "", correlationKey: draftNode.message?.correlationKey ?? "" }
     }
     if (throwsMessage) message = { name: draftNode.message?.name ?? "", correlationKey: "" }
-    let timer: GraphNode["timer"] = null
+    let timer: TimerDefinition | null = null
     if (waitsForTimer) {
       const definition = draftNode.timer ?? null
       // A cycle repeats: on a non-interrupting boundary event or event-subprocess start (and timer start events).
@@ -326,7 +331,7 @@ const compileElements = (draft: Draft): Compiled => {
         timer = { kind: definition.kind, expression: definition.expression }
       }
     }
-    let signal: GraphNode["signal"] = null
+    let signal: { readonly name: string } | null = null
     if (waitsForSignal || signalStart) {
       const name = draftNode.signal?.name ?? null
       if (name === null || name === "") {
@@ -356,7 +361,7 @@ const compileElements = (draft: Draft): Compiled => {
       problem(id, `call activity ${id} needs the id of the process to call (zeebe:calledElement processId)`)
     }
     if (draftNode.standardLoop === true) problem(id, "standard loops are not supported: use multi-instance")
-    let multiInstance: GraphNode["multiInstance"] = null
+    let multiInstance: MultiInstanceDefinition | null = null
     const loop = draftNode.multiInstance ?? null
     if (loop !== null) {
       if (!MULTI_INSTANCE_TYPES.has(type)) problem(id, `${type} ${id} cannot be multi-instance`)
@@ -458,7 +463,8 @@ const compileElements = (draft: Draft): Compiled => {
         : null,
       inputs,
       outputs
-    }
+      // Every field of every node type, as graphs had them before GraphNode became a union (compile/ splits this).
+    } as unknown as GraphNode
   }
   if (startNodeIds.length === 0 && draft.nodes.every((n) => n.type !== "startEvent")) {
     problem(draft.key || "process", "the process has no start event")
