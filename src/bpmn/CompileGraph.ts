@@ -7,10 +7,41 @@ import { eventStartsIn } from "./compile/Containers.ts"
 import type { Starts } from "./compile/ElementContext.ts"
 import type { Draft } from "./Draft.ts"
 import { feelSyntaxProblem } from "./Expressions.ts"
-import type { Compiled, GraphFlow, GraphNode, Problem } from "./ProcessGraph.ts"
+import type { Compiled, GraphFlow, GraphNode, Problem, ProcessGraph } from "./ProcessGraph.ts"
 
 /** Compiles a draft, its compensation included (Compensation.ts). */
-export const compileDraft = (draft: Draft): Compiled => compileWithCompensation(draft, compileElements)
+export const compileDraft = (draft: Draft): Compiled => {
+  const compiled = compileWithCompensation(draft, compileElements)
+  return compiled.ok ? { ok: true, graph: withEarlierFields(compiled.graph) } : compiled
+}
+
+/**
+ * The fields every node carried before GraphNode became a union by type, null or empty where unused. Versions before
+ * it read them on every node, so compiled graphs keep them: such a version (after a rollback, or a node not yet
+ * upgraded in a rolling upgrade) still runs graphs compiled now. This version reads a node by its type only.
+ */
+const earlierFields = () => ({
+  startNodeIds: [],
+  terminate: false,
+  job: null,
+  userTask: null,
+  script: null,
+  message: null,
+  signal: null,
+  timer: null,
+  boundary: null,
+  errorCatch: null,
+  errorThrow: null,
+  boundaryIds: [],
+  call: null,
+  multiInstance: null,
+  decision: null
+})
+
+const withEarlierFields = (graph: ProcessGraph): ProcessGraph => ({
+  ...graph,
+  nodes: Object.fromEntries(Object.entries(graph.nodes).map(([id, node]) => [id, { ...earlierFields(), ...node }]))
+})
 
 /** The process's checks (ids, key, flows, a start event) and each element compiled (compile/CompileElement.ts). */
 const compileElements = (draft: Draft): Compiled => {

@@ -255,8 +255,9 @@ export type GatewayNode<T extends GatewayType> = NodeBase<T>
 
 /**
  * A node of the executable graph: each node type carries exactly what it needs; narrow by `type` (or the guards of
- * GraphNodes.ts). Graphs stored by earlier versions carry every field on every node, null or empty where unused, so
- * reading them by type gives the same answers; fields marked optional are absent in graphs older than the feature.
+ * GraphNodes.ts). Stored graphs also carry, on every node, the fields every node had before this union (null or empty
+ * where unused: earlier versions read them, CompileGraph.ts keeps them); reading by type never looks at them. Fields
+ * marked optional are absent in graphs older than their feature.
  */
 export type GraphNode =
   | StartEventNode
