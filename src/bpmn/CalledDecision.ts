@@ -1,12 +1,12 @@
 // A business rule task's zeebe:calledDecision: the decision id, where its result goes, and its binding — the latest
 // version (default), or with bindingType="versionTag" the latest version deployed with that zeebe:versionTag.
 import type { DraftNode } from "./Draft.ts"
-import type { GraphNode } from "./ProcessGraph.ts"
+import type { BusinessRuleTaskNode } from "./ProcessGraph.ts"
 
 export const compileCalledDecision = (
   node: DraftNode,
   problem: (elementId: string, message: string) => void
-): GraphNode["decision"] => {
+): BusinessRuleTaskNode["decision"] => {
   const decisionId = node.decision?.decisionId ?? ""
   if (decisionId === "") {
     problem(node.id, `business rule task ${node.id} needs a decision id (zeebe:calledDecision decisionId)`)

@@ -3,6 +3,8 @@
 // draft, and the graph records each activity's handler, the handlers themselves, and what each compensation throw
 // event compensates. The compiler does the rest of its checks as for any element.
 import type { Draft, DraftNode } from "./Draft.ts"
+import { BOUNDARY_HOSTS } from "./ElementKinds.ts"
+import { isActivity, isThrowEvent } from "./GraphNodes.ts"
 import type { Compiled, GraphNode, Problem } from "./ProcessGraph.ts"
 
 const isCompensationBoundary = (node: DraftNode) =>
@@ -22,7 +24,13 @@ export const compileWithCompensation = (draft: Draft, compile: (draft: Draft) =>
     const attachedTo = boundary.boundary?.attachedTo ?? ""
     const handlers = (draft.associations ?? []).filter((a) => a.source === boundary.id).map((a) => byId.get(a.target))
     const handler = handlers[0]
-    if (handler === undefined || handlers.length !== 1) {
+    const host = byId.get(attachedTo)
+    if (host !== undefined && !BOUNDARY_HOSTS.has(host.type)) {
+      problem(
+        boundary.id,
+        `boundary event ${boundary.id} is attached to ${host.type} ${attachedTo}, which cannot have boundary events`
+      )
+    } else if (handler === undefined || handlers.length !== 1) {
       problem(boundary.id, `compensation boundary event ${boundary.id} needs one association to its handler`)
     } else if (handler.forCompensation !== true) {
       problem(handler.id, `${handler.id} is the handler of ${boundary.id}: it needs isForCompensation="true"`)
@@ -54,14 +62,15 @@ export const compileWithCompensation = (draft: Draft, compile: (draft: Draft) =>
   for (const [id, node] of Object.entries(compiled.graph.nodes)) {
     const draftNode = byId.get(id)!
     const handlerId = handlerOf.get(id)
-    nodes[id] = {
-      ...node,
-      ...(handlerId === undefined ? {} : { compensation: { handlerId } }),
-      ...(draftNode.forCompensation === true ? { forCompensation: true } : {}),
-      ...(isCompensationThrow(draftNode)
-        ? { compensationThrow: { activityId: draftNode.compensateActivity ?? null } }
-        : {})
-    }
+    nodes[id] = isActivity(node)
+      ? {
+        ...node,
+        ...(handlerId === undefined ? {} : { compensation: { handlerId } }),
+        ...(draftNode.forCompensation === true ? { forCompensation: true } : {})
+      }
+      : isThrowEvent(node) && isCompensationThrow(draftNode)
+      ? { ...node, compensationThrow: { activityId: draftNode.compensateActivity ?? null } }
+      : node
   }
   return { ok: true, graph: { ...compiled.graph, nodes } }
 }

@@ -2,7 +2,7 @@
 // (CompileGraph.ts) checks it and turns it into the executable graph.
 import type { DraftAdHoc } from "./AdHocSubProcesses.ts"
 import type { DraftListener } from "./ExecutionListeners.ts"
-import type { GraphNode, Mapping, UserTaskDefinition } from "./ProcessGraph.ts"
+import type { CallActivityNode, Mapping, UserTaskDefinition } from "./ProcessGraph.ts"
 
 export interface DraftNode {
   readonly id: string
@@ -39,7 +39,7 @@ export interface DraftNode {
   readonly linkName?: string | null | undefined
   /** The FEEL condition of a conditional event. */
   readonly condition?: string | null | undefined
-  readonly call?: (Partial<Omit<NonNullable<GraphNode["call"]>, "processId">> & { processId: string | null }) | null
+  readonly call?: (Partial<Omit<CallActivityNode["call"], "processId">> & { processId: string | null }) | null
   readonly multiInstance?:
     | {
       readonly sequential: boolean

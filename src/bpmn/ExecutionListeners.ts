@@ -2,7 +2,7 @@
 // its type that the element waits for — start listeners before the element runs, end listeners after it completed
 // (its output mappings applied) and before it leaves. Checked here at deploy; run by engine/behaviours/Listeners.ts.
 import type { DraftNode } from "./Draft.ts"
-import type { GraphNode, ListenerDefinition } from "./ProcessGraph.ts"
+import type { GraphNode, ListenerDefinition, UserTaskNode } from "./ProcessGraph.ts"
 
 export interface DraftListener {
   readonly eventType: string | null
@@ -16,7 +16,7 @@ const NO_START: ReadonlySet<string> = new Set(["boundaryEvent", "startEvent"])
 export const compileListeners = (
   node: DraftNode,
   problem: (elementId: string, message: string) => void
-): Pick<GraphNode, "listeners" | "taskListeners"> => ({
+): Pick<UserTaskNode, "listeners" | "taskListeners"> => ({
   ...compileExecutionListeners(node, problem),
   ...compileTaskListeners(node, problem)
 })
@@ -43,7 +43,7 @@ const listenerOf = (draft: DraftListener, node: DraftNode, problem: (elementId: 
 const compileTaskListeners = (
   node: DraftNode,
   problem: (elementId: string, message: string) => void
-): Pick<GraphNode, "taskListeners"> => {
+): Pick<UserTaskNode, "taskListeners"> => {
   const drafts = node.taskListeners ?? []
   if (drafts.length === 0) return {}
   const creating: Array<ListenerDefinition> = []

@@ -32,7 +32,7 @@
 // A flow with default: true is its source gateway's default flow.
 import { listOf } from "./CompileGraph.ts"
 import type { Draft, DraftNode } from "./Draft.ts"
-import type { Mapping, Problem } from "./ProcessGraph.ts"
+import type { Mapping, Problem, UserTaskDefinition } from "./ProcessGraph.ts"
 
 type Json = Record<string, unknown>
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value)
@@ -63,6 +63,8 @@ export type JsonReadResult = { readonly ok: true; readonly draft: Draft; readonl
   readonly problems: ReadonlyArray<Problem>
 }
 
+type JsonFlow = { id: string; source: string; target: string; condition: string | null; isDefault: boolean }
+
 export const readJsonGraph = (json: unknown): JsonReadResult => {
   const problems: Array<Problem> = []
   if (!isObject(json) || !Array.isArray(json["nodes"]) || !Array.isArray(json["flows"])) {
@@ -72,163 +74,8 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
     }
   }
   const nodes: Array<DraftNode> = []
-  const flows: Array<{ id: string; source: string; target: string; condition: string | null; isDefault: boolean }> = []
-  const collect = (rawNodes: ReadonlyArray<unknown>, rawFlows: ReadonlyArray<unknown>, scope: string | null) => {
-    const levelFlows = rawFlows.flatMap((flow, index) => {
-      if (
-        !isObject(flow) || typeof flow["id"] !== "string" || typeof flow["source"] !== "string" ||
-        typeof flow["target"] !== "string"
-      ) {
-        problems.push({
-          elementId: isObject(flow) && typeof flow["id"] === "string" ? flow["id"] : `flows[${index}]`,
-          message: "a flow needs id, source and target strings"
-        })
-        return []
-      }
-      return [{
-        id: flow["id"],
-        source: flow["source"],
-        target: flow["target"],
-        condition: text(flow["condition"]),
-        isDefault: flow["default"] === true
-      }]
-    })
-    flows.push(...levelFlows)
-    rawNodes.forEach((node, index) => {
-      if (!isObject(node) || typeof node["id"] !== "string" || typeof node["type"] !== "string") {
-        problems.push({
-          elementId: isObject(node) && typeof node["id"] === "string" ? node["id"] : `nodes[${index}]`,
-          message: "a node needs id and type strings"
-        })
-        return
-      }
-      const id = node["id"]
-      const properties = isObject(node["properties"]) ? node["properties"] : {}
-      const retries = properties["retries"]
-      const headers = properties["headers"]
-      const expression = text(properties["expression"]) ?? text(properties["script"])
-      const messageName = text(properties["messageName"])
-      const signalName = text(properties["signalName"])
-      const catching = node["type"] === "intermediateCatchEvent" || node["type"] === "boundaryEvent"
-      const throwing = node["type"] === "intermediateThrowEvent" || node["type"] === "endEvent"
-      const catchCondition = catching || node["type"] === "startEvent" ? text(properties["condition"]) : null
-      const isMessageCatch =
-        (catching && signalName === null && catchCondition === null && properties["timeDuration"] === undefined &&
-          properties["timeDate"] === undefined && properties["timeCycle"] === undefined &&
-          properties["error"] === undefined &&
-          properties["escalation"] === undefined && properties["escalationCode"] === undefined &&
-          properties["linkName"] === undefined &&
-          properties["errorCode"] === undefined &&
-          (messageName !== null || properties["eventDefinitions"] === undefined)) ||
-        ((node["type"] === "startEvent" || throwing) && messageName !== null)
-      const isSignal = (catching || throwing || node["type"] === "startEvent") && signalName !== null
-      const timeDuration = text(properties["timeDuration"])
-      const timeDate = text(properties["timeDate"])
-      const timeCycle = text(properties["timeCycle"])
-      const isTimer = (catching || node["type"] === "startEvent") &&
-        (timeDuration !== null || timeDate !== null || timeCycle !== null)
-      const errorCode = text(properties["errorCode"])
-      const escalationCode = text(properties["escalationCode"])
-      const isEscalation = escalationCode !== null ||
-        ((node["type"] === "boundaryEvent" || node["type"] === "startEvent") && properties["escalation"] === true)
-      const isError = ((node["type"] === "boundaryEvent" || node["type"] === "startEvent") &&
-        (properties["error"] === true || errorCode !== null)) ||
-        (node["type"] === "endEvent" && errorCode !== null)
-      const defaults = levelFlows.filter((f) => f.source === id && f.isDefault)
-      if (defaults.length > 1) problems.push({ elementId: id, message: "only one outgoing flow can be the default" })
-      nodes.push({
-        id,
-        type: node["type"],
-        name: text(node["name"]),
-        scope,
-        terminate: properties["terminate"] === true,
-        condition: catchCondition,
-        ...(text(properties["linkName"]) === null ? {} : { linkName: text(properties["linkName"]) }),
-        errorCode,
-        ...(node["type"] === "subProcess" && properties["triggeredByEvent"] === true ? { triggeredByEvent: true } : {}),
-        ...(node["type"] === "startEvent" ? { interrupting: properties["interrupting"] !== false } : {}),
-        escalationCode,
-        eventDefinitions: text(properties["linkName"]) !== null
-          ? ["link"]
-          : isEscalation
-          ? ["escalation"]
-          : isError
-          ? ["error"]
-          : catchCondition !== null
-          ? ["conditional"]
-          : isTimer
-          ? ["timer"]
-          : isMessageCatch && !isTimer
-          ? ["message"]
-          : isSignal
-          ? ["signal"]
-          : listOf(properties["eventDefinitions"]),
-        timer: !isTimer ? null : timeCycle !== null
-          ? { kind: "cycle", expression: timeCycle }
-          : timeDuration !== null
-          ? { kind: "duration", expression: timeDuration }
-          : { kind: "date", expression: timeDate },
-        signal: isSignal ? { name: signalName } : null,
-        jobType: text(properties["taskType"]),
-        retries: typeof retries === "number" && Number.isInteger(retries) && retries >= 0 ? retries : 3,
-        headers: isObject(headers) ? Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)])) : {},
-        userTask: {
-          assignee: text(properties["assignee"]),
-          candidateGroups: listOf(properties["candidateGroups"]),
-          candidateUsers: listOf(properties["candidateUsers"]),
-          formKey: text(properties["formKey"]),
-          schedule: {
-            priority: typeof properties["priority"] === "number"
-              ? String(properties["priority"])
-              : text(properties["priority"]),
-            dueDate: text(properties["dueDate"]),
-            followUpDate: text(properties["followUpDate"])
-          }
-        },
-        script: expression === null ? null : { expression, resultVariable: text(properties["resultVariable"]) ?? "" },
-        boundary: node["type"] === "boundaryEvent"
-          ? { attachedTo: text(properties["attachedTo"]), cancelActivity: properties["cancelActivity"] !== false }
-          : null,
-        message: node["type"] === "receiveTask" || isMessageCatch
-          ? { name: messageName, correlationKey: text(properties["correlationKey"]) }
-          : null,
-        decision: node["type"] === "businessRuleTask"
-          ? { decisionId: text(properties["decisionId"]), resultVariable: text(properties["resultVariable"]) }
-          : null,
-        multiInstance: (() => {
-          const loop = properties["multiInstance"]
-          if (!isObject(loop)) return null
-          return {
-            sequential: loop["sequential"] === true,
-            inputCollection: text(loop["inputCollection"]),
-            inputElement: text(loop["inputElement"]),
-            outputCollection: text(loop["outputCollection"]),
-            outputElement: text(loop["outputElement"])
-          }
-        })(),
-        call: node["type"] === "callActivity"
-          ? {
-            processId: text(properties["processId"]),
-            propagateAllChildVariables: properties["propagateAllChildVariables"] !== false,
-            versionTag: text(properties["versionTag"])
-          }
-          : null,
-        inputs: mappingList(properties["inputMappings"], "inputMappings", problems, id),
-        outputs: mappingList(properties["outputMappings"], "outputMappings", problems, id),
-        defaultFlow: defaults[0]?.id ?? null
-      })
-      if (node["type"] === "subProcess") {
-        const innerNodes = properties["nodes"]
-        const innerFlows = properties["flows"]
-        if (!Array.isArray(innerNodes) || !Array.isArray(innerFlows)) {
-          problems.push({ elementId: id, message: "a subProcess needs properties.nodes and properties.flows lists" })
-        } else {
-          collect(innerNodes, innerFlows, id)
-        }
-      }
-    })
-  }
-  collect(json["nodes"], json["flows"], null)
+  const flows: Array<JsonFlow> = []
+  collect(json["nodes"], json["flows"], null, { nodes, flows, problems })
   if (problems.length > 0) return { ok: false, problems }
   return {
     ok: true,
@@ -241,3 +88,201 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
     versionTag: text(json["versionTag"]) || null
   }
 }
+
+/** What reading a graph gathers: nodes and flows of every level (subprocesses flattened), and problems. */
+interface Gathered {
+  readonly nodes: Array<DraftNode>
+  readonly flows: Array<JsonFlow>
+  readonly problems: Array<Problem>
+}
+
+/** One level of the graph (the process, or a subprocess's `properties.nodes` and `properties.flows`). */
+const collect = (
+  rawNodes: ReadonlyArray<unknown>,
+  rawFlows: ReadonlyArray<unknown>,
+  scope: string | null,
+  gathered: Gathered
+) => {
+  const levelFlows = readFlows(rawFlows, gathered.problems)
+  gathered.flows.push(...levelFlows)
+  rawNodes.forEach((node, index) => {
+    if (!isObject(node) || typeof node["id"] !== "string" || typeof node["type"] !== "string") {
+      gathered.problems.push({
+        elementId: isObject(node) && typeof node["id"] === "string" ? node["id"] : `nodes[${index}]`,
+        message: "a node needs id and type strings"
+      })
+      return
+    }
+    const id = node["id"]
+    const properties = isObject(node["properties"]) ? node["properties"] : {}
+    const defaults = levelFlows.filter((f) => f.source === id && f.isDefault)
+    if (defaults.length > 1) {
+      gathered.problems.push({ elementId: id, message: "only one outgoing flow can be the default" })
+    }
+    gathered.nodes.push({
+      id,
+      type: node["type"],
+      name: text(node["name"]),
+      scope,
+      ...eventPropertiesOf(node["type"], properties),
+      ...activityPropertiesOf(node["type"], properties),
+      inputs: mappingList(properties["inputMappings"], "inputMappings", gathered.problems, id),
+      outputs: mappingList(properties["outputMappings"], "outputMappings", gathered.problems, id),
+      defaultFlow: defaults[0]?.id ?? null
+    })
+    if (node["type"] === "subProcess") {
+      const innerNodes = properties["nodes"]
+      const innerFlows = properties["flows"]
+      if (!Array.isArray(innerNodes) || !Array.isArray(innerFlows)) {
+        gathered.problems.push({
+          elementId: id,
+          message: "a subProcess needs properties.nodes and properties.flows lists"
+        })
+      } else {
+        collect(innerNodes, innerFlows, id, gathered)
+      }
+    }
+  })
+}
+
+const readFlows = (rawFlows: ReadonlyArray<unknown>, problems: Array<Problem>): Array<JsonFlow> =>
+  rawFlows.flatMap((flow, index) => {
+    if (
+      !isObject(flow) || typeof flow["id"] !== "string" || typeof flow["source"] !== "string" ||
+      typeof flow["target"] !== "string"
+    ) {
+      problems.push({
+        elementId: isObject(flow) && typeof flow["id"] === "string" ? flow["id"] : `flows[${index}]`,
+        message: "a flow needs id, source and target strings"
+      })
+      return []
+    }
+    return [{
+      id: flow["id"],
+      source: flow["source"],
+      target: flow["target"],
+      condition: text(flow["condition"]),
+      isDefault: flow["default"] === true
+    }]
+  })
+
+/** Which event definition the properties make: link, escalation, error, conditional, timer, message, signal. */
+const eventKindOf = (type: string, properties: Json) => {
+  const messageName = text(properties["messageName"])
+  const signalName = text(properties["signalName"])
+  const catching = type === "intermediateCatchEvent" || type === "boundaryEvent"
+  const throwing = type === "intermediateThrowEvent" || type === "endEvent"
+  const catchCondition = catching || type === "startEvent" ? text(properties["condition"]) : null
+  const isMessageCatch =
+    (catching && signalName === null && catchCondition === null && properties["timeDuration"] === undefined &&
+      properties["timeDate"] === undefined && properties["timeCycle"] === undefined &&
+      properties["error"] === undefined &&
+      properties["escalation"] === undefined && properties["escalationCode"] === undefined &&
+      properties["linkName"] === undefined &&
+      properties["errorCode"] === undefined &&
+      (messageName !== null || properties["eventDefinitions"] === undefined)) ||
+    ((type === "startEvent" || throwing) && messageName !== null)
+  const isSignal = (catching || throwing || type === "startEvent") && signalName !== null
+  const isTimer = (catching || type === "startEvent") &&
+    (text(properties["timeDuration"]) !== null || text(properties["timeDate"]) !== null ||
+      text(properties["timeCycle"]) !== null)
+  const errorCode = text(properties["errorCode"])
+  const isEscalation = text(properties["escalationCode"]) !== null ||
+    ((type === "boundaryEvent" || type === "startEvent") && properties["escalation"] === true)
+  const isError = ((type === "boundaryEvent" || type === "startEvent") &&
+    (properties["error"] === true || errorCode !== null)) ||
+    (type === "endEvent" && errorCode !== null)
+  return { catchCondition, isMessageCatch, isSignal, isTimer, isEscalation, isError }
+}
+
+/** What events carry: their definition, timer, signal, condition, link, error and escalation codes, message. */
+const eventPropertiesOf = (type: string, properties: Json): Partial<DraftNode> => {
+  const { catchCondition, isMessageCatch, isSignal, isTimer, isEscalation, isError } = eventKindOf(type, properties)
+  const linkName = text(properties["linkName"])
+  const timeDuration = text(properties["timeDuration"])
+  const timeCycle = text(properties["timeCycle"])
+  return {
+    terminate: properties["terminate"] === true,
+    condition: catchCondition,
+    ...(linkName === null ? {} : { linkName }),
+    errorCode: text(properties["errorCode"]),
+    ...(type === "subProcess" && properties["triggeredByEvent"] === true ? { triggeredByEvent: true } : {}),
+    ...(type === "startEvent" ? { interrupting: properties["interrupting"] !== false } : {}),
+    escalationCode: text(properties["escalationCode"]),
+    eventDefinitions: linkName !== null
+      ? ["link"]
+      : isEscalation
+      ? ["escalation"]
+      : isError
+      ? ["error"]
+      : catchCondition !== null
+      ? ["conditional"]
+      : isTimer
+      ? ["timer"]
+      : isMessageCatch
+      ? ["message"]
+      : isSignal
+      ? ["signal"]
+      : listOf(properties["eventDefinitions"]),
+    timer: !isTimer ? null : timeCycle !== null
+      ? { kind: "cycle", expression: timeCycle }
+      : timeDuration !== null
+      ? { kind: "duration", expression: timeDuration }
+      : { kind: "date", expression: text(properties["timeDate"]) },
+    signal: isSignal ? { name: text(properties["signalName"]) } : null,
+    boundary: type === "boundaryEvent"
+      ? { attachedTo: text(properties["attachedTo"]), cancelActivity: properties["cancelActivity"] !== false }
+      : null,
+    message: type === "receiveTask" || isMessageCatch
+      ? { name: text(properties["messageName"]), correlationKey: text(properties["correlationKey"]) }
+      : null
+  }
+}
+
+/** What activities carry: a job, a user task, a script, a decision, a call, a multi-instance loop. */
+const activityPropertiesOf = (type: string, properties: Json): Partial<DraftNode> => {
+  const retries = properties["retries"]
+  const headers = properties["headers"]
+  const expression = text(properties["expression"]) ?? text(properties["script"])
+  return {
+    jobType: text(properties["taskType"]),
+    retries: typeof retries === "number" && Number.isInteger(retries) && retries >= 0 ? retries : 3,
+    headers: isObject(headers) ? Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)])) : {},
+    userTask: userTaskOf(properties),
+    script: expression === null ? null : { expression, resultVariable: text(properties["resultVariable"]) ?? "" },
+    decision: type === "businessRuleTask"
+      ? { decisionId: text(properties["decisionId"]), resultVariable: text(properties["resultVariable"]) }
+      : null,
+    multiInstance: multiInstanceOf(properties["multiInstance"]),
+    call: type === "callActivity"
+      ? {
+        processId: text(properties["processId"]),
+        propagateAllChildVariables: properties["propagateAllChildVariables"] !== false,
+        versionTag: text(properties["versionTag"])
+      }
+      : null
+  }
+}
+
+const userTaskOf = (properties: Json): UserTaskDefinition => ({
+  assignee: text(properties["assignee"]),
+  candidateGroups: listOf(properties["candidateGroups"]),
+  candidateUsers: listOf(properties["candidateUsers"]),
+  formKey: text(properties["formKey"]),
+  schedule: {
+    priority: typeof properties["priority"] === "number"
+      ? String(properties["priority"])
+      : text(properties["priority"]),
+    dueDate: text(properties["dueDate"]),
+    followUpDate: text(properties["followUpDate"])
+  }
+})
+
+const multiInstanceOf = (loop: unknown): DraftNode["multiInstance"] =>
+  !isObject(loop) ? null : {
+    sequential: loop["sequential"] === true,
+    inputCollection: text(loop["inputCollection"]),
+    inputElement: text(loop["inputElement"]),
+    outputCollection: text(loop["outputCollection"]),
+    outputElement: text(loop["outputElement"])
+  }

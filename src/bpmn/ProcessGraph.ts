@@ -103,88 +103,208 @@ export interface AdHocDefinition {
   readonly outputElement: string | null
 }
 
-export interface GraphNode {
+/** What every node has, whatever its type. */
+interface NodeBase<T extends NodeType> {
   readonly id: string
-  readonly type: NodeType
+  readonly type: T
   readonly name: string | null
   /** The embedded subprocess this node belongs to; null at process level. */
   readonly scope: string | null
-  /** For a subprocess: its none start events. */
-  readonly startNodeIds: ReadonlyArray<string>
   readonly incoming: ReadonlyArray<string>
   readonly outgoing: ReadonlyArray<string>
-  /** The default flow of a gateway. */
+  /** The default flow: taken by exclusive and inclusive gateways when no condition holds (kept on any element). */
   readonly defaultFlow: string | null
-  /** A terminate end event ends the whole instance. */
-  readonly terminate: boolean
-  readonly job: JobDefinition | null
-  readonly userTask: UserTaskDefinition | null
-  readonly script: { readonly expression: string; readonly resultVariable: string } | null
-  readonly message: MessageDefinition | null
-  /** A signal catch or start event: the signal's name. */
-  readonly signal: { readonly name: string } | null
-  /** A timer catch event: when it is due. */
-  readonly timer: TimerDefinition | null
-  /** A boundary event: the activity it is attached to and whether it interrupts it. */
-  readonly boundary: { readonly attachedTo: string; readonly interrupting: boolean } | null
-  /** An error boundary event: the error code it catches (null catches every error). */
-  readonly errorCatch: { readonly errorCode: string | null } | null
-  /** An error end event: the error code it throws. */
-  readonly errorThrow: { readonly errorCode: string } | null
-  /** The boundary events attached to this activity. */
-  readonly boundaryIds: ReadonlyArray<string>
-  /** A call activity: the process key it starts (latest version) and whether all child variables come back. */
-  /** A call activity: the called process key, and the version tag to bind to (null: the latest version). */
-  readonly call: {
-    readonly processId: string
-    readonly propagateAllChildVariables: boolean
-    readonly versionTag?: string | null
-  } | null
-  readonly multiInstance: MultiInstanceDefinition | null
-  /** A business rule task: the decision (latest version by id) and the variable its result goes to. */
-  readonly decision: {
-    readonly decisionId: string
-    readonly resultVariable: string
-    /** bindingType="versionTag": the decision version deployed with this tag (absent or null: the latest). */
-    readonly versionTag?: string | null
-  } | null
   readonly inputs: ReadonlyArray<Mapping>
   readonly outputs: ReadonlyArray<Mapping>
-  /** A conditional catch, boundary or event-subprocess start event: its FEEL condition. */
-  readonly condition?: string | null | undefined
-  /** An escalation boundary event or event-subprocess start: the code it catches (null catches every escalation). */
-  readonly escalationCatch?: { readonly code: string | null } | null | undefined
-  /** An escalation intermediate throw or end event: the code it throws. */
-  readonly escalationThrow?: { readonly code: string } | null | undefined
-  /** A link event: its name; a throw link jumps to the catch link of the same name in its scope (`target`). */
-  readonly link?: { readonly name: string; readonly target: string | null } | null | undefined
-  /** A signal throw event (intermediate or end): the signal it broadcasts. */
-  readonly signalThrow?: { readonly name: string } | null | undefined
-  /** An event subprocess (triggeredByEvent): started by its start event, never by a sequence flow. */
-  readonly triggeredByEvent?: boolean | undefined
-  /** The start event of an event subprocess: the subprocess and whether starting it interrupts its scope. */
-  readonly eventStart?: { readonly subprocessId: string; readonly interrupting: boolean } | null | undefined
   /** Execution listeners, in order: start ones before the element runs, end ones after it (before it leaves). */
   readonly listeners?: {
     readonly start: ReadonlyArray<ListenerDefinition>
     readonly end: ReadonlyArray<ListenerDefinition>
   } | undefined
+}
+
+/** What an activity (task, subprocess, call activity) has besides. */
+export interface ActivityBase<T extends ActivityType> extends NodeBase<T> {
+  /** The boundary events attached to this activity. */
+  readonly boundaryIds: ReadonlyArray<string>
+  readonly multiInstance: MultiInstanceDefinition | null
+  /** An activity with a compensation boundary event: the handler that undoes it. */
+  readonly compensation?: { readonly handlerId: string } | undefined
+  /** A compensation handler: run only by compensation (its own variables: those of the activity it undoes). */
+  readonly forCompensation?: boolean | undefined
+}
+
+/** What a catch event (start, intermediate catch, boundary) waits for: at most one of these is set. */
+interface CatchTriggers {
+  readonly message: MessageDefinition | null
+  /** A signal catch or start event: the signal's name. */
+  readonly signal: { readonly name: string } | null
+  /** A timer catch event: when it is due. */
+  readonly timer: TimerDefinition | null
+  /** A conditional catch, boundary or event-subprocess start event: its FEEL condition. */
+  readonly condition?: string | null | undefined
+}
+
+/** What a throw event (intermediate throw, end) throws. */
+interface ThrowResults {
+  /** A message throw event: done by a job worker, as in Zeebe (the message's name is in `message`). */
+  readonly job: JobDefinition | null
+  readonly message: MessageDefinition | null
+  /** An escalation throw event: the code it throws. */
+  readonly escalationThrow?: { readonly code: string } | null | undefined
+  /** A signal throw event: the signal it broadcasts. */
+  readonly signalThrow?: { readonly name: string } | null | undefined
+  /** A compensation throw event: the activity it compensates (null: all of its scope). */
+  readonly compensationThrow?: { readonly activityId: string | null } | undefined
+}
+
+/** A link event: its name; a throw link jumps to the catch link of the same name in its scope (`target`). */
+export type LinkDefinition = { readonly name: string; readonly target: string | null }
+
+export interface StartEventNode extends NodeBase<"startEvent">, CatchTriggers {
+  /** The start event of an error event subprocess: the error code it catches (null catches every error). */
+  readonly errorCatch: { readonly errorCode: string | null } | null
+  /** The start event of an escalation event subprocess: the code it catches (null catches every escalation). */
+  readonly escalationCatch?: { readonly code: string | null } | null | undefined
+  /** The start event of an event subprocess: the subprocess and whether starting it interrupts its scope. */
+  readonly eventStart?: { readonly subprocessId: string; readonly interrupting: boolean } | null | undefined
+}
+
+export interface IntermediateCatchEventNode extends NodeBase<"intermediateCatchEvent">, CatchTriggers {
+  readonly link?: LinkDefinition | null | undefined
+}
+
+export interface BoundaryEventNode extends NodeBase<"boundaryEvent">, CatchTriggers {
+  /** The activity it is attached to and whether it interrupts it. */
+  readonly boundary: { readonly attachedTo: string; readonly interrupting: boolean }
+  /** An error boundary event: the error code it catches (null catches every error). */
+  readonly errorCatch: { readonly errorCode: string | null } | null
+  /** An escalation boundary event: the code it catches (null catches every escalation). */
+  readonly escalationCatch?: { readonly code: string | null } | null | undefined
+}
+
+export interface IntermediateThrowEventNode extends NodeBase<"intermediateThrowEvent">, ThrowResults {
+  readonly link?: LinkDefinition | null | undefined
+}
+
+export interface EndEventNode extends NodeBase<"endEvent">, ThrowResults {
+  /** A terminate end event ends every other path of its scope. */
+  readonly terminate: boolean
+  /** An error end event: the error code it throws. */
+  readonly errorThrow: { readonly errorCode: string } | null
+}
+
+/** A task done by a job worker (service and send tasks). */
+export interface JobTaskNode<T extends "serviceTask" | "sendTask"> extends ActivityBase<T> {
+  readonly job: JobDefinition
+}
+
+export interface UserTaskNode extends ActivityBase<"userTask"> {
+  readonly userTask: UserTaskDefinition
   /** User task listeners (zeebe:taskListeners): jobs the task waits for when it is created and when it completes. */
   readonly taskListeners?: {
     readonly creating: ReadonlyArray<ListenerDefinition>
     readonly completing: ReadonlyArray<ListenerDefinition>
   } | undefined
-  /** An activity with a compensation boundary event: the handler that undoes it. */
-  readonly compensation?: { readonly handlerId: string } | undefined
-  /** A compensation handler: run only by compensation (its own variables: those of the activity it undoes). */
-  readonly forCompensation?: boolean | undefined
-  /** A compensation throw (intermediate or end) event: the activity it compensates (null: all of its scope). */
-  readonly compensationThrow?: { readonly activityId: string | null } | undefined
-  /** An ad-hoc subprocess: what it activates and when it completes. */
-  readonly adHoc?: AdHocDefinition | undefined
-  /** For an embedded subprocess: the start events of the event subprocesses directly inside it. */
+}
+
+export interface ScriptTaskNode extends ActivityBase<"scriptTask"> {
+  readonly script: { readonly expression: string; readonly resultVariable: string }
+}
+
+export interface ReceiveTaskNode extends ActivityBase<"receiveTask"> {
+  readonly message: MessageDefinition
+}
+
+export interface BusinessRuleTaskNode extends ActivityBase<"businessRuleTask"> {
+  /** The decision (latest version by id) and the variable its result goes to. */
+  readonly decision: {
+    readonly decisionId: string
+    readonly resultVariable: string
+    /** bindingType="versionTag": the decision version deployed with this tag (absent or null: the latest). */
+    readonly versionTag?: string | null
+  }
+}
+
+export interface CallActivityNode extends ActivityBase<"callActivity"> {
+  /** The called process key, whether all child variables come back, and the version tag to bind to (null: latest). */
+  readonly call: {
+    readonly processId: string
+    readonly propagateAllChildVariables: boolean
+    readonly versionTag?: string | null
+  }
+}
+
+export interface SubProcessNode extends ActivityBase<"subProcess"> {
+  /** Its none start event (one). */
+  readonly startNodeIds: ReadonlyArray<string>
+  /** An event subprocess (triggeredByEvent): started by its start event, never by a sequence flow. */
+  readonly triggeredByEvent?: boolean | undefined
+  /** The start events of the event subprocesses directly inside it. */
   readonly eventStartIds?: ReadonlyArray<string> | undefined
 }
+
+export interface AdHocSubProcessNode extends ActivityBase<"adHocSubProcess"> {
+  /** What it activates and when it completes. */
+  readonly adHoc: AdHocDefinition
+  /** The job-worker variant: the job that asks the worker what to run. */
+  readonly job: JobDefinition | null
+}
+
+export type GatewayNode<T extends GatewayType> = NodeBase<T>
+
+/**
+ * A node of the executable graph: each node type carries exactly what it needs; narrow by `type` (or the guards of
+ * GraphNodes.ts). Stored graphs also carry, on every node, the fields every node had before this union (null or empty
+ * where unused: earlier versions read them, CompileGraph.ts keeps them); reading by type never looks at them. Fields
+ * marked optional are absent in graphs older than their feature.
+ */
+export type GraphNode =
+  | StartEventNode
+  | EndEventNode
+  | IntermediateCatchEventNode
+  | IntermediateThrowEventNode
+  | BoundaryEventNode
+  | ActivityBase<"task">
+  | ActivityBase<"manualTask">
+  | JobTaskNode<"serviceTask">
+  | JobTaskNode<"sendTask">
+  | UserTaskNode
+  | ScriptTaskNode
+  | ReceiveTaskNode
+  | BusinessRuleTaskNode
+  | CallActivityNode
+  | SubProcessNode
+  | AdHocSubProcessNode
+  | GatewayNode<"exclusiveGateway">
+  | GatewayNode<"parallelGateway">
+  | GatewayNode<"inclusiveGateway">
+  | GatewayNode<"eventBasedGateway">
+
+/** The node of one type. */
+export type NodeOf<T extends NodeType> = Extract<GraphNode, { readonly type: T }>
+
+export const ACTIVITY_TYPES = [
+  "serviceTask",
+  "sendTask",
+  "userTask",
+  "scriptTask",
+  "task",
+  "manualTask",
+  "receiveTask",
+  "businessRuleTask",
+  "subProcess",
+  "adHocSubProcess",
+  "callActivity"
+] as const satisfies ReadonlyArray<NodeType>
+export type ActivityType = (typeof ACTIVITY_TYPES)[number]
+export type ActivityNode = NodeOf<ActivityType>
+
+export type GatewayType = "exclusiveGateway" | "parallelGateway" | "inclusiveGateway" | "eventBasedGateway"
+
+/** The events a token can wait at for a trigger: start (of an event subprocess), intermediate catch, boundary. */
+export type CatchEventNode = StartEventNode | IntermediateCatchEventNode | BoundaryEventNode
+export type ThrowEventNode = IntermediateThrowEventNode | EndEventNode
 
 export interface GraphFlow {
   readonly id: string

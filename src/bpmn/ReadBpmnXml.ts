@@ -5,7 +5,7 @@ import zeebe from "zeebe-bpmn-moddle/resources/zeebe.json" with { type: "json" }
 import { listOf } from "./CompileGraph.ts"
 import type { Draft, DraftFlow, DraftNode } from "./Draft.ts"
 import { type Element, elements, extension, extensionsOf, isElement, str } from "./ModdleElements.ts"
-import type { Mapping, Problem } from "./ProcessGraph.ts"
+import type { Mapping, Problem, UserTaskDefinition } from "./ProcessGraph.ts"
 import {
   associationsIn,
   calledDecisionOf,
@@ -87,11 +87,7 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
     .map((d) => EVENT_DEFINITION_NAMES[d.$type] ?? localType(d.$type))
   const task = extension(element, "zeebe:TaskDefinition")
   const headers = extension(element, "zeebe:TaskHeaders")
-  const assignment = extension(element, "zeebe:AssignmentDefinition")
-  const form = extension(element, "zeebe:FormDefinition")
   const script = extension(element, "zeebe:Script")
-  const priority = extension(element, "zeebe:PriorityDefinition")
-  const schedule = extension(element, "zeebe:TaskSchedule")
   const defaultFlow = element["default"]
   const retries = task === undefined ? undefined : Number(str(task, "retries") ?? "3")
   return {
@@ -108,101 +104,110 @@ const toDraftNode = (element: Element, scope: string | null): DraftNode => {
     headers: headers === undefined
       ? {}
       : Object.fromEntries(elements(headers, "values").map((h) => [str(h, "key") ?? "", str(h, "value") ?? ""])),
-    userTask: {
-      assignee: assignment === undefined ? null : str(assignment, "assignee"),
-      candidateGroups: assignment === undefined ? [] : listOf(str(assignment, "candidateGroups")),
-      candidateUsers: assignment === undefined ? [] : listOf(str(assignment, "candidateUsers")),
-      formKey: form === undefined ? null : str(form, "formKey") ?? str(form, "formId"),
-      ...(form !== undefined && str(form, "bindingType") === "versionTag"
-        ? { formVersionTag: str(form, "versionTag") }
-        : {}),
-      schedule: {
-        priority: priority === undefined ? null : str(priority, "priority") ?? null,
-        dueDate: schedule === undefined ? null : str(schedule, "dueDate") ?? null,
-        followUpDate: schedule === undefined ? null : str(schedule, "followUpDate") ?? null
-      }
-    },
+    userTask: userTaskOf(element),
     script: script === undefined
       ? null
       : { expression: str(script, "expression") ?? "", resultVariable: str(script, "resultVariable") ?? "" },
     message: messageOf(element),
-    condition: (() => {
-      const definition = elements(element, "eventDefinitions").find((d) =>
-        d.$type === "bpmn:ConditionalEventDefinition"
-      )
-      const condition = definition?.["condition"]
-      return isElement(condition) ? str(condition, "body")?.trim() ?? null : null
-    })(),
-    timer: (() => {
-      const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:TimerEventDefinition")
-      if (definition === undefined) return null
-      const body = (name: string) => {
-        const expression = definition[name]
-        return isElement(expression) ? str(expression, "body")?.trim() ?? "" : null
-      }
-      const cycle = body("timeCycle")
-      if (cycle !== null) return { kind: "cycle" as const, expression: cycle }
-      const duration = body("timeDuration")
-      if (duration !== null) return { kind: "duration" as const, expression: duration }
-      return { kind: "date" as const, expression: body("timeDate") }
-    })(),
-    escalationCode: (() => {
-      const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:EscalationEventDefinition")
-      const ref = definition?.["escalationRef"]
-      return isElement(ref) ? str(ref, "escalationCode") : null
-    })(),
-    linkName: (() => {
-      const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:LinkEventDefinition")
-      return definition === undefined ? null : str(definition, "name")
-    })(),
-    signal: (() => {
-      const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:SignalEventDefinition")
-      if (definition === undefined) return null
-      const ref = definition["signalRef"]
-      return { name: isElement(ref) ? str(ref, "name") : null }
-    })(),
+    ...eventPartsOf(element),
     decision: calledDecisionOf(element),
+    standardLoop: isElement(element["loopCharacteristics"]) &&
+      element["loopCharacteristics"].$type === "bpmn:StandardLoopCharacteristics",
+    multiInstance: multiInstanceOf(element),
+    call: callOf(element),
+    inputs: mappings(element, "inputParameters"),
+    outputs: mappings(element, "outputParameters"),
+    defaultFlow: isElement(defaultFlow) ? str(defaultFlow, "id") : null
+  }
+}
+
+/** zeebe:assignmentDefinition, formDefinition, priorityDefinition and taskSchedule (read on every element). */
+const userTaskOf = (element: Element): UserTaskDefinition => {
+  const assignment = extension(element, "zeebe:AssignmentDefinition")
+  const form = extension(element, "zeebe:FormDefinition")
+  const priority = extension(element, "zeebe:PriorityDefinition")
+  const schedule = extension(element, "zeebe:TaskSchedule")
+  return {
+    assignee: assignment === undefined ? null : str(assignment, "assignee"),
+    candidateGroups: assignment === undefined ? [] : listOf(str(assignment, "candidateGroups")),
+    candidateUsers: assignment === undefined ? [] : listOf(str(assignment, "candidateUsers")),
+    formKey: form === undefined ? null : str(form, "formKey") ?? str(form, "formId"),
+    ...(form !== undefined && str(form, "bindingType") === "versionTag"
+      ? { formVersionTag: str(form, "versionTag") }
+      : {}),
+    schedule: {
+      priority: priority === undefined ? null : str(priority, "priority") ?? null,
+      dueDate: schedule === undefined ? null : str(schedule, "dueDate") ?? null,
+      followUpDate: schedule === undefined ? null : str(schedule, "followUpDate") ?? null
+    }
+  }
+}
+
+/** What the event definitions say: condition, timer, escalation and error codes, link and signal names, host. */
+const eventPartsOf = (
+  element: Element
+): Pick<DraftNode, "condition" | "timer" | "escalationCode" | "linkName" | "signal" | "boundary" | "errorCode"> => {
+  const definition = (type: string) => elements(element, "eventDefinitions").find((d) => d.$type === type)
+  const conditional = definition("bpmn:ConditionalEventDefinition")?.["condition"]
+  const escalation = definition("bpmn:EscalationEventDefinition")?.["escalationRef"]
+  const link = definition("bpmn:LinkEventDefinition")
+  const signal = definition("bpmn:SignalEventDefinition")
+  const error = definition("bpmn:ErrorEventDefinition")?.["errorRef"]
+  return {
+    condition: isElement(conditional) ? str(conditional, "body")?.trim() ?? null : null,
+    timer: timerOf(definition("bpmn:TimerEventDefinition")),
+    escalationCode: isElement(escalation) ? str(escalation, "escalationCode") : null,
+    linkName: link === undefined ? null : str(link, "name"),
+    signal: signal === undefined
+      ? null
+      : { name: isElement(signal["signalRef"]) ? str(signal["signalRef"], "name") : null },
     boundary: element.$type === "bpmn:BoundaryEvent"
       ? {
         attachedTo: isElement(element["attachedToRef"]) ? str(element["attachedToRef"], "id") : null,
         cancelActivity: element["cancelActivity"] !== false
       }
       : null,
-    errorCode: (() => {
-      const definition = elements(element, "eventDefinitions").find((d) => d.$type === "bpmn:ErrorEventDefinition")
-      const ref = definition?.["errorRef"]
-      return isElement(ref) ? str(ref, "errorCode") : null
-    })(),
-    standardLoop: isElement(element["loopCharacteristics"]) &&
-      element["loopCharacteristics"].$type === "bpmn:StandardLoopCharacteristics",
-    multiInstance: (() => {
-      const loop = element["loopCharacteristics"]
-      if (!isElement(loop) || loop.$type !== "bpmn:MultiInstanceLoopCharacteristics") return null
-      const zeebeLoop = extension(loop, "zeebe:LoopCharacteristics")
-      const get = (name: string) => (zeebeLoop === undefined ? null : str(zeebeLoop, name))
-      return {
-        sequential: loop["isSequential"] === true,
-        inputCollection: get("inputCollection"),
-        inputElement: get("inputElement"),
-        outputCollection: get("outputCollection"),
-        outputElement: get("outputElement")
-      }
-    })(),
-    call: (() => {
-      const called = extension(element, "zeebe:CalledElement")
-      if (element.$type !== "bpmn:CallActivity") return null
-      const propagate = called?.["propagateAllChildVariables"]
-      return {
-        processId: called === undefined ? null : str(called, "processId"),
-        propagateAllChildVariables: propagate !== false && propagate !== "false",
-        versionTag: called !== undefined && called["bindingType"] === "versionTag"
-          ? str(called, "versionTag") ?? ""
-          : null
-      }
-    })(),
-    inputs: mappings(element, "inputParameters"),
-    outputs: mappings(element, "outputParameters"),
-    defaultFlow: isElement(defaultFlow) ? str(defaultFlow, "id") : null
+    errorCode: isElement(error) ? str(error, "errorCode") : null
+  }
+}
+
+const timerOf = (definition: Element | undefined): DraftNode["timer"] => {
+  if (definition === undefined) return null
+  const body = (name: string) => {
+    const expression = definition[name]
+    return isElement(expression) ? str(expression, "body")?.trim() ?? "" : null
+  }
+  const cycle = body("timeCycle")
+  if (cycle !== null) return { kind: "cycle" as const, expression: cycle }
+  const duration = body("timeDuration")
+  if (duration !== null) return { kind: "duration" as const, expression: duration }
+  return { kind: "date" as const, expression: body("timeDate") }
+}
+
+const multiInstanceOf = (element: Element): DraftNode["multiInstance"] => {
+  const loop = element["loopCharacteristics"]
+  if (!isElement(loop) || loop.$type !== "bpmn:MultiInstanceLoopCharacteristics") return null
+  const zeebeLoop = extension(loop, "zeebe:LoopCharacteristics")
+  const get = (name: string) => (zeebeLoop === undefined ? null : str(zeebeLoop, name))
+  return {
+    sequential: loop["isSequential"] === true,
+    inputCollection: get("inputCollection"),
+    inputElement: get("inputElement"),
+    outputCollection: get("outputCollection"),
+    outputElement: get("outputElement")
+  }
+}
+
+const callOf = (element: Element): NonNullable<DraftNode["call"]> | null => {
+  const called = extension(element, "zeebe:CalledElement")
+  if (element.$type !== "bpmn:CallActivity") return null
+  const propagate = called?.["propagateAllChildVariables"]
+  return {
+    processId: called === undefined ? null : str(called, "processId"),
+    propagateAllChildVariables: propagate !== false && propagate !== "false",
+    versionTag: called !== undefined && called["bindingType"] === "versionTag"
+      ? str(called, "versionTag") ?? ""
+      : null
   }
 }
 

@@ -2,6 +2,7 @@
 // node becomes, checked up front. Every node a token stands at must be mapped (explicitly, or by equal id when
 // asked) to a node of the same type, the same event kind and the same multi-instance-ness, inside the mapped
 // subprocess; a token waiting at a join must arrive by a flow the target join has too.
+import { isCatchEvent, isEventSubprocess, messageOf, multiInstanceOf } from "../bpmn/GraphNodes.ts"
 import type { GraphNode, ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import type { InstanceState } from "./InstanceState.ts"
 
@@ -11,15 +12,17 @@ export type MigrationPlan =
 
 /** What triggers an event node (or what it waits for): none for everything else. */
 export const triggerOf = (node: GraphNode): "message" | "timer" | "signal" | "conditional" | "error" | "none" =>
-  node.message !== null
+  messageOf(node) !== null
     ? "message"
+    : !isCatchEvent(node)
+    ? "none"
     : node.timer !== null
     ? "timer"
     : node.signal !== null
     ? "signal"
     : node.condition != null
     ? "conditional"
-    : node.errorCatch !== null
+    : node.type !== "intermediateCatchEvent" && node.errorCatch !== null
     ? "error"
     : "none"
 
@@ -60,9 +63,9 @@ export const planMigration = (
       problems.push(`${nodeId} (${from.type}) cannot become ${to} (${into.type}): the types differ`)
     } else if (triggerOf(from) !== triggerOf(into)) {
       problems.push(`${nodeId} (${triggerOf(from)} event) cannot become ${to} (${triggerOf(into)} event)`)
-    } else if ((from.multiInstance === null) !== (into.multiInstance === null)) {
+    } else if ((multiInstanceOf(from) === null) !== (multiInstanceOf(into) === null)) {
       problems.push(`${nodeId} and ${to} differ in being multi-instance`)
-    } else if ((from.triggeredByEvent === true) !== (into.triggeredByEvent === true)) {
+    } else if (isEventSubprocess(from) !== isEventSubprocess(into)) {
       problems.push(`${nodeId} and ${to} differ in being an event subprocess`)
     } else if (into.scope !== expectedScope) {
       problems.push(

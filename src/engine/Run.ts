@@ -1,6 +1,7 @@
 // One command's run: emits events (folding them into the state) and works off the queue of token steps. What the
 // elements, shared behaviours and commands do lives in their modules; the run holds the state and the queue.
 import { evaluateFeel, isExpression } from "../bpmn/Expressions.ts"
+import { boundaryIdsOf, isActivity, multiInstanceOf, nodeAt } from "../bpmn/GraphNodes.ts"
 import type { GraphFlow, GraphNode, Mapping, ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { adHocElementCompleted } from "./behaviours/AdHocCompletion.ts"
 import * as Boundaries from "./behaviours/Boundaries.ts"
@@ -66,9 +67,7 @@ export class Run {
   }
 
   node(id: string): GraphNode {
-    const node = this.graph.nodes[id]
-    if (node === undefined) throw new Error(`graph has no node ${id}`)
-    return node
+    return nodeAt(this.graph, id)
   }
 
   flow(id: string): GraphFlow {
@@ -160,10 +159,10 @@ export class Run {
     if ((token.loop ?? null) !== null) return this.finishIteration(token, node)
     // End execution listeners run before the element leaves (its boundary events still armed).
     if (endListenersPending(this, token, node, flows)) return
-    if (node.boundaryIds.length > 0) this.closeBoundaries(token.id)
+    if (boundaryIdsOf(node).length > 0) this.closeBoundaries(token.id)
     this.emit({ type: "ElementCompleted", tokenId: token.id, nodeId: node.id })
-    if (node.compensation !== undefined) recordCompensable(this, token, node)
-    if (node.forCompensation === true) return handlerCompleted(this, token)
+    if (isActivity(node) && node.compensation !== undefined) recordCompensable(this, token, node)
+    if (isActivity(node) && node.forCompensation === true) return handlerCompleted(this, token)
     for (const flowId of flows) {
       const flow = this.flow(flowId)
       this.emit({ type: "FlowTaken", flowId, tokenId: token.id, nodeId: node.id })
@@ -176,7 +175,7 @@ export class Run {
   /** Whether the scope is an ad-hoc subprocess's (its elements' completions are checked against its condition). */
   inAdHoc(scopeId: string): boolean {
     const scope = this.state.scopes[scopeId]
-    return scope !== undefined && this.node(scope.nodeId).adHoc !== undefined
+    return scope !== undefined && this.node(scope.nodeId).type === "adHocSubProcess"
   }
 
   /** A scope with no token left is complete: the instance ends, or the subprocess's token moves on. */
@@ -200,7 +199,7 @@ export class Run {
       : {}
     if (mapped === null) return
     // An ad-hoc subprocess's output collection goes to the enclosing scope with it.
-    const collection = node.adHoc?.outputCollection ?? null
+    const collection = node.type === "adHocSubProcess" ? node.adHoc.outputCollection : null
     const outputs = collection === null ? mapped : { [collection]: scope.variables[collection], ...mapped }
     this.emit({ type: "ScopeClosed", scopeId, nodeId: node.id })
     const token = this.state.tokens[scope.tokenId]!
@@ -219,7 +218,7 @@ export class Run {
       for (let scope = this.state.scopes[fromScopeId]; scope !== undefined; scope = this.state.scopes[scope.parentId]) {
         if (name in scope.variables) {
           // A multi-instance body's output collection is written only slot by slot as iterations end.
-          target = scope.loop !== undefined && name === this.node(scope.nodeId).multiInstance?.outputCollection
+          target = scope.loop !== undefined && name === multiInstanceOf(this.node(scope.nodeId))?.outputCollection
             ? null
             : scope.id
           break

@@ -3,7 +3,8 @@
 // collections, conditional events, assignees) and writes (mapping targets, result variables, output collections).
 // A variable read but written nowhere must come with the start (or from a worker's result); one written but read
 // nowhere may be a leftover.
-import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
+import { isCatchEvent, jobOf, messageOf, multiInstanceOf } from "../bpmn/GraphNodes.ts"
+import type { GraphNode, ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { isSyntaxError, parseFeel } from "../decision/FeelParser.ts"
 
 export interface VariableUse {
@@ -85,6 +86,16 @@ const warningsOf = (
   )
 ]
 
+/** What an element evaluates to wait or to be assigned: a correlation key, a timer, a condition, an assignee. */
+const waitExpressions = (node: GraphNode): ReadonlyArray<string | null> => [
+  messageOf(node)?.correlationKey ?? null,
+  isCatchEvent(node) ? node.timer?.expression ?? null : null,
+  isCatchEvent(node) && node.condition != null
+    ? node.condition.trimStart().startsWith("=") ? node.condition : `=${node.condition}`
+    : null,
+  node.type === "userTask" ? node.userTask.assignee : null
+]
+
 export const analyseVariables = (graph: ProcessGraph): VariableAnalysis => {
   const reads = new Map<string, Set<string>>()
   const writes = new Map<string, Set<string>>()
@@ -115,31 +126,27 @@ export const analyseVariables = (graph: ProcessGraph): VariableAnalysis => {
       read(node.id, mapping.source)
       write(node.id, mapping.target)
     }
-    if (node.script !== null) {
+    if (node.type === "scriptTask") {
       read(
         node.id,
         node.script.expression.trimStart().startsWith("=") ? node.script.expression : `=${node.script.expression}`
       )
       write(node.id, node.script.resultVariable)
     }
-    if (node.decision !== null) {
+    if (node.type === "businessRuleTask") {
       write(node.id, node.decision.resultVariable)
       openResults.push(node.id)
     }
     // A worker, a person or a called process may bring any variable: reads nobody writes may come from them.
-    if (node.job !== null || node.userTask !== null || node.call !== null) {
+    if (jobOf(node) !== null || node.type === "userTask" || node.type === "callActivity") {
       bringsResults = true
       if (node.outputs.length === 0) openResults.push(node.id)
     }
-    if (node.message !== null) read(node.id, node.message.correlationKey)
-    if (node.timer !== null) read(node.id, node.timer.expression)
-    if (node.condition != null) {
-      read(node.id, node.condition.trimStart().startsWith("=") ? node.condition : `=${node.condition}`)
-    }
-    if (node.userTask !== null) read(node.id, node.userTask.assignee)
-    if (node.multiInstance !== null) {
-      read(node.id, node.multiInstance.inputCollection)
-      write(node.id, node.multiInstance.outputCollection)
+    for (const expression of waitExpressions(node)) read(node.id, expression)
+    const loop = multiInstanceOf(node)
+    if (loop !== null) {
+      read(node.id, loop.inputCollection)
+      write(node.id, loop.outputCollection)
     }
   }
   for (const start of graph.conditionalStarts ?? []) {
@@ -148,9 +155,10 @@ export const analyseVariables = (graph: ProcessGraph): VariableAnalysis => {
 
   // Variables a multi-instance iteration provides (its element and loopCounter) are local to the iteration.
   const iterationLocals = new Set(
-    Object.values(graph.nodes).flatMap((
-      n
-    ) => (n.multiInstance === null ? [] : [n.multiInstance.inputElement ?? "", "loopCounter"]))
+    Object.values(graph.nodes).flatMap((n) => {
+      const loop = multiInstanceOf(n)
+      return loop === null ? [] : [loop.inputElement ?? "", "loopCounter"]
+    })
   )
   const names = [...new Set([...reads.keys(), ...writes.keys()])].filter((name) => name !== "").sort()
   const variables = names.map((name) => ({

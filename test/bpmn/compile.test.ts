@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest"
 import { compileDraft } from "../../src/bpmn/CompileGraph.ts"
 import { readJsonGraph } from "../../src/bpmn/JsonGraph.ts"
+import type { StartEventNode } from "../../src/bpmn/ProcessGraph.ts"
 import { readBpmnXml } from "../../src/bpmn/ReadBpmnXml.ts"
 import { writeBpmnXml } from "../../src/bpmn/WriteBpmnXml.ts"
 import { precheckXml } from "../../src/bpmn/XmlPrecheck.ts"
@@ -205,8 +206,11 @@ describe("compile", () => {
       "onCondition-s",
       "onEscalation-s"
     ])
-    expect(first.graph.nodes["onMessage-s"]!.eventStart).toEqual({ subprocessId: "onMessage", interrupting: false })
-    expect(first.graph.nodes["onError-s"]!.errorCatch).toEqual({ errorCode: "E" })
+    expect((first.graph.nodes["onMessage-s"] as StartEventNode).eventStart).toEqual({
+      subprocessId: "onMessage",
+      interrupting: false
+    })
+    expect((first.graph.nodes["onError-s"] as StartEventNode).errorCatch).toEqual({ errorCode: "E" })
     const read = await readBpmnXml(await writeBpmnXml(first.graph))
     if (!read.ok) throw new Error(JSON.stringify(read.problems))
     expect(compileDraft(read.draft)).toEqual(first)

@@ -54,7 +54,6 @@ const FORBIDDEN: Record<string, ReadonlyArray<string>> = {
 
 /** Files over 400 lines when the rule came in (as dprint formats them), with their size then: they may only shrink. */
 const OVER_THE_LIMIT: Record<string, number> = {
-  "bpmn/CompileGraph.ts": 498,
   "decision/FeelCompiler.ts": 648,
   "decision/DecisionEvaluation.ts": 456,
   "decision/DecisionModel.ts": 417,
@@ -73,11 +72,6 @@ const KNOWN_CYCLES = [
  * keyed by file and name), with their length then: they may only shrink, and leave the list under the limit.
  */
 const LONG_FUNCTIONS: Record<string, number> = {
-  "bpmn/CompileGraph.ts compileElements": 466,
-  "bpmn/WriteBpmnXml.ts writeBpmnXml": 225,
-  "bpmn/JsonGraph.ts readJsonGraph": 178,
-  "bpmn/JsonGraph.ts collect": 155,
-  "bpmn/ReadBpmnXml.ts toDraftNode": 129,
   "engine/Simulator.ts simulate": 128,
   "engine/Simulator.ts nextCommand": 127
 }

@@ -3,14 +3,15 @@
 // default), or once they have ended. Without a condition it completes when no path is left. Otherwise it waits (as in
 // Camunda 8.8, a subprocess with nothing left to run and a condition that does not hold stays active).
 import { evaluateFeel } from "../../bpmn/Expressions.ts"
+import { nodeOf } from "../../bpmn/GraphNodes.ts"
 import { visibleVariables } from "../InstanceState.ts"
 import type { Run } from "../Run.ts"
 import { askWorker, isController } from "./AdHocWorker.ts"
 
 export function adHocElementCompleted(run: Run, scopeId: string, pathEnded: boolean): void {
   const scope = run.state.scopes[scopeId]!
-  const node = run.node(scope.nodeId)
-  const adHoc = node.adHoc!
+  const node = nodeOf(run.graph, scope.nodeId, "adHocSubProcess")
+  const adHoc = node.adHoc
   const host = run.state.tokens[scope.tokenId]!
   if (pathEnded && adHoc.outputCollection !== null && adHoc.outputElement !== null) {
     const element = evaluateFeel(adHoc.outputElement, visibleVariables(run.state, scopeId))
@@ -26,7 +27,7 @@ export function adHocElementCompleted(run: Run, scopeId: string, pathEnded: bool
   // The worker's job is held by a controller token: it is not a path.
   const running = () => Object.values(run.state.tokens).some((t) => t.scopeId === scopeId && !isController(run, t))
   if (node.job !== null) {
-    if (!scope.adHocFulfilled) return pathEnded ? askWorker(run, scopeId) : undefined
+    if (!scope.adHocFulfilled) return pathEnded ? askWorker(run, scopeId, node.job) : undefined
     return running() ? undefined : run.closeScope(scopeId)
   }
   let fulfilled = !running()

@@ -3,7 +3,8 @@
 // subprocess's own node inside its scope. The worker completes it with a result: elements to activate (each with
 // variables of its own), or the completion condition fulfilled (terminating what still runs, or waiting for it).
 // Whenever a path inside ends, the worker is asked again with a new job (an outstanding one is withdrawn).
-import { type GraphNode, MAX_AD_HOC_ACTIVATIONS } from "../../bpmn/ProcessGraph.ts"
+import { nodeOf } from "../../bpmn/GraphNodes.ts"
+import { type AdHocSubProcessNode, type JobDefinition, MAX_AD_HOC_ACTIVATIONS } from "../../bpmn/ProcessGraph.ts"
 import { createJob } from "../elements/tasks/JobTask.ts"
 import type { InstanceCommand } from "../InstanceCommands.ts"
 import { type Token, visibleVariables } from "../InstanceState.ts"
@@ -17,8 +18,8 @@ export const isController = (run: Run, token: Token): boolean =>
   run.state.scopes[token.scopeId]?.nodeId === token.nodeId
 
 /** The elements a worker can choose from, as Camunda 8.8 describes them to it (adHocSubProcessElements). */
-export const elementsFor = (run: Run, node: GraphNode) =>
-  node.adHoc!.activatable.map((elementId) => ({
+export const elementsFor = (run: Run, node: AdHocSubProcessNode) =>
+  node.adHoc.activatable.map((elementId) => ({
     elementId,
     elementName: run.node(elementId).name ?? elementId,
     documentation: "",
@@ -27,7 +28,7 @@ export const elementsFor = (run: Run, node: GraphNode) =>
   }))
 
 /** Asks the worker (again): withdraws an outstanding job, then creates one for a new controller token. */
-export function askWorker(run: Run, scopeId: string): void {
+export function askWorker(run: Run, scopeId: string, job: JobDefinition): void {
   const scope = run.state.scopes[scopeId]!
   const node = run.node(scope.nodeId)
   for (const token of Object.values(run.state.tokens)) {
@@ -35,7 +36,7 @@ export function askWorker(run: Run, scopeId: string): void {
   }
   const tokenId = run.newId("token")
   run.emit({ type: "ElementActivated", tokenId, nodeId: node.id, scopeId, viaFlow: null })
-  createJob(run, run.state.tokens[tokenId]!, node, visibleVariables(run.state, scopeId))
+  createJob(run, run.state.tokens[tokenId]!, node.id, job, visibleVariables(run.state, scopeId))
 }
 
 /** The worker's answer: its variables go to the subprocess's scope, then what it decided is done. */
@@ -46,7 +47,7 @@ export function workerAnswered(
   result?: JobResult
 ): void {
   const scopeId = controller.scopeId
-  const node = run.node(controller.nodeId)
+  const node = nodeOf(run.graph, controller.nodeId, "adHocSubProcess")
   const activate = result?.activateElements ?? []
   if (result?.isCompletionConditionFulfilled === true && activate.length > 0) {
     throw new Rejected(
@@ -62,12 +63,12 @@ export function workerAnswered(
       "result.activateElements"
     )
   }
-  const unknown = activate.filter((element) => !node.adHoc!.activatable.includes(element.elementId))
+  const unknown = activate.filter((element) => !node.adHoc.activatable.includes(element.elementId))
   if (unknown.length > 0) {
     throw new Rejected(
       "INVALID_ARGUMENT",
       `${unknown.map((element) => element.elementId).join(", ")} cannot be activated in ${node.id}: its elements are ${
-        node.adHoc!.activatable.join(", ")
+        node.adHoc.activatable.join(", ")
       }`,
       "result.activateElements"
     )

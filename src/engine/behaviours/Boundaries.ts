@@ -1,6 +1,7 @@
 // Armed catch events around a token: boundary events, event-based gateway targets, event-subprocess starts; opening,
 // closing and triggering them, and interrupting what they guard.
 import { evaluateFeel } from "../../bpmn/Expressions.ts"
+import { eventStartOf, isCatchEvent, nodeOf } from "../../bpmn/GraphNodes.ts"
 import { dueAt, nextCycleDue } from "../../bpmn/Timer.ts"
 import { type Boundary, type Token, visibleVariables } from "../InstanceState.ts"
 import { Rejected } from "../Rejected.ts"
@@ -22,6 +23,8 @@ export function openBoundaries(
   const visible = visibleVariables(run.state, host.scopeId)
   for (const boundaryId of eventIds) {
     const boundary = run.node(boundaryId)
+    // Only catch events are armed (the compiler lets nothing else be attached, follow a gateway, or start a scope).
+    if (!isCatchEvent(boundary)) continue
     const subscriptionId = run.newId(`boundary-${boundaryId}`)
     const base = { type: "BoundaryOpened" as const, hostTokenId: host.id, nodeId: boundaryId, subscriptionId, ...how }
     if (boundary.message !== null) {
@@ -82,8 +85,7 @@ export function triggerBoundary(run: Run, subscriptionId: string, variables: Rea
   if (armed.eventScopeId !== undefined) return run.triggerEventStart(armed, variables)
   const host = run.state.tokens[armed.hostTokenId]!
   if (armed.viaGateway === true) return run.passEventGateway(host, armed.nodeId, subscriptionId, variables)
-  const boundary = run.node(armed.nodeId)
-  const interrupting = boundary.boundary!.interrupting
+  const interrupting = nodeOf(run.graph, armed.nodeId, "boundaryEvent").boundary.interrupting
   // A timer fires once; a non-interrupting message or signal boundary stays armed.
   if (interrupting || armed.kind === "timer") {
     run.emit({ type: "BoundaryClosed", hostTokenId: host.id, nodeId: armed.nodeId, subscriptionId })
@@ -107,7 +109,8 @@ export function triggerBoundary(run: Run, subscriptionId: string, variables: Rea
  * occurrences collapse into one fire: bpmn/TimerCycle.ts).
  */
 function rearmCycle(run: Run, armed: Boundary, scopeId: string): void {
-  const timer = run.node(armed.nodeId).timer
+  const node = run.node(armed.nodeId)
+  const timer = isCatchEvent(node) ? node.timer : null
   if (armed.kind !== "timer" || timer === null || timer.kind !== "cycle" || armed.dueAt === undefined) return
   const fired = (armed.fired ?? 0) + 1
   const next = nextCycleDue(timer, Date.parse(armed.dueAt), run.now, fired, visibleVariables(run.state, scopeId))
@@ -128,7 +131,7 @@ function rearmCycle(run: Run, armed: Boundary, scopeId: string): void {
 
 /** An event subprocess's start event happened (message, signal, timer, condition). */
 export function triggerEventStart(run: Run, armed: Boundary, variables: Readonly<Record<string, unknown>>): void {
-  const interrupting = run.node(armed.nodeId).eventStart!.interrupting
+  const interrupting = eventStartOf(run.graph, armed.nodeId).interrupting
   // A timer fires once; a non-interrupting message, signal or condition can start the subprocess again.
   if (interrupting || armed.kind === "timer") {
     run.emit({

@@ -3,14 +3,15 @@
 // scope — all of them, or the one it names — in reverse order of completion: each handler runs in turn with the
 // variables its activity had, and the throw event goes on once the last one has completed. Each activity is undone
 // at most once.
-import type { GraphNode } from "../../bpmn/ProcessGraph.ts"
+import { isActivity } from "../../bpmn/GraphNodes.ts"
+import type { ActivityNode } from "../../bpmn/ProcessGraph.ts"
 import { finishEndEvent } from "../elements/events/EndEventCompletion.ts"
 import { type Compensable, type Token, visibleVariables } from "../InstanceState.ts"
 import type { Run } from "../Run.ts"
 import { endListenersPending } from "./Listeners.ts"
 
 /** Records a completed activity that has a compensation handler. */
-export function recordCompensable(run: Run, token: Token, node: GraphNode): void {
+export function recordCompensable(run: Run, token: Token, node: ActivityNode): void {
   if (node.compensation === undefined) return
   run.emit({
     type: "CompensableCompleted",
@@ -22,7 +23,10 @@ export function recordCompensable(run: Run, token: Token, node: GraphNode): void
 }
 
 const runHandler = (run: Run, throwToken: Token, record: Compensable) => {
-  const handlerId = run.node(record.nodeId).compensation!.handlerId
+  const activity = run.node(record.nodeId)
+  // Only activities with a handler are recorded (recordCompensable).
+  const handlerId = isActivity(activity) ? activity.compensation?.handlerId : undefined
+  if (handlerId === undefined) throw new Error(`graph node ${record.nodeId} has no compensation handler`)
   const tokenId = run.newId("token")
   run.emit({
     type: "ElementActivated",
@@ -36,13 +40,12 @@ const runHandler = (run: Run, throwToken: Token, record: Compensable) => {
 }
 
 /** A compensation throw event arrived: true while it waits for handlers (false: nothing to compensate). */
-export function startCompensation(run: Run, token: Token, node: GraphNode): boolean {
-  const target = node.compensationThrow!.activityId
+export function startCompensation(run: Run, token: Token, nodeId: string, target: string | null): boolean {
   const compensating = (run.state.compensable ?? [])
     .filter((c) => c.scopeId === token.scopeId && (target === null || c.nodeId === target))
     .reverse()
   if (compensating.length === 0) return false
-  run.emit({ type: "CompensationStarted", tokenId: token.id, nodeId: node.id, compensating })
+  run.emit({ type: "CompensationStarted", tokenId: token.id, nodeId, compensating })
   runHandler(run, token, compensating[0]!)
   return true
 }

@@ -1,5 +1,7 @@
 // Conditional events: conditions evaluated after every command; a non-interrupting one triggers on the rise.
 import { evaluateFeel, isExpression } from "../../bpmn/Expressions.ts"
+import { isCatchEvent } from "../../bpmn/GraphNodes.ts"
+import type { GraphNode } from "../../bpmn/ProcessGraph.ts"
 import { type InstanceState, visibleVariables } from "../InstanceState.ts"
 import type { Run } from "../Run.ts"
 
@@ -19,7 +21,7 @@ export function fireConditions(run: Run): boolean {
   for (const token of Object.values(run.state.tokens)) {
     if (token.wait?.kind !== "condition") continue
     const node = run.node(token.nodeId)
-    if (!run.conditionHolds(node.condition ?? "", run.state, token.scopeId)) continue
+    if (!run.conditionHolds(conditionOf(node), run.state, token.scopeId)) continue
     run.emit({ type: "ConditionTriggered", tokenId: token.id, nodeId: node.id })
     run.finishActivity(run.state.tokens[token.id]!, node, {})
     return true
@@ -28,13 +30,20 @@ export function fireConditions(run: Run): boolean {
     if (armed.kind !== "conditional" || run.conditionsFired.has(armed.subscriptionId)) continue
     const node = run.node(armed.nodeId)
     const scopeId = armed.eventScopeId ?? run.state.tokens[armed.hostTokenId]?.scopeId
-    if (scopeId === undefined || !run.conditionHolds(node.condition ?? "", run.state, scopeId)) continue
-    const interrupting = node.eventStart != null ? node.eventStart.interrupting : node.boundary?.interrupting ?? true
+    if (scopeId === undefined || !run.conditionHolds(conditionOf(node), run.state, scopeId)) continue
+    const interrupting = node.type === "startEvent" && node.eventStart != null
+      ? node.eventStart.interrupting
+      : node.type === "boundaryEvent"
+      ? node.boundary.interrupting
+      : true
     const armedBefore = run.before.boundaries?.[armed.subscriptionId] !== undefined
-    if (!interrupting && armedBefore && run.conditionHolds(node.condition ?? "", run.before, scopeId)) continue
+    if (!interrupting && armedBefore && run.conditionHolds(conditionOf(node), run.before, scopeId)) continue
     run.conditionsFired.add(armed.subscriptionId)
     run.triggerBoundary(armed.subscriptionId, {})
     return true
   }
   return false
 }
+
+/** The condition of a conditional catch event ("" for any other node: it never holds). */
+const conditionOf = (node: GraphNode): string => (isCatchEvent(node) ? node.condition ?? "" : "")

@@ -1,5 +1,6 @@
 // Errors and escalations: the nearest catcher walking outwards (boundary events, then event subprocesses, then the
 // enclosing scopes); uncaught errors become incidents or go to the calling instance.
+import { boundaryIdsOf, eventStartOf, nodeOf } from "../../bpmn/GraphNodes.ts"
 import type { GraphNode } from "../../bpmn/ProcessGraph.ts"
 import type { Token } from "../InstanceState.ts"
 import type { Run } from "../Run.ts"
@@ -19,7 +20,8 @@ export function throwError(
   const catcher = run.findCatcher(
     from,
     (node) =>
-      node.errorCatch !== null && (node.errorCatch.errorCode === null || node.errorCatch.errorCode === errorCode)
+      (node.type === "boundaryEvent" || node.type === "startEvent") && node.errorCatch !== null &&
+      (node.errorCatch.errorCode === null || node.errorCatch.errorCode === errorCode)
   )
   if (catcher === undefined && run.state.called === true) {
     // Camunda 8: the error goes on to the caller's call activity, and this instance ends.
@@ -75,7 +77,9 @@ export function findCatcher(
   readonly nodeId: string
 } | undefined {
   const boundaryOf = (token: Token): string | undefined =>
-    (token.loop ?? null) !== null ? undefined : run.node(token.nodeId).boundaryIds.find((id) => catches(run.node(id)))
+    (token.loop ?? null) !== null
+      ? undefined
+      : boundaryIdsOf(run.node(token.nodeId)).find((id) => catches(run.node(id)))
   const own = boundaryOf(from)
   if (own !== undefined) return { via: "boundary", host: from, nodeId: own }
   let leftEventSubprocess = false
@@ -90,7 +94,8 @@ export function findCatcher(
     const host = run.state.tokens[scope.tokenId]
     const boundaryId = host === undefined ? undefined : boundaryOf(host)
     if (host !== undefined && boundaryId !== undefined) return { via: "boundary", host, nodeId: boundaryId }
-    leftEventSubprocess = host !== undefined && run.node(host.nodeId).triggeredByEvent === true
+    const hostNode = host === undefined ? undefined : run.node(host.nodeId)
+    leftEventSubprocess = hostNode?.type === "subProcess" && hostNode.triggeredByEvent === true
     scopeId = scope.parentId
   }
 }
@@ -104,7 +109,9 @@ export function findCatcher(
 export function throwEscalation(run: Run, from: Token, code: string): boolean {
   const catcher = run.findCatcher(
     from,
-    (node) => node.escalationCatch != null && (node.escalationCatch.code === null || node.escalationCatch.code === code)
+    (node) =>
+      (node.type === "boundaryEvent" || node.type === "startEvent") && node.escalationCatch != null &&
+      (node.escalationCatch.code === null || node.escalationCatch.code === code)
   )
   run.emit({
     type: "EscalationThrown",
@@ -121,11 +128,11 @@ export function throwEscalation(run: Run, from: Token, code: string): boolean {
     return true
   }
   if (catcher.via === "eventSubprocess") {
-    const interrupting = run.node(catcher.nodeId).eventStart!.interrupting
+    const interrupting = eventStartOf(run.graph, catcher.nodeId).interrupting
     run.startEventSubprocess(catcher.scopeId, catcher.nodeId, {})
     return !interrupting
   }
-  const interrupting = run.node(catcher.nodeId).boundary!.interrupting
+  const interrupting = nodeOf(run.graph, catcher.nodeId, "boundaryEvent").boundary.interrupting
   if (interrupting) run.interrupt(catcher.host)
   run.enter(catcher.nodeId, null, catcher.host.scopeId)
   return !interrupting

@@ -1,4 +1,5 @@
 // Event subprocesses: their start events armed while the enclosing scope runs, and started when one triggers.
+import { eventStartOf } from "../../bpmn/GraphNodes.ts"
 import type { Run } from "../Run.ts"
 
 /** The start events of the event subprocesses of a scope: the process's, or an embedded subprocess's. */
@@ -9,7 +10,8 @@ export function eventStartsOf(run: Run, scopeId: string): ReadonlyArray<string> 
   // Only the scope a subprocess's content runs in (its token waits on it), not a multi-instance body or iteration.
   const wait = run.state.tokens[scope.tokenId]?.wait
   if (wait?.kind !== "subprocess" || wait.scopeId !== scopeId) return []
-  return run.node(scope.nodeId).eventStartIds ?? []
+  const node = run.node(scope.nodeId)
+  return node.type === "subProcess" ? node.eventStartIds ?? [] : []
 }
 
 /** What an event subprocess's subscriptions hang on: the scope's token, or the instance id at process level. */
@@ -41,11 +43,11 @@ export function startEventSubprocess(
   startNodeId: string,
   variables: Readonly<Record<string, unknown>>
 ): void {
-  const start = run.node(startNodeId)
-  if (start.eventStart!.interrupting) {
+  const eventStart = eventStartOf(run.graph, startNodeId)
+  if (eventStart.interrupting) {
     run.closeEventStarts(scopeId)
     run.terminateScope(scopeId)
   }
   if (Object.keys(variables).length > 0) run.propagate(scopeId, startNodeId, variables)
-  run.enter(start.eventStart!.subprocessId, null, scopeId)
+  run.enter(eventStart.subprocessId, null, scopeId)
 }

@@ -4,6 +4,7 @@
 // (they may correct its assignee, candidates, dates, priority), completing ones before a completion takes effect (they
 // may deny it: the task stays open). A listener job's variables go where an activity's would; a failed one follows the
 // job rules (retries, then an incident; resolving it lets the listener run again).
+import { nodeOf } from "../../bpmn/GraphNodes.ts"
 import type { GraphNode, ListenerDefinition } from "../../bpmn/ProcessGraph.ts"
 import { finishEndEvent } from "../elements/events/EndEventCompletion.ts"
 import { createUserTask } from "../elements/tasks/UserTaskCreation.ts"
@@ -34,7 +35,9 @@ const createListenerJob = (
   })
 
 const listenersOf = (node: GraphNode, phase: ListenerProgress["phase"]): ReadonlyArray<ListenerDefinition> =>
-  phase === "start" || phase === "end" ? node.listeners?.[phase] ?? [] : node.taskListeners?.[phase] ?? []
+  phase === "start" || phase === "end" ? node.listeners?.[phase] ?? [] : node.type === "userTask"
+    ? node.taskListeners?.[phase] ?? []
+    : []
 
 const seenBy = (run: Run, token: Token) => ({ ...visibleVariables(run.state, token.scopeId), ...token.locals })
 
@@ -121,7 +124,9 @@ const finishListeners = (
   progress: ListenerProgress,
   corrections: ListenerProgress["corrections"]
 ) => {
-  if (progress.phase === "creating") return createUserTask(run, token, node, seenBy(run, token), corrections ?? {})
+  if (progress.phase === "creating") {
+    return createUserTask(run, token, nodeOf(run.graph, node.id, "userTask"), seenBy(run, token), corrections ?? {})
+  }
   if (progress.phase === "completing") {
     const variables = progress.variables ?? {}
     run.emit({ type: "UserTaskCompleted", tokenId: token.id, nodeId: node.id, taskId: progress.taskId!, variables })

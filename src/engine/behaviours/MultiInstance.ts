@@ -1,12 +1,12 @@
 // Multi-instance activities: the body, its iterations (parallel or sequential) and the output collection.
 import { evaluateFeel } from "../../bpmn/Expressions.ts"
-import type { GraphNode } from "../../bpmn/ProcessGraph.ts"
+import { loopOf } from "../../bpmn/GraphNodes.ts"
+import type { GraphNode, MultiInstanceDefinition } from "../../bpmn/ProcessGraph.ts"
 import { type Token, visibleVariables } from "../InstanceState.ts"
 import type { Run } from "../Run.ts"
 
 /** BPMN 13.2.2 / Zeebe: the input collection is evaluated once; parallel starts every item, sequential one by one. */
-export function startMultiInstance(run: Run, token: Token, node: GraphNode): void {
-  const loop = node.multiInstance!
+export function startMultiInstance(run: Run, token: Token, node: GraphNode, loop: MultiInstanceDefinition): void {
   const collection = evaluateFeel(loop.inputCollection, visibleVariables(run.state, token.scopeId))
   if (!collection.ok) {
     return run.raiseIncident(
@@ -43,7 +43,7 @@ export function startMultiInstance(run: Run, token: Token, node: GraphNode): voi
 
 export function startIteration(run: Run, bodyScopeId: string, index: number): void {
   const body = run.state.scopes[bodyScopeId]!
-  const loop = run.node(body.nodeId).multiInstance!
+  const loop = loopOf(run.graph, body.nodeId)
   const tokenId = run.newId("token")
   run.emit({
     type: "IterationStarted",
@@ -62,7 +62,7 @@ export function startIteration(run: Run, bodyScopeId: string, index: number): vo
 
 /** One iteration ended: its output element goes into its slot of the output collection. */
 export function finishIteration(run: Run, token: Token, node: GraphNode): void {
-  const loop = node.multiInstance!
+  const loop = loopOf(run.graph, node.id)
   const { bodyScopeId, index } = token.loop!
   if (loop.outputCollection !== null && loop.outputElement !== null) {
     const value = evaluateFeel(loop.outputElement, visibleVariables(run.state, token.scopeId))
@@ -97,7 +97,7 @@ export function finishIteration(run: Run, token: Token, node: GraphNode): void {
 export function completeMultiInstance(run: Run, bodyScopeId: string): void {
   const body = run.state.scopes[bodyScopeId]!
   const node = run.node(body.nodeId)
-  const loop = node.multiInstance!
+  const loop = loopOf(run.graph, node.id)
   const outputs = loop.outputCollection === null
     ? {}
     : { [loop.outputCollection]: body.variables[loop.outputCollection] }

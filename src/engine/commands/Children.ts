@@ -1,5 +1,6 @@
 // What a called instance tells its call activity: it completed (its variables come back), failed to start (an
 // incident), threw an error or an escalation it did not catch itself.
+import { nodeOf } from "../../bpmn/GraphNodes.ts"
 import type { CommandHandler } from "./Handler.ts"
 
 export const childInstanceFailed: CommandHandler<"ChildInstanceFailed"> = (run, command) => {
@@ -39,7 +40,7 @@ export const childEscalated: CommandHandler<"ChildEscalated"> = (run, command, s
 export const childInstanceCompleted: CommandHandler<"ChildInstanceCompleted"> = (run, command, status) => {
   const token = run.tokenWaitingFor("child", command.childInstanceId)
   if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
-  const node = run.node(token.nodeId)
+  const node = nodeOf(run.graph, token.nodeId, "callActivity")
   run.emit({
     type: "ChildInstanceCompleted",
     tokenId: token.id,
@@ -52,7 +53,7 @@ export const childInstanceCompleted: CommandHandler<"ChildInstanceCompleted"> = 
   run.finishActivity(
     token,
     node,
-    node.outputs.length > 0 || node.call!.propagateAllChildVariables ? command.variables : {}
+    node.outputs.length > 0 || node.call.propagateAllChildVariables ? command.variables : {}
   )
   return run.drain()
 }

@@ -1,5 +1,6 @@
 // The answer to a business rule task's decision: its outputs become variables (SERVICE.md: every output column, and
 // the whole result in resultVariable), or the failure becomes an incident.
+import { nodeOf } from "../../bpmn/GraphNodes.ts"
 import type { CommandHandler } from "./Handler.ts"
 
 export const decisionFailed: CommandHandler<"DecisionFailed"> = (run, command) => {
@@ -17,7 +18,7 @@ export const decisionFailed: CommandHandler<"DecisionFailed"> = (run, command) =
 export const decisionEvaluated: CommandHandler<"DecisionEvaluated"> = (run, command, status) => {
   const token = run.tokenWaitingFor("decision", command.evaluationId)
   if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
-  const node = run.node(token.nodeId)
+  const node = nodeOf(run.graph, token.nodeId, "businessRuleTask")
   run.emit({
     type: "DecisionEvaluated",
     tokenId: token.id,
@@ -25,6 +26,6 @@ export const decisionEvaluated: CommandHandler<"DecisionEvaluated"> = (run, comm
     evaluationId: command.evaluationId,
     result: command.result
   })
-  run.finishActivity(token, node, { ...command.outputs, [node.decision!.resultVariable]: command.result })
+  run.finishActivity(token, node, { ...command.outputs, [node.decision.resultVariable]: command.result })
   return run.drain()
 }

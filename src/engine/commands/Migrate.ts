@@ -1,4 +1,5 @@
 // Migration to another version of the process: tokens and what they host take their mapped nodes.
+import { boundaryIdsOf } from "../../bpmn/GraphNodes.ts"
 import type { ProcessGraph } from "../../bpmn/ProcessGraph.ts"
 import type { InstanceCommand } from "../InstanceCommands.ts"
 import type { Boundary } from "../InstanceState.ts"
@@ -41,7 +42,7 @@ export function migrateFrom(
       ? run.eventStartsOf(armed.eventScopeId).includes(armed.nodeId)
       : host !== undefined && (armed.viaGateway === true
         ? run.node(host.nodeId).outgoing.some((flowId) => run.flow(flowId).target === armed.nodeId)
-        : run.node(host.nodeId).boundaryIds.includes(armed.nodeId))
+        : boundaryIdsOf(run.node(host.nodeId)).includes(armed.nodeId))
     if (!stillThere || !sameKind(armed)) {
       run.emit({
         type: "BoundaryClosed",
@@ -61,7 +62,7 @@ export function migrateFrom(
     const node = run.node(token.nodeId)
     const armed = armedAt(token.id)
     const gateway = node.type === "eventBasedGateway"
-    const wanted = gateway ? node.outgoing.map((flowId) => run.flow(flowId).target) : node.boundaryIds
+    const wanted = gateway ? node.outgoing.map((flowId) => run.flow(flowId).target) : boundaryIdsOf(node)
     const missing = wanted.filter((id) => !armed.has(id))
     if (missing.length > 0) run.openBoundaries(token, token, missing, gateway ? { viaGateway: true } : {})
   }

@@ -25,7 +25,10 @@ export function moveToken(run: Run, command: Extract<InstanceCommand, { type: "M
       "targetNodeId"
     )
   }
-  if (target.type === "boundaryEvent" || target.triggeredByEvent === true || target.eventStart != null) {
+  if (
+    target.type === "boundaryEvent" || (target.type === "subProcess" && target.triggeredByEvent === true) ||
+    (target.type === "startEvent" && target.eventStart != null)
+  ) {
     throw new Rejected(
       "INVALID_ARGUMENT",
       `${target.id} is a ${

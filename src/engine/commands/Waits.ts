@@ -40,7 +40,7 @@ export const answerWait = (run: Run, command: Answer, status: InstanceState["sta
   const token = waitingToken(run, command)
   if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
   const node = run.node(token.nodeId)
-  if (command.type === "CompleteJob" && node.adHoc !== undefined && isController(run, token)) {
+  if (command.type === "CompleteJob" && node.type === "adHocSubProcess" && isController(run, token)) {
     run.emit({
       type: "JobCompleted",
       tokenId: token.id,

@@ -1,9 +1,9 @@
 // Every executable node type and its behaviour, exhaustively: a new element is its own file plus one line here.
-import type { NodeType } from "../../bpmn/ProcessGraph.ts"
+import type { NodeOf, NodeType } from "../../bpmn/ProcessGraph.ts"
 import { adHocSubProcess } from "./containers/AdHocSubProcess.ts"
 import { callActivity } from "./containers/CallActivity.ts"
 import { subProcess } from "./containers/SubProcess.ts"
-import { type ActivateElement, passThrough } from "./Element.ts"
+import { type ActivateElement, type Arrival, passThrough } from "./Element.ts"
 import { endEvent } from "./events/EndEvent.ts"
 import { intermediateCatchEvent } from "./events/IntermediateCatchEvent.ts"
 import { intermediateThrowEvent } from "./events/IntermediateThrowEvent.ts"
@@ -17,7 +17,7 @@ import { jobTask } from "./tasks/JobTask.ts"
 import { scriptTask } from "./tasks/ScriptTask.ts"
 import { userTask } from "./tasks/UserTask.ts"
 
-export const ELEMENTS: { readonly [type in NodeType]: ActivateElement } = {
+const ELEMENTS: { readonly [T in NodeType]: ActivateElement<NodeOf<T>> } = {
   startEvent,
   endEvent,
   intermediateThrowEvent,
@@ -39,3 +39,7 @@ export const ELEMENTS: { readonly [type in NodeType]: ActivateElement } = {
   adHocSubProcess,
   callActivity
 }
+
+/** The behaviour of the arriving node's type, given the node as that type. */
+export const activateElement = <T extends NodeType>(type: T, arrival: Arrival<NodeOf<T>>): void =>
+  ELEMENTS[type](arrival)

@@ -2,13 +2,13 @@
 // entering, `activeElementsCollection` names the inner elements to activate (several at once, or none: then the
 // subprocess waits); what completes it is in behaviours/AdHocCompletion.ts.
 import { evaluateFeel } from "../../../bpmn/Expressions.ts"
-import { MAX_AD_HOC_ACTIVATIONS } from "../../../bpmn/ProcessGraph.ts"
+import { type AdHocSubProcessNode, MAX_AD_HOC_ACTIVATIONS } from "../../../bpmn/ProcessGraph.ts"
 import { askWorker, elementsFor } from "../../behaviours/AdHocWorker.ts"
 import type { ActivateElement } from "../Element.ts"
 import { openScope } from "./SubProcess.ts"
 
-export const adHocSubProcess: ActivateElement = ({ run, token, node, visible, locals }) => {
-  const adHoc = node.adHoc!
+export const adHocSubProcess: ActivateElement<AdHocSubProcessNode> = ({ run, token, node, visible, locals }) => {
+  const adHoc = node.adHoc
   let activate: ReadonlyArray<string> = []
   if (node.job === null && adHoc.activeElements !== null) {
     const outcome = evaluateFeel(adHoc.activeElements, visible)
@@ -38,6 +38,6 @@ export const adHocSubProcess: ActivateElement = ({ run, token, node, visible, lo
     ...(node.job === null ? {} : { adHocSubProcessElements: elementsFor(run, node) })
   })
   // Implemented by a job worker: the worker decides what runs (behaviours/AdHocWorker.ts).
-  if (node.job !== null) return askWorker(run, scopeId)
+  if (node.job !== null) return askWorker(run, scopeId, node.job)
   for (const elementId of activate) run.enter(elementId, null, scopeId)
 }

@@ -1,10 +1,11 @@
 // Call activities: the child is an instance of the latest version of the called process (or the latest with the
 // version tag it binds to); it gets the parent's visible
 // variables (with the input mappings), and the parent waits until it ends.
+import type { CallActivityNode } from "../../../bpmn/ProcessGraph.ts"
 import type { ActivateElement } from "../Element.ts"
 
-export const callActivity: ActivateElement = ({ run, token, node, visible }) => {
-  const call = node.call!
+export const callActivity: ActivateElement<CallActivityNode> = ({ run, token, node, visible }) => {
+  const call = node.call
   run.emit({
     type: "ChildInstanceRequested",
     tokenId: token.id,

@@ -1,5 +1,6 @@
 // Embedded subprocesses: a variable scope of their own (their input mappings are its local variables), entered at
 // their start event.
+import type { SubProcessNode } from "../../../bpmn/ProcessGraph.ts"
 import type { Token } from "../../InstanceState.ts"
 import type { Run } from "../../Run.ts"
 import type { ActivateElement, Arrival, Variables } from "../Element.ts"
@@ -18,5 +19,5 @@ export function openScope(run: Run, token: Token, node: Arrival["node"], locals:
   return scopeId
 }
 
-export const subProcess: ActivateElement = ({ run, token, node, locals }) =>
+export const subProcess: ActivateElement<SubProcessNode> = ({ run, token, node, locals }) =>
   run.enter(node.startNodeIds[0]!, null, openScope(run, token, node, locals))

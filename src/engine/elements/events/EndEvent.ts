@@ -1,15 +1,18 @@
 // End events: none, error (thrown to the nearest catcher), message (a job), signal, escalation, terminate (ends every
 // other path of its scope, BPMN 13.5.6). The scope completes when nothing is left in it.
+import type { EndEventNode } from "../../../bpmn/ProcessGraph.ts"
 import { startCompensation } from "../../behaviours/Compensation.ts"
 import { endListenersPending } from "../../behaviours/Listeners.ts"
 import type { ActivateElement } from "../Element.ts"
 import { createJob } from "../tasks/JobTask.ts"
 import { finishEndEvent } from "./EndEventCompletion.ts"
 
-export const endEvent: ActivateElement = ({ run, token, node, visible, locals }) => {
+export const endEvent: ActivateElement<EndEventNode> = ({ run, token, node, visible, locals }) => {
   if (node.errorThrow !== null) return run.throwError(token, node.errorThrow.errorCode, "", {})
-  if (node.job !== null) return createJob(run, token, node, visible)
-  if (node.compensationThrow !== undefined && startCompensation(run, token, node)) return
+  if (node.job !== null) return createJob(run, token, node.id, node.job, visible)
+  if (
+    node.compensationThrow !== undefined && startCompensation(run, token, node.id, node.compensationThrow.activityId)
+  ) return
   if (node.signalThrow != null) {
     run.emit({
       type: "SignalThrown",

@@ -1,10 +1,13 @@
 // Intermediate catch events and receive tasks: wait for a timer, a signal, a condition or a message (link catch
 // events pass through). The correlation key is evaluated when the token arrives and stored with the subscription.
 import { evaluateFeel } from "../../../bpmn/Expressions.ts"
+import type { IntermediateCatchEventNode, MessageDefinition, ReceiveTaskNode } from "../../../bpmn/ProcessGraph.ts"
 import { dueAt } from "../../../bpmn/Timer.ts"
-import type { ActivateElement } from "../Element.ts"
+import type { ActivateElement, Arrival } from "../Element.ts"
 
-export const intermediateCatchEvent: ActivateElement = ({ run, token, node, visible }) => {
+export const intermediateCatchEvent: ActivateElement<IntermediateCatchEventNode | ReceiveTaskNode> = (arrival) => {
+  const { run, token, node, visible } = arrival
+  if (node.type === "receiveTask") return subscribe(arrival, node.message)
   const tokenId = token.id
   if (node.timer !== null) {
     const due = dueAt(node.timer, run.now, visible)
@@ -37,7 +40,13 @@ export const intermediateCatchEvent: ActivateElement = ({ run, token, node, visi
     run.emit({ type: "ConditionSubscribed", tokenId, nodeId: node.id })
     return
   }
-  const message = node.message!
+  if (node.message === null) throw new Error(`intermediate catch event ${node.id} has no event to wait for`)
+  return subscribe(arrival, node.message)
+}
+
+/** Waits for a message: its correlation key is evaluated now and kept with the subscription. */
+const subscribe = ({ run, token, node, visible }: Arrival, message: MessageDefinition) => {
+  const tokenId = token.id
   const key = evaluateFeel(message.correlationKey, visible)
   if (!key.ok) {
     return run.raiseIncident(token, "EXTRACT_VALUE_ERROR", `correlation key of ${node.id} failed: ${key.message}`)

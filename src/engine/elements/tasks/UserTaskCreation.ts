@@ -2,7 +2,7 @@
 // then what its creating listeners corrected; the token waits for it. A priority or date expression whose value
 // cannot be one is an incident, as in Camunda.
 import { evaluateFeel } from "../../../bpmn/Expressions.ts"
-import type { GraphNode } from "../../../bpmn/ProcessGraph.ts"
+import type { UserTaskNode } from "../../../bpmn/ProcessGraph.ts"
 import { resolveSchedule } from "../../../bpmn/TaskSchedule.ts"
 import type { TaskCorrections } from "../../InstanceCommands.ts"
 import type { Token } from "../../InstanceState.ts"
@@ -24,11 +24,11 @@ const defined = (corrections: TaskCorrections) =>
 export function createUserTask(
   run: Run,
   token: Token,
-  node: GraphNode,
+  node: UserTaskNode,
   visible: Variables,
   corrections: TaskCorrections
 ) {
-  const definition = node.userTask!
+  const definition = node.userTask
   const evaluate = (value: string | null): string | null => {
     if (value === null) return null
     const outcome = evaluateFeel(value, visible)
