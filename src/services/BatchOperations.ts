@@ -7,6 +7,7 @@ import type { Principal } from "../auth/Principal.ts"
 import { toJson } from "../persistence/SqlValues.ts"
 import { type NotFound, notFound, type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { BatchOperation, CreateBatchOperation } from "../schema/BatchOperations.ts"
+import { BatchOperationId } from "../schema/ResourceIds.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
 
@@ -17,7 +18,7 @@ export interface BatchOperationsShape {
     principal: Principal,
     input: typeof CreateBatchOperation.Type
   ) => Effect.Effect<BatchOperation, NotFound | ValidationError>
-  readonly get: (tenantId: string, id: string) => Effect.Effect<BatchOperation, NotFound>
+  readonly get: (tenantId: string, id: BatchOperationId) => Effect.Effect<BatchOperation, NotFound>
 }
 
 interface BatchRow {
@@ -46,9 +47,8 @@ export class BatchOperations
       const sql = yield* SqlClient.SqlClient
       const runner = yield* BatchRunner
 
-      const get = (tenantId: string, id: string) =>
+      const get = (tenantId: string, id: BatchOperationId) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("batch operation", id)
           const [batch] = yield* sql<
             BatchRow
           >`SELECT id, type, state, total, created_by, created_at, completed_at FROM batch_operations
@@ -145,7 +145,7 @@ export class BatchOperations
                 }
               })
             }
-            const id = yield* newId
+            const id = BatchOperationId.make(yield* newId)
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql.withTransaction(Effect.gen(function*() {
               yield* sql`INSERT INTO batch_operations (tenant_id, id, type, state, parameters, total, created_by, created_at, completed_at)

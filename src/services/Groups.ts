@@ -6,6 +6,7 @@ import { isUniqueViolation } from "../persistence/SqlValues.ts"
 import { type Conflict, conflict, NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Group, GroupMember } from "../schema/Groups.ts"
+import type { GroupId, UserId } from "../schema/ResourceIds.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
 import { Users } from "./Users.ts"
@@ -46,18 +47,18 @@ export interface GroupsShape {
     tenantId: string,
     input: { readonly name: string; readonly description?: string | undefined }
   ) => Effect.Effect<Group, Conflict>
-  readonly get: (tenantId: string, id: string) => Effect.Effect<Group, NotFound>
+  readonly get: (tenantId: string, id: GroupId) => Effect.Effect<Group, NotFound>
   readonly members: (
     tenantId: string,
-    groupId: string,
+    groupId: GroupId,
     page: PageRequest
   ) => Effect.Effect<PageOf<GroupMember>, NotFound>
   readonly addMember: (
     tenantId: string,
-    groupId: string,
+    groupId: GroupId,
     userId: string
   ) => Effect.Effect<GroupMember, NotFound | Conflict>
-  readonly removeMember: (tenantId: string, groupId: string, userId: string) => Effect.Effect<GroupMember, NotFound>
+  readonly removeMember: (tenantId: string, groupId: GroupId, userId: UserId) => Effect.Effect<GroupMember, NotFound>
   /** Ids of the groups a user belongs to. */
   readonly groupIdsOf: (tenantId: string, userId: string) => Effect.Effect<ReadonlyArray<string>>
 }
@@ -76,7 +77,6 @@ export class Groups extends Context.Service<Groups, GroupsShape>()("flowcore/Gro
 
       const get: GroupsShape["get"] = (tenantId, id) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("group", id)
           const rows = yield* sql<GroupRow>`${selectGroups(tenantId)} AND g.id = ${id}`.pipe(Effect.orDie)
           if (rows[0] === undefined) return yield* notFound("group", id)
           return toGroup(rows[0])
@@ -143,7 +143,6 @@ export class Groups extends Context.Service<Groups, GroupsShape>()("flowcore/Gro
         removeMember: (tenantId, groupId, userId) =>
           Effect.gen(function*() {
             const group = yield* get(tenantId, groupId)
-            if (!isUuid(userId)) return yield* notFound("group member", userId)
             const rows = yield* sql<MemberRow>`DELETE FROM group_members m USING users u
               WHERE m.tenant_id = ${tenantId} AND m.group_id = ${group.id} AND m.user_id = ${userId} AND u.id = m.user_id
               RETURNING m.group_id, m.user_id, m.added_at, u.username`.pipe(Effect.orDie)

@@ -10,8 +10,9 @@ import { fromJson, toJson } from "../persistence/SqlValues.ts"
 import { type Conflict, conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Invitation } from "../schema/Invitations.ts"
+import type { InvitationId } from "../schema/ResourceIds.ts"
 import type { User } from "../schema/Users.ts"
-import { isUuid, newId } from "./Ids.ts"
+import { newId } from "./Ids.ts"
 import { isoFromDb, nowIso, nowMillis } from "./Time.ts"
 import { Users } from "./Users.ts"
 
@@ -59,7 +60,7 @@ export interface InvitationsShape {
     { readonly invitation: Invitation; readonly user: User; readonly tenantId: string },
     NotFound | Conflict
   >
-  readonly revoke: (tenantId: string, id: string) => Effect.Effect<Invitation, NotFound | Conflict>
+  readonly revoke: (tenantId: string, id: InvitationId) => Effect.Effect<Invitation, NotFound | Conflict>
 }
 
 export class Invitations extends Context.Service<Invitations, InvitationsShape>()("flowcore/Invitations") {
@@ -154,7 +155,6 @@ export class Invitations extends Context.Service<Invitations, InvitationsShape>(
 
         revoke: (tenantId, id) =>
           Effect.gen(function*() {
-            if (!isUuid(id)) return yield* notFound("invitation", id)
             const now = yield* nowMillis
             const rows = yield* sql<
               InvitationRow

@@ -13,6 +13,7 @@ import { fromJson, toJson } from "../persistence/SqlValues.ts"
 import { Forbidden, type NotFound, notFound, type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { Permission, ResourceAuthorization, ResourceType } from "../schema/Authorizations.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
+import { type AuthorizationId, GroupId, parseId } from "../schema/ResourceIds.ts"
 import { Groups } from "./Groups.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
@@ -60,7 +61,7 @@ export interface ResourceAuthorizationsShape {
     page: PageRequest
   ) => Effect.Effect<PageOf<ResourceAuthorization>>
   readonly grant: (tenantId: string, grant: Grant) => Effect.Effect<ResourceAuthorization, NotFound | ValidationError>
-  readonly revoke: (tenantId: string, id: string) => Effect.Effect<ResourceAuthorization, NotFound>
+  readonly revoke: (tenantId: string, id: AuthorizationId) => Effect.Effect<ResourceAuthorization, NotFound>
   /** Whether the caller may exercise `permission` on the resource (see the rule at the top of this file). */
   readonly isPermitted: (
     principal: Principal,
@@ -86,6 +87,7 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
       const sql = yield* SqlClient.SqlClient
       const users = yield* Users
       const groups = yield* Groups
+      const groupIdOf = parseId(GroupId)
 
       const isPermitted: ResourceAuthorizationsShape["isPermitted"] = (
         principal,
@@ -139,7 +141,7 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
               return yield* validationError("userId", "give exactly one of userId and groupId", "ONE_OF")
             }
             if (grant.userId !== undefined) yield* users.get(tenantId, grant.userId)
-            if (grant.groupId !== undefined) yield* groups.get(tenantId, grant.groupId)
+            if (grant.groupId !== undefined) yield* groups.get(tenantId, yield* groupIdOf(grant.groupId))
             const id = yield* newId
             const now = yield* nowIso
             const permissions = [...new Set(grant.permissions)]
@@ -154,7 +156,6 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
           }),
         revoke: (tenantId, id) =>
           Effect.gen(function*() {
-            if (!isUuid(id)) return yield* notFound("authorization", id)
             const rows = yield* sql<AuthorizationRow>`DELETE FROM resource_authorizations
               WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING *`.pipe(Effect.orDie)
             if (rows[0] === undefined) return yield* notFound("authorization", id)

@@ -8,7 +8,8 @@ import { contentOf, storedContent } from "../persistence/SqlValues.ts"
 import { type NotFound, notFound, type ValidationError } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Template } from "../schema/Modeling.ts"
-import { isUuid, newId } from "./Ids.ts"
+import { TemplateId } from "../schema/ResourceIds.ts"
+import { newId } from "./Ids.ts"
 import { ProcessModels } from "./ProcessModels.ts"
 import { isoFromDb, nowMillis } from "./Time.ts"
 
@@ -39,13 +40,13 @@ type Input = { readonly name: string; readonly description?: string | undefined;
 export interface TemplatesShape {
   readonly list: (tenantId: string, page: PageRequest) => Effect.Effect<PageOf<Template>>
   readonly create: (principal: Principal, input: Input) => Effect.Effect<Template, ValidationError>
-  readonly get: (tenantId: string, id: string) => Effect.Effect<Template, NotFound>
+  readonly get: (tenantId: string, id: TemplateId) => Effect.Effect<Template, NotFound>
   readonly update: (
     principal: Principal,
-    id: string,
+    id: TemplateId,
     input: Input
   ) => Effect.Effect<Template, NotFound | ValidationError>
-  readonly remove: (tenantId: string, id: string) => Effect.Effect<Template, NotFound>
+  readonly remove: (tenantId: string, id: TemplateId) => Effect.Effect<Template, NotFound>
 }
 
 export class Templates extends Context.Service<Templates, TemplatesShape>()("flowcore/Templates") {
@@ -55,9 +56,8 @@ export class Templates extends Context.Service<Templates, TemplatesShape>()("flo
       const sql = yield* SqlClient.SqlClient
       const models = yield* ProcessModels
 
-      const row = (tenantId: string, id: string) =>
+      const row = (tenantId: string, id: TemplateId) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("template", id)
           const [found] = yield* sql<TemplateRow>`SELECT * FROM templates WHERE tenant_id = ${tenantId} AND id = ${id}`
             .pipe(Effect.orDie)
           if (found === undefined) return yield* notFound("template", id)
@@ -85,7 +85,7 @@ export class Templates extends Context.Service<Templates, TemplatesShape>()("flo
         create: (principal, input) =>
           Effect.gen(function*() {
             const key = yield* compiledKey(input.content)
-            const id = yield* newId
+            const id = TemplateId.make(yield* newId)
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`INSERT INTO templates (tenant_id, id, name, description, content, process_key, created_by, created_at, updated_at)
               VALUES (${principal.tenantId}, ${id}, ${input.name}, ${input.description ?? null}, ${

@@ -2,8 +2,9 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { NotFoundHttp } from "../../schema/ApiErrors.ts"
 import { AuthorizationQuery, GrantAuthorization, ResourceAuthorization } from "../../schema/Authorizations.ts"
-import { IdParam, Page, PageQueryFields } from "../../schema/Common.ts"
+import { Page, PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
+import { AuthorizationId } from "../../schema/ResourceIds.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class AuthorizationsApi extends HttpApiGroup.make("authorizations")
@@ -22,7 +23,7 @@ export class AuthorizationsApi extends HttpApiGroup.make("authorizations")
         "Once any grant exists for a resource, only ADMINs and grantees holding the permission may act on it."
     })),
     HttpApiEndpoint.delete("revoke", "/:id", {
-      params: IdParam,
+      params: { id: AuthorizationId },
       success: Ok(ResourceAuthorization, "Permission revoked"),
       error: NotFoundHttp
     }).annotateMerge(OpenApi.annotations({ summary: "Revoke a permission; the revoked grant is returned" }))

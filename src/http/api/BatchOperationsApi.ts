@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import { BatchOperation, CreateBatchOperation } from "../../schema/BatchOperations.ts"
-import { IdParam } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
+import { BatchOperationId } from "../../schema/ResourceIds.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class BatchOperationsApi extends HttpApiGroup.make("batchOperations")
@@ -18,7 +18,11 @@ export class BatchOperationsApi extends HttpApiGroup.make("batchOperations")
         "Answers 202 with the batch (state ACTIVE, items PENDING); it runs in the background, survives restarts, and applies " +
         "each item once. At most 10,000 targets. Each item ends SUCCEEDED or FAILED with the reason (an unknown id, a finished instance, ...)."
     })),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(BatchOperation), error: NotFoundHttp })
+    HttpApiEndpoint.get("get", "/:id", {
+      params: { id: BatchOperationId },
+      success: Ok(BatchOperation),
+      error: NotFoundHttp
+    })
       .annotateMerge(
         OpenApi.annotations({
           summary: "Progress (pending / succeeded / failed) and each item's outcome; COMPLETED when nothing is pending"

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { IdParam, Page, PageQueryFields } from "../../schema/Common.ts"
+import { Page, PageQueryFields } from "../../schema/Common.ts"
 import {
   Decision,
   DecisionDetail,
@@ -16,6 +16,7 @@ import {
   FeelResult
 } from "../../schema/Decisions.ts"
 import { Ok } from "../../schema/Envelope.ts"
+import { DecisionModelId } from "../../schema/ResourceIds.ts"
 import { Authentication } from "../Middleware.ts"
 
 const DmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/xml" })).annotate({
@@ -23,6 +24,9 @@ const DmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "appli
 })
 const XmlDocument = Schema.Struct({ id: Schema.String, xml: Schema.String }).annotate({ identifier: "XmlDocument" })
 const EvaluationErrors = [NotFoundHttp, BusinessErrorHttp, ValidationErrorHttp] as const
+
+/** A decision by its id or by its name (decisionsByName): not a UUID-only path id. */
+const DecisionRef = { id: Schema.String.annotate({ description: "the decision's id, or its name" }) }
 
 export class DecisionsApi extends HttpApiGroup.make("decisions")
   .add(
@@ -48,16 +52,16 @@ export class DecisionsApi extends HttpApiGroup.make("decisions")
         summary: "Import a DMN XML file: a decision model and each of its decisions (as new versions)"
       })
     ),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(DecisionDetail), error: NotFoundHttp })
+    HttpApiEndpoint.get("get", "/:id", { params: DecisionRef, success: Ok(DecisionDetail), error: NotFoundHttp })
       .annotateMerge(OpenApi.annotations({ summary: "A decision" })),
-    HttpApiEndpoint.get("xml", "/:id/xml", { params: IdParam, success: Ok(XmlDocument), error: NotFoundHttp })
+    HttpApiEndpoint.get("xml", "/:id/xml", { params: DecisionRef, success: Ok(XmlDocument), error: NotFoundHttp })
       .annotateMerge(
         OpenApi.annotations({
           summary: "The decision's DMN XML (generated for JSON tables); re-importing it evaluates the same"
         })
       ),
     HttpApiEndpoint.post("evaluate", "/:id/evaluate", {
-      params: IdParam,
+      params: DecisionRef,
       query: Schema.Struct(EvaluateQuery),
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),
@@ -67,7 +71,7 @@ export class DecisionsApi extends HttpApiGroup.make("decisions")
         OpenApi.annotations({ summary: "Evaluate the decision (with its required decisions) for variables" })
       ),
     HttpApiEndpoint.post("evaluateWithTrace", "/:id/evaluate-with-trace", {
-      params: IdParam,
+      params: DecisionRef,
       query: Schema.Struct(EvaluateQuery),
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),
@@ -87,12 +91,20 @@ export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(PageQueryFields), success: Ok(Page(DecisionModelSummary)) })
       .annotateMerge(OpenApi.annotations({ summary: "List decision models, newest first" })),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(DecisionModel), error: NotFoundHttp })
+    HttpApiEndpoint.get("get", "/:id", {
+      params: { id: DecisionModelId },
+      success: Ok(DecisionModel),
+      error: NotFoundHttp
+    })
       .annotateMerge(OpenApi.annotations({ summary: "A model's decisions, decision services and required inputs" })),
-    HttpApiEndpoint.get("xml", "/:id/xml", { params: IdParam, success: Ok(XmlDocument), error: NotFoundHttp })
+    HttpApiEndpoint.get("xml", "/:id/xml", {
+      params: { id: DecisionModelId },
+      success: Ok(XmlDocument),
+      error: NotFoundHttp
+    })
       .annotateMerge(OpenApi.annotations({ summary: "The model's DMN XML" })),
     HttpApiEndpoint.post("evaluateDecision", "/:id/decisions/:decisionId/evaluate", {
-      params: { id: Schema.String, decisionId: Schema.String },
+      params: { id: DecisionModelId, decisionId: Schema.String },
       query: Schema.Struct(EvaluateQuery),
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),
@@ -105,7 +117,7 @@ export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
       })
     ),
     HttpApiEndpoint.post("evaluateService", "/:id/services/:serviceId/evaluate", {
-      params: { id: Schema.String, serviceId: Schema.String },
+      params: { id: DecisionModelId, serviceId: Schema.String },
       query: Schema.Struct(EvaluateQuery),
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),

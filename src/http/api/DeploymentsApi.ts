@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { IdParam, Page } from "../../schema/Common.ts"
+import { Page } from "../../schema/Common.ts"
 import {
   DeleteDeploymentQuery,
   Deployment,
@@ -13,6 +13,7 @@ import {
   SimulationReport
 } from "../../schema/Deployments.ts"
 import { Ok } from "../../schema/Envelope.ts"
+import { DeploymentId } from "../../schema/ResourceIds.ts"
 import { Authentication } from "../Middleware.ts"
 
 export const BpmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/xml" })).annotate({
@@ -37,12 +38,16 @@ export class DeploymentsApi extends HttpApiGroup.make("deployments")
           summary: "List deployments, newest first; with key, that process's version history (newest version first)"
         })
       ),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(DeploymentDetail), error: NotFoundHttp })
+    HttpApiEndpoint.get("get", "/:id", {
+      params: { id: DeploymentId },
+      success: Ok(DeploymentDetail),
+      error: NotFoundHttp
+    })
       .annotateMerge(
         OpenApi.annotations({ summary: "A deployment with its BPMN XML (generated for JSON deployments)" })
       ),
     HttpApiEndpoint.delete("remove", "/:id", {
-      params: IdParam,
+      params: { id: DeploymentId },
       query: Schema.Struct(DeleteDeploymentQuery),
       success: Ok(Deployment, "Undeployed"),
       error: [NotFoundHttp, BusinessErrorHttp]
@@ -51,19 +56,19 @@ export class DeploymentsApi extends HttpApiGroup.make("deployments")
         "Undeploy a version: refused (422) while it has running instances; includeFinishedInstances=true also deletes its finished ones"
     })),
     HttpApiEndpoint.post("suspend", "/:id/suspend", {
-      params: IdParam,
+      params: { id: DeploymentId },
       success: Ok(Deployment, "Suspended"),
       error: NotFoundHttp
     })
       .annotateMerge(OpenApi.annotations({ summary: "Block new instance starts (and timer fires) of this version" })),
     HttpApiEndpoint.post("resume", "/:id/resume", {
-      params: IdParam,
+      params: { id: DeploymentId },
       success: Ok(Deployment, "Resumed"),
       error: NotFoundHttp
     })
       .annotateMerge(OpenApi.annotations({ summary: "Allow new instance starts again" })),
     HttpApiEndpoint.post("simulate", "/:id/simulate", {
-      params: IdParam,
+      params: { id: DeploymentId },
       payload: SimulateDeployment,
       success: Ok(SimulationReport),
       error: NotFoundHttp
@@ -78,7 +83,7 @@ export class DeploymentsApi extends HttpApiGroup.make("deployments")
           "simulator cannot give) or STEP_LIMIT; stops lists where and why."
       })),
     HttpApiEndpoint.get("nodes", "/:id/nodes", {
-      params: IdParam,
+      params: { id: DeploymentId },
       success: Ok(Schema.Array(DeploymentNode)),
       error: NotFoundHttp
     })

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { IdParam, Page } from "../../schema/Common.ts"
+import { Page } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import {
   CreateFormDefinition,
@@ -25,6 +25,7 @@ import {
   SaveLocale,
   UpdateFormDefinition
 } from "../../schema/Forms.ts"
+import { FormDefinitionId, LegacyFormId } from "../../schema/ResourceIds.ts"
 import { Authentication } from "../Middleware.ts"
 
 const Errors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
@@ -33,9 +34,10 @@ const transition = <const Name extends string, const Path extends `/${string}`>(
   path: Path,
   summary: string
 ) =>
-  HttpApiEndpoint.post(name, path, { params: IdParam, success: Ok(FormValidation), error: Errors }).annotateMerge(
-    OpenApi.annotations({ summary })
-  )
+  HttpApiEndpoint.post(name, path, { params: { id: FormDefinitionId }, success: Ok(FormValidation), error: Errors })
+    .annotateMerge(
+      OpenApi.annotations({ summary })
+    )
 
 export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
   .add(
@@ -49,15 +51,23 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
       error: Errors
     })
       .annotateMerge(OpenApi.annotations({ summary: "Create a DRAFT from a form-js form (version 1)" })),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(FormDefinition), error: NotFoundHttp }),
+    HttpApiEndpoint.get("get", "/:id", {
+      params: { id: FormDefinitionId },
+      success: Ok(FormDefinition),
+      error: NotFoundHttp
+    }),
     HttpApiEndpoint.put("update", "/:id", {
-      params: IdParam,
+      params: { id: FormDefinitionId },
       payload: UpdateFormDefinition,
       success: Ok(FormDefinition),
       error: Errors
     })
       .annotateMerge(OpenApi.annotations({ summary: "Edit a DRAFT (a new version; 409 in any other state)" })),
-    HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(FormDefinition, "Deleted"), error: Errors })
+    HttpApiEndpoint.delete("remove", "/:id", {
+      params: { id: FormDefinitionId },
+      success: Ok(FormDefinition, "Deleted"),
+      error: Errors
+    })
       .annotateMerge(OpenApi.annotations({ summary: "Delete a DRAFT (409 in any other state)" })),
     transition(
       "validate",
@@ -77,7 +87,7 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
     ),
     transition("retire", "/:id/retire", "DEPLOYED -> RETIRED"),
     HttpApiEndpoint.post("playground", "/:id/playground", {
-      params: IdParam,
+      params: { id: FormDefinitionId },
       payload: Playground,
       success: Ok(PlaygroundResult),
       error: NotFoundHttp
@@ -89,13 +99,13 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
         })
       ),
     HttpApiEndpoint.get("versions", "/:id/versions", {
-      params: IdParam,
+      params: { id: FormDefinitionId },
       success: Ok(Schema.Array(FormVersion)),
       error: NotFoundHttp
     })
       .annotateMerge(OpenApi.annotations({ summary: "Every saved version, newest first" })),
     HttpApiEndpoint.get("diff", "/:id/versions/diff", {
-      params: IdParam,
+      params: { id: FormDefinitionId },
       query: Schema.Struct(DiffQuery),
       success: Ok(FormDiff),
       error: NotFoundHttp
@@ -107,7 +117,7 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
         })
       ),
     HttpApiEndpoint.post("restore", "/:id/versions/:version/restore", {
-      params: { id: Schema.String, version: Schema.NumberFromString.check(Schema.isInt()) },
+      params: { id: FormDefinitionId, version: Schema.NumberFromString.check(Schema.isInt()) },
       success: Ok(FormDefinition, "Restored").pipe(HttpApiSchema.status(201)),
       error: Errors
     }).annotateMerge(
@@ -115,7 +125,11 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
         summary: "Restore a version as a NEW draft definition (same key), recorded in both forms' lineage and audit"
       })
     ),
-    HttpApiEndpoint.get("lineage", "/:id/lineage", { params: IdParam, success: Ok(FormLineage), error: NotFoundHttp })
+    HttpApiEndpoint.get("lineage", "/:id/lineage", {
+      params: { id: FormDefinitionId },
+      success: Ok(FormLineage),
+      error: NotFoundHttp
+    })
       .annotateMerge(
         OpenApi.annotations({
           summary:
@@ -123,7 +137,7 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
         })
       ),
     HttpApiEndpoint.get("audit", "/:id/audit", {
-      params: IdParam,
+      params: { id: FormDefinitionId },
       success: Ok(Schema.Array(FormAuditEntry)),
       error: NotFoundHttp
     })
@@ -133,7 +147,7 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
         })
       ),
     HttpApiEndpoint.get("locales", "/:id/locales", {
-      params: IdParam,
+      params: { id: FormDefinitionId },
       success: Ok(Schema.Array(FormLocale)),
       error: NotFoundHttp
     }),
@@ -181,9 +195,9 @@ export class LegacyFormsApi extends HttpApiGroup.make("legacyForms")
       .annotateMerge(
         OpenApi.annotations({ summary: "Deploy a simple form schema under a key (the next version of that key)" })
       ),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(LegacyForm), error: NotFoundHttp }),
+    HttpApiEndpoint.get("get", "/:id", { params: { id: LegacyFormId }, success: Ok(LegacyForm), error: NotFoundHttp }),
     HttpApiEndpoint.put("edit", "/:id", {
-      params: IdParam,
+      params: { id: LegacyFormId },
       payload: EditLegacyForm,
       success: Ok(LegacyForm, "New version"),
       error: Errors
@@ -194,13 +208,13 @@ export class LegacyFormsApi extends HttpApiGroup.make("legacyForms")
         })
       ),
     HttpApiEndpoint.delete("remove", "/:id", {
-      params: IdParam,
+      params: { id: LegacyFormId },
       success: Ok(LegacyForm, "Removed"),
       error: NotFoundHttp
     })
       .annotateMerge(OpenApi.annotations({ summary: "Remove this version" })),
     HttpApiEndpoint.post("migrate", "/:id/migrate-to-v1", {
-      params: IdParam,
+      params: { id: LegacyFormId },
       success: Ok(FormDefinition, "Migrated").pipe(HttpApiSchema.status(201)),
       error: Errors
     })

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { ConflictHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
-import { IdParam, Page, PageQueryFields } from "../../schema/Common.ts"
+import { Page, PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import {
   AcceptedInvitation,
@@ -10,6 +10,7 @@ import {
   CreateInvitation,
   Invitation
 } from "../../schema/Invitations.ts"
+import { InvitationId } from "../../schema/ResourceIds.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class InvitationsApi extends HttpApiGroup.make("invitations")
@@ -26,7 +27,7 @@ export class InvitationsApi extends HttpApiGroup.make("invitations")
       OpenApi.annotations({ summary: "Invite an email address with roles; the answer carries the invitation token" })
     ),
     HttpApiEndpoint.delete("revoke", "/:id", {
-      params: IdParam,
+      params: { id: InvitationId },
       success: Ok(Invitation, "Invitation revoked"),
       error: [NotFoundHttp, ConflictHttp]
     }).annotateMerge(OpenApi.annotations({ summary: "Revoke a pending invitation" }))

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { IdParam, Page, PageQueryFields } from "../../schema/Common.ts"
+import { Page, PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import {
   AddProjectMember,
@@ -25,6 +25,7 @@ import {
   Template,
   UpdateProject
 } from "../../schema/Modeling.ts"
+import { DraftId, ModelId, ProjectId, TemplateId } from "../../schema/ResourceIds.ts"
 import { Authentication } from "../Middleware.ts"
 
 const Errors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
@@ -41,25 +42,29 @@ export class ProjectsApi extends HttpApiGroup.make("projects")
       error: Errors
     })
       .annotateMerge(OpenApi.annotations({ summary: "Create a project; the caller becomes its first OWNER" })),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(Project), error: NotFoundHttp }),
+    HttpApiEndpoint.get("get", "/:id", { params: { id: ProjectId }, success: Ok(Project), error: NotFoundHttp }),
     HttpApiEndpoint.patch("update", "/:id", {
-      params: IdParam,
+      params: { id: ProjectId },
       payload: UpdateProject,
       success: Ok(Project),
       error: Errors
     })
       .annotateMerge(OpenApi.annotations({ summary: "Rename or describe a project (its OWNERs, or an ADMIN)" })),
-    HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(Project, "Deleted"), error: Errors })
+    HttpApiEndpoint.delete("remove", "/:id", {
+      params: { id: ProjectId },
+      success: Ok(Project, "Deleted"),
+      error: Errors
+    })
       .annotateMerge(
         OpenApi.annotations({ summary: "Delete a project with its folders and models (its OWNERs, or an ADMIN)" })
       ),
     HttpApiEndpoint.get("members", "/:id/members", {
-      params: IdParam,
+      params: { id: ProjectId },
       success: Ok(Schema.Array(ProjectMember)),
       error: NotFoundHttp
     }),
     HttpApiEndpoint.post("addMember", "/:id/members", {
-      params: IdParam,
+      params: { id: ProjectId },
       payload: AddProjectMember,
       success: Created(ProjectMember, "Member added"),
       error: Errors
@@ -70,17 +75,17 @@ export class ProjectsApi extends HttpApiGroup.make("projects")
         })
       ),
     HttpApiEndpoint.delete("removeMember", "/:id/members/:userId", {
-      params: { id: Schema.String, userId: Schema.String },
+      params: { id: ProjectId, userId: Schema.String },
       success: Ok(ProjectMember, "Member removed"),
       error: Errors
     }).annotateMerge(OpenApi.annotations({ summary: "Remove a member (OWNERs only; the last OWNER cannot go: 409)" })),
     HttpApiEndpoint.get("folders", "/:id/folders", {
-      params: IdParam,
+      params: { id: ProjectId },
       success: Ok(Schema.Array(Folder)),
       error: NotFoundHttp
     }),
     HttpApiEndpoint.post("createFolder", "/:id/folders", {
-      params: IdParam,
+      params: { id: ProjectId },
       payload: CreateFolder,
       success: Created(Folder, "Folder created"),
       error: Errors
@@ -110,11 +115,11 @@ export class ModelsApi extends HttpApiGroup.make("models")
           summary: "Create a BPMN, DMN or FORM model in a project (OWNERs and EDITORs); revision 1"
         })
       ),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(Model), error: NotFoundHttp }),
-    HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(Model, "Deleted"), error: Errors })
+    HttpApiEndpoint.get("get", "/:id", { params: { id: ModelId }, success: Ok(Model), error: NotFoundHttp }),
+    HttpApiEndpoint.delete("remove", "/:id", { params: { id: ModelId }, success: Ok(Model, "Deleted"), error: Errors })
       .annotateMerge(OpenApi.annotations({ summary: "Delete a model (not while someone else holds its lock)" })),
     HttpApiEndpoint.put("saveContent", "/:id/content", {
-      params: IdParam,
+      params: { id: ModelId },
       payload: SaveModelContent,
       success: Ok(Model, "Saved"),
       error: Errors
@@ -124,22 +129,22 @@ export class ModelsApi extends HttpApiGroup.make("models")
           "Save content as a new revision; 409 while another user holds the lock, or when baseRevision is not the latest"
       })),
     HttpApiEndpoint.get("revisions", "/:id/revisions", {
-      params: IdParam,
+      params: { id: ModelId },
       success: Ok(Schema.Array(ModelRevision)),
       error: NotFoundHttp
     })
       .annotateMerge(OpenApi.annotations({ summary: "Revision history, newest first" })),
     HttpApiEndpoint.post("restore", "/:id/restore", {
-      params: IdParam,
+      params: { id: ModelId },
       payload: RestoreModel,
       success: Ok(Model, "Restored"),
       error: Errors
     })
       .annotateMerge(OpenApi.annotations({ summary: "Restore an earlier revision's content as a new revision" })),
-    HttpApiEndpoint.get("lock", "/:id/lock", { params: IdParam, success: Ok(LockState), error: NotFoundHttp })
+    HttpApiEndpoint.get("lock", "/:id/lock", { params: { id: ModelId }, success: Ok(LockState), error: NotFoundHttp })
       .annotateMerge(OpenApi.annotations({ summary: "The editing lock (null when free or lapsed)" })),
     HttpApiEndpoint.post("acquireLock", "/:id/lock", {
-      params: IdParam,
+      params: { id: ModelId },
       success: Ok(LockState, "Locked"),
       error: Errors
     })
@@ -147,13 +152,13 @@ export class ModelsApi extends HttpApiGroup.make("models")
         OpenApi.annotations({ summary: "Acquire the editing lock for 5 minutes (409 while another user holds it)" })
       ),
     HttpApiEndpoint.delete("releaseLock", "/:id/lock", {
-      params: IdParam,
+      params: { id: ModelId },
       success: Ok(LockState, "Released"),
       error: Errors
     })
       .annotateMerge(OpenApi.annotations({ summary: "Release the lock (its holder, or an ADMIN)" })),
     HttpApiEndpoint.post("renewLock", "/:id/lock/renew", {
-      params: IdParam,
+      params: { id: ModelId },
       success: Ok(LockState, "Renewed"),
       error: Errors
     })
@@ -163,7 +168,7 @@ export class ModelsApi extends HttpApiGroup.make("models")
         })
       ),
     HttpApiEndpoint.post("takeoverLock", "/:id/lock/takeover", {
-      params: IdParam,
+      params: { id: ModelId },
       success: Ok(LockState, "Taken over"),
       error: Errors
     })
@@ -190,16 +195,24 @@ export class DraftsApi extends HttpApiGroup.make("drafts")
       success: Created(Draft, "Draft created"),
       error: Errors
     }),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(Draft), error: NotFoundHttp })
+    HttpApiEndpoint.get("get", "/:id", { params: { id: DraftId }, success: Ok(Draft), error: NotFoundHttp })
       .annotateMerge(OpenApi.annotations({ summary: "One of the caller's drafts (another user's is 404)" })),
     HttpApiEndpoint.put("save", "/:id", {
-      params: IdParam,
+      params: { id: DraftId },
       payload: SaveDraft,
       success: Ok(Draft, "Saved"),
       error: Errors
     }),
-    HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(Draft, "Deleted"), error: NotFoundHttp }),
-    HttpApiEndpoint.post("promote", "/:id/promote", { params: IdParam, success: Ok(Draft, "Promoted"), error: Errors })
+    HttpApiEndpoint.delete("remove", "/:id", {
+      params: { id: DraftId },
+      success: Ok(Draft, "Deleted"),
+      error: NotFoundHttp
+    }),
+    HttpApiEndpoint.post("promote", "/:id/promote", {
+      params: { id: DraftId },
+      success: Ok(Draft, "Promoted"),
+      error: Errors
+    })
       .annotateMerge(OpenApi.annotations({
         summary:
           "Deploy the draft: PROCESS as a deployment (BPMN XML or JSON graph), DECISION as a decision (DMN XML import or JSON table); " +
@@ -224,14 +237,18 @@ export class TemplatesApi extends HttpApiGroup.make("templates")
           summary: "Create a process template; its content is compiled like a deployment (400 listing problems)"
         })
       ),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(Template), error: NotFoundHttp }),
+    HttpApiEndpoint.get("get", "/:id", { params: { id: TemplateId }, success: Ok(Template), error: NotFoundHttp }),
     HttpApiEndpoint.put("update", "/:id", {
-      params: IdParam,
+      params: { id: TemplateId },
       payload: SaveTemplate,
       success: Ok(Template),
       error: Errors
     }),
-    HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(Template, "Deleted"), error: NotFoundHttp })
+    HttpApiEndpoint.delete("remove", "/:id", {
+      params: { id: TemplateId },
+      success: Ok(Template, "Deleted"),
+      error: NotFoundHttp
+    })
   )
   .middleware(Authentication)
   .prefix("/api/v1/templates")

@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { IdParam } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { PlaySessionView, PlayStepRequest, StartPlaySession } from "../../schema/Play.ts"
+import { PlaySessionId } from "../../schema/ResourceIds.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class PlayApi extends HttpApiGroup.make("play")
@@ -19,7 +19,7 @@ export class PlayApi extends HttpApiGroup.make("play")
         "activity. An invalid draft answers 400 listing every problem, as a deployment would."
     })),
     HttpApiEndpoint.post("step", "/sessions/:id/step", {
-      params: IdParam,
+      params: { id: PlaySessionId },
       payload: PlayStepRequest,
       success: Ok(PlaySessionView, "Stepped"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp]
@@ -29,7 +29,7 @@ export class PlayApi extends HttpApiGroup.make("play")
         "message or signal arrives) or trigger an armed event; optionally choose the flow a gateway takes. The process then runs to its next waits."
     })),
     HttpApiEndpoint.get("get", "/sessions/:id", {
-      params: IdParam,
+      params: { id: PlaySessionId },
       success: Ok(PlaySessionView),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp]
     })

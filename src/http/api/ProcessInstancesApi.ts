@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { IdempotencyHeaders, IdParam, Page, PageQueryFields } from "../../schema/Common.ts"
+import { IdempotencyHeaders, Page, PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import {
   EventSubscription,
@@ -19,6 +19,7 @@ import {
   StartInstance,
   UpdateVariables
 } from "../../schema/ProcessInstances.ts"
+import { ProcessInstanceId } from "../../schema/ResourceIds.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
@@ -39,10 +40,14 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
           summary: "List instances, newest first; filter by deployment, process key, state, incidents, start/end range"
         })
       ),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(ProcessInstance), error: NotFoundHttp })
+    HttpApiEndpoint.get("get", "/:id", {
+      params: { id: ProcessInstanceId },
+      success: Ok(ProcessInstance),
+      error: NotFoundHttp
+    })
       .annotateMerge(OpenApi.annotations({ summary: "One instance with its variables" })),
     HttpApiEndpoint.delete("remove", "/:id", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       success: Ok(ProcessInstance, "Deleted"),
       error: [NotFoundHttp, BusinessErrorHttp]
     })
@@ -50,7 +55,7 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
         OpenApi.annotations({ summary: "Permanently delete a finished instance and its history (422 while it runs)" })
       ),
     HttpApiEndpoint.post("cancel", "/:id/cancel", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       success: Ok(ProcessInstance, "Canceled"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     })
@@ -58,7 +63,7 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
         OpenApi.annotations({ summary: "Terminate the instance: its jobs, tasks and subscriptions are withdrawn" })
       ),
     HttpApiEndpoint.post("suspend", "/:id/suspend", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       success: Ok(ProcessInstance, "Suspended"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     })
@@ -68,13 +73,13 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
         })
       ),
     HttpApiEndpoint.post("resume", "/:id/resume", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       success: Ok(ProcessInstance, "Resumed"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     })
       .annotateMerge(OpenApi.annotations({ summary: "Resume a suspended instance" })),
     HttpApiEndpoint.post("moveToken", "/:id/move-token", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       payload: MoveToken,
       success: Ok(ProcessInstance, "Token moved"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
@@ -98,7 +103,7 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
         "place stay armed, others are withdrawn, new ones armed. History records InstanceMigrated and TokenMigrated."
     })),
     HttpApiEndpoint.get("history", "/:id/history", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       query: Schema.Struct(PageQueryFields),
       success: Ok(Page(HistoryEvent)),
       error: NotFoundHttp
@@ -109,14 +114,14 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       })
     ),
     HttpApiEndpoint.get("snapshot", "/:id/history/:eventSeq/snapshot", {
-      params: { id: Schema.String, eventSeq: Schema.Int },
+      params: { id: ProcessInstanceId, eventSeq: Schema.Int },
       success: Ok(InstanceSnapshot),
       error: NotFoundHttp
     }).annotateMerge(
       OpenApi.annotations({ summary: "Variables and active nodes as of one history event (replayed from the history)" })
     ),
     HttpApiEndpoint.get("tokens", "/:id/tokens", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       success: Ok(Schema.Array(InstanceToken)),
       error: NotFoundHttp
     })
@@ -126,13 +131,13 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
         })
       ),
     HttpApiEndpoint.get("eventSubscriptions", "/:id/event-subscriptions", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       success: Ok(Schema.Array(EventSubscription)),
       error: NotFoundHttp
     })
       .annotateMerge(OpenApi.annotations({ summary: "Pending timer and message subscriptions" })),
     HttpApiEndpoint.get("getVariables", "/:id/variables", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       success: Ok(InstanceVariables),
       error: NotFoundHttp
     })
@@ -140,7 +145,7 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
         OpenApi.annotations({ summary: "The instance's variables with their version (for optimistic locking)" })
       ),
     HttpApiEndpoint.put("updateVariables", "/:id/variables", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       payload: UpdateVariables,
       success: Ok(InstanceVariables, "Variables updated"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
@@ -149,13 +154,13 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
         "Set variables (merged into the instance's variables); with expectedVersion, a stale version answers 409 CONFLICT naming the current one"
     })),
     HttpApiEndpoint.get("nodeVariables", "/:id/node-variables", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       success: Ok(Schema.Array(NodeVariables)),
       error: NotFoundHttp
     })
       .annotateMerge(OpenApi.annotations({ summary: "Variables attached to specific nodes" })),
     HttpApiEndpoint.put("setNodeVariables", "/:id/nodes/:nodeId/variables", {
-      params: { id: Schema.String, nodeId: Schema.String },
+      params: { id: ProcessInstanceId, nodeId: Schema.String },
       payload: SetNodeVariables,
       success: Ok(NodeVariables, "Node variables set"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]

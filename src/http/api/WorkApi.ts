@@ -1,9 +1,10 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { IdempotencyHeaders, IdParam, Page } from "../../schema/Common.ts"
+import { IdempotencyHeaders, Page } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { FormDefinition, TaskForm } from "../../schema/Forms.ts"
+import { IncidentId, JobId, TaskFilterId, TaskId } from "../../schema/ResourceIds.ts"
 import {
   ActivatedJobs,
   ActivateJobs,
@@ -43,14 +44,14 @@ export class JobsApi extends HttpApiGroup.make("jobs")
           "Lock up to maxJobsToActivate jobs of a type for a worker for `timeout` ms (Camunda 8 names); answers { jobs: [...] }"
       })),
     HttpApiEndpoint.post("complete", "/:id/complete", {
-      params: IdParam,
+      params: { id: JobId },
       payload: CompleteJob,
       headers: IdempotencyHeaders,
       success: Ok(Job, "Job completed"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(OpenApi.annotations({ summary: "Report success with variables; the instance moves on" })),
     HttpApiEndpoint.post("throwError", "/:id/error", {
-      params: IdParam,
+      params: { id: JobId },
       payload: ThrowJobError,
       success: Ok(Job, "Error thrown"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
@@ -59,7 +60,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
         "Throw a business error: the nearest error boundary event with that code (or none) catches it; uncaught -> incident"
     })),
     HttpApiEndpoint.post("fail", "/:id/fail", {
-      params: IdParam,
+      params: { id: JobId },
       payload: FailJob,
       success: Ok(Job, "Failure recorded"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
@@ -68,7 +69,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
         "Report a technical failure: with retries left the job is activatable again after retryBackOff ms; with none an incident (JOB_NO_RETRIES) is raised and the job is FAILED"
     })),
     HttpApiEndpoint.post("retries", "/:id/retries", {
-      params: IdParam,
+      params: { id: JobId },
       payload: JobRetries,
       success: Ok(Job, "Retries updated"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
@@ -76,7 +77,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       summary: "Reset the retry count; a FAILED job's incident is resolved and the job is claimable again"
     })),
     HttpApiEndpoint.post("heartbeat", "/:id/heartbeat", {
-      params: IdParam,
+      params: { id: JobId },
       payload: JobHeartbeat,
       success: Ok(Job, "Lock extended"),
       error: [NotFoundHttp, ConflictHttp]
@@ -97,14 +98,18 @@ export class JobsApi extends HttpApiGroup.make("jobs")
           "One `data:` event per job (the Job as JSON). Pushed jobs are activated exactly as by POST /jobs/activation; the stream " +
           "runs until the client disconnects. Jobs whose lock expires go back to the pool."
       })),
-    HttpApiEndpoint.get("retryState", "/:id/retry", { params: IdParam, success: Ok(RetryState), error: NotFoundHttp })
+    HttpApiEndpoint.get("retryState", "/:id/retry", {
+      params: { id: JobId },
+      success: Ok(RetryState),
+      error: NotFoundHttp
+    })
       .annotateMerge(
         OpenApi.annotations({
           summary: "The job's retries, retry policy, failed attempts and pending retry (nextRetryAt)"
         })
       ),
     HttpApiEndpoint.post("setRetryPolicy", "/:id/retry", {
-      params: IdParam,
+      params: { id: JobId },
       payload: SetRetryPolicy,
       success: Ok(RetryState, "Retry policy replaced"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
@@ -113,7 +118,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
         "Replace the job's retry policy (FIXED or EXPONENTIAL backoff used when a failure gives no retryBackOff); optionally set retries"
     })),
     HttpApiEndpoint.post("retryNow", "/:id/retry-now", {
-      params: IdParam,
+      params: { id: JobId },
       success: Ok(RetryState, "Retry due now"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
     }).annotateMerge(
@@ -123,7 +128,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       })
     ),
     HttpApiEndpoint.post("cancelRetry", "/:id/retry/cancel", {
-      params: IdParam,
+      params: { id: JobId },
       success: Ok(RetryState, "Retry canceled"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
     }).annotateMerge(
@@ -133,7 +138,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       })
     ),
     HttpApiEndpoint.get("retryHistory", "/:id/retry/history", {
-      params: IdParam,
+      params: { id: JobId },
       success: Ok(Schema.Array(RetryAttempt)),
       error: NotFoundHttp
     })
@@ -160,7 +165,7 @@ export class TasksApi extends HttpApiGroup.make("tasks")
         })
       ),
     HttpApiEndpoint.post("complete", "/:id/complete", {
-      params: IdParam,
+      params: { id: TaskId },
       payload: CompleteWork,
       headers: IdempotencyHeaders,
       success: Ok(UserTask, "Task completed"),
@@ -171,7 +176,7 @@ export class TasksApi extends HttpApiGroup.make("tasks")
         "(delegationState PENDING) completed by its delegate returns to its owner instead (RESOLVED; the variables are set on the instance)."
     })),
     HttpApiEndpoint.post("claim", "/:id/claim", {
-      params: IdParam,
+      params: { id: TaskId },
       success: Ok(UserTask, "Claimed"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     })
@@ -181,7 +186,7 @@ export class TasksApi extends HttpApiGroup.make("tasks")
         })
       ),
     HttpApiEndpoint.post("unclaim", "/:id/unclaim", {
-      params: IdParam,
+      params: { id: TaskId },
       success: Ok(UserTask, "Released"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     })
@@ -192,7 +197,7 @@ export class TasksApi extends HttpApiGroup.make("tasks")
         })
       ),
     HttpApiEndpoint.post("assign", "/:id/assign", {
-      params: IdParam,
+      params: { id: TaskId },
       payload: AssignTask,
       success: Ok(UserTask, "Assigned"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
@@ -203,7 +208,7 @@ export class TasksApi extends HttpApiGroup.make("tasks")
         })
       ),
     HttpApiEndpoint.post("delegate", "/:id/delegate", {
-      params: IdParam,
+      params: { id: TaskId },
       payload: DelegateTask,
       success: Ok(UserTask, "Delegated"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
@@ -212,13 +217,13 @@ export class TasksApi extends HttpApiGroup.make("tasks")
         summary:
           "Delegate a held task to another user: it becomes theirs with delegationState PENDING and returns to its owner (the delegator) when they complete it"
       })),
-    HttpApiEndpoint.get("form", "/:id/form", { params: IdParam, success: Ok(TaskForm), error: NotFoundHttp })
+    HttpApiEndpoint.get("form", "/:id/form", { params: { id: TaskId }, success: Ok(TaskForm), error: NotFoundHttp })
       .annotateMerge(OpenApi.annotations({
         summary:
           "The task's form schema by its formKey: the DEPLOYED form definition with that key, else the latest legacy form of that key (404 if none)"
       })),
     HttpApiEndpoint.get("formDefinition", "/:id/form-definition", {
-      params: IdParam,
+      params: { id: TaskId },
       success: Ok(FormDefinition),
       error: NotFoundHttp
     })
@@ -228,13 +233,13 @@ export class TasksApi extends HttpApiGroup.make("tasks")
         })
       ),
     HttpApiEndpoint.get("comments", "/:id/comments", {
-      params: IdParam,
+      params: { id: TaskId },
       success: Ok(Schema.Array(TaskComment)),
       error: NotFoundHttp
     })
       .annotateMerge(OpenApi.annotations({ summary: "The task's comment thread, oldest first" })),
     HttpApiEndpoint.post("addComment", "/:id/comments", {
-      params: IdParam,
+      params: { id: TaskId },
       payload: AddComment,
       success: Ok(TaskComment, "Comment added").pipe(HttpApiSchema.status(201)),
       error: NotFoundHttp
@@ -262,7 +267,7 @@ export class TaskFiltersApi extends HttpApiGroup.make("taskFilters")
         })
       ),
     HttpApiEndpoint.delete("remove", "/:id", {
-      params: IdParam,
+      params: { id: TaskFilterId },
       success: Ok(TaskFilter, "Deleted"),
       error: [NotFoundHttp, BusinessErrorHttp]
     })
@@ -282,7 +287,7 @@ export class IncidentsApi extends HttpApiGroup.make("incidents")
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(IncidentQuery), success: Ok(Page(Incident)) })
       .annotateMerge(OpenApi.annotations({ summary: "List incidents (node, type, message), newest first" })),
     HttpApiEndpoint.post("retry", "/:id/retry", {
-      params: IdParam,
+      params: { id: IncidentId },
       success: Ok(Incident, "Retried"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
     })
@@ -291,7 +296,7 @@ export class IncidentsApi extends HttpApiGroup.make("incidents")
           "Run the failed node again (a dead-lettered job becomes activatable with one retry); the incident is RESOLVED"
       })),
     HttpApiEndpoint.post("skipNode", "/:id/skip-node", {
-      params: IdParam,
+      params: { id: IncidentId },
       success: Ok(Incident, "Skipped"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
     })
@@ -301,7 +306,7 @@ export class IncidentsApi extends HttpApiGroup.make("incidents")
         })
       ),
     HttpApiEndpoint.post("restartFromNode", "/:id/restart-from-node", {
-      params: IdParam,
+      params: { id: IncidentId },
       payload: RestartFromNode,
       success: Ok(Incident, "Restarted"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
@@ -311,7 +316,7 @@ export class IncidentsApi extends HttpApiGroup.make("incidents")
       })
     ),
     HttpApiEndpoint.post("rollback", "/:id/rollback", {
-      params: IdParam,
+      params: { id: IncidentId },
       payload: RollbackIncident,
       success: Ok(Incident, "Rolled back"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
@@ -319,7 +324,7 @@ export class IncidentsApi extends HttpApiGroup.make("incidents")
       summary: "Restore the instance's variables to what they were after history event eventSeq, then retry the node"
     })),
     HttpApiEndpoint.post("editVariablesAndRetry", "/:id/edit-variables-and-retry", {
-      params: IdParam,
+      params: { id: IncidentId },
       payload: EditVariablesAndRetry,
       success: Ok(Incident, "Retried"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
