@@ -3,7 +3,7 @@ import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import { CurrentPrincipal } from "../auth/Principal.ts"
 import { BadRequestHttp, ForbiddenHttp, UnauthorizedHttp, ValidationErrorHttp } from "../schema/ApiErrors.ts"
 
-/** Bearer-token authentication plus the role rule of AccessPolicy.ts; provides the caller's Principal. */
+/** Bearer-token authentication plus the role each endpoint declares (Access.ts); provides the caller's Principal. */
 export class Authentication
   extends HttpApiMiddleware.Service<Authentication, { provides: CurrentPrincipal; requires: never }>()(
     "flowcore/Authentication",

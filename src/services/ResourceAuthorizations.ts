@@ -1,6 +1,6 @@
 // Resource-level permissions, and the one check every area calls to enforce them.
 //
-// Rule (our choice; SERVICE.md leaves it open): roles gate each endpoint (AccessPolicy.ts); resource authorizations
+// Rule (our choice; SERVICE.md leaves it open): roles gate each endpoint (Access.ts); resource authorizations
 // then narrow access per resource. A resource with no grant of its type (neither for its id nor `*`) is open to
 // everyone the role rules admit. Once any grant exists for it, only ADMINs and the grantees (the user, or a member of
 // the group) holding the permission (or ALL) may act on it. This is opt-in per resource, so an installation without

@@ -3,6 +3,7 @@ import { NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import { BatchOperation, CreateBatchOperation } from "../../schema/BatchOperations.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { BatchOperationId } from "../../schema/ResourceIds.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class BatchOperationsApi extends HttpApiGroup.make("batchOperations")
@@ -11,7 +12,7 @@ export class BatchOperationsApi extends HttpApiGroup.make("batchOperations")
       payload: CreateBatchOperation,
       success: Ok(BatchOperation, "Batch accepted").pipe(HttpApiSchema.status(202)),
       error: [NotFoundHttp, ValidationErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Start a CANCEL, RETRY, RESOLVE_INCIDENT, MIGRATE or SET_VARIABLES batch over targetIds or what a filter selects now",
       description:
@@ -22,7 +23,7 @@ export class BatchOperationsApi extends HttpApiGroup.make("batchOperations")
       params: { id: BatchOperationId },
       success: Ok(BatchOperation),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Progress (pending / succeeded / failed) and each item's outcome; COMPLETED when nothing is pending"

@@ -14,6 +14,7 @@ import {
 } from "../../schema/Deployments.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { DeploymentId } from "../../schema/ResourceIds.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 export const BpmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/xml" })).annotate({
@@ -26,13 +27,14 @@ export class DeploymentsApi extends HttpApiGroup.make("deployments")
       payload: [BpmnXmlBody, JsonGraph],
       success: Ok(Deployment, "Deployed").pipe(HttpApiSchema.status(201)),
       error: ValidationErrorHttp
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary: "Deploy a process as BPMN 2.0 XML (application/xml) or a JSON graph (application/json)",
       description:
         "Each deployment of a process key is its next version. An invalid model answers 400 VALIDATION_ERROR " +
         "listing every problem with the element id in `field`."
     })),
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(DeploymentQuery), success: Ok(Page(Deployment)) })
+      .annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary: "List deployments, newest first; with key, that process's version history (newest version first)"
@@ -42,7 +44,7 @@ export class DeploymentsApi extends HttpApiGroup.make("deployments")
       params: { id: DeploymentId },
       success: Ok(DeploymentDetail),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({ summary: "A deployment with its BPMN XML (generated for JSON deployments)" })
       ),
@@ -51,7 +53,7 @@ export class DeploymentsApi extends HttpApiGroup.make("deployments")
       query: Schema.Struct(DeleteDeploymentQuery),
       success: Ok(Deployment, "Undeployed"),
       error: [NotFoundHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Undeploy a version: refused (422) while it has running instances; includeFinishedInstances=true also deletes its finished ones"
     })),
@@ -59,20 +61,20 @@ export class DeploymentsApi extends HttpApiGroup.make("deployments")
       params: { id: DeploymentId },
       success: Ok(Deployment, "Suspended"),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Block new instance starts (and timer fires) of this version" })),
     HttpApiEndpoint.post("resume", "/:id/resume", {
       params: { id: DeploymentId },
       success: Ok(Deployment, "Resumed"),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Allow new instance starts again" })),
     HttpApiEndpoint.post("simulate", "/:id/simulate", {
       params: { id: DeploymentId },
       payload: SimulateDeployment,
       success: Ok(SimulationReport),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({
         summary: "Run in-memory simulated instances (nothing saved): node and branch coverage, outcomes and timings",
         description:
@@ -86,7 +88,7 @@ export class DeploymentsApi extends HttpApiGroup.make("deployments")
       params: { id: DeploymentId },
       success: Ok(Schema.Array(DeploymentNode)),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "Node ids, types and names, for building a migration mapping" }))
   )
   .middleware(Authentication)

@@ -26,6 +26,7 @@ import {
   UpdateFormDefinition
 } from "../../schema/Forms.ts"
 import { FormDefinitionId, LegacyFormId } from "../../schema/ResourceIds.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 const Errors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
@@ -38,10 +39,13 @@ const transition = <const Name extends string, const Path extends `/${string}`>(
     .annotateMerge(
       OpenApi.annotations({ summary })
     )
+    // A lifecycle step is a design-time write.
+    .annotateMerge(Requires.adminOrProcessOwner)
 
 export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(FormDefinitionQuery), success: Ok(Page(FormDefinition)) })
+      .annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({ summary: "List form-designer forms, most recently changed first; filter state, key" })
       ),
@@ -49,25 +53,25 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
       payload: CreateFormDefinition,
       success: Ok(FormDefinition, "Draft created").pipe(HttpApiSchema.status(201)),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Create a DRAFT from a form-js form (version 1)" })),
     HttpApiEndpoint.get("get", "/:id", {
       params: { id: FormDefinitionId },
       success: Ok(FormDefinition),
       error: NotFoundHttp
-    }),
+    }).annotateMerge(Requires.anyRole),
     HttpApiEndpoint.put("update", "/:id", {
       params: { id: FormDefinitionId },
       payload: UpdateFormDefinition,
       success: Ok(FormDefinition),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Edit a DRAFT (a new version; 409 in any other state)" })),
     HttpApiEndpoint.delete("remove", "/:id", {
       params: { id: FormDefinitionId },
       success: Ok(FormDefinition, "Deleted"),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Delete a DRAFT (409 in any other state)" })),
     transition(
       "validate",
@@ -86,12 +90,13 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
       "PUBLISHED -> DEPLOYED: user tasks whose formKey is the definition's key show it; an earlier deployed definition of that key is RETIRED"
     ),
     transition("retire", "/:id/retire", "DEPLOYED -> RETIRED"),
+    // The playground changes nothing: any authenticated caller may.
     HttpApiEndpoint.post("playground", "/:id/playground", {
       params: { id: FormDefinitionId },
       payload: Playground,
       success: Ok(PlaygroundResult),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary:
@@ -102,14 +107,14 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
       params: { id: FormDefinitionId },
       success: Ok(Schema.Array(FormVersion)),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "Every saved version, newest first" })),
     HttpApiEndpoint.get("diff", "/:id/versions/diff", {
       params: { id: FormDefinitionId },
       query: Schema.Struct(DiffQuery),
       success: Ok(FormDiff),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary:
@@ -120,7 +125,7 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
       params: { id: FormDefinitionId, version: Schema.NumberFromString.check(Schema.isInt()) },
       success: Ok(FormDefinition, "Restored").pipe(HttpApiSchema.status(201)),
       error: Errors
-    }).annotateMerge(
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
       OpenApi.annotations({
         summary: "Restore a version as a NEW draft definition (same key), recorded in both forms' lineage and audit"
       })
@@ -129,7 +134,7 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
       params: { id: FormDefinitionId },
       success: Ok(FormLineage),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary:
@@ -140,7 +145,7 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
       params: { id: FormDefinitionId },
       success: Ok(Schema.Array(FormAuditEntry)),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Governance trail: every creation, edit, transition, restore and locale change, with who and when"
@@ -150,13 +155,13 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
       params: { id: FormDefinitionId },
       success: Ok(Schema.Array(FormLocale)),
       error: NotFoundHttp
-    }),
+    }).annotateMerge(Requires.anyRole),
     HttpApiEndpoint.put("saveLocale", "/:id/locales/:locale", {
       params: LocaleParams,
       payload: SaveLocale,
       success: Ok(FormLocale),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Save a locale's translated labels (component key or id -> label), replacing earlier ones"
@@ -166,12 +171,12 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
       params: LocaleParams,
       success: Ok(FormLocale, "Removed"),
       error: NotFoundHttp
-    }),
+    }).annotateMerge(Requires.adminOrProcessOwner),
     HttpApiEndpoint.get("resolved", "/:id/locales/:locale/resolved", {
       params: LocaleParams,
       success: Ok(ResolvedLabels),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary:
@@ -186,22 +191,24 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
 
 export class LegacyFormsApi extends HttpApiGroup.make("legacyForms")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(LegacyFormQuery), success: Ok(Page(LegacyForm)) }),
+    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(LegacyFormQuery), success: Ok(Page(LegacyForm)) })
+      .annotateMerge(Requires.anyRole),
     HttpApiEndpoint.post("deploy", "/", {
       payload: DeployLegacyForm,
       success: Ok(LegacyForm, "Deployed").pipe(HttpApiSchema.status(201)),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({ summary: "Deploy a simple form schema under a key (the next version of that key)" })
       ),
-    HttpApiEndpoint.get("get", "/:id", { params: { id: LegacyFormId }, success: Ok(LegacyForm), error: NotFoundHttp }),
+    HttpApiEndpoint.get("get", "/:id", { params: { id: LegacyFormId }, success: Ok(LegacyForm), error: NotFoundHttp })
+      .annotateMerge(Requires.anyRole),
     HttpApiEndpoint.put("edit", "/:id", {
       params: { id: LegacyFormId },
       payload: EditLegacyForm,
       success: Ok(LegacyForm, "New version"),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Publish an edit as the next version of the form's key (the answer is the new version)"
@@ -211,13 +218,13 @@ export class LegacyFormsApi extends HttpApiGroup.make("legacyForms")
       params: { id: LegacyFormId },
       success: Ok(LegacyForm, "Removed"),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Remove this version" })),
     HttpApiEndpoint.post("migrate", "/:id/migrate-to-v1", {
       params: { id: LegacyFormId },
       success: Ok(FormDefinition, "Migrated").pipe(HttpApiSchema.status(201)),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary:

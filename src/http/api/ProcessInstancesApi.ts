@@ -20,6 +20,7 @@ import {
   UpdateVariables
 } from "../../schema/ProcessInstances.ts"
 import { ProcessInstanceId } from "../../schema/ResourceIds.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
@@ -29,12 +30,13 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       headers: IdempotencyHeaders,
       success: Ok(ProcessInstance, "Instance started").pipe(HttpApiSchema.status(201)),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Start an instance of a deployment (version) with variables; it runs until it waits (job, task, message) or ends",
       description: "A suspended deployment refuses new starts with 409 CONFLICT."
     })),
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(InstanceQuery), success: Ok(Page(ProcessInstance)) })
+      .annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary: "List instances, newest first; filter by deployment, process key, state, incidents, start/end range"
@@ -44,13 +46,13 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       params: { id: ProcessInstanceId },
       success: Ok(ProcessInstance),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "One instance with its variables" })),
     HttpApiEndpoint.delete("remove", "/:id", {
       params: { id: ProcessInstanceId },
       success: Ok(ProcessInstance, "Deleted"),
       error: [NotFoundHttp, BusinessErrorHttp]
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({ summary: "Permanently delete a finished instance and its history (422 while it runs)" })
       ),
@@ -58,7 +60,7 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       params: { id: ProcessInstanceId },
       success: Ok(ProcessInstance, "Canceled"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({ summary: "Terminate the instance: its jobs, tasks and subscriptions are withdrawn" })
       ),
@@ -66,7 +68,7 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       params: { id: ProcessInstanceId },
       success: Ok(ProcessInstance, "Suspended"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Pause a running instance: no token moves and its jobs cannot be activated until resume"
@@ -76,14 +78,14 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       params: { id: ProcessInstanceId },
       success: Ok(ProcessInstance, "Resumed"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Resume a suspended instance" })),
     HttpApiEndpoint.post("moveToken", "/:id/move-token", {
       params: { id: ProcessInstanceId },
       payload: MoveToken,
       success: Ok(ProcessInstance, "Token moved"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary: "Move a waiting token to another node of its scope",
       description:
         "What the token waits on is withdrawn (job, task, subscriptions, an open incident, a subprocess's content) and the target node is " +
@@ -94,7 +96,7 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       payload: MigrateInstances,
       success: Ok(MigrationResult, "Migrated"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary: "Migrate running instances to another version (deployment) of the same process",
       description:
         "Checked up front for every instance: same process key, every active node mapped (or mapEqualNodes) to a node of the same type, " +
@@ -107,7 +109,7 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       query: Schema.Struct(PageQueryFields),
       success: Ok(Page(HistoryEvent)),
       error: NotFoundHttp
-    }).annotateMerge(
+    }).annotateMerge(Requires.anyRole).annotateMerge(
       OpenApi.annotations({
         summary:
           "Execution history, oldest first, each event with eventSeq, type, node, token, time and the caller's sub"
@@ -117,14 +119,14 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       params: { id: ProcessInstanceId, eventSeq: Schema.Int },
       success: Ok(InstanceSnapshot),
       error: NotFoundHttp
-    }).annotateMerge(
+    }).annotateMerge(Requires.anyRole).annotateMerge(
       OpenApi.annotations({ summary: "Variables and active nodes as of one history event (replayed from the history)" })
     ),
     HttpApiEndpoint.get("tokens", "/:id/tokens", {
       params: { id: ProcessInstanceId },
       success: Ok(Schema.Array(InstanceToken)),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Tokens and where they are parked: at a job, a user task, a join or an incident"
@@ -134,13 +136,13 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       params: { id: ProcessInstanceId },
       success: Ok(Schema.Array(EventSubscription)),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "Pending timer and message subscriptions" })),
     HttpApiEndpoint.get("getVariables", "/:id/variables", {
       params: { id: ProcessInstanceId },
       success: Ok(InstanceVariables),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({ summary: "The instance's variables with their version (for optimistic locking)" })
       ),
@@ -149,7 +151,7 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       payload: UpdateVariables,
       success: Ok(InstanceVariables, "Variables updated"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Set variables (merged into the instance's variables); with expectedVersion, a stale version answers 409 CONFLICT naming the current one"
     })),
@@ -157,14 +159,14 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       params: { id: ProcessInstanceId },
       success: Ok(Schema.Array(NodeVariables)),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "Variables attached to specific nodes" })),
     HttpApiEndpoint.put("setNodeVariables", "/:id/nodes/:nodeId/variables", {
       params: { id: ProcessInstanceId, nodeId: Schema.String },
       payload: SetNodeVariables,
       success: Ok(NodeVariables, "Node variables set"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
       OpenApi.annotations({
         summary:
           "Attach variables to one node: they are local to each later activation of it (visible to its job or task)"
