@@ -1,7 +1,8 @@
 // Verifies the bearer token, makes sure its tenant exists, applies the role the endpoint declares (Access.ts) and
-// provides the caller's Principal to the handler. 401 for a missing, invalid or expired token; 403 for a valid token without the
+// provides the caller's Principal and tenant (CurrentTenant) to the handler. 401 for a missing, invalid or expired token; 403 for a valid token without the
 // role.
 import { Effect, Layer, Redacted } from "effect"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal, hasAnyRole } from "../auth/Principal.ts"
 import { TokenService } from "../auth/TokenService.ts"
 import { Forbidden, Unauthorized } from "../schema/ApiErrors.ts"
@@ -42,7 +43,10 @@ export const AuthenticationLive = Layer.effect(
               errors: [{ field: "roles", message: `requires ${access.roles.join(" or ")}`, code: "MISSING_ROLE" }]
             })
           }
-          return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
+          return yield* httpEffect.pipe(
+            Effect.provideService(CurrentPrincipal, principal),
+            Effect.provideService(CurrentTenant, principal.tenantId)
+          )
         })
     }
   })
