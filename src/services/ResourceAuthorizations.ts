@@ -7,6 +7,7 @@
 // grants behaves exactly as the role rules say.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { inTenant } from "../auth/CurrentTenant.ts"
 import type { Principal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { fromJson, toJson } from "../persistence/SqlValues.ts"
@@ -103,7 +104,7 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
           if (grants.length === 0) return true
           const user = yield* users.findByUsername(principal.tenantId, principal.sub)
           if (user === undefined) return false
-          const groupIds = yield* groups.groupIdsOf(principal.tenantId, user.id)
+          const groupIds = yield* groups.groupIdsOf(user.id).pipe(inTenant(principal.tenantId))
           return grants.some((row) => {
             const holder = row.user_id === user.id || (row.group_id !== null && groupIds.includes(row.group_id))
             const permissions = fromJson<Array<Permission>>(row.permissions)
@@ -141,7 +142,7 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
               return yield* validationError("userId", "give exactly one of userId and groupId", "ONE_OF")
             }
             if (grant.userId !== undefined) yield* users.get(tenantId, grant.userId)
-            if (grant.groupId !== undefined) yield* groups.get(tenantId, yield* groupIdOf(grant.groupId))
+            if (grant.groupId !== undefined) yield* groups.get(yield* groupIdOf(grant.groupId)).pipe(inTenant(tenantId))
             const id = yield* newId
             const now = yield* nowIso
             const permissions = [...new Set(grant.permissions)]
