@@ -129,7 +129,7 @@ export class Groups extends Context.Service<Groups, GroupsShape>()("flowcore/Gro
           Effect.gen(function*() {
             const tenantId = yield* CurrentTenant
             const group = yield* get(groupId)
-            const user = yield* users.get(tenantId, userId)
+            const user = yield* users.get(userId)
             const now = yield* nowIso
             const inserted = yield* sql<MemberRow>`INSERT INTO group_members (tenant_id, group_id, user_id, added_at)
               VALUES (${tenantId}, ${group.id}, ${user.id}, ${now}) ON CONFLICT DO NOTHING

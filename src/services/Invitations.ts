@@ -3,7 +3,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { createHash, randomBytes } from "node:crypto"
-import { CurrentTenant } from "../auth/CurrentTenant.ts"
+import { CurrentTenant, inTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal } from "../auth/Principal.ts"
 import type { Role } from "../auth/Roles.ts"
 import { AppConfig } from "../config.ts"
@@ -142,12 +142,14 @@ export class Invitations extends Context.Service<Invitations, InvitationsShape>(
             const claimed = yield* sql`UPDATE invitations SET state = 'ACCEPTED', updated_at = ${nowText}
               WHERE id = ${row.id} AND state = 'PENDING' RETURNING id`.pipe(Effect.orDie)
             if (claimed.length === 0) return yield* conflict(`invitation ${row.id} was accepted concurrently`)
-            const user = yield* users.create(row.tenant_id, {
+            // Accepting needs no token: the invitation names the tenant.
+            const user = yield* users.create({
               username: input.username,
               password: input.password,
               email: row.email,
               roles: invitation.roles
             }).pipe(
+              inTenant(row.tenant_id),
               Effect.tapError(() =>
                 sql`UPDATE invitations SET state = 'PENDING' WHERE id = ${row.id}`.pipe(Effect.orDie)
               )

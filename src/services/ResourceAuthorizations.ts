@@ -102,7 +102,7 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
             WHERE tenant_id = ${principal.tenantId} AND resource_type = ${resourceType}
               AND (resource_id = ${resourceId} OR resource_id = '*')`
           if (grants.length === 0) return true
-          const user = yield* users.findByUsername(principal.tenantId, principal.sub)
+          const user = yield* users.findByUsername(principal.sub).pipe(inTenant(principal.tenantId))
           if (user === undefined) return false
           const groupIds = yield* groups.groupIdsOf(user.id).pipe(inTenant(principal.tenantId))
           return grants.some((row) => {
@@ -141,7 +141,7 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
             if ((grant.userId === undefined) === (grant.groupId === undefined)) {
               return yield* validationError("userId", "give exactly one of userId and groupId", "ONE_OF")
             }
-            if (grant.userId !== undefined) yield* users.get(tenantId, grant.userId)
+            if (grant.userId !== undefined) yield* users.get(grant.userId).pipe(inTenant(tenantId))
             if (grant.groupId !== undefined) yield* groups.get(yield* groupIdOf(grant.groupId)).pipe(inTenant(tenantId))
             const id = yield* newId
             const now = yield* nowIso
