@@ -7,7 +7,7 @@
 // grants behaves exactly as the role rules say.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { inTenant } from "../auth/CurrentTenant.ts"
+import { CurrentTenant, inTenant } from "../auth/CurrentTenant.ts"
 import type { Principal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { fromJson, toJson } from "../persistence/SqlValues.ts"
@@ -56,13 +56,13 @@ export interface AuthorizationFilter {
 }
 
 export interface ResourceAuthorizationsShape {
+  /** The grants of the request's tenant (CurrentTenant). */
   readonly list: (
-    tenantId: string,
     filter: AuthorizationFilter,
     page: PageRequest
-  ) => Effect.Effect<PageOf<ResourceAuthorization>>
-  readonly grant: (tenantId: string, grant: Grant) => Effect.Effect<ResourceAuthorization, NotFound | ValidationError>
-  readonly revoke: (tenantId: string, id: AuthorizationId) => Effect.Effect<ResourceAuthorization, NotFound>
+  ) => Effect.Effect<PageOf<ResourceAuthorization>, never, CurrentTenant>
+  readonly grant: (grant: Grant) => Effect.Effect<ResourceAuthorization, NotFound | ValidationError, CurrentTenant>
+  readonly revoke: (id: AuthorizationId) => Effect.Effect<ResourceAuthorization, NotFound, CurrentTenant>
   /** Whether the caller may exercise `permission` on the resource (see the rule at the top of this file). */
   readonly isPermitted: (
     principal: Principal,
@@ -113,8 +113,9 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
         }).pipe(Effect.orDie)
 
       return {
-        list: (tenantId, filter, page) =>
+        list: (filter, page) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const conditions = [
               sql`tenant_id = ${tenantId}`,
               ...(filter.resourceType === undefined ? [] : [sql`resource_type = ${filter.resourceType}`]),
@@ -136,13 +137,14 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
               toItem: toAuthorization
             })
           }).pipe(Effect.orDie),
-        grant: (tenantId, grant) =>
+        grant: (grant) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             if ((grant.userId === undefined) === (grant.groupId === undefined)) {
               return yield* validationError("userId", "give exactly one of userId and groupId", "ONE_OF")
             }
-            if (grant.userId !== undefined) yield* users.get(grant.userId).pipe(inTenant(tenantId))
-            if (grant.groupId !== undefined) yield* groups.get(yield* groupIdOf(grant.groupId)).pipe(inTenant(tenantId))
+            if (grant.userId !== undefined) yield* users.get(grant.userId)
+            if (grant.groupId !== undefined) yield* groups.get(yield* groupIdOf(grant.groupId))
             const id = yield* newId
             const now = yield* nowIso
             const permissions = [...new Set(grant.permissions)]
@@ -155,8 +157,9 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
               RETURNING *`.pipe(Effect.orDie)
             return toAuthorization(rows[0]!)
           }),
-        revoke: (tenantId, id) =>
+        revoke: (id) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const rows = yield* sql<AuthorizationRow>`DELETE FROM resource_authorizations
               WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING *`.pipe(Effect.orDie)
             if (rows[0] === undefined) return yield* notFound("authorization", id)
