@@ -6,6 +6,7 @@ import { Clock, Context, Effect, Layer, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
+import { IncidentId, JobId, parseId, ProcessInstanceId } from "../schema/ResourceIds.ts"
 import { IncidentRecovery } from "../services/IncidentRecovery.ts"
 import { ProcessInstances } from "../services/ProcessInstances.ts"
 import { Work } from "../services/Work.ts"
@@ -39,6 +40,10 @@ interface PendingItem {
   readonly created_by: string
 }
 
+const instanceId = parseId(ProcessInstanceId)
+const jobId = parseId(JobId)
+const incidentId = parseId(IncidentId)
+
 const messageOf = (error: unknown): string =>
   typeof error === "object" && error !== null && "message" in error && typeof error.message === "string"
     ? error.message
@@ -57,21 +62,26 @@ export class BatchRunner extends Context.Service<BatchRunner, BatchRunnerShape>(
         const principal: Principal = { sub: item.created_by, tenantId: item.tenant_id, roles: [], source: "local" }
         const parameters = fromJson<BatchParameters>(item.parameters)
         const commandId = `batch:${item.batch_id}:${item.position}`
+        // Target ids came from the caller: one that is not a UUID fails its item as "not found".
         const id = item.target_id
         switch (item.type) {
           case "CANCEL":
-            return instances.command(principal, id, { type: "CancelInstance" }, commandId)
-          case "SET_VARIABLES":
-            return instances.command(
-              principal,
-              id,
-              { type: "SetVariables", variables: parameters.variables ?? {} },
-              commandId
+            return Effect.flatMap(
+              instanceId(id),
+              (target) => instances.command(principal, target, { type: "CancelInstance" }, commandId)
             )
+          case "SET_VARIABLES":
+            return Effect.flatMap(instanceId(id), (target) =>
+              instances.command(
+                principal,
+                target,
+                { type: "SetVariables", variables: parameters.variables ?? {} },
+                commandId
+              ))
           case "RETRY":
-            return work.updateRetries(principal, id, parameters.retries ?? 1)
+            return Effect.flatMap(jobId(id), (target) => work.updateRetries(principal, target, parameters.retries ?? 1))
           case "RESOLVE_INCIDENT":
-            return recovery.recover(principal, id, { kind: "retry" })
+            return Effect.flatMap(incidentId(id), (target) => recovery.recover(principal, target, { kind: "retry" }))
           case "MIGRATE": {
             const migration = parameters.migration!
             return Effect.flatMap(

@@ -5,6 +5,7 @@
 import { Context, Duration, Effect, Layer, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
+import { JobId } from "../schema/ResourceIds.ts"
 import type { Job } from "../schema/Work.ts"
 import { Connections, type ResolvedConnection } from "../services/Connections.ts"
 import { configurationProblems, CONNECTOR_TYPES, HTTP_JSON } from "../services/ConnectorCatalog.ts"
@@ -138,13 +139,13 @@ export class ConnectorRunner
           yield* Effect.forEach(jobs, (job) =>
             Effect.flatMap(perform(tenantId, job), (outcome) =>
               outcome.ok
-                ? work.completeJob(principal, job.id, outcome.variables)
+                ? work.completeJob(principal, JobId.make(job.id), outcome.variables)
                 : "bpmnError" in outcome
-                ? work.throwError(principal, job.id, {
+                ? work.throwError(principal, JobId.make(job.id), {
                   errorCode: outcome.bpmnError.code,
                   errorMessage: outcome.bpmnError.message
                 })
-                : work.failJob(principal, job.id, {
+                : work.failJob(principal, JobId.make(job.id), {
                   retries: outcome.final ? 0 : Math.max(0, job.retries - 1),
                   errorMessage: outcome.message,
                   retryBackOff: outcome.final ? 0 : 5_000

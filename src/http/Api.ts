@@ -1,6 +1,6 @@
-// The whole HTTP API as one HttpApi: the OpenAPI document, the router and the tests' client all come from it.
+// The whole HTTP API as one HttpApi: the OpenAPI document, the router and the tests' client all come from it. Each
+// endpoint declares its required role (Access.ts), which the document shows as `x-required-roles`.
 import { HttpApi, OpenApi } from "effect/http-api"
-import { accessOf, describeAccess, requiredRoles } from "./AccessPolicy.ts"
 import { AnalysisApi } from "./api/AnalysisApi.ts"
 import { AuditApi } from "./api/AuditApi.ts"
 import { AuthApi } from "./api/AuthApi.ts"
@@ -22,23 +22,6 @@ import { SystemApi } from "./api/SystemApi.ts"
 import { UsersApi } from "./api/UsersApi.ts"
 import { IncidentsApi, JobsApi, TaskFiltersApi, TasksApi } from "./api/WorkApi.ts"
 import { RequestValidation } from "./Middleware.ts"
-
-const METHODS = ["get", "put", "post", "delete", "patch"] as const
-
-/** Writes each operation's required roles into the document, from the one AccessPolicy table. */
-const documentAccess = (spec: Record<string, any>): Record<string, any> => {
-  for (const pathItem of Object.values(spec["paths"] ?? {}) as Array<Record<string, any>>) {
-    for (const method of METHODS) {
-      const operation = pathItem[method]
-      if (operation === undefined) continue
-      const access = accessOf(operation.operationId)
-      if (access === undefined) continue
-      operation["x-required-roles"] = requiredRoles(access)
-      operation.description = [describeAccess(access), operation.description].filter(Boolean).join("\n\n")
-    }
-  }
-  return spec
-}
 
 export class Api extends HttpApi.make("flowcore")
   .add(SystemApi)
@@ -82,7 +65,6 @@ export class Api extends HttpApi.make("flowcore")
     version: "1.0.0",
     description: "Multi-tenant BPMN 2.0 workflow and DMN decision engine. Every response under /api/v1 uses the " +
       "success envelope {success, message, timestamp, data} or the failure envelope {success, errorCode, message, " +
-      "timestamp, errors, correlationId}. Send a bearer token from POST /api/v1/auth/login.",
-    transform: documentAccess
+      "timestamp, errors, correlationId}. Send a bearer token from POST /api/v1/auth/login."
   }))
 {}

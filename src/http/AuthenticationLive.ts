@@ -1,12 +1,13 @@
-// Verifies the bearer token, makes sure its tenant exists, applies the role rule of AccessPolicy.ts and provides the
-// caller's Principal to the handler. 401 for a missing, invalid or expired token; 403 for a valid token without the
+// Verifies the bearer token, makes sure its tenant exists, applies the role the endpoint declares (Access.ts) and
+// provides the caller's Principal and tenant (CurrentTenant) to the handler. 401 for a missing, invalid or expired token; 403 for a valid token without the
 // role.
 import { Effect, Layer, Redacted } from "effect"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal, hasAnyRole } from "../auth/Principal.ts"
 import { TokenService } from "../auth/TokenService.ts"
 import { Forbidden, Unauthorized } from "../schema/ApiErrors.ts"
 import { Tenants } from "../services/Tenants.ts"
-import { accessOf, describeAccess } from "./AccessPolicy.ts"
+import { accessOf, describeAccess } from "./Access.ts"
 import { Authentication } from "./Middleware.ts"
 import { RequestState } from "./RequestState.ts"
 
@@ -30,9 +31,10 @@ export const AuthenticationLive = Layer.effect(
           yield* tenants.seen(principal.tenantId, principal.sub)
           const state = yield* RequestState
           if (state !== undefined) state.principal = principal
-          const operationId = `${group.identifier}.${endpoint.identifier}`
-          const access = accessOf(operationId)
-          if (access === undefined) return yield* Effect.die(new Error(`no access policy for ${operationId}`))
+          const access = accessOf(endpoint)
+          if (access === undefined) {
+            return yield* Effect.die(new Error(`${group.identifier}.${endpoint.identifier} declares no required role`))
+          }
           if (access.kind === "roles" && !hasAnyRole(principal, access.roles)) {
             return yield* new Forbidden({
               message: `${describeAccess(access)} The caller has ${
@@ -41,7 +43,10 @@ export const AuthenticationLive = Layer.effect(
               errors: [{ field: "roles", message: `requires ${access.roles.join(" or ")}`, code: "MISSING_ROLE" }]
             })
           }
-          return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
+          return yield* httpEffect.pipe(
+            Effect.provideService(CurrentPrincipal, principal),
+            Effect.provideService(CurrentTenant, principal.tenantId)
+          )
         })
     }
   })

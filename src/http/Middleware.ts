@@ -1,11 +1,15 @@
 // The HttpApi middleware declarations (the spec side; implementations live in their *Live files).
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal } from "../auth/Principal.ts"
 import { BadRequestHttp, ForbiddenHttp, UnauthorizedHttp, ValidationErrorHttp } from "../schema/ApiErrors.ts"
 
-/** Bearer-token authentication plus the role rule of AccessPolicy.ts; provides the caller's Principal. */
+/**
+ * Bearer-token authentication plus the role each endpoint declares (Access.ts); provides the caller's Principal and
+ * tenant.
+ */
 export class Authentication
-  extends HttpApiMiddleware.Service<Authentication, { provides: CurrentPrincipal; requires: never }>()(
+  extends HttpApiMiddleware.Service<Authentication, { provides: CurrentPrincipal | CurrentTenant; requires: never }>()(
     "flowcore/Authentication",
     {
       security: { bearer: HttpApiSecurity.bearer },

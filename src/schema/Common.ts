@@ -50,9 +50,6 @@ export const pageOf = <A>(items: ReadonlyArray<A>, request: PageRequest, totalIt
   totalPages: Math.ceil(totalItems / request.size)
 })
 
-/** Path ids are plain strings: an id that is not a UUID simply names nothing (404), like another tenant's id. */
-export const IdParam = { id: Schema.String }
-
 export const IsoDateTime = Schema.String.annotate({ format: "date-time", description: "ISO 8601 date-time, UTC" })
 
 export const Variables = Schema.Record(Schema.String, Schema.Unknown).annotate({

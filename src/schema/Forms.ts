@@ -1,6 +1,7 @@
 // Forms (SERVICE.md "Forms"): form-designer definitions (form-js JSON) with their lifecycle, and legacy simple forms.
 import { Schema } from "effect"
 import { IsoDateTime, PageQueryFields, Variables } from "./Common.ts"
+import { FormDefinitionId } from "./ResourceIds.ts"
 
 export const FormState = Schema.Literals(["DRAFT", "VALIDATED", "PUBLISHED", "DEPLOYED", "RETIRED"]).annotate({
   identifier: "FormState"
@@ -96,7 +97,7 @@ export const FormAuditEntry = Schema.Struct({
   detail: Schema.NullOr(Schema.String),
   occurredAt: IsoDateTime
 }).annotate({ identifier: "FormAuditEntry" })
-export const LocaleParams = { id: Schema.String, locale: Schema.String }
+export const LocaleParams = { id: FormDefinitionId, locale: Schema.String }
 export const SaveLocale = Schema.Struct({
   labels: Schema.Record(Schema.String, Schema.String).annotate({
     description: "component key (or id) -> translated label"

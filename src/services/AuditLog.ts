@@ -2,6 +2,7 @@
 // it) and read through GET /audit-events.
 import { Context, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { makeGroupCommit } from "../persistence/GroupCommit.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { type ValidationError, validationError } from "../schema/ApiErrors.ts"
@@ -66,11 +67,11 @@ const parseInstant = (field: string, value: string | undefined): Effect.Effect<s
 
 export interface AuditLogShape {
   readonly record: (record: AuditRecord) => Effect.Effect<void>
+  /** The request's tenant's log (CurrentTenant). */
   readonly list: (
-    tenantId: string,
     filter: AuditFilter,
     page: PageRequest
-  ) => Effect.Effect<PageOf<AuditEvent>, ValidationError>
+  ) => Effect.Effect<PageOf<AuditEvent>, ValidationError, CurrentTenant>
 }
 
 export class AuditLog extends Context.Service<AuditLog, AuditLogShape>()("flowcore/AuditLog") {
@@ -104,8 +105,9 @@ export class AuditLog extends Context.Service<AuditLog, AuditLogShape>()("flowco
               correlation_id: record.correlationId
             })
           }),
-        list: (tenantId, filter, page) =>
+        list: (filter, page) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const from = yield* parseInstant("from", filter.from)
             const to = yield* parseInstant("to", filter.to)
             const where = sql.and([

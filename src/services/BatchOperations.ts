@@ -3,21 +3,23 @@
 import { Array as Arr, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { type BatchParameters, BatchRunner } from "../actors/BatchRunner.ts"
-import type { Principal } from "../auth/Principal.ts"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
+import { CurrentPrincipal } from "../auth/Principal.ts"
 import { toJson } from "../persistence/SqlValues.ts"
 import { type NotFound, notFound, type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { BatchOperation, CreateBatchOperation } from "../schema/BatchOperations.ts"
+import { BatchOperationId } from "../schema/ResourceIds.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
 
 const MAX_TARGETS = 10_000
 
 export interface BatchOperationsShape {
+  /** A batch in the request's tenant (CurrentTenant), created by its caller (CurrentPrincipal). */
   readonly create: (
-    principal: Principal,
     input: typeof CreateBatchOperation.Type
-  ) => Effect.Effect<BatchOperation, NotFound | ValidationError>
-  readonly get: (tenantId: string, id: string) => Effect.Effect<BatchOperation, NotFound>
+  ) => Effect.Effect<BatchOperation, NotFound | ValidationError, CurrentTenant | CurrentPrincipal>
+  readonly get: (id: BatchOperationId) => Effect.Effect<BatchOperation, NotFound, CurrentTenant>
 }
 
 interface BatchRow {
@@ -46,9 +48,9 @@ export class BatchOperations
       const sql = yield* SqlClient.SqlClient
       const runner = yield* BatchRunner
 
-      const get = (tenantId: string, id: string) =>
+      const get = (id: BatchOperationId) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("batch operation", id)
+          const tenantId = yield* CurrentTenant
           const [batch] = yield* sql<
             BatchRow
           >`SELECT id, type, state, total, created_by, created_at, completed_at FROM batch_operations
@@ -107,9 +109,10 @@ export class BatchOperations
 
       return {
         get,
-        create: (principal, input) =>
+        create: (input) =>
           Effect.gen(function*() {
-            const tenantId = principal.tenantId
+            const tenantId = yield* CurrentTenant
+            const principal = yield* CurrentPrincipal
             if ((input.targetIds === undefined) === (input.filter === undefined)) {
               return yield* validationError("targetIds", "give either targetIds or filter")
             }
@@ -145,7 +148,7 @@ export class BatchOperations
                 }
               })
             }
-            const id = yield* newId
+            const id = BatchOperationId.make(yield* newId)
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql.withTransaction(Effect.gen(function*() {
               yield* sql`INSERT INTO batch_operations (tenant_id, id, type, state, parameters, total, created_by, created_at, completed_at)
@@ -171,7 +174,7 @@ export class BatchOperations
               }
             })).pipe(Effect.orDie)
             if (targets.length > 0) yield* runner.wake
-            return yield* get(tenantId, id)
+            return yield* get(id)
           })
       }
     })

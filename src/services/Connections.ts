@@ -15,6 +15,7 @@ import {
 } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Connection, ConnectionTest } from "../schema/Connectors.ts"
+import { ConnectionId } from "../schema/ResourceIds.ts"
 import { configurationProblems, CONNECTOR_TYPES } from "./ConnectorCatalog.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { isoFromDb, nowMillis } from "./Time.ts"
@@ -83,15 +84,15 @@ export interface ConnectionsShape {
       readonly enabled?: boolean | undefined
     }
   ) => Effect.Effect<Connection, Failure>
-  readonly get: (tenantId: string, id: string) => Effect.Effect<Connection, NotFound>
+  readonly get: (tenantId: string, id: ConnectionId) => Effect.Effect<Connection, NotFound>
   readonly update: (
     tenantId: string,
-    id: string,
+    id: ConnectionId,
     input: { readonly name?: string | undefined; readonly config?: Readonly<Record<string, unknown>> | undefined }
   ) => Effect.Effect<Connection, Failure>
-  readonly remove: (tenantId: string, id: string) => Effect.Effect<Connection, NotFound>
-  readonly setEnabled: (tenantId: string, id: string, enabled: boolean) => Effect.Effect<Connection, NotFound>
-  readonly test: (tenantId: string, id: string) => Effect.Effect<typeof ConnectionTest.Type, NotFound>
+  readonly remove: (tenantId: string, id: ConnectionId) => Effect.Effect<Connection, NotFound>
+  readonly setEnabled: (tenantId: string, id: ConnectionId, enabled: boolean) => Effect.Effect<Connection, NotFound>
+  readonly test: (tenantId: string, id: ConnectionId) => Effect.Effect<typeof ConnectionTest.Type, NotFound>
   /** By id or (case-insensitive) name, with secrets. */
   readonly resolve: (tenantId: string, nameOrId: string) => Effect.Effect<ResolvedConnection | undefined>
 }
@@ -102,9 +103,8 @@ export class Connections extends Context.Service<Connections, ConnectionsShape>(
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
 
-      const row = (tenantId: string, id: string) =>
+      const row = (tenantId: string, id: ConnectionId) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("connection", id)
           const [found] = yield* sql<
             ConnectionRow
           >`SELECT * FROM connections WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
@@ -144,7 +144,7 @@ export class Connections extends Context.Service<Connections, ConnectionsShape>(
                 `${input.connectorType} is not a connector type of this installation (GET /connectors)`
               )
             }
-            const id = yield* newId
+            const id = ConnectionId.make(yield* newId)
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`INSERT INTO connections (tenant_id, id, name, connector_type, config, enabled, created_by, created_at, updated_at)
               VALUES (${tenantId}, ${id}, ${input.name}, ${input.connectorType}, ${toJson(input.config)}::jsonb, ${

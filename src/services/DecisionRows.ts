@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { Decision } from "../schema/Decisions.ts"
+import type { DecisionModelId } from "../schema/ResourceIds.ts"
 import { isUuid } from "./Ids.ts"
 import { isoFromDb } from "./Time.ts"
 
@@ -14,7 +15,7 @@ export interface DecisionRow {
   readonly version: number
   readonly kind: string
   readonly hit_policy: string | null
-  readonly decision_model_id: string
+  readonly decision_model_id: DecisionModelId
   readonly format: Decision["format"]
   readonly source: unknown
   readonly created_by: string

@@ -7,6 +7,7 @@ import { fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts
 import { type BusinessError, type NotFound, notFound, type ValidationError } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Decision, DecisionModel } from "../schema/Decisions.ts"
+import type { DecisionModelId } from "../schema/ResourceIds.ts"
 import {
   decisionByRef,
   DecisionEngine,
@@ -17,7 +18,7 @@ import {
 } from "./DecisionEngine.ts"
 import { linkImports } from "./DecisionImports.ts"
 import { type DecisionRow, findDecision, toDecision } from "./DecisionRows.ts"
-import { isUuid, newId } from "./Ids.ts"
+import { newId } from "./Ids.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
 
 interface ModelRow {
@@ -76,11 +77,11 @@ export interface DecisionsShape {
   ) => Effect.Effect<
     PageOf<Omit<DecisionModel, "decisions" | "decisionServices" | "inputs"> & { readonly decisionCount: number }>
   >
-  readonly getModel: (tenantId: string, id: string) => Effect.Effect<DecisionModel, NotFound>
-  readonly modelXml: (tenantId: string, id: string) => Effect.Effect<string, NotFound>
+  readonly getModel: (tenantId: string, id: DecisionModelId) => Effect.Effect<DecisionModel, NotFound>
+  readonly modelXml: (tenantId: string, id: DecisionModelId) => Effect.Effect<string, NotFound>
   readonly evaluateInModel: (
     tenantId: string,
-    modelId: string,
+    modelId: DecisionModelId,
     /** The decision's key, DMN id or name. */
     decisionRef: string,
     variables: Readonly<Record<string, unknown>>,
@@ -88,7 +89,7 @@ export interface DecisionsShape {
   ) => Effect.Effect<EvaluatedDecision, EvaluateError>
   readonly evaluateService: (
     tenantId: string,
-    modelId: string,
+    modelId: DecisionModelId,
     /** The service's DMN id or name. */
     serviceRef: string,
     variables: Readonly<Record<string, unknown>>,
@@ -106,9 +107,8 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
       const engine = yield* DecisionEngine
       const cache = new Map<string, ParsedDecisionModel>()
 
-      const modelRow = (tenantId: string, id: string) =>
+      const modelRow = (tenantId: string, id: DecisionModelId) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("decision model", id)
           const rows = yield* sql<ModelRow>`SELECT * FROM decision_models WHERE tenant_id = ${tenantId} AND id = ${id}`
             .pipe(Effect.orDie)
           if (rows[0] === undefined) return yield* notFound("decision model", id)

@@ -15,7 +15,8 @@ import {
 } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Deployment, DeploymentDetail } from "../schema/Deployments.ts"
-import { isUuid, newId } from "./Ids.ts"
+import type { DeploymentId } from "../schema/ResourceIds.ts"
+import { newId } from "./Ids.ts"
 import { type CompiledModel, type ModelNode, ProcessModels } from "./ProcessModels.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
 
@@ -69,18 +70,22 @@ export interface DeploymentsShape {
     filter: { readonly key?: string | undefined },
     page: PageRequest
   ) => Effect.Effect<PageOf<Deployment>>
-  readonly get: (tenantId: string, id: string) => Effect.Effect<DeploymentDetail, NotFound>
-  readonly nodes: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<ModelNode>, NotFound>
-  readonly setState: (tenantId: string, id: string, state: Deployment["state"]) => Effect.Effect<Deployment, NotFound>
+  readonly get: (tenantId: string, id: DeploymentId) => Effect.Effect<DeploymentDetail, NotFound>
+  readonly nodes: (tenantId: string, id: DeploymentId) => Effect.Effect<ReadonlyArray<ModelNode>, NotFound>
+  readonly setState: (
+    tenantId: string,
+    id: DeploymentId,
+    state: Deployment["state"]
+  ) => Effect.Effect<Deployment, NotFound>
   readonly remove: (
     tenantId: string,
-    id: string,
+    id: DeploymentId,
     includeFinishedInstances: boolean
   ) => Effect.Effect<Deployment, NotFound | BusinessError>
   /** The stored executable graph of a deployment (the engine's input). */
   readonly graphOf: (
     tenantId: string,
-    id: string
+    id: DeploymentId
   ) => Effect.Effect<{ readonly deployment: Deployment; readonly graph: ProcessGraph }, NotFound>
 }
 
@@ -143,9 +148,8 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
               jsonb_array_elements(coalesce(d.graph->'messageStarts', '[]'::jsonb)) m`
         })
 
-      const getRow = (tenantId: string, id: string, columns: string) =>
+      const getRow = (tenantId: string, id: DeploymentId, columns: string) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("deployment", id)
           const rows = yield* sql<DeploymentRow>`SELECT ${sql.literal(columns)} FROM deployments
             WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
           if (rows[0] === undefined) return yield* notFound("deployment", id)

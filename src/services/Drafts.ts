@@ -16,9 +16,10 @@ import {
   type ValidationError
 } from "../schema/ApiErrors.ts"
 import type { Draft } from "../schema/Modeling.ts"
+import { DraftId } from "../schema/ResourceIds.ts"
 import { Decisions } from "./Decisions.ts"
 import { Deployments } from "./Deployments.ts"
-import { isUuid, newId } from "./Ids.ts"
+import { newId } from "./Ids.ts"
 import { isoFromDb, nowMillis } from "./Time.ts"
 
 interface DraftRow {
@@ -51,14 +52,14 @@ export interface DraftsShape {
     principal: Principal,
     input: { readonly kind: Draft["kind"]; readonly name: string; readonly content: unknown }
   ) => Effect.Effect<Draft>
-  readonly get: (principal: Principal, id: string) => Effect.Effect<Draft, NotFound>
+  readonly get: (principal: Principal, id: DraftId) => Effect.Effect<Draft, NotFound>
   readonly save: (
     principal: Principal,
-    id: string,
+    id: DraftId,
     input: { readonly name?: string | undefined; readonly content?: unknown }
   ) => Effect.Effect<Draft, NotFound>
-  readonly remove: (principal: Principal, id: string) => Effect.Effect<Draft, NotFound>
-  readonly promote: (principal: Principal, id: string) => Effect.Effect<Draft, Failure>
+  readonly remove: (principal: Principal, id: DraftId) => Effect.Effect<Draft, NotFound>
+  readonly promote: (principal: Principal, id: DraftId) => Effect.Effect<Draft, Failure>
 }
 
 export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Drafts") {
@@ -70,9 +71,8 @@ export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Dra
       const decisions = yield* Decisions
 
       // Another user's draft answers like a missing one.
-      const row = (principal: Principal, id: string) =>
+      const row = (principal: Principal, id: DraftId) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("draft", id)
           const [found] = yield* sql<
             DraftRow
           >`SELECT * FROM drafts WHERE tenant_id = ${principal.tenantId} AND id = ${id} AND owner = ${principal.sub}`
@@ -129,7 +129,7 @@ export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Dra
           ),
         create: (principal, input) =>
           Effect.gen(function*() {
-            const id = yield* newId
+            const id = DraftId.make(yield* newId)
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`INSERT INTO drafts (tenant_id, id, owner, kind, name, content, promoted_to, created_at, updated_at)
               VALUES (${principal.tenantId}, ${id}, ${principal.sub}, ${input.kind}, ${input.name}, ${

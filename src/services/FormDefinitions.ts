@@ -18,11 +18,13 @@ import {
 } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { FormDefinition } from "../schema/Forms.ts"
-import { isUuid, newId } from "./Ids.ts"
+import { FormDefinitionId } from "../schema/ResourceIds.ts"
+import { newId } from "./Ids.ts"
 import { isoFromDb, nowMillis } from "./Time.ts"
 
 type State = FormDefinition["state"]
 type Failure = NotFound | Conflict | BusinessError
+type Written = Effect.Effect<FormDefinition, Failure>
 
 interface DefinitionRow {
   readonly id: string
@@ -77,17 +79,17 @@ export interface FormDefinitionsShape {
     principal: Principal,
     input: { readonly name: string; readonly key?: string | undefined; readonly schema: unknown },
     restoredFrom?: { formId: string; version: number }
-  ) => Effect.Effect<FormDefinition, Failure>
-  readonly get: (tenantId: string, id: string) => Effect.Effect<FormDefinition, NotFound>
+  ) => Written
+  readonly get: (tenantId: string, id: FormDefinitionId) => Effect.Effect<FormDefinition, NotFound>
   readonly update: (
     principal: Principal,
-    id: string,
+    id: FormDefinitionId,
     input: { readonly name?: string | undefined; readonly schema?: unknown }
-  ) => Effect.Effect<FormDefinition, Failure>
-  readonly remove: (principal: Principal, id: string) => Effect.Effect<FormDefinition, Failure>
+  ) => Written
+  readonly remove: (principal: Principal, id: FormDefinitionId) => Written
   readonly transition: (
     principal: Principal,
-    id: string,
+    id: FormDefinitionId,
     transition: Transition
   ) => Effect.Effect<
     { definition: FormDefinition; warnings: ReadonlyArray<{ path: string; message: string }> },
@@ -95,26 +97,26 @@ export interface FormDefinitionsShape {
   >
   readonly playground: (
     tenantId: string,
-    id: string,
+    id: FormDefinitionId,
     data: Readonly<Record<string, unknown>>
   ) => Effect.Effect<ReturnType<typeof runForm>, NotFound>
   readonly versions: (
     tenantId: string,
-    id: string
+    id: FormDefinitionId
   ) => Effect.Effect<
     ReadonlyArray<{ version: number; name: string; schema: unknown; author: string; createdAt: string }>,
     NotFound
   >
   readonly diff: (
     tenantId: string,
-    id: string,
+    id: FormDefinitionId,
     from: number | undefined,
     to: number | undefined
   ) => Effect.Effect<{ from: number; to: number } & ReturnType<typeof diffForms>, NotFound>
-  readonly restore: (principal: Principal, id: string, version: number) => Effect.Effect<FormDefinition, Failure>
+  readonly restore: (principal: Principal, id: FormDefinitionId, version: number) => Written
   readonly lineage: (
     tenantId: string,
-    id: string
+    id: FormDefinitionId
   ) => Effect.Effect<
     {
       formId: string
@@ -125,39 +127,37 @@ export interface FormDefinitionsShape {
   >
   readonly audit: (
     tenantId: string,
-    id: string
+    id: FormDefinitionId
   ) => Effect.Effect<
-    ReadonlyArray<
-      {
-        seq: number
-        action: string
-        fromState: State | null
-        toState: State | null
-        actor: string
-        detail: string | null
-        occurredAt: string
-      }
-    >,
+    ReadonlyArray<{
+      seq: number
+      action: string
+      fromState: State | null
+      toState: State | null
+      actor: string
+      detail: string | null
+      occurredAt: string
+    }>,
     NotFound
   >
   readonly locales: (
     tenantId: string,
-    id: string
+    id: FormDefinitionId
   ) => Effect.Effect<ReadonlyArray<{ locale: string; labels: Record<string, string>; updatedAt: string }>, NotFound>
   readonly saveLocale: (
     principal: Principal,
-    id: string,
+    id: FormDefinitionId,
     locale: string,
     labels: Readonly<Record<string, string>>
   ) => Effect.Effect<{ locale: string; labels: Record<string, string>; updatedAt: string }, Failure>
   readonly removeLocale: (
     principal: Principal,
-    id: string,
+    id: FormDefinitionId,
     locale: string
   ) => Effect.Effect<{ locale: string; labels: Record<string, string>; updatedAt: string }, NotFound>
   readonly resolved: (
     tenantId: string,
-    id: string,
+    id: FormDefinitionId,
     locale: string
   ) => Effect.Effect<ReturnType<typeof resolveLabels>, NotFound>
   /** The deployed definition with this key, if any (user task forms). */
@@ -174,9 +174,8 @@ export class FormDefinitions
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
 
-      const row = (tenantId: string, id: string) =>
+      const row = (tenantId: string, id: FormDefinitionId) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("form definition", id)
           const [found] = yield* sql<
             DefinitionRow
           >`SELECT * FROM form_definitions WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
@@ -233,7 +232,7 @@ export class FormDefinitions
           if (
             typeof input.schema !== "object" || input.schema === null || Array.isArray(input.schema)
           ) return yield* invalid(errors)
-          const id = yield* newId
+          const id = FormDefinitionId.make(yield* newId)
           const now = new Date(yield* nowMillis).toISOString()
           yield* sql.withTransaction(Effect.gen(function*() {
             yield* sql`INSERT INTO form_definitions (tenant_id, id, key, name, state, schema, version, restored_from, created_by, created_at, updated_at)
@@ -400,7 +399,7 @@ export class FormDefinitions
             let current = yield* row(tenantId, id)
             const restoredFrom: Array<{ formId: string; version: number }> = []
             for (let hops = 0; current.restored_from !== null && hops < 100; hops++) {
-              const source = fromJson<{ formId: string; version: number }>(current.restored_from)
+              const source = fromJson<{ formId: FormDefinitionId; version: number }>(current.restored_from)
               restoredFrom.push(source)
               const next = yield* Effect.option(row(tenantId, source.formId))
               if (next._tag === "None") break

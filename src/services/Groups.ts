@@ -1,11 +1,13 @@
 // Groups of users within a tenant, and their members.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { isUniqueViolation } from "../persistence/SqlValues.ts"
 import { type Conflict, conflict, NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Group, GroupMember } from "../schema/Groups.ts"
+import type { GroupId, UserId } from "../schema/ResourceIds.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
 import { Users } from "./Users.ts"
@@ -40,26 +42,21 @@ const toMember = (row: MemberRow): GroupMember => ({
   addedAt: isoFromDb(row.added_at)
 })
 
+/** The groups of the request's tenant (CurrentTenant). */
 export interface GroupsShape {
-  readonly list: (tenantId: string, page: PageRequest) => Effect.Effect<PageOf<Group>>
+  readonly list: (page: PageRequest) => Effect.Effect<PageOf<Group>, never, CurrentTenant>
   readonly create: (
-    tenantId: string,
     input: { readonly name: string; readonly description?: string | undefined }
-  ) => Effect.Effect<Group, Conflict>
-  readonly get: (tenantId: string, id: string) => Effect.Effect<Group, NotFound>
-  readonly members: (
-    tenantId: string,
-    groupId: string,
-    page: PageRequest
-  ) => Effect.Effect<PageOf<GroupMember>, NotFound>
+  ) => Effect.Effect<Group, Conflict, CurrentTenant>
+  readonly get: (id: GroupId) => Effect.Effect<Group, NotFound, CurrentTenant>
+  readonly members: (groupId: GroupId, page: PageRequest) => Effect.Effect<PageOf<GroupMember>, NotFound, CurrentTenant>
   readonly addMember: (
-    tenantId: string,
-    groupId: string,
+    groupId: GroupId,
     userId: string
-  ) => Effect.Effect<GroupMember, NotFound | Conflict>
-  readonly removeMember: (tenantId: string, groupId: string, userId: string) => Effect.Effect<GroupMember, NotFound>
+  ) => Effect.Effect<GroupMember, NotFound | Conflict, CurrentTenant>
+  readonly removeMember: (groupId: GroupId, userId: UserId) => Effect.Effect<GroupMember, NotFound, CurrentTenant>
   /** Ids of the groups a user belongs to. */
-  readonly groupIdsOf: (tenantId: string, userId: string) => Effect.Effect<ReadonlyArray<string>>
+  readonly groupIdsOf: (userId: string) => Effect.Effect<ReadonlyArray<string>, never, CurrentTenant>
 }
 
 export class Groups extends Context.Service<Groups, GroupsShape>()("flowcore/Groups") {
@@ -74,17 +71,18 @@ export class Groups extends Context.Service<Groups, GroupsShape>()("flowcore/Gro
               (SELECT count(*) FROM group_members m WHERE m.group_id = g.id) AS member_count
             FROM user_groups g WHERE g.tenant_id = ${tenantId}`
 
-      const get: GroupsShape["get"] = (tenantId, id) =>
+      const get: GroupsShape["get"] = (id) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("group", id)
+          const tenantId = yield* CurrentTenant
           const rows = yield* sql<GroupRow>`${selectGroups(tenantId)} AND g.id = ${id}`.pipe(Effect.orDie)
           if (rows[0] === undefined) return yield* notFound("group", id)
           return toGroup(rows[0])
         })
 
       return {
-        list: (tenantId, page) =>
+        list: (page) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             return yield* pagedQuery(sql, {
               select: sql`SELECT g.id, g.name, g.description, g.created_at,
                   (SELECT count(*) FROM group_members m WHERE m.group_id = g.id) AS member_count
@@ -96,8 +94,9 @@ export class Groups extends Context.Service<Groups, GroupsShape>()("flowcore/Gro
               toItem: toGroup
             })
           }).pipe(Effect.orDie),
-        create: (tenantId, input) =>
+        create: (input) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const id = yield* newId
             const now = yield* nowIso
             const rows = yield* sql<GroupRow>`INSERT INTO user_groups (tenant_id, id, name, description, created_at)
@@ -112,9 +111,10 @@ export class Groups extends Context.Service<Groups, GroupsShape>()("flowcore/Gro
             return toGroup(rows[0]!)
           }),
         get,
-        members: (tenantId, groupId, page) =>
+        members: (groupId, page) =>
           Effect.gen(function*() {
-            yield* get(tenantId, groupId)
+            const tenantId = yield* CurrentTenant
+            yield* get(groupId)
             return yield* pagedQuery(sql, {
               select: sql`SELECT m.group_id, m.user_id, u.username, m.added_at
                 FROM group_members m JOIN users u ON u.id = m.user_id`,
@@ -125,10 +125,11 @@ export class Groups extends Context.Service<Groups, GroupsShape>()("flowcore/Gro
               toItem: toMember
             }).pipe(Effect.orDie)
           }),
-        addMember: (tenantId, groupId, userId) =>
+        addMember: (groupId, userId) =>
           Effect.gen(function*() {
-            const group = yield* get(tenantId, groupId)
-            const user = yield* users.get(tenantId, userId)
+            const tenantId = yield* CurrentTenant
+            const group = yield* get(groupId)
+            const user = yield* users.get(userId)
             const now = yield* nowIso
             const inserted = yield* sql<MemberRow>`INSERT INTO group_members (tenant_id, group_id, user_id, added_at)
               VALUES (${tenantId}, ${group.id}, ${user.id}, ${now}) ON CONFLICT DO NOTHING
@@ -140,10 +141,10 @@ export class Groups extends Context.Service<Groups, GroupsShape>()("flowcore/Gro
             }
             return toMember(inserted[0])
           }),
-        removeMember: (tenantId, groupId, userId) =>
+        removeMember: (groupId, userId) =>
           Effect.gen(function*() {
-            const group = yield* get(tenantId, groupId)
-            if (!isUuid(userId)) return yield* notFound("group member", userId)
+            const tenantId = yield* CurrentTenant
+            const group = yield* get(groupId)
             const rows = yield* sql<MemberRow>`DELETE FROM group_members m USING users u
               WHERE m.tenant_id = ${tenantId} AND m.group_id = ${group.id} AND m.user_id = ${userId} AND u.id = m.user_id
               RETURNING m.group_id, m.user_id, m.added_at, u.username`.pipe(Effect.orDie)
@@ -155,13 +156,14 @@ export class Groups extends Context.Service<Groups, GroupsShape>()("flowcore/Gro
             }
             return toMember(rows[0])
           }),
-        groupIdsOf: (tenantId, userId) =>
-          sql<
-            { group_id: string }
-          >`SELECT group_id FROM group_members WHERE tenant_id = ${tenantId} AND user_id = ${userId}`.pipe(
-            Effect.map((rows) => rows.map((row) => row.group_id)),
-            Effect.orDie
-          )
+        groupIdsOf: (userId) =>
+          Effect.flatMap(CurrentTenant, (tenantId) =>
+            sql<
+              { group_id: string }
+            >`SELECT group_id FROM group_members WHERE tenant_id = ${tenantId} AND user_id = ${userId}`.pipe(
+              Effect.map((rows) => rows.map((row) => row.group_id)),
+              Effect.orDie
+            ))
       }
     })
   )

@@ -12,8 +12,8 @@ import {
   notFound,
   type ValidationError
 } from "../schema/ApiErrors.ts"
+import type { IncidentId } from "../schema/ResourceIds.ts"
 import type { Incident } from "../schema/Work.ts"
-import { isUuid } from "./Ids.ts"
 import { type IncidentRow, toIncident } from "./IncidentRows.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
 
@@ -27,7 +27,7 @@ export type RecoveryAction =
 export interface IncidentRecoveryShape {
   readonly recover: (
     principal: Principal,
-    incidentId: string,
+    incidentId: IncidentId,
     action: RecoveryAction
   ) => Effect.Effect<Incident, NotFound | Conflict | ValidationError | BusinessError>
 }
@@ -41,9 +41,8 @@ export class IncidentRecovery
       const sql = yield* SqlClient.SqlClient
       const instances = yield* ProcessInstances
 
-      const incidentById = (tenantId: string, id: string) =>
+      const incidentById = (tenantId: string, id: IncidentId) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("incident", id)
           const rows = yield* sql<IncidentRow>`SELECT * FROM incidents WHERE tenant_id = ${tenantId} AND id = ${id}`
             .pipe(Effect.orDie)
           if (rows[0] === undefined) return yield* notFound("incident", id)

@@ -1,10 +1,11 @@
 // The incidents projection row and its API form, shared by the incident list and incident recovery.
+import type { ProcessInstanceId } from "../schema/ResourceIds.ts"
 import type { Incident } from "../schema/Work.ts"
 import { isoFromDb, isoOrNull } from "./Time.ts"
 
 export interface IncidentRow {
   readonly id: string
-  readonly instance_id: string
+  readonly instance_id: ProcessInstanceId
   readonly node_id: string
   readonly element_instance_id: string | null
   readonly job_id: string | null

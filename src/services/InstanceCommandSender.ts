@@ -10,11 +10,10 @@ import {
   type Conflict,
   conflict,
   NotFound,
-  notFound,
   type ValidationError,
   validationError
 } from "../schema/ApiErrors.ts"
-import { isUuid } from "./Ids.ts"
+import type { ProcessInstanceId } from "../schema/ResourceIds.ts"
 
 export type CommandError = NotFound | Conflict | ValidationError | BusinessError
 
@@ -27,15 +26,14 @@ const rejectedInput = (rejected: InstanceRejected): ValidationError =>
 export const sendCommand = (client: EntityClient) =>
 (
   principal: Principal,
-  id: string,
+  id: ProcessInstanceId,
   commandId: string,
   command: InstanceCommand,
   deploymentId?: string,
   /** A start's id made just now: the entity need not look for its row. */
   freshId?: boolean
 ): Effect.Effect<EntityReply, CommandError> =>
-  // An id that is no UUID names no instance (and never reaches an entity).
-  !isUuid(id) ? notFound("process instance", id) : client(id).Execute({
+  client(id).Execute({
     commandId,
     tenantId: principal.tenantId,
     actor: principal.sub,

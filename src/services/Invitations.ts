@@ -3,6 +3,8 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { createHash, randomBytes } from "node:crypto"
+import { CurrentTenant, inTenant } from "../auth/CurrentTenant.ts"
+import { CurrentPrincipal } from "../auth/Principal.ts"
 import type { Role } from "../auth/Roles.ts"
 import { AppConfig } from "../config.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
@@ -10,8 +12,9 @@ import { fromJson, toJson } from "../persistence/SqlValues.ts"
 import { type Conflict, conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Invitation } from "../schema/Invitations.ts"
+import type { InvitationId } from "../schema/ResourceIds.ts"
 import type { User } from "../schema/Users.ts"
-import { isUuid, newId } from "./Ids.ts"
+import { newId } from "./Ids.ts"
 import { isoFromDb, nowIso, nowMillis } from "./Time.ts"
 import { Users } from "./Users.ts"
 
@@ -47,19 +50,18 @@ const toInvitation = (row: InvitationRow, now: number): Invitation => {
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex")
 
 export interface InvitationsShape {
-  readonly listOutstanding: (tenantId: string, page: PageRequest) => Effect.Effect<PageOf<Invitation>>
+  readonly listOutstanding: (page: PageRequest) => Effect.Effect<PageOf<Invitation>, never, CurrentTenant>
+  /** An invitation into the request's tenant, by its caller. */
   readonly create: (
-    tenantId: string,
-    invitedBy: string,
     input: { readonly email: string; readonly roles: ReadonlyArray<Role>; readonly expiresInHours?: number | undefined }
-  ) => Effect.Effect<Invitation & { readonly token: string }, Conflict>
+  ) => Effect.Effect<Invitation & { readonly token: string }, Conflict, CurrentTenant | CurrentPrincipal>
   readonly accept: (
     input: { readonly token: string; readonly username: string; readonly password: string }
   ) => Effect.Effect<
     { readonly invitation: Invitation; readonly user: User; readonly tenantId: string },
     NotFound | Conflict
   >
-  readonly revoke: (tenantId: string, id: string) => Effect.Effect<Invitation, NotFound | Conflict>
+  readonly revoke: (id: InvitationId) => Effect.Effect<Invitation, NotFound | Conflict, CurrentTenant>
 }
 
 export class Invitations extends Context.Service<Invitations, InvitationsShape>()("flowcore/Invitations") {
@@ -71,8 +73,9 @@ export class Invitations extends Context.Service<Invitations, InvitationsShape>(
       const config = yield* AppConfig
 
       return {
-        listOutstanding: (tenantId, page) =>
+        listOutstanding: (page) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const now = yield* nowIso
             const where = sql`tenant_id = ${tenantId} AND state = 'PENDING' AND expires_at > ${now}`
             const ms = Date.parse(now)
@@ -86,8 +89,10 @@ export class Invitations extends Context.Service<Invitations, InvitationsShape>(
             })
           }).pipe(Effect.orDie),
 
-        create: (tenantId, invitedBy, input) =>
+        create: (input) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
+            const invitedBy = (yield* CurrentPrincipal).sub
             const now = yield* nowMillis
             const nowText = new Date(now).toISOString()
             const outstanding = yield* sql`SELECT 1 FROM invitations WHERE tenant_id = ${tenantId}
@@ -137,12 +142,14 @@ export class Invitations extends Context.Service<Invitations, InvitationsShape>(
             const claimed = yield* sql`UPDATE invitations SET state = 'ACCEPTED', updated_at = ${nowText}
               WHERE id = ${row.id} AND state = 'PENDING' RETURNING id`.pipe(Effect.orDie)
             if (claimed.length === 0) return yield* conflict(`invitation ${row.id} was accepted concurrently`)
-            const user = yield* users.create(row.tenant_id, {
+            // Accepting needs no token: the invitation names the tenant.
+            const user = yield* users.create({
               username: input.username,
               password: input.password,
               email: row.email,
               roles: invitation.roles
             }).pipe(
+              inTenant(row.tenant_id),
               Effect.tapError(() =>
                 sql`UPDATE invitations SET state = 'PENDING' WHERE id = ${row.id}`.pipe(Effect.orDie)
               )
@@ -152,9 +159,9 @@ export class Invitations extends Context.Service<Invitations, InvitationsShape>(
             return { invitation: toInvitation(updated[0]!, now), user, tenantId: row.tenant_id }
           }),
 
-        revoke: (tenantId, id) =>
+        revoke: (id) =>
           Effect.gen(function*() {
-            if (!isUuid(id)) return yield* notFound("invitation", id)
+            const tenantId = yield* CurrentTenant
             const now = yield* nowMillis
             const rows = yield* sql<
               InvitationRow

@@ -10,6 +10,7 @@ import type { InstanceState } from "../engine/InstanceState.ts"
 import { jobVariablesNow } from "../engine/JobVariables.ts"
 import { jobsActivated } from "../observability/Metrics.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
+import type { ProcessInstanceId } from "../schema/ResourceIds.ts"
 import type { Job } from "../schema/Work.ts"
 import type { ProcessInstancesShape } from "./ProcessInstances.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
@@ -21,7 +22,7 @@ export interface JobRow {
   readonly id: string
   readonly type: string
   readonly state: Job["state"]
-  readonly instance_id: string
+  readonly instance_id: ProcessInstanceId
   readonly node_id: string
   readonly element_instance_id: string
   readonly retries: number

@@ -12,8 +12,8 @@ import {
   notFound,
   type ValidationError
 } from "../schema/ApiErrors.ts"
+import type { JobId } from "../schema/ResourceIds.ts"
 import type { Job, RetryAttempt, RetryPolicy, RetryState } from "../schema/Work.ts"
-import { isUuid } from "./Ids.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
 import { Work } from "./Work.ts"
 
@@ -29,17 +29,17 @@ interface RetryRow {
 type Failure = NotFound | Conflict | ValidationError | BusinessError
 
 export interface JobRetriesShape {
-  readonly state: (tenantId: string, jobId: string) => Effect.Effect<typeof RetryState.Type, NotFound>
+  readonly state: (tenantId: string, jobId: JobId) => Effect.Effect<typeof RetryState.Type, NotFound>
   readonly setPolicy: (
     principal: Principal,
-    jobId: string,
+    jobId: JobId,
     input: { readonly policy: RetryPolicy; readonly retries?: number | undefined }
   ) => Effect.Effect<typeof RetryState.Type, Failure>
-  readonly retryNow: (principal: Principal, jobId: string) => Effect.Effect<typeof RetryState.Type, Failure>
-  readonly cancelRetry: (principal: Principal, jobId: string) => Effect.Effect<typeof RetryState.Type, Failure>
+  readonly retryNow: (principal: Principal, jobId: JobId) => Effect.Effect<typeof RetryState.Type, Failure>
+  readonly cancelRetry: (principal: Principal, jobId: JobId) => Effect.Effect<typeof RetryState.Type, Failure>
   readonly history: (
     tenantId: string,
-    jobId: string
+    jobId: JobId
   ) => Effect.Effect<ReadonlyArray<typeof RetryAttempt.Type>, NotFound>
 }
 
@@ -50,9 +50,8 @@ export class JobRetries extends Context.Service<JobRetries, JobRetriesShape>()("
       const sql = yield* SqlClient.SqlClient
       const work = yield* Work
 
-      const state = (tenantId: string, jobId: string) =>
+      const state = (tenantId: string, jobId: JobId) =>
         Effect.gen(function*() {
-          if (!isUuid(jobId)) return yield* notFound("job", jobId)
           const [row] = yield* sql<RetryRow>`SELECT id, state, retries, deadline, retry_policy,
               (SELECT count(*) FROM job_failures f WHERE f.job_id = j.id) AS attempts
             FROM jobs j WHERE tenant_id = ${tenantId} AND id = ${jobId}`.pipe(Effect.orDie)
@@ -72,7 +71,7 @@ export class JobRetries extends Context.Service<JobRetries, JobRetriesShape>()("
           }
         })
 
-      const open = (tenantId: string, jobId: string) =>
+      const open = (tenantId: string, jobId: JobId) =>
         Effect.gen(function*() {
           const current = yield* state(tenantId, jobId)
           if (current.state !== "ACTIVATABLE" && current.state !== "ACTIVATED" && current.state !== "FAILED") {
@@ -81,7 +80,7 @@ export class JobRetries extends Context.Service<JobRetries, JobRetriesShape>()("
           return current
         })
 
-      const pending = (tenantId: string, jobId: string) =>
+      const pending = (tenantId: string, jobId: JobId) =>
         Effect.gen(function*() {
           const current = yield* open(tenantId, jobId)
           if (!current.waiting) {

@@ -8,8 +8,9 @@ import { contentOf, storedContent } from "../persistence/SqlValues.ts"
 import { type BusinessError, type Conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { FormDefinition, LegacyForm, LegacySchema } from "../schema/Forms.ts"
+import { LegacyFormId } from "../schema/ResourceIds.ts"
 import { FormDefinitions } from "./FormDefinitions.ts"
-import { isUuid, newId } from "./Ids.ts"
+import { newId } from "./Ids.ts"
 import { type TaggedForm, taggedForm } from "./TaggedForms.ts"
 import { isoFromDb, nowMillis } from "./Time.ts"
 
@@ -59,12 +60,12 @@ export const toFormJs = (key: string, schema: Schema) => ({
 export interface LegacyFormsShape {
   readonly list: (tenantId: string, key: string | undefined, page: PageRequest) => Effect.Effect<PageOf<LegacyForm>>
   readonly deploy: (principal: Principal, key: string, schema: Schema) => Effect.Effect<LegacyForm>
-  readonly get: (tenantId: string, id: string) => Effect.Effect<LegacyForm, NotFound>
-  readonly edit: (principal: Principal, id: string, schema: Schema) => Effect.Effect<LegacyForm, NotFound>
-  readonly remove: (tenantId: string, id: string) => Effect.Effect<LegacyForm, NotFound>
+  readonly get: (tenantId: string, id: LegacyFormId) => Effect.Effect<LegacyForm, NotFound>
+  readonly edit: (principal: Principal, id: LegacyFormId, schema: Schema) => Effect.Effect<LegacyForm, NotFound>
+  readonly remove: (tenantId: string, id: LegacyFormId) => Effect.Effect<LegacyForm, NotFound>
   readonly migrate: (
     principal: Principal,
-    id: string
+    id: LegacyFormId
   ) => Effect.Effect<FormDefinition, NotFound | Conflict | BusinessError>
   readonly latestByKey: (tenantId: string, key: string) => Effect.Effect<LegacyForm | undefined>
   /** The latest version of a form (deployed or a form definition's) carrying a versionTag (TaggedForms.ts). */
@@ -78,9 +79,8 @@ export class LegacyForms extends Context.Service<LegacyForms, LegacyFormsShape>(
       const sql = yield* SqlClient.SqlClient
       const definitions = yield* FormDefinitions
 
-      const row = (tenantId: string, id: string) =>
+      const row = (tenantId: string, id: LegacyFormId) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("form", id)
           const [found] = yield* sql<LegacyRow>`SELECT * FROM legacy_forms WHERE tenant_id = ${tenantId} AND id = ${id}`
             .pipe(Effect.orDie)
           if (found === undefined) return yield* notFound("form", id)
@@ -89,7 +89,7 @@ export class LegacyForms extends Context.Service<LegacyForms, LegacyFormsShape>(
 
       const deploy = (principal: Principal, key: string, schema: Schema) =>
         Effect.gen(function*() {
-          const id = yield* newId
+          const id = LegacyFormId.make(yield* newId)
           const now = new Date(yield* nowMillis).toISOString()
           yield* sql`INSERT INTO legacy_forms (tenant_id, id, key, version, schema, created_by, created_at)
             VALUES (${principal.tenantId}, ${id}, ${key},

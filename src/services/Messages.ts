@@ -11,6 +11,7 @@ import { runClusterLoop } from "../actors/ClusterLoop.ts"
 import type { Principal } from "../auth/Principal.ts"
 import { toJson } from "../persistence/SqlValues.ts"
 import { type Conflict, conflict, type ValidationError, validationError } from "../schema/ApiErrors.ts"
+import type { ProcessInstanceId } from "../schema/ResourceIds.ts"
 import { type EventStart, startAtEventStarts } from "./EventStarts.ts"
 import { fingerprintOf, type IdempotentClaim, IdempotentRequests } from "./IdempotentRequests.ts"
 import { newId } from "./Ids.ts"
@@ -85,7 +86,7 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
           const now = yield* nowMillis
           // Indexed by (tenant_id, kind, name, correlation_key); the oldest subscription of each instance wins.
           const waiting = yield* sql<
-            { instance_id: string; id: string }
+            { instance_id: ProcessInstanceId; id: string }
           >`SELECT DISTINCT ON (instance_id) instance_id, id
             FROM event_subscriptions
             WHERE tenant_id = ${principal.tenantId} AND kind = 'MESSAGE' AND name = ${message.messageName} AND correlation_key = ${key}

@@ -8,6 +8,7 @@ import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { type BusinessError, type Conflict, conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Model } from "../schema/Modeling.ts"
+import { ModelId, parseId, ProjectId } from "../schema/ResourceIds.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { Projects } from "./Projects.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
@@ -15,8 +16,8 @@ import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
 export const LOCK_MILLIS = 5 * 60_000
 
 interface ModelRow {
-  readonly id: string
-  readonly project_id: string
+  readonly id: ModelId
+  readonly project_id: ProjectId
   readonly folder_id: string | null
   readonly name: string
   readonly kind: Model["kind"]
@@ -55,26 +56,26 @@ export interface ModelsShape {
       readonly content?: string | undefined
     }
   ) => Effect.Effect<Model, Failure>
-  readonly get: (tenantId: string, id: string) => Effect.Effect<Model, NotFound>
-  readonly remove: (principal: Principal, id: string) => Effect.Effect<Model, Failure>
+  readonly get: (tenantId: string, id: ModelId) => Effect.Effect<Model, NotFound>
+  readonly remove: (principal: Principal, id: ModelId) => Effect.Effect<Model, Failure>
   readonly save: (
     principal: Principal,
-    id: string,
+    id: ModelId,
     input: { readonly content: string; readonly baseRevision?: number | undefined; readonly note?: string | undefined }
   ) => Effect.Effect<Model, Failure>
   readonly revisions: (
     tenantId: string,
-    id: string
+    id: ModelId
   ) => Effect.Effect<
     ReadonlyArray<{ revision: number; author: string; note: string | null; content: string; createdAt: string }>,
     NotFound
   >
-  readonly restore: (principal: Principal, id: string, revision: number) => Effect.Effect<Model, Failure>
-  readonly lock: (tenantId: string, id: string) => Effect.Effect<LockView, NotFound>
-  readonly acquire: (principal: Principal, id: string) => Effect.Effect<LockView, Failure>
-  readonly release: (principal: Principal, id: string) => Effect.Effect<LockView, Failure>
-  readonly renew: (principal: Principal, id: string) => Effect.Effect<LockView, Failure>
-  readonly takeover: (principal: Principal, id: string) => Effect.Effect<LockView, Failure>
+  readonly restore: (principal: Principal, id: ModelId, revision: number) => Effect.Effect<Model, Failure>
+  readonly lock: (tenantId: string, id: ModelId) => Effect.Effect<LockView, NotFound>
+  readonly acquire: (principal: Principal, id: ModelId) => Effect.Effect<LockView, Failure>
+  readonly release: (principal: Principal, id: ModelId) => Effect.Effect<LockView, Failure>
+  readonly renew: (principal: Principal, id: ModelId) => Effect.Effect<LockView, Failure>
+  readonly takeover: (principal: Principal, id: ModelId) => Effect.Effect<LockView, Failure>
 }
 
 export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Models") {
@@ -83,10 +84,10 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const projects = yield* Projects
+      const projectIdOf = parseId(ProjectId)
 
-      const row = (tenantId: string, id: string) =>
+      const row = (tenantId: string, id: ModelId) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("model", id)
           const [found] = yield* sql<ModelRow>`SELECT * FROM models WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
             Effect.orDie
           )
@@ -117,7 +118,7 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
           updatedAt: isoFromDb(model.updated_at)
         }))
 
-      const editable = (principal: Principal, id: string) =>
+      const editable = (principal: Principal, id: ModelId) =>
         Effect.gen(function*() {
           const model = yield* row(principal.tenantId, id)
           yield* projects.requireRole(principal, model.project_id, ["OWNER", "EDITOR"])
@@ -186,11 +187,12 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
           }),
         create: (principal, input) =>
           Effect.gen(function*() {
-            yield* projects.requireRole(principal, input.projectId, ["OWNER", "EDITOR"])
+            // The project is named in the body: one that is not a UUID names no project.
+            yield* projects.requireRole(principal, yield* projectIdOf(input.projectId), ["OWNER", "EDITOR"])
             if (input.folderId !== undefined) {
               yield* projects.folderOf(principal.tenantId, input.projectId, input.folderId)
             }
-            const id = yield* newId
+            const id = ModelId.make(yield* newId)
             const now = new Date(yield* nowMillis).toISOString()
             const content = input.content ?? ""
             yield* sql.withTransaction(Effect.gen(function*() {

@@ -11,7 +11,8 @@ import {
   validationError
 } from "../schema/ApiErrors.ts"
 import type { PlaySessionView, PlayStepRequest, StartPlaySession } from "../schema/Play.ts"
-import { isUuid, newId } from "./Ids.ts"
+import type { PlaySessionId } from "../schema/ResourceIds.ts"
+import { newId } from "./Ids.ts"
 import { ProcessModels } from "./ProcessModels.ts"
 
 type PlayError = NotFound | Conflict | ValidationError
@@ -20,10 +21,10 @@ export interface PlaySessionsShape {
   readonly start: (tenantId: string, input: typeof StartPlaySession.Type) => Effect.Effect<PlaySessionView, PlayError>
   readonly step: (
     tenantId: string,
-    id: string,
+    id: PlaySessionId,
     step: typeof PlayStepRequest.Type
   ) => Effect.Effect<PlaySessionView, PlayError>
-  readonly get: (tenantId: string, id: string) => Effect.Effect<PlaySessionView, PlayError>
+  readonly get: (tenantId: string, id: PlaySessionId) => Effect.Effect<PlaySessionView, PlayError>
 }
 
 export class PlaySessions extends Context.Service<PlaySessions, PlaySessionsShape>()("flowcore/PlaySessions") {
@@ -74,10 +75,8 @@ export class PlaySessions extends Context.Service<PlaySessions, PlaySessionsShap
               })
             )
           }),
-        step: (tenantId, id, step) =>
-          isUuid(id) ? call(id, client(id).Step({ tenantId, step })) : Effect.fail(notFound("play session", id)),
-        get: (tenantId, id) =>
-          isUuid(id) ? call(id, client(id).Get({ tenantId })) : Effect.fail(notFound("play session", id))
+        step: (tenantId, id, step) => call(id, client(id).Step({ tenantId, step })),
+        get: (tenantId, id) => call(id, client(id).Get({ tenantId }))
       }
     })
   )

@@ -23,6 +23,7 @@ import {
 } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { EventSubscription, HistoryEvent, InstanceSnapshot, ProcessInstance } from "../schema/ProcessInstances.ts"
+import { parseId, ProcessInstanceId } from "../schema/ResourceIds.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { type CommandError, sendCommand } from "./InstanceCommandSender.ts"
 import { type HistoryEvent as EngineHistoryEvent, ProcessEngine, type TokenView } from "./ProcessEngine.ts"
@@ -114,7 +115,7 @@ export interface ProcessInstancesShape {
   /** Sends a command that may find its target gone: "applied", "held" (the instance is suspended: applied on resume) or "missed". */
   readonly deliver: (
     principal: Principal,
-    id: string,
+    id: ProcessInstanceId,
     command: InstanceCommand,
     commandId: string
   ) => Effect.Effect<Delivery>
@@ -123,31 +124,35 @@ export interface ProcessInstancesShape {
     filter: InstanceFilter,
     page: PageRequest
   ) => Effect.Effect<PageOf<ProcessInstance>, ValidationError>
-  readonly get: (tenantId: string, id: string) => Effect.Effect<ProcessInstance, NotFound>
+  readonly get: (tenantId: string, id: ProcessInstanceId) => Effect.Effect<ProcessInstance, NotFound>
   /** Applies a command through the instance's entity, answering the entity's reply. */
   readonly apply: (
     principal: Principal,
-    id: string,
+    id: ProcessInstanceId,
     command: InstanceCommand,
     commandId: string
   ) => Effect.Effect<EntityReply, CommandError>
   /** Sends a command to the instance's entity; `commandId` makes retries of the same request safe. */
   readonly command: (
     principal: Principal,
-    id: string,
+    id: ProcessInstanceId,
     command: InstanceCommand,
     commandId?: string
   ) => Effect.Effect<ProcessInstance, CommandError>
-  readonly remove: (tenantId: string, id: string) => Effect.Effect<ProcessInstance, NotFound | BusinessError>
+  readonly remove: (tenantId: string, id: ProcessInstanceId) => Effect.Effect<ProcessInstance, NotFound | BusinessError>
   /** Checks every instance's migration first (all problems in one 400), then migrates each atomically. */
   readonly migrate: (
     principal: Principal,
     input: MigrationRequest
   ) => Effect.Effect<MigrationOutcome, NotFound | Conflict | ValidationError>
-  readonly history: (tenantId: string, id: string, page: PageRequest) => Effect.Effect<PageOf<HistoryEvent>, NotFound>
+  readonly history: (
+    tenantId: string,
+    id: ProcessInstanceId,
+    page: PageRequest
+  ) => Effect.Effect<PageOf<HistoryEvent>, NotFound>
   readonly variables: (
     tenantId: string,
-    id: string
+    id: ProcessInstanceId
   ) => Effect.Effect<
     {
       readonly processInstanceId: string
@@ -156,26 +161,26 @@ export interface ProcessInstancesShape {
     },
     NotFound
   >
-  readonly tokens: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<TokenView>, NotFound>
+  readonly tokens: (tenantId: string, id: ProcessInstanceId) => Effect.Effect<ReadonlyArray<TokenView>, NotFound>
   readonly subscriptions: (
     tenantId: string,
-    id: string
+    id: ProcessInstanceId
   ) => Effect.Effect<ReadonlyArray<typeof EventSubscription.Type>, NotFound>
   readonly snapshot: (
     tenantId: string,
-    id: string,
+    id: ProcessInstanceId,
     eventSeq: number
   ) => Effect.Effect<typeof InstanceSnapshot.Type, NotFound>
   readonly nodeVariables: (
     tenantId: string,
-    id: string
+    id: ProcessInstanceId
   ) => Effect.Effect<
     ReadonlyArray<{ readonly nodeId: string; readonly variables: Readonly<Record<string, unknown>> }>,
     NotFound
   >
   readonly scopeVariables: (tenantId: string, scopeId: string) => Effect.Effect<ReadonlyArray<ScopedVariable>, NotFound>
   /** The instance that owns a scope (its root scope id is the instance id). */
-  readonly instanceOfScope: (tenantId: string, scopeId: string) => Effect.Effect<string, NotFound>
+  readonly instanceOfScope: (tenantId: string, scopeId: string) => Effect.Effect<ProcessInstanceId, NotFound>
 }
 
 export interface ScopedVariable {
@@ -197,7 +202,6 @@ export class ProcessInstances
 
       const get: ProcessInstancesShape["get"] = (tenantId, id) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("process instance", id)
           const rows = yield* sql<
             InstanceRow
           >`SELECT ${columns} FROM process_instances WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
@@ -205,9 +209,8 @@ export class ProcessInstances
           return toInstance(rows[0])
         })
 
-      const engineState = (tenantId: string, id: string) =>
+      const engineState = (tenantId: string, id: ProcessInstanceId) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("process instance", id)
           const rows = yield* sql<{ engine_state: unknown }>`SELECT engine_state FROM process_instances
             WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
           if (rows[0] === undefined) return yield* notFound("process instance", id)
@@ -216,7 +219,7 @@ export class ProcessInstances
 
       const instanceOfScope = (tenantId: string, scopeId: string) =>
         Effect.gen(function*() {
-          const rows = yield* sql<{ instance_id: string }>`SELECT id AS instance_id FROM process_instances
+          const rows = yield* sql<{ instance_id: ProcessInstanceId }>`SELECT id AS instance_id FROM process_instances
               WHERE tenant_id = ${tenantId} AND id::text = ${scopeId}
             UNION ALL SELECT instance_id FROM instance_scopes WHERE tenant_id = ${tenantId} AND scope_id = ${scopeId}`
             .pipe(Effect.orDie)
@@ -230,7 +233,7 @@ export class ProcessInstances
         start: (principal, deploymentId, variables, startNodeId, instanceId) =>
           Effect.gen(function*() {
             if (!isUuid(deploymentId)) return yield* notFound("deployment", deploymentId)
-            const id = instanceId ?? (yield* newId)
+            const id = ProcessInstanceId.make(instanceId ?? (yield* newId))
             const reply = yield* send(
               principal,
               id,
@@ -319,9 +322,8 @@ export class ProcessInstances
               }
               mappings[mapping.sourceNodeId] = mapping.targetNodeId
             }
-            const ids = [...new Set(input.processInstanceIds)]
-            const unknown = ids.find((id) => !isUuid(id))
-            if (unknown !== undefined) return yield* notFound("process instance", unknown)
+            // Ids from the body: one that is not a UUID names no instance.
+            const ids = yield* Effect.forEach([...new Set(input.processInstanceIds)], parseId(ProcessInstanceId))
             const rows = yield* sql<
               { id: string; process_key: string; state: string; engine_state: unknown; graph: unknown }
             >`SELECT i.id,

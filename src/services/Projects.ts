@@ -7,6 +7,7 @@ import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { type BusinessError, businessError, type Conflict, conflict, NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Project } from "../schema/Modeling.ts"
+import { ProjectId } from "../schema/ResourceIds.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { Tenants } from "./Tenants.ts"
 import { isoFromDb, nowMillis } from "./Time.ts"
@@ -44,38 +45,38 @@ export interface ProjectsShape {
     principal: Principal,
     input: { readonly name: string; readonly description?: string | undefined }
   ) => Effect.Effect<Project>
-  readonly get: (tenantId: string, id: string) => Effect.Effect<Project, NotFound>
+  readonly get: (tenantId: string, id: ProjectId) => Effect.Effect<Project, NotFound>
   readonly update: (
     principal: Principal,
-    id: string,
+    id: ProjectId,
     input: { readonly name?: string | undefined; readonly description?: string | null | undefined }
   ) => Effect.Effect<Project, NotFound | BusinessError>
-  readonly remove: (principal: Principal, id: string) => Effect.Effect<Project, NotFound | BusinessError>
+  readonly remove: (principal: Principal, id: ProjectId) => Effect.Effect<Project, NotFound | BusinessError>
   readonly members: (
     tenantId: string,
-    id: string
+    id: ProjectId
   ) => Effect.Effect<ReadonlyArray<{ userId: string; role: ProjectRole; addedAt: string }>, NotFound>
   readonly addMember: (
     principal: Principal,
-    id: string,
+    id: ProjectId,
     userId: string,
     role: ProjectRole
   ) => Effect.Effect<{ userId: string; role: ProjectRole; addedAt: string }, NotFound | BusinessError>
   readonly removeMember: (
     principal: Principal,
-    id: string,
+    id: ProjectId,
     userId: string
   ) => Effect.Effect<{ userId: string; role: ProjectRole; addedAt: string }, NotFound | BusinessError | Conflict>
-  readonly folders: (tenantId: string, id: string) => Effect.Effect<ReadonlyArray<FolderView>, NotFound>
+  readonly folders: (tenantId: string, id: ProjectId) => Effect.Effect<ReadonlyArray<FolderView>, NotFound>
   readonly createFolder: (
     principal: Principal,
-    id: string,
+    id: ProjectId,
     input: { readonly name: string; readonly parentFolderId?: string | undefined }
   ) => Effect.Effect<FolderView, NotFound | BusinessError>
   /** Fails unless the caller has one of the roles in the project (the tenant's ADMIN always may). */
   readonly requireRole: (
     principal: Principal,
-    projectId: string,
+    projectId: ProjectId,
     roles: ReadonlyArray<ProjectRole>
   ) => Effect.Effect<void, NotFound | BusinessError>
   readonly folderOf: (tenantId: string, projectId: string, folderId: string) => Effect.Effect<void, NotFound>
@@ -88,9 +89,8 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
       const sql = yield* SqlClient.SqlClient
       const tenants = yield* Tenants
 
-      const row = (tenantId: string, id: string) =>
+      const row = (tenantId: string, id: ProjectId) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("project", id)
           const [found] = yield* sql<ProjectRow>`SELECT * FROM projects WHERE tenant_id = ${tenantId} AND id = ${id}`
             .pipe(Effect.orDie)
           if (found === undefined) return yield* notFound("project", id)
@@ -155,7 +155,7 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
           }).pipe(Effect.orDie),
         create: (principal, input) =>
           Effect.gen(function*() {
-            const id = yield* newId
+            const id = ProjectId.make(yield* newId)
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql.withTransaction(Effect.gen(function*() {
               yield* sql`INSERT INTO projects (tenant_id, id, name, description, created_by, created_at, updated_at)

@@ -1,18 +1,20 @@
 // Resource-level permissions, and the one check every area calls to enforce them.
 //
-// Rule (our choice; SERVICE.md leaves it open): roles gate each endpoint (AccessPolicy.ts); resource authorizations
+// Rule (our choice; SERVICE.md leaves it open): roles gate each endpoint (Access.ts); resource authorizations
 // then narrow access per resource. A resource with no grant of its type (neither for its id nor `*`) is open to
 // everyone the role rules admit. Once any grant exists for it, only ADMINs and the grantees (the user, or a member of
 // the group) holding the permission (or ALL) may act on it. This is opt-in per resource, so an installation without
 // grants behaves exactly as the role rules say.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { CurrentTenant, inTenant } from "../auth/CurrentTenant.ts"
 import type { Principal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { fromJson, toJson } from "../persistence/SqlValues.ts"
 import { Forbidden, type NotFound, notFound, type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { Permission, ResourceAuthorization, ResourceType } from "../schema/Authorizations.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
+import { type AuthorizationId, GroupId, parseId } from "../schema/ResourceIds.ts"
 import { Groups } from "./Groups.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
@@ -54,13 +56,13 @@ export interface AuthorizationFilter {
 }
 
 export interface ResourceAuthorizationsShape {
+  /** The grants of the request's tenant (CurrentTenant). */
   readonly list: (
-    tenantId: string,
     filter: AuthorizationFilter,
     page: PageRequest
-  ) => Effect.Effect<PageOf<ResourceAuthorization>>
-  readonly grant: (tenantId: string, grant: Grant) => Effect.Effect<ResourceAuthorization, NotFound | ValidationError>
-  readonly revoke: (tenantId: string, id: string) => Effect.Effect<ResourceAuthorization, NotFound>
+  ) => Effect.Effect<PageOf<ResourceAuthorization>, never, CurrentTenant>
+  readonly grant: (grant: Grant) => Effect.Effect<ResourceAuthorization, NotFound | ValidationError, CurrentTenant>
+  readonly revoke: (id: AuthorizationId) => Effect.Effect<ResourceAuthorization, NotFound, CurrentTenant>
   /** Whether the caller may exercise `permission` on the resource (see the rule at the top of this file). */
   readonly isPermitted: (
     principal: Principal,
@@ -86,6 +88,7 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
       const sql = yield* SqlClient.SqlClient
       const users = yield* Users
       const groups = yield* Groups
+      const groupIdOf = parseId(GroupId)
 
       const isPermitted: ResourceAuthorizationsShape["isPermitted"] = (
         principal,
@@ -99,9 +102,9 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
             WHERE tenant_id = ${principal.tenantId} AND resource_type = ${resourceType}
               AND (resource_id = ${resourceId} OR resource_id = '*')`
           if (grants.length === 0) return true
-          const user = yield* users.findByUsername(principal.tenantId, principal.sub)
+          const user = yield* users.findByUsername(principal.sub).pipe(inTenant(principal.tenantId))
           if (user === undefined) return false
-          const groupIds = yield* groups.groupIdsOf(principal.tenantId, user.id)
+          const groupIds = yield* groups.groupIdsOf(user.id).pipe(inTenant(principal.tenantId))
           return grants.some((row) => {
             const holder = row.user_id === user.id || (row.group_id !== null && groupIds.includes(row.group_id))
             const permissions = fromJson<Array<Permission>>(row.permissions)
@@ -110,8 +113,9 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
         }).pipe(Effect.orDie)
 
       return {
-        list: (tenantId, filter, page) =>
+        list: (filter, page) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const conditions = [
               sql`tenant_id = ${tenantId}`,
               ...(filter.resourceType === undefined ? [] : [sql`resource_type = ${filter.resourceType}`]),
@@ -133,13 +137,14 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
               toItem: toAuthorization
             })
           }).pipe(Effect.orDie),
-        grant: (tenantId, grant) =>
+        grant: (grant) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             if ((grant.userId === undefined) === (grant.groupId === undefined)) {
               return yield* validationError("userId", "give exactly one of userId and groupId", "ONE_OF")
             }
-            if (grant.userId !== undefined) yield* users.get(tenantId, grant.userId)
-            if (grant.groupId !== undefined) yield* groups.get(tenantId, grant.groupId)
+            if (grant.userId !== undefined) yield* users.get(grant.userId)
+            if (grant.groupId !== undefined) yield* groups.get(yield* groupIdOf(grant.groupId))
             const id = yield* newId
             const now = yield* nowIso
             const permissions = [...new Set(grant.permissions)]
@@ -152,9 +157,9 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
               RETURNING *`.pipe(Effect.orDie)
             return toAuthorization(rows[0]!)
           }),
-        revoke: (tenantId, id) =>
+        revoke: (id) =>
           Effect.gen(function*() {
-            if (!isUuid(id)) return yield* notFound("authorization", id)
+            const tenantId = yield* CurrentTenant
             const rows = yield* sql<AuthorizationRow>`DELETE FROM resource_authorizations
               WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING *`.pipe(Effect.orDie)
             if (rows[0] === undefined) return yield* notFound("authorization", id)

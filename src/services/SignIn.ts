@@ -2,6 +2,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
+import { inTenant } from "../auth/CurrentTenant.ts"
 import { DUMMY_HASH, verifyPassword } from "../auth/PasswordHasher.ts"
 import type { Role } from "../auth/Roles.ts"
 import { TokenService } from "../auth/TokenService.ts"
@@ -71,7 +72,10 @@ export const BootstrapLive = Layer.effectDiscard(
       const tenantId = yield* newId
       yield* tenants.ensure(tenantId, "default")
       const password = config.adminPassword ?? randomBytes(12).toString("base64url")
-      yield* users.create(tenantId, { username: config.adminUsername, password, roles: ["ADMIN"] }).pipe(Effect.orDie)
+      yield* users.create({ username: config.adminUsername, password, roles: ["ADMIN"] }).pipe(
+        inTenant(tenantId),
+        Effect.orDie
+      )
       if (config.adminPassword === undefined) {
         yield* Effect.logWarning(
           `First start: created tenant "default" and ADMIN user "${config.adminUsername}" with generated password: ${password} ` +

@@ -3,6 +3,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
+import type { ProcessInstanceId } from "../schema/ResourceIds.ts"
 import { type EventStart, startAtEventStarts } from "./EventStarts.ts"
 import { newId } from "./Ids.ts"
 import type { CorrelationResult } from "./Messages.ts"
@@ -29,7 +30,7 @@ export class Signals extends Context.Service<Signals, SignalsShape>()("flowcore/
             const variables = signal.variables ?? {}
             const broadcastId = givenId ?? (yield* newId)
             const waiting = yield* sql<
-              { instance_id: string; id: string }
+              { instance_id: ProcessInstanceId; id: string }
             >`SELECT instance_id, id FROM event_subscriptions
               WHERE tenant_id = ${principal.tenantId} AND kind = 'SIGNAL' AND name = ${signal.signalName}
               ORDER BY created_at, id`.pipe(Effect.orDie)

@@ -1,5 +1,6 @@
 // The user tasks projection row, its API form, and the orderings of the task list.
 import { fromJson } from "../persistence/SqlValues.ts"
+import type { ProcessInstanceId } from "../schema/ResourceIds.ts"
 import type { TaskSort, UserTask } from "../schema/Work.ts"
 import { isoFromDb, isoOrNull } from "./Time.ts"
 
@@ -9,7 +10,7 @@ export interface TaskRow {
   readonly completion_denials?: unknown
   readonly name: string | null
   readonly state: UserTask["state"]
-  readonly instance_id: string
+  readonly instance_id: ProcessInstanceId
   readonly node_id: string
   readonly assignee: string | null
   readonly candidate_groups: unknown

@@ -13,30 +13,31 @@ import {
   type NotFound,
   notFound
 } from "../schema/ApiErrors.ts"
+import { type TaskFilterId, TaskId } from "../schema/ResourceIds.ts"
 import type { CreateTaskFilter, TaskComment, TaskFilter, UserTask } from "../schema/Work.ts"
-import { isUuid, newId } from "./Ids.ts"
+import { newId } from "./Ids.ts"
 import { isoFromDb, nowMillis } from "./Time.ts"
 import { Work } from "./Work.ts"
 
 type Failure = NotFound | Conflict | BusinessError
 
 export interface TaskWorkShape {
-  readonly claim: (principal: Principal, taskId: string) => Effect.Effect<UserTask, Failure>
-  readonly unclaim: (principal: Principal, taskId: string) => Effect.Effect<UserTask, Failure>
-  readonly assign: (principal: Principal, taskId: string, assignee: string) => Effect.Effect<UserTask, Failure>
-  readonly delegate: (principal: Principal, taskId: string, userId: string) => Effect.Effect<UserTask, Failure>
+  readonly claim: (principal: Principal, taskId: TaskId) => Effect.Effect<UserTask, Failure>
+  readonly unclaim: (principal: Principal, taskId: TaskId) => Effect.Effect<UserTask, Failure>
+  readonly assign: (principal: Principal, taskId: TaskId, assignee: string) => Effect.Effect<UserTask, Failure>
+  readonly delegate: (principal: Principal, taskId: TaskId, userId: string) => Effect.Effect<UserTask, Failure>
   readonly comments: (
     tenantId: string,
-    taskId: string
+    taskId: TaskId
   ) => Effect.Effect<ReadonlyArray<typeof TaskComment.Type>, NotFound>
   readonly addComment: (
     principal: Principal,
-    taskId: string,
+    taskId: TaskId,
     message: string
   ) => Effect.Effect<typeof TaskComment.Type, NotFound>
   readonly filters: (principal: Principal) => Effect.Effect<ReadonlyArray<TaskFilter>>
   readonly saveFilter: (principal: Principal, input: typeof CreateTaskFilter.Type) => Effect.Effect<TaskFilter>
-  readonly deleteFilter: (principal: Principal, id: string) => Effect.Effect<TaskFilter, NotFound | BusinessError>
+  readonly deleteFilter: (principal: Principal, id: TaskFilterId) => Effect.Effect<TaskFilter, NotFound | BusinessError>
 }
 
 const isOperator = (principal: Principal) =>
@@ -67,7 +68,7 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
       const sql = yield* SqlClient.SqlClient
       const work = yield* Work
 
-      const open = (tenantId: string, taskId: string) =>
+      const open = (tenantId: string, taskId: TaskId) =>
         Effect.gen(function*() {
           const task = yield* work.getTask(tenantId, taskId)
           if (task.state !== "CREATED") {
@@ -90,7 +91,7 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
             WHERE tenant_id = ${tenantId} AND id = ${task.id} AND state = 'CREATED' AND assignee IS NOT DISTINCT FROM ${task.assignee}
             RETURNING id`.pipe(Effect.orDie)
           if (updated.length === 0) return yield* conflict(`task ${task.id} changed meanwhile; read it again`)
-          return yield* work.getTask(tenantId, task.id)
+          return yield* work.getTask(tenantId, TaskId.make(task.id))
         })
 
       return {
@@ -211,7 +212,6 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
           }),
         deleteFilter: (principal, id) =>
           Effect.gen(function*() {
-            if (!isUuid(id)) return yield* notFound("task filter", id)
             const [row] = yield* sql<
               FilterRow
             >`SELECT * FROM task_filters WHERE tenant_id = ${principal.tenantId} AND id = ${id}

@@ -1,14 +1,17 @@
 // Process templates: a named starting point for new processes, shared in the tenant. Their content (BPMN XML or a
-// JSON graph) is compiled on every save exactly as a deployment would be, so a template is always deployable.
+// JSON graph) is compiled on every save exactly as a deployment would be, so a template is always deployable. The
+// tenant is the request's (CurrentTenant), never an argument.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Principal } from "../auth/Principal.ts"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
+import { CurrentPrincipal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { contentOf, storedContent } from "../persistence/SqlValues.ts"
 import { type NotFound, notFound, type ValidationError } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Template } from "../schema/Modeling.ts"
-import { isUuid, newId } from "./Ids.ts"
+import { TemplateId } from "../schema/ResourceIds.ts"
+import { newId } from "./Ids.ts"
 import { ProcessModels } from "./ProcessModels.ts"
 import { isoFromDb, nowMillis } from "./Time.ts"
 
@@ -37,15 +40,12 @@ const toTemplate = (row: TemplateRow): Template => ({
 type Input = { readonly name: string; readonly description?: string | undefined; readonly content: unknown }
 
 export interface TemplatesShape {
-  readonly list: (tenantId: string, page: PageRequest) => Effect.Effect<PageOf<Template>>
-  readonly create: (principal: Principal, input: Input) => Effect.Effect<Template, ValidationError>
-  readonly get: (tenantId: string, id: string) => Effect.Effect<Template, NotFound>
-  readonly update: (
-    principal: Principal,
-    id: string,
-    input: Input
-  ) => Effect.Effect<Template, NotFound | ValidationError>
-  readonly remove: (tenantId: string, id: string) => Effect.Effect<Template, NotFound>
+  readonly list: (page: PageRequest) => Effect.Effect<PageOf<Template>, never, CurrentTenant>
+  /** Created by the request's caller (CurrentPrincipal). */
+  readonly create: (input: Input) => Effect.Effect<Template, ValidationError, CurrentTenant | CurrentPrincipal>
+  readonly get: (id: TemplateId) => Effect.Effect<Template, NotFound, CurrentTenant>
+  readonly update: (id: TemplateId, input: Input) => Effect.Effect<Template, NotFound | ValidationError, CurrentTenant>
+  readonly remove: (id: TemplateId) => Effect.Effect<Template, NotFound, CurrentTenant>
 }
 
 export class Templates extends Context.Service<Templates, TemplatesShape>()("flowcore/Templates") {
@@ -55,9 +55,9 @@ export class Templates extends Context.Service<Templates, TemplatesShape>()("flo
       const sql = yield* SqlClient.SqlClient
       const models = yield* ProcessModels
 
-      const row = (tenantId: string, id: string) =>
+      const row = (id: TemplateId) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("template", id)
+          const tenantId = yield* CurrentTenant
           const [found] = yield* sql<TemplateRow>`SELECT * FROM templates WHERE tenant_id = ${tenantId} AND id = ${id}`
             .pipe(Effect.orDie)
           if (found === undefined) return yield* notFound("template", id)
@@ -71,8 +71,9 @@ export class Templates extends Context.Service<Templates, TemplatesShape>()("flo
         )
 
       return {
-        list: (tenantId, page) =>
+        list: (page) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             return yield* pagedQuery(sql, {
               select: sql`SELECT * FROM templates`,
               countFrom: sql`templates`,
@@ -82,35 +83,39 @@ export class Templates extends Context.Service<Templates, TemplatesShape>()("flo
               toItem: toTemplate
             }).pipe(Effect.orDie)
           }),
-        create: (principal, input) =>
+        create: (input) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
+            const author = (yield* CurrentPrincipal).sub
             const key = yield* compiledKey(input.content)
-            const id = yield* newId
+            const id = TemplateId.make(yield* newId)
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`INSERT INTO templates (tenant_id, id, name, description, content, process_key, created_by, created_at, updated_at)
-              VALUES (${principal.tenantId}, ${id}, ${input.name}, ${input.description ?? null}, ${
+              VALUES (${tenantId}, ${id}, ${input.name}, ${input.description ?? null}, ${
               storedContent(input.content)
             }::jsonb, ${key},
-                ${principal.sub}, ${now}, ${now})`.pipe(Effect.orDie)
-            return toTemplate(yield* Effect.orDie(row(principal.tenantId, id)))
+                ${author}, ${now}, ${now})`.pipe(Effect.orDie)
+            return toTemplate(yield* Effect.orDie(row(id)))
           }),
-        get: (tenantId, id) => Effect.map(row(tenantId, id), toTemplate),
-        update: (principal, id, input) =>
+        get: (id) => Effect.map(row(id), toTemplate),
+        update: (id, input) =>
           Effect.gen(function*() {
-            yield* row(principal.tenantId, id)
+            const tenantId = yield* CurrentTenant
+            yield* row(id)
             const key = yield* compiledKey(input.content)
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`UPDATE templates SET name = ${input.name}, description = ${
               input.description ?? null
             }, content = ${storedContent(input.content)}::jsonb,
-                process_key = ${key}, updated_at = ${now} WHERE tenant_id = ${principal.tenantId} AND id = ${id}`.pipe(
+                process_key = ${key}, updated_at = ${now} WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
               Effect.orDie
             )
-            return toTemplate(yield* row(principal.tenantId, id))
+            return toTemplate(yield* row(id))
           }),
-        remove: (tenantId, id) =>
+        remove: (id) =>
           Effect.gen(function*() {
-            const current = yield* row(tenantId, id)
+            const tenantId = yield* CurrentTenant
+            const current = yield* row(id)
             yield* sql`DELETE FROM templates WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
             return toTemplate(current)
           })

@@ -1,6 +1,7 @@
 // Users of a tenant. Usernames are unique installation-wide, because POST /auth/login names no tenant.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { hashPassword } from "../auth/PasswordHasher.ts"
 import type { Role } from "../auth/Roles.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
@@ -39,12 +40,14 @@ export interface NewUser {
 }
 
 export interface UsersShape {
-  readonly list: (tenantId: string, page: PageRequest) => Effect.Effect<PageOf<User>>
-  readonly create: (tenantId: string, input: NewUser) => Effect.Effect<User, Conflict>
-  readonly get: (tenantId: string, id: string) => Effect.Effect<User, NotFound>
+  /** The users of the request's tenant (CurrentTenant). */
+  readonly list: (page: PageRequest) => Effect.Effect<PageOf<User>, never, CurrentTenant>
+  /** A user in the request's tenant; usernames are unique across the installation. */
+  readonly create: (input: NewUser) => Effect.Effect<User, Conflict, CurrentTenant>
+  readonly get: (id: string) => Effect.Effect<User, NotFound, CurrentTenant>
   /** For sign-in: the user with this username in any tenant, with its password hash. */
   readonly findForLogin: (username: string) => Effect.Effect<UserRow | undefined>
-  readonly findByUsername: (tenantId: string, username: string) => Effect.Effect<User | undefined>
+  readonly findByUsername: (username: string) => Effect.Effect<User | undefined, never, CurrentTenant>
   readonly countAll: Effect.Effect<number>
 }
 
@@ -54,8 +57,9 @@ export class Users extends Context.Service<Users, UsersShape>()("flowcore/Users"
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
 
-      const create: UsersShape["create"] = (tenantId, input) =>
+      const create: UsersShape["create"] = (input) =>
         Effect.gen(function*() {
+          const tenantId = yield* CurrentTenant
           const taken = yield* sql`SELECT 1 FROM users WHERE lower(username) = lower(${input.username})`.pipe(
             Effect.orDie
           )
@@ -84,18 +88,21 @@ export class Users extends Context.Service<Users, UsersShape>()("flowcore/Users"
         })
 
       return {
-        list: (tenantId, page) =>
-          pagedQuery(sql, {
-            select: sql`SELECT * FROM users`,
-            countFrom: sql`users`,
-            where: sql`tenant_id = ${tenantId}`,
-            orderBy: sql`created_at DESC, id DESC`,
-            page,
-            toItem: toUser
-          }).pipe(Effect.orDie),
+        list: (page) =>
+          Effect.flatMap(CurrentTenant, (tenantId) =>
+            pagedQuery(sql, {
+              select: sql`SELECT * FROM users`,
+              countFrom: sql`users`,
+              where: sql`tenant_id = ${tenantId}`,
+              orderBy: sql`created_at DESC, id DESC`,
+              page,
+              toItem: toUser
+            }).pipe(Effect.orDie)),
         create,
-        get: (tenantId, id) =>
+        get: (id) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
+            // The id comes in a body (a member to add, a grantee): one that is not a UUID names no user.
             if (!isUuid(id)) return yield* notFound("user", id)
             const rows = yield* sql<UserRow>`SELECT * FROM users WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
               Effect.orDie
@@ -108,10 +115,15 @@ export class Users extends Context.Service<Users, UsersShape>()("flowcore/Users"
             Effect.map((rows) => rows[0]),
             Effect.orDie
           ),
-        findByUsername: (tenantId, username) =>
-          sql<UserRow>`SELECT * FROM users WHERE tenant_id = ${tenantId} AND lower(username) = lower(${username})`.pipe(
-            Effect.map((rows) => (rows[0] === undefined ? undefined : toUser(rows[0]))),
-            Effect.orDie
+        findByUsername: (username) =>
+          Effect.flatMap(
+            CurrentTenant,
+            (tenantId) =>
+              sql<UserRow>`SELECT * FROM users WHERE tenant_id = ${tenantId} AND lower(username) = lower(${username})`
+                .pipe(
+                  Effect.map((rows) => (rows[0] === undefined ? undefined : toUser(rows[0]))),
+                  Effect.orDie
+                )
           ),
         countAll: sql<{ count: unknown }>`SELECT count(*) AS count FROM users`.pipe(Effect.map(countOf), Effect.orDie)
       }

@@ -17,6 +17,7 @@ import {
   type ValidationError
 } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
+import type { JobId, TaskId } from "../schema/ResourceIds.ts"
 import type { AdHocJobResult, Incident, Job, RetryPolicy, TaskSort, UserTask } from "../schema/Work.ts"
 import { isUuid } from "./Ids.ts"
 import { type IncidentRow, toIncident } from "./IncidentRows.ts"
@@ -38,14 +39,14 @@ export interface WorkShape {
   readonly streamJobs: (tenantId: string, request: ActivationRequest) => Stream.Stream<Job>
   readonly completeJob: (
     principal: Principal,
-    jobId: string,
+    jobId: JobId,
     variables: Readonly<Record<string, unknown>>,
     /** What the worker of an ad-hoc subprocess decided (its job only). */
     result?: typeof AdHocJobResult.Type | undefined
   ) => Effect.Effect<Job, CompleteError>
   readonly throwError: (
     principal: Principal,
-    jobId: string,
+    jobId: JobId,
     error: {
       readonly errorCode: string
       readonly errorMessage?: string | undefined
@@ -55,7 +56,7 @@ export interface WorkShape {
   /** A technical failure: retries left -> activatable again after the backoff; none left -> an incident. */
   readonly failJob: (
     principal: Principal,
-    jobId: string,
+    jobId: JobId,
     failure: {
       readonly retries?: number | undefined
       readonly errorMessage?: string | undefined
@@ -64,11 +65,11 @@ export interface WorkShape {
     }
   ) => Effect.Effect<Job, CompleteError>
   /** New retries; a dead-lettered job's incident is resolved and the job is claimable again. */
-  readonly updateRetries: (principal: Principal, jobId: string, retries: number) => Effect.Effect<Job, CompleteError>
+  readonly updateRetries: (principal: Principal, jobId: JobId, retries: number) => Effect.Effect<Job, CompleteError>
   /** Extends the lock of an activated job. */
   readonly heartbeat: (
     principal: Principal,
-    jobId: string,
+    jobId: JobId,
     beat: { readonly worker?: string | undefined; readonly timeout?: number | undefined }
   ) => Effect.Effect<Job, NotFound | Conflict>
   readonly listJobs: (
@@ -98,10 +99,10 @@ export interface WorkShape {
   ) => Effect.Effect<PageOf<UserTask>, ValidationError>
   readonly completeTask: (
     principal: Principal,
-    taskId: string,
+    taskId: TaskId,
     variables: Readonly<Record<string, unknown>>
   ) => Effect.Effect<UserTask, CompleteError>
-  readonly getTask: (tenantId: string, taskId: string) => Effect.Effect<UserTask, NotFound>
+  readonly getTask: (tenantId: string, taskId: TaskId) => Effect.Effect<UserTask, NotFound>
   readonly listIncidents: (
     tenantId: string,
     filter: { readonly state?: Incident["state"] | undefined; readonly processInstanceId?: string | undefined },
@@ -121,9 +122,8 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
       const config = yield* AppConfig
       const availability = yield* JobAvailability
 
-      const jobById = (tenantId: string, id: string) =>
+      const jobById = (tenantId: string, id: JobId) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("job", id)
           const rows = yield* sql<JobRow>`SELECT * FROM jobs WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
             Effect.orDie
           )
@@ -131,9 +131,8 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
           return rows[0]
         })
 
-      const taskById = (tenantId: string, id: string) =>
+      const taskById = (tenantId: string, id: TaskId) =>
         Effect.gen(function*() {
-          if (!isUuid(id)) return yield* notFound("task", id)
           const rows = yield* sql<TaskRow>`SELECT * FROM user_tasks WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
             Effect.orDie
           )

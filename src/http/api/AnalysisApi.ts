@@ -2,15 +2,17 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { AnalyseVariables, VariableAnalysisResult } from "../../schema/Analysis.ts"
 import { ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import { Ok } from "../../schema/Envelope.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class AnalysisApi extends HttpApiGroup.make("analysis")
   .add(
+    // Analysing a model changes nothing (as evaluating a decision).
     HttpApiEndpoint.post("variables", "/variables", {
       payload: AnalyseVariables,
       success: Ok(VariableAnalysisResult),
       error: ValidationErrorHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({
         summary:
           "Static variable analysis of BPMN XML or a JSON graph: what each element reads (free names of its FEEL expressions) and " +

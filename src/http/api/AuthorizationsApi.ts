@@ -2,8 +2,10 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { NotFoundHttp } from "../../schema/ApiErrors.ts"
 import { AuthorizationQuery, GrantAuthorization, ResourceAuthorization } from "../../schema/Authorizations.ts"
-import { IdParam, Page, PageQueryFields } from "../../schema/Common.ts"
+import { Page, PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
+import { AuthorizationId } from "../../schema/ResourceIds.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class AuthorizationsApi extends HttpApiGroup.make("authorizations")
@@ -11,21 +13,25 @@ export class AuthorizationsApi extends HttpApiGroup.make("authorizations")
     HttpApiEndpoint.get("list", "/", {
       query: Schema.Struct({ ...PageQueryFields, ...AuthorizationQuery }),
       success: Ok(Page(ResourceAuthorization))
-    }).annotateMerge(OpenApi.annotations({ summary: "List resource-level permissions, newest first" })),
+    }).annotateMerge(Requires.admin).annotateMerge(
+      OpenApi.annotations({ summary: "List resource-level permissions, newest first" })
+    ),
     HttpApiEndpoint.post("grant", "/", {
       payload: GrantAuthorization,
       success: Ok(ResourceAuthorization, "Permission granted").pipe(HttpApiSchema.status(201)),
       error: NotFoundHttp
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.admin).annotateMerge(OpenApi.annotations({
       summary: "Grant permissions on a resource (or * for every resource of the type) to a user or a group",
       description:
         "Once any grant exists for a resource, only ADMINs and grantees holding the permission may act on it."
     })),
     HttpApiEndpoint.delete("revoke", "/:id", {
-      params: IdParam,
+      params: { id: AuthorizationId },
       success: Ok(ResourceAuthorization, "Permission revoked"),
       error: NotFoundHttp
-    }).annotateMerge(OpenApi.annotations({ summary: "Revoke a permission; the revoked grant is returned" }))
+    }).annotateMerge(Requires.admin).annotateMerge(
+      OpenApi.annotations({ summary: "Revoke a permission; the revoked grant is returned" })
+    )
   )
   .middleware(Authentication)
   .prefix("/api/v1/auth/authorizations")

@@ -1,8 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import { BatchOperation, CreateBatchOperation } from "../../schema/BatchOperations.ts"
-import { IdParam } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
+import { BatchOperationId } from "../../schema/ResourceIds.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class BatchOperationsApi extends HttpApiGroup.make("batchOperations")
@@ -11,14 +12,18 @@ export class BatchOperationsApi extends HttpApiGroup.make("batchOperations")
       payload: CreateBatchOperation,
       success: Ok(BatchOperation, "Batch accepted").pipe(HttpApiSchema.status(202)),
       error: [NotFoundHttp, ValidationErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Start a CANCEL, RETRY, RESOLVE_INCIDENT, MIGRATE or SET_VARIABLES batch over targetIds or what a filter selects now",
       description:
         "Answers 202 with the batch (state ACTIVE, items PENDING); it runs in the background, survives restarts, and applies " +
         "each item once. At most 10,000 targets. Each item ends SUCCEEDED or FAILED with the reason (an unknown id, a finished instance, ...)."
     })),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(BatchOperation), error: NotFoundHttp })
+    HttpApiEndpoint.get("get", "/:id", {
+      params: { id: BatchOperationId },
+      success: Ok(BatchOperation),
+      error: NotFoundHttp
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Progress (pending / succeeded / failed) and each item's outcome; COMPLETED when nothing is pending"

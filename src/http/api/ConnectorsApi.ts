@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { IdParam, Page } from "../../schema/Common.ts"
+import { Page } from "../../schema/Common.ts"
 import {
   Connection,
   ConnectionQuery,
@@ -11,11 +11,13 @@ import {
   UpdateConnection
 } from "../../schema/Connectors.ts"
 import { Ok } from "../../schema/Envelope.ts"
+import { ConnectionId } from "../../schema/ResourceIds.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class ConnectorsApi extends HttpApiGroup.make("connectors")
   .add(
-    HttpApiEndpoint.get("list", "/", { success: Ok(Schema.Array(Connector)) })
+    HttpApiEndpoint.get("list", "/", { success: Ok(Schema.Array(Connector)) }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({
         summary:
           "Connector types of this installation: what a connection holds, the task headers and variables a connector task uses"
@@ -29,45 +31,59 @@ export class ConnectorsApi extends HttpApiGroup.make("connectors")
 export class ConnectionsApi extends HttpApiGroup.make("connections")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(ConnectionQuery), success: Ok(Page(Connection)) })
+      .annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "List connections by name; filter connectorType, enabled" })),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateConnection,
       success: Ok(Connection, "Connection created").pipe(HttpApiSchema.status(201)),
       error: [ValidationErrorHttp, ConflictHttp, NotFoundHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Create a connection of a connector type (names are unique per tenant, case-insensitively); secrets are never shown back"
     })),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(Connection), error: NotFoundHttp })
+    HttpApiEndpoint.get("get", "/:id", { params: { id: ConnectionId }, success: Ok(Connection), error: NotFoundHttp })
+      .annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "A connection (secret fields read \"********\")" })),
     HttpApiEndpoint.put("update", "/:id", {
-      params: IdParam,
+      params: { id: ConnectionId },
       payload: UpdateConnection,
       success: Ok(Connection),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp]
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Rename or replace the configuration (a secret sent back as \"********\" keeps its saved value)"
         })
       ),
     HttpApiEndpoint.delete("remove", "/:id", {
-      params: IdParam,
+      params: { id: ConnectionId },
       success: Ok(Connection, "Deleted"),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({ summary: "Delete a connection (connector tasks naming it then fail into an incident)" })
       ),
-    HttpApiEndpoint.post("enable", "/:id/enable", { params: IdParam, success: Ok(Connection), error: NotFoundHttp })
+    HttpApiEndpoint.post("enable", "/:id/enable", {
+      params: { id: ConnectionId },
+      success: Ok(Connection),
+      error: NotFoundHttp
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Switch on: connector tasks may use it" })),
-    HttpApiEndpoint.post("disable", "/:id/disable", { params: IdParam, success: Ok(Connection), error: NotFoundHttp })
+    HttpApiEndpoint.post("disable", "/:id/disable", {
+      params: { id: ConnectionId },
+      success: Ok(Connection),
+      error: NotFoundHttp
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Switch off: connector tasks naming it fail into an incident until it is enabled again"
         })
       ),
-    HttpApiEndpoint.post("test", "/:id/test", { params: IdParam, success: Ok(ConnectionTest), error: NotFoundHttp })
+    HttpApiEndpoint.post("test", "/:id/test", {
+      params: { id: ConnectionId },
+      success: Ok(ConnectionTest),
+      error: NotFoundHttp
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary:

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { IdParam, Page, PageQueryFields } from "../../schema/Common.ts"
+import { Page, PageQueryFields } from "../../schema/Common.ts"
 import {
   Decision,
   DecisionDetail,
@@ -16,6 +16,8 @@ import {
   FeelResult
 } from "../../schema/Decisions.ts"
 import { Ok } from "../../schema/Envelope.ts"
+import { DecisionModelId } from "../../schema/ResourceIds.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 const DmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/xml" })).annotate({
@@ -24,9 +26,13 @@ const DmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "appli
 const XmlDocument = Schema.Struct({ id: Schema.String, xml: Schema.String }).annotate({ identifier: "XmlDocument" })
 const EvaluationErrors = [NotFoundHttp, BusinessErrorHttp, ValidationErrorHttp] as const
 
+/** A decision by its id or by its name (decisionsByName): not a UUID-only path id. */
+const DecisionRef = { id: Schema.String.annotate({ description: "the decision's id, or its name" }) }
+
 export class DecisionsApi extends HttpApiGroup.make("decisions")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(DecisionQuery), success: Ok(Page(Decision)) })
+      .annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({ summary: "List decisions, newest first; with key, that decision's versions" })
       ),
@@ -36,43 +42,46 @@ export class DecisionsApi extends HttpApiGroup.make("decisions")
       }),
       success: Ok(Decision, "Decision deployed").pipe(HttpApiSchema.status(201)),
       error: ValidationErrorHttp
-    }).annotateMerge(
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
       OpenApi.annotations({ summary: "Deploy a decision table given as JSON; it is the next version of its key" })
     ),
     HttpApiEndpoint.post("import", "/import", {
       payload: DmnXmlBody,
       success: Ok(DecisionModel, "DMN imported").pipe(HttpApiSchema.status(201)),
       error: ValidationErrorHttp
-    }).annotateMerge(
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
       OpenApi.annotations({
         summary: "Import a DMN XML file: a decision model and each of its decisions (as new versions)"
       })
     ),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(DecisionDetail), error: NotFoundHttp })
+    HttpApiEndpoint.get("get", "/:id", { params: DecisionRef, success: Ok(DecisionDetail), error: NotFoundHttp })
+      .annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "A decision" })),
-    HttpApiEndpoint.get("xml", "/:id/xml", { params: IdParam, success: Ok(XmlDocument), error: NotFoundHttp })
+    HttpApiEndpoint.get("xml", "/:id/xml", { params: DecisionRef, success: Ok(XmlDocument), error: NotFoundHttp })
+      .annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary: "The decision's DMN XML (generated for JSON tables); re-importing it evaluates the same"
         })
       ),
+    // Evaluating changes nothing: any authenticated caller may.
     HttpApiEndpoint.post("evaluate", "/:id/evaluate", {
-      params: IdParam,
+      params: DecisionRef,
       query: Schema.Struct(EvaluateQuery),
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),
       error: EvaluationErrors
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({ summary: "Evaluate the decision (with its required decisions) for variables" })
       ),
     HttpApiEndpoint.post("evaluateWithTrace", "/:id/evaluate-with-trace", {
-      params: IdParam,
+      params: DecisionRef,
       query: Schema.Struct(EvaluateQuery),
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),
       error: EvaluationErrors
-    }).annotateMerge(
+    }).annotateMerge(Requires.anyRole).annotateMerge(
       OpenApi.annotations({
         summary: "Evaluate and report matched rules, input values, outputs and the required decisions evaluated"
       })
@@ -86,18 +95,27 @@ export class DecisionsApi extends HttpApiGroup.make("decisions")
 export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(PageQueryFields), success: Ok(Page(DecisionModelSummary)) })
+      .annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "List decision models, newest first" })),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(DecisionModel), error: NotFoundHttp })
+    HttpApiEndpoint.get("get", "/:id", {
+      params: { id: DecisionModelId },
+      success: Ok(DecisionModel),
+      error: NotFoundHttp
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "A model's decisions, decision services and required inputs" })),
-    HttpApiEndpoint.get("xml", "/:id/xml", { params: IdParam, success: Ok(XmlDocument), error: NotFoundHttp })
+    HttpApiEndpoint.get("xml", "/:id/xml", {
+      params: { id: DecisionModelId },
+      success: Ok(XmlDocument),
+      error: NotFoundHttp
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "The model's DMN XML" })),
     HttpApiEndpoint.post("evaluateDecision", "/:id/decisions/:decisionId/evaluate", {
-      params: { id: Schema.String, decisionId: Schema.String },
+      params: { id: DecisionModelId, decisionId: Schema.String },
       query: Schema.Struct(EvaluateQuery),
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),
       error: EvaluationErrors
-    }).annotateMerge(
+    }).annotateMerge(Requires.anyRole).annotateMerge(
       OpenApi.annotations({
         summary: "Evaluate one decision of the model, including its required decisions",
         description:
@@ -105,12 +123,12 @@ export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
       })
     ),
     HttpApiEndpoint.post("evaluateService", "/:id/services/:serviceId/evaluate", {
-      params: { id: Schema.String, serviceId: Schema.String },
+      params: { id: DecisionModelId, serviceId: Schema.String },
       query: Schema.Struct(EvaluateQuery),
       payload: EvaluateRequest,
       success: Ok(EvaluationResult),
       error: EvaluationErrors
-    }).annotateMerge(
+    }).annotateMerge(Requires.anyRole).annotateMerge(
       OpenApi.annotations({
         summary: "Evaluate a decision service of the model",
         description: "serviceId is the service's DMN id, else its name"
@@ -128,13 +146,15 @@ export class FeelApi extends HttpApiGroup.make("feel")
       payload: FeelRequest,
       success: Ok(FeelResult),
       error: [ValidationErrorHttp, BusinessErrorHttp]
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Evaluate a FEEL expression against a context; syntax errors answer 400 with the position"
         })
       ),
-    HttpApiEndpoint.get("functions", "/functions", { success: Ok(Schema.Array(FeelFunctionInfo)) })
+    HttpApiEndpoint.get("functions", "/functions", { success: Ok(Schema.Array(FeelFunctionInfo)) }).annotateMerge(
+      Requires.anyRole
+    )
       .annotateMerge(OpenApi.annotations({ summary: "Every FEEL built-in function with its parameters" }))
   )
   .middleware(Authentication)

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { IdParam, Page } from "../../schema/Common.ts"
+import { Page } from "../../schema/Common.ts"
 import {
   DeleteDeploymentQuery,
   Deployment,
@@ -13,6 +13,8 @@ import {
   SimulationReport
 } from "../../schema/Deployments.ts"
 import { Ok } from "../../schema/Envelope.ts"
+import { DeploymentId } from "../../schema/ResourceIds.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 export const BpmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/xml" })).annotate({
@@ -25,49 +27,54 @@ export class DeploymentsApi extends HttpApiGroup.make("deployments")
       payload: [BpmnXmlBody, JsonGraph],
       success: Ok(Deployment, "Deployed").pipe(HttpApiSchema.status(201)),
       error: ValidationErrorHttp
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary: "Deploy a process as BPMN 2.0 XML (application/xml) or a JSON graph (application/json)",
       description:
         "Each deployment of a process key is its next version. An invalid model answers 400 VALIDATION_ERROR " +
         "listing every problem with the element id in `field`."
     })),
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(DeploymentQuery), success: Ok(Page(Deployment)) })
+      .annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary: "List deployments, newest first; with key, that process's version history (newest version first)"
         })
       ),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(DeploymentDetail), error: NotFoundHttp })
+    HttpApiEndpoint.get("get", "/:id", {
+      params: { id: DeploymentId },
+      success: Ok(DeploymentDetail),
+      error: NotFoundHttp
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({ summary: "A deployment with its BPMN XML (generated for JSON deployments)" })
       ),
     HttpApiEndpoint.delete("remove", "/:id", {
-      params: IdParam,
+      params: { id: DeploymentId },
       query: Schema.Struct(DeleteDeploymentQuery),
       success: Ok(Deployment, "Undeployed"),
       error: [NotFoundHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Undeploy a version: refused (422) while it has running instances; includeFinishedInstances=true also deletes its finished ones"
     })),
     HttpApiEndpoint.post("suspend", "/:id/suspend", {
-      params: IdParam,
+      params: { id: DeploymentId },
       success: Ok(Deployment, "Suspended"),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Block new instance starts (and timer fires) of this version" })),
     HttpApiEndpoint.post("resume", "/:id/resume", {
-      params: IdParam,
+      params: { id: DeploymentId },
       success: Ok(Deployment, "Resumed"),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Allow new instance starts again" })),
     HttpApiEndpoint.post("simulate", "/:id/simulate", {
-      params: IdParam,
+      params: { id: DeploymentId },
       payload: SimulateDeployment,
       success: Ok(SimulationReport),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({
         summary: "Run in-memory simulated instances (nothing saved): node and branch coverage, outcomes and timings",
         description:
@@ -78,10 +85,10 @@ export class DeploymentsApi extends HttpApiGroup.make("deployments")
           "simulator cannot give) or STEP_LIMIT; stops lists where and why."
       })),
     HttpApiEndpoint.get("nodes", "/:id/nodes", {
-      params: IdParam,
+      params: { id: DeploymentId },
       success: Ok(Schema.Array(DeploymentNode)),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "Node ids, types and names, for building a migration mapping" }))
   )
   .middleware(Authentication)

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { IdParam, Page } from "../../schema/Common.ts"
+import { Page } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import {
   CreateFormDefinition,
@@ -25,6 +25,8 @@ import {
   SaveLocale,
   UpdateFormDefinition
 } from "../../schema/Forms.ts"
+import { FormDefinitionId, LegacyFormId } from "../../schema/ResourceIds.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 const Errors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
@@ -33,13 +35,17 @@ const transition = <const Name extends string, const Path extends `/${string}`>(
   path: Path,
   summary: string
 ) =>
-  HttpApiEndpoint.post(name, path, { params: IdParam, success: Ok(FormValidation), error: Errors }).annotateMerge(
-    OpenApi.annotations({ summary })
-  )
+  HttpApiEndpoint.post(name, path, { params: { id: FormDefinitionId }, success: Ok(FormValidation), error: Errors })
+    .annotateMerge(
+      OpenApi.annotations({ summary })
+    )
+    // A lifecycle step is a design-time write.
+    .annotateMerge(Requires.adminOrProcessOwner)
 
 export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(FormDefinitionQuery), success: Ok(Page(FormDefinition)) })
+      .annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({ summary: "List form-designer forms, most recently changed first; filter state, key" })
       ),
@@ -47,17 +53,25 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
       payload: CreateFormDefinition,
       success: Ok(FormDefinition, "Draft created").pipe(HttpApiSchema.status(201)),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Create a DRAFT from a form-js form (version 1)" })),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(FormDefinition), error: NotFoundHttp }),
+    HttpApiEndpoint.get("get", "/:id", {
+      params: { id: FormDefinitionId },
+      success: Ok(FormDefinition),
+      error: NotFoundHttp
+    }).annotateMerge(Requires.anyRole),
     HttpApiEndpoint.put("update", "/:id", {
-      params: IdParam,
+      params: { id: FormDefinitionId },
       payload: UpdateFormDefinition,
       success: Ok(FormDefinition),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Edit a DRAFT (a new version; 409 in any other state)" })),
-    HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(FormDefinition, "Deleted"), error: Errors })
+    HttpApiEndpoint.delete("remove", "/:id", {
+      params: { id: FormDefinitionId },
+      success: Ok(FormDefinition, "Deleted"),
+      error: Errors
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Delete a DRAFT (409 in any other state)" })),
     transition(
       "validate",
@@ -76,12 +90,13 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
       "PUBLISHED -> DEPLOYED: user tasks whose formKey is the definition's key show it; an earlier deployed definition of that key is RETIRED"
     ),
     transition("retire", "/:id/retire", "DEPLOYED -> RETIRED"),
+    // The playground changes nothing: any authenticated caller may.
     HttpApiEndpoint.post("playground", "/:id/playground", {
-      params: IdParam,
+      params: { id: FormDefinitionId },
       payload: Playground,
       success: Ok(PlaygroundResult),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary:
@@ -89,17 +104,17 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
         })
       ),
     HttpApiEndpoint.get("versions", "/:id/versions", {
-      params: IdParam,
+      params: { id: FormDefinitionId },
       success: Ok(Schema.Array(FormVersion)),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "Every saved version, newest first" })),
     HttpApiEndpoint.get("diff", "/:id/versions/diff", {
-      params: IdParam,
+      params: { id: FormDefinitionId },
       query: Schema.Struct(DiffQuery),
       success: Ok(FormDiff),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary:
@@ -107,15 +122,19 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
         })
       ),
     HttpApiEndpoint.post("restore", "/:id/versions/:version/restore", {
-      params: { id: Schema.String, version: Schema.NumberFromString.check(Schema.isInt()) },
+      params: { id: FormDefinitionId, version: Schema.NumberFromString.check(Schema.isInt()) },
       success: Ok(FormDefinition, "Restored").pipe(HttpApiSchema.status(201)),
       error: Errors
-    }).annotateMerge(
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
       OpenApi.annotations({
         summary: "Restore a version as a NEW draft definition (same key), recorded in both forms' lineage and audit"
       })
     ),
-    HttpApiEndpoint.get("lineage", "/:id/lineage", { params: IdParam, success: Ok(FormLineage), error: NotFoundHttp })
+    HttpApiEndpoint.get("lineage", "/:id/lineage", {
+      params: { id: FormDefinitionId },
+      success: Ok(FormLineage),
+      error: NotFoundHttp
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary:
@@ -123,26 +142,26 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
         })
       ),
     HttpApiEndpoint.get("audit", "/:id/audit", {
-      params: IdParam,
+      params: { id: FormDefinitionId },
       success: Ok(Schema.Array(FormAuditEntry)),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Governance trail: every creation, edit, transition, restore and locale change, with who and when"
         })
       ),
     HttpApiEndpoint.get("locales", "/:id/locales", {
-      params: IdParam,
+      params: { id: FormDefinitionId },
       success: Ok(Schema.Array(FormLocale)),
       error: NotFoundHttp
-    }),
+    }).annotateMerge(Requires.anyRole),
     HttpApiEndpoint.put("saveLocale", "/:id/locales/:locale", {
       params: LocaleParams,
       payload: SaveLocale,
       success: Ok(FormLocale),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Save a locale's translated labels (component key or id -> label), replacing earlier ones"
@@ -152,12 +171,12 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
       params: LocaleParams,
       success: Ok(FormLocale, "Removed"),
       error: NotFoundHttp
-    }),
+    }).annotateMerge(Requires.adminOrProcessOwner),
     HttpApiEndpoint.get("resolved", "/:id/locales/:locale/resolved", {
       params: LocaleParams,
       success: Ok(ResolvedLabels),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary:
@@ -172,38 +191,40 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
 
 export class LegacyFormsApi extends HttpApiGroup.make("legacyForms")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(LegacyFormQuery), success: Ok(Page(LegacyForm)) }),
+    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(LegacyFormQuery), success: Ok(Page(LegacyForm)) })
+      .annotateMerge(Requires.anyRole),
     HttpApiEndpoint.post("deploy", "/", {
       payload: DeployLegacyForm,
       success: Ok(LegacyForm, "Deployed").pipe(HttpApiSchema.status(201)),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({ summary: "Deploy a simple form schema under a key (the next version of that key)" })
       ),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(LegacyForm), error: NotFoundHttp }),
+    HttpApiEndpoint.get("get", "/:id", { params: { id: LegacyFormId }, success: Ok(LegacyForm), error: NotFoundHttp })
+      .annotateMerge(Requires.anyRole),
     HttpApiEndpoint.put("edit", "/:id", {
-      params: IdParam,
+      params: { id: LegacyFormId },
       payload: EditLegacyForm,
       success: Ok(LegacyForm, "New version"),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Publish an edit as the next version of the form's key (the answer is the new version)"
         })
       ),
     HttpApiEndpoint.delete("remove", "/:id", {
-      params: IdParam,
+      params: { id: LegacyFormId },
       success: Ok(LegacyForm, "Removed"),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Remove this version" })),
     HttpApiEndpoint.post("migrate", "/:id/migrate-to-v1", {
-      params: IdParam,
+      params: { id: LegacyFormId },
       success: Ok(FormDefinition, "Migrated").pipe(HttpApiSchema.status(201)),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary:

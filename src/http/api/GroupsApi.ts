@@ -1,37 +1,45 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { ConflictHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
-import { IdParam, Page, PageQueryFields } from "../../schema/Common.ts"
+import { Page, PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { AddGroupMember, CreateGroup, Group, GroupMember } from "../../schema/Groups.ts"
+import { GroupId, GroupMemberId } from "../../schema/ResourceIds.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class GroupsApi extends HttpApiGroup.make("groups")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(PageQueryFields), success: Ok(Page(Group)) })
+    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(PageQueryFields), success: Ok(Page(Group)) }).annotateMerge(
+      Requires.admin
+    )
       .annotateMerge(OpenApi.annotations({ summary: "List groups, by name" })),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateGroup,
       success: Ok(Group, "Group created").pipe(HttpApiSchema.status(201)),
       error: ConflictHttp
-    }).annotateMerge(OpenApi.annotations({ summary: "Create a group (names are unique in the tenant)" })),
+    }).annotateMerge(Requires.admin).annotateMerge(
+      OpenApi.annotations({ summary: "Create a group (names are unique in the tenant)" })
+    ),
     HttpApiEndpoint.get("listMembers", "/:id/members", {
-      params: IdParam,
+      params: { id: GroupId },
       query: Schema.Struct(PageQueryFields),
       success: Ok(Page(GroupMember)),
       error: NotFoundHttp
-    }).annotateMerge(OpenApi.annotations({ summary: "List a group's members" })),
+    }).annotateMerge(Requires.admin).annotateMerge(OpenApi.annotations({ summary: "List a group's members" })),
     HttpApiEndpoint.post("addMember", "/:id/members", {
-      params: IdParam,
+      params: { id: GroupId },
       payload: AddGroupMember,
       success: Ok(GroupMember, "Member added").pipe(HttpApiSchema.status(201)),
       error: [NotFoundHttp, ConflictHttp]
-    }).annotateMerge(OpenApi.annotations({ summary: "Add a user of the tenant to a group" })),
+    }).annotateMerge(Requires.admin).annotateMerge(
+      OpenApi.annotations({ summary: "Add a user of the tenant to a group" })
+    ),
     HttpApiEndpoint.delete("removeMember", "/:id/members/:userId", {
-      params: { id: Schema.String, userId: Schema.String },
+      params: { id: GroupId, userId: GroupMemberId },
       success: Ok(GroupMember, "Member removed"),
       error: NotFoundHttp
-    }).annotateMerge(
+    }).annotateMerge(Requires.admin).annotateMerge(
       OpenApi.annotations({ summary: "Remove a member from a group; the removed membership is returned" })
     )
   )

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { ConflictHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
-import { IdParam, Page, PageQueryFields } from "../../schema/Common.ts"
+import { Page, PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import {
   AcceptedInvitation,
@@ -10,11 +10,14 @@ import {
   CreateInvitation,
   Invitation
 } from "../../schema/Invitations.ts"
+import { InvitationId } from "../../schema/ResourceIds.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class InvitationsApi extends HttpApiGroup.make("invitations")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(PageQueryFields), success: Ok(Page(Invitation)) })
+      .annotateMerge(Requires.admin)
       .annotateMerge(
         OpenApi.annotations({ summary: "List outstanding (pending, unexpired) invitations, newest first" })
       ),
@@ -22,14 +25,14 @@ export class InvitationsApi extends HttpApiGroup.make("invitations")
       payload: CreateInvitation,
       success: Ok(CreatedInvitation, "Invitation created").pipe(HttpApiSchema.status(201)),
       error: ConflictHttp
-    }).annotateMerge(
+    }).annotateMerge(Requires.admin).annotateMerge(
       OpenApi.annotations({ summary: "Invite an email address with roles; the answer carries the invitation token" })
     ),
     HttpApiEndpoint.delete("revoke", "/:id", {
-      params: IdParam,
+      params: { id: InvitationId },
       success: Ok(Invitation, "Invitation revoked"),
       error: [NotFoundHttp, ConflictHttp]
-    }).annotateMerge(OpenApi.annotations({ summary: "Revoke a pending invitation" }))
+    }).annotateMerge(Requires.admin).annotateMerge(OpenApi.annotations({ summary: "Revoke a pending invitation" }))
   )
   .middleware(Authentication)
   .prefix("/api/v1/invitations")
@@ -39,11 +42,12 @@ export class InvitationsApi extends HttpApiGroup.make("invitations")
 /** Accepting needs no bearer token: the invitation token is the credential. */
 export class InvitationAcceptanceApi extends HttpApiGroup.make("invitationAcceptance")
   .add(
+    // Public: the invitation token is the credential of someone who has no account yet.
     HttpApiEndpoint.post("accept", "/accept", {
       payload: AcceptInvitation,
       success: Ok(AcceptedInvitation, "Invitation accepted").pipe(HttpApiSchema.status(201)),
       error: [NotFoundHttp, ConflictHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.noToken).annotateMerge(OpenApi.annotations({
       summary:
         "Accept an invitation with its token, choosing a username and password; creates the user in the inviting tenant"
     }))

@@ -5,16 +5,18 @@ import { IdempotencyHeaders } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { CorrelationResult, PublishMessage } from "../../schema/Messages.ts"
 import { BroadcastSignal } from "../../schema/Signals.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class MessagesApi extends HttpApiGroup.make("messages")
   .add(
+    // Messages come from the systems around the processes: their service accounts carry PROCESS_OWNER.
     HttpApiEndpoint.post("publish", "/", {
       payload: PublishMessage,
       headers: IdempotencyHeaders,
       success: Ok(CorrelationResult, "Message published").pipe(HttpApiSchema.status(202)),
       error: [ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Publish a message: resumes every waiting instance whose subscription matches name and correlation key, and " +
         "starts an instance of every process whose message start event has that name; matching nothing is 202 with zero counts"
@@ -38,7 +40,7 @@ export class SignalsApi extends HttpApiGroup.make("signals")
       headers: IdempotencyHeaders,
       success: Ok(SignalResult, "Signal broadcast").pipe(HttpApiSchema.status(202)),
       error: BusinessErrorHttp
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Broadcast a signal: resumes every instance waiting for it and starts an instance of every process whose signal " +
         "start event listens; matching nothing is 202 with zero counts"
@@ -59,7 +61,7 @@ export class ConditionalStartsApi extends HttpApiGroup.make("conditionalStarts")
     HttpApiEndpoint.post("evaluate", "/evaluate", {
       payload: EvaluateConditionalStarts,
       success: Ok(SignalResult, "Conditions evaluated").pipe(HttpApiSchema.status(202))
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Start an instance of every latest, active process whose conditional start event's condition holds for the variables"
     }))

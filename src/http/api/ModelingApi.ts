@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { IdParam, Page, PageQueryFields } from "../../schema/Common.ts"
+import { Page, PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import {
   AddProjectMember,
@@ -25,6 +25,8 @@ import {
   Template,
   UpdateProject
 } from "../../schema/Modeling.ts"
+import { DraftId, ModelId, ProjectId, TemplateId } from "../../schema/ResourceIds.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 const Errors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
@@ -34,57 +36,65 @@ const Created = <S extends Schema.Top>(schema: S, description: string) =>
 export class ProjectsApi extends HttpApiGroup.make("projects")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(PageQueryFields), success: Ok(Page(Project)) })
+      .annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "List the tenant's projects by name" })),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateProject,
       success: Created(Project, "Project created"),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Create a project; the caller becomes its first OWNER" })),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(Project), error: NotFoundHttp }),
+    HttpApiEndpoint.get("get", "/:id", { params: { id: ProjectId }, success: Ok(Project), error: NotFoundHttp })
+      .annotateMerge(Requires.anyRole),
     HttpApiEndpoint.patch("update", "/:id", {
-      params: IdParam,
+      params: { id: ProjectId },
       payload: UpdateProject,
       success: Ok(Project),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Rename or describe a project (its OWNERs, or an ADMIN)" })),
-    HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(Project, "Deleted"), error: Errors })
+    HttpApiEndpoint.delete("remove", "/:id", {
+      params: { id: ProjectId },
+      success: Ok(Project, "Deleted"),
+      error: Errors
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({ summary: "Delete a project with its folders and models (its OWNERs, or an ADMIN)" })
       ),
     HttpApiEndpoint.get("members", "/:id/members", {
-      params: IdParam,
+      params: { id: ProjectId },
       success: Ok(Schema.Array(ProjectMember)),
       error: NotFoundHttp
-    }),
+    }).annotateMerge(Requires.anyRole),
     HttpApiEndpoint.post("addMember", "/:id/members", {
-      params: IdParam,
+      params: { id: ProjectId },
       payload: AddProjectMember,
       success: Created(ProjectMember, "Member added"),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Add a member as OWNER, EDITOR or VIEWER (again: changes the role); OWNERs only"
         })
       ),
     HttpApiEndpoint.delete("removeMember", "/:id/members/:userId", {
-      params: { id: Schema.String, userId: Schema.String },
+      params: { id: ProjectId, userId: Schema.String },
       success: Ok(ProjectMember, "Member removed"),
       error: Errors
-    }).annotateMerge(OpenApi.annotations({ summary: "Remove a member (OWNERs only; the last OWNER cannot go: 409)" })),
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
+      OpenApi.annotations({ summary: "Remove a member (OWNERs only; the last OWNER cannot go: 409)" })
+    ),
     HttpApiEndpoint.get("folders", "/:id/folders", {
-      params: IdParam,
+      params: { id: ProjectId },
       success: Ok(Schema.Array(Folder)),
       error: NotFoundHttp
-    }),
+    }).annotateMerge(Requires.anyRole),
     HttpApiEndpoint.post("createFolder", "/:id/folders", {
-      params: IdParam,
+      params: { id: ProjectId },
       payload: CreateFolder,
       success: Created(Folder, "Folder created"),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Create a folder, optionally inside another folder of the project (OWNERs and EDITORs)"
@@ -98,75 +108,80 @@ export class ProjectsApi extends HttpApiGroup.make("projects")
 
 export class ModelsApi extends HttpApiGroup.make("models")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(ModelQuery), success: Ok(Page(Model)) })
+    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(ModelQuery), success: Ok(Page(Model)) }).annotateMerge(
+      Requires.anyRole
+    )
       .annotateMerge(OpenApi.annotations({ summary: "List models; filter projectId, folderId, kind" })),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateModel,
       success: Created(Model, "Model created"),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Create a BPMN, DMN or FORM model in a project (OWNERs and EDITORs); revision 1"
         })
       ),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(Model), error: NotFoundHttp }),
-    HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(Model, "Deleted"), error: Errors })
+    HttpApiEndpoint.get("get", "/:id", { params: { id: ModelId }, success: Ok(Model), error: NotFoundHttp })
+      .annotateMerge(Requires.anyRole),
+    HttpApiEndpoint.delete("remove", "/:id", { params: { id: ModelId }, success: Ok(Model, "Deleted"), error: Errors })
+      .annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Delete a model (not while someone else holds its lock)" })),
     HttpApiEndpoint.put("saveContent", "/:id/content", {
-      params: IdParam,
+      params: { id: ModelId },
       payload: SaveModelContent,
       success: Ok(Model, "Saved"),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({
         summary:
           "Save content as a new revision; 409 while another user holds the lock, or when baseRevision is not the latest"
       })),
     HttpApiEndpoint.get("revisions", "/:id/revisions", {
-      params: IdParam,
+      params: { id: ModelId },
       success: Ok(Schema.Array(ModelRevision)),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "Revision history, newest first" })),
     HttpApiEndpoint.post("restore", "/:id/restore", {
-      params: IdParam,
+      params: { id: ModelId },
       payload: RestoreModel,
       success: Ok(Model, "Restored"),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Restore an earlier revision's content as a new revision" })),
-    HttpApiEndpoint.get("lock", "/:id/lock", { params: IdParam, success: Ok(LockState), error: NotFoundHttp })
+    HttpApiEndpoint.get("lock", "/:id/lock", { params: { id: ModelId }, success: Ok(LockState), error: NotFoundHttp })
+      .annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "The editing lock (null when free or lapsed)" })),
     HttpApiEndpoint.post("acquireLock", "/:id/lock", {
-      params: IdParam,
+      params: { id: ModelId },
       success: Ok(LockState, "Locked"),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({ summary: "Acquire the editing lock for 5 minutes (409 while another user holds it)" })
       ),
     HttpApiEndpoint.delete("releaseLock", "/:id/lock", {
-      params: IdParam,
+      params: { id: ModelId },
       success: Ok(LockState, "Released"),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Release the lock (its holder, or an ADMIN)" })),
     HttpApiEndpoint.post("renewLock", "/:id/lock/renew", {
-      params: IdParam,
+      params: { id: ModelId },
       success: Ok(LockState, "Renewed"),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Keep the lock another 5 minutes (its holder; also just after it lapsed if nobody took it)"
         })
       ),
     HttpApiEndpoint.post("takeoverLock", "/:id/lock/takeover", {
-      params: IdParam,
+      params: { id: ModelId },
       success: Ok(LockState, "Taken over"),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary:
@@ -181,7 +196,9 @@ export class ModelsApi extends HttpApiGroup.make("models")
 
 export class DraftsApi extends HttpApiGroup.make("drafts")
   .add(
+    // Drafts are design-time work of modelers only (each sees their own).
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(DraftQuery), success: Ok(Schema.Array(Draft)) })
+      .annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({ summary: "The caller's own drafts, most recently saved first; filter kind" })
       ),
@@ -189,17 +206,26 @@ export class DraftsApi extends HttpApiGroup.make("drafts")
       payload: CreateDraft,
       success: Created(Draft, "Draft created"),
       error: Errors
-    }),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(Draft), error: NotFoundHttp })
+    }).annotateMerge(Requires.adminOrProcessOwner),
+    HttpApiEndpoint.get("get", "/:id", { params: { id: DraftId }, success: Ok(Draft), error: NotFoundHttp })
+      .annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "One of the caller's drafts (another user's is 404)" })),
     HttpApiEndpoint.put("save", "/:id", {
-      params: IdParam,
+      params: { id: DraftId },
       payload: SaveDraft,
       success: Ok(Draft, "Saved"),
       error: Errors
-    }),
-    HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(Draft, "Deleted"), error: NotFoundHttp }),
-    HttpApiEndpoint.post("promote", "/:id/promote", { params: IdParam, success: Ok(Draft, "Promoted"), error: Errors })
+    }).annotateMerge(Requires.adminOrProcessOwner),
+    HttpApiEndpoint.delete("remove", "/:id", {
+      params: { id: DraftId },
+      success: Ok(Draft, "Deleted"),
+      error: NotFoundHttp
+    }).annotateMerge(Requires.adminOrProcessOwner),
+    HttpApiEndpoint.post("promote", "/:id/promote", {
+      params: { id: DraftId },
+      success: Ok(Draft, "Promoted"),
+      error: Errors
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({
         summary:
           "Deploy the draft: PROCESS as a deployment (BPMN XML or JSON graph), DECISION as a decision (DMN XML import or JSON table); " +
@@ -213,25 +239,31 @@ export class DraftsApi extends HttpApiGroup.make("drafts")
 
 export class TemplatesApi extends HttpApiGroup.make("templates")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(PageQueryFields), success: Ok(Page(Template)) }),
+    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(PageQueryFields), success: Ok(Page(Template)) })
+      .annotateMerge(Requires.anyRole),
     HttpApiEndpoint.post("create", "/", {
       payload: SaveTemplate,
       success: Created(Template, "Template created"),
       error: Errors
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Create a process template; its content is compiled like a deployment (400 listing problems)"
         })
       ),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(Template), error: NotFoundHttp }),
+    HttpApiEndpoint.get("get", "/:id", { params: { id: TemplateId }, success: Ok(Template), error: NotFoundHttp })
+      .annotateMerge(Requires.anyRole),
     HttpApiEndpoint.put("update", "/:id", {
-      params: IdParam,
+      params: { id: TemplateId },
       payload: SaveTemplate,
       success: Ok(Template),
       error: Errors
-    }),
-    HttpApiEndpoint.delete("remove", "/:id", { params: IdParam, success: Ok(Template, "Deleted"), error: NotFoundHttp })
+    }).annotateMerge(Requires.adminOrProcessOwner),
+    HttpApiEndpoint.delete("remove", "/:id", {
+      params: { id: TemplateId },
+      success: Ok(Template, "Deleted"),
+      error: NotFoundHttp
+    }).annotateMerge(Requires.adminOrProcessOwner)
   )
   .middleware(Authentication)
   .prefix("/api/v1/templates")

@@ -1,17 +1,19 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { IdParam } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { PlaySessionView, PlayStepRequest, StartPlaySession } from "../../schema/Play.ts"
+import { PlaySessionId } from "../../schema/ResourceIds.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class PlayApi extends HttpApiGroup.make("play")
   .add(
+    // SERVICE.md: Play mode is for ADMIN and PROCESS_OWNER (reading a session too).
     HttpApiEndpoint.post("start", "/sessions", {
       payload: StartPlaySession,
       success: Ok(PlaySessionView, "Session started").pipe(HttpApiSchema.status(201)),
       error: [ValidationErrorHttp, ConflictHttp, NotFoundHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Start a Play session from BPMN XML or a JSON graph without deploying: it runs in memory to its first waits",
       description:
@@ -19,20 +21,20 @@ export class PlayApi extends HttpApiGroup.make("play")
         "activity. An invalid draft answers 400 listing every problem, as a deployment would."
     })),
     HttpApiEndpoint.post("step", "/sessions/:id/step", {
-      params: IdParam,
+      params: { id: PlaySessionId },
       payload: PlayStepRequest,
       success: Ok(PlaySessionView, "Stepped"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Advance one node: answer a waiting token (job or task completes with variables or the session's mock, timer fires, " +
         "message or signal arrives) or trigger an armed event; optionally choose the flow a gateway takes. The process then runs to its next waits."
     })),
     HttpApiEndpoint.get("get", "/sessions/:id", {
-      params: IdParam,
+      params: { id: PlaySessionId },
       success: Ok(PlaySessionView),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp]
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary: "The session's tokens, armed events, variables and incidents, without advancing"

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { IdempotencyHeaders, IdParam, Page, PageQueryFields } from "../../schema/Common.ts"
+import { IdempotencyHeaders, Page, PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import {
   EventSubscription,
@@ -19,6 +19,8 @@ import {
   StartInstance,
   UpdateVariables
 } from "../../schema/ProcessInstances.ts"
+import { ProcessInstanceId } from "../../schema/ResourceIds.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
@@ -28,57 +30,62 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       headers: IdempotencyHeaders,
       success: Ok(ProcessInstance, "Instance started").pipe(HttpApiSchema.status(201)),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Start an instance of a deployment (version) with variables; it runs until it waits (job, task, message) or ends",
       description: "A suspended deployment refuses new starts with 409 CONFLICT."
     })),
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(InstanceQuery), success: Ok(Page(ProcessInstance)) })
+      .annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary: "List instances, newest first; filter by deployment, process key, state, incidents, start/end range"
         })
       ),
-    HttpApiEndpoint.get("get", "/:id", { params: IdParam, success: Ok(ProcessInstance), error: NotFoundHttp })
+    HttpApiEndpoint.get("get", "/:id", {
+      params: { id: ProcessInstanceId },
+      success: Ok(ProcessInstance),
+      error: NotFoundHttp
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "One instance with its variables" })),
     HttpApiEndpoint.delete("remove", "/:id", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       success: Ok(ProcessInstance, "Deleted"),
       error: [NotFoundHttp, BusinessErrorHttp]
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({ summary: "Permanently delete a finished instance and its history (422 while it runs)" })
       ),
     HttpApiEndpoint.post("cancel", "/:id/cancel", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       success: Ok(ProcessInstance, "Canceled"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({ summary: "Terminate the instance: its jobs, tasks and subscriptions are withdrawn" })
       ),
     HttpApiEndpoint.post("suspend", "/:id/suspend", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       success: Ok(ProcessInstance, "Suspended"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Pause a running instance: no token moves and its jobs cannot be activated until resume"
         })
       ),
     HttpApiEndpoint.post("resume", "/:id/resume", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       success: Ok(ProcessInstance, "Resumed"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Resume a suspended instance" })),
     HttpApiEndpoint.post("moveToken", "/:id/move-token", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       payload: MoveToken,
       success: Ok(ProcessInstance, "Token moved"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary: "Move a waiting token to another node of its scope",
       description:
         "What the token waits on is withdrawn (job, task, subscriptions, an open incident, a subprocess's content) and the target node is " +
@@ -89,7 +96,7 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       payload: MigrateInstances,
       success: Ok(MigrationResult, "Migrated"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary: "Migrate running instances to another version (deployment) of the same process",
       description:
         "Checked up front for every instance: same process key, every active node mapped (or mapEqualNodes) to a node of the same type, " +
@@ -98,68 +105,68 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
         "place stay armed, others are withdrawn, new ones armed. History records InstanceMigrated and TokenMigrated."
     })),
     HttpApiEndpoint.get("history", "/:id/history", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       query: Schema.Struct(PageQueryFields),
       success: Ok(Page(HistoryEvent)),
       error: NotFoundHttp
-    }).annotateMerge(
+    }).annotateMerge(Requires.anyRole).annotateMerge(
       OpenApi.annotations({
         summary:
           "Execution history, oldest first, each event with eventSeq, type, node, token, time and the caller's sub"
       })
     ),
     HttpApiEndpoint.get("snapshot", "/:id/history/:eventSeq/snapshot", {
-      params: { id: Schema.String, eventSeq: Schema.Int },
+      params: { id: ProcessInstanceId, eventSeq: Schema.Int },
       success: Ok(InstanceSnapshot),
       error: NotFoundHttp
-    }).annotateMerge(
+    }).annotateMerge(Requires.anyRole).annotateMerge(
       OpenApi.annotations({ summary: "Variables and active nodes as of one history event (replayed from the history)" })
     ),
     HttpApiEndpoint.get("tokens", "/:id/tokens", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       success: Ok(Schema.Array(InstanceToken)),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Tokens and where they are parked: at a job, a user task, a join or an incident"
         })
       ),
     HttpApiEndpoint.get("eventSubscriptions", "/:id/event-subscriptions", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       success: Ok(Schema.Array(EventSubscription)),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "Pending timer and message subscriptions" })),
     HttpApiEndpoint.get("getVariables", "/:id/variables", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       success: Ok(InstanceVariables),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({ summary: "The instance's variables with their version (for optimistic locking)" })
       ),
     HttpApiEndpoint.put("updateVariables", "/:id/variables", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       payload: UpdateVariables,
       success: Ok(InstanceVariables, "Variables updated"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Set variables (merged into the instance's variables); with expectedVersion, a stale version answers 409 CONFLICT naming the current one"
     })),
     HttpApiEndpoint.get("nodeVariables", "/:id/node-variables", {
-      params: IdParam,
+      params: { id: ProcessInstanceId },
       success: Ok(Schema.Array(NodeVariables)),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "Variables attached to specific nodes" })),
     HttpApiEndpoint.put("setNodeVariables", "/:id/nodes/:nodeId/variables", {
-      params: { id: Schema.String, nodeId: Schema.String },
+      params: { id: ProcessInstanceId, nodeId: Schema.String },
       payload: SetNodeVariables,
       success: Ok(NodeVariables, "Node variables set"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
       OpenApi.annotations({
         summary:
           "Attach variables to one node: they are local to each later activation of it (visible to its job or task)"

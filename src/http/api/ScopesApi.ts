@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { ScopedVariable, SetScopedVariable } from "../../schema/ProcessInstances.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 const ScopeVariableParams = { scopeId: Schema.String, name: Schema.String }
@@ -14,7 +15,7 @@ export class ScopesApi extends HttpApiGroup.make("scopes")
       params: { scopeId: Schema.String },
       success: Ok(Schema.Array(ScopedVariable)),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({ summary: "Every variable visible from a scope, each with the scope where it was found" })
       ),
@@ -22,19 +23,21 @@ export class ScopesApi extends HttpApiGroup.make("scopes")
       params: ScopeVariableParams,
       success: Ok(ScopedVariable),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "One variable as seen from a scope" })),
     HttpApiEndpoint.put("set", "/:scopeId/variables/:name", {
       params: ScopeVariableParams,
       payload: SetScopedVariable,
       success: Ok(ScopedVariable, "Variable set"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({ summary: "Set a variable in exactly this scope (audited)" })),
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
+      OpenApi.annotations({ summary: "Set a variable in exactly this scope (audited)" })
+    ),
     HttpApiEndpoint.delete("remove", "/:scopeId/variables/:name", {
       params: ScopeVariableParams,
       success: Ok(ScopedVariable, "Variable removed"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Remove a variable from exactly this scope (audited); the removed value is returned"

@@ -4,6 +4,7 @@ import { ConflictHttp } from "../../schema/ApiErrors.ts"
 import { Page, PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { CreateUser, User } from "../../schema/Users.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class UsersApi extends HttpApiGroup.make("users")
@@ -11,12 +12,14 @@ export class UsersApi extends HttpApiGroup.make("users")
     HttpApiEndpoint.get("list", "/", {
       query: Schema.Struct(PageQueryFields),
       success: Ok(Page(User))
-    }).annotateMerge(OpenApi.annotations({ summary: "List the users of the tenant, newest first" })),
+    }).annotateMerge(Requires.admin).annotateMerge(
+      OpenApi.annotations({ summary: "List the users of the tenant, newest first" })
+    ),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateUser,
       success: Ok(User, "User created").pipe(HttpApiSchema.status(201)),
       error: ConflictHttp
-    }).annotateMerge(
+    }).annotateMerge(Requires.admin).annotateMerge(
       OpenApi.annotations({ summary: "Create a user with roles (usernames are unique installation-wide)" })
     )
   )

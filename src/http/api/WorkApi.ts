@@ -1,9 +1,10 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { IdempotencyHeaders, IdParam, Page } from "../../schema/Common.ts"
+import { IdempotencyHeaders, Page } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { FormDefinition, TaskForm } from "../../schema/Forms.ts"
+import { IncidentId, JobId, TaskFilterId, TaskId } from "../../schema/ResourceIds.ts"
 import {
   ActivatedJobs,
   ActivateJobs,
@@ -33,54 +34,59 @@ import {
   ThrowJobError,
   UserTask
 } from "../../schema/Work.ts"
+import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
 
 export class JobsApi extends HttpApiGroup.make("jobs")
   .add(
+    // Job workers act for the process owner: their service accounts carry PROCESS_OWNER.
     HttpApiEndpoint.post("activate", "/activation", { payload: ActivateJobs, success: Ok(ActivatedJobs) })
+      .annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({
         summary:
           "Lock up to maxJobsToActivate jobs of a type for a worker for `timeout` ms (Camunda 8 names); answers { jobs: [...] }"
       })),
     HttpApiEndpoint.post("complete", "/:id/complete", {
-      params: IdParam,
+      params: { id: JobId },
       payload: CompleteJob,
       headers: IdempotencyHeaders,
       success: Ok(Job, "Job completed"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({ summary: "Report success with variables; the instance moves on" })),
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
+      OpenApi.annotations({ summary: "Report success with variables; the instance moves on" })
+    ),
     HttpApiEndpoint.post("throwError", "/:id/error", {
-      params: IdParam,
+      params: { id: JobId },
       payload: ThrowJobError,
       success: Ok(Job, "Error thrown"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Throw a business error: the nearest error boundary event with that code (or none) catches it; uncaught -> incident"
     })),
     HttpApiEndpoint.post("fail", "/:id/fail", {
-      params: IdParam,
+      params: { id: JobId },
       payload: FailJob,
       success: Ok(Job, "Failure recorded"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Report a technical failure: with retries left the job is activatable again after retryBackOff ms; with none an incident (JOB_NO_RETRIES) is raised and the job is FAILED"
     })),
     HttpApiEndpoint.post("retries", "/:id/retries", {
-      params: IdParam,
+      params: { id: JobId },
       payload: JobRetries,
       success: Ok(Job, "Retries updated"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary: "Reset the retry count; a FAILED job's incident is resolved and the job is claimable again"
     })),
     HttpApiEndpoint.post("heartbeat", "/:id/heartbeat", {
-      params: IdParam,
+      params: { id: JobId },
       payload: JobHeartbeat,
       success: Ok(Job, "Lock extended"),
       error: [NotFoundHttp, ConflictHttp]
-    }).annotateMerge(
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
       OpenApi.annotations({
         summary:
           "Extend an activated job's lock by timeout ms from now (409 when it is not activated or another worker holds it)"
@@ -89,7 +95,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
     HttpApiEndpoint.get("stream", "/stream", {
       query: Schema.Struct(JobStreamQuery),
       success: HttpApiSchema.StreamSse({ data: Job })
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({
         summary:
           "Server-sent events: each job of the type is pushed as soon as it is available, already locked for this worker",
@@ -97,52 +103,58 @@ export class JobsApi extends HttpApiGroup.make("jobs")
           "One `data:` event per job (the Job as JSON). Pushed jobs are activated exactly as by POST /jobs/activation; the stream " +
           "runs until the client disconnects. Jobs whose lock expires go back to the pool."
       })),
-    HttpApiEndpoint.get("retryState", "/:id/retry", { params: IdParam, success: Ok(RetryState), error: NotFoundHttp })
+    HttpApiEndpoint.get("retryState", "/:id/retry", {
+      params: { id: JobId },
+      success: Ok(RetryState),
+      error: NotFoundHttp
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary: "The job's retries, retry policy, failed attempts and pending retry (nextRetryAt)"
         })
       ),
     HttpApiEndpoint.post("setRetryPolicy", "/:id/retry", {
-      params: IdParam,
+      params: { id: JobId },
       payload: SetRetryPolicy,
       success: Ok(RetryState, "Retry policy replaced"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Replace the job's retry policy (FIXED or EXPONENTIAL backoff used when a failure gives no retryBackOff); optionally set retries"
     })),
     HttpApiEndpoint.post("retryNow", "/:id/retry-now", {
-      params: IdParam,
+      params: { id: JobId },
       success: Ok(RetryState, "Retry due now"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
       OpenApi.annotations({
         summary:
           "Skip the remaining backoff of a pending retry: the job can be activated at once (409 without a pending retry)"
       })
     ),
     HttpApiEndpoint.post("cancelRetry", "/:id/retry/cancel", {
-      params: IdParam,
+      params: { id: JobId },
       success: Ok(RetryState, "Retry canceled"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
       OpenApi.annotations({
         summary:
           "Cancel a pending retry: the job is FAILED and an incident JOB_NO_RETRIES is raised (409 without a pending retry)"
       })
     ),
     HttpApiEndpoint.get("retryHistory", "/:id/retry/history", {
-      params: IdParam,
+      params: { id: JobId },
       success: Ok(Schema.Array(RetryAttempt)),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Every reported failure of the job, oldest first: worker, message, retries left, when it was retried"
         })
       ),
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(JobQuery), success: Ok(Page(Job)) })
+    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(JobQuery), success: Ok(Page(Job)) }).annotateMerge(
+      Requires.anyRole
+    )
       .annotateMerge(OpenApi.annotations({ summary: "List jobs, newest first" }))
   )
   .middleware(Authentication)
@@ -152,39 +164,43 @@ export class JobsApi extends HttpApiGroup.make("jobs")
 
 export class TasksApi extends HttpApiGroup.make("tasks")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(TaskQuery), success: Ok(Page(UserTask)) })
+    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(TaskQuery), success: Ok(Page(UserTask)) }).annotateMerge(
+      Requires.anyRole
+    )
       .annotateMerge(
         OpenApi.annotations({
           summary:
             "List human tasks, newest first (or by sort); filters candidateGroup, assignee, state, processInstanceId, due and follow-up date ranges"
         })
       ),
+    // People complete their own tasks: any authenticated caller, subject to the task's assignee.
     HttpApiEndpoint.post("complete", "/:id/complete", {
-      params: IdParam,
+      params: { id: TaskId },
       payload: CompleteWork,
       headers: IdempotencyHeaders,
       success: Ok(UserTask, "Task completed"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.anyRole).annotateMerge(OpenApi.annotations({
       summary:
         "Complete a task with variables; the instance moves on (422 if the task is assigned to someone else). A delegated task " +
         "(delegationState PENDING) completed by its delegate returns to its owner instead (RESOLVED; the variables are set on the instance)."
     })),
+    // Claiming, releasing, delegating and commenting are what task users do; assigning to others is an operator's call.
     HttpApiEndpoint.post("claim", "/:id/claim", {
-      params: IdParam,
+      params: { id: TaskId },
       success: Ok(UserTask, "Claimed"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary: "The caller becomes the assignee (again: no change); 409 when someone else holds the task"
         })
       ),
     HttpApiEndpoint.post("unclaim", "/:id/unclaim", {
-      params: IdParam,
+      params: { id: TaskId },
       success: Ok(UserTask, "Released"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary:
@@ -192,53 +208,54 @@ export class TasksApi extends HttpApiGroup.make("tasks")
         })
       ),
     HttpApiEndpoint.post("assign", "/:id/assign", {
-      params: IdParam,
+      params: { id: TaskId },
       payload: AssignTask,
       success: Ok(UserTask, "Assigned"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Assign to a user (any user name; ADMIN or PROCESS_OWNER), replacing the assignee and any delegation"
         })
       ),
     HttpApiEndpoint.post("delegate", "/:id/delegate", {
-      params: IdParam,
+      params: { id: TaskId },
       payload: DelegateTask,
       success: Ok(UserTask, "Delegated"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({
         summary:
           "Delegate a held task to another user: it becomes theirs with delegationState PENDING and returns to its owner (the delegator) when they complete it"
       })),
-    HttpApiEndpoint.get("form", "/:id/form", { params: IdParam, success: Ok(TaskForm), error: NotFoundHttp })
+    HttpApiEndpoint.get("form", "/:id/form", { params: { id: TaskId }, success: Ok(TaskForm), error: NotFoundHttp })
+      .annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({
         summary:
           "The task's form schema by its formKey: the DEPLOYED form definition with that key, else the latest legacy form of that key (404 if none)"
       })),
     HttpApiEndpoint.get("formDefinition", "/:id/form-definition", {
-      params: IdParam,
+      params: { id: TaskId },
       success: Ok(FormDefinition),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary: "The DEPLOYED form-designer definition whose key is the task's formKey (404 if none)"
         })
       ),
     HttpApiEndpoint.get("comments", "/:id/comments", {
-      params: IdParam,
+      params: { id: TaskId },
       success: Ok(Schema.Array(TaskComment)),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "The task's comment thread, oldest first" })),
     HttpApiEndpoint.post("addComment", "/:id/comments", {
-      params: IdParam,
+      params: { id: TaskId },
       payload: AddComment,
       success: Ok(TaskComment, "Comment added").pipe(HttpApiSchema.status(201)),
       error: NotFoundHttp
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({ summary: "Add a comment (the caller is its author); also on finished tasks" })
       )
@@ -250,22 +267,22 @@ export class TasksApi extends HttpApiGroup.make("tasks")
 
 export class TaskFiltersApi extends HttpApiGroup.make("taskFilters")
   .add(
-    HttpApiEndpoint.get("list", "/", { success: Ok(Schema.Array(TaskFilter)) })
+    HttpApiEndpoint.get("list", "/", { success: Ok(Schema.Array(TaskFilter)) }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "The caller's saved task filters and the tenant's shared ones" })),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateTaskFilter,
       success: Ok(TaskFilter, "Filter saved").pipe(HttpApiSchema.status(201))
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Save a task-list filter (a GET /tasks query) under a name; shared: visible to the whole tenant"
         })
       ),
     HttpApiEndpoint.delete("remove", "/:id", {
-      params: IdParam,
+      params: { id: TaskFilterId },
       success: Ok(TaskFilter, "Deleted"),
       error: [NotFoundHttp, BusinessErrorHttp]
-    })
+    }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Delete a filter: its owner, or an ADMIN (another user's private filter is 404)"
@@ -280,50 +297,51 @@ export class TaskFiltersApi extends HttpApiGroup.make("taskFilters")
 export class IncidentsApi extends HttpApiGroup.make("incidents")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(IncidentQuery), success: Ok(Page(Incident)) })
+      .annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "List incidents (node, type, message), newest first" })),
     HttpApiEndpoint.post("retry", "/:id/retry", {
-      params: IdParam,
+      params: { id: IncidentId },
       success: Ok(Incident, "Retried"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({
         summary:
           "Run the failed node again (a dead-lettered job becomes activatable with one retry); the incident is RESOLVED"
       })),
     HttpApiEndpoint.post("skipNode", "/:id/skip-node", {
-      params: IdParam,
+      params: { id: IncidentId },
       success: Ok(Incident, "Skipped"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    })
+    }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
           summary: "Continue past the failed node without running it (its job, if any, is canceled)"
         })
       ),
     HttpApiEndpoint.post("restartFromNode", "/:id/restart-from-node", {
-      params: IdParam,
+      params: { id: IncidentId },
       payload: RestartFromNode,
       success: Ok(Incident, "Restarted"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
       OpenApi.annotations({
         summary: "Resume from another node of the same scope, keeping the variables (a token move)"
       })
     ),
     HttpApiEndpoint.post("rollback", "/:id/rollback", {
-      params: IdParam,
+      params: { id: IncidentId },
       payload: RollbackIncident,
       success: Ok(Incident, "Rolled back"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary: "Restore the instance's variables to what they were after history event eventSeq, then retry the node"
     })),
     HttpApiEndpoint.post("editVariablesAndRetry", "/:id/edit-variables-and-retry", {
-      params: IdParam,
+      params: { id: IncidentId },
       payload: EditVariablesAndRetry,
       success: Ok(Incident, "Retried"),
       error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Patch variables (each into the nearest scope that has it, else the instance) and retry the node, in one call"
     }))

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { pageRequest } from "../../schema/Common.ts"
+import type { FormDefinitionId } from "../../schema/ResourceIds.ts"
 import { FormDefinitions, type Transition } from "../../services/FormDefinitions.ts"
 import { LegacyForms } from "../../services/LegacyForms.ts"
 import { Api } from "../Api.ts"
@@ -12,7 +13,7 @@ export const FormDefinitionsHandlers = HttpApiBuilder.group(
   (handlers) =>
     Effect.gen(function*() {
       const forms = yield* FormDefinitions
-      const move = (id: string, transition: Transition) =>
+      const move = (id: FormDefinitionId, transition: Transition) =>
         Effect.flatMap(CurrentPrincipal, (p) => forms.transition(p, id, transition))
       return handlers
         .handle(

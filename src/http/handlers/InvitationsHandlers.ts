@@ -1,6 +1,5 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { pageRequest } from "../../schema/Common.ts"
 import { Invitations } from "../../services/Invitations.ts"
 import { Api } from "../Api.ts"
@@ -10,19 +9,14 @@ export const InvitationsHandlers = HttpApiBuilder.group(Api, "invitations", (han
   Effect.gen(function*() {
     const invitations = yield* Invitations
     return handlers
-      .handle("list", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          invitations.listOutstanding(principal.tenantId, pageRequest(query))))
+      .handle("list", ({ query }) => invitations.listOutstanding(pageRequest(query)))
       .handle("create", ({ payload }) =>
         Effect.gen(function*() {
-          const principal = yield* CurrentPrincipal
-          const invitation = yield* invitations.create(principal.tenantId, principal.sub, payload)
+          const invitation = yield* invitations.create(payload)
           yield* recordResource("invitations", invitation.id)
           return invitation
         }))
-      .handle("revoke", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          invitations.revoke(principal.tenantId, params.id)))
+      .handle("revoke", ({ params }) => invitations.revoke(params.id))
   }))
 
 export const InvitationAcceptanceHandlers = HttpApiBuilder.group(

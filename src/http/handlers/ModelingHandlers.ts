@@ -84,11 +84,9 @@ export const TemplatesHandlers = HttpApiBuilder.group(Api, "templates", (handler
   Effect.gen(function*() {
     const templates = yield* Templates
     return handlers
-      .handle("list", ({ query }) => Effect.flatMap(principal, (p) => templates.list(p.tenantId, pageRequest(query))))
-      .handle("create", ({ payload }) => Effect.flatMap(principal, (p) => templates.create(p, payload)))
-      .handle("get", ({ params }) => Effect.flatMap(principal, (p) => templates.get(p.tenantId, params.id)))
-      .handle("update", ({ params, payload }) =>
-        Effect.flatMap(principal, (p) => templates.update(p, params.id, payload)))
-      .handle("remove", ({ params }) =>
-        Effect.flatMap(principal, (p) => templates.remove(p.tenantId, params.id)))
+      .handle("list", ({ query }) => templates.list(pageRequest(query)))
+      .handle("create", ({ payload }) => templates.create(payload))
+      .handle("get", ({ params }) => templates.get(params.id))
+      .handle("update", ({ params, payload }) => templates.update(params.id, payload))
+      .handle("remove", ({ params }) => templates.remove(params.id))
   }))

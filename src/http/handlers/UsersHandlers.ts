@@ -1,6 +1,5 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { pageRequest } from "../../schema/Common.ts"
 import { Users } from "../../services/Users.ts"
 import { Api } from "../Api.ts"
@@ -10,12 +9,10 @@ export const UsersHandlers = HttpApiBuilder.group(Api, "users", (handlers) =>
   Effect.gen(function*() {
     const users = yield* Users
     return handlers
-      .handle("list", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => users.list(principal.tenantId, pageRequest(query))))
+      .handle("list", ({ query }) => users.list(pageRequest(query)))
       .handle("create", ({ payload }) =>
         Effect.gen(function*() {
-          const principal = yield* CurrentPrincipal
-          const user = yield* users.create(principal.tenantId, payload)
+          const user = yield* users.create(payload)
           yield* recordResource("users", user.id)
           return user
         }))

@@ -4,6 +4,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { notFound } from "../../schema/ApiErrors.ts"
 import { pageRequest } from "../../schema/Common.ts"
+import type { IncidentId } from "../../schema/ResourceIds.ts"
 import { FormDefinitions } from "../../services/FormDefinitions.ts"
 import { IncidentRecovery } from "../../services/IncidentRecovery.ts"
 import { JobRetries } from "../../services/JobRetries.ts"
@@ -201,7 +202,7 @@ export const IncidentsHandlers = HttpApiBuilder.group(Api, "incidents", (handler
   Effect.gen(function*() {
     const work = yield* Work
     const recovery = yield* IncidentRecovery
-    const recover = (id: string, action: Parameters<typeof recovery.recover>[2]) =>
+    const recover = (id: IncidentId, action: Parameters<typeof recovery.recover>[2]) =>
       Effect.flatMap(CurrentPrincipal, (principal) => recovery.recover(principal, id, action))
     return handlers
       .handle("list", ({ query }) =>
