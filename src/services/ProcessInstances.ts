@@ -234,27 +234,16 @@ export class ProcessInstances
           Effect.gen(function*() {
             if (!isUuid(deploymentId)) return yield* notFound("deployment", deploymentId)
             const id = ProcessInstanceId.make(instanceId ?? (yield* newId))
-            const reply = yield* send(
-              principal,
-              id,
-              "start",
-              {
-                type: "StartInstance",
-                variables,
-                ...(startNodeId === undefined ? {} : { startNodeId })
-              },
-              deploymentId,
-              instanceId === undefined
-            )
+            const command = {
+              type: "StartInstance" as const,
+              variables,
+              ...(startNodeId === undefined ? {} : { startNodeId })
+            }
+            const reply = yield* send(principal, id, "start", command, deploymentId, instanceId === undefined)
             // The instance as its start committed it: no need to read it back (a repeated start's reply lacks it).
             const started = reply.started
             if (started === undefined) return yield* get(principal.tenantId, id)
-            return {
-              id,
-              ...started,
-              state: reply.state,
-              updatedAt: started.startedAt
-            } satisfies ProcessInstance
+            return { id, ...started, state: reply.state, updatedAt: started.startedAt } satisfies ProcessInstance
           }),
         deliver: (principal, id, command, commandId) =>
           send(principal, id, commandId, command).pipe(
