@@ -174,6 +174,54 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await shot("11-instance-completed")
   })
 
+  it("shows a decision's table, evaluates it with typed inputs and highlights the matched rule", async () => {
+    const decisionKey = uniqueName("ui-discount")
+    ;(await admin.post("/decisions", {
+      id: decisionKey,
+      name: "Order discount",
+      hitPolicy: "FIRST",
+      inputs: [
+        { id: "tier", label: "Customer tier", expression: "tier", typeRef: "string" },
+        { id: "amount", label: "Order amount", expression: "amount", typeRef: "number" },
+        { id: "member", label: "Member", expression: "member", typeRef: "boolean" }
+      ],
+      outputs: [
+        { id: "discount", name: "discount", typeRef: "number" },
+        { id: "reason", name: "reason", typeRef: "string" }
+      ],
+      rules: [
+        {
+          id: "r-gold-large",
+          inputEntries: ["\"gold\"", ">= 1000", "-"],
+          outputEntries: ["0.15", "\"gold, large order\""],
+          annotations: ["large gold orders"]
+        },
+        { id: "r-gold", inputEntries: ["\"gold\"", "-", "-"], outputEntries: ["0.1", "\"gold\""] },
+        { id: "r-member", inputEntries: ["-", "-", "true"], outputEntries: ["0.05", "\"member\""] },
+        { id: "r-none", inputEntries: ["-", "-", "-"], outputEntries: ["0", "\"none\""], annotations: ["otherwise"] }
+      ]
+    })).ok(201)
+
+    await page.reload() // without the previous screens' notices
+    await page.locator(".nav").getByRole("link", { name: "Decisions" }).click()
+    await page.getByTestId("decisions").getByText("Order discount").waitFor()
+    await shot("12-decisions")
+    await page.getByTestId("decisions").getByText("Order discount").click()
+    await page.getByTestId("decision-table").locator("tbody tr").nth(3).waitFor()
+    await page.getByTestId("input-tier").fill("gold")
+    await page.getByTestId("input-amount").fill("250")
+    await page.getByTestId("input-member").selectOption("true")
+    await page.getByRole("button", { name: "Evaluate" }).click()
+    // Rules 2, 3 and 4 match (rule 1 needs 1000 or more); FIRST answers rule 2's outputs.
+    await page.getByTestId("decision-result").getByText("3 rules matched").waitFor()
+    const table = page.getByTestId("decision-table")
+    expect(await table.locator("tr.matched").evaluateAll((rows) => rows.map((row) => row.dataset["ruleId"])))
+      .toEqual(["r-gold", "r-member", "r-none"])
+    expect(await table.locator("tr.winner").getAttribute("data-rule-id")).toBe("r-gold")
+    expect(await page.getByTestId("decision-result").locator("dd").allTextContents()).toEqual(["0.1", "\"gold\""])
+    await shot("13-decision-evaluated")
+  })
+
   it("shows a task user the tasklist only, and signs out", async () => {
     const taskUser = uniqueName("ui-worker")
     await admin.createUser({ username: taskUser, password, roles: ["TASK_USER"] })
