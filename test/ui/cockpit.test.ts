@@ -28,7 +28,11 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
   let deploymentId: string
   let instanceId: string
 
-  const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true })
+  /** The whole page from its top (so the sticky header stays on top); a dialog in the window only (its backdrop). */
+  const shot = async (name: string, options: { readonly dialog?: boolean } = {}) => {
+    if (options.dialog !== true) await page.evaluate(() => window.scrollTo(0, 0))
+    await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: options.dialog !== true })
+  }
 
   beforeAll(async () => {
     if (CHROMIUM === undefined) throw new Error("CI=true but no Chromium: apt-get install -y chromium")
@@ -172,6 +176,103 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await page.goto(`${admin.app.baseUrl}/ui/#/instances/${instanceId}`)
     await page.getByTestId("instance-state").getByText("completed").waitFor()
     await shot("11-instance-completed")
+  })
+
+  it("edits variables per scope, moves a token and recovers an incident by editing variables, from the instance", async () => {
+    const key = uniqueName("ui-shipping")
+    const deployment = await admin.deploy({
+      id: key,
+      name: "Shipping",
+      nodes: [
+        { id: "start", type: "startEvent", name: "Order paid" },
+        {
+          id: "pack",
+          type: "subProcess",
+          name: "Pack order",
+          properties: {
+            inputMappings: [{ source: "= 1", target: "boxes" }],
+            nodes: [
+              { id: "packStart", type: "startEvent" },
+              { id: "pick", type: "serviceTask", name: "Pick items", properties: { taskType: `${key}-pick` } },
+              {
+                id: "label",
+                type: "serviceTask",
+                name: "Print label",
+                properties: { taskType: `${key}-label`, retries: 1 }
+              },
+              { id: "packEnd", type: "endEvent" }
+            ],
+            flows: [
+              { id: "p1", source: "packStart", target: "pick" },
+              { id: "p2", source: "pick", target: "label" },
+              { id: "p3", source: "label", target: "packEnd" }
+            ]
+          }
+        },
+        { id: "ship", type: "serviceTask", name: "Hand to carrier", properties: { taskType: `${key}-ship` } },
+        { id: "end", type: "endEvent", name: "Shipped" }
+      ],
+      flows: [
+        { id: "f1", source: "start", target: "pack" },
+        { id: "f2", source: "pack", target: "ship" },
+        { id: "f3", source: "ship", target: "end" }
+      ]
+    })
+    const shipment = (await admin.start(deployment.id, { orderId: "A-19", weight: 2.5 })).id
+    await page.goto(`${admin.app.baseUrl}/ui/#/instances/${shipment}`)
+    await page.reload() // without the previous screens' notices
+    await expect.poll(() => page.locator(".count-active[data-node=pick]").textContent()).toBe("1")
+
+    // A variable of the root scope, edited after a confirmation.
+    await page.getByRole("tab", { name: /Variables/ }).click()
+    const root = page.locator(`[data-scope="${shipment}"]`)
+    await root.locator("tr", { hasText: "weight" }).getByRole("button", { name: "Edit" }).click()
+    await page.getByLabel("Value (JSON)").fill("3.75")
+    await shot("14-instance-edit-variable", { dialog: true })
+    await page.getByTestId("form-dialog").getByTestId("confirm").click()
+    await root.locator("tr", { hasText: "weight" }).getByText("3.75").waitFor()
+    expect((await admin.get(`/process-instances/${shipment}/variables`)).ok().variables).toMatchObject({ weight: 3.75 })
+
+    // A variable of the subprocess's own scope.
+    const scope = page.locator(".scope").nth(1)
+    await scope.getByText("Pack order").waitFor()
+    const scopeId = await scope.getAttribute("data-scope")
+    await scope.locator("tr", { hasText: "boxes" }).getByRole("button", { name: "Edit" }).click()
+    await page.getByLabel("Value (JSON)").fill("2")
+    await page.getByTestId("form-dialog").getByTestId("confirm").click()
+    await scope.locator("tr", { hasText: "boxes" }).locator("pre").getByText("2", { exact: true }).waitFor()
+    expect((await admin.get(`/scopes/${scopeId}/variables/boxes`)).ok()).toEqual({ name: "boxes", value: 2, scopeId })
+    expect((await admin.get(`/process-instances/${shipment}/variables`)).ok().variables).not.toHaveProperty("boxes")
+    await shot("15-instance-variables")
+
+    // The token at "Pick items" moves on to "Print label" (the same scope).
+    await page.getByRole("tab", { name: /Tokens/ }).click()
+    await page.getByTestId("tokens").locator("tr", { hasText: "Pick items" }).getByRole("button", { name: "Move…" })
+      .click()
+    await page.getByLabel("Move to").selectOption("label")
+    await shot("16-instance-move-token", { dialog: true })
+    await page.getByTestId("form-dialog").getByTestId("confirm").click()
+    await expect.poll(() => page.locator(".count-active[data-node=label]").textContent()).toBe("1")
+    expect(await page.locator(".count-active[data-node=pick]").count()).toBe(0)
+    const tokens = (await admin.get(`/process-instances/${shipment}/tokens`)).ok()
+    expect(tokens.map((token: { nodeId: string }) => token.nodeId).sort()).toEqual(["label", "pack"])
+    await shot("17-instance-token-moved")
+
+    // Its job fails for good; the incident is recovered by correcting a variable and retrying.
+    const [job] = await admin.activateJobs(`${key}-label`, { maxJobsToActivate: 1 })
+    ;(await admin.post(`/jobs/${job.id}/fail`, { retries: 0, errorMessage: "label printer: weight over limit" })).ok()
+    await page.reload()
+    await page.getByTestId("incidents").getByText("weight over limit").waitFor()
+    await page.getByTestId("incidents").getByText("More ▾").click()
+    await page.getByRole("button", { name: "Edit variables and retry…" }).click()
+    const area = page.getByLabel("Variables (JSON object)")
+    await area.fill((await area.inputValue()).replace("3.75", "1.5"))
+    await shot("18-incident-edit-and-retry", { dialog: true })
+    await page.getByTestId("form-dialog").getByTestId("confirm").click()
+    await page.getByTestId("incidents").getByText("resolved").waitFor()
+    expect((await admin.get(`/process-instances/${shipment}/variables`)).ok().variables).toMatchObject({ weight: 1.5 })
+    const [again] = await admin.activateJobs(`${key}-label`, { maxJobsToActivate: 1 })
+    expect(again.processInstanceId).toBe(shipment)
   })
 
   it("shows a decision's table, evaluates it with typed inputs and highlights the matched rule", async () => {
