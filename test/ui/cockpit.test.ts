@@ -272,7 +272,31 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await page.getByTestId("incidents").getByText("resolved").waitFor()
     expect((await admin.get(`/process-instances/${shipment}/variables`)).ok().variables).toMatchObject({ weight: 1.5 })
     const [again] = await admin.activateJobs(`${key}-label`, { maxJobsToActivate: 1 })
-    expect(again.processInstanceId).toBe(shipment)
+    expect(again.processInstanceId).toBe(shipment) // It fails again: the variables are rolled back to how the instance started, and the step runs again.
+    ;(await admin.post(`/jobs/${again.id}/fail`, { retries: 0, errorMessage: "label printer jammed" })).ok()
+    const [started] = await admin.history(shipment)
+    await page.reload()
+    await page.getByTestId("incidents").getByText("label printer jammed").waitFor()
+    await page.getByTestId("incidents").locator("tr", { hasText: "jammed" }).getByText("More ▾").click()
+    await page.getByRole("button", { name: "Roll back variables…" }).click()
+    await page.getByLabel("Restore the variables as of").selectOption(String(started.eventSeq))
+    await page.getByTestId("form-dialog").locator(".preview").getByText("\"weight\": 2.5").waitFor()
+    await shot("19-incident-rollback", { dialog: true })
+    await page.getByTestId("form-dialog").getByTestId("confirm").click()
+    await page.getByText("Variables rolled back").waitFor()
+    await expect.poll(async () => (await admin.get(`/process-instances/${shipment}/variables`)).ok().variables)
+      .toMatchObject({ weight: 2.5 })
+
+    // And once more: this time it restarts at "Pick items".
+    const [third] = await admin.activateJobs(`${key}-label`, { maxJobsToActivate: 1 })
+    ;(await admin.post(`/jobs/${third.id}/fail`, { retries: 0, errorMessage: "label printer offline" })).ok()
+    await page.reload()
+    await page.getByTestId("incidents").locator("tr", { hasText: "offline" }).getByText("More ▾").click()
+    await page.getByRole("button", { name: "Restart from element…" }).click()
+    await page.getByLabel("Restart at").selectOption("pick")
+    await page.getByTestId("form-dialog").getByTestId("confirm").click()
+    await expect.poll(() => page.locator(".count-active[data-node=pick]").textContent()).toBe("1")
+    expect((await admin.get(`/incidents?processInstanceId=${shipment}&state=OPEN`)).ok().totalItems).toBe(0)
   })
 
   it("shows a decision's table, evaluates it with typed inputs and highlights the matched rule", async () => {
