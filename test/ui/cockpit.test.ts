@@ -1,7 +1,8 @@
 // The web UI in a real browser: Debian's Chromium driven by playwright-core against the app booted in-process. A
 // person signs in, sees a process's diagram with its counts, finds an instance, retries its incident, and completes a
-// task through its form. Each screen is saved to test-artifacts/ui/. Without Chromium the test is skipped (locally)
-// or fails (CI=true; .ci/run installs it).
+// task through its form; edits variables per scope, moves a token and recovers incidents (edit and retry, rollback,
+// restart); evaluates decisions (a JSON table, an imported DMN file) and sees the matched rules. Each screen is saved
+// to test-artifacts/ui/. Without Chromium the test is skipped (locally) or fails (CI=true; .ci/run installs it).
 import { existsSync, mkdirSync } from "node:fs"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -228,7 +229,7 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     const root = page.locator(`[data-scope="${shipment}"]`)
     await root.locator("tr", { hasText: "weight" }).getByRole("button", { name: "Edit" }).click()
     await page.getByLabel("Value (JSON)").fill("3.75")
-    await shot("14-instance-edit-variable", { dialog: true })
+    await shot("12-instance-edit-variable", { dialog: true })
     await page.getByTestId("form-dialog").getByTestId("confirm").click()
     await root.locator("tr", { hasText: "weight" }).getByText("3.75").waitFor()
     expect((await admin.get(`/process-instances/${shipment}/variables`)).ok().variables).toMatchObject({ weight: 3.75 })
@@ -243,20 +244,20 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await scope.locator("tr", { hasText: "boxes" }).locator("pre").getByText("2", { exact: true }).waitFor()
     expect((await admin.get(`/scopes/${scopeId}/variables/boxes`)).ok()).toEqual({ name: "boxes", value: 2, scopeId })
     expect((await admin.get(`/process-instances/${shipment}/variables`)).ok().variables).not.toHaveProperty("boxes")
-    await shot("15-instance-variables")
+    await shot("13-instance-variables")
 
     // The token at "Pick items" moves on to "Print label" (the same scope).
     await page.getByRole("tab", { name: /Tokens/ }).click()
     await page.getByTestId("tokens").locator("tr", { hasText: "Pick items" }).getByRole("button", { name: "Move…" })
       .click()
     await page.getByLabel("Move to").selectOption("label")
-    await shot("16-instance-move-token", { dialog: true })
+    await shot("14-instance-move-token", { dialog: true })
     await page.getByTestId("form-dialog").getByTestId("confirm").click()
     await expect.poll(() => page.locator(".count-active[data-node=label]").textContent()).toBe("1")
     expect(await page.locator(".count-active[data-node=pick]").count()).toBe(0)
     const tokens = (await admin.get(`/process-instances/${shipment}/tokens`)).ok()
     expect(tokens.map((token: { nodeId: string }) => token.nodeId).sort()).toEqual(["label", "pack"])
-    await shot("17-instance-token-moved")
+    await shot("15-instance-token-moved")
 
     // Its job fails for good; the incident is recovered by correcting a variable and retrying.
     const [job] = await admin.activateJobs(`${key}-label`, { maxJobsToActivate: 1 })
@@ -267,7 +268,7 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await page.getByRole("button", { name: "Edit variables and retry…" }).click()
     const area = page.getByLabel("Variables (JSON object)")
     await area.fill((await area.inputValue()).replace("3.75", "1.5"))
-    await shot("18-incident-edit-and-retry", { dialog: true })
+    await shot("16-incident-edit-and-retry", { dialog: true })
     await page.getByTestId("form-dialog").getByTestId("confirm").click()
     await page.getByTestId("incidents").getByText("resolved").waitFor()
     expect((await admin.get(`/process-instances/${shipment}/variables`)).ok().variables).toMatchObject({ weight: 1.5 })
@@ -281,7 +282,7 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await page.getByRole("button", { name: "Roll back variables…" }).click()
     await page.getByLabel("Restore the variables as of").selectOption(String(started.eventSeq))
     await page.getByTestId("form-dialog").locator(".preview").getByText("\"weight\": 2.5").waitFor()
-    await shot("19-incident-rollback", { dialog: true })
+    await shot("17-incident-rollback", { dialog: true })
     await page.getByTestId("form-dialog").getByTestId("confirm").click()
     await page.getByText("Variables rolled back").waitFor()
     await expect.poll(async () => (await admin.get(`/process-instances/${shipment}/variables`)).ok().variables)
@@ -330,7 +331,7 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await page.reload() // without the previous screens' notices
     await page.locator(".nav").getByRole("link", { name: "Decisions" }).click()
     await page.getByTestId("decisions").getByText("Order discount").waitFor()
-    await shot("12-decisions")
+    await shot("18-decisions")
     await page.getByTestId("decisions").getByText("Order discount").click()
     await page.getByTestId("decision-table").locator("tbody tr").nth(3).waitFor()
     await page.getByTestId("input-tier").fill("gold")
@@ -344,7 +345,64 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
       .toEqual(["r-gold", "r-member", "r-none"])
     expect(await table.locator("tr.winner").getAttribute("data-rule-id")).toBe("r-gold")
     expect(await page.getByTestId("decision-result").locator("dd").allTextContents()).toEqual(["0.1", "\"gold\""])
-    await shot("13-decision-evaluated")
+    await shot("19-decision-evaluated")
+  })
+
+  it("imports a DMN file and evaluates a decision with its required decision, inputs typed by the input data", async () => {
+    const rule = (id: string, inputs: ReadonlyArray<string>, output: string) =>
+      `<rule id="${id}">${
+        inputs.map((text, k) => `<inputEntry id="${id}-in${k}"><text>${text}</text></inputEntry>`).join("")
+      }<outputEntry id="${id}-out"><text>${output}</text></outputEntry></rule>`
+    const dmn = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" id="loans" name="Loans" namespace="urn:ui-test:loans">
+  <inputData id="appliedOn" name="Applied on"><variable name="Applied on" typeRef="date"/></inputData>
+  <inputData id="income" name="Income"><variable name="Income" typeRef="number"/></inputData>
+  <decision id="risk" name="Risk">
+    <variable name="Risk" typeRef="string"/>
+    <informationRequirement id="req-income"><requiredInput href="#income"/></informationRequirement>
+    <decisionTable id="risk-table" hitPolicy="UNIQUE">
+      <input id="risk-income" label="Income"><inputExpression id="risk-income-x" typeRef="number"><text>Income</text></inputExpression></input>
+      <output id="risk-out" name="risk" typeRef="string"/>
+      ${rule("risk-high", ["&lt; 30000"], "\"high\"")}
+      ${rule("risk-low", ["&gt;= 30000"], "\"low\"")}
+    </decisionTable>
+  </decision>
+  <decision id="offer" name="Loan offer">
+    <variable name="Loan offer" typeRef="string"/>
+    <informationRequirement id="req-risk"><requiredDecision href="#risk"/></informationRequirement>
+    <informationRequirement id="req-applied"><requiredInput href="#appliedOn"/></informationRequirement>
+    <decisionTable id="offer-table" hitPolicy="FIRST">
+      <input id="offer-risk" label="Risk"><inputExpression id="offer-risk-x" typeRef="string"><text>Risk</text></inputExpression></input>
+      <input id="offer-date" label="Applied on"><inputExpression id="offer-date-x" typeRef="date"><text>Applied on</text></inputExpression></input>
+      <output id="offer-out" name="offer" typeRef="string"/>
+      ${rule("offer-early", ["\"low\"", "&lt; date(\"2026-01-01\")"], "\"early bird\"")}
+      ${rule("offer-standard", ["\"low\"", "-"], "\"standard\"")}
+      ${rule("offer-declined", ["\"high\"", "-"], "\"declined\"")}
+    </decisionTable>
+  </decision>
+</definitions>`
+    await page.locator(".nav").getByRole("link", { name: "Decisions" }).click()
+    await page.locator("input[type=file]").setInputFiles({
+      name: "loans.dmn",
+      mimeType: "application/xml",
+      buffer: Buffer.from(dmn)
+    })
+    await page.getByText("Imported 2 decisions").waitFor()
+    await page.locator(".nav").getByRole("link", { name: "Decisions" }).click()
+    await page.getByTestId("decisions").getByText("Loan offer").click()
+    await page.getByTestId("decision-table").locator("tbody tr").nth(2).waitFor()
+    // The values to enter are the input data, through the required decision too, each typed by its declaration.
+    expect(await page.getByTestId("input-Applied on").getAttribute("type")).toBe("date")
+    expect(await page.getByTestId("input-Income").getAttribute("type")).toBe("number")
+    await page.getByTestId("input-Applied on").fill("2025-06-30")
+    await page.getByTestId("input-Income").fill("52000")
+    await page.getByRole("button", { name: "Evaluate" }).click()
+    await page.getByTestId("decision-result").getByText("2 rules matched").waitFor()
+    const table = page.getByTestId("decision-table")
+    expect(await table.locator("tr.winner").getAttribute("data-rule-id")).toBe("offer-early")
+    expect(await page.getByTestId("decision-result").locator("dd").allTextContents()).toEqual(["\"early bird\""])
+    await page.getByTestId("decision-result").getByText("Required decisions evaluated").waitFor()
+    await shot("20-decision-dmn-evaluated")
   })
 
   it("shows a task user the tasklist only, and signs out", async () => {

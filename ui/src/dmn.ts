@@ -28,9 +28,11 @@ export interface DmnTable {
   readonly outputs: ReadonlyArray<DmnOutput>
   readonly rules: ReadonlyArray<DmnRule>
 }
-/** A value to enter: its name (a dotted path builds nested objects) and declared type. */
+/** A value to enter: its name and declared type. */
 export interface DmnVariable {
   readonly name: string
+  /** Where it goes in the variables: [name], or a table input's dotted path ("applicant.age") as nested objects. */
+  readonly path: ReadonlyArray<string>
   /** What the person reads: the table input's label, else the name. */
   readonly label: string
   readonly typeRef: string | null
@@ -112,6 +114,7 @@ export const readDecision = (xml: string, key: string): DmnDecision | undefined 
         const name = input.getAttribute("name") ?? input.getAttribute("id") ?? ""
         variables.set(name, {
           name,
+          path: [name],
           label: input.getAttribute("label") ?? name,
           typeRef: typeOf(child(input, "variable")?.getAttribute("typeRef")),
           allowedValues: null
@@ -130,6 +133,7 @@ export const readDecision = (xml: string, key: string): DmnDecision | undefined 
       if (VARIABLE.test(input.expression) && !variables.has(input.expression)) {
         variables.set(input.expression, {
           name: input.expression,
+          path: input.expression.split("."),
           label: input.label || input.expression,
           typeRef: input.typeRef,
           allowedValues: input.allowedValues

@@ -137,15 +137,14 @@ const control = (variable: DmnVariable): Control => {
   }
 }
 
-/** Sets a dotted name ("applicant.age") into nested objects. */
-const setPath = (target: Record<string, unknown>, name: string, value: unknown) => {
-  const parts = name.split(".")
+/** Sets a value at a path, making the objects on the way. */
+const setPath = (target: Record<string, unknown>, path: ReadonlyArray<string>, value: unknown) => {
   let node = target
-  for (const part of parts.slice(0, -1)) {
+  for (const part of path.slice(0, -1)) {
     const next = node[part]
     node = (node[part] = typeof next === "object" && next !== null ? next : {}) as Record<string, unknown>
   }
-  node[parts[parts.length - 1]!] = value
+  node[path[path.length - 1]!] = value
 }
 
 const entry = (text: string) => text === "" || text === "-" ? h("span", { class: "muted" }, "–") : h("code", null, text)
@@ -367,7 +366,7 @@ export const decisionView: View = async ({ params, outlet, current }) => {
         }
         for (const { variable, control } of controls) {
           const entered = control.read()
-          if (entered !== undefined) setPath(variables as Record<string, unknown>, variable.name, entered)
+          if (entered !== undefined) setPath(variables as Record<string, unknown>, variable.path, entered)
         }
         const outcome = await api.post<EvaluationResult>(`/decisions/${decision.id}/evaluate-with-trace`, { variables })
         if (!current()) return
@@ -453,7 +452,7 @@ export const decisionView: View = async ({ params, outlet, current }) => {
           : h(
             "div",
             { class: "card-foot muted" },
-            "Requires the decisions ",
+            parsed.requiredDecisions.length === 1 ? "Requires the decision " : "Requires the decisions ",
             parsed.requiredDecisions.map((name, index) => [index === 0 ? null : ", ", h("strong", null, name)])
           )
       )
