@@ -365,6 +365,7 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
       <output id="risk-out" name="risk" typeRef="string"/>
       ${rule("risk-high", ["&lt; 30000"], "\"high\"")}
       ${rule("risk-low", ["&gt;= 30000"], "\"low\"")}
+      ${rule("risk-wealthy", ["&gt;= 1000000"], "\"none\"")}
     </decisionTable>
   </decision>
   <decision id="offer" name="Loan offer">
@@ -403,6 +404,19 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     expect(await page.getByTestId("decision-result").locator("dd").allTextContents()).toEqual(["\"early bird\""])
     await page.getByTestId("decision-result").getByText("Required decisions evaluated").waitFor()
     await shot("20-decision-dmn-evaluated")
+
+    // Risk is a Unique table: an income matching two of its rules is refused, and the two rules are marked.
+    await page.locator(".nav").getByRole("link", { name: "Decisions" }).click()
+    await page.getByTestId("decisions").getByText("Risk", { exact: true }).click()
+    await page.getByTestId("input-Income").fill("2000000")
+    await page.getByRole("button", { name: "Evaluate" }).click()
+    await page.getByTestId("evaluate-form").locator("xpath=..").getByRole("alert").waitFor()
+    expect(
+      await page.getByTestId("decision-table").locator("tr.conflict").evaluateAll((rows) =>
+        rows.map((row) => row.dataset["ruleId"])
+      )
+    ).toEqual(["risk-low", "risk-wealthy"])
+    await shot("21-decision-unique-violated")
   })
 
   it("shows a task user the tasklist only, and signs out", async () => {

@@ -3,14 +3,30 @@
 import type { PageOf } from "./dom.ts"
 import { clearSession, currentSession } from "./session.ts"
 
+export interface ErrorDetail {
+  readonly field: string
+  readonly message: string
+}
+
 export class ApiError extends Error {
   readonly status: number
   readonly code: string
   readonly correlationId: string
-  constructor(status: number, code: string, message: string, correlationId: string) {
-    super(message)
+  /** The envelope's message alone (`message` also lists the details). */
+  readonly summary: string
+  readonly errors: ReadonlyArray<ErrorDetail>
+  constructor(
+    status: number,
+    code: string,
+    summary: string,
+    errors: ReadonlyArray<ErrorDetail>,
+    correlationId: string
+  ) {
+    super(errors.length === 0 ? summary : `${summary}: ${errors.map((e) => `${e.field} ${e.message}`).join("; ")}`)
     this.status = status
     this.code = code
+    this.summary = summary
+    this.errors = errors
     this.correlationId = correlationId
   }
 }
@@ -59,13 +75,11 @@ const request = async <T>(
       clearSession()
       location.hash = "#/login"
     }
-    const detail = Array.isArray(parsed.errors) && parsed.errors.length > 0
-      ? `: ${parsed.errors.map((e: { field: string; message: string }) => `${e.field} ${e.message}`).join("; ")}`
-      : ""
     throw new ApiError(
       response.status,
       parsed.errorCode ?? "HTTP_" + response.status,
-      `${parsed.message ?? response.statusText}${detail}`,
+      parsed.message ?? response.statusText,
+      Array.isArray(parsed.errors) ? parsed.errors : [],
       parsed.correlationId ?? response.headers.get("x-correlation-id") ?? ""
     )
   }

@@ -3,6 +3,7 @@
 // evaluation (POST /decisions/{id}/evaluate-with-trace) shows the result and highlights the rules that matched.
 import {
   api,
+  ApiError,
   type Decision,
   type DecisionDetail,
   type DecisionTrace,
@@ -220,7 +221,11 @@ const decisionTable = (table: DmnTable) => {
       rows.forEach((row, index) => {
         row.classList.toggle("matched", matched.has(index))
         row.classList.toggle("winner", winners.has(index))
-      })
+        row.classList.remove("conflict")
+      }),
+    /** The rules an error names (a Unique table with several matches), in red. */
+    conflict: (ruleIds: ReadonlySet<string>) =>
+      rows.forEach((row) => row.classList.toggle("conflict", ruleIds.has(row.dataset["ruleId"] ?? "")))
   }
 }
 
@@ -378,7 +383,12 @@ export const decisionView: View = async ({ params, outlet, current }) => {
         table?.highlight(new Set(matched.map((rule) => rule.index)), new Set(winners.map((rule) => rule.index)))
         replace(output, resultView(outcome, main, parsed, winners))
       } catch (error) {
-        replace(output, errorBox(error))
+        // "rule r1 matched", one per rule, when a Unique table matched several (or an Any table's matches disagree).
+        const named = error instanceof ApiError
+          ? error.errors.flatMap((detail) => /^rule (.+) matched$/.exec(detail.message)?.slice(1) ?? [])
+          : []
+        table?.conflict(new Set(named))
+        replace(output, errorBox(named.length > 0 && error instanceof ApiError ? error.summary : error))
       }
     })
   })
