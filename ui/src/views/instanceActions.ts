@@ -332,6 +332,17 @@ const editAndRetry = async (context: InstanceActions, incident: Incident, variab
   if (done) await recovered(context, "Variables saved; the step runs again")
 }
 
+// An open menu closes on a click elsewhere or on Escape.
+const closeMenus = (keep?: EventTarget | null) => {
+  for (const menu of document.querySelectorAll<HTMLDetailsElement>("details.menu[open]")) {
+    if (!(keep instanceof Node && menu.contains(keep))) menu.open = false
+  }
+}
+document.addEventListener("click", (event) => closeMenus(event.target))
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape") closeMenus()
+})
+
 /** "More" beside retry and skip: the other recoveries, in a small menu. */
 export const moreRecoveries = (
   context: InstanceActions,
