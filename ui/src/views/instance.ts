@@ -6,6 +6,7 @@ import {
   type DeploymentDetail,
   type DeploymentNode,
   type HistoryEvent,
+  inBatches,
   type Incident,
   type InstanceToken,
   type InstanceVariables,
@@ -93,8 +94,11 @@ export const instanceView: View = async (context: ViewContext) => {
     ])
     const scopes: ReadonlyArray<Scope> = [
       { scopeId: id, nodeId: null, variables: variables.variables },
-      ...await Promise.all(
-        openScopes(history.items).map(async (scope) => ({ ...scope, variables: await scopeVariables(scope.scopeId) }))
+      // A multi-instance subprocess opens a scope per instance: read them a few at a time.
+      ...await inBatches(
+        openScopes(history.items),
+        6,
+        async (scope) => ({ ...scope, variables: await scopeVariables(scope.scopeId) })
       )
     ]
     if (!current()) return
