@@ -28,6 +28,8 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
   const jobType = `${processKey}-charge`
   let deploymentId: string
   let instanceId: string
+  let shipment: string
+  const shippingKey = uniqueName("ui-shipping")
 
   /** The whole page from its top (so the sticky header stays on top); a dialog in the window only (its backdrop). */
   const shot = async (name: string, options: { readonly dialog?: boolean } = {}) => {
@@ -180,7 +182,7 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
   })
 
   it("edits variables per scope, moves a token and recovers an incident by editing variables, from the instance", async () => {
-    const key = uniqueName("ui-shipping")
+    const key = shippingKey
     const deployment = await admin.deploy({
       id: key,
       name: "Shipping",
@@ -219,7 +221,7 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
         { id: "f3", source: "ship", target: "end" }
       ]
     })
-    const shipment = (await admin.start(deployment.id, { orderId: "A-19", weight: 2.5 })).id
+    shipment = (await admin.start(deployment.id, { orderId: "A-19", weight: 2.5 })).id
     await page.goto(`${admin.app.baseUrl}/ui/#/instances/${shipment}`)
     await page.reload() // without the previous screens' notices
     await expect.poll(() => page.locator(".count-active[data-node=pick]").textContent()).toBe("1")
@@ -428,6 +430,17 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await page.getByRole("button", { name: "Sign in" }).click()
     await page.getByRole("heading", { name: "Tasks" }).waitFor()
     expect(await page.locator(".nav a").allTextContents()).toEqual(["Tasks"])
+
+    // An instance with an incident, as a task user sees it (reads are open): no action is offered.
+    const [job] = await admin.activateJobs(`${shippingKey}-pick`, { maxJobsToActivate: 1 })
+    ;(await admin.post(`/jobs/${job.id}/fail`, { retries: 0, errorMessage: "scanner offline" })).ok()
+    await page.goto(`${admin.app.baseUrl}/ui/#/instances/${shipment}`)
+    await page.getByTestId("incidents").getByText("scanner offline").waitFor()
+    expect(await page.locator(".page-head button").count()).toBe(0)
+    for (const tab of ["Incidents", "Tokens", "Variables"]) {
+      await page.getByRole("tab", { name: new RegExp(tab) }).click()
+      expect(await page.locator(".tab-panel :is(button, summary)").count()).toBe(0)
+    }
     await page.getByTestId("sign-out").click()
     await page.getByLabel("Username").waitFor()
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
