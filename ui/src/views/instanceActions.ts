@@ -261,6 +261,7 @@ const restartFromNode = async (context: InstanceActions, incident: Incident) => 
 
 const rollback = async (context: InstanceActions, incident: Incident, history: ReadonlyArray<HistoryEvent>) => {
   const events = [...history].reverse()
+  const labelOf = (nodeId: string) => context.nodes.find((node) => node.id === nodeId)?.name ?? nodeId
   const select = h(
     "select",
     { required: true },
@@ -268,8 +269,8 @@ const rollback = async (context: InstanceActions, incident: Incident, history: R
       h(
         "option",
         { value: event.eventSeq },
-        `#${event.eventSeq} ${event.type}${event.nodeId === null ? "" : ` at ${event.nodeId}`} · ${
-          new Date(event.occurredAt).toLocaleTimeString()
+        `#${event.eventSeq} ${event.type}${event.nodeId === null ? "" : ` at ${labelOf(event.nodeId)}`} · ${
+          new Date(event.occurredAt).toLocaleString()
         }`
       )
     )
