@@ -266,11 +266,15 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     ;(await admin.post(`/jobs/${job.id}/fail`, { retries: 0, errorMessage: "label printer: weight over limit" })).ok()
     await page.reload()
     await page.getByTestId("incidents").getByText("weight over limit").waitFor()
+    // "Print label" is drawn inside the collapsed subprocess: its incident shows on "Pack order" too.
+    expect(await page.locator(".count-incident[data-node=pack]").textContent()).toBe("1")
+    expect(await page.locator("[data-element-id=pack].marker-incident").count()).toBe(1)
     await page.getByTestId("incidents").getByText("More ▾").click()
+    await shot("16-incident-recoveries-menu")
     await page.getByRole("button", { name: "Edit variables and retry…" }).click()
     const area = page.getByLabel("Variables (JSON object)")
     await area.fill((await area.inputValue()).replace("3.75", "1.5"))
-    await shot("16-incident-edit-and-retry", { dialog: true })
+    await shot("17-incident-edit-and-retry", { dialog: true })
     await page.getByTestId("form-dialog").getByTestId("confirm").click()
     await page.getByTestId("incidents").getByText("resolved").waitFor()
     expect((await admin.get(`/process-instances/${shipment}/variables`)).ok().variables).toMatchObject({ weight: 1.5 })
@@ -284,7 +288,7 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await page.getByRole("button", { name: "Roll back variables…" }).click()
     await page.getByLabel("Restore the variables as of").selectOption(String(started.eventSeq))
     await page.getByTestId("form-dialog").locator(".preview").getByText("\"weight\": 2.5").waitFor()
-    await shot("17-incident-rollback", { dialog: true })
+    await shot("18-incident-rollback", { dialog: true })
     await page.getByTestId("form-dialog").getByTestId("confirm").click()
     await page.getByText("Variables rolled back").waitFor()
     await expect.poll(async () => (await admin.get(`/process-instances/${shipment}/variables`)).ok().variables)
@@ -333,7 +337,7 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await page.reload() // without the previous screens' notices
     await page.locator(".nav").getByRole("link", { name: "Decisions" }).click()
     await page.getByTestId("decisions").getByText("Order discount").waitFor()
-    await shot("18-decisions")
+    await shot("19-decisions")
     await page.getByTestId("decisions").getByText("Order discount").click()
     await page.getByTestId("decision-table").locator("tbody tr").nth(3).waitFor()
     await page.getByTestId("input-tier").fill("gold")
@@ -347,7 +351,7 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
       .toEqual(["r-gold", "r-member", "r-none"])
     expect(await table.locator("tr.winner").getAttribute("data-rule-id")).toBe("r-gold")
     expect(await page.getByTestId("decision-result").locator("dd").allTextContents()).toEqual(["0.1", "\"gold\""])
-    await shot("19-decision-evaluated")
+    await shot("20-decision-evaluated")
   })
 
   it("imports a DMN file and evaluates a decision with its required decision, inputs typed by the input data", async () => {
@@ -405,7 +409,7 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     expect(await table.locator("tr.winner").getAttribute("data-rule-id")).toBe("offer-early")
     expect(await page.getByTestId("decision-result").locator("dd").allTextContents()).toEqual(["\"early bird\""])
     await page.getByTestId("decision-result").getByText("Required decisions evaluated").waitFor()
-    await shot("20-decision-dmn-evaluated")
+    await shot("21-decision-dmn-evaluated")
 
     // Risk is a Unique table: an income matching two of its rules is refused, and the two rules are marked.
     await page.locator(".nav").getByRole("link", { name: "Decisions" }).click()
@@ -418,7 +422,7 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
         rows.map((row) => row.dataset["ruleId"])
       )
     ).toEqual(["risk-low", "risk-wealthy"])
-    await shot("21-decision-unique-violated")
+    await shot("22-decision-unique-violated")
   })
 
   it("shows a task user the tasklist only, and signs out", async () => {
