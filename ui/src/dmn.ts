@@ -88,7 +88,20 @@ const readTable = (element: Element): DmnTable => ({
   }))
 })
 
-const EXPRESSIONS = ["decisionTable", "literalExpression", "context", "invocation", "list", "relation", "conditional"]
+const EXPRESSIONS = [
+  "decisionTable",
+  "literalExpression",
+  "context",
+  "invocation",
+  "list",
+  "relation",
+  "conditional",
+  "for",
+  "some",
+  "every",
+  "filter",
+  "functionDefinition"
+]
 const VARIABLE = /^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/
 
 /** The decision whose DMN id (or, for one without an id, name) is `key`; undefined when the XML has none. */

@@ -20,8 +20,12 @@ const KINDS: Record<string, string> = {
   relation: "Relation",
   conditional: "Conditional",
   iterator: "Iterator",
+  for: "For loop",
+  some: "Some",
+  every: "Every",
   filter: "Filter",
   function: "Function",
+  functiondefinition: "Function",
   none: "No expression"
 }
 
