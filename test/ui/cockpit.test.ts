@@ -425,15 +425,52 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await shot("22-decision-unique-violated")
   })
 
-  it("shows a task user the tasklist only, and signs out", async () => {
+  it("comments on a task and delegates it to a task user, who sees the tasklist only and works on it", async () => {
     const taskUser = uniqueName("ui-worker")
     await admin.createUser({ username: taskUser, password, roles: ["TASK_USER"] })
+    const review = await admin.deploy({
+      id: uniqueName("ui-contract"),
+      name: "Contract review",
+      nodes: [
+        { id: "in", type: "startEvent" },
+        { id: "review", type: "userTask", name: "Review contract" },
+        { id: "out", type: "endEvent" }
+      ],
+      flows: [{ id: "r1", source: "in", target: "review" }, { id: "r2", source: "review", target: "out" }]
+    })
+    const contract = (await admin.start(review.id, { contractId: "C-7" })).id
+    await page.goto(`${admin.app.baseUrl}/ui/#/tasks?view=unassigned`)
+    await page.reload() // without the previous screens' notices
+    await page.getByTestId("task-list").getByText("Review contract").click()
+    await page.getByTestId("task-detail").getByRole("button", { name: "Claim" }).click()
+    await page.getByTestId("task-detail").getByRole("button", { name: "Delegate…" }).waitFor()
+    await page.getByLabel("Comment").fill("Clause 4 needs a lawyer's eye.")
+    await page.getByRole("button", { name: "Comment", exact: true }).click()
+    await page.getByTestId("comments").getByText("Clause 4 needs a lawyer's eye.").waitFor()
+    await page.getByTestId("task-detail").getByRole("button", { name: "Delegate…" }).click()
+    await page.getByLabel("Delegate to (user name)").fill(taskUser)
+    await page.getByTestId("form-dialog").getByTestId("confirm").click()
+    await page.getByText(`Delegated to ${taskUser}`).waitFor()
+    const [task] = await admin.tasks(`?processInstanceId=${contract}`)
+    expect(task).toMatchObject({ assignee: taskUser, owner: username, delegationState: "PENDING" })
+
     await page.getByTestId("sign-out").click()
     await page.getByLabel("Username").fill(taskUser)
     await page.getByLabel("Password").fill(password)
     await page.getByRole("button", { name: "Sign in" }).click()
     await page.getByRole("heading", { name: "Tasks" }).waitFor()
     expect(await page.locator(".nav a").allTextContents()).toEqual(["Tasks"])
+    await page.getByTestId("task-list").getByText("Review contract").click()
+    await page.getByTestId("comments").getByText("Clause 4 needs a lawyer's eye.").waitFor()
+    await page.getByTestId("task-detail").getByText("Delegated by").waitFor()
+    await shot("23-task-delegated")
+    // Done by the delegate, the task goes back to its owner (the instance waits until the owner completes it).
+    await page.getByRole("button", { name: "Complete task" }).click()
+    await page.getByText(`goes back to ${username}`).waitFor()
+    expect((await admin.tasks(`?processInstanceId=${contract}`))[0]).toMatchObject({
+      assignee: username,
+      delegationState: "RESOLVED"
+    })
 
     // An instance with an incident, as a task user sees it (reads are open): no action is offered.
     const [job] = await admin.activateJobs(`${shippingKey}-pick`, { maxJobsToActivate: 1 })

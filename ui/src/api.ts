@@ -202,6 +202,9 @@ export interface UserTask {
   readonly candidateUsers: ReadonlyArray<string>
   readonly formKey: string | null
   readonly priority: number
+  /** Who delegated the task: it returns to them when the delegate completes it. */
+  readonly owner?: string | null
+  readonly delegationState?: "PENDING" | "RESOLVED" | null
   readonly dueDate: string | null
   readonly variables: Record<string, unknown>
   readonly createdAt: string

@@ -69,6 +69,7 @@ const header = (active: string | undefined) => {
         "data-testid": "sign-out",
         onClick: () => {
           clearSession()
+          document.getElementById("toasts")?.replaceChildren() // the notices were for the person leaving
           location.hash = "#/login"
         }
       }, "Sign out")
