@@ -126,6 +126,21 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await page.getByLabel("With open incidents").check()
     await expect.poll(() => page.getByTestId("instances").locator("tbody tr").count()).toBe(1)
     expect(page.url()).toContain("incidents=true")
+    // Started between: none started tomorrow or later, this one today.
+    const day = (offset: number) =>
+      page.evaluate((offset) => {
+        const date = new Date()
+        date.setDate(date.getDate() + offset)
+        return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, "0")}-${
+          String(date.getDate()).padStart(2, "0")
+        }`
+      }, offset)
+    await page.getByLabel("Started from").fill(await day(1))
+    await page.getByTestId("instances").getByText("No instance matches these filters.").waitFor()
+    await page.getByLabel("Started from").fill(await day(0))
+    await page.getByLabel("Started to").fill(await day(0))
+    await expect.poll(() => page.getByTestId("instances").locator("tbody tr td.empty").count()).toBe(0)
+    expect(await page.getByTestId("instances").locator("tbody tr").count()).toBe(1)
     await shot("04-instances")
 
     await page.getByTestId("instances").locator("tbody tr").first().click()
