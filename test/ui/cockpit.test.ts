@@ -135,11 +135,16 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
           String(date.getDate()).padStart(2, "0")
         }`
       }, offset)
-    await page.getByLabel("Started from").fill(await day(1))
+    // (Each change re-renders the screen from the URL: wait for it before the next.)
+    const [today, tomorrow] = [await day(0), await day(1)]
+    await page.getByLabel("Started from").fill(tomorrow)
+    await expect.poll(() => page.url()).toContain(`from=${tomorrow}`)
     await page.getByTestId("instances").getByText("No instance matches these filters.").waitFor()
-    await page.getByLabel("Started from").fill(await day(0))
-    await page.getByLabel("Started to").fill(await day(0))
-    await expect.poll(() => page.getByTestId("instances").locator("tbody tr td.empty").count()).toBe(0)
+    await page.getByLabel("Started from").fill(today)
+    await expect.poll(() => page.url()).toContain(`from=${today}`)
+    await page.getByLabel("Started to").fill(today)
+    await expect.poll(() => page.url()).toContain(`to=${today}`)
+    await page.getByTestId("instances").locator("tbody tr", { hasText: "Order approval" }).waitFor()
     expect(await page.getByTestId("instances").locator("tbody tr").count()).toBe(1)
     await shot("04-instances")
 
@@ -267,6 +272,12 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await page.getByRole("tab", { name: /Tokens/ }).click()
     await page.getByTestId("tokens").locator("tr", { hasText: "Pick items" }).getByRole("button", { name: "Move…" })
       .click()
+    // Only the elements of its own scope (the subprocess) are offered.
+    expect(
+      await page.getByLabel("Move to").locator("option").evaluateAll((options) =>
+        options.map((option) => (option as HTMLOptionElement).value).sort()
+      )
+    ).toEqual(["label", "packEnd", "packStart"])
     await page.getByLabel("Move to").selectOption("label")
     await shot("14-instance-move-token", { dialog: true })
     await page.getByTestId("form-dialog").getByTestId("confirm").click()
@@ -410,6 +421,7 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
       buffer: Buffer.from(dmn)
     })
     await page.getByText("Imported 2 decisions").waitFor()
+    await page.getByTestId("decision-table").waitFor() // it opens the first one
     await page.locator(".nav").getByRole("link", { name: "Decisions" }).click()
     await page.getByTestId("decisions").getByText("Loan offer").click()
     await page.getByTestId("decision-table").locator("tbody tr").nth(2).waitFor()

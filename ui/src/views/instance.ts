@@ -32,6 +32,7 @@ import {
 import { isOperator } from "../session.ts"
 import type { View, ViewContext } from "../view.ts"
 import {
+  containersOf,
   type InstanceActions,
   moreRecoveries,
   openScopes,
@@ -140,6 +141,7 @@ export const instanceView: View = async (context: ViewContext) => {
     const actions: InstanceActions = {
       instanceId: id,
       nodes,
+      containers: containersOf(deployment.bpmnXml, nodes),
       rootVersion: variables.version,
       canAct: operator && running,
       nodeName,

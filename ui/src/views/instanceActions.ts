@@ -37,6 +37,8 @@ export interface Scope {
 export interface InstanceActions {
   readonly instanceId: string
   readonly nodes: ReadonlyArray<DeploymentNode>
+  /** Each element's container (the process or a subprocess): a token moves within its own. */
+  readonly containers: ReadonlyMap<string, string>
   /** The root variables' version, sent as expectedVersion so an edit never overwrites someone else's. */
   readonly rootVersion: number
   /** Operator on a running instance: the actions are offered. */
@@ -67,10 +69,26 @@ export const scopeVariables = async (scopeId: string): Promise<Record<string, un
 
 const jsonArea = (value: string, rows = 6) => h("textarea", { rows, spellcheck: "false" }, value)
 
-const nodeOptions = (nodes: ReadonlyArray<DeploymentNode>, except?: string) =>
-  nodes
-    .filter((node) => node.id !== except)
+/** The elements a token at `nodeId` can go to: those of the same container (all when the XML does not say). */
+const targetOptions = (context: InstanceActions, nodeId: string, except?: string) => {
+  const container = context.containers.get(nodeId)
+  return context.nodes
+    .filter((node) => node.id !== except && (container === undefined || context.containers.get(node.id) === container))
     .map((node) => h("option", { value: node.id }, `${node.name ?? node.id} (${node.type})`))
+}
+
+/** Which container (process or subprocess) holds each element of a BPMN document. */
+export const containersOf = (xml: string, nodes: ReadonlyArray<DeploymentNode>): ReadonlyMap<string, string> => {
+  const document = new DOMParser().parseFromString(xml, "application/xml")
+  const ids = new Set(nodes.map((node) => node.id))
+  const containers = new Map<string, string>()
+  for (const element of document.getElementsByTagNameNS("*", "*")) {
+    const id = element.getAttribute("id")
+    const parent = element.parentElement?.getAttribute("id")
+    if (id !== null && ids.has(id) && parent !== null && parent !== undefined) containers.set(id, parent)
+  }
+  return containers
+}
 
 const button = (label: string, run: (self: HTMLButtonElement) => Promise<void>, tone = "btn btn-small") => {
   const self = h("button", { class: tone }, label)
@@ -180,7 +198,7 @@ export const variablesPanel = (context: InstanceActions, scopes: ReadonlyArray<S
 // Tokens --------------------------------------------------------------------------------------------------------
 
 const moveToken = async (context: InstanceActions, token: InstanceToken) => {
-  const target = h("select", { required: true }, nodeOptions(context.nodes, token.nodeId))
+  const target = h("select", { required: true }, targetOptions(context, token.nodeId, token.nodeId))
   const variables = jsonArea("", 3)
   const done = await formDialog({
     title: "Move this token?",
@@ -240,7 +258,7 @@ const recovered = async (context: InstanceActions, message: string) => {
 }
 
 const restartFromNode = async (context: InstanceActions, incident: Incident) => {
-  const target = h("select", { required: true }, nodeOptions(context.nodes))
+  const target = h("select", { required: true }, targetOptions(context, incident.nodeId))
   target.value = incident.nodeId
   const done = await formDialog({
     title: "Restart from another element?",
