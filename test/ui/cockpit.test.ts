@@ -1,7 +1,8 @@
 // The web UI in a real browser: Debian's Chromium driven by playwright-core against the app booted in-process. A
 // person signs in, sees a process's diagram with its counts, finds an instance, retries its incident, and completes a
-// task through its form. Each screen is saved to test-artifacts/ui/. Without Chromium the test is skipped (locally)
-// or fails (CI=true; .ci/run installs it).
+// task through its form; edits variables per scope, moves a token and recovers incidents (edit and retry, rollback,
+// restart); evaluates decisions (a JSON table, an imported DMN file) and sees the matched rules. Each screen is saved
+// to test-artifacts/ui/. Without Chromium the test is skipped (locally) or fails (CI=true; .ci/run installs it).
 import { existsSync, mkdirSync } from "node:fs"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -27,8 +28,14 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
   const jobType = `${processKey}-charge`
   let deploymentId: string
   let instanceId: string
+  let shipment: string
+  const shippingKey = uniqueName("ui-shipping")
 
-  const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true })
+  /** The whole page from its top (so the sticky header stays on top); a dialog in the window only (its backdrop). */
+  const shot = async (name: string, options: { readonly dialog?: boolean } = {}) => {
+    if (options.dialog !== true) await page.evaluate(() => window.scrollTo(0, 0))
+    await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: options.dialog !== true })
+  }
 
   beforeAll(async () => {
     if (CHROMIUM === undefined) throw new Error("CI=true but no Chromium: apt-get install -y chromium")
@@ -119,6 +126,26 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await page.getByLabel("With open incidents").check()
     await expect.poll(() => page.getByTestId("instances").locator("tbody tr").count()).toBe(1)
     expect(page.url()).toContain("incidents=true")
+    // Started between: none started tomorrow or later, this one today.
+    const day = (offset: number) =>
+      page.evaluate((offset) => {
+        const date = new Date()
+        date.setDate(date.getDate() + offset)
+        return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, "0")}-${
+          String(date.getDate()).padStart(2, "0")
+        }`
+      }, offset)
+    // (Each change re-renders the screen from the URL: wait for it before the next.)
+    const [today, tomorrow] = [await day(0), await day(1)]
+    await page.getByLabel("Started from").fill(tomorrow)
+    await expect.poll(() => page.url()).toContain(`from=${tomorrow}`)
+    await page.getByTestId("instances").getByText("No instance matches these filters.").waitFor()
+    await page.getByLabel("Started from").fill(today)
+    await expect.poll(() => page.url()).toContain(`from=${today}`)
+    await page.getByLabel("Started to").fill(today)
+    await expect.poll(() => page.url()).toContain(`to=${today}`)
+    await page.getByTestId("instances").locator("tbody tr", { hasText: "Order approval" }).waitFor()
+    expect(await page.getByTestId("instances").locator("tbody tr").count()).toBe(1)
     await shot("04-instances")
 
     await page.getByTestId("instances").locator("tbody tr").first().click()
@@ -174,15 +201,314 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await shot("11-instance-completed")
   })
 
-  it("shows a task user the tasklist only, and signs out", async () => {
+  it("edits variables per scope, moves a token and recovers an incident by editing variables, from the instance", async () => {
+    const key = shippingKey
+    const deployment = await admin.deploy({
+      id: key,
+      name: "Shipping",
+      nodes: [
+        { id: "start", type: "startEvent", name: "Order paid" },
+        {
+          id: "pack",
+          type: "subProcess",
+          name: "Pack order",
+          properties: {
+            inputMappings: [{ source: "= 1", target: "boxes" }],
+            nodes: [
+              { id: "packStart", type: "startEvent" },
+              { id: "pick", type: "serviceTask", name: "Pick items", properties: { taskType: `${key}-pick` } },
+              {
+                id: "label",
+                type: "serviceTask",
+                name: "Print label",
+                properties: { taskType: `${key}-label`, retries: 1 }
+              },
+              { id: "packEnd", type: "endEvent" }
+            ],
+            flows: [
+              { id: "p1", source: "packStart", target: "pick" },
+              { id: "p2", source: "pick", target: "label" },
+              { id: "p3", source: "label", target: "packEnd" }
+            ]
+          }
+        },
+        { id: "ship", type: "serviceTask", name: "Hand to carrier", properties: { taskType: `${key}-ship` } },
+        { id: "end", type: "endEvent", name: "Shipped" }
+      ],
+      flows: [
+        { id: "f1", source: "start", target: "pack" },
+        { id: "f2", source: "pack", target: "ship" },
+        { id: "f3", source: "ship", target: "end" }
+      ]
+    })
+    shipment = (await admin.start(deployment.id, { orderId: "A-19", weight: 2.5 })).id
+    await page.goto(`${admin.app.baseUrl}/ui/#/instances/${shipment}`)
+    await page.reload() // without the previous screens' notices
+    await expect.poll(() => page.locator(".count-active[data-node=pick]").textContent()).toBe("1")
+
+    // A variable of the root scope, edited after a confirmation.
+    await page.getByRole("tab", { name: /Variables/ }).click()
+    const root = page.locator(`[data-scope="${shipment}"]`)
+    await root.locator("tr", { hasText: "weight" }).getByRole("button", { name: "Edit" }).click()
+    await page.getByLabel("Value (JSON)").fill("3.75")
+    await shot("12-instance-edit-variable", { dialog: true })
+    await page.getByTestId("form-dialog").getByTestId("confirm").click()
+    await root.locator("tr", { hasText: "weight" }).getByText("3.75").waitFor()
+    expect((await admin.get(`/process-instances/${shipment}/variables`)).ok().variables).toMatchObject({ weight: 3.75 })
+
+    // A variable of the subprocess's own scope.
+    const scope = page.locator(".scope").nth(1)
+    await scope.getByText("Pack order").waitFor()
+    const scopeId = await scope.getAttribute("data-scope")
+    await scope.locator("tr", { hasText: "boxes" }).getByRole("button", { name: "Edit" }).click()
+    await page.getByLabel("Value (JSON)").fill("2")
+    await page.getByTestId("form-dialog").getByTestId("confirm").click()
+    await scope.locator("tr", { hasText: "boxes" }).locator("pre").getByText("2", { exact: true }).waitFor()
+    expect((await admin.get(`/scopes/${scopeId}/variables/boxes`)).ok()).toEqual({ name: "boxes", value: 2, scopeId })
+    expect((await admin.get(`/process-instances/${shipment}/variables`)).ok().variables).not.toHaveProperty("boxes")
+    await shot("13-instance-variables")
+
+    // The token at "Pick items" moves on to "Print label" (the same scope).
+    await page.getByRole("tab", { name: /Tokens/ }).click()
+    await page.getByTestId("tokens").locator("tr", { hasText: "Pick items" }).getByRole("button", { name: "Move…" })
+      .click()
+    // Only the elements of its own scope (the subprocess) are offered.
+    expect(
+      await page.getByLabel("Move to").locator("option").evaluateAll((options) =>
+        options.map((option) => (option as HTMLOptionElement).value).sort()
+      )
+    ).toEqual(["label", "packEnd", "packStart"])
+    await page.getByLabel("Move to").selectOption("label")
+    await shot("14-instance-move-token", { dialog: true })
+    await page.getByTestId("form-dialog").getByTestId("confirm").click()
+    await expect.poll(() => page.locator(".count-active[data-node=label]").textContent()).toBe("1")
+    expect(await page.locator(".count-active[data-node=pick]").count()).toBe(0)
+    const tokens = (await admin.get(`/process-instances/${shipment}/tokens`)).ok()
+    expect(tokens.map((token: { nodeId: string }) => token.nodeId).sort()).toEqual(["label", "pack"])
+    await shot("15-instance-token-moved")
+
+    // Its job fails for good; the incident is recovered by correcting a variable and retrying.
+    const [job] = await admin.activateJobs(`${key}-label`, { maxJobsToActivate: 1 })
+    ;(await admin.post(`/jobs/${job.id}/fail`, { retries: 0, errorMessage: "label printer: weight over limit" })).ok()
+    await page.reload()
+    await page.getByTestId("incidents").getByText("weight over limit").waitFor()
+    // "Print label" is drawn inside the collapsed subprocess: its incident shows on "Pack order" too.
+    expect(await page.locator(".count-incident[data-node=pack]").textContent()).toBe("1")
+    expect(await page.locator("[data-element-id=pack].marker-incident").count()).toBe(1)
+    await page.getByTestId("incidents").getByText("More ▾").click()
+    await shot("16-incident-recoveries-menu")
+    await page.getByRole("button", { name: "Edit variables and retry…" }).click()
+    const area = page.getByLabel("Variables (JSON object)")
+    await area.fill((await area.inputValue()).replace("3.75", "1.5"))
+    await shot("17-incident-edit-and-retry", { dialog: true })
+    await page.getByTestId("form-dialog").getByTestId("confirm").click()
+    await page.getByTestId("incidents").getByText("resolved").waitFor()
+    expect((await admin.get(`/process-instances/${shipment}/variables`)).ok().variables).toMatchObject({ weight: 1.5 })
+    const [again] = await admin.activateJobs(`${key}-label`, { maxJobsToActivate: 1 })
+    expect(again.processInstanceId).toBe(shipment) // It fails again: the variables are rolled back to how the instance started, and the step runs again.
+    ;(await admin.post(`/jobs/${again.id}/fail`, { retries: 0, errorMessage: "label printer jammed" })).ok()
+    const [started] = await admin.history(shipment)
+    await page.reload()
+    await page.getByTestId("incidents").getByText("label printer jammed").waitFor()
+    await page.getByTestId("incidents").locator("tr", { hasText: "jammed" }).getByText("More ▾").click()
+    await page.getByRole("button", { name: "Roll back variables…" }).click()
+    await page.getByLabel("Restore the variables as of").selectOption(String(started.eventSeq))
+    await page.getByTestId("form-dialog").locator(".preview").getByText("\"weight\": 2.5").waitFor()
+    await shot("18-incident-rollback", { dialog: true })
+    await page.getByTestId("form-dialog").getByTestId("confirm").click()
+    await page.getByText("Variables rolled back").waitFor()
+    await expect.poll(async () => (await admin.get(`/process-instances/${shipment}/variables`)).ok().variables)
+      .toMatchObject({ weight: 2.5 })
+
+    // And once more: this time it restarts at "Pick items".
+    const [third] = await admin.activateJobs(`${key}-label`, { maxJobsToActivate: 1 })
+    ;(await admin.post(`/jobs/${third.id}/fail`, { retries: 0, errorMessage: "label printer offline" })).ok()
+    await page.reload()
+    await page.getByTestId("incidents").locator("tr", { hasText: "offline" }).getByText("More ▾").click()
+    await page.getByRole("button", { name: "Restart from element…" }).click()
+    await page.getByLabel("Restart at").selectOption("pick")
+    await page.getByTestId("form-dialog").getByTestId("confirm").click()
+    await expect.poll(() => page.locator(".count-active[data-node=pick]").textContent()).toBe("1")
+    expect((await admin.get(`/incidents?processInstanceId=${shipment}&state=OPEN`)).ok().totalItems).toBe(0)
+  })
+
+  it("shows a decision's table, evaluates it with typed inputs and highlights the matched rule", async () => {
+    const decisionKey = uniqueName("ui-discount")
+    ;(await admin.post("/decisions", {
+      id: decisionKey,
+      name: "Order discount",
+      hitPolicy: "FIRST",
+      inputs: [
+        { id: "tier", label: "Customer tier", expression: "tier", typeRef: "string" },
+        { id: "amount", label: "Order amount", expression: "amount", typeRef: "number" },
+        { id: "member", label: "Member", expression: "member", typeRef: "boolean" }
+      ],
+      outputs: [
+        { id: "discount", name: "discount", typeRef: "number" },
+        { id: "reason", name: "reason", typeRef: "string" }
+      ],
+      rules: [
+        {
+          id: "r-gold-large",
+          inputEntries: ["\"gold\"", ">= 1000", "-"],
+          outputEntries: ["0.15", "\"gold, large order\""],
+          annotations: ["large gold orders"]
+        },
+        { id: "r-gold", inputEntries: ["\"gold\"", "-", "-"], outputEntries: ["0.1", "\"gold\""] },
+        { id: "r-member", inputEntries: ["-", "-", "true"], outputEntries: ["0.05", "\"member\""] },
+        { id: "r-none", inputEntries: ["-", "-", "-"], outputEntries: ["0", "\"none\""], annotations: ["otherwise"] }
+      ]
+    })).ok(201)
+
+    await page.reload() // without the previous screens' notices
+    await page.locator(".nav").getByRole("link", { name: "Decisions" }).click()
+    await page.getByTestId("decisions").getByText("Order discount").waitFor()
+    await shot("19-decisions")
+    await page.getByTestId("decisions").getByText("Order discount").click()
+    await page.getByTestId("decision-table").locator("tbody tr").nth(3).waitFor()
+    await page.getByTestId("input-tier").fill("gold")
+    await page.getByTestId("input-amount").fill("250")
+    await page.getByTestId("input-member").selectOption("true")
+    await page.getByRole("button", { name: "Evaluate" }).click()
+    // Rules 2, 3 and 4 match (rule 1 needs 1000 or more); FIRST answers rule 2's outputs.
+    await page.getByTestId("decision-result").getByText("3 rules matched").waitFor()
+    const table = page.getByTestId("decision-table")
+    expect(await table.locator("tr.matched").evaluateAll((rows) => rows.map((row) => row.dataset["ruleId"])))
+      .toEqual(["r-gold", "r-member", "r-none"])
+    expect(await table.locator("tr.winner").getAttribute("data-rule-id")).toBe("r-gold")
+    expect(await page.getByTestId("decision-result").locator("dd").allTextContents()).toEqual(["0.1", "\"gold\""])
+    await shot("20-decision-evaluated")
+  })
+
+  it("imports a DMN file and evaluates a decision with its required decision, inputs typed by the input data", async () => {
+    const rule = (id: string, inputs: ReadonlyArray<string>, output: string) =>
+      `<rule id="${id}">${
+        inputs.map((text, k) => `<inputEntry id="${id}-in${k}"><text>${text}</text></inputEntry>`).join("")
+      }<outputEntry id="${id}-out"><text>${output}</text></outputEntry></rule>`
+    const dmn = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" id="loans" name="Loans" namespace="urn:ui-test:loans">
+  <inputData id="appliedOn" name="Applied on"><variable name="Applied on" typeRef="date"/></inputData>
+  <inputData id="income" name="Income"><variable name="Income" typeRef="number"/></inputData>
+  <decision id="risk" name="Risk">
+    <variable name="Risk" typeRef="string"/>
+    <informationRequirement id="req-income"><requiredInput href="#income"/></informationRequirement>
+    <decisionTable id="risk-table" hitPolicy="UNIQUE">
+      <input id="risk-income" label="Income"><inputExpression id="risk-income-x" typeRef="number"><text>Income</text></inputExpression></input>
+      <output id="risk-out" name="risk" typeRef="string"/>
+      ${rule("risk-high", ["&lt; 30000"], "\"high\"")}
+      ${rule("risk-low", ["&gt;= 30000"], "\"low\"")}
+      ${rule("risk-wealthy", ["&gt;= 1000000"], "\"none\"")}
+    </decisionTable>
+  </decision>
+  <decision id="offer" name="Loan offer">
+    <variable name="Loan offer" typeRef="string"/>
+    <informationRequirement id="req-risk"><requiredDecision href="#risk"/></informationRequirement>
+    <informationRequirement id="req-applied"><requiredInput href="#appliedOn"/></informationRequirement>
+    <decisionTable id="offer-table" hitPolicy="FIRST">
+      <input id="offer-risk" label="Risk"><inputExpression id="offer-risk-x" typeRef="string"><text>Risk</text></inputExpression></input>
+      <input id="offer-date" label="Applied on"><inputExpression id="offer-date-x" typeRef="date"><text>Applied on</text></inputExpression></input>
+      <output id="offer-out" name="offer" typeRef="string"/>
+      ${rule("offer-early", ["\"low\"", "&lt; date(\"2026-01-01\")"], "\"early bird\"")}
+      ${rule("offer-standard", ["\"low\"", "-"], "\"standard\"")}
+      ${rule("offer-declined", ["\"high\"", "-"], "\"declined\"")}
+    </decisionTable>
+  </decision>
+</definitions>`
+    await page.locator(".nav").getByRole("link", { name: "Decisions" }).click()
+    await page.locator("input[type=file]").setInputFiles({
+      name: "loans.dmn",
+      mimeType: "application/xml",
+      buffer: Buffer.from(dmn)
+    })
+    await page.getByText("Imported 2 decisions").waitFor()
+    await page.getByTestId("decision-table").waitFor() // it opens the first one
+    await page.locator(".nav").getByRole("link", { name: "Decisions" }).click()
+    await page.getByTestId("decisions").getByText("Loan offer").click()
+    await page.getByTestId("decision-table").locator("tbody tr").nth(2).waitFor()
+    // The values to enter are the input data, through the required decision too, each typed by its declaration.
+    expect(await page.getByTestId("input-Applied on").getAttribute("type")).toBe("date")
+    expect(await page.getByTestId("input-Income").getAttribute("type")).toBe("number")
+    await page.getByTestId("input-Applied on").fill("2025-06-30")
+    await page.getByTestId("input-Income").fill("52000")
+    await page.getByRole("button", { name: "Evaluate" }).click()
+    await page.getByTestId("decision-result").getByText("2 rules matched").waitFor()
+    const table = page.getByTestId("decision-table")
+    expect(await table.locator("tr.winner").getAttribute("data-rule-id")).toBe("offer-early")
+    expect(await page.getByTestId("decision-result").locator("dd").allTextContents()).toEqual(["\"early bird\""])
+    await page.getByTestId("decision-result").getByText("Required decisions evaluated").waitFor()
+    await shot("21-decision-dmn-evaluated")
+
+    // Risk is a Unique table: an income matching two of its rules is refused, and the two rules are marked.
+    await page.locator(".nav").getByRole("link", { name: "Decisions" }).click()
+    await page.getByTestId("decisions").getByText("Risk", { exact: true }).click()
+    await page.getByTestId("input-Income").fill("2000000")
+    await page.getByRole("button", { name: "Evaluate" }).click()
+    await page.getByTestId("evaluate-form").locator("xpath=..").getByRole("alert").waitFor()
+    expect(
+      await page.getByTestId("decision-table").locator("tr.conflict").evaluateAll((rows) =>
+        rows.map((row) => row.dataset["ruleId"])
+      )
+    ).toEqual(["risk-low", "risk-wealthy"])
+    await shot("22-decision-unique-violated")
+  })
+
+  it("comments on a task and delegates it to a task user, who sees the tasklist only and works on it", async () => {
     const taskUser = uniqueName("ui-worker")
     await admin.createUser({ username: taskUser, password, roles: ["TASK_USER"] })
+    const review = await admin.deploy({
+      id: uniqueName("ui-contract"),
+      name: "Contract review",
+      nodes: [
+        { id: "in", type: "startEvent" },
+        { id: "review", type: "userTask", name: "Review contract" },
+        { id: "out", type: "endEvent" }
+      ],
+      flows: [{ id: "r1", source: "in", target: "review" }, { id: "r2", source: "review", target: "out" }]
+    })
+    const contract = (await admin.start(review.id, { contractId: "C-7" })).id
+    await page.goto(`${admin.app.baseUrl}/ui/#/tasks?view=unassigned`)
+    await page.reload() // without the previous screens' notices
+    await page.getByTestId("task-list").getByText("Review contract").click()
+    await page.getByTestId("task-detail").getByRole("button", { name: "Claim" }).click()
+    await page.getByTestId("task-detail").getByRole("button", { name: "Delegate…" }).waitFor()
+    await page.getByLabel("Comment").fill("Clause 4 needs a lawyer's eye.")
+    await page.getByRole("button", { name: "Comment", exact: true }).click()
+    await page.getByTestId("comments").getByText("Clause 4 needs a lawyer's eye.").waitFor()
+    await page.getByTestId("task-detail").getByRole("button", { name: "Delegate…" }).click()
+    await page.getByLabel("Delegate to (user name)").fill(taskUser)
+    await page.getByTestId("form-dialog").getByTestId("confirm").click()
+    await page.getByText(`Delegated to ${taskUser}`).waitFor()
+    const [task] = await admin.tasks(`?processInstanceId=${contract}`)
+    expect(task).toMatchObject({ assignee: taskUser, owner: username, delegationState: "PENDING" })
+
     await page.getByTestId("sign-out").click()
     await page.getByLabel("Username").fill(taskUser)
     await page.getByLabel("Password").fill(password)
     await page.getByRole("button", { name: "Sign in" }).click()
     await page.getByRole("heading", { name: "Tasks" }).waitFor()
     expect(await page.locator(".nav a").allTextContents()).toEqual(["Tasks"])
+    await page.getByTestId("task-list").getByText("Review contract").click()
+    await page.getByTestId("comments").getByText("Clause 4 needs a lawyer's eye.").waitFor()
+    await page.getByTestId("task-detail").getByText("Delegated by").waitFor()
+    await shot("23-task-delegated")
+    // Done by the delegate, the task goes back to its owner (the instance waits until the owner completes it).
+    await page.getByRole("button", { name: "Complete task" }).click()
+    await page.getByText(`goes back to ${username}`).waitFor()
+    expect((await admin.tasks(`?processInstanceId=${contract}`))[0]).toMatchObject({
+      assignee: username,
+      delegationState: "RESOLVED"
+    })
+
+    // An instance with an incident, as a task user sees it (reads are open): no action is offered.
+    const [job] = await admin.activateJobs(`${shippingKey}-pick`, { maxJobsToActivate: 1 })
+    ;(await admin.post(`/jobs/${job.id}/fail`, { retries: 0, errorMessage: "scanner offline" })).ok()
+    await page.goto(`${admin.app.baseUrl}/ui/#/instances/${shipment}`)
+    await page.getByTestId("incidents").getByText("scanner offline").waitFor()
+    expect(await page.locator(".page-head button").count()).toBe(0)
+    for (const tab of ["Incidents", "Tokens", "Variables"]) {
+      await page.getByRole("tab", { name: new RegExp(tab) }).click()
+      expect(await page.locator(".tab-panel :is(button, summary)").count()).toBe(0)
+    }
     await page.getByTestId("sign-out").click()
     await page.getByLabel("Username").waitFor()
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0)

@@ -3,14 +3,30 @@
 import type { PageOf } from "./dom.ts"
 import { clearSession, currentSession } from "./session.ts"
 
+export interface ErrorDetail {
+  readonly field: string
+  readonly message: string
+}
+
 export class ApiError extends Error {
   readonly status: number
   readonly code: string
   readonly correlationId: string
-  constructor(status: number, code: string, message: string, correlationId: string) {
-    super(message)
+  /** The envelope's message alone (`message` also lists the details). */
+  readonly summary: string
+  readonly errors: ReadonlyArray<ErrorDetail>
+  constructor(
+    status: number,
+    code: string,
+    summary: string,
+    errors: ReadonlyArray<ErrorDetail>,
+    correlationId: string
+  ) {
+    super(errors.length === 0 ? summary : `${summary}: ${errors.map((e) => `${e.field} ${e.message}`).join("; ")}`)
     this.status = status
     this.code = code
+    this.summary = summary
+    this.errors = errors
     this.correlationId = correlationId
   }
 }
@@ -59,13 +75,11 @@ const request = async <T>(
       clearSession()
       location.hash = "#/login"
     }
-    const detail = Array.isArray(parsed.errors) && parsed.errors.length > 0
-      ? `: ${parsed.errors.map((e: { field: string; message: string }) => `${e.field} ${e.message}`).join("; ")}`
-      : ""
     throw new ApiError(
       response.status,
       parsed.errorCode ?? "HTTP_" + response.status,
-      `${parsed.message ?? response.statusText}${detail}`,
+      parsed.message ?? response.statusText,
+      Array.isArray(parsed.errors) ? parsed.errors : [],
       parsed.correlationId ?? response.headers.get("x-correlation-id") ?? ""
     )
   }
@@ -76,6 +90,8 @@ export const api = {
   get: <T>(path: string, query?: Query) => request<T>("GET", path, query === undefined ? {} : { query }),
   page: <T>(path: string, query?: Query) => request<PageOf<T>>("GET", path, query === undefined ? {} : { query }),
   post: <T>(path: string, body?: unknown) => request<T>("POST", path, body === undefined ? {} : { body }),
+  put: <T>(path: string, body: unknown) => request<T>("PUT", path, { body }),
+  delete: <T>(path: string) => request<T>("DELETE", path),
   postXml: <T>(path: string, xml: string) => request<T>("POST", path, { xml }),
   login: (username: string, password: string) =>
     request<LoginResult>("POST", "/auth/login", { body: { username, password }, anonymous: true })
@@ -131,6 +147,28 @@ export interface InstanceToken {
   readonly waitingFor: string | null
   readonly jobId: string | null
   readonly taskId: string | null
+  readonly incidentId: string | null
+}
+export interface DeploymentNode {
+  readonly id: string
+  readonly type: string
+  readonly name: string | null
+}
+export interface InstanceVariables {
+  readonly processInstanceId: string
+  readonly variables: Record<string, unknown>
+  /** Sent back as expectedVersion so an edit does not overwrite someone else's. */
+  readonly version: number
+}
+export interface ScopedVariable {
+  readonly name: string
+  readonly value: unknown
+  readonly scopeId: string
+}
+export interface InstanceSnapshot {
+  readonly eventSeq: number
+  readonly variables: Record<string, unknown>
+  readonly activeNodes: ReadonlyArray<string>
 }
 export interface Incident {
   readonly id: string
@@ -164,6 +202,9 @@ export interface UserTask {
   readonly candidateUsers: ReadonlyArray<string>
   readonly formKey: string | null
   readonly priority: number
+  /** Who delegated the task: it returns to them when the delegate completes it. */
+  readonly owner?: string | null
+  readonly delegationState?: "PENDING" | "RESOLVED" | null
   readonly dueDate: string | null
   readonly variables: Record<string, unknown>
   readonly createdAt: string
@@ -178,6 +219,45 @@ export interface HistoryEvent {
   readonly eventSeq: number
   readonly type: string
   readonly nodeId: string | null
+  readonly tokenId: string | null
+  readonly data: Record<string, unknown>
   readonly sub: string | null
   readonly occurredAt: string
+}
+export interface Decision {
+  readonly id: string
+  readonly key: string
+  readonly name: string | null
+  readonly version: number
+  readonly versionTag?: string | null
+  readonly kind: string
+  readonly hitPolicy: string | null
+  readonly decisionModelId: string
+  readonly format: "JSON_TABLE" | "DMN_XML"
+  readonly createdBy: string
+  readonly createdAt: string
+}
+export interface DecisionDetail extends Decision {
+  readonly requiredDecisions: ReadonlyArray<string>
+  readonly requiredInputs: ReadonlyArray<string>
+}
+export interface RuleMatch {
+  /** Zero-based position of the rule in its table. */
+  readonly index: number
+  readonly ruleId: string
+  readonly outputs: Record<string, unknown>
+}
+export interface DecisionTrace {
+  readonly decisionId: string
+  readonly decisionName: string
+  readonly inputs: ReadonlyArray<{ readonly id: string; readonly label: string; readonly value: unknown }>
+  readonly matchedRules: ReadonlyArray<RuleMatch>
+  readonly result: unknown
+}
+export interface EvaluationResult {
+  readonly decisionId: string
+  readonly decisionKey: string
+  readonly version: number | null
+  readonly result: unknown
+  readonly trace?: ReadonlyArray<DecisionTrace>
 }

@@ -17,9 +17,11 @@ export interface ElementCounts {
 
 export interface Diagram {
   readonly element: HTMLElement
-  /** Counts as badges at the element's foot: active (blue, left), incidents (red, right). */
+  /** Counts as badges at the element's foot: active (blue, left), incidents (red, right; also on the collapsed
+   * subprocesses that hold the element). */
   readonly showCounts: (counts: ReadonlyMap<string, ElementCounts>) => void
-  /** Marks elements with a CSS class (styles.css: .marker-active, .marker-incident, .marker-visited). */
+  /** Marks elements with a CSS class (styles.css: .marker-active, .marker-incident, .marker-visited); an incident
+   * marks the collapsed subprocesses that hold the element too. */
   readonly mark: (elementIds: Iterable<string>, marker: "marker-active" | "marker-incident" | "marker-visited") => void
   readonly destroy: () => void
 }
@@ -86,11 +88,36 @@ export const drawDiagram = async (xml: string): Promise<Diagram> => {
   const observer = new ResizeObserver(fit)
   observer.observe(element)
   const known = (id: string) => registry.get(id) !== undefined
+  // Embedded subprocesses laid out collapsed are drawn on planes of their own (`<id>_plane`, the drill-down): an
+  // incident inside one is also shown on the subprocess's shape, so it is seen on the main diagram.
+  const main = canvas.getRootElement()
+  const enclosing = (id: string): Array<string> => {
+    const found: Array<string> = []
+    let root = canvas.findRoot(id)
+    while (root !== undefined && root !== main && root.id.endsWith("_plane")) {
+      const shapeId = root.id.slice(0, -"_plane".length)
+      if (!known(shapeId) || found.includes(shapeId)) break
+      found.push(shapeId)
+      root = canvas.findRoot(shapeId)
+    }
+    return found
+  }
+  const withEnclosing = (counts: ReadonlyMap<string, ElementCounts>) => {
+    const all = new Map<string, ElementCounts>(counts)
+    for (const [id, { incidents = 0 }] of counts) {
+      if (incidents === 0) continue
+      for (const shapeId of enclosing(id)) {
+        const entry = all.get(shapeId) ?? {}
+        all.set(shapeId, { ...entry, incidents: (entry.incidents ?? 0) + incidents })
+      }
+    }
+    return all
+  }
   return {
     element,
     showCounts: (counts) => {
       overlays.remove({ type: "count" })
-      for (const [id, { active = 0, incidents = 0 }] of counts) {
+      for (const [id, { active = 0, incidents = 0 }] of withEnclosing(counts)) {
         if (!known(id)) continue
         if (active > 0) {
           overlays.add(id, "count", {
@@ -111,7 +138,11 @@ export const drawDiagram = async (xml: string): Promise<Diagram> => {
       }
     },
     mark: (elementIds, marker) => {
-      for (const id of elementIds) if (known(id)) canvas.addMarker(id, marker)
+      for (const id of elementIds) {
+        if (!known(id)) continue
+        canvas.addMarker(id, marker)
+        if (marker === "marker-incident") { for (const shapeId of enclosing(id)) canvas.addMarker(shapeId, marker) }
+      }
     },
     destroy: () => {
       observer.disconnect()

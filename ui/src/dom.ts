@@ -181,3 +181,82 @@ export const act = async (button: HTMLButtonElement | null, action: () => Promis
     if (button !== null) button.disabled = false
   }
 }
+
+/**
+ * A modal dialog with fields: `submit` runs on confirm and closes the dialog; when it throws, its message shows in
+ * the dialog, which stays open (so a mistyped value can be corrected). Resolves true once submitted.
+ */
+export const formDialog = (
+  options: {
+    readonly title: string
+    readonly body: Child
+    readonly confirm: string
+    readonly danger?: boolean
+    readonly wide?: boolean
+    readonly submit: () => Promise<void>
+  }
+): Promise<boolean> =>
+  new Promise((resolve) => {
+    const dialog = h("dialog", {
+      class: options.wide === true ? "dialog dialog-wide" : "dialog",
+      "data-testid": "form-dialog"
+    })
+    const error = h("div", { class: "dialog-error", role: "alert" })
+    const close = (answer: boolean) => {
+      dialog.close()
+      dialog.remove()
+      resolve(answer)
+    }
+    const confirm = h("button", {
+      class: options.danger === true ? "btn btn-danger" : "btn btn-primary",
+      type: "submit",
+      "data-testid": "confirm"
+    }, options.confirm)
+    const form = h(
+      "form",
+      { method: "dialog" },
+      h("h2", null, options.title),
+      h("div", { class: "dialog-body" }, options.body, error),
+      h(
+        "div",
+        { class: "dialog-actions" },
+        h("button", { class: "btn", type: "button", onClick: () => close(false) }, "Cancel"),
+        confirm
+      )
+    )
+    form.addEventListener("submit", (event) => {
+      event.preventDefault()
+      replace(error)
+      void act(confirm, async () => {
+        try {
+          await options.submit()
+          close(true)
+        } catch (failure) {
+          replace(error, failure instanceof Error ? failure.message : String(failure))
+        }
+      })
+    })
+    dialog.append(form)
+    dialog.addEventListener("cancel", () => close(false))
+    document.body.appendChild(dialog)
+    dialog.showModal()
+  })
+
+/** A labelled field for a dialog or form. */
+export const field = (label: string, control: Child, hint?: string) =>
+  h(
+    "label",
+    { class: "field" },
+    h("span", { class: "field-label" }, label),
+    control,
+    hint === undefined ? null : h("span", { class: "field-hint" }, hint)
+  )
+
+/** Parses a JSON text a person typed; the error names the field. */
+export const parseJson = (label: string, text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch (failure) {
+    throw new Error(`${label} is not valid JSON: ${failure instanceof Error ? failure.message : String(failure)}`)
+  }
+}

@@ -1,8 +1,10 @@
-// The web UI: a cockpit (processes, instances) and a tasklist over the public REST API, routed by the URL's hash.
+// The web UI: a cockpit (processes, instances, decisions) and a tasklist over the public REST API, routed by the URL's hash.
 import "./styles.css"
 import { errorBox, h, replace } from "./dom.ts"
 import { clearSession, currentSession, isOperator } from "./session.ts"
 import type { View } from "./view.ts"
+import { decisionView } from "./views/decision.ts"
+import { decisionsView } from "./views/decisions.ts"
 import { instanceView } from "./views/instance.ts"
 import { instancesView } from "./views/instances.ts"
 import { loginView } from "./views/login.ts"
@@ -21,6 +23,8 @@ const routes: ReadonlyArray<Route> = [
   { pattern: /^\/processes\/([\w-]+)$/, view: processView, nav: "processes" },
   { pattern: /^\/instances$/, view: instancesView, nav: "instances" },
   { pattern: /^\/instances\/([\w-]+)$/, view: instanceView, nav: "instances" },
+  { pattern: /^\/decisions$/, view: decisionsView, nav: "decisions" },
+  { pattern: /^\/decisions\/([^/]+)$/, view: decisionView, nav: "decisions" },
   { pattern: /^\/tasks$/, view: tasksView, nav: "tasks" },
   { pattern: /^\/tasks\/([\w-]+)$/, view: tasksView, nav: "tasks" }
 ]
@@ -50,7 +54,9 @@ const header = (active: string | undefined) => {
     h(
       "nav",
       { class: "nav" },
-      isOperator(session) ? [item("processes", "Processes"), item("instances", "Instances")] : null,
+      isOperator(session)
+        ? [item("processes", "Processes"), item("instances", "Instances"), item("decisions", "Decisions")]
+        : null,
       item("tasks", "Tasks")
     ),
     h(
@@ -63,6 +69,7 @@ const header = (active: string | undefined) => {
         "data-testid": "sign-out",
         onClick: () => {
           clearSession()
+          document.getElementById("toasts")?.replaceChildren() // the notices were for the person leaving
           location.hash = "#/login"
         }
       }, "Sign out")

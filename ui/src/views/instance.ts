@@ -1,11 +1,15 @@
-// One instance: its diagram with where its tokens wait (blue) and where it failed (red); its incidents, variables,
-// jobs, tasks and history; cancel, suspend / resume, and incident retry or skip, each after a confirmation.
+// One instance: its diagram with where its tokens wait (blue) and where it failed (red); its incidents, tokens,
+// variables per scope, jobs, tasks and history. Operators cancel, suspend / resume, edit variables, move tokens and
+// recover incidents (retry, skip, and in instanceActions.ts the others), each after a confirmation.
 import {
   api,
   type DeploymentDetail,
+  type DeploymentNode,
   type HistoryEvent,
+  inBatches,
   type Incident,
   type InstanceToken,
+  type InstanceVariables,
   type Job,
   type ProcessInstance,
   type UserTask
@@ -17,7 +21,6 @@ import {
   type Child,
   confirmDialog,
   h,
-  json,
   link,
   loading,
   replace,
@@ -28,18 +31,24 @@ import {
 } from "../dom.ts"
 import { isOperator } from "../session.ts"
 import type { View, ViewContext } from "../view.ts"
-
-interface Node {
-  readonly id: string
-  readonly type: string
-  readonly name: string | null
-}
+import {
+  containersOf,
+  type InstanceActions,
+  moreRecoveries,
+  openScopes,
+  type Scope,
+  scopeVariables,
+  tokensPanel,
+  variablesPanel
+} from "./instanceActions.ts"
 
 const DONE: Record<string, string> = { cancel: "canceled", suspend: "suspended", resume: "resumed" }
 
 const fact = (label: string, value: Child) => h("div", { class: "fact" }, h("dt", null, label), h("dd", null, value))
 
+/** Tabs that remember the chosen one (`selected.name`) across reloads of the screen. */
 const tabs = (
+  selected: { name: string },
   entries: ReadonlyArray<
     { readonly name: string; readonly count?: number; readonly alert?: boolean; readonly body: () => Child }
   >
@@ -57,9 +66,10 @@ const tabs = (
   )
   const select = (index: number) => {
     buttons.forEach((button, i) => button.classList.toggle("active", i === index))
+    selected.name = entries[index]!.name
     replace(panel, entries[index]!.body())
   }
-  select(0)
+  select(Math.max(0, entries.findIndex((entry) => entry.name === selected.name)))
   return h("div", { class: "card" }, h("div", { class: "tabs", role: "tablist" }, buttons), panel)
 }
 
@@ -67,6 +77,7 @@ export const instanceView: View = async (context: ViewContext) => {
   const { params, outlet, session, current, onLeave } = context
   const id = params[0]!
   let diagram: Diagram | undefined
+  const selectedTab = { name: "Incidents" }
   onLeave(() => diagram?.destroy())
   replace(outlet, loading())
 
@@ -74,14 +85,23 @@ export const instanceView: View = async (context: ViewContext) => {
     const instance = await api.get<ProcessInstance>(`/process-instances/${id}`)
     const [deployment, nodes, tokens, incidents, jobs, tasks, variables, history] = await Promise.all([
       api.get<DeploymentDetail>(`/deployments/${instance.deploymentId}`),
-      api.get<ReadonlyArray<Node>>(`/deployments/${instance.deploymentId}/nodes`),
+      api.get<ReadonlyArray<DeploymentNode>>(`/deployments/${instance.deploymentId}/nodes`),
       api.get<ReadonlyArray<InstanceToken>>(`/process-instances/${id}/tokens`),
       api.page<Incident>("/incidents", { processInstanceId: id, size: 100 }),
       api.page<Job>("/jobs", { processInstanceId: id, size: 100 }),
       api.page<UserTask>("/tasks", { processInstanceId: id, size: 100 }),
-      api.get<{ variables: Record<string, unknown> }>(`/process-instances/${id}/variables`),
-      api.page<HistoryEvent>(`/process-instances/${id}/history`, { size: 200 })
+      api.get<InstanceVariables>(`/process-instances/${id}/variables`),
+      api.page<HistoryEvent>(`/process-instances/${id}/history`, { size: 1000 })
     ])
+    const scopes: ReadonlyArray<Scope> = [
+      { scopeId: id, nodeId: null, variables: variables.variables },
+      // A multi-instance subprocess opens a scope per instance: read them a few at a time.
+      ...await inBatches(
+        openScopes(history.items),
+        6,
+        async (scope) => ({ ...scope, variables: await scopeVariables(scope.scopeId) })
+      )
+    ]
     if (!current()) return
     const nodeName = (nodeId: string | null) => {
       if (nodeId === null) return h("span", { class: "muted" }, "—")
@@ -118,6 +138,15 @@ export const instanceView: View = async (context: ViewContext) => {
 
     const operator = isOperator(session)
     const running = instance.state === "ACTIVE" || instance.state === "SUSPENDED"
+    const actions: InstanceActions = {
+      instanceId: id,
+      nodes,
+      containers: containersOf(deployment.bpmnXml, nodes),
+      rootVersion: variables.version,
+      canAct: operator && running,
+      nodeName,
+      reload: load
+    }
     const command = (label: string, path: string, question: string, danger = false) => {
       const button = h("button", { class: danger ? "btn btn-danger" : "btn" }, label)
       button.addEventListener("click", () =>
@@ -206,7 +235,7 @@ export const instanceView: View = async (context: ViewContext) => {
         )
       ),
       h("div", { class: "card diagram-card" }, h("div", { class: "card-body" }, diagram.element)),
-      tabs([
+      tabs(selectedTab, [
         {
           name: "Incidents",
           count: open.length,
@@ -227,7 +256,8 @@ export const instanceView: View = async (context: ViewContext) => {
                         "div",
                         { class: "actions" },
                         incidentAction(incident, "retry", "Retry"),
-                        incidentAction(incident, "skip-node", "Skip")
+                        incidentAction(incident, "skip-node", "Skip"),
+                        moreRecoveries(actions, incident, history.items, variables.variables)
                       )
                       : null
                 }
@@ -236,18 +266,11 @@ export const instanceView: View = async (context: ViewContext) => {
               { empty: "No incidents.", testId: "incidents" }
             )
         },
+        { name: "Tokens", count: tokens.length, body: () => tokensPanel(actions, tokens) },
         {
           name: "Variables",
-          count: Object.keys(variables.variables).length,
-          body: () =>
-            table<[string, unknown]>(
-              [
-                { title: "Name", cell: ([name]) => h("code", null, name) },
-                { title: "Value", cell: ([, value]) => h("pre", null, json(value)) }
-              ],
-              Object.entries(variables.variables).sort(([a], [b]) => a.localeCompare(b)),
-              { empty: "No variables." }
-            )
+          count: scopes.reduce((sum, scope) => sum + Object.keys(scope.variables).length, 0),
+          body: () => variablesPanel(actions, scopes)
         },
         {
           name: "Jobs",

@@ -1,5 +1,6 @@
-// Instances: a paged list, newest first, filtered by process, version, state and "has an incident"; the filters live
-// in the URL (#/instances?process=…&state=…&page=…) so a filtered list can be linked and reloaded.
+// Instances: a paged list, newest first, filtered by process, version, state, "has an incident" and the days they
+// started between; the filters live in the URL (#/instances?process=…&state=…&from=…&page=…) so a filtered list can
+// be linked and reloaded.
 import { api, type Deployment, type ProcessInstance } from "../api.ts"
 import { badge, h, link, loading, pager, replace, shortId, table, when } from "../dom.ts"
 import { go, type View } from "../view.ts"
@@ -12,6 +13,8 @@ export const instancesView: View = async ({ outlet, query, current }) => {
     deployment: query.get("deployment") ?? "",
     state: query.get("state") ?? "",
     incidents: query.get("incidents") ?? "",
+    from: query.get("from") ?? "",
+    to: query.get("to") ?? "",
     page: Number(query.get("page") ?? "0") || 0
   }
   const apply = (changes: Partial<typeof filter>) => {
@@ -19,6 +22,19 @@ export const instancesView: View = async ({ outlet, query, current }) => {
     go("/instances", { ...next, page: next.page === 0 ? undefined : next.page })
   }
   const body = h("div", null, loading())
+  /** A day picked in the person's time zone, as the instant it starts (`to` is inclusive: the next day's start). */
+  const dayStart = (day: string, plusDays = 0) => {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined
+    const [year, month, date] = day.split("-").map(Number) as [number, number, number]
+    return new Date(year, month - 1, date + plusDays).toISOString()
+  }
+  const dayInput = (label: string, name: "from" | "to") =>
+    h("input", {
+      type: "date",
+      "aria-label": label,
+      value: filter[name],
+      onChange: (e: Event) => apply({ [name]: (e.target as HTMLInputElement).value })
+    })
   const processSelect = h(
     "select",
     {
@@ -68,6 +84,8 @@ export const instancesView: View = async ({ outlet, query, current }) => {
           }),
           "With open incidents"
         ),
+        h("label", null, "Started from", dayInput("Started from", "from")),
+        h("label", null, "to", dayInput("Started to", "to")),
         filter.deployment === ""
           ? null
           : h(
@@ -88,6 +106,8 @@ export const instancesView: View = async ({ outlet, query, current }) => {
       deploymentId: filter.deployment,
       state: filter.state,
       hasIncident: filter.incidents === "true" ? "true" : undefined,
+      startedAfter: dayStart(filter.from),
+      startedBefore: dayStart(filter.to, 1),
       page: filter.page,
       size: 20
     })

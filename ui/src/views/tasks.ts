@@ -1,8 +1,9 @@
-// Tasklist: open tasks (mine, unassigned, all) on the left; the selected task on the right with claim / unclaim and
-// its form, whose entries complete the task as its variables. Only the assignee works on a task: the form is
-// read-only until the person claims it.
+// Tasklist: open tasks (mine, unassigned, all) on the left; the selected task on the right with claim / unclaim /
+// delegate, its form, whose entries complete the task as its variables, and its comments. Only the assignee works on
+// a task: the form is read-only until the person claims it.
 import { api, ApiError, type TaskForm, type UserTask } from "../api.ts"
-import { act, badge, type Child, h, link, loading, replace, shortId, toast, when } from "../dom.ts"
+import { act, badge, type Child, field, formDialog, h, link, loading, replace, shortId, toast, when } from "../dom.ts"
+import { taskComments } from "../taskComments.ts"
 import { renderTaskForm } from "../taskForm.ts"
 import { go, type View, type ViewContext } from "../view.ts"
 
@@ -46,6 +47,7 @@ const taskDetail = async (
     ? undefined
     : await renderTaskForm(form, task.variables, { readOnly: !mine || task.state !== "CREATED" })
   if (rendered !== undefined) onLeave(rendered.destroy)
+  const comments = await taskComments(task.id)
   if (!current()) return
 
   const claim = h("button", { class: "btn btn-primary" }, "Claim")
@@ -62,6 +64,23 @@ const taskDetail = async (
       toast("Task released")
       location.hash = hrefFor(task.id, "unassigned")
     }))
+  const delegate = h("button", { class: "btn" }, "Delegate…")
+  delegate.addEventListener("click", () =>
+    act(delegate, async () => {
+      const user = h("input", { type: "text", required: true, autocomplete: "off" })
+      const done = await formDialog({
+        title: "Delegate this task?",
+        body: [
+          h("p", null, "It becomes theirs to work on; when they complete it, it comes back to you to finish."),
+          field("Delegate to (user name)", user)
+        ],
+        confirm: "Delegate",
+        submit: () => api.post(`/tasks/${task.id}/delegate`, { userId: user.value.trim() })
+      })
+      if (!done) return
+      toast(`Delegated to ${user.value.trim()}`, "success")
+      location.hash = hrefFor(task.id, "all")
+    }))
   const complete = h("button", { class: "btn btn-primary", disabled: !mine }, "Complete task")
   complete.addEventListener("click", () =>
     act(complete, async () => {
@@ -71,7 +90,12 @@ const taskDetail = async (
         return
       }
       await api.post(`/tasks/${task.id}/complete`, { variables })
-      toast(`Completed "${task.name ?? task.nodeId}"`, "success")
+      toast(
+        task.delegationState === "PENDING" && task.owner != null
+          ? `Done: "${task.name ?? task.nodeId}" goes back to ${task.owner}`
+          : `Completed "${task.name ?? task.nodeId}"`,
+        "success"
+      )
       go("/tasks", { view: "mine" })
     }))
 
@@ -102,7 +126,7 @@ const taskDetail = async (
             task.assignee === null
               ? claim
               : mine
-              ? unclaim
+              ? [delegate, unclaim]
               : h("span", { class: "muted" }, `Assigned to ${task.assignee}`)
           )
       ),
@@ -111,6 +135,7 @@ const taskDetail = async (
         { class: "card-body facts" },
         fact("Assignee", task.assignee ?? h("span", { class: "muted" }, "unassigned")),
         fact("Candidate groups", task.candidateGroups.length === 0 ? "—" : task.candidateGroups.join(", ")),
+        task.delegationState === "PENDING" && task.owner != null ? fact("Delegated by", task.owner) : null,
         fact("Priority", String(task.priority)),
         fact("Due", when(task.dueDate)),
         fact("Created", when(task.createdAt))
@@ -122,7 +147,8 @@ const taskDetail = async (
         ? h("div", { class: "card-body muted" }, "This task has no form; completing it sets no variables.")
         : rendered.element,
       task.state === "CREATED" ? h("div", { class: "form-actions" }, complete) : null
-    )
+    ),
+    comments
   )
 }
 
