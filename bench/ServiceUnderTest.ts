@@ -1,7 +1,9 @@
 // What the service benches share: the service started as `npm start` starts it (`node src/main.ts`, its own process,
 // an ephemeral port), a signed-in client of its API, its RSS, and percentiles.
-import { type ChildProcess, spawn } from "node:child_process"
-import { readdirSync, readFileSync } from "node:fs"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 
 export const BENCH_PASSWORD = "bench-password-1"
 
@@ -77,4 +79,36 @@ export const signedIn = async (base: string) => {
     return json.data
   }
   return { token, call }
+}
+
+/**
+ * Runs `measure` against a database of its own, dropped afterwards: a fresh PGlite data dir (DB=pglite) or a fresh
+ * database on the PostgreSQL server of BENCH_DATABASE_URL (default: this machine's). `measure` gets the service's env.
+ */
+export const onFreshDatabase = async (
+  db: string,
+  name: string,
+  measure: (env: Record<string, string>) => Promise<void>
+) => {
+  if (db === "pglite") {
+    const dataDir = mkdtempSync(join(tmpdir(), `flowcore-${name}-`))
+    try {
+      await measure({ DATA_DIR: dataDir })
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+    return
+  }
+  const server = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
+  const database = `flowcore_${name}_${process.pid}`
+  const admin = new URL(server)
+  admin.pathname = "/postgres"
+  execFileSync("psql", [admin.toString(), "-qc", `CREATE DATABASE ${database}`])
+  const url = new URL(server)
+  url.pathname = `/${database}`
+  try {
+    await measure({ DATABASE_URL: url.toString() })
+  } finally {
+    execFileSync("psql", [admin.toString(), "-qc", `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`])
+  }
 }

@@ -3,16 +3,12 @@
 // service's CPU milliseconds per request (and PostgreSQL's, on PostgreSQL). CPU per request hardly depends on how busy
 // the machine is, so this is the figure to compare before and after a change to the hot path.
 //   COUNT=2000 CONCURRENCY=16 DB=postgres|pglite npm run bench:cost
-import { execFileSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { cpuMillisOf, postgresCpuMillis, signedIn, startService } from "./ServiceUnderTest.ts"
+import { readFileSync } from "node:fs"
+import { cpuMillisOf, onFreshDatabase, postgresCpuMillis, signedIn, startService } from "./ServiceUnderTest.ts"
 
 const COUNT = Number(process.env["COUNT"] ?? 2000)
 const CONCURRENCY = Number(process.env["CONCURRENCY"] ?? 16)
 const DB = (process.env["DB"] ?? "postgres").toLowerCase()
-const SERVER = new URL(process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres")
 const serviceTask = readFileSync(new URL("../test/fixtures/service-task.bpmn", import.meta.url), "utf8")
 const straight = {
   id: "cost-straight",
@@ -86,26 +82,9 @@ const run = async (env: Record<string, string>) => {
   }
 }
 
-if (DB === "pglite") {
-  const dataDir = mkdtempSync(join(tmpdir(), "flowcore-cost-"))
-  try {
-    await run({ DATA_DIR: dataDir })
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true })
-  }
-} else {
-  const database = `flowcore_cost_${process.pid}`
-  const admin = new URL(SERVER.toString())
-  admin.pathname = "/postgres"
-  execFileSync("psql", [admin.toString(), "-qc", `CREATE DATABASE ${database}`])
-  const url = new URL(SERVER.toString())
-  url.pathname = `/${database}`
-  try {
-    await run({
-      DATABASE_URL: url.toString(),
-      ...(process.env["RUNNER_MODE"] === undefined ? {} : { RUNNER_MODE: process.env["RUNNER_MODE"] })
-    })
-  } finally {
-    execFileSync("psql", [admin.toString(), "-qc", `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`])
-  }
-}
+await onFreshDatabase(
+  DB,
+  "cost",
+  (env) =>
+    run({ ...env, ...(process.env["RUNNER_MODE"] === undefined ? {} : { RUNNER_MODE: process.env["RUNNER_MODE"] }) })
+)

@@ -6,11 +6,8 @@
 // Before each measurement it pauses past ENTITY_IDLE_SECONDS, so both sizes correlate to instances no longer in memory.
 // Printed: both rates at both sizes and their ratio (the target: within 10 %), RSS, and how long the waiting took.
 //   WAITING=100000 FEW=1000 PROBE=500 CONCURRENCY=32 DB=postgres|pglite npm run bench:scale
-import { execFileSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { rssOf, signedIn, startService } from "./ServiceUnderTest.ts"
+import { readFileSync } from "node:fs"
+import { onFreshDatabase, rssOf, signedIn, startService } from "./ServiceUnderTest.ts"
 
 const WAITING = Number(process.env["WAITING"] ?? 100_000)
 const FEW = Number(process.env["FEW"] ?? 1_000)
@@ -19,7 +16,6 @@ const CONCURRENCY = Number(process.env["CONCURRENCY"] ?? 32)
 const DB = (process.env["DB"] ?? "postgres").toLowerCase()
 /** Longer than the service's ENTITY_IDLE_SECONDS (default 10): the waiting instances have left memory. */
 const IDLE_WAIT_MS = Number(process.env["IDLE_WAIT_MS"] ?? 12_000)
-const SERVER = new URL(process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres")
 const serviceTask = readFileSync(new URL("../test/fixtures/service-task.bpmn", import.meta.url), "utf8")
 
 type Call = Awaited<ReturnType<typeof signedIn>>["call"]
@@ -111,23 +107,4 @@ const measure = async (env: Record<string, string>) => {
   }
 }
 
-if (DB === "pglite") {
-  const dataDir = mkdtempSync(join(tmpdir(), "flowcore-scale-"))
-  try {
-    await measure({ DATA_DIR: dataDir })
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true })
-  }
-} else {
-  const database = `flowcore_scale_${process.pid}`
-  const admin = new URL(SERVER.toString())
-  admin.pathname = "/postgres"
-  execFileSync("psql", [admin.toString(), "-qc", `CREATE DATABASE ${database}`])
-  const url = new URL(SERVER.toString())
-  url.pathname = `/${database}`
-  try {
-    await measure({ DATABASE_URL: url.toString() })
-  } finally {
-    execFileSync("psql", [admin.toString(), "-qc", `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`])
-  }
-}
+await onFreshDatabase(DB, "scale", measure)
