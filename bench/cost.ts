@@ -66,7 +66,7 @@ const run = async (env: Record<string, string>) => {
     await measure(pid, "start: start → end", () => call("POST", "/process-instances", { deploymentId: noTask.id }))
     await measure(pid, "start: start → job", () => call("POST", "/process-instances", { deploymentId: oneTask.id }))
     const jobs: Array<string> = []
-    await measure(pid, "activate 32 jobs (per job)", async () => {
+    await measure(pid, "activate ≤ 32 jobs (few samples)", async () => {
       const batch = await call("POST", "/jobs/activation", {
         type: "charge-card",
         worker: "cost",
