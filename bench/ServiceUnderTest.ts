@@ -83,7 +83,8 @@ export const signedIn = async (base: string) => {
 
 /**
  * Runs `measure` against a database of its own, dropped afterwards: a fresh PGlite data dir (DB=pglite) or a fresh
- * database on the PostgreSQL server of BENCH_DATABASE_URL (default: this machine's). `measure` gets the service's env.
+ * database on the PostgreSQL server of BENCH_DATABASE_URL or DATABASE_URL (default: this machine's). `measure` gets
+ * the service's env.
  */
 export const onFreshDatabase = async (
   db: string,
@@ -99,7 +100,8 @@ export const onFreshDatabase = async (
     }
     return
   }
-  const server = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
+  const server = process.env["BENCH_DATABASE_URL"] ?? process.env["DATABASE_URL"] ??
+    "postgres://postgres@127.0.0.1:5432/postgres"
   const database = `flowcore_${name}_${process.pid}`
   const admin = new URL(server)
   admin.pathname = "/postgres"

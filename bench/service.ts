@@ -18,7 +18,15 @@ import { join } from "node:path"
 import { AppConfig } from "../src/config.ts"
 import { DatabaseLive } from "../src/persistence/Database.ts"
 import { testConfig } from "../test/support/TestApp.ts"
-import { BENCH_PASSWORD, cpuMillisOf, percentile, postgresCpuMillis, rssOf, startService } from "./ServiceUnderTest.ts"
+import {
+  BENCH_PASSWORD,
+  cpuMillisOf,
+  onFreshDatabase,
+  percentile,
+  postgresCpuMillis,
+  rssOf,
+  startService
+} from "./ServiceUnderTest.ts"
 
 const SECONDS = Number(process.env["SECONDS"] ?? 10)
 const STARTERS = Number(process.env["STARTERS"] ?? 16)
@@ -28,9 +36,6 @@ const CONCURRENCY = Number(process.env["CONCURRENCY"] ?? 64)
 /** Job push: one instance started every this many ms while a worker waits in a long poll. */
 const PUSH_EVERY_MS = Number(process.env["PUSH_EVERY_MS"] ?? 20)
 const DB = (process.env["DB"] ?? "both").toLowerCase()
-const SERVER = new URL(
-  process.env["BENCH_DATABASE_URL"] ?? process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
-)
 /** npm run bench:profile: the service writes a V8 CPU profile (bench-profiles/) and its top functions are printed. */
 const PROFILE = process.env["PROFILE"] === "1"
 const serviceTask = readFileSync(new URL("../test/fixtures/service-task.bpmn", import.meta.url), "utf8")
@@ -325,25 +330,14 @@ if (DB === "both" || DB === "pglite") {
   }
 }
 if (DB === "both" || DB === "postgres") {
-  const database = `flowcore_bench_${process.pid}`
-  const admin = new URL(SERVER.toString())
-  admin.pathname = "/postgres"
-  execFileSync("psql", [admin.toString(), "-qc", `CREATE DATABASE ${database}`])
-  const url = new URL(SERVER.toString())
-  url.pathname = `/${database}`
-  statsUrl = url.toString()
-  try {
-    const pg = PgClient.layer({
-      url: Redacted.make(url.toString()),
-      maxConnections: CONCURRENCY
-    }) as unknown as Layer.Layer<
+  await onFreshDatabase("postgres", "bench", async (env) => {
+    statsUrl = env["DATABASE_URL"]!
+    const pg = PgClient.layer({ url: Redacted.make(statsUrl), maxConnections: CONCURRENCY }) as unknown as Layer.Layer<
       SqlClient.SqlClient,
       unknown
     >
-    rows.push(await run("PostgreSQL", { DATABASE_URL: url.toString() }, pg))
-  } finally {
-    execFileSync("psql", [admin.toString(), "-qc", `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`])
-  }
+    rows.push(await run("PostgreSQL", env, pg))
+  })
 }
 
 console.log(

@@ -172,11 +172,12 @@ const behaviour = Effect.gen(function*() {
         const unstorable = variablesProblem(outcome.variables)
         if (unstorable !== undefined) return yield* rejected("INVALID_ARGUMENT", unstorable.message, unstorable.field)
 
+        const nowIso = new Date(now).toISOString()
         const reply: InstanceSnapshot = {
           ...snapshotOf(instance),
           state: outcome.status,
           lastEventSeq: instance.lastEventSeq + outcome.events.length,
-          committedAt: new Date(now).toISOString()
+          committedAt: nowIso
         }
         const commitStarted = performance.now()
         const committed = yield* store.commit({
@@ -186,7 +187,7 @@ const behaviour = Effect.gen(function*() {
           commandId: payload.commandId,
           reply,
           actor: payload.actor,
-          now: new Date(now).toISOString()
+          now: nowIso
         }).pipe(
           Effect.withSpan("flowcore.instance.commit", { attributes: { "flowcore.events": outcome.events.length } }, {
             captureStackTrace: false
@@ -202,7 +203,6 @@ const behaviour = Effect.gen(function*() {
           )
         }
         current = committed.instance
-        const nowIso = reply.committedAt!
         const started: StartedInstance | undefined = created === undefined ? undefined : {
           deploymentId: created.deploymentId,
           processKey: created.processKey,
