@@ -9,6 +9,7 @@ import type { SqlClient } from "effect/sql"
 import { BatchRunner } from "./actors/BatchRunner.ts"
 import { ClusterLive } from "./actors/Cluster.ts"
 import { ConnectorRunner } from "./actors/ConnectorRunner.ts"
+import { JobLive } from "./actors/JobLive.ts"
 import { OutboxRelay } from "./actors/OutboxRelay.ts"
 import { PlaySessionLive } from "./actors/PlaySessionLive.ts"
 import { ProcessInstanceLive } from "./actors/ProcessInstanceLive.ts"
@@ -72,6 +73,7 @@ import { Insights } from "./services/Insights.ts"
 import { InstanceSummaryRebuild } from "./services/InstanceSummaryRebuild.ts"
 import { Invitations } from "./services/Invitations.ts"
 import { JobAvailability } from "./services/JobAvailability.ts"
+import { JobEntityClient } from "./services/JobEntityClient.ts"
 import { JobRetries } from "./services/JobRetries.ts"
 import { LegacyForms } from "./services/LegacyForms.ts"
 import { Messages } from "./services/Messages.ts"
@@ -124,13 +126,15 @@ const EnginesLive = Layer.mergeAll(
   Messages.layer,
   ConditionalStarts.layer,
   TimerPoller.layer,
-  ProcessInstanceLive
+  ProcessInstanceLive,
+  JobLive
 ).pipe(
   Layer.provideMerge(BatchRunner.layer),
   Layer.provideMerge(Layer.mergeAll(JobRetries.layer, TaskWork.layer)),
   Layer.provideMerge(Layer.mergeAll(Connections.layer, Projects.layer, LegacyForms.layer)),
   Layer.provideMerge(FormDefinitions.layer),
   Layer.provideMerge(Layer.mergeAll(Work.layer, IncidentRecovery.layer)),
+  Layer.provideMerge(JobEntityClient.layer),
   Layer.provideMerge(OutboxRelay.layer),
   Layer.provideMerge(Signals.layer),
   Layer.provideMerge(

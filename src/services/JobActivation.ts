@@ -1,18 +1,16 @@
-// Job activation: lock up to N jobs of a type for a worker (FOR UPDATE SKIP LOCKED on the projection), count the locks
-// that ran out since the last activation (and dead-letter a job at JOB_TIMEOUT_LIMIT), and hand each job the variables
+// Job activation: find up to N jobs of a type that may be leased, ask each job's entity for the lease (the entity
+// counts a lease that ran out, and dead-letters the job at JOB_TIMEOUT_LIMIT), and hand each leased job the variables
 // its instance holds now (engine/JobVariables.ts).
 import { Effect, Metric } from "effect"
 import type { SqlClient } from "effect/sql"
-import type { Principal } from "../auth/Principal.ts"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
-import type { AppConfigShape } from "../config.ts"
 import type { InstanceState } from "../engine/InstanceState.ts"
 import { jobVariablesNow } from "../engine/JobVariables.ts"
 import { jobsActivated } from "../observability/Metrics.ts"
-import { fromJson } from "../persistence/SqlValues.ts"
-import type { ProcessInstanceId } from "../schema/ResourceIds.ts"
+import { fromJson, pgArray } from "../persistence/SqlValues.ts"
+import { JobId, type ProcessInstanceId } from "../schema/ResourceIds.ts"
 import type { Job } from "../schema/Work.ts"
-import type { ProcessInstancesShape } from "./ProcessInstances.ts"
+import { clusterFailuresAsDefects, type JobClient } from "./JobEntityClient.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
 
 export const DEFAULT_MAX_JOBS = 10
@@ -64,11 +62,7 @@ export interface ActivationRequest {
   readonly requestTimeout?: number | undefined
 }
 
-export const makeJobActivation = (
-  sql: SqlClient.SqlClient,
-  instances: ProcessInstancesShape,
-  config: AppConfigShape
-) => {
+export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient) => {
   // Graphs never change for a deployment: parsed once.
   const graphs = new Map<string, ProcessGraph>()
   const graphOf = (deploymentId: string, raw: unknown): ProcessGraph => {
@@ -112,87 +106,68 @@ export const makeJobActivation = (
       })
     })
 
+  // Jobs this node is leasing right now: a concurrent activation here does not pick them again.
+  const leasing = new Set<string>()
+
+  /** Up to `limit` jobs that may be leased now: leases that ran out first (by deadline), then the oldest waiting. */
+  const candidates = (tenantId: string, type: string, nowText: string, limit: number) => {
+    const notLeasing = leasing.size === 0 ? sql`true` : sql`NOT (j.id = ANY(${pgArray([...leasing])}::uuid[]))`
+    // The two kinds are picked apart so each walks its own index in order and stops at the limit: the cost follows
+    // the jobs handed out, not the backlog or the jobs in flight. Jobs of suspended instances wait.
+    return sql<{ id: string }>`SELECT id FROM (
+        (SELECT j.id, j.created_at FROM jobs j
+          WHERE j.tenant_id = ${tenantId} AND j.type = ${type} AND j.state = 'ACTIVATED' AND j.deadline < ${nowText}
+            AND ${notLeasing}
+            AND NOT EXISTS (SELECT 1 FROM process_instances i WHERE i.id = j.instance_id AND i.state <> 'ACTIVE')
+          ORDER BY j.deadline LIMIT ${limit})
+        UNION ALL
+        (SELECT j.id, j.created_at FROM jobs j
+          WHERE j.tenant_id = ${tenantId} AND j.type = ${type} AND j.state = 'ACTIVATABLE'
+            AND (j.deadline IS NULL OR j.deadline <= ${nowText}) AND ${notLeasing}
+            AND NOT EXISTS (SELECT 1 FROM process_instances i WHERE i.id = j.instance_id AND i.state <> 'ACTIVE')
+          ORDER BY j.created_at, j.id LIMIT ${limit})) picked
+      ORDER BY created_at, id LIMIT ${limit}`.pipe(Effect.orDie)
+  }
+
   /**
-   * A job whose lock ran out was not completed, failed or extended in time: its worker crashed or hung. Each expiry
-   * is recorded in the job's retry history; at the limit (JOB_TIMEOUT_LIMIT) the job is not handed out again but
-   * fails into a JOB_TIMEOUTS_EXCEEDED incident naming the count and the workers.
+   * Each candidate's entity decides whether it is leased (actors/JobLive.ts): another node's worker may have taken
+   * it meanwhile, or the instance closed it. A round that lost jobs that way looks again, a few times at most.
    */
-  const recordExpiries = (
-    tenantId: string,
-    expired: ReadonlyArray<JobRow & { readonly previous_worker: string | null }>,
-    nowText: string
-  ) =>
-    Effect.forEach(expired, (row) =>
-      Effect.gen(function*() {
-        yield* sql`INSERT INTO job_failures (tenant_id, job_id, attempt, worker, error_message, retries_left, retry_at, failed_at, kind)
-          SELECT ${tenantId}, ${row.id}, (SELECT count(*) + 1 FROM job_failures WHERE job_id = ${row.id}), ${row.previous_worker},
-            ${`the lock of worker ${
-          row.previous_worker ?? "?"
-        } ran out before it completed, failed or extended the job`},
-            ${row.retries}, NULL, ${nowText}, 'LOCK_EXPIRED'`.pipe(Effect.orDie)
-        if (Number(row.lock_expiries) < config.jobTimeoutLimit) return false
-        const workers = yield* sql<{ worker: string | null }>`SELECT DISTINCT worker FROM job_failures
-          WHERE job_id = ${row.id} AND kind = 'LOCK_EXPIRED' ORDER BY worker`.pipe(Effect.orDie)
-        const names = workers.map((w) => w.worker ?? "?").join(", ")
-        // Not handed to the worker asking now: the failure is the system's.
-        yield* sql`UPDATE jobs SET worker = NULL WHERE id = ${row.id}`.pipe(Effect.orDie)
-        const system: Principal = { sub: "system:job-timeouts", tenantId, roles: [], source: "local" }
-        yield* instances.command(system, row.instance_id, {
-          type: "FailJob",
-          jobId: row.id,
-          retries: 0,
-          errorMessage: `job ${row.id} timed out ${
-            Number(row.lock_expiries)
-          } times (workers: ${names}); its lock ran out each time`,
-          retryAt: null,
-          incidentType: "JOB_TIMEOUTS_EXCEEDED"
-        }, `job-timeouts:${row.id}:${Number(row.lock_expiries)}`).pipe(
-          Effect.catchCause((cause) =>
-            Effect.logWarning(`job ${row.id} could not be dead-lettered after its timeouts`, cause)
-          )
-        )
-        return true
-      }), { concurrency: 1 })
+  const lease = (tenantId: string, request: ActivationRequest, nowText: string, deadline: string) =>
+    Effect.gen(function*() {
+      const limit = request.maxJobsToActivate ?? DEFAULT_MAX_JOBS
+      const leased: Array<Job> = []
+      for (let round = 0; round < 3 && leased.length < limit; round++) {
+        const ids = (yield* candidates(tenantId, request.type, nowText, limit - leased.length)).map((row) => row.id)
+        if (ids.length === 0) break
+        for (const id of ids) leasing.add(id)
+        const answers = yield* Effect.forEach(
+          ids,
+          (id) =>
+            clusterFailuresAsDefects(
+              jobs(JobId.make(id)).Lease({
+                tenantId,
+                actor: request.worker,
+                worker: request.worker,
+                deadline,
+                now: nowText
+              })
+            ).pipe(Effect.catch(() => Effect.succeed(null))),
+          { concurrency: "unbounded" }
+        ).pipe(Effect.ensuring(Effect.sync(() => ids.forEach((id) => leasing.delete(id)))))
+        const won = answers.filter((job): job is Job => job !== null)
+        leased.push(...won)
+        if (won.length === ids.length) break
+      }
+      return leased
+    })
 
   const activateNow = (tenantId: string, request: ActivationRequest) =>
     Effect.gen(function*() {
       const now = yield* nowMillis
       const nowText = new Date(now).toISOString()
       const deadline = new Date(now + (request.timeout ?? DEFAULT_LOCK_MS)).toISOString()
-      // A job is activatable when nobody holds it or its holder's lock ran out; jobs of suspended instances wait.
-      // The two kinds are picked apart so each walks its own index in order and stops at the limit: the cost follows
-      // the jobs handed out, not the backlog or the jobs in flight.
-      const limit = request.maxJobsToActivate ?? DEFAULT_MAX_JOBS
-      const rows = yield* sql<
-        JobRow & { readonly previous_state: string; readonly previous_worker: string | null }
-      >`WITH expired AS (
-            SELECT j.id, j.created_at, j.state AS previous_state, j.worker AS previous_worker FROM jobs j
-            WHERE j.tenant_id = ${tenantId} AND j.type = ${request.type} AND j.state = 'ACTIVATED'
-              AND j.deadline < ${nowText}
-              AND NOT EXISTS (SELECT 1 FROM process_instances i WHERE i.id = j.instance_id AND i.state <> 'ACTIVE')
-            ORDER BY j.deadline LIMIT ${limit}
-            FOR UPDATE OF j SKIP LOCKED),
-          ready AS (
-            SELECT j.id, j.created_at, j.state AS previous_state, j.worker AS previous_worker FROM jobs j
-            WHERE j.tenant_id = ${tenantId} AND j.type = ${request.type} AND j.state = 'ACTIVATABLE'
-              AND (j.deadline IS NULL OR j.deadline <= ${nowText})
-              AND NOT EXISTS (SELECT 1 FROM process_instances i WHERE i.id = j.instance_id AND i.state <> 'ACTIVE')
-            ORDER BY j.created_at, j.id LIMIT ${limit}
-            FOR UPDATE OF j SKIP LOCKED),
-          picked AS (
-            SELECT * FROM (SELECT * FROM expired UNION ALL SELECT * FROM ready) candidates
-            ORDER BY created_at, id LIMIT ${limit})
-          UPDATE jobs SET state = 'ACTIVATED', worker = ${request.worker}, deadline = ${deadline}, updated_at = ${nowText},
-            lock_expiries = jobs.lock_expiries + CASE WHEN picked.previous_state = 'ACTIVATED' THEN 1 ELSE 0 END
-          FROM picked WHERE jobs.id = picked.id
-          RETURNING jobs.*, picked.previous_state, picked.previous_worker`.pipe(Effect.orDie)
-      const expired = rows.filter((row) => row.previous_state === "ACTIVATED")
-      const deadLettered = new Set<string>()
-      if (expired.length > 0) {
-        const outcomes = yield* recordExpiries(tenantId, expired, nowText)
-        expired.forEach((row, i) => outcomes[i] === true && deadLettered.add(row.id))
-      }
-      const locked = rows.filter((row) => !deadLettered.has(row.id)).map(toJob)
+      const locked = (yield* lease(tenantId, request, nowText, deadline))
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
       const jobs = yield* withVariablesNow(locked)
       if (jobs.length > 0) yield* Metric.update(jobsActivated, jobs.length)

@@ -1,5 +1,6 @@
 // A job's retries as operators see them: its retry policy (the backoff after a failure), the pending retry, the
-// record of failed attempts; and the levers — retry now (skip the backoff) or cancel the retry (an incident instead).
+// record of failed attempts; and the levers — retry now (skip the backoff) or cancel the retry (an incident instead),
+// pulled by the job's entity (actors/JobLive.ts).
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
@@ -14,8 +15,8 @@ import {
 } from "../schema/ApiErrors.ts"
 import type { JobId } from "../schema/ResourceIds.ts"
 import type { Job, RetryAttempt, RetryPolicy, RetryState } from "../schema/Work.ts"
+import { clusterFailuresAsDefects, JobEntityClient } from "./JobEntityClient.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
-import { Work } from "./Work.ts"
 
 interface RetryRow {
   readonly id: string
@@ -48,7 +49,7 @@ export class JobRetries extends Context.Service<JobRetries, JobRetriesShape>()("
     JobRetries,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const work = yield* Work
+      const jobs = yield* JobEntityClient
 
       const state = (tenantId: string, jobId: JobId) =>
         Effect.gen(function*() {
@@ -71,54 +72,27 @@ export class JobRetries extends Context.Service<JobRetries, JobRetriesShape>()("
           }
         })
 
-      const open = (tenantId: string, jobId: JobId) =>
-        Effect.gen(function*() {
-          const current = yield* state(tenantId, jobId)
-          if (current.state !== "ACTIVATABLE" && current.state !== "ACTIVATED" && current.state !== "FAILED") {
-            return yield* conflict(`job ${jobId} is ${current.state.toLowerCase()}: it has no retries to manage`)
-          }
-          return current
-        })
-
-      const pending = (tenantId: string, jobId: JobId) =>
-        Effect.gen(function*() {
-          const current = yield* open(tenantId, jobId)
-          if (!current.waiting) {
-            return yield* conflict(`job ${jobId} has no pending retry`, [{
-              field: "id",
-              message: "no retry is waiting",
-              code: "NO_PENDING_RETRY"
-            }])
-          }
-          return current
-        })
-
       return {
         state,
         setPolicy: (principal, jobId, input) =>
           Effect.gen(function*() {
-            yield* open(principal.tenantId, jobId)
-            yield* sql`UPDATE jobs SET retry_policy = ${
-              toJson(input.policy)
-            }::jsonb WHERE tenant_id = ${principal.tenantId} AND id = ${jobId}`.pipe(Effect.orDie)
-            if (input.retries !== undefined) yield* work.updateRetries(principal, jobId, input.retries)
+            yield* clusterFailuresAsDefects(
+              jobs(jobId).SetRetryPolicy({ tenantId: principal.tenantId, actor: principal.sub, ...input })
+            )
             return yield* state(principal.tenantId, jobId)
           }),
         retryNow: (principal, jobId) =>
           Effect.gen(function*() {
-            yield* pending(principal.tenantId, jobId)
-            yield* sql`UPDATE jobs SET deadline = NULL WHERE tenant_id = ${principal.tenantId} AND id = ${jobId} AND state = 'ACTIVATABLE'`
-              .pipe(Effect.orDie)
+            yield* clusterFailuresAsDefects(
+              jobs(jobId).RetryNow({ tenantId: principal.tenantId, actor: principal.sub })
+            )
             return yield* state(principal.tenantId, jobId)
           }),
         cancelRetry: (principal, jobId) =>
           Effect.gen(function*() {
-            yield* pending(principal.tenantId, jobId)
-            // No more attempts: the job is dead-lettered into an incident, as when its retries run out.
-            yield* work.failJob(principal, jobId, {
-              retries: 0,
-              errorMessage: `pending retry canceled by ${principal.sub}`
-            })
+            yield* clusterFailuresAsDefects(
+              jobs(jobId).CancelRetry({ tenantId: principal.tenantId, actor: principal.sub })
+            )
             return yield* state(principal.tenantId, jobId)
           }),
         history: (tenantId, jobId) =>

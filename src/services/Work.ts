@@ -1,6 +1,7 @@
-// Jobs, human tasks and incidents as workers and people see them. Reads and job locking work on the projections;
-// completing goes to the instance's entity with a command id derived from the job or task, so a retried completion
-// is applied once.
+// Jobs, human tasks and incidents as workers and people see them. Reads work on the projections; what changes a job
+// goes to the job's entity (actors/Job.ts), which leases it and forwards its outcome to the instance's entity; a task's
+// completion goes to the instance's entity. Command ids derived from the job or task make a retried completion apply
+// once.
 import { Clock, Context, Effect, Layer, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
@@ -23,6 +24,7 @@ import { isUuid } from "./Ids.ts"
 import { type IncidentRow, toIncident } from "./IncidentRows.ts"
 import { type ActivationRequest, DEFAULT_LOCK_MS, type JobRow, makeJobActivation, toJob } from "./JobActivation.ts"
 import { JobAvailability } from "./JobAvailability.ts"
+import { clusterFailuresAsDefects, JobEntityClient } from "./JobEntityClient.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
 import { queryInstant } from "./QueryInstant.ts"
 import { backoffFor } from "./RetryBackoff.ts"
@@ -110,9 +112,6 @@ export interface WorkShape {
   ) => Effect.Effect<PageOf<Incident>>
 }
 
-/** The engine's job result carries no `type` tag (only an ad-hoc subprocess's job takes one). */
-const withoutType = ({ type: _, ...result }: typeof AdHocJobResult.Type) => result
-
 export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
   static readonly layer = Layer.effect(
     Work,
@@ -121,15 +120,6 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
       const instances = yield* ProcessInstances
       const config = yield* AppConfig
       const availability = yield* JobAvailability
-
-      const jobById = (tenantId: string, id: JobId) =>
-        Effect.gen(function*() {
-          const rows = yield* sql<JobRow>`SELECT * FROM jobs WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
-            Effect.orDie
-          )
-          if (rows[0] === undefined) return yield* notFound("job", id)
-          return rows[0]
-        })
 
       const taskById = (tenantId: string, id: TaskId) =>
         Effect.gen(function*() {
@@ -140,7 +130,8 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
           return rows[0]
         })
 
-      const { activateNow } = makeJobActivation(sql, instances, config)
+      const jobs = yield* JobEntityClient
+      const { activateNow } = makeJobActivation(sql, jobs)
 
       return {
         activateJobs: (tenantId, request) =>
@@ -161,107 +152,30 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             return jobs
           })).pipe(Stream.flattenIterable),
         completeJob: (principal, jobId, variables, result) =>
-          Effect.gen(function*() {
-            const job = yield* jobById(principal.tenantId, jobId)
-            if (job.state === "COMPLETED" || job.state === "CANCELED") {
-              return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()} and cannot be completed`)
-            }
-            const reply = yield* instances.apply(
-              principal,
-              job.instance_id,
-              {
-                type: "CompleteJob",
-                jobId,
-                variables,
-                ...(result === undefined ? {} : { result: withoutType(result) })
-              },
-              `complete-job:${jobId}`
-            )
-            // The completion changed the row's state and time only: no need to read it again.
-            return reply.committedAt === undefined
-              ? toJob(yield* jobById(principal.tenantId, jobId))
-              : toJob({ ...job, state: "COMPLETED", updated_at: reply.committedAt })
-          }),
-        throwError: (principal, jobId, error) =>
-          Effect.gen(function*() {
-            const job = yield* jobById(principal.tenantId, jobId)
-            if (job.state !== "ACTIVATABLE" && job.state !== "ACTIVATED") {
-              return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()}: no error can be thrown for it`)
-            }
-            yield* instances.command(principal, job.instance_id, {
-              type: "ThrowError",
-              jobId,
-              errorCode: error.errorCode,
-              errorMessage: error.errorMessage ?? "",
-              variables: error.variables ?? {}
-            }, `job-error:${jobId}`)
-            return toJob(yield* jobById(principal.tenantId, jobId))
-          }),
-        failJob: (principal, jobId, failure) =>
-          Effect.gen(function*() {
-            const job = yield* jobById(principal.tenantId, jobId)
-            if (job.state !== "ACTIVATABLE" && job.state !== "ACTIVATED") {
-              return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()}: only an open job can fail`)
-            }
-            // Without an explicit count, one retry is used up (Camunda 7's habit; Zeebe workers send the count).
-            const retries = Math.max(0, failure.retries ?? Number(job.retries) - 1)
-            const now = yield* nowMillis
-            // Without a backoff from the worker, the job's retry policy decides (attempt = failures so far + 1).
-            const policy = job.retry_policy === null || job.retry_policy === undefined
-              ? null
-              : fromJson<RetryPolicy>(job.retry_policy)
-            const failures = policy === null || failure.retryBackOff !== undefined
-              ? 0
-              : countOf(
-                yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM job_failures WHERE job_id = ${jobId}`.pipe(
-                  Effect.orDie
-                )
-              )
-            const backOff = failure.retryBackOff ?? (policy === null ? 0 : backoffFor(policy, failures + 1))
-            yield* instances.command(principal, job.instance_id, {
-              type: "FailJob",
-              jobId,
-              retries,
-              errorMessage: failure.errorMessage ?? "",
-              retryAt: backOff > 0 && retries > 0 ? new Date(now + backOff).toISOString() : null,
-              ...(failure.variables === undefined ? {} : { variables: failure.variables })
+          clusterFailuresAsDefects(
+            jobs(jobId).Complete({
+              tenantId: principal.tenantId,
+              actor: principal.sub,
+              variables,
+              ...(result === undefined ? {} : { result })
             })
-            return toJob(yield* jobById(principal.tenantId, jobId))
-          }),
+          ),
+        throwError: (principal, jobId, error) =>
+          clusterFailuresAsDefects(
+            jobs(jobId).ThrowError({ tenantId: principal.tenantId, actor: principal.sub, ...error })
+          ),
+        failJob: (principal, jobId, failure) =>
+          clusterFailuresAsDefects(
+            jobs(jobId).Fail({ tenantId: principal.tenantId, actor: principal.sub, ...failure })
+          ),
         updateRetries: (principal, jobId, retries) =>
-          Effect.gen(function*() {
-            const job = yield* jobById(principal.tenantId, jobId)
-            if (job.state !== "ACTIVATABLE" && job.state !== "ACTIVATED" && job.state !== "FAILED") {
-              return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()}: its retries cannot change`)
-            }
-            yield* instances.command(principal, job.instance_id, { type: "UpdateJobRetries", jobId, retries })
-            return toJob(yield* jobById(principal.tenantId, jobId))
-          }),
+          clusterFailuresAsDefects(
+            jobs(jobId).UpdateRetries({ tenantId: principal.tenantId, actor: principal.sub, retries })
+          ),
         heartbeat: (principal, jobId, beat) =>
-          Effect.gen(function*() {
-            const job = yield* jobById(principal.tenantId, jobId)
-            if (job.state !== "ACTIVATED") {
-              return yield* conflict(
-                `job ${jobId} is ${job.state.toLowerCase()}: only an activated job has a lock to extend`
-              )
-            }
-            if (beat.worker !== undefined && beat.worker !== job.worker) {
-              return yield* conflict(`job ${jobId} is locked by ${job.worker}, not ${beat.worker}`, [{
-                field: "worker",
-                message: `locked by ${job.worker}`,
-                code: "NOT_LOCK_HOLDER"
-              }])
-            }
-            const now = yield* nowMillis
-            const rows = yield* sql<JobRow>`UPDATE jobs SET deadline = ${
-              new Date(now + (beat.timeout ?? DEFAULT_LOCK_MS)).toISOString()
-            },
-                updated_at = ${new Date(now).toISOString()}
-              WHERE tenant_id = ${principal.tenantId} AND id = ${jobId} AND state = 'ACTIVATED' AND worker IS NOT DISTINCT FROM ${job.worker}
-              RETURNING *`.pipe(Effect.orDie)
-            if (rows[0] === undefined) return yield* conflict(`job ${jobId} changed meanwhile; activate it again`)
-            return toJob(rows[0])
-          }),
+          clusterFailuresAsDefects(
+            jobs(jobId).Heartbeat({ tenantId: principal.tenantId, actor: principal.sub, ...beat })
+          ).pipe(Effect.catchTags({ ValidationError: Effect.die, BusinessError: Effect.die })),
         listJobs: (tenantId, filter, page) =>
           Effect.gen(function*() {
             const where = sql.and([

@@ -1,0 +1,275 @@
+// The Job entity: each message reads the job's row, decides, and writes the lease columns or forwards the outcome to
+// the instance's entity (with the job's command ids). It keeps nothing in memory between messages: the row is the
+// truth (the instance's commits close it), and the entity is what puts this job's messages in one line.
+import { Duration, Effect, Layer } from "effect"
+import { Entity } from "effect/cluster"
+import { SqlClient } from "effect/sql"
+import type { Principal } from "../auth/Principal.ts"
+import { AppConfig } from "../config.ts"
+import { countOf, fromJson, toJson } from "../persistence/SqlValues.ts"
+import { conflict, notFound } from "../schema/ApiErrors.ts"
+import type { AdHocJobResult, RetryPolicy } from "../schema/Work.ts"
+import { newId } from "../services/Ids.ts"
+import { DEFAULT_LOCK_MS, type JobRow, toJob } from "../services/JobActivation.ts"
+import { ProcessInstances } from "../services/ProcessInstances.ts"
+import { backoffFor } from "../services/RetryBackoff.ts"
+import { isoOrNull, nowMillis } from "../services/Time.ts"
+import { JobEntity } from "./Job.ts"
+
+/** The engine's job result carries no `type` tag (only an ad-hoc subprocess's job takes one). */
+const withoutType = ({ type: _, ...result }: typeof AdHocJobResult.Type) => result
+
+type LeasedRow = JobRow & { readonly previous_state: string; readonly previous_worker: string | null }
+
+const behaviour = Effect.gen(function*() {
+  const jobId = (yield* Entity.CurrentAddress).entityId
+  const sql = yield* SqlClient.SqlClient
+  const instances = yield* ProcessInstances
+  const config = yield* AppConfig
+
+  const asPrincipal = (payload: { readonly tenantId: string; readonly actor: string }): Principal => ({
+    sub: payload.actor,
+    tenantId: payload.tenantId,
+    roles: [],
+    source: "local"
+  })
+
+  const row = (tenantId: string) =>
+    Effect.gen(function*() {
+      const [found] = yield* sql<JobRow>`SELECT * FROM jobs WHERE tenant_id = ${tenantId} AND id = ${jobId}`.pipe(
+        Effect.orDie
+      )
+      if (found === undefined) return yield* notFound("job", jobId)
+      return found
+    })
+
+  const open = (tenantId: string, doing: string) =>
+    Effect.flatMap(row(tenantId), (job) =>
+      job.state === "ACTIVATABLE" || job.state === "ACTIVATED"
+        ? Effect.succeed(job)
+        : Effect.fail(conflict(`job ${jobId} is ${job.state.toLowerCase()}: ${doing}`)))
+
+  /** A job waiting for its retry: activatable, with its backoff's end ahead. */
+  const pendingRetry = (tenantId: string) =>
+    Effect.gen(function*() {
+      const job = yield* row(tenantId)
+      if (job.state !== "ACTIVATABLE" && job.state !== "ACTIVATED" && job.state !== "FAILED") {
+        return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()}: it has no retries to manage`)
+      }
+      const deadline = isoOrNull(job.deadline)
+      if (job.state !== "ACTIVATABLE" || deadline === null || Date.parse(deadline) <= (yield* nowMillis)) {
+        return yield* conflict(`job ${jobId} has no pending retry`, [{
+          field: "id",
+          message: "no retry is waiting",
+          code: "NO_PENDING_RETRY"
+        }])
+      }
+      return job
+    })
+
+  const reread = (tenantId: string) => Effect.map(row(tenantId), toJob)
+
+  const fail = (
+    principal: Principal,
+    job: JobRow,
+    failure: {
+      readonly retries?: number | undefined
+      readonly errorMessage?: string | undefined
+      readonly retryBackOff?: number | undefined
+      readonly variables?: Readonly<Record<string, unknown>> | undefined
+    }
+  ) =>
+    Effect.gen(function*() {
+      // Without an explicit count, one retry is used up (Camunda 7's habit; Zeebe workers send the count).
+      const retries = Math.max(0, failure.retries ?? Number(job.retries) - 1)
+      const now = yield* nowMillis
+      // Without a backoff from the worker, the job's retry policy decides (attempt = failures so far + 1).
+      const policy = job.retry_policy === null || job.retry_policy === undefined
+        ? null
+        : fromJson<RetryPolicy>(job.retry_policy)
+      const failures = policy === null || failure.retryBackOff !== undefined ? 0 : countOf(
+        yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM job_failures WHERE job_id = ${jobId}`.pipe(
+          Effect.orDie
+        )
+      )
+      const backOff = failure.retryBackOff ?? (policy === null ? 0 : backoffFor(policy, failures + 1))
+      yield* instances.apply(principal, job.instance_id, {
+        type: "FailJob",
+        jobId,
+        retries,
+        errorMessage: failure.errorMessage ?? "",
+        retryAt: backOff > 0 && retries > 0 ? new Date(now + backOff).toISOString() : null,
+        ...(failure.variables === undefined ? {} : { variables: failure.variables })
+      }, yield* newId)
+    })
+
+  const updateRetries = (principal: Principal, job: JobRow, retries: number) =>
+    job.state !== "ACTIVATABLE" && job.state !== "ACTIVATED" && job.state !== "FAILED"
+      ? Effect.fail(conflict(`job ${jobId} is ${job.state.toLowerCase()}: its retries cannot change`))
+      : Effect.asVoid(Effect.flatMap(
+        newId,
+        (commandId) =>
+          instances.apply(principal, job.instance_id, { type: "UpdateJobRetries", jobId, retries }, commandId)
+      ))
+
+  /**
+   * The lease the job held ran out: its worker crashed or hung. Each expiry is recorded in the job's retry history;
+   * at JOB_TIMEOUT_LIMIT the job is not handed out again but fails into a JOB_TIMEOUTS_EXCEEDED incident naming the
+   * count and the workers. Answers whether the job was dead-lettered.
+   */
+  const recordExpiry = (tenantId: string, leased: LeasedRow, now: string) =>
+    Effect.gen(function*() {
+      yield* sql`INSERT INTO job_failures (tenant_id, job_id, attempt, worker, error_message, retries_left, retry_at, failed_at, kind)
+        SELECT ${tenantId}, ${jobId}, (SELECT count(*) + 1 FROM job_failures WHERE job_id = ${jobId}), ${leased.previous_worker},
+          ${`the lock of worker ${
+        leased.previous_worker ?? "?"
+      } ran out before it completed, failed or extended the job`},
+          ${leased.retries}, NULL, ${now}, 'LOCK_EXPIRED'`.pipe(Effect.orDie)
+      if (Number(leased.lock_expiries) < config.jobTimeoutLimit) return false
+      const workers = yield* sql<{ worker: string | null }>`SELECT DISTINCT worker FROM job_failures
+        WHERE job_id = ${jobId} AND kind = 'LOCK_EXPIRED' ORDER BY worker`.pipe(Effect.orDie)
+      const names = workers.map((w) => w.worker ?? "?").join(", ")
+      // Not handed to the worker asking now: the failure is the system's.
+      yield* sql`UPDATE jobs SET worker = NULL WHERE id = ${jobId}`.pipe(Effect.orDie)
+      const system: Principal = { sub: "system:job-timeouts", tenantId, roles: [], source: "local" }
+      yield* instances.apply(system, leased.instance_id, {
+        type: "FailJob",
+        jobId,
+        retries: 0,
+        errorMessage: `job ${jobId} timed out ${
+          Number(leased.lock_expiries)
+        } times (workers: ${names}); its lock ran out each time`,
+        retryAt: null,
+        incidentType: "JOB_TIMEOUTS_EXCEEDED"
+      }, `job-timeouts:${jobId}:${Number(leased.lock_expiries)}`).pipe(
+        Effect.catchCause((cause) =>
+          Effect.logWarning(`job ${jobId} could not be dead-lettered after its timeouts`, cause)
+        )
+      )
+      return true
+    })
+
+  return JobEntity.of({
+    Lease: ({ payload }) =>
+      Effect.gen(function*() {
+        // One statement: the lease is taken only if the row still allows it (the instance may have closed the job or
+        // been suspended since the worker's query saw it), and the state it had says whether a lease ran out.
+        const [leased] = yield* sql<LeasedRow>`WITH previous AS (
+              SELECT id, state AS previous_state, worker AS previous_worker FROM jobs
+              WHERE id = ${jobId} AND tenant_id = ${payload.tenantId})
+            UPDATE jobs SET state = 'ACTIVATED', worker = ${payload.worker}, deadline = ${payload.deadline},
+              updated_at = ${payload.now},
+              lock_expiries = jobs.lock_expiries + CASE WHEN jobs.state = 'ACTIVATED' THEN 1 ELSE 0 END
+            FROM previous
+            WHERE jobs.id = previous.id
+              AND ((jobs.state = 'ACTIVATABLE' AND (jobs.deadline IS NULL OR jobs.deadline <= ${payload.now}))
+                OR (jobs.state = 'ACTIVATED' AND jobs.deadline < ${payload.now}))
+              AND NOT EXISTS (SELECT 1 FROM process_instances i WHERE i.id = jobs.instance_id AND i.state <> 'ACTIVE')
+            RETURNING jobs.*, previous.previous_state, previous.previous_worker`.pipe(Effect.orDie)
+        if (leased === undefined) return null
+        if (leased.previous_state === "ACTIVATED" && (yield* recordExpiry(payload.tenantId, leased, payload.now))) {
+          return null
+        }
+        return toJob(leased)
+      }),
+    Complete: ({ payload }) =>
+      Effect.gen(function*() {
+        const job = yield* row(payload.tenantId)
+        if (job.state === "COMPLETED" || job.state === "CANCELED") {
+          return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()} and cannot be completed`)
+        }
+        const reply = yield* instances.apply(asPrincipal(payload), job.instance_id, {
+          type: "CompleteJob",
+          jobId,
+          variables: payload.variables,
+          ...(payload.result === undefined ? {} : { result: withoutType(payload.result) })
+        }, `complete-job:${jobId}`)
+        // The completion changed the row's state and time only: no need to read it again.
+        return reply.committedAt === undefined
+          ? yield* reread(payload.tenantId)
+          : toJob({ ...job, state: "COMPLETED", updated_at: reply.committedAt })
+      }),
+    ThrowError: ({ payload }) =>
+      Effect.gen(function*() {
+        const job = yield* open(payload.tenantId, "no error can be thrown for it")
+        yield* instances.apply(asPrincipal(payload), job.instance_id, {
+          type: "ThrowError",
+          jobId,
+          errorCode: payload.errorCode,
+          errorMessage: payload.errorMessage ?? "",
+          variables: payload.variables ?? {}
+        }, `job-error:${jobId}`)
+        return yield* reread(payload.tenantId)
+      }),
+    Fail: ({ payload }) =>
+      Effect.gen(function*() {
+        const job = yield* open(payload.tenantId, "only an open job can fail")
+        yield* fail(asPrincipal(payload), job, payload)
+        return yield* reread(payload.tenantId)
+      }),
+    UpdateRetries: ({ payload }) =>
+      Effect.gen(function*() {
+        yield* updateRetries(asPrincipal(payload), yield* row(payload.tenantId), payload.retries)
+        return yield* reread(payload.tenantId)
+      }),
+    Heartbeat: ({ payload }) =>
+      Effect.gen(function*() {
+        const job = yield* row(payload.tenantId)
+        if (job.state !== "ACTIVATED") {
+          return yield* conflict(
+            `job ${jobId} is ${job.state.toLowerCase()}: only an activated job has a lock to extend`
+          )
+        }
+        if (payload.worker !== undefined && payload.worker !== job.worker) {
+          return yield* conflict(`job ${jobId} is locked by ${job.worker}, not ${payload.worker}`, [{
+            field: "worker",
+            message: `locked by ${job.worker}`,
+            code: "NOT_LOCK_HOLDER"
+          }])
+        }
+        const now = yield* nowMillis
+        const [extended] = yield* sql<JobRow>`UPDATE jobs
+            SET deadline = ${new Date(now + (payload.timeout ?? DEFAULT_LOCK_MS)).toISOString()},
+              updated_at = ${new Date(now).toISOString()}
+            WHERE tenant_id = ${payload.tenantId} AND id = ${jobId} AND state = 'ACTIVATED'
+              AND worker IS NOT DISTINCT FROM ${job.worker}
+            RETURNING *`.pipe(Effect.orDie)
+        // The instance closed the job meanwhile (canceled, say).
+        if (extended === undefined) return yield* conflict(`job ${jobId} changed meanwhile; activate it again`)
+        return toJob(extended)
+      }),
+    SetRetryPolicy: ({ payload }) =>
+      Effect.gen(function*() {
+        const job = yield* row(payload.tenantId)
+        if (job.state !== "ACTIVATABLE" && job.state !== "ACTIVATED" && job.state !== "FAILED") {
+          return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()}: it has no retries to manage`)
+        }
+        yield* sql`UPDATE jobs SET retry_policy = ${toJson(payload.policy)}::jsonb
+          WHERE tenant_id = ${payload.tenantId} AND id = ${jobId}`.pipe(Effect.orDie)
+        if (payload.retries !== undefined) yield* updateRetries(asPrincipal(payload), job, payload.retries)
+      }),
+    RetryNow: ({ payload }) =>
+      Effect.gen(function*() {
+        yield* pendingRetry(payload.tenantId)
+        yield* sql`UPDATE jobs SET deadline = NULL
+          WHERE tenant_id = ${payload.tenantId} AND id = ${jobId} AND state = 'ACTIVATABLE'`.pipe(Effect.orDie)
+      }),
+    CancelRetry: ({ payload }) =>
+      Effect.gen(function*() {
+        const job = yield* pendingRetry(payload.tenantId)
+        // No more attempts: the job is dead-lettered into an incident, as when its retries run out.
+        yield* fail(asPrincipal(payload), job, {
+          retries: 0,
+          errorMessage: `pending retry canceled by ${payload.actor}`
+        })
+      })
+  })
+})
+
+/** Idle job entities go after a few seconds: they hold nothing but their place in line. */
+export const JobLive = Layer.unwrap(
+  Effect.map(
+    AppConfig,
+    (config) => JobEntity.toLayer(behaviour, { maxIdleTime: Duration.seconds(Math.min(config.entityIdleSeconds, 10)) })
+  )
+)

@@ -1,0 +1,130 @@
+// A job's messages are handled one at a time by the job's entity: completions, failures, heartbeats, retry-now and
+// leases racing each other for the same job apply in some order, each once — never twice, never half.
+import { describe, expect, it } from "vitest"
+import { givenTenant } from "../support/Scenario.ts"
+
+const oneTask = (key: string) => ({
+  id: key,
+  nodes: [
+    { id: "start", type: "startEvent" },
+    { id: "work", type: "serviceTask", properties: { taskType: `${key}-work` } },
+    { id: "end", type: "endEvent" }
+  ],
+  flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
+})
+
+const jobState = async (
+  client: { get: (path: string) => Promise<{ ok: () => any }> },
+  instanceId: string
+): Promise<string> => (await client.get(`/jobs?processInstanceId=${instanceId}`)).ok().items[0].state
+
+const countOf = (events: ReadonlyArray<{ type: string }>, type: string) => events.filter((e) => e.type === type).length
+
+describe("the job's entity", () => {
+  it("applies one of many concurrent completions; the others answer 409 or the recorded outcome", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(oneTask("race"))
+    const instance = await owner.start(deployment.id, {})
+    const [job] = await owner.activateJobs("race-work")
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => owner.post(`/jobs/${job.id}/complete`, { variables: { by: i } }))
+    )
+    expect(answers.every((answer) => answer.status === 200 || answer.status === 409)).toBe(true)
+    expect(answers.some((answer) => answer.status === 200)).toBe(true)
+    const history = await owner.history(instance.id)
+    expect(countOf(history, "JobCompleted")).toBe(1)
+    expect((await owner.get(`/process-instances/${instance.id}`)).ok().state).toBe("COMPLETED")
+    expect(await jobState(owner, instance.id)).toBe("COMPLETED")
+  })
+
+  it("a completion racing a lease that ran out and a new worker's activation applies once", async () => {
+    const tenant = await givenTenant()
+    const owner = await tenant.owner()
+    const deployment = await owner.deploy(oneTask("expiry"))
+    const instance = await owner.start(deployment.id, {})
+    const take = (worker: string) =>
+      owner.post("/jobs/activation", { type: "expiry-work", worker, maxJobsToActivate: 1, timeout: 1000 })
+    const [job] = (await take("slow")).ok().jobs
+    tenant.app.clock.advance("2 seconds")
+    const [late, reactivation] = await Promise.all([
+      owner.post(`/jobs/${job.id}/complete`, { variables: { by: "slow" } }),
+      take("fast")
+    ])
+    // Either order is valid: the late completion wins (the new worker gets nothing, or a job it cannot complete), or
+    // the new worker leases the job first and the late completion still completes it (as Zeebe accepts).
+    expect(late.status).toBe(200)
+    const taken = reactivation.ok().jobs
+    if (taken.length === 1) {
+      const second = await owner.post(`/jobs/${job.id}/complete`, { variables: { by: "fast" } })
+      expect(second.status).toBe(409)
+    }
+    const history = await owner.history(instance.id)
+    expect(countOf(history, "JobCompleted")).toBe(1)
+    expect((await owner.get(`/process-instances/${instance.id}`)).ok().variables).toMatchObject({ by: "slow" })
+  })
+
+  it("retry-now racing a failure, an activation and a heartbeat leaves one consistent job", async () => {
+    const tenant = await givenTenant()
+    const owner = await tenant.owner()
+    const deployment = await owner.deploy(oneTask("backoff"))
+    const instance = await owner.start(deployment.id, {})
+    const [job] = await owner.activateJobs("backoff-work")
+    ;(await owner.post(`/jobs/${job.id}/fail`, { retries: 2, errorMessage: "later", retryBackOff: 60_000 })).ok()
+    expect((await owner.activateJobs("backoff-work")).length).toBe(0)
+    const [retried, activated, beat] = await Promise.all([
+      owner.post(`/jobs/${job.id}/retry-now`),
+      owner.post("/jobs/activation", { type: "backoff-work", worker: "w", maxJobsToActivate: 1 }),
+      owner.post(`/jobs/${job.id}/heartbeat`, { worker: "w" })
+    ])
+    expect(retried.status).toBe(200)
+    // The heartbeat came before or after the lease: a 409 before (nothing to extend), a 200 after.
+    expect([200, 409]).toContain(beat.status)
+    const leased = activated.ok().jobs.length === 1
+      ? activated.ok().jobs
+      : (await owner.post("/jobs/activation", { type: "backoff-work", worker: "w", maxJobsToActivate: 1 })).ok().jobs
+    expect(leased.map((j: { id: string }) => j.id)).toEqual([job.id])
+    // Leased once: nobody else gets it while the lease runs.
+    expect((await owner.activateJobs("backoff-work")).length).toBe(0)
+    ;(await owner.post(`/jobs/${job.id}/complete`, {})).ok()
+    const history = await owner.history(instance.id)
+    expect(countOf(history, "JobFailed")).toBe(1)
+    expect(countOf(history, "JobCompleted")).toBe(1)
+  })
+
+  it("concurrent activations by several workers hand each job to one of them", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(oneTask("share"))
+    for (let i = 0; i < 20; i++) await owner.start(deployment.id, { i })
+    const rounds = await Promise.all(
+      ["a", "b", "c", "d"].map((worker) =>
+        owner.post("/jobs/activation", { type: "share-work", worker, maxJobsToActivate: 8 })
+      )
+    )
+    const ids = rounds.flatMap((round) => round.ok().jobs.map((j: { id: string }) => j.id))
+    expect(new Set(ids).size).toBe(ids.length)
+    const rest = (await owner.post("/jobs/activation", { type: "share-work", worker: "e", maxJobsToActivate: 50 }))
+      .ok().jobs
+    expect(ids.length + rest.length).toBe(20)
+  })
+
+  it("another tenant's job is not found, whatever the message", async () => {
+    const owner = await (await givenTenant()).owner()
+    const stranger = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(oneTask("mine"))
+    await owner.start(deployment.id, {})
+    const [job] = await owner.activateJobs("mine-work")
+    for (
+      const [path, body] of [
+        ["complete", {}],
+        ["fail", { errorMessage: "x" }],
+        ["error", { errorCode: "E" }],
+        ["heartbeat", {}],
+        ["retries", { retries: 3 }],
+        ["retry-now", undefined]
+      ] as const
+    ) {
+      expect((await stranger.post(`/jobs/${job.id}/${path}`, body)).status).toBe(404)
+    }
+    expect(await jobState(owner, job.processInstanceId)).toBe("ACTIVATED")
+  })
+})
