@@ -53,6 +53,7 @@ import { MetricsRoute } from "./observability/MetricsRoute.ts"
 import { TracingLive } from "./observability/Tracing.ts"
 import { DatabaseLive } from "./persistence/Database.ts"
 import { InstanceStore } from "./persistence/InstanceStore.ts"
+import { JobLeases } from "./persistence/JobLeases.ts"
 import { MigrationsLive } from "./persistence/Migrations.ts"
 import { AuditLog } from "./services/AuditLog.ts"
 import { BatchOperations } from "./services/BatchOperations.ts"
@@ -134,7 +135,7 @@ const EnginesLive = Layer.mergeAll(
   Layer.provideMerge(Layer.mergeAll(Connections.layer, Projects.layer, LegacyForms.layer)),
   Layer.provideMerge(FormDefinitions.layer),
   Layer.provideMerge(Layer.mergeAll(Work.layer, IncidentRecovery.layer)),
-  Layer.provideMerge(JobEntityClient.layer),
+  Layer.provideMerge(Layer.mergeAll(JobEntityClient.layer, JobLeases.layer)),
   Layer.provideMerge(OutboxRelay.layer),
   Layer.provideMerge(Signals.layer),
   Layer.provideMerge(

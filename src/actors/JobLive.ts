@@ -6,6 +6,7 @@ import { Entity } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { AppConfig } from "../config.ts"
+import { JobLeases } from "../persistence/JobLeases.ts"
 import { countOf, fromJson, toJson } from "../persistence/SqlValues.ts"
 import { conflict, notFound } from "../schema/ApiErrors.ts"
 import type { AdHocJobResult, RetryPolicy } from "../schema/Work.ts"
@@ -26,6 +27,7 @@ const behaviour = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const instances = yield* ProcessInstances
   const config = yield* AppConfig
+  const leases = yield* JobLeases
 
   const asPrincipal = (payload: { readonly tenantId: string; readonly actor: string }): Principal => ({
     sub: payload.actor,
@@ -152,20 +154,15 @@ const behaviour = Effect.gen(function*() {
   return JobEntity.of({
     Lease: ({ payload }) =>
       Effect.gen(function*() {
-        // One statement: the lease is taken only if the row still allows it (the instance may have closed the job or
-        // been suspended since the worker's query saw it), and the state it had says whether a lease ran out.
-        const [leased] = yield* sql<LeasedRow>`WITH previous AS (
-              SELECT id, state AS previous_state, worker AS previous_worker FROM jobs
-              WHERE id = ${jobId} AND tenant_id = ${payload.tenantId})
-            UPDATE jobs SET state = 'ACTIVATED', worker = ${payload.worker}, deadline = ${payload.deadline},
-              updated_at = ${payload.now},
-              lock_expiries = jobs.lock_expiries + CASE WHEN jobs.state = 'ACTIVATED' THEN 1 ELSE 0 END
-            FROM previous
-            WHERE jobs.id = previous.id
-              AND ((jobs.state = 'ACTIVATABLE' AND (jobs.deadline IS NULL OR jobs.deadline <= ${payload.now}))
-                OR (jobs.state = 'ACTIVATED' AND jobs.deadline < ${payload.now}))
-              AND NOT EXISTS (SELECT 1 FROM process_instances i WHERE i.id = jobs.instance_id AND i.state <> 'ACTIVE')
-            RETURNING jobs.*, previous.previous_state, previous.previous_worker`.pipe(Effect.orDie)
+        // The lease is taken only if the row still allows it (the instance may have closed the job or been suspended
+        // since the worker's query saw it); the state it had says whether a lease ran out.
+        const leased = (yield* leases.lease({
+          jobId,
+          tenantId: payload.tenantId,
+          worker: payload.worker,
+          deadline: payload.deadline,
+          now: payload.now
+        })) as LeasedRow | undefined
         if (leased === undefined) return null
         if (leased.previous_state === "ACTIVATED" && (yield* recordExpiry(payload.tenantId, leased, payload.now))) {
           return null

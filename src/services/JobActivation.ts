@@ -1,7 +1,7 @@
 // Job activation: find up to N jobs of a type that may be leased, ask each job's entity for the lease (the entity
 // counts a lease that ran out, and dead-letters the job at JOB_TIMEOUT_LIMIT), and hand each leased job the variables
 // its instance holds now (engine/JobVariables.ts).
-import { Effect, Metric } from "effect"
+import { Effect, Metric, Semaphore } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import type { InstanceState } from "../engine/InstanceState.ts"
@@ -108,6 +108,17 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient) => 
 
   // Jobs this node is leasing right now: a concurrent activation here does not pick them again.
   const leasing = new Set<string>()
+  const pickers = new Map<string, Semaphore.Semaphore>()
+  const pickerOf = (tenantId: string, type: string) => {
+    const key = `${tenantId}\u0000${type}`
+    let picker = pickers.get(key)
+    if (picker === undefined) {
+      if (pickers.size >= 10_000) pickers.clear()
+      picker = Semaphore.makeUnsafe(1)
+      pickers.set(key, picker)
+    }
+    return picker
+  }
 
   /** Up to `limit` jobs that may be leased now: leases that ran out first (by deadline), then the oldest waiting. */
   const candidates = (tenantId: string, type: string, nowText: string, limit: number) => {
@@ -138,9 +149,20 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient) => 
       const limit = request.maxJobsToActivate ?? DEFAULT_MAX_JOBS
       const leased: Array<Job> = []
       for (let round = 0; round < 3 && leased.length < limit; round++) {
-        const ids = (yield* candidates(tenantId, request.type, nowText, limit - leased.length)).map((row) => row.id)
+        // Picked one activation at a time per job type on this node, and marked before the next one looks: two
+        // workers polling here never ask for the same jobs.
+        const ids = yield* pickerOf(tenantId, request.type).withPermits(1)(
+          // Suspended: the query must leave out the jobs marked while it waited for its turn.
+          Effect.map(
+            Effect.suspend(() => candidates(tenantId, request.type, nowText, limit - leased.length)),
+            (found) => {
+              const ids = found.map((row) => row.id)
+              for (const id of ids) leasing.add(id)
+              return ids
+            }
+          )
+        )
         if (ids.length === 0) break
-        for (const id of ids) leasing.add(id)
         const answers = yield* Effect.forEach(
           ids,
           (id) =>
