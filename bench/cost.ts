@@ -3,6 +3,7 @@
 // service's CPU milliseconds per request (and PostgreSQL's, on PostgreSQL). CPU per request hardly depends on how busy
 // the machine is, so this is the figure to compare before and after a change to the hot path.
 //   COUNT=2000 CONCURRENCY=16 DB=postgres|pglite npm run bench:cost
+//   CPU_PROF=<dir> also writes the service's CPU profile there (node --cpu-prof)
 import { readFileSync } from "node:fs"
 import { cpuMillisOf, onFreshDatabase, postgresCpuMillis, signedIn, startService } from "./ServiceUnderTest.ts"
 
@@ -48,7 +49,7 @@ const measure = async (
 }
 
 const run = async (env: Record<string, string>) => {
-  const service = await startService(env)
+  const service = await startService(env, process.env["CPU_PROF"] ? ["--cpu-prof", `--cpu-prof-dir=${process.env["CPU_PROF"]}`] : [])
   const pid = service.child.pid!
   try {
     const { call, token } = await signedIn(service.base)
@@ -78,7 +79,9 @@ const run = async (env: Record<string, string>) => {
     }, Math.ceil(COUNT / 32)).then(() => console.log(`(activated ${jobs.length}; the row above is per request)`))
     await measure(pid, "complete job → end", (i) => call("POST", `/jobs/${jobs[i]}/complete`, {}), jobs.length)
   } finally {
-    service.child.kill("SIGKILL")
+    // With CPU_PROF the profile is written as the process exits: a graceful stop.
+    if (process.env["CPU_PROF"] === undefined) service.child.kill("SIGKILL")
+    else await new Promise((resolve) => service.child.once("exit", resolve).kill("SIGTERM"))
   }
 }
 
