@@ -3,6 +3,7 @@
 // lasts LOCK_MILLIS unless renewed; a project OWNER (or the tenant's ADMIN) may take over someone else's lock.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import type { Principal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { type BusinessError, type Conflict, conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
@@ -36,16 +37,16 @@ type LockView = {
   readonly lock: { readonly holder: string; readonly expiresAt: string } | null
 }
 
+/** Reads take the request's tenant (CurrentTenant); changes take the caller, whose tenant it is. */
 export interface ModelsShape {
   readonly list: (
-    tenantId: string,
     filter: {
       readonly projectId?: string | undefined
       readonly folderId?: string | undefined
       readonly kind?: Model["kind"] | undefined
     },
     page: PageRequest
-  ) => Effect.Effect<PageOf<Model>>
+  ) => Effect.Effect<PageOf<Model>, never, CurrentTenant>
   readonly create: (
     principal: Principal,
     input: {
@@ -56,7 +57,7 @@ export interface ModelsShape {
       readonly content?: string | undefined
     }
   ) => Effect.Effect<Model, Failure>
-  readonly get: (tenantId: string, id: ModelId) => Effect.Effect<Model, NotFound>
+  readonly get: (id: ModelId) => Effect.Effect<Model, NotFound, CurrentTenant>
   readonly remove: (principal: Principal, id: ModelId) => Effect.Effect<Model, Failure>
   readonly save: (
     principal: Principal,
@@ -64,14 +65,14 @@ export interface ModelsShape {
     input: { readonly content: string; readonly baseRevision?: number | undefined; readonly note?: string | undefined }
   ) => Effect.Effect<Model, Failure>
   readonly revisions: (
-    tenantId: string,
     id: ModelId
   ) => Effect.Effect<
     ReadonlyArray<{ revision: number; author: string; note: string | null; content: string; createdAt: string }>,
-    NotFound
+    NotFound,
+    CurrentTenant
   >
   readonly restore: (principal: Principal, id: ModelId, revision: number) => Effect.Effect<Model, Failure>
-  readonly lock: (tenantId: string, id: ModelId) => Effect.Effect<LockView, NotFound>
+  readonly lock: (id: ModelId) => Effect.Effect<LockView, NotFound, CurrentTenant>
   readonly acquire: (principal: Principal, id: ModelId) => Effect.Effect<LockView, Failure>
   readonly release: (principal: Principal, id: ModelId) => Effect.Effect<LockView, Failure>
   readonly renew: (principal: Principal, id: ModelId) => Effect.Effect<LockView, Failure>
@@ -163,8 +164,9 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
         )
 
       return {
-        list: (tenantId, filter, page) =>
+        list: (filter, page) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const where = sql.and([
               sql`tenant_id = ${tenantId}`,
               ...(filter.projectId === undefined
@@ -207,7 +209,7 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
             })).pipe(Effect.orDie)
             return yield* view(yield* row(principal.tenantId, id))
           }),
-        get: (tenantId, id) => Effect.flatMap(row(tenantId, id), view),
+        get: (id) => Effect.flatMap(CurrentTenant, (tenantId) => Effect.flatMap(row(tenantId, id), view)),
         remove: (principal, id) =>
           Effect.gen(function*() {
             const model = yield* editable(principal, id)
@@ -240,8 +242,9 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
             }
             return yield* writeRevision(principal, model, input.content, input.note ?? null)
           }),
-        revisions: (tenantId, id) =>
+        revisions: (id) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             yield* row(tenantId, id)
             const rows = yield* sql<
               { revision: number; author: string; note: string | null; content: string; created_at: unknown }
@@ -270,8 +273,9 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
             if (old === undefined) return yield* notFound("model revision", `${revision} of model ${id}`)
             return yield* writeRevision(principal, model, old.content, `restored revision ${revision}`)
           }),
-        lock: (tenantId, id) =>
+        lock: (id) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const model = yield* row(tenantId, id)
             return { modelId: id, lock: lockOf(model, yield* nowMillis) }
           }),

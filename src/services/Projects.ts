@@ -2,6 +2,7 @@
 // OWNER; members manage nothing outside it. Writing to a project's models needs OWNER or EDITOR (or the tenant's ADMIN).
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import type { Principal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { type BusinessError, businessError, type Conflict, conflict, NotFound, notFound } from "../schema/ApiErrors.ts"
@@ -39,13 +40,14 @@ export interface FolderView {
   readonly createdAt: string
 }
 
+/** Reads take the request's tenant (CurrentTenant); changes take the caller, whose tenant it is. */
 export interface ProjectsShape {
-  readonly list: (tenantId: string, page: PageRequest) => Effect.Effect<PageOf<Project>>
+  readonly list: (page: PageRequest) => Effect.Effect<PageOf<Project>, never, CurrentTenant>
   readonly create: (
     principal: Principal,
     input: { readonly name: string; readonly description?: string | undefined }
   ) => Effect.Effect<Project>
-  readonly get: (tenantId: string, id: ProjectId) => Effect.Effect<Project, NotFound>
+  readonly get: (id: ProjectId) => Effect.Effect<Project, NotFound, CurrentTenant>
   readonly update: (
     principal: Principal,
     id: ProjectId,
@@ -53,9 +55,8 @@ export interface ProjectsShape {
   ) => Effect.Effect<Project, NotFound | BusinessError>
   readonly remove: (principal: Principal, id: ProjectId) => Effect.Effect<Project, NotFound | BusinessError>
   readonly members: (
-    tenantId: string,
     id: ProjectId
-  ) => Effect.Effect<ReadonlyArray<{ userId: string; role: ProjectRole; addedAt: string }>, NotFound>
+  ) => Effect.Effect<ReadonlyArray<{ userId: string; role: ProjectRole; addedAt: string }>, NotFound, CurrentTenant>
   readonly addMember: (
     principal: Principal,
     id: ProjectId,
@@ -67,7 +68,7 @@ export interface ProjectsShape {
     id: ProjectId,
     userId: string
   ) => Effect.Effect<{ userId: string; role: ProjectRole; addedAt: string }, NotFound | BusinessError | Conflict>
-  readonly folders: (tenantId: string, id: ProjectId) => Effect.Effect<ReadonlyArray<FolderView>, NotFound>
+  readonly folders: (id: ProjectId) => Effect.Effect<ReadonlyArray<FolderView>, NotFound, CurrentTenant>
   readonly createFolder: (
     principal: Principal,
     id: ProjectId,
@@ -142,8 +143,9 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
       return {
         requireRole,
         folderOf,
-        list: (tenantId, page) =>
+        list: (page) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             return yield* pagedQuery(sql, {
               select: sql`SELECT * FROM projects`,
               countFrom: sql`projects`,
@@ -166,7 +168,7 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
             })).pipe(Effect.orDie)
             return toProject(yield* Effect.orDie(row(principal.tenantId, id)))
           }),
-        get: (tenantId, id) => Effect.map(row(tenantId, id), toProject),
+        get: (id) => Effect.flatMap(CurrentTenant, (tenantId) => Effect.map(row(tenantId, id), toProject)),
         update: (principal, id, input) =>
           Effect.gen(function*() {
             yield* requireRole(principal, id, ["OWNER"])
@@ -186,8 +188,9 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
             yield* sql`DELETE FROM projects WHERE tenant_id = ${principal.tenantId} AND id = ${id}`.pipe(Effect.orDie)
             return toProject(current)
           }),
-        members: (tenantId, id) =>
+        members: (id) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             yield* row(tenantId, id)
             const rows = yield* sql<
               { user_id: string; role: ProjectRole; added_at: unknown }
@@ -235,8 +238,9 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
             yield* sql`DELETE FROM project_members WHERE project_id = ${id} AND user_id = ${userId}`.pipe(Effect.orDie)
             return memberRow(member)
           }),
-        folders: (tenantId, id) =>
+        folders: (id) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             yield* row(tenantId, id)
             const rows = yield* sql<
               { id: string; project_id: string; parent_folder_id: string | null; name: string; created_at: unknown }

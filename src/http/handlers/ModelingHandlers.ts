@@ -14,15 +14,15 @@ export const ProjectsHandlers = HttpApiBuilder.group(Api, "projects", (handlers)
   Effect.gen(function*() {
     const projects = yield* Projects
     return handlers
-      .handle("list", ({ query }) => Effect.flatMap(principal, (p) => projects.list(p.tenantId, pageRequest(query))))
+      .handle("list", ({ query }) => projects.list(pageRequest(query)))
       .handle("create", ({ payload }) => Effect.flatMap(principal, (p) => projects.create(p, payload)))
-      .handle("get", ({ params }) => Effect.flatMap(principal, (p) => projects.get(p.tenantId, params.id)))
+      .handle("get", ({ params }) => projects.get(params.id))
       .handle(
         "update",
         ({ params, payload }) => Effect.flatMap(principal, (p) => projects.update(p, params.id, payload))
       )
       .handle("remove", ({ params }) => Effect.flatMap(principal, (p) => projects.remove(p, params.id)))
-      .handle("members", ({ params }) => Effect.flatMap(principal, (p) => projects.members(p.tenantId, params.id)))
+      .handle("members", ({ params }) => projects.members(params.id))
       .handle(
         "addMember",
         ({ params, payload }) =>
@@ -32,7 +32,7 @@ export const ProjectsHandlers = HttpApiBuilder.group(Api, "projects", (handlers)
         "removeMember",
         ({ params }) => Effect.flatMap(principal, (p) => projects.removeMember(p, params.id, params.userId))
       )
-      .handle("folders", ({ params }) => Effect.flatMap(principal, (p) => projects.folders(p.tenantId, params.id)))
+      .handle("folders", ({ params }) => projects.folders(params.id))
       .handle(
         "createFolder",
         ({ params, payload }) => Effect.flatMap(principal, (p) => projects.createFolder(p, params.id, payload))
@@ -44,24 +44,22 @@ export const ModelsHandlers = HttpApiBuilder.group(Api, "models", (handlers) =>
     const models = yield* Models
     return handlers
       .handle("list", ({ query }) =>
-        Effect.flatMap(principal, (p) =>
-          models.list(
-            p.tenantId,
-            { projectId: query.projectId, folderId: query.folderId, kind: query.kind },
-            pageRequest(query)
-          )))
+        models.list(
+          { projectId: query.projectId, folderId: query.folderId, kind: query.kind },
+          pageRequest(query)
+        ))
       .handle("create", ({ payload }) => Effect.flatMap(principal, (p) => models.create(p, payload)))
-      .handle("get", ({ params }) => Effect.flatMap(principal, (p) => models.get(p.tenantId, params.id)))
+      .handle("get", ({ params }) => models.get(params.id))
       .handle("remove", ({ params }) => Effect.flatMap(principal, (p) => models.remove(p, params.id)))
       .handle("saveContent", ({ params, payload }) =>
         Effect.flatMap(principal, (p) => models.save(p, params.id, payload)))
       .handle("revisions", ({ params }) =>
-        Effect.flatMap(principal, (p) => models.revisions(p.tenantId, params.id)))
+        models.revisions(params.id))
       .handle("restore", ({ params, payload }) =>
         Effect.flatMap(principal, (p) =>
           models.restore(p, params.id, payload.revision)))
       .handle("lock", ({ params }) =>
-        Effect.flatMap(principal, (p) => models.lock(p.tenantId, params.id)))
+        models.lock(params.id))
       .handle("acquireLock", ({ params }) => Effect.flatMap(principal, (p) => models.acquire(p, params.id)))
       .handle("releaseLock", ({ params }) => Effect.flatMap(principal, (p) => models.release(p, params.id)))
       .handle("renewLock", ({ params }) => Effect.flatMap(principal, (p) => models.renew(p, params.id)))
@@ -72,12 +70,12 @@ export const DraftsHandlers = HttpApiBuilder.group(Api, "drafts", (handlers) =>
   Effect.gen(function*() {
     const drafts = yield* Drafts
     return handlers
-      .handle("list", ({ query }) => Effect.flatMap(principal, (p) => drafts.list(p, query.kind)))
-      .handle("create", ({ payload }) => Effect.flatMap(principal, (p) => drafts.create(p, payload)))
-      .handle("get", ({ params }) => Effect.flatMap(principal, (p) => drafts.get(p, params.id)))
-      .handle("save", ({ params, payload }) => Effect.flatMap(principal, (p) => drafts.save(p, params.id, payload)))
-      .handle("remove", ({ params }) => Effect.flatMap(principal, (p) => drafts.remove(p, params.id)))
-      .handle("promote", ({ params }) => Effect.flatMap(principal, (p) => drafts.promote(p, params.id)))
+      .handle("list", ({ query }) => drafts.list(query.kind))
+      .handle("create", ({ payload }) => drafts.create(payload))
+      .handle("get", ({ params }) => drafts.get(params.id))
+      .handle("save", ({ params, payload }) => drafts.save(params.id, payload))
+      .handle("remove", ({ params }) => drafts.remove(params.id))
+      .handle("promote", ({ params }) => drafts.promote(params.id))
   }))
 
 export const TemplatesHandlers = HttpApiBuilder.group(Api, "templates", (handlers) =>
