@@ -3,6 +3,8 @@
 // a draft connection may be saved while it is being filled in, and `test` says what is missing.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
+import { CurrentPrincipal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
 import {
@@ -68,32 +70,30 @@ const toConnection = (row: ConnectionRow): Connection => {
 
 type Failure = NotFound | Conflict | ValidationError
 
+/** The connections of the request's tenant (CurrentTenant), but for the connector runtime's `resolve`. */
 export interface ConnectionsShape {
   readonly list: (
-    tenantId: string,
     filter: { readonly connectorType?: string | undefined; readonly enabled?: boolean | undefined },
     page: PageRequest
-  ) => Effect.Effect<PageOf<Connection>>
+  ) => Effect.Effect<PageOf<Connection>, never, CurrentTenant>
+  /** Created by the caller (CurrentPrincipal). */
   readonly create: (
-    tenantId: string,
-    sub: string,
     input: {
       readonly name: string
       readonly connectorType: string
       readonly config: Readonly<Record<string, unknown>>
       readonly enabled?: boolean | undefined
     }
-  ) => Effect.Effect<Connection, Failure>
-  readonly get: (tenantId: string, id: ConnectionId) => Effect.Effect<Connection, NotFound>
+  ) => Effect.Effect<Connection, Failure, CurrentTenant | CurrentPrincipal>
+  readonly get: (id: ConnectionId) => Effect.Effect<Connection, NotFound, CurrentTenant>
   readonly update: (
-    tenantId: string,
     id: ConnectionId,
     input: { readonly name?: string | undefined; readonly config?: Readonly<Record<string, unknown>> | undefined }
-  ) => Effect.Effect<Connection, Failure>
-  readonly remove: (tenantId: string, id: ConnectionId) => Effect.Effect<Connection, NotFound>
-  readonly setEnabled: (tenantId: string, id: ConnectionId, enabled: boolean) => Effect.Effect<Connection, NotFound>
-  readonly test: (tenantId: string, id: ConnectionId) => Effect.Effect<typeof ConnectionTest.Type, NotFound>
-  /** By id or (case-insensitive) name, with secrets. */
+  ) => Effect.Effect<Connection, Failure, CurrentTenant>
+  readonly remove: (id: ConnectionId) => Effect.Effect<Connection, NotFound, CurrentTenant>
+  readonly setEnabled: (id: ConnectionId, enabled: boolean) => Effect.Effect<Connection, NotFound, CurrentTenant>
+  readonly test: (id: ConnectionId) => Effect.Effect<typeof ConnectionTest.Type, NotFound, CurrentTenant>
+  /** By id or (case-insensitive) name, with secrets; the tenant is given (the connector runtime works outside a request). */
   readonly resolve: (tenantId: string, nameOrId: string) => Effect.Effect<ResolvedConnection | undefined>
 }
 
@@ -120,8 +120,9 @@ export class Connections extends Context.Service<Connections, ConnectionsShape>(
         }])
 
       return {
-        list: (tenantId, filter, page) =>
+        list: (filter, page) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const where = sql.and([
               sql`tenant_id = ${tenantId}`,
               ...(filter.connectorType === undefined ? [] : [sql`connector_type = ${filter.connectorType}`]),
@@ -136,8 +137,10 @@ export class Connections extends Context.Service<Connections, ConnectionsShape>(
               toItem: toConnection
             })
           }).pipe(Effect.orDie),
-        create: (tenantId, sub, input) =>
+        create: (input) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
+            const sub = (yield* CurrentPrincipal).sub
             if (!CONNECTOR_TYPES.some((t) => t.type === input.connectorType)) {
               return yield* validationError(
                 "connectorType",
@@ -155,9 +158,10 @@ export class Connections extends Context.Service<Connections, ConnectionsShape>(
             )
             return toConnection(yield* row(tenantId, id))
           }),
-        get: (tenantId, id) => Effect.map(row(tenantId, id), toConnection),
-        update: (tenantId, id, input) =>
+        get: (id) => Effect.flatMap(CurrentTenant, (tenantId) => Effect.map(row(tenantId, id), toConnection)),
+        update: (id, input) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const current = yield* row(tenantId, id)
             const saved = fromJson<Record<string, unknown>>(current.config)
             // A masked secret sent back unchanged keeps the saved one.
@@ -176,28 +180,31 @@ export class Connections extends Context.Service<Connections, ConnectionsShape>(
             )
             return toConnection(yield* row(tenantId, id))
           }),
-        remove: (tenantId, id) =>
+        remove: (id) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const current = yield* row(tenantId, id)
             yield* sql`DELETE FROM connections WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
             return toConnection(current)
           }),
-        setEnabled: (tenantId, id, enabled) =>
+        setEnabled: (id, enabled) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             yield* row(tenantId, id)
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`UPDATE connections SET enabled = ${enabled}, updated_at = ${now} WHERE tenant_id = ${tenantId} AND id = ${id}`
               .pipe(Effect.orDie)
             return toConnection(yield* row(tenantId, id))
           }),
-        test: (tenantId, id) =>
-          Effect.map(row(tenantId, id), (current) => {
-            const problems = configurationProblems(
-              current.connector_type,
-              fromJson<Record<string, unknown>>(current.config)
-            )
-            return { connectionId: id, complete: problems.length === 0, problems }
-          }),
+        test: (id) =>
+          Effect.flatMap(CurrentTenant, (tenantId) =>
+            Effect.map(row(tenantId, id), (current) => {
+              const problems = configurationProblems(
+                current.connector_type,
+                fromJson<Record<string, unknown>>(current.config)
+              )
+              return { connectionId: id, complete: problems.length === 0, problems }
+            })),
         resolve: (tenantId, nameOrId) =>
           Effect.gen(function*() {
             const rows = isUuid(nameOrId)

@@ -1,5 +1,6 @@
 // The port through which business rule tasks evaluate decisions: the latest version of a decision id in the tenant.
 import { Context, Effect, Layer } from "effect"
+import { inTenant } from "../auth/CurrentTenant.ts"
 import { Decisions } from "./Decisions.ts"
 
 export class DecisionNotEvaluated extends Error {
@@ -7,7 +8,7 @@ export class DecisionNotEvaluated extends Error {
 }
 
 export interface DecisionEvaluatorShape {
-  /** The decision's whole result, and its output columns as separate variables. */
+  /** The decision's whole result (the tenant is given: business rule tasks run outside a request), and its output columns as separate variables. */
   readonly evaluateLatest: (
     tenantId: string,
     decisionId: string,
@@ -32,7 +33,8 @@ export class DecisionEvaluator
       const decisions = yield* Decisions
       return {
         evaluateLatest: (tenantId, decisionId, variables, versionTag) =>
-          decisions.evaluateLatest(tenantId, decisionId, variables, versionTag).pipe(
+          decisions.evaluateLatest(decisionId, variables, versionTag).pipe(
+            inTenant(tenantId),
             Effect.map((evaluation) => ({
               result: evaluation.result,
               outputs:

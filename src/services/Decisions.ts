@@ -2,6 +2,8 @@
 // file with many decisions; every decision is the next version of its key. Parsed models are cached by id.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
+import { CurrentPrincipal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
 import { type BusinessError, type NotFound, notFound, type ValidationError } from "../schema/ApiErrors.ts"
@@ -42,59 +44,61 @@ export interface EvaluatedDecision extends Evaluation {
 
 type EvaluateError = NotFound | BusinessError | ValidationError
 
+/** The decisions of the request's tenant (CurrentTenant). */
 export interface DecisionsShape {
-  readonly deployTable: (tenantId: string, actor: string, table: unknown) => Effect.Effect<Decision, ValidationError>
-  readonly importXml: (tenantId: string, actor: string, xml: string) => Effect.Effect<DecisionModel, ValidationError>
+  /** Deploys into the request's tenant (CurrentTenant), recorded as the caller's (CurrentPrincipal). */
+  readonly deployTable: (table: unknown) => Effect.Effect<Decision, ValidationError, CurrentTenant | CurrentPrincipal>
+  readonly importXml: (xml: string) => Effect.Effect<DecisionModel, ValidationError, CurrentTenant | CurrentPrincipal>
   readonly list: (
-    tenantId: string,
     filter: { readonly key?: string | undefined },
     page: PageRequest
-  ) => Effect.Effect<PageOf<Decision>>
-  readonly get: (tenantId: string, id: string) => Effect.Effect<{
-    readonly decision: Decision
-    readonly requiredDecisions: ReadonlyArray<string>
-    readonly requiredInputs: ReadonlyArray<string>
-    readonly table: unknown
-  }, NotFound>
-  readonly xmlOf: (tenantId: string, id: string) => Effect.Effect<string, NotFound>
+  ) => Effect.Effect<PageOf<Decision>, never, CurrentTenant>
+  readonly get: (id: string) => Effect.Effect<
+    {
+      readonly decision: Decision
+      readonly requiredDecisions: ReadonlyArray<string>
+      readonly requiredInputs: ReadonlyArray<string>
+      readonly table: unknown
+    },
+    NotFound,
+    CurrentTenant
+  >
+  readonly xmlOf: (id: string) => Effect.Effect<string, NotFound, CurrentTenant>
   readonly evaluate: (
-    tenantId: string,
     id: string,
     variables: Readonly<Record<string, unknown>>,
     options: EvaluationOptions
-  ) => Effect.Effect<EvaluatedDecision, EvaluateError>
+  ) => Effect.Effect<EvaluatedDecision, EvaluateError, CurrentTenant>
   /** The latest version of a decision key (business rule tasks). */
   readonly evaluateLatest: (
-    tenantId: string,
     key: string,
     variables: Readonly<Record<string, unknown>>,
     /** Bind to the latest version deployed with this zeebe:versionTag (business rule tasks' bindingType). */
     versionTag?: string | null
-  ) => Effect.Effect<EvaluatedDecision, EvaluateError>
+  ) => Effect.Effect<EvaluatedDecision, EvaluateError, CurrentTenant>
   readonly listModels: (
-    tenantId: string,
     page: PageRequest
   ) => Effect.Effect<
-    PageOf<Omit<DecisionModel, "decisions" | "decisionServices" | "inputs"> & { readonly decisionCount: number }>
+    PageOf<Omit<DecisionModel, "decisions" | "decisionServices" | "inputs"> & { readonly decisionCount: number }>,
+    never,
+    CurrentTenant
   >
-  readonly getModel: (tenantId: string, id: DecisionModelId) => Effect.Effect<DecisionModel, NotFound>
-  readonly modelXml: (tenantId: string, id: DecisionModelId) => Effect.Effect<string, NotFound>
+  readonly getModel: (id: DecisionModelId) => Effect.Effect<DecisionModel, NotFound, CurrentTenant>
+  readonly modelXml: (id: DecisionModelId) => Effect.Effect<string, NotFound, CurrentTenant>
   readonly evaluateInModel: (
-    tenantId: string,
     modelId: DecisionModelId,
     /** The decision's key, DMN id or name. */
     decisionRef: string,
     variables: Readonly<Record<string, unknown>>,
     options?: { readonly typed?: boolean | undefined }
-  ) => Effect.Effect<EvaluatedDecision, EvaluateError>
+  ) => Effect.Effect<EvaluatedDecision, EvaluateError, CurrentTenant>
   readonly evaluateService: (
-    tenantId: string,
     modelId: DecisionModelId,
     /** The service's DMN id or name. */
     serviceRef: string,
     variables: Readonly<Record<string, unknown>>,
     options?: { readonly typed?: boolean | undefined }
-  ) => Effect.Effect<EvaluatedDecision, EvaluateError>
+  ) => Effect.Effect<EvaluatedDecision, EvaluateError, CurrentTenant>
 }
 
 const MODEL_CACHE_SIZE = 500
@@ -212,15 +216,19 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
         })
 
       return {
-        deployTable: (tenantId, actor, table) =>
+        deployTable: (table) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
+            const actor = (yield* CurrentPrincipal).sub
             const generated = yield* engine.fromTable(table)
             const model = yield* engine.parse(generated.xml)
             const stored = yield* store(tenantId, actor, generated.xml, model, "JSON_TABLE", table)
             return stored.decisions.find((d) => d.key === generated.decisionId) ?? stored.decisions[0]!
           }),
-        importXml: (tenantId, actor, xml) =>
+        importXml: (xml) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
+            const actor = (yield* CurrentPrincipal).sub
             const model = yield* engine.parse(xml)
             const stored = yield* store(tenantId, actor, xml, model, "DMN_XML", undefined)
             return toModel(
@@ -237,8 +245,9 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
               stored.decisions
             )
           }),
-        list: (tenantId, filter, page) =>
+        list: (filter, page) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const where = sql.and([
               sql`d.tenant_id = ${tenantId}`,
               ...(filter.key === undefined ? [] : [sql`d.key = ${filter.key}`])
@@ -253,8 +262,9 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
               toItem: toDecision
             })
           }).pipe(Effect.orDie),
-        get: (tenantId, id) =>
+        get: (id) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const row = yield* decisionRow(tenantId, id)
             const model = yield* parsed(yield* modelRow(tenantId, row.decision_model_id))
             const summary = model.decisions.find((d) => d.key === row.key)
@@ -265,15 +275,21 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
               table: row.source === null ? null : fromJson(row.source)
             }
           }),
-        xmlOf: (tenantId, id) =>
+        xmlOf: (id) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const row = yield* decisionRow(tenantId, id)
             return (yield* modelRow(tenantId, row.decision_model_id)).dmn_xml
           }),
-        evaluate: (tenantId, id, variables, options) =>
-          Effect.flatMap(decisionRow(tenantId, id), (row) => evaluateRow(tenantId, row, variables, options)),
-        evaluateLatest: (tenantId, key, variables, versionTag) =>
+        evaluate: (id, variables, options) =>
+          Effect.flatMap(
+            CurrentTenant,
+            (tenantId) =>
+              Effect.flatMap(decisionRow(tenantId, id), (row) => evaluateRow(tenantId, row, variables, options))
+          ),
+        evaluateLatest: (key, variables, versionTag) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const tagged = versionTag == null ? sql`true` : sql`d.version_tag = ${versionTag}`
             const rows = yield* sql<
               DecisionRow
@@ -286,8 +302,9 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
             }
             return yield* evaluateRow(tenantId, rows[0], variables, { trace: false })
           }),
-        listModels: (tenantId, page) =>
+        listModels: (page) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             return yield* pagedQuery(sql, {
               select: sql`SELECT m.id, m.name, m.namespace, m.format, m.created_by, m.created_at,
                   (SELECT count(*) FROM decisions d WHERE d.decision_model_id = m.id) AS decision_count
@@ -307,14 +324,17 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
               })
             })
           }).pipe(Effect.orDie),
-        getModel: (tenantId, id) =>
+        getModel: (id) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const row = yield* modelRow(tenantId, id)
             return toModel(row, yield* parsed(row), yield* decisionsOfModel(tenantId, id))
           }),
-        modelXml: (tenantId, id) => Effect.map(modelRow(tenantId, id), (row) => row.dmn_xml),
-        evaluateInModel: (tenantId, modelId, decisionRef, variables, options) =>
+        modelXml: (id) =>
+          Effect.flatMap(CurrentTenant, (tenantId) => Effect.map(modelRow(tenantId, id), (row) => row.dmn_xml)),
+        evaluateInModel: (modelId, decisionRef, variables, options) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const row = yield* modelRow(tenantId, modelId)
             const model = yield* linked(tenantId, yield* parsed(row))
             const summary = decisionByRef(model, decisionRef)
@@ -332,8 +352,9 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
               outputName: null
             }
           }),
-        evaluateService: (tenantId, modelId, serviceRef, variables, options) =>
+        evaluateService: (modelId, serviceRef, variables, options) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const model = yield* linked(tenantId, yield* parsed(yield* modelRow(tenantId, modelId)))
             const service = serviceByRef(model, serviceRef)
             if (service === undefined) return yield* notFound("decision service", serviceRef)

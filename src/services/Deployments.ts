@@ -2,6 +2,8 @@
 // instances start from a deployment id; a suspended deployment refuses new starts (and, later, timer fires).
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
+import { CurrentPrincipal } from "../auth/Principal.ts"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { dueAt } from "../bpmn/Timer.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
@@ -59,34 +61,30 @@ export type DeploymentSource =
   | { readonly format: "BPMN_XML"; readonly xml: string }
   | { readonly format: "JSON_GRAPH"; readonly graph: unknown }
 
+/** The deployments of the request's tenant (CurrentTenant). */
 export interface DeploymentsShape {
+  /** Deploys a new version, recorded as the caller's (CurrentPrincipal). */
   readonly deploy: (
-    tenantId: string,
-    actor: string,
     source: DeploymentSource
-  ) => Effect.Effect<Deployment, ValidationError>
+  ) => Effect.Effect<Deployment, ValidationError, CurrentTenant | CurrentPrincipal>
   readonly list: (
-    tenantId: string,
     filter: { readonly key?: string | undefined },
     page: PageRequest
-  ) => Effect.Effect<PageOf<Deployment>>
-  readonly get: (tenantId: string, id: DeploymentId) => Effect.Effect<DeploymentDetail, NotFound>
-  readonly nodes: (tenantId: string, id: DeploymentId) => Effect.Effect<ReadonlyArray<ModelNode>, NotFound>
+  ) => Effect.Effect<PageOf<Deployment>, never, CurrentTenant>
+  readonly get: (id: DeploymentId) => Effect.Effect<DeploymentDetail, NotFound, CurrentTenant>
+  readonly nodes: (id: DeploymentId) => Effect.Effect<ReadonlyArray<ModelNode>, NotFound, CurrentTenant>
   readonly setState: (
-    tenantId: string,
     id: DeploymentId,
     state: Deployment["state"]
-  ) => Effect.Effect<Deployment, NotFound>
+  ) => Effect.Effect<Deployment, NotFound, CurrentTenant>
   readonly remove: (
-    tenantId: string,
     id: DeploymentId,
     includeFinishedInstances: boolean
-  ) => Effect.Effect<Deployment, NotFound | BusinessError>
+  ) => Effect.Effect<Deployment, NotFound | BusinessError, CurrentTenant>
   /** The stored executable graph of a deployment (the engine's input). */
   readonly graphOf: (
-    tenantId: string,
     id: DeploymentId
-  ) => Effect.Effect<{ readonly deployment: Deployment; readonly graph: ProcessGraph }, NotFound>
+  ) => Effect.Effect<{ readonly deployment: Deployment; readonly graph: ProcessGraph }, NotFound, CurrentTenant>
 }
 
 const SUMMARY_COLUMNS =
@@ -157,15 +155,18 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
         })
 
       return {
-        deploy: (tenantId, actor, source) =>
+        deploy: (source) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
+            const actor = (yield* CurrentPrincipal).sub
             const model = source.format === "BPMN_XML"
               ? yield* models.fromXml(source.xml)
               : yield* models.fromJson(source.graph)
             return yield* insertVersion(tenantId, actor, model, source)
           }),
-        list: (tenantId, filter, page) =>
+        list: (filter, page) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const where = sql.and([
               sql`tenant_id = ${tenantId}`,
               ...(filter.key === undefined ? [] : [sql`key = ${filter.key}`])
@@ -180,25 +181,32 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
               toItem: toDeployment
             })
           }).pipe(Effect.orDie),
-        get: (tenantId, id) => Effect.map(getRow(tenantId, id, `${SUMMARY_COLUMNS}, bpmn_xml, source`), toDetail),
-        nodes: (tenantId, id) =>
+        get: (id) =>
+          Effect.flatMap(
+            CurrentTenant,
+            (tenantId) => Effect.map(getRow(tenantId, id, `${SUMMARY_COLUMNS}, bpmn_xml, source`), toDetail)
+          ),
+        nodes: (id) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const row = yield* getRow(tenantId, id, "id, bpmn_xml, source, format")
             const model = row.format === "JSON_GRAPH"
               ? yield* models.fromJson(fromJson(row.source))
               : yield* models.fromXml(row.bpmn_xml ?? "")
             return model.nodes
           }).pipe(Effect.catchTag("ValidationError", Effect.die)),
-        setState: (tenantId, id, state) =>
+        setState: (id, state) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             yield* getRow(tenantId, id, "id")
             const now = yield* nowIso
             const rows = yield* sql<DeploymentRow>`UPDATE deployments SET state = ${state}, updated_at = ${now}
               WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING ${summary}`.pipe(Effect.orDie)
             return toDeployment(rows[0]!)
           }),
-        remove: (tenantId, id, includeFinishedInstances) =>
+        remove: (id, includeFinishedInstances) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const row = yield* getRow(tenantId, id, SUMMARY_COLUMNS)
             return yield* sql.withTransaction(Effect.gen(function*() {
               const instances = yield* sql<{ running: unknown; finished: unknown }>`SELECT
@@ -228,11 +236,12 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
               return toDeployment(row)
             })).pipe(Effect.catchTag("SqlError", Effect.die))
           }),
-        graphOf: (tenantId, id) =>
-          Effect.map(
-            getRow(tenantId, id, `${SUMMARY_COLUMNS}, graph`),
-            (row) => ({ deployment: toDeployment(row), graph: fromJson<ProcessGraph>(row.graph) })
-          )
+        graphOf: (id) =>
+          Effect.flatMap(CurrentTenant, (tenantId) =>
+            Effect.map(
+              getRow(tenantId, id, `${SUMMARY_COLUMNS}, graph`),
+              (row) => ({ deployment: toDeployment(row), graph: fromJson<ProcessGraph>(row.graph) })
+            ))
       }
     })
   )

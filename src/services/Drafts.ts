@@ -4,7 +4,8 @@
 // draft is kept, and promoting it is refused with a clear 422.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Principal } from "../auth/Principal.ts"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
+import { CurrentPrincipal } from "../auth/Principal.ts"
 import { contentOf, fromJson, storedContent, toJson } from "../persistence/SqlValues.ts"
 import {
   type BusinessError,
@@ -46,20 +47,21 @@ const toDraft = (row: DraftRow): Draft => ({
 
 type Failure = NotFound | Conflict | ValidationError | BusinessError
 
+type Caller = CurrentTenant | CurrentPrincipal
+
+/** The caller's own drafts: the request's tenant (CurrentTenant) and caller (CurrentPrincipal). */
 export interface DraftsShape {
-  readonly list: (principal: Principal, kind: Draft["kind"] | undefined) => Effect.Effect<ReadonlyArray<Draft>>
+  readonly list: (kind: Draft["kind"] | undefined) => Effect.Effect<ReadonlyArray<Draft>, never, Caller>
   readonly create: (
-    principal: Principal,
     input: { readonly kind: Draft["kind"]; readonly name: string; readonly content: unknown }
-  ) => Effect.Effect<Draft>
-  readonly get: (principal: Principal, id: DraftId) => Effect.Effect<Draft, NotFound>
+  ) => Effect.Effect<Draft, never, Caller>
+  readonly get: (id: DraftId) => Effect.Effect<Draft, NotFound, Caller>
   readonly save: (
-    principal: Principal,
     id: DraftId,
     input: { readonly name?: string | undefined; readonly content?: unknown }
-  ) => Effect.Effect<Draft, NotFound>
-  readonly remove: (principal: Principal, id: DraftId) => Effect.Effect<Draft, NotFound>
-  readonly promote: (principal: Principal, id: DraftId) => Effect.Effect<Draft, Failure>
+  ) => Effect.Effect<Draft, NotFound, Caller>
+  readonly remove: (id: DraftId) => Effect.Effect<Draft, NotFound, Caller>
+  readonly promote: (id: DraftId) => Effect.Effect<Draft, Failure, Caller>
 }
 
 export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Drafts") {
@@ -71,25 +73,29 @@ export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Dra
       const decisions = yield* Decisions
 
       // Another user's draft answers like a missing one.
-      const row = (principal: Principal, id: DraftId) =>
+      /** The tenant and the user whose drafts these are. */
+      const caller = Effect.gen(function*() {
+        return { tenantId: yield* CurrentTenant, sub: (yield* CurrentPrincipal).sub }
+      })
+
+      const row = (id: DraftId) =>
         Effect.gen(function*() {
+          const owner = yield* caller
           const [found] = yield* sql<
             DraftRow
-          >`SELECT * FROM drafts WHERE tenant_id = ${principal.tenantId} AND id = ${id} AND owner = ${principal.sub}`
+          >`SELECT * FROM drafts WHERE tenant_id = ${owner.tenantId} AND id = ${id} AND owner = ${owner.sub}`
             .pipe(Effect.orDie)
           if (found === undefined) return yield* notFound("draft", id)
           return found
         })
 
       /** Deploys the draft's content; the deployed resource's kind, id, key and version. */
-      const deploy = (principal: Principal, draft: DraftRow) =>
+      const deploy = (draft: DraftRow) =>
         Effect.gen(function*() {
           const content = contentOf(draft.content)
           switch (draft.kind) {
             case "PROCESS": {
               const deployment = yield* deployments.deploy(
-                principal.tenantId,
-                principal.sub,
                 typeof content === "string"
                   ? { format: "BPMN_XML", xml: content }
                   : { format: "JSON_GRAPH", graph: content }
@@ -98,7 +104,7 @@ export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Dra
             }
             case "DECISION": {
               if (typeof content === "string") {
-                const model = yield* decisions.importXml(principal.tenantId, principal.sub, content)
+                const model = yield* decisions.importXml(content)
                 const first = model.decisions[0]
                 return {
                   kind: "decisionModel",
@@ -107,7 +113,7 @@ export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Dra
                   version: first?.version ?? 1
                 }
               }
-              const decision = yield* decisions.deployTable(principal.tenantId, principal.sub, content)
+              const decision = yield* decisions.deployTable(content)
               return { kind: "decision", id: decision.id, key: decision.key, version: decision.version }
             }
             case "FORM":
@@ -121,26 +127,28 @@ export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Dra
         })
 
       return {
-        list: (principal, kind) =>
-          Effect.map(
-            sql<DraftRow>`SELECT * FROM drafts WHERE tenant_id = ${principal.tenantId} AND owner = ${principal.sub}
+        list: (kind) =>
+          Effect.flatMap(caller, (owner) =>
+            Effect.map(
+              sql<DraftRow>`SELECT * FROM drafts WHERE tenant_id = ${owner.tenantId} AND owner = ${owner.sub}
               ${kind === undefined ? sql`` : sql`AND kind = ${kind}`} ORDER BY updated_at DESC, id`.pipe(Effect.orDie),
-            (rows) => rows.map(toDraft)
-          ),
-        create: (principal, input) =>
+              (rows) => rows.map(toDraft)
+            )),
+        create: (input) =>
           Effect.gen(function*() {
+            const owner = yield* caller
             const id = DraftId.make(yield* newId)
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`INSERT INTO drafts (tenant_id, id, owner, kind, name, content, promoted_to, created_at, updated_at)
-              VALUES (${principal.tenantId}, ${id}, ${principal.sub}, ${input.kind}, ${input.name}, ${
+              VALUES (${owner.tenantId}, ${id}, ${owner.sub}, ${input.kind}, ${input.name}, ${
               storedContent(input.content ?? null)
             }::jsonb, NULL, ${now}, ${now})`.pipe(Effect.orDie)
-            return toDraft(yield* Effect.orDie(row(principal, id)))
+            return toDraft(yield* Effect.orDie(row(id)))
           }),
-        get: (principal, id) => Effect.map(row(principal, id), toDraft),
-        save: (principal, id, input) =>
+        get: (id) => Effect.map(row(id), toDraft),
+        save: (id, input) =>
           Effect.gen(function*() {
-            const current = yield* row(principal, id)
+            const current = yield* row(id)
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`UPDATE drafts SET name = ${input.name ?? current.name},
                 content = ${
@@ -148,28 +156,28 @@ export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Dra
             }::jsonb,
                 promoted_to = NULL, updated_at = ${now}
               WHERE id = ${id}`.pipe(Effect.orDie)
-            return toDraft(yield* row(principal, id))
+            return toDraft(yield* row(id))
           }),
-        remove: (principal, id) =>
+        remove: (id) =>
           Effect.gen(function*() {
-            const current = yield* row(principal, id)
+            const current = yield* row(id)
             yield* sql`DELETE FROM drafts WHERE id = ${id}`.pipe(Effect.orDie)
             return toDraft(current)
           }),
-        promote: (principal, id) =>
+        promote: (id) =>
           Effect.gen(function*() {
-            const current = yield* row(principal, id)
+            const current = yield* row(id)
             if (current.promoted_to !== null) {
               const done = fromJson<{ kind: string; id: string }>(current.promoted_to)
               return yield* conflict(
                 `draft ${id} was already promoted (${done.kind} ${done.id}); save it again to promote a new version`
               )
             }
-            const promoted = yield* deploy(principal, current)
+            const promoted = yield* deploy(current)
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`UPDATE drafts SET promoted_to = ${toJson(promoted)}::jsonb, updated_at = ${now} WHERE id = ${id}`
               .pipe(Effect.orDie)
-            return toDraft(yield* row(principal, id))
+            return toDraft(yield* row(id))
           })
       }
     })

@@ -3,6 +3,7 @@
 // (patch them, or restore them as they were at a history event).
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { inTenant } from "../auth/CurrentTenant.ts"
 import type { Principal } from "../auth/Principal.ts"
 import {
   type BusinessError,
@@ -74,7 +75,9 @@ export class IncidentRecovery
                 break
               case "rollback": {
                 // The instance's variables as they were right after that history event.
-                const snapshot = yield* instances.snapshot(principal.tenantId, instanceId, action.eventSeq)
+                const snapshot = yield* instances.snapshot(instanceId, action.eventSeq).pipe(
+                  inTenant(principal.tenantId)
+                )
                 yield* instances.command(principal, instanceId, {
                   type: "ResolveIncident",
                   incidentId,

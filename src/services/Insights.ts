@@ -2,6 +2,7 @@
 // reliability, and the age of human tasks; and a report of completion rate or duration grouped by a variable.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { Insights as InsightsResult, InsightsReport } from "../schema/Insights.ts"
 import { queryInstant } from "./QueryInstant.ts"
@@ -13,15 +14,14 @@ export interface InsightsFilter {
   readonly to?: string | undefined
 }
 
+/** For the request's tenant (CurrentTenant). */
 export interface InsightsShape {
   readonly metrics: (
-    tenantId: string,
     filter: InsightsFilter
-  ) => Effect.Effect<typeof InsightsResult.Type, ValidationError>
+  ) => Effect.Effect<typeof InsightsResult.Type, ValidationError, CurrentTenant>
   readonly report: (
-    tenantId: string,
     filter: InsightsFilter & { readonly metric: "COMPLETION_RATE" | "DURATION"; readonly groupBy?: string | undefined }
-  ) => Effect.Effect<typeof InsightsReport.Type, ValidationError>
+  ) => Effect.Effect<typeof InsightsReport.Type, ValidationError, CurrentTenant>
 }
 
 const num = (
@@ -54,8 +54,9 @@ export class Insights extends Context.Service<Insights, InsightsShape>()("flowco
       const durationMs = sql`extract(epoch FROM (i.ended_at - i.started_at)) * 1000`
 
       return {
-        metrics: (tenantId, filter) =>
+        metrics: (filter) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const where = yield* instancesWhere(tenantId, filter)
             const now = new Date(yield* nowMillis).toISOString()
             const [processes, jobs, tasks] = yield* Effect.all([
@@ -122,8 +123,9 @@ export class Insights extends Context.Service<Insights, InsightsShape>()("flowco
               measuredAt: now
             }
           }),
-        report: (tenantId, filter) =>
+        report: (filter) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const where = yield* instancesWhere(tenantId, filter)
             const group = filter.groupBy === undefined ? sql`NULL::text` : sql`i.variables ->> ${filter.groupBy}`
             const rows = yield* sql<Record<string, unknown>>`SELECT ${group} AS grp,

@@ -4,6 +4,7 @@
 // summary its own commit wrote.
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { fromJson, toJson } from "../persistence/SqlValues.ts"
 import { ProcessEngine } from "./ProcessEngine.ts"
 
@@ -14,8 +15,9 @@ export interface RebuildOutcome {
   readonly durationMillis: number
 }
 
+/** For the request's tenant (CurrentTenant). */
 export interface InstanceSummaryRebuildShape {
-  readonly rebuild: (tenantId: string) => Effect.Effect<RebuildOutcome>
+  readonly rebuild: () => Effect.Effect<RebuildOutcome, never, CurrentTenant>
 }
 
 interface SummaryRow {
@@ -50,8 +52,9 @@ export class InstanceSummaryRebuild
       const sql = yield* SqlClient.SqlClient
       const engine = yield* ProcessEngine
       return {
-        rebuild: (tenantId) =>
+        rebuild: () =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const began = yield* Clock.currentTimeMillis
             let instances = 0
             let corrected = 0

@@ -2,7 +2,8 @@
 // the next version). Migrating one to v1 imports it as a form-designer DRAFT (form-js components), lineage recorded.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Principal } from "../auth/Principal.ts"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
+import { CurrentPrincipal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { contentOf, storedContent } from "../persistence/SqlValues.ts"
 import { type BusinessError, type Conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
@@ -57,18 +58,19 @@ export const toFormJs = (key: string, schema: Schema) => ({
   }))
 })
 
+type Caller = CurrentTenant | CurrentPrincipal
+
+/** The legacy forms of the request's tenant (CurrentTenant), deployed by the caller (CurrentPrincipal). */
 export interface LegacyFormsShape {
-  readonly list: (tenantId: string, key: string | undefined, page: PageRequest) => Effect.Effect<PageOf<LegacyForm>>
-  readonly deploy: (principal: Principal, key: string, schema: Schema) => Effect.Effect<LegacyForm>
-  readonly get: (tenantId: string, id: LegacyFormId) => Effect.Effect<LegacyForm, NotFound>
-  readonly edit: (principal: Principal, id: LegacyFormId, schema: Schema) => Effect.Effect<LegacyForm, NotFound>
-  readonly remove: (tenantId: string, id: LegacyFormId) => Effect.Effect<LegacyForm, NotFound>
-  readonly migrate: (
-    principal: Principal,
-    id: LegacyFormId
-  ) => Effect.Effect<FormDefinition, NotFound | Conflict | BusinessError>
+  readonly list: (key: string | undefined, page: PageRequest) => Effect.Effect<PageOf<LegacyForm>, never, CurrentTenant>
+  readonly deploy: (key: string, schema: Schema) => Effect.Effect<LegacyForm, never, Caller>
+  readonly get: (id: LegacyFormId) => Effect.Effect<LegacyForm, NotFound, CurrentTenant>
+  readonly edit: (id: LegacyFormId, schema: Schema) => Effect.Effect<LegacyForm, NotFound, Caller>
+  readonly remove: (id: LegacyFormId) => Effect.Effect<LegacyForm, NotFound, CurrentTenant>
+  readonly migrate: (id: LegacyFormId) => Effect.Effect<FormDefinition, NotFound | Conflict | BusinessError, Caller>
+  /** The latest version of a key (user task forms; the tenant is given). */
   readonly latestByKey: (tenantId: string, key: string) => Effect.Effect<LegacyForm | undefined>
-  /** The latest version of a form (deployed or a form definition's) carrying a versionTag (TaggedForms.ts). */
+  /** The latest version of a form (deployed or a form definition's) carrying a versionTag (TaggedForms.ts; the tenant is given). */
   readonly taggedForm: (tenantId: string, key: string, versionTag: string) => Effect.Effect<TaggedForm | undefined>
 }
 
@@ -79,28 +81,32 @@ export class LegacyForms extends Context.Service<LegacyForms, LegacyFormsShape>(
       const sql = yield* SqlClient.SqlClient
       const definitions = yield* FormDefinitions
 
-      const row = (tenantId: string, id: LegacyFormId) =>
+      const row = (id: LegacyFormId) =>
         Effect.gen(function*() {
+          const tenantId = yield* CurrentTenant
           const [found] = yield* sql<LegacyRow>`SELECT * FROM legacy_forms WHERE tenant_id = ${tenantId} AND id = ${id}`
             .pipe(Effect.orDie)
           if (found === undefined) return yield* notFound("form", id)
           return found
         })
 
-      const deploy = (principal: Principal, key: string, schema: Schema) =>
+      const deploy = (key: string, schema: Schema) =>
         Effect.gen(function*() {
+          const tenantId = yield* CurrentTenant
+          const principal = yield* CurrentPrincipal
           const id = LegacyFormId.make(yield* newId)
           const now = new Date(yield* nowMillis).toISOString()
           yield* sql`INSERT INTO legacy_forms (tenant_id, id, key, version, schema, created_by, created_at)
-            VALUES (${principal.tenantId}, ${id}, ${key},
-              (SELECT coalesce(max(version), 0) + 1 FROM legacy_forms WHERE tenant_id = ${principal.tenantId} AND key = ${key}),
+            VALUES (${tenantId}, ${id}, ${key},
+              (SELECT coalesce(max(version), 0) + 1 FROM legacy_forms WHERE tenant_id = ${tenantId} AND key = ${key}),
               ${storedContent(schema)}::jsonb, ${principal.sub}, ${now})`.pipe(Effect.orDie)
-          return toLegacy(yield* Effect.orDie(row(principal.tenantId, id)))
+          return toLegacy(yield* Effect.orDie(row(id)))
         })
 
       return {
-        list: (tenantId, key, page) =>
+        list: (key, page) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const where = sql.and([sql`tenant_id = ${tenantId}`, ...(key === undefined ? [] : [sql`key = ${key}`])])
             return yield* pagedQuery(sql, {
               select: sql`SELECT * FROM legacy_forms`,
@@ -112,20 +118,19 @@ export class LegacyForms extends Context.Service<LegacyForms, LegacyFormsShape>(
             }).pipe(Effect.orDie)
           }),
         deploy,
-        get: (tenantId, id) => Effect.map(row(tenantId, id), toLegacy),
-        edit: (principal, id, schema) =>
-          Effect.flatMap(row(principal.tenantId, id), (current) => deploy(principal, current.key, schema)),
-        remove: (tenantId, id) =>
+        get: (id) => Effect.map(row(id), toLegacy),
+        edit: (id, schema) => Effect.flatMap(row(id), (current) => deploy(current.key, schema)),
+        remove: (id) =>
           Effect.gen(function*() {
-            const current = yield* row(tenantId, id)
+            const current = yield* row(id)
             yield* sql`DELETE FROM legacy_forms WHERE id = ${id}`.pipe(Effect.orDie)
             return toLegacy(current)
           }),
-        migrate: (principal, id) =>
+        migrate: (id) =>
           Effect.gen(function*() {
-            const current = yield* row(principal.tenantId, id)
+            const current = yield* row(id)
             const schema = contentOf(current.schema) as Schema
-            return yield* definitions.create(principal, {
+            return yield* definitions.create({
               name: current.key,
               key: current.key,
               schema: toFormJs(current.key, schema)

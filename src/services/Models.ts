@@ -3,7 +3,8 @@
 // lasts LOCK_MILLIS unless renewed; a project OWNER (or the tenant's ADMIN) may take over someone else's lock.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Principal } from "../auth/Principal.ts"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
+import { CurrentPrincipal, type Principal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { type BusinessError, type Conflict, conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
@@ -36,18 +37,17 @@ type LockView = {
   readonly lock: { readonly holder: string; readonly expiresAt: string } | null
 }
 
+/** The models of the request's tenant (CurrentTenant); changes need the caller's (CurrentPrincipal) project role. */
 export interface ModelsShape {
   readonly list: (
-    tenantId: string,
     filter: {
       readonly projectId?: string | undefined
       readonly folderId?: string | undefined
       readonly kind?: Model["kind"] | undefined
     },
     page: PageRequest
-  ) => Effect.Effect<PageOf<Model>>
+  ) => Effect.Effect<PageOf<Model>, never, CurrentTenant>
   readonly create: (
-    principal: Principal,
     input: {
       readonly projectId: string
       readonly folderId?: string | undefined
@@ -55,27 +55,26 @@ export interface ModelsShape {
       readonly kind: Model["kind"]
       readonly content?: string | undefined
     }
-  ) => Effect.Effect<Model, Failure>
-  readonly get: (tenantId: string, id: ModelId) => Effect.Effect<Model, NotFound>
-  readonly remove: (principal: Principal, id: ModelId) => Effect.Effect<Model, Failure>
+  ) => Effect.Effect<Model, Failure, CurrentTenant | CurrentPrincipal>
+  readonly get: (id: ModelId) => Effect.Effect<Model, NotFound, CurrentTenant>
+  readonly remove: (id: ModelId) => Effect.Effect<Model, Failure, CurrentTenant | CurrentPrincipal>
   readonly save: (
-    principal: Principal,
     id: ModelId,
     input: { readonly content: string; readonly baseRevision?: number | undefined; readonly note?: string | undefined }
-  ) => Effect.Effect<Model, Failure>
+  ) => Effect.Effect<Model, Failure, CurrentTenant | CurrentPrincipal>
   readonly revisions: (
-    tenantId: string,
     id: ModelId
   ) => Effect.Effect<
     ReadonlyArray<{ revision: number; author: string; note: string | null; content: string; createdAt: string }>,
-    NotFound
+    NotFound,
+    CurrentTenant
   >
-  readonly restore: (principal: Principal, id: ModelId, revision: number) => Effect.Effect<Model, Failure>
-  readonly lock: (tenantId: string, id: ModelId) => Effect.Effect<LockView, NotFound>
-  readonly acquire: (principal: Principal, id: ModelId) => Effect.Effect<LockView, Failure>
-  readonly release: (principal: Principal, id: ModelId) => Effect.Effect<LockView, Failure>
-  readonly renew: (principal: Principal, id: ModelId) => Effect.Effect<LockView, Failure>
-  readonly takeover: (principal: Principal, id: ModelId) => Effect.Effect<LockView, Failure>
+  readonly restore: (id: ModelId, revision: number) => Effect.Effect<Model, Failure, CurrentTenant | CurrentPrincipal>
+  readonly lock: (id: ModelId) => Effect.Effect<LockView, NotFound, CurrentTenant>
+  readonly acquire: (id: ModelId) => Effect.Effect<LockView, Failure, CurrentTenant | CurrentPrincipal>
+  readonly release: (id: ModelId) => Effect.Effect<LockView, Failure, CurrentTenant | CurrentPrincipal>
+  readonly renew: (id: ModelId) => Effect.Effect<LockView, Failure, CurrentTenant | CurrentPrincipal>
+  readonly takeover: (id: ModelId) => Effect.Effect<LockView, Failure, CurrentTenant | CurrentPrincipal>
 }
 
 export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Models") {
@@ -86,8 +85,9 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
       const projects = yield* Projects
       const projectIdOf = parseId(ProjectId)
 
-      const row = (tenantId: string, id: ModelId) =>
+      const row = (id: ModelId) =>
         Effect.gen(function*() {
+          const tenantId = yield* CurrentTenant
           const [found] = yield* sql<ModelRow>`SELECT * FROM models WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
             Effect.orDie
           )
@@ -118,10 +118,10 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
           updatedAt: isoFromDb(model.updated_at)
         }))
 
-      const editable = (principal: Principal, id: ModelId) =>
+      const editable = (id: ModelId) =>
         Effect.gen(function*() {
-          const model = yield* row(principal.tenantId, id)
-          yield* projects.requireRole(principal, model.project_id, ["OWNER", "EDITOR"])
+          const model = yield* row(id)
+          yield* projects.requireRole(model.project_id, ["OWNER", "EDITOR"])
           return model
         })
 
@@ -147,7 +147,7 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
               `model ${model.id} was saved meanwhile; load revision ${Number(model.revision) + 1} or later first`
             )
           }
-          return yield* view(yield* row(principal.tenantId, model.id))
+          return yield* view(yield* row(model.id))
         })
 
       const setLock = (model: ModelRow, holder: string | null, now: number): Effect.Effect<LockView> =>
@@ -163,8 +163,9 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
         )
 
       return {
-        list: (tenantId, filter, page) =>
+        list: (filter, page) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const where = sql.and([
               sql`tenant_id = ${tenantId}`,
               ...(filter.projectId === undefined
@@ -185,12 +186,14 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
             }).pipe(Effect.orDie)
             return { ...rows, items: yield* Effect.forEach(rows.items, view) }
           }),
-        create: (principal, input) =>
+        create: (input) =>
           Effect.gen(function*() {
+            const principal = yield* CurrentPrincipal
+            const tenantId = yield* CurrentTenant
             // The project is named in the body: one that is not a UUID names no project.
-            yield* projects.requireRole(principal, yield* projectIdOf(input.projectId), ["OWNER", "EDITOR"])
+            yield* projects.requireRole(yield* projectIdOf(input.projectId), ["OWNER", "EDITOR"])
             if (input.folderId !== undefined) {
-              yield* projects.folderOf(principal.tenantId, input.projectId, input.folderId)
+              yield* projects.folderOf(input.projectId, input.folderId)
             }
             const id = ModelId.make(yield* newId)
             const now = new Date(yield* nowMillis).toISOString()
@@ -198,19 +201,20 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
             yield* sql.withTransaction(Effect.gen(function*() {
               yield* sql`INSERT INTO models (tenant_id, id, project_id, folder_id, name, kind, revision, content, lock_holder, lock_expires_at,
                   created_by, created_at, updated_at)
-                VALUES (${principal.tenantId}, ${id}, ${input.projectId}, ${
+                VALUES (${tenantId}, ${id}, ${input.projectId}, ${
                 input.folderId ?? null
               }, ${input.name}, ${input.kind}, 1, ${content},
                   NULL, NULL, ${principal.sub}, ${now}, ${now})`
               yield* sql`INSERT INTO model_revisions (model_id, revision, content, author, note, created_at)
                 VALUES (${id}, 1, ${content}, ${principal.sub}, 'created', ${now})`
             })).pipe(Effect.orDie)
-            return yield* view(yield* row(principal.tenantId, id))
+            return yield* view(yield* row(id))
           }),
-        get: (tenantId, id) => Effect.flatMap(row(tenantId, id), view),
-        remove: (principal, id) =>
+        get: (id) => Effect.flatMap(row(id), view),
+        remove: (id) =>
           Effect.gen(function*() {
-            const model = yield* editable(principal, id)
+            const principal = yield* CurrentPrincipal
+            const model = yield* editable(id)
             const other = heldByOther(model, principal, yield* nowMillis)
             if (other !== null) {
               return yield* conflict(`model ${id} is locked by ${other.holder} until ${other.expiresAt}`)
@@ -219,9 +223,10 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
             yield* sql`DELETE FROM models WHERE id = ${id}`.pipe(Effect.orDie)
             return shown
           }),
-        save: (principal, id, input) =>
+        save: (id, input) =>
           Effect.gen(function*() {
-            const model = yield* editable(principal, id)
+            const principal = yield* CurrentPrincipal
+            const model = yield* editable(id)
             const other = heldByOther(model, principal, yield* nowMillis)
             if (other !== null) {
               return yield* conflict(`model ${id} is locked by ${other.holder} until ${other.expiresAt}`, [{
@@ -240,9 +245,9 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
             }
             return yield* writeRevision(principal, model, input.content, input.note ?? null)
           }),
-        revisions: (tenantId, id) =>
+        revisions: (id) =>
           Effect.gen(function*() {
-            yield* row(tenantId, id)
+            yield* row(id)
             const rows = yield* sql<
               { revision: number; author: string; note: string | null; content: string; created_at: unknown }
             >`SELECT revision, author,
@@ -257,9 +262,10 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
               createdAt: isoFromDb(r.created_at)
             }))
           }),
-        restore: (principal, id, revision) =>
+        restore: (id, revision) =>
           Effect.gen(function*() {
-            const model = yield* editable(principal, id)
+            const principal = yield* CurrentPrincipal
+            const model = yield* editable(id)
             const other = heldByOther(model, principal, yield* nowMillis)
             if (other !== null) {
               return yield* conflict(`model ${id} is locked by ${other.holder} until ${other.expiresAt}`)
@@ -270,14 +276,15 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
             if (old === undefined) return yield* notFound("model revision", `${revision} of model ${id}`)
             return yield* writeRevision(principal, model, old.content, `restored revision ${revision}`)
           }),
-        lock: (tenantId, id) =>
+        lock: (id) =>
           Effect.gen(function*() {
-            const model = yield* row(tenantId, id)
+            const model = yield* row(id)
             return { modelId: id, lock: lockOf(model, yield* nowMillis) }
           }),
-        acquire: (principal, id) =>
+        acquire: (id) =>
           Effect.gen(function*() {
-            const model = yield* editable(principal, id)
+            const principal = yield* CurrentPrincipal
+            const model = yield* editable(id)
             const now = yield* nowMillis
             const other = heldByOther(model, principal, now)
             if (other !== null) {
@@ -289,9 +296,10 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
             }
             return yield* setLock(model, principal.sub, now)
           }),
-        release: (principal, id) =>
+        release: (id) =>
           Effect.gen(function*() {
-            const model = yield* editable(principal, id)
+            const principal = yield* CurrentPrincipal
+            const model = yield* editable(id)
             const now = yield* nowMillis
             const other = heldByOther(model, principal, now)
             if (other !== null && !principal.roles.includes("ADMIN")) {
@@ -299,9 +307,10 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
             }
             return yield* setLock(model, null, now)
           }),
-        renew: (principal, id) =>
+        renew: (id) =>
           Effect.gen(function*() {
-            const model = yield* editable(principal, id)
+            const principal = yield* CurrentPrincipal
+            const model = yield* editable(id)
             const now = yield* nowMillis
             const current = lockOf(model, now)
             // A lapsed lock may be renewed by its last holder as long as nobody else took it.
@@ -312,12 +321,13 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
             }
             return yield* setLock(model, principal.sub, now)
           }),
-        takeover: (principal, id) =>
+        takeover: (id) =>
           Effect.gen(function*() {
-            const model = yield* editable(principal, id)
+            const principal = yield* CurrentPrincipal
+            const model = yield* editable(id)
             const now = yield* nowMillis
             const other = heldByOther(model, principal, now)
-            if (other !== null) yield* projects.requireRole(principal, model.project_id, ["OWNER"])
+            if (other !== null) yield* projects.requireRole(model.project_id, ["OWNER"])
             return yield* setLock(model, principal.sub, now)
           })
       }

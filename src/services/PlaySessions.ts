@@ -2,6 +2,7 @@
 // be — but not deployed — and handed to a new PlaySession entity, which keeps it in memory.
 import { Context, Effect, Layer } from "effect"
 import { type PlayRejected, PlaySession } from "../actors/PlaySession.ts"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import {
   type Conflict,
   conflict,
@@ -17,14 +18,14 @@ import { ProcessModels } from "./ProcessModels.ts"
 
 type PlayError = NotFound | Conflict | ValidationError
 
+/** For the request's tenant (CurrentTenant). */
 export interface PlaySessionsShape {
-  readonly start: (tenantId: string, input: typeof StartPlaySession.Type) => Effect.Effect<PlaySessionView, PlayError>
+  readonly start: (input: typeof StartPlaySession.Type) => Effect.Effect<PlaySessionView, PlayError, CurrentTenant>
   readonly step: (
-    tenantId: string,
     id: PlaySessionId,
     step: typeof PlayStepRequest.Type
-  ) => Effect.Effect<PlaySessionView, PlayError>
-  readonly get: (tenantId: string, id: PlaySessionId) => Effect.Effect<PlaySessionView, PlayError>
+  ) => Effect.Effect<PlaySessionView, PlayError, CurrentTenant>
+  readonly get: (id: PlaySessionId) => Effect.Effect<PlaySessionView, PlayError, CurrentTenant>
 }
 
 export class PlaySessions extends Context.Service<PlaySessions, PlaySessionsShape>()("flowcore/PlaySessions") {
@@ -54,8 +55,9 @@ export class PlaySessions extends Context.Service<PlaySessions, PlaySessionsShap
         )
 
       return {
-        start: (tenantId, input) =>
+        start: (input) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             if ((input.xml === undefined) === (input.graph === undefined)) {
               return yield* validationError("xml", "give the draft as xml or as graph")
             }
@@ -75,8 +77,8 @@ export class PlaySessions extends Context.Service<PlaySessions, PlaySessionsShap
               })
             )
           }),
-        step: (tenantId, id, step) => call(id, client(id).Step({ tenantId, step })),
-        get: (tenantId, id) => call(id, client(id).Get({ tenantId }))
+        step: (id, step) => Effect.flatMap(CurrentTenant, (tenantId) => call(id, client(id).Step({ tenantId, step }))),
+        get: (id) => Effect.flatMap(CurrentTenant, (tenantId) => call(id, client(id).Get({ tenantId })))
       }
     })
   )

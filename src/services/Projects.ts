@@ -2,7 +2,8 @@
 // OWNER; members manage nothing outside it. Writing to a project's models needs OWNER or EDITOR (or the tenant's ADMIN).
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Principal } from "../auth/Principal.ts"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
+import { CurrentPrincipal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { type BusinessError, businessError, type Conflict, conflict, NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
@@ -39,47 +40,49 @@ export interface FolderView {
   readonly createdAt: string
 }
 
+/** The projects of the request's tenant (CurrentTenant); changes need the caller's (CurrentPrincipal) project role. */
 export interface ProjectsShape {
-  readonly list: (tenantId: string, page: PageRequest) => Effect.Effect<PageOf<Project>>
+  readonly list: (page: PageRequest) => Effect.Effect<PageOf<Project>, never, CurrentTenant>
   readonly create: (
-    principal: Principal,
     input: { readonly name: string; readonly description?: string | undefined }
-  ) => Effect.Effect<Project>
-  readonly get: (tenantId: string, id: ProjectId) => Effect.Effect<Project, NotFound>
+  ) => Effect.Effect<Project, never, CurrentTenant | CurrentPrincipal>
+  readonly get: (id: ProjectId) => Effect.Effect<Project, NotFound, CurrentTenant>
   readonly update: (
-    principal: Principal,
     id: ProjectId,
     input: { readonly name?: string | undefined; readonly description?: string | null | undefined }
-  ) => Effect.Effect<Project, NotFound | BusinessError>
-  readonly remove: (principal: Principal, id: ProjectId) => Effect.Effect<Project, NotFound | BusinessError>
+  ) => Effect.Effect<Project, NotFound | BusinessError, CurrentTenant | CurrentPrincipal>
+  readonly remove: (id: ProjectId) => Effect.Effect<Project, NotFound | BusinessError, CurrentTenant | CurrentPrincipal>
   readonly members: (
-    tenantId: string,
     id: ProjectId
-  ) => Effect.Effect<ReadonlyArray<{ userId: string; role: ProjectRole; addedAt: string }>, NotFound>
+  ) => Effect.Effect<ReadonlyArray<{ userId: string; role: ProjectRole; addedAt: string }>, NotFound, CurrentTenant>
   readonly addMember: (
-    principal: Principal,
     id: ProjectId,
     userId: string,
     role: ProjectRole
-  ) => Effect.Effect<{ userId: string; role: ProjectRole; addedAt: string }, NotFound | BusinessError>
+  ) => Effect.Effect<
+    { userId: string; role: ProjectRole; addedAt: string },
+    NotFound | BusinessError,
+    CurrentTenant | CurrentPrincipal
+  >
   readonly removeMember: (
-    principal: Principal,
     id: ProjectId,
     userId: string
-  ) => Effect.Effect<{ userId: string; role: ProjectRole; addedAt: string }, NotFound | BusinessError | Conflict>
-  readonly folders: (tenantId: string, id: ProjectId) => Effect.Effect<ReadonlyArray<FolderView>, NotFound>
+  ) => Effect.Effect<
+    { userId: string; role: ProjectRole; addedAt: string },
+    NotFound | BusinessError | Conflict,
+    CurrentTenant | CurrentPrincipal
+  >
+  readonly folders: (id: ProjectId) => Effect.Effect<ReadonlyArray<FolderView>, NotFound, CurrentTenant>
   readonly createFolder: (
-    principal: Principal,
     id: ProjectId,
     input: { readonly name: string; readonly parentFolderId?: string | undefined }
-  ) => Effect.Effect<FolderView, NotFound | BusinessError>
+  ) => Effect.Effect<FolderView, NotFound | BusinessError, CurrentTenant | CurrentPrincipal>
   /** Fails unless the caller has one of the roles in the project (the tenant's ADMIN always may). */
   readonly requireRole: (
-    principal: Principal,
     projectId: ProjectId,
     roles: ReadonlyArray<ProjectRole>
-  ) => Effect.Effect<void, NotFound | BusinessError>
-  readonly folderOf: (tenantId: string, projectId: string, folderId: string) => Effect.Effect<void, NotFound>
+  ) => Effect.Effect<void, NotFound | BusinessError, CurrentTenant | CurrentPrincipal>
+  readonly folderOf: (projectId: string, folderId: string) => Effect.Effect<void, NotFound, CurrentTenant>
 }
 
 export class Projects extends Context.Service<Projects, ProjectsShape>()("flowcore/Projects") {
@@ -107,9 +110,11 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
           (rows) => rows[0]?.role
         )
 
-      const requireRole: ProjectsShape["requireRole"] = (principal, projectId, roles) =>
+      const requireRole: ProjectsShape["requireRole"] = (projectId, roles) =>
         Effect.gen(function*() {
-          yield* row(principal.tenantId, projectId)
+          const principal = yield* CurrentPrincipal
+          const tenantId = yield* CurrentTenant
+          yield* row(tenantId, projectId)
           if (principal.roles.includes("ADMIN")) return
           const role = yield* roleOf(projectId, principal.sub)
           if (role === undefined || !roles.includes(role)) {
@@ -130,8 +135,9 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
         addedAt: isoFromDb(m.added_at)
       })
 
-      const folderOf: ProjectsShape["folderOf"] = (tenantId, projectId, folderId) =>
+      const folderOf: ProjectsShape["folderOf"] = (projectId, folderId) =>
         Effect.gen(function*() {
+          const tenantId = yield* CurrentTenant
           if (!isUuid(folderId)) return yield* notFound("folder", folderId)
           const [found] =
             yield* sql`SELECT id FROM project_folders WHERE tenant_id = ${tenantId} AND project_id = ${projectId} AND id = ${folderId}`
@@ -142,8 +148,9 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
       return {
         requireRole,
         folderOf,
-        list: (tenantId, page) =>
+        list: (page) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             return yield* pagedQuery(sql, {
               select: sql`SELECT * FROM projects`,
               countFrom: sql`projects`,
@@ -153,41 +160,46 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
               toItem: toProject
             })
           }).pipe(Effect.orDie),
-        create: (principal, input) =>
+        create: (input) =>
           Effect.gen(function*() {
+            const principal = yield* CurrentPrincipal
+            const tenantId = yield* CurrentTenant
             const id = ProjectId.make(yield* newId)
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql.withTransaction(Effect.gen(function*() {
               yield* sql`INSERT INTO projects (tenant_id, id, name, description, created_by, created_at, updated_at)
-                VALUES (${principal.tenantId}, ${id}, ${input.name}, ${
+                VALUES (${tenantId}, ${id}, ${input.name}, ${
                 input.description ?? null
               }, ${principal.sub}, ${now}, ${now})`
               yield* sql`INSERT INTO project_members (project_id, user_id, role, added_at) VALUES (${id}, ${principal.sub}, 'OWNER', ${now})`
             })).pipe(Effect.orDie)
-            return toProject(yield* Effect.orDie(row(principal.tenantId, id)))
+            return toProject(yield* Effect.orDie(row(tenantId, id)))
           }),
-        get: (tenantId, id) => Effect.map(row(tenantId, id), toProject),
-        update: (principal, id, input) =>
+        get: (id) => Effect.flatMap(CurrentTenant, (tenantId) => Effect.map(row(tenantId, id), toProject)),
+        update: (id, input) =>
           Effect.gen(function*() {
-            yield* requireRole(principal, id, ["OWNER"])
-            const current = yield* row(principal.tenantId, id)
+            const tenantId = yield* CurrentTenant
+            yield* requireRole(id, ["OWNER"])
+            const current = yield* row(tenantId, id)
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`UPDATE projects SET name = ${input.name ?? current.name},
                 description = ${
               input.description === undefined ? current.description : input.description
             }, updated_at = ${now}
-              WHERE tenant_id = ${principal.tenantId} AND id = ${id}`.pipe(Effect.orDie)
-            return toProject(yield* row(principal.tenantId, id))
+              WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+            return toProject(yield* row(tenantId, id))
           }),
-        remove: (principal, id) =>
+        remove: (id) =>
           Effect.gen(function*() {
-            yield* requireRole(principal, id, ["OWNER"])
-            const current = yield* row(principal.tenantId, id)
-            yield* sql`DELETE FROM projects WHERE tenant_id = ${principal.tenantId} AND id = ${id}`.pipe(Effect.orDie)
+            const tenantId = yield* CurrentTenant
+            yield* requireRole(id, ["OWNER"])
+            const current = yield* row(tenantId, id)
+            yield* sql`DELETE FROM projects WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
             return toProject(current)
           }),
-        members: (tenantId, id) =>
+        members: (id) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             yield* row(tenantId, id)
             const rows = yield* sql<
               { user_id: string; role: ProjectRole; added_at: unknown }
@@ -195,12 +207,13 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
               WHERE project_id = ${id} ORDER BY added_at, user_id`.pipe(Effect.orDie)
             return rows.map(memberRow)
           }),
-        addMember: (principal, id, userId, role) =>
+        addMember: (id, userId, role) =>
           Effect.gen(function*() {
-            yield* requireRole(principal, id, ["OWNER"])
+            const tenantId = yield* CurrentTenant
+            yield* requireRole(id, ["OWNER"])
             // A member is someone of this tenant: a local user, or a subject (say, of the identity provider) that has
             // called the API here. Anyone else — a typo, another tenant's user — is not found.
-            if (!(yield* tenants.knowsSubject(principal.tenantId, userId))) {
+            if (!(yield* tenants.knowsSubject(tenantId, userId))) {
               return yield* new NotFound({
                 message: `user ${userId} not found in this tenant`,
                 errors: [{
@@ -220,9 +233,9 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
               WHERE project_id = ${id} AND user_id = ${userId}`.pipe(Effect.orDie)
             return memberRow(member!)
           }),
-        removeMember: (principal, id, userId) =>
+        removeMember: (id, userId) =>
           Effect.gen(function*() {
-            yield* requireRole(principal, id, ["OWNER"])
+            yield* requireRole(id, ["OWNER"])
             const rows = yield* sql<
               { user_id: string; role: ProjectRole; added_at: unknown }
             >`SELECT user_id, role, added_at FROM project_members
@@ -235,8 +248,9 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
             yield* sql`DELETE FROM project_members WHERE project_id = ${id} AND user_id = ${userId}`.pipe(Effect.orDie)
             return memberRow(member)
           }),
-        folders: (tenantId, id) =>
+        folders: (id) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             yield* row(tenantId, id)
             const rows = yield* sql<
               { id: string; project_id: string; parent_folder_id: string | null; name: string; created_at: unknown }
@@ -251,16 +265,17 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
               createdAt: isoFromDb(f.created_at)
             }))
           }),
-        createFolder: (principal, id, input) =>
+        createFolder: (id, input) =>
           Effect.gen(function*() {
-            yield* requireRole(principal, id, ["OWNER", "EDITOR"])
-            if (input.parentFolderId !== undefined) yield* folderOf(principal.tenantId, id, input.parentFolderId)
+            const tenantId = yield* CurrentTenant
+            yield* requireRole(id, ["OWNER", "EDITOR"])
+            if (input.parentFolderId !== undefined) yield* folderOf(id, input.parentFolderId)
             const folderId = yield* newId
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`INSERT INTO project_folders (tenant_id, id, project_id, parent_folder_id, name, created_at)
-              VALUES (${principal.tenantId}, ${folderId}, ${id}, ${
-              input.parentFolderId ?? null
-            }, ${input.name}, ${now})`.pipe(Effect.orDie)
+              VALUES (${tenantId}, ${folderId}, ${id}, ${input.parentFolderId ?? null}, ${input.name}, ${now})`.pipe(
+              Effect.orDie
+            )
             return {
               id: folderId,
               projectId: id,

@@ -1,6 +1,5 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { pageRequest } from "../../schema/Common.ts"
 import type { FormDefinitionId } from "../../schema/ResourceIds.ts"
 import { FormDefinitions, type Transition } from "../../services/FormDefinitions.ts"
@@ -13,68 +12,28 @@ export const FormDefinitionsHandlers = HttpApiBuilder.group(
   (handlers) =>
     Effect.gen(function*() {
       const forms = yield* FormDefinitions
-      const move = (id: FormDefinitionId, transition: Transition) =>
-        Effect.flatMap(CurrentPrincipal, (p) => forms.transition(p, id, transition))
+      const move = (id: FormDefinitionId, transition: Transition) => forms.transition(id, transition)
       return handlers
-        .handle(
-          "list",
-          ({ query }) =>
-            Effect.flatMap(CurrentPrincipal, (p) =>
-              forms.list(p.tenantId, { state: query.state, key: query.key }, pageRequest(query)))
-        )
-        .handle("create", ({ payload }) =>
-          Effect.flatMap(CurrentPrincipal, (p) => forms.create(p, payload)))
-        .handle("get", ({ params }) => Effect.flatMap(CurrentPrincipal, (p) => forms.get(p.tenantId, params.id)))
-        .handle(
-          "update",
-          ({ params, payload }) => Effect.flatMap(CurrentPrincipal, (p) => forms.update(p, params.id, payload))
-        )
-        .handle("remove", ({ params }) => Effect.flatMap(CurrentPrincipal, (p) => forms.remove(p, params.id)))
+        .handle("list", ({ query }) => forms.list({ state: query.state, key: query.key }, pageRequest(query)))
+        .handle("create", ({ payload }) => forms.create(payload))
+        .handle("get", ({ params }) => forms.get(params.id))
+        .handle("update", ({ params, payload }) => forms.update(params.id, payload))
+        .handle("remove", ({ params }) => forms.remove(params.id))
         .handle("validate", ({ params }) => move(params.id, "validate"))
         .handle("returnToDraft", ({ params }) => move(params.id, "returnToDraft"))
         .handle("publish", ({ params }) => move(params.id, "publish"))
         .handle("deploy", ({ params }) => move(params.id, "deploy"))
         .handle("retire", ({ params }) => move(params.id, "retire"))
-        .handle(
-          "playground",
-          ({ params, payload }) =>
-            Effect.flatMap(CurrentPrincipal, (p) => forms.playground(p.tenantId, params.id, payload.data ?? {}))
-        )
-        .handle(
-          "versions",
-          ({ params }) => Effect.flatMap(CurrentPrincipal, (p) => forms.versions(p.tenantId, params.id))
-        )
-        .handle(
-          "diff",
-          ({ params, query }) =>
-            Effect.flatMap(CurrentPrincipal, (p) => forms.diff(p.tenantId, params.id, query.from, query.to))
-        )
-        .handle(
-          "restore",
-          ({ params }) => Effect.flatMap(CurrentPrincipal, (p) => forms.restore(p, params.id, params.version))
-        )
-        .handle(
-          "lineage",
-          ({ params }) => Effect.flatMap(CurrentPrincipal, (p) => forms.lineage(p.tenantId, params.id))
-        )
-        .handle("audit", ({ params }) => Effect.flatMap(CurrentPrincipal, (p) => forms.audit(p.tenantId, params.id)))
-        .handle(
-          "locales",
-          ({ params }) => Effect.flatMap(CurrentPrincipal, (p) => forms.locales(p.tenantId, params.id))
-        )
-        .handle(
-          "saveLocale",
-          ({ params, payload }) =>
-            Effect.flatMap(CurrentPrincipal, (p) => forms.saveLocale(p, params.id, params.locale, payload.labels))
-        )
-        .handle(
-          "removeLocale",
-          ({ params }) => Effect.flatMap(CurrentPrincipal, (p) => forms.removeLocale(p, params.id, params.locale))
-        )
-        .handle(
-          "resolved",
-          ({ params }) => Effect.flatMap(CurrentPrincipal, (p) => forms.resolved(p.tenantId, params.id, params.locale))
-        )
+        .handle("playground", ({ params, payload }) => forms.playground(params.id, payload.data ?? {}))
+        .handle("versions", ({ params }) => forms.versions(params.id))
+        .handle("diff", ({ params, query }) => forms.diff(params.id, query.from, query.to))
+        .handle("restore", ({ params }) => forms.restore(params.id, params.version))
+        .handle("lineage", ({ params }) => forms.lineage(params.id))
+        .handle("audit", ({ params }) => forms.audit(params.id))
+        .handle("locales", ({ params }) => forms.locales(params.id))
+        .handle("saveLocale", ({ params, payload }) => forms.saveLocale(params.id, params.locale, payload.labels))
+        .handle("removeLocale", ({ params }) => forms.removeLocale(params.id, params.locale))
+        .handle("resolved", ({ params }) => forms.resolved(params.id, params.locale))
     })
 )
 
@@ -82,18 +41,10 @@ export const LegacyFormsHandlers = HttpApiBuilder.group(Api, "legacyForms", (han
   Effect.gen(function*() {
     const forms = yield* LegacyForms
     return handlers
-      .handle("list", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (p) => forms.list(p.tenantId, query.key, pageRequest(query))))
-      .handle("deploy", ({ payload }) =>
-        Effect.flatMap(CurrentPrincipal, (p) =>
-          forms.deploy(p, payload.key, payload.schema)))
-      .handle("get", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (p) =>
-          forms.get(p.tenantId, params.id)))
-      .handle("edit", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (p) =>
-          forms.edit(p, params.id, payload.schema)))
-      .handle("remove", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (p) => forms.remove(p.tenantId, params.id)))
-      .handle("migrate", ({ params }) => Effect.flatMap(CurrentPrincipal, (p) => forms.migrate(p, params.id)))
+      .handle("list", ({ query }) => forms.list(query.key, pageRequest(query)))
+      .handle("deploy", ({ payload }) => forms.deploy(payload.key, payload.schema))
+      .handle("get", ({ params }) => forms.get(params.id))
+      .handle("edit", ({ params, payload }) => forms.edit(params.id, payload.schema))
+      .handle("remove", ({ params }) => forms.remove(params.id))
+      .handle("migrate", ({ params }) => forms.migrate(params.id))
   }))

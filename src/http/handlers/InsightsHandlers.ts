@@ -1,6 +1,5 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { Insights } from "../../services/Insights.ts"
 import { InstanceSummaryRebuild } from "../../services/InstanceSummaryRebuild.ts"
 import { Api } from "../Api.ts"
@@ -9,16 +8,12 @@ export const InsightsHandlers = HttpApiBuilder.group(Api, "insights", (handlers)
   Effect.gen(function*() {
     const insights = yield* Insights
     return handlers
-      .handle("metrics", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => insights.metrics(principal.tenantId, query)))
-      .handle("report", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          insights.report(principal.tenantId, { ...query, metric: query.metric ?? "COMPLETION_RATE" })))
+      .handle("metrics", ({ query }) => insights.metrics(query))
+      .handle("report", ({ query }) => insights.report({ ...query, metric: query.metric ?? "COMPLETION_RATE" }))
   }))
 
 export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
   Effect.gen(function*() {
     const rebuild = yield* InstanceSummaryRebuild
-    return handlers.handle("rebuildInstanceSummary", () =>
-      Effect.flatMap(CurrentPrincipal, (principal) => rebuild.rebuild(principal.tenantId)))
+    return handlers.handle("rebuildInstanceSummary", () => rebuild.rebuild())
   }))

@@ -28,6 +28,7 @@ export const InvitationAcceptanceHandlers = HttpApiBuilder.group(
       return handlers.handle("accept", ({ payload }) =>
         Effect.gen(function*() {
           const accepted = yield* invitations.accept(payload)
+          // Accepting is not authenticated: the tenant is the invitation's, named here for the request's log line.
           yield* recordTenantActor(accepted.tenantId, accepted.user.username)
           yield* recordResource("invitations", accepted.invitation.id)
           return { invitation: accepted.invitation, user: accepted.user }

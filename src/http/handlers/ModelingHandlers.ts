@@ -1,6 +1,5 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { pageRequest } from "../../schema/Common.ts"
 import { Drafts } from "../../services/Drafts.ts"
 import { Models } from "../../services/Models.ts"
@@ -8,35 +7,20 @@ import { Projects } from "../../services/Projects.ts"
 import { Templates } from "../../services/Templates.ts"
 import { Api } from "../Api.ts"
 
-const principal = CurrentPrincipal
-
 export const ProjectsHandlers = HttpApiBuilder.group(Api, "projects", (handlers) =>
   Effect.gen(function*() {
     const projects = yield* Projects
     return handlers
-      .handle("list", ({ query }) => Effect.flatMap(principal, (p) => projects.list(p.tenantId, pageRequest(query))))
-      .handle("create", ({ payload }) => Effect.flatMap(principal, (p) => projects.create(p, payload)))
-      .handle("get", ({ params }) => Effect.flatMap(principal, (p) => projects.get(p.tenantId, params.id)))
-      .handle(
-        "update",
-        ({ params, payload }) => Effect.flatMap(principal, (p) => projects.update(p, params.id, payload))
-      )
-      .handle("remove", ({ params }) => Effect.flatMap(principal, (p) => projects.remove(p, params.id)))
-      .handle("members", ({ params }) => Effect.flatMap(principal, (p) => projects.members(p.tenantId, params.id)))
-      .handle(
-        "addMember",
-        ({ params, payload }) =>
-          Effect.flatMap(principal, (p) => projects.addMember(p, params.id, payload.userId, payload.role))
-      )
-      .handle(
-        "removeMember",
-        ({ params }) => Effect.flatMap(principal, (p) => projects.removeMember(p, params.id, params.userId))
-      )
-      .handle("folders", ({ params }) => Effect.flatMap(principal, (p) => projects.folders(p.tenantId, params.id)))
-      .handle(
-        "createFolder",
-        ({ params, payload }) => Effect.flatMap(principal, (p) => projects.createFolder(p, params.id, payload))
-      )
+      .handle("list", ({ query }) => projects.list(pageRequest(query)))
+      .handle("create", ({ payload }) => projects.create(payload))
+      .handle("get", ({ params }) => projects.get(params.id))
+      .handle("update", ({ params, payload }) => projects.update(params.id, payload))
+      .handle("remove", ({ params }) => projects.remove(params.id))
+      .handle("members", ({ params }) => projects.members(params.id))
+      .handle("addMember", ({ params, payload }) => projects.addMember(params.id, payload.userId, payload.role))
+      .handle("removeMember", ({ params }) => projects.removeMember(params.id, params.userId))
+      .handle("folders", ({ params }) => projects.folders(params.id))
+      .handle("createFolder", ({ params, payload }) => projects.createFolder(params.id, payload))
   }))
 
 export const ModelsHandlers = HttpApiBuilder.group(Api, "models", (handlers) =>
@@ -44,40 +28,32 @@ export const ModelsHandlers = HttpApiBuilder.group(Api, "models", (handlers) =>
     const models = yield* Models
     return handlers
       .handle("list", ({ query }) =>
-        Effect.flatMap(principal, (p) =>
-          models.list(
-            p.tenantId,
-            { projectId: query.projectId, folderId: query.folderId, kind: query.kind },
-            pageRequest(query)
-          )))
-      .handle("create", ({ payload }) => Effect.flatMap(principal, (p) => models.create(p, payload)))
-      .handle("get", ({ params }) => Effect.flatMap(principal, (p) => models.get(p.tenantId, params.id)))
-      .handle("remove", ({ params }) => Effect.flatMap(principal, (p) => models.remove(p, params.id)))
-      .handle("saveContent", ({ params, payload }) =>
-        Effect.flatMap(principal, (p) => models.save(p, params.id, payload)))
-      .handle("revisions", ({ params }) =>
-        Effect.flatMap(principal, (p) => models.revisions(p.tenantId, params.id)))
-      .handle("restore", ({ params, payload }) =>
-        Effect.flatMap(principal, (p) =>
-          models.restore(p, params.id, payload.revision)))
-      .handle("lock", ({ params }) =>
-        Effect.flatMap(principal, (p) => models.lock(p.tenantId, params.id)))
-      .handle("acquireLock", ({ params }) => Effect.flatMap(principal, (p) => models.acquire(p, params.id)))
-      .handle("releaseLock", ({ params }) => Effect.flatMap(principal, (p) => models.release(p, params.id)))
-      .handle("renewLock", ({ params }) => Effect.flatMap(principal, (p) => models.renew(p, params.id)))
-      .handle("takeoverLock", ({ params }) => Effect.flatMap(principal, (p) => models.takeover(p, params.id)))
+        models.list({ projectId: query.projectId, folderId: query.folderId, kind: query.kind }, pageRequest(query)))
+      .handle("create", ({ payload }) =>
+        models.create(payload))
+      .handle("get", ({ params }) =>
+        models.get(params.id))
+      .handle("remove", ({ params }) => models.remove(params.id))
+      .handle("saveContent", ({ params, payload }) => models.save(params.id, payload))
+      .handle("revisions", ({ params }) => models.revisions(params.id))
+      .handle("restore", ({ params, payload }) => models.restore(params.id, payload.revision))
+      .handle("lock", ({ params }) => models.lock(params.id))
+      .handle("acquireLock", ({ params }) => models.acquire(params.id))
+      .handle("releaseLock", ({ params }) => models.release(params.id))
+      .handle("renewLock", ({ params }) => models.renew(params.id))
+      .handle("takeoverLock", ({ params }) => models.takeover(params.id))
   }))
 
 export const DraftsHandlers = HttpApiBuilder.group(Api, "drafts", (handlers) =>
   Effect.gen(function*() {
     const drafts = yield* Drafts
     return handlers
-      .handle("list", ({ query }) => Effect.flatMap(principal, (p) => drafts.list(p, query.kind)))
-      .handle("create", ({ payload }) => Effect.flatMap(principal, (p) => drafts.create(p, payload)))
-      .handle("get", ({ params }) => Effect.flatMap(principal, (p) => drafts.get(p, params.id)))
-      .handle("save", ({ params, payload }) => Effect.flatMap(principal, (p) => drafts.save(p, params.id, payload)))
-      .handle("remove", ({ params }) => Effect.flatMap(principal, (p) => drafts.remove(p, params.id)))
-      .handle("promote", ({ params }) => Effect.flatMap(principal, (p) => drafts.promote(p, params.id)))
+      .handle("list", ({ query }) => drafts.list(query.kind))
+      .handle("create", ({ payload }) => drafts.create(payload))
+      .handle("get", ({ params }) => drafts.get(params.id))
+      .handle("save", ({ params, payload }) => drafts.save(params.id, payload))
+      .handle("remove", ({ params }) => drafts.remove(params.id))
+      .handle("promote", ({ params }) => drafts.promote(params.id))
   }))
 
 export const TemplatesHandlers = HttpApiBuilder.group(Api, "templates", (handlers) =>

@@ -29,27 +29,23 @@ export const ProcessInstancesHandlers = HttpApiBuilder.group(
             return instance
           }))
         .handle("list", ({ query }) =>
-          Effect.flatMap(CurrentPrincipal, (principal) =>
-            instances.list(principal.tenantId, {
-              deploymentId: query.deploymentId,
-              processKey: query.processKey,
-              state: query.state,
-              hasIncident: query.hasIncident === undefined ? undefined : query.hasIncident === "true",
-              startedAfter: query.startedAfter,
-              startedBefore: query.startedBefore,
-              endedAfter: query.endedAfter,
-              endedBefore: query.endedBefore
-            }, pageRequest(query))))
+          instances.list({
+            deploymentId: query.deploymentId,
+            processKey: query.processKey,
+            state: query.state,
+            hasIncident: query.hasIncident === undefined ? undefined : query.hasIncident === "true",
+            startedAfter: query.startedAfter,
+            startedBefore: query.startedBefore,
+            endedAfter: query.endedAfter,
+            endedBefore: query.endedBefore
+          }, pageRequest(query)))
         .handle(
           "get",
-          ({ params }) =>
-            Effect.flatMap(CurrentPrincipal, (principal) =>
-              instances.get(principal.tenantId, params.id))
+          ({ params }) => instances.get(params.id)
         )
         .handle(
           "remove",
-          ({ params }) =>
-            Effect.flatMap(CurrentPrincipal, (principal) => instances.remove(principal.tenantId, params.id))
+          ({ params }) => instances.remove(params.id)
         )
         .handle(
           "cancel",
@@ -95,32 +91,27 @@ export const ProcessInstancesHandlers = HttpApiBuilder.group(
         .handle(
           "history",
           ({ params, query }) =>
-            Effect.flatMap(CurrentPrincipal, (principal) =>
-              instances.history(principal.tenantId, params.id, pageRequest(query)))
+            instances.history(params.id, pageRequest(query))
         )
         .handle(
           "snapshot",
           ({ params }) =>
-            Effect.flatMap(CurrentPrincipal, (principal) =>
-              instances.snapshot(principal.tenantId, params.id, params.eventSeq))
+            instances.snapshot(params.id, params.eventSeq)
         )
         .handle(
           "tokens",
           ({ params }) =>
-            Effect.flatMap(CurrentPrincipal, (principal) =>
-              instances.tokens(principal.tenantId, params.id))
+            instances.tokens(params.id)
         )
         .handle(
           "eventSubscriptions",
           ({ params }) =>
-            Effect.flatMap(CurrentPrincipal, (principal) =>
-              instances.subscriptions(principal.tenantId, params.id))
+            instances.subscriptions(params.id)
         )
         .handle(
           "getVariables",
           ({ params }) =>
-            Effect.flatMap(CurrentPrincipal, (principal) =>
-              instances.variables(principal.tenantId, params.id))
+            instances.variables(params.id)
         )
         .handle("updateVariables", ({ params, payload }) =>
           Effect.gen(function*() {
@@ -130,13 +121,11 @@ export const ProcessInstancesHandlers = HttpApiBuilder.group(
               variables: payload.variables,
               ...(payload.expectedVersion === undefined ? {} : { expectedVersion: payload.expectedVersion })
             })
-            return yield* instances.variables(principal.tenantId, params.id)
+            return yield* instances.variables(params.id)
           }))
         .handle(
           "nodeVariables",
-          ({ params }) =>
-            Effect.flatMap(CurrentPrincipal, (principal) =>
-              instances.nodeVariables(principal.tenantId, params.id))
+          ({ params }) => instances.nodeVariables(params.id)
         )
         .handle("setNodeVariables", ({ params, payload }) =>
           Effect.gen(function*() {
@@ -146,10 +135,8 @@ export const ProcessInstancesHandlers = HttpApiBuilder.group(
               nodeId: params.nodeId,
               variables: payload.variables
             })
-            const all = yield* instances.nodeVariables(principal.tenantId, params.id)
-            return all.find((entry) =>
-              entry.nodeId === params.nodeId
-            ) ?? { nodeId: params.nodeId, variables: {} }
+            const all = yield* instances.nodeVariables(params.id)
+            return all.find((entry) => entry.nodeId === params.nodeId) ?? { nodeId: params.nodeId, variables: {} }
           }))
     })
 )
@@ -157,24 +144,20 @@ export const ProcessInstancesHandlers = HttpApiBuilder.group(
 export const ScopesHandlers = HttpApiBuilder.group(Api, "scopes", (handlers) =>
   Effect.gen(function*() {
     const instances = yield* ProcessInstances
-    const find = (tenantId: string, scopeId: string, name: string) =>
-      Effect.flatMap(instances.scopeVariables(tenantId, scopeId), (variables) => {
+    const find = (scopeId: string, name: string) =>
+      Effect.flatMap(instances.scopeVariables(scopeId), (variables) => {
         const found = variables.find((variable) => variable.name === name)
         return found === undefined
           ? Effect.fail(notFound("variable", `${name} in scope ${scopeId}`))
           : Effect.succeed(found)
       })
     return handlers
-      .handle("list", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          instances.scopeVariables(principal.tenantId, params.scopeId)))
-      .handle("get", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          find(principal.tenantId, params.scopeId, params.name)))
+      .handle("list", ({ params }) => instances.scopeVariables(params.scopeId))
+      .handle("get", ({ params }) => find(params.scopeId, params.name))
       .handle("set", ({ params, payload }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
-          const instanceId = yield* instances.instanceOfScope(principal.tenantId, params.scopeId)
+          const instanceId = yield* instances.instanceOfScope(params.scopeId)
           yield* recordResource("scopes", params.scopeId)
           yield* instances.command(principal, instanceId, {
             type: "SetScopeVariable",
@@ -182,14 +165,14 @@ export const ScopesHandlers = HttpApiBuilder.group(Api, "scopes", (handlers) =>
             name: params.name,
             value: payload.value
           })
-          return yield* find(principal.tenantId, params.scopeId, params.name)
+          return yield* find(params.scopeId, params.name)
         }))
       .handle("remove", ({ params }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
-          const instanceId = yield* instances.instanceOfScope(principal.tenantId, params.scopeId)
+          const instanceId = yield* instances.instanceOfScope(params.scopeId)
           yield* recordResource("scopes", params.scopeId)
-          const removed = yield* find(principal.tenantId, params.scopeId, params.name)
+          const removed = yield* find(params.scopeId, params.name)
           yield* instances.command(principal, instanceId, {
             type: "RemoveScopeVariable",
             scopeId: params.scopeId,
