@@ -49,7 +49,10 @@ const measure = async (
 }
 
 const run = async (env: Record<string, string>) => {
-  const service = await startService(env, process.env["CPU_PROF"] ? ["--cpu-prof", `--cpu-prof-dir=${process.env["CPU_PROF"]}`] : [])
+  const service = await startService(
+    env,
+    process.env["CPU_PROF"] ? ["--cpu-prof", `--cpu-prof-dir=${process.env["CPU_PROF"]}`] : []
+  )
   const pid = service.child.pid!
   try {
     const { call, token } = await signedIn(service.base)

@@ -12,6 +12,7 @@ import { conflict, notFound } from "../schema/ApiErrors.ts"
 import type { AdHocJobResult, RetryPolicy } from "../schema/Work.ts"
 import { newId } from "../services/Ids.ts"
 import { DEFAULT_LOCK_MS, type JobRow, toJob } from "../services/JobActivation.ts"
+import { JobAvailability } from "../services/JobAvailability.ts"
 import { ProcessInstances } from "../services/ProcessInstances.ts"
 import { backoffFor } from "../services/RetryBackoff.ts"
 import { isoOrNull, nowMillis } from "../services/Time.ts"
@@ -28,6 +29,7 @@ const behaviour = Effect.gen(function*() {
   const instances = yield* ProcessInstances
   const config = yield* AppConfig
   const leases = yield* JobLeases
+  const availability = yield* JobAvailability
 
   const asPrincipal = (payload: { readonly tenantId: string; readonly actor: string }): Principal => ({
     sub: payload.actor,
@@ -247,9 +249,11 @@ const behaviour = Effect.gen(function*() {
       }),
     RetryNow: ({ payload }) =>
       Effect.gen(function*() {
-        yield* pendingRetry(payload.tenantId)
+        const job = yield* pendingRetry(payload.tenantId)
         yield* sql`UPDATE jobs SET deadline = NULL
           WHERE tenant_id = ${payload.tenantId} AND id = ${jobId} AND state = 'ACTIVATABLE'`.pipe(Effect.orDie)
+        // Workers long-polling or streaming the type take it now, not at their next look.
+        yield* availability.announce(payload.tenantId, [job.type])
       }),
     CancelRetry: ({ payload }) =>
       Effect.gen(function*() {
