@@ -52,6 +52,8 @@ export interface AppConfigShape {
     readonly runnerPort: number
     /** Shards per group; must be the same on every node. */
     readonly shards: number
+    /** The most entities resident on this node at once; a command for another one waits for a slot (then 503). */
+    readonly maxResidentEntities: number
   }
 }
 
@@ -116,7 +118,8 @@ const clusterFromEnv = (env: Env): AppConfigShape["cluster"] => {
     runnerHost,
     runnerListenHost: text(env, "RUNNER_LISTEN_HOST") ?? runnerHost,
     runnerPort: integer(env, "RUNNER_PORT", defaultRunnerPort(integer(env, "PORT", 8080, 0, 65535)), 0, 65535),
-    shards: integer(env, "CLUSTER_SHARDS", 300, 1, 10_000)
+    shards: integer(env, "CLUSTER_SHARDS", 300, 1, 10_000),
+    maxResidentEntities: integer(env, "MAX_RESIDENT_ENTITIES", 10_000, 100, 10_000_000)
   }
 }
 

@@ -67,7 +67,14 @@ const freePort = (host: string) =>
 // A message to an entity in this process is handed over as it is: effect's default encodes and decodes every local
 // message and reply through their schemas ("simulateRemoteSerialization"), a test aid that cost a good part of a
 // command's CPU. Messages to other runners are still serialized, of course.
-const common = { entityMessagePollInterval: "500 millis", simulateRemoteSerialization: false } as const
+const commonFor = (config: AppConfigShape["cluster"]) =>
+  ({
+    entityMessagePollInterval: "500 millis",
+    simulateRemoteSerialization: false,
+    // effect's cap on resident entities (default 10,000): past it a message for an entity not in memory fails with
+    // MailboxFull, which the senders retry for a moment (EntitySend.ts) before answering 503.
+    maxResidentEntities: config.maxResidentEntities
+  }) as const
 
 // A runner is dead when three pings in a row go unanswered (each within a second, 200 ms apart): a killed node's
 // port refuses at once, so its shards move within about a second. (effect's layerPing waits 5 × 500 ms.)
@@ -128,9 +135,10 @@ const socketSharding = (shardingConfig: Partial<ShardingConfig.ShardingConfig["S
     Layer.provide(RpcSerialization.layerSchemaBinary())
   )
 
-const singleRunner = SingleRunner.layer({ runnerStorage: "sql", shardingConfig: common }).pipe(
-  Layer.provide(NodeCrypto.layerDigest)
-)
+const singleRunner = (config: AppConfigShape["cluster"]) =>
+  SingleRunner.layer({ runnerStorage: "sql", shardingConfig: commonFor(config) }).pipe(
+    Layer.provide(NodeCrypto.layerDigest)
+  )
 
 const socketRunners = (config: AppConfigShape["cluster"]) =>
   Layer.unwrap(
@@ -138,7 +146,7 @@ const socketRunners = (config: AppConfigShape["cluster"]) =>
       const port = config.runnerPort !== 0 ? config.runnerPort : yield* Effect.orDie(freePort(config.runnerListenHost))
       const address = `${config.runnerHost}:${port}`
       const sharding = socketSharding({
-        ...common,
+        ...commonFor(config),
         runnerAddress: Option.some(RunnerAddress.make(config.runnerHost, port)),
         runnerListenAddress: Option.some(RunnerAddress.make(config.runnerListenHost, port)),
         shardsPerGroup: config.shards,
@@ -157,4 +165,4 @@ const socketRunners = (config: AppConfigShape["cluster"]) =>
 export const ClusterLive = (config: AppConfigShape["cluster"]) =>
   config.mode === "socket"
     ? socketRunners(config)
-    : clusterInfo("single-runner", undefined).pipe(Layer.provideMerge(singleRunner))
+    : clusterInfo("single-runner", undefined).pipe(Layer.provideMerge(singleRunner(config)))

@@ -267,10 +267,13 @@ const behaviour = Effect.gen(function*() {
   })
 })
 
-/** Idle job entities go after a few seconds: they hold nothing but their place in line. */
+/**
+ * Idle job entities go after two seconds: they hold nothing but their place in line, and each resident entity counts
+ * against the node's MAX_RESIDENT_ENTITIES.
+ */
 export const JobLive = Layer.unwrap(
   Effect.map(
     AppConfig,
-    (config) => JobEntity.toLayer(behaviour, { maxIdleTime: Duration.seconds(Math.min(config.entityIdleSeconds, 10)) })
+    (config) => JobEntity.toLayer(behaviour, { maxIdleTime: Duration.seconds(Math.min(config.entityIdleSeconds, 2)) })
   )
 )

@@ -17,6 +17,7 @@ import { AppConfig } from "../config.ts"
 import { recordRequest } from "../observability/Metrics.ts"
 import type { ErrorDetail } from "../schema/Envelope.ts"
 import { AuditLog } from "../services/AuditLog.ts"
+import { isEntitiesFull } from "../services/EntitySend.ts"
 import { NodeLifecycle } from "./NodeLifecycle.ts"
 import { newRequestState, RequestState, type RequestStateShape } from "./RequestState.ts"
 import { requestTextProblem } from "./RequestTextCheck.ts"
@@ -223,6 +224,23 @@ export const EdgeMiddleware = HttpRouter.middleware(
             }
             if (isBodyTooLarge(error)) {
               return Effect.succeed(fallbackResponse(request, 413, correlationId, timestamp, config.maxBodyBytes))
+            }
+            // The node holds as many entities as it may, and none left memory in time: busy, not broken.
+            if (isEntitiesFull(error)) {
+              return Effect.logWarning("no room for another resident entity (MAX_RESIDENT_ENTITIES): 503").pipe(
+                Effect.annotateLogs({ correlationId, method: request.method, path }),
+                Effect.as(HttpServerResponse.setHeader(
+                  failure(
+                    503,
+                    "INTERNAL_ERROR",
+                    "the node is at its limit of instances in memory; retry in a moment",
+                    correlationId,
+                    timestamp
+                  ),
+                  "retry-after",
+                  "1"
+                ))
+              )
             }
             return Effect.logError("request failed with a defect", Cause.pretty(cause)).pipe(
               Effect.annotateLogs({ correlationId, method: request.method, path }),

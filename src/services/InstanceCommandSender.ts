@@ -14,6 +14,7 @@ import {
   validationError
 } from "../schema/ApiErrors.ts"
 import type { ProcessInstanceId } from "../schema/ResourceIds.ts"
+import { sendToEntity } from "./EntitySend.ts"
 
 export type CommandError = NotFound | Conflict | ValidationError | BusinessError
 
@@ -33,14 +34,16 @@ export const sendCommand = (client: EntityClient) =>
   /** A start's id made just now: the entity need not look for its row. */
   freshId?: boolean
 ): Effect.Effect<EntityReply, CommandError> =>
-  client(id).Execute({
-    commandId,
-    tenantId: principal.tenantId,
-    actor: principal.sub,
-    command,
-    ...(deploymentId === undefined ? {} : { deploymentId }),
-    ...(freshId === true ? { freshId } : {})
-  }).pipe(
+  sendToEntity(
+    client(id).Execute({
+      commandId,
+      tenantId: principal.tenantId,
+      actor: principal.sub,
+      command,
+      ...(deploymentId === undefined ? {} : { deploymentId }),
+      ...(freshId === true ? { freshId } : {})
+    })
+  ).pipe(
     Effect.catchTag("InstanceRejected", (rejected: InstanceRejected): Effect.Effect<EntityReply, CommandError> =>
       rejected.reason === "INTERNAL" ? Effect.die(new Error(rejected.message)) : Effect.fail(
         rejected.reason === "NOT_FOUND"
@@ -51,11 +54,5 @@ export const sendCommand = (client: EntityClient) =>
           : rejected.reason === "INVALID_STATE" || rejected.reason === "CONFLICT"
           ? conflict(rejected.message)
           : rejectedInput(rejected)
-      )),
-    Effect.catchTags({
-      MailboxFull: Effect.die,
-      AlreadyProcessingMessage: Effect.die,
-      PersistenceError: Effect.die,
-      EntityNotAssignedToRunner: Effect.die
-    })
+      ))
   )

@@ -10,7 +10,8 @@ import { jobsActivated } from "../observability/Metrics.ts"
 import { fromJson, pgArray } from "../persistence/SqlValues.ts"
 import { JobId, type ProcessInstanceId } from "../schema/ResourceIds.ts"
 import type { Job } from "../schema/Work.ts"
-import { clusterFailuresAsDefects, type JobClient } from "./JobEntityClient.ts"
+import { sendToEntity } from "./EntitySend.ts"
+import type { JobClient } from "./JobEntityClient.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
 
 export const DEFAULT_MAX_JOBS = 10
@@ -166,7 +167,7 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient) => 
         const answers = yield* Effect.forEach(
           ids,
           (id) =>
-            clusterFailuresAsDefects(
+            sendToEntity(
               jobs(JobId.make(id)).Lease({
                 tenantId,
                 actor: request.worker,

@@ -15,7 +15,8 @@ import {
 } from "../schema/ApiErrors.ts"
 import type { JobId } from "../schema/ResourceIds.ts"
 import type { Job, RetryAttempt, RetryPolicy, RetryState } from "../schema/Work.ts"
-import { clusterFailuresAsDefects, JobEntityClient } from "./JobEntityClient.ts"
+import { sendToEntity } from "./EntitySend.ts"
+import { JobEntityClient } from "./JobEntityClient.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
 
 interface RetryRow {
@@ -76,21 +77,21 @@ export class JobRetries extends Context.Service<JobRetries, JobRetriesShape>()("
         state,
         setPolicy: (principal, jobId, input) =>
           Effect.gen(function*() {
-            yield* clusterFailuresAsDefects(
+            yield* sendToEntity(
               jobs(jobId).SetRetryPolicy({ tenantId: principal.tenantId, actor: principal.sub, ...input })
             )
             return yield* state(principal.tenantId, jobId)
           }),
         retryNow: (principal, jobId) =>
           Effect.gen(function*() {
-            yield* clusterFailuresAsDefects(
+            yield* sendToEntity(
               jobs(jobId).RetryNow({ tenantId: principal.tenantId, actor: principal.sub })
             )
             return yield* state(principal.tenantId, jobId)
           }),
         cancelRetry: (principal, jobId) =>
           Effect.gen(function*() {
-            yield* clusterFailuresAsDefects(
+            yield* sendToEntity(
               jobs(jobId).CancelRetry({ tenantId: principal.tenantId, actor: principal.sub })
             )
             return yield* state(principal.tenantId, jobId)

@@ -20,11 +20,12 @@ import {
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { JobId, TaskId } from "../schema/ResourceIds.ts"
 import type { AdHocJobResult, Incident, Job, RetryPolicy, TaskSort, UserTask } from "../schema/Work.ts"
+import { sendToEntity } from "./EntitySend.ts"
 import { isUuid } from "./Ids.ts"
 import { type IncidentRow, toIncident } from "./IncidentRows.ts"
 import { type ActivationRequest, DEFAULT_LOCK_MS, type JobRow, makeJobActivation, toJob } from "./JobActivation.ts"
 import { JobAvailability } from "./JobAvailability.ts"
-import { clusterFailuresAsDefects, JobEntityClient } from "./JobEntityClient.ts"
+import { JobEntityClient } from "./JobEntityClient.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
 import { queryInstant } from "./QueryInstant.ts"
 import { backoffFor } from "./RetryBackoff.ts"
@@ -152,7 +153,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             return jobs
           })).pipe(Stream.flattenIterable),
         completeJob: (principal, jobId, variables, result) =>
-          clusterFailuresAsDefects(
+          sendToEntity(
             jobs(jobId).Complete({
               tenantId: principal.tenantId,
               actor: principal.sub,
@@ -161,19 +162,19 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             })
           ),
         throwError: (principal, jobId, error) =>
-          clusterFailuresAsDefects(
+          sendToEntity(
             jobs(jobId).ThrowError({ tenantId: principal.tenantId, actor: principal.sub, ...error })
           ),
         failJob: (principal, jobId, failure) =>
-          clusterFailuresAsDefects(
+          sendToEntity(
             jobs(jobId).Fail({ tenantId: principal.tenantId, actor: principal.sub, ...failure })
           ),
         updateRetries: (principal, jobId, retries) =>
-          clusterFailuresAsDefects(
+          sendToEntity(
             jobs(jobId).UpdateRetries({ tenantId: principal.tenantId, actor: principal.sub, retries })
           ),
         heartbeat: (principal, jobId, beat) =>
-          clusterFailuresAsDefects(
+          sendToEntity(
             jobs(jobId).Heartbeat({ tenantId: principal.tenantId, actor: principal.sub, ...beat })
           ).pipe(Effect.catchTags({ ValidationError: Effect.die, BusinessError: Effect.die })),
         listJobs: (tenantId, filter, page) =>

@@ -89,7 +89,14 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   metricsToken: "test-metrics-token",
   otel: { endpoint: undefined, serviceName: "flowcore-test" },
   feel: { maxSteps: 1_000_000, maxMillis: 1_000 },
-  cluster: { mode: "single", runnerHost: "127.0.0.1", runnerListenHost: "127.0.0.1", runnerPort: 0, shards: 300 },
+  cluster: {
+    mode: "single",
+    runnerHost: "127.0.0.1",
+    runnerListenHost: "127.0.0.1",
+    runnerPort: 0,
+    shards: 300,
+    maxResidentEntities: 10_000
+  },
   ...overrides
 })
 
