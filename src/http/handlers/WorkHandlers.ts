@@ -138,13 +138,13 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
           }
           // Bound by version tag: the latest version of the form carrying that tag, nothing else.
           if (task.formVersionTag != null) {
-            const tagged = yield* legacyForms.taggedForm(principal.tenantId, task.formKey, task.formVersionTag)
+            const tagged = yield* legacyForms.taggedForm(task.formKey, task.formVersionTag)
             if (tagged === undefined) {
               return yield* notFound("form", `${task.formKey} with version tag ${task.formVersionTag}`)
             }
             return { taskId: task.id, formKey: task.formKey, ...tagged }
           }
-          const definition = yield* formDefinitions.deployedByKey(principal.tenantId, task.formKey)
+          const definition = yield* formDefinitions.deployedByKey(task.formKey)
           if (definition !== undefined) {
             return {
               taskId: task.id,
@@ -154,7 +154,7 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
               schema: definition.schema
             }
           }
-          const legacy = yield* legacyForms.latestByKey(principal.tenantId, task.formKey)
+          const legacy = yield* legacyForms.latestByKey(task.formKey)
           if (legacy !== undefined) {
             return {
               taskId: task.id,
@@ -172,7 +172,7 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
           const task = yield* work.getTask(principal.tenantId, params.id)
           const definition = task.formKey === null
             ? undefined
-            : yield* formDefinitions.deployedByKey(principal.tenantId, task.formKey)
+            : yield* formDefinitions.deployedByKey(task.formKey)
           if (definition === undefined) {
             return yield* notFound("form definition of task", params.id)
           }
