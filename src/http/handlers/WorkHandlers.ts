@@ -4,7 +4,6 @@ import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { notFound } from "../../schema/ApiErrors.ts"
 import { pageRequest } from "../../schema/Common.ts"
-import type { IncidentId } from "../../schema/ResourceIds.ts"
 import { FormDefinitions } from "../../services/FormDefinitions.ts"
 import { IncidentRecovery } from "../../services/IncidentRecovery.ts"
 import { JobRetries } from "../../services/JobRetries.ts"
@@ -202,8 +201,6 @@ export const IncidentsHandlers = HttpApiBuilder.group(Api, "incidents", (handler
   Effect.gen(function*() {
     const work = yield* Work
     const recovery = yield* IncidentRecovery
-    const recover = (id: IncidentId, action: Parameters<typeof recovery.recover>[2]) =>
-      Effect.flatMap(CurrentPrincipal, (principal) => recovery.recover(principal, id, action))
     return handlers
       .handle("list", ({ query }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
@@ -212,12 +209,12 @@ export const IncidentsHandlers = HttpApiBuilder.group(Api, "incidents", (handler
             { state: query.state, processInstanceId: query.processInstanceId },
             pageRequest(query)
           )))
-      .handle("retry", ({ params }) => recover(params.id, { kind: "retry" }))
-      .handle("skipNode", ({ params }) => recover(params.id, { kind: "skip" }))
+      .handle("retry", ({ params }) => recovery.recover(params.id, { kind: "retry" }))
+      .handle("skipNode", ({ params }) => recovery.recover(params.id, { kind: "skip" }))
       .handle("restartFromNode", ({ params, payload }) =>
-        recover(params.id, { kind: "restartFromNode", nodeId: payload.nodeId }))
+        recovery.recover(params.id, { kind: "restartFromNode", nodeId: payload.nodeId }))
       .handle("rollback", ({ params, payload }) =>
-        recover(params.id, { kind: "rollback", eventSeq: payload.eventSeq }))
+        recovery.recover(params.id, { kind: "rollback", eventSeq: payload.eventSeq }))
       .handle("editVariablesAndRetry", ({ params, payload }) =>
-        recover(params.id, { kind: "editVariablesAndRetry", variables: payload.variables }))
+        recovery.recover(params.id, { kind: "editVariablesAndRetry", variables: payload.variables }))
   }))
