@@ -18,20 +18,11 @@ export const JobsHandlers = HttpApiBuilder.group(Api, "jobs", (handlers) =>
     const work = yield* Work
     const retries = yield* JobRetries
     return handlers
-      .handle("retryState", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => retries.state(principal.tenantId, params.id)))
-      .handle("setRetryPolicy", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          retries.setPolicy(principal, params.id, payload)))
-      .handle("retryNow", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          retries.retryNow(principal, params.id)))
-      .handle("cancelRetry", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          retries.cancelRetry(principal, params.id)))
-      .handle("retryHistory", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          retries.history(principal.tenantId, params.id)))
+      .handle("retryState", ({ params }) => retries.state(params.id))
+      .handle("setRetryPolicy", ({ params, payload }) => retries.setPolicy(params.id, payload))
+      .handle("retryNow", ({ params }) => retries.retryNow(params.id))
+      .handle("cancelRetry", ({ params }) => retries.cancelRetry(params.id))
+      .handle("retryHistory", ({ params }) => retries.history(params.id))
       .handle("stream", ({ query }) =>
         Effect.map(CurrentPrincipal, (principal) => {
           // Written by hand rather than through the SSE schema: a comment first, so the headers go out at once even
@@ -40,14 +31,8 @@ export const JobsHandlers = HttpApiBuilder.group(Api, "jobs", (handlers) =>
             type: query.type,
             worker: query.worker,
             timeout: query.timeout,
-            fetchVariable: query.fetchVariable?.split(",").map((name) =>
-              name.trim()
-            ).filter((name) =>
-              name !== ""
-            )
-          }).pipe(Stream.map((job) =>
-            `data: ${JSON.stringify(job)}\n\n`
-          ))
+            fetchVariable: query.fetchVariable?.split(",").map((name) => name.trim()).filter((name) => name !== "")
+          }).pipe(Stream.map((job) => `data: ${JSON.stringify(job)}\n\n`))
           const keepAlive = Stream.tick("15 seconds").pipe(Stream.map(() => ": keep-alive\n\n"))
           return HttpServerResponse.stream(
             Stream.encodeText(Stream.merge(frames, keepAlive, { haltStrategy: "left" })),
