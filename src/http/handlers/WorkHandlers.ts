@@ -13,6 +13,8 @@ import { Work } from "../../services/Work.ts"
 import { Api } from "../Api.ts"
 import { idempotently } from "../Idempotency.ts"
 
+// Jobs, tasks and incidents: the services read the request's tenant (CurrentTenant) and caller (CurrentPrincipal)
+// themselves; the job-changing ones and idempotency are handed the caller (workers outside a request send theirs).
 export const JobsHandlers = HttpApiBuilder.group(Api, "jobs", (handlers) =>
   Effect.gen(function*() {
     const work = yield* Work
@@ -24,24 +26,25 @@ export const JobsHandlers = HttpApiBuilder.group(Api, "jobs", (handlers) =>
       .handle("cancelRetry", ({ params }) => retries.cancelRetry(params.id))
       .handle("retryHistory", ({ params }) => retries.history(params.id))
       .handle("stream", ({ query }) =>
-        Effect.map(CurrentPrincipal, (principal) => {
-          // Written by hand rather than through the SSE schema: a comment first, so the headers go out at once even
-          // when no job is waiting, and one every 15 quiet seconds, so proxies keep the connection.
-          const frames = work.streamJobs(principal.tenantId, {
+        Effect.map(
+          work.streamJobs({
             type: query.type,
             worker: query.worker,
             timeout: query.timeout,
             fetchVariable: query.fetchVariable?.split(",").map((name) => name.trim()).filter((name) => name !== "")
-          }).pipe(Stream.map((job) => `data: ${JSON.stringify(job)}\n\n`))
-          const keepAlive = Stream.tick("15 seconds").pipe(Stream.map(() => ": keep-alive\n\n"))
-          return HttpServerResponse.stream(
-            Stream.encodeText(Stream.merge(frames, keepAlive, { haltStrategy: "left" })),
-            { contentType: "text/event-stream", headers: { "cache-control": "no-cache" } }
-          )
-        }))
-      .handle("activate", ({ payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          Effect.map(work.activateJobs(principal.tenantId, payload), (jobs) => ({ jobs }))))
+          }),
+          (jobs) => {
+            // Written by hand rather than through the SSE schema: a comment first, so the headers go out at once even
+            // when no job is waiting, and one every 15 quiet seconds, so proxies keep the connection.
+            const frames = jobs.pipe(Stream.map((job) => `data: ${JSON.stringify(job)}\n\n`))
+            const keepAlive = Stream.tick("15 seconds").pipe(Stream.map(() => ": keep-alive\n\n"))
+            return HttpServerResponse.stream(
+              Stream.encodeText(Stream.merge(frames, keepAlive, { haltStrategy: "left" })),
+              { contentType: "text/event-stream", headers: { "cache-control": "no-cache" } }
+            )
+          }
+        ))
+      .handle("activate", ({ payload }) => Effect.map(work.activateJobs(payload), (jobs) => ({ jobs })))
       .handle("complete", ({ params, payload, headers }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           idempotently(
@@ -64,12 +67,11 @@ export const JobsHandlers = HttpApiBuilder.group(Api, "jobs", (handlers) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           work.heartbeat(principal, params.id, payload)))
       .handle("list", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          work.listJobs(principal.tenantId, {
-            type: query.type,
-            state: query.state,
-            processInstanceId: query.processInstanceId
-          }, pageRequest(query))))
+        work.listJobs({
+          type: query.type,
+          state: query.state,
+          processInstanceId: query.processInstanceId
+        }, pageRequest(query)))
   }))
 
 export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
@@ -80,19 +82,18 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
     const legacyForms = yield* LegacyForms
     return handlers
       .handle("list", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          work.listTasks(principal.tenantId, {
-            candidateGroup: query.candidateGroup,
-            assignee: query.assignee,
-            assigned: query.assigned === undefined ? undefined : query.assigned === "true",
-            state: query.state,
-            processInstanceId: query.processInstanceId,
-            dueBefore: query.dueBefore,
-            dueAfter: query.dueAfter,
-            followUpBefore: query.followUpBefore,
-            followUpAfter: query.followUpAfter,
-            sort: query.sort
-          }, pageRequest(query))))
+        work.listTasks({
+          candidateGroup: query.candidateGroup,
+          assignee: query.assignee,
+          assigned: query.assigned === undefined ? undefined : query.assigned === "true",
+          state: query.state,
+          processInstanceId: query.processInstanceId,
+          dueBefore: query.dueBefore,
+          dueAfter: query.dueAfter,
+          followUpBefore: query.followUpBefore,
+          followUpAfter: query.followUpAfter,
+          sort: query.sort
+        }, pageRequest(query)))
       .handle("complete", ({ params, payload, headers }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           idempotently(
@@ -100,23 +101,15 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
             headers["idempotency-key"],
             `POST /tasks/${params.id}/complete`,
             payload,
-            work.completeTask(principal, params.id, payload.variables ?? {})
+            work.completeTask(params.id, payload.variables ?? {})
           )))
-      .handle("claim", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => taskWork.claim(principal, params.id)))
-      .handle("unclaim", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          taskWork.unclaim(principal, params.id)))
-      .handle("assign", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          taskWork.assign(principal, params.id, payload.assignee)))
-      .handle("delegate", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          taskWork.delegate(principal, params.id, payload.userId)))
+      .handle("claim", ({ params }) => taskWork.claim(params.id))
+      .handle("unclaim", ({ params }) => taskWork.unclaim(params.id))
+      .handle("assign", ({ params, payload }) => taskWork.assign(params.id, payload.assignee))
+      .handle("delegate", ({ params, payload }) => taskWork.delegate(params.id, payload.userId))
       .handle("form", ({ params }) =>
         Effect.gen(function*() {
-          const principal = yield* CurrentPrincipal
-          const task = yield* work.getTask(principal.tenantId, params.id)
+          const task = yield* work.getTask(params.id)
           if (task.formKey === null) {
             return yield* notFound("form of task", params.id)
           }
@@ -152,34 +145,24 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
         }))
       .handle("formDefinition", ({ params }) =>
         Effect.gen(function*() {
-          const principal = yield* CurrentPrincipal
-          const task = yield* work.getTask(principal.tenantId, params.id)
-          const definition = task.formKey === null
-            ? undefined
-            : yield* formDefinitions.deployedByKey(task.formKey)
+          const task = yield* work.getTask(params.id)
+          const definition = task.formKey === null ? undefined : yield* formDefinitions.deployedByKey(task.formKey)
           if (definition === undefined) {
             return yield* notFound("form definition of task", params.id)
           }
           return definition
         }))
-      .handle("comments", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          taskWork.comments(principal.tenantId, params.id)))
-      .handle("addComment", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          taskWork.addComment(principal, params.id, payload.message)))
+      .handle("comments", ({ params }) => taskWork.comments(params.id))
+      .handle("addComment", ({ params, payload }) => taskWork.addComment(params.id, payload.message))
   }))
 
 export const TaskFiltersHandlers = HttpApiBuilder.group(Api, "taskFilters", (handlers) =>
   Effect.gen(function*() {
     const taskWork = yield* TaskWork
     return handlers
-      .handle("list", () => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.filters(principal)))
-      .handle("create", ({ payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => taskWork.saveFilter(principal, payload)))
-      .handle("remove", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          taskWork.deleteFilter(principal, params.id)))
+      .handle("list", () => taskWork.filters)
+      .handle("create", ({ payload }) => taskWork.saveFilter(payload))
+      .handle("remove", ({ params }) => taskWork.deleteFilter(params.id))
   }))
 
 export const IncidentsHandlers = HttpApiBuilder.group(Api, "incidents", (handlers) =>
@@ -188,14 +171,11 @@ export const IncidentsHandlers = HttpApiBuilder.group(Api, "incidents", (handler
     const recovery = yield* IncidentRecovery
     return handlers
       .handle("list", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          work.listIncidents(
-            principal.tenantId,
-            { state: query.state, processInstanceId: query.processInstanceId },
-            pageRequest(query)
-          )))
-      .handle("retry", ({ params }) => recovery.recover(params.id, { kind: "retry" }))
-      .handle("skipNode", ({ params }) => recovery.recover(params.id, { kind: "skip" }))
+        work.listIncidents({ state: query.state, processInstanceId: query.processInstanceId }, pageRequest(query)))
+      .handle("retry", ({ params }) =>
+        recovery.recover(params.id, { kind: "retry" }))
+      .handle("skipNode", ({ params }) =>
+        recovery.recover(params.id, { kind: "skip" }))
       .handle("restartFromNode", ({ params, payload }) =>
         recovery.recover(params.id, { kind: "restartFromNode", nodeId: payload.nodeId }))
       .handle("rollback", ({ params, payload }) =>
