@@ -4,7 +4,8 @@
 // and the target: an item applied twice (crash between command and mark) changes nothing the second time.
 import { Clock, Context, Effect, Layer, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Principal } from "../auth/Principal.ts"
+import { inTenant } from "../auth/CurrentTenant.ts"
+import { CurrentPrincipal, type Principal } from "../auth/Principal.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
 import { IncidentId, JobId, parseId, ProcessInstanceId } from "../schema/ResourceIds.ts"
 import { IncidentRecovery } from "../services/IncidentRecovery.ts"
@@ -81,7 +82,12 @@ export class BatchRunner extends Context.Service<BatchRunner, BatchRunnerShape>(
           case "RETRY":
             return Effect.flatMap(jobId(id), (target) => work.updateRetries(principal, target, parameters.retries ?? 1))
           case "RESOLVE_INCIDENT":
-            return Effect.flatMap(incidentId(id), (target) => recovery.recover(principal, target, { kind: "retry" }))
+            // Recovered as if the batch's creator asked, in the batch's tenant.
+            return Effect.flatMap(incidentId(id), (target) =>
+              recovery.recover(target, { kind: "retry" }).pipe(
+                Effect.provideService(CurrentPrincipal, principal),
+                inTenant(item.tenant_id)
+              ))
           case "MIGRATE": {
             const migration = parameters.migration!
             return Effect.flatMap(

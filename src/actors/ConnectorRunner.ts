@@ -4,6 +4,7 @@
 // created, polling twice a second otherwise.
 import { Context, Duration, Effect, Layer, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
+import { inTenant } from "../auth/CurrentTenant.ts"
 import type { Principal } from "../auth/Principal.ts"
 import { JobId } from "../schema/ResourceIds.ts"
 import type { Job } from "../schema/Work.ts"
@@ -130,12 +131,12 @@ export class ConnectorRunner
         let done = 0
         for (const { tenant_id: tenantId, type } of tenants) {
           const principal: Principal = { sub: `system:${WORKER}`, tenantId, roles: [], source: "local" }
-          const jobs = yield* work.activateJobs(tenantId, {
+          const jobs = yield* work.activateJobs({
             type,
             worker: WORKER,
             maxJobsToActivate: 16,
             timeout: 60_000
-          })
+          }).pipe(inTenant(tenantId))
           yield* Effect.forEach(jobs, (job) =>
             Effect.flatMap(perform(tenantId, job), (outcome) =>
               outcome.ok

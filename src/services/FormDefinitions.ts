@@ -68,8 +68,8 @@ export interface FormDefinitionsShape extends FormDefinitionVersionsShape, FormD
     id: FormDefinitionId,
     data: Readonly<Record<string, unknown>>
   ) => Effect.Effect<ReturnType<typeof runForm>, NotFound, CurrentTenant>
-  /** The deployed definition with this key, if any (user task forms; the tenant is given). */
-  readonly deployedByKey: (tenantId: string, key: string) => Effect.Effect<FormDefinition | undefined>
+  /** The deployed definition with this key, if any (user task forms). */
+  readonly deployedByKey: (key: string) => Effect.Effect<FormDefinition | undefined, never, CurrentTenant>
 }
 
 export class FormDefinitions
@@ -219,14 +219,15 @@ export class FormDefinitions
             return { definition: toDefinition(yield* row(id)), warnings: check.warnings }
           }),
         playground: (id, data) => Effect.map(row(id), (current) => runForm(contentOf(current.schema), data)),
-        deployedByKey: (tenantId, key) =>
-          Effect.map(
-            sql<
+        deployedByKey: (key) =>
+          Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
+            const rows = yield* sql<
               DefinitionRow
             >`SELECT * FROM form_definitions WHERE tenant_id = ${tenantId} AND key = ${key} AND state = 'DEPLOYED' LIMIT 1`
-              .pipe(Effect.orDie),
-            (rows) => (rows[0] === undefined ? undefined : toDefinition(rows[0]))
-          )
+              .pipe(Effect.orDie)
+            return rows[0] === undefined ? undefined : toDefinition(rows[0])
+          })
       }
     })
   )

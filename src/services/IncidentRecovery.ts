@@ -1,10 +1,11 @@
 // Recovering from incidents: each action is a command to the instance's entity, which resolves the incident and
 // resumes the token — run the node again, go past it, continue from another node, or first fix the variables
-// (patch them, or restore them as they were at a history event).
+// (patch them, or restore them as they were at a history event). Incidents of the request's tenant (CurrentTenant),
+// recovered by the caller (CurrentPrincipal); batches provide both for the batch's tenant and creator.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { inTenant } from "../auth/CurrentTenant.ts"
-import type { Principal } from "../auth/Principal.ts"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
+import { CurrentPrincipal } from "../auth/Principal.ts"
 import {
   type BusinessError,
   type Conflict,
@@ -27,10 +28,13 @@ export type RecoveryAction =
 
 export interface IncidentRecoveryShape {
   readonly recover: (
-    principal: Principal,
     incidentId: IncidentId,
     action: RecoveryAction
-  ) => Effect.Effect<Incident, NotFound | Conflict | ValidationError | BusinessError>
+  ) => Effect.Effect<
+    Incident,
+    NotFound | Conflict | ValidationError | BusinessError,
+    CurrentTenant | CurrentPrincipal
+  >
 }
 
 export class IncidentRecovery
@@ -42,8 +46,9 @@ export class IncidentRecovery
       const sql = yield* SqlClient.SqlClient
       const instances = yield* ProcessInstances
 
-      const incidentById = (tenantId: string, id: IncidentId) =>
+      const incidentById = (id: IncidentId) =>
         Effect.gen(function*() {
+          const tenantId = yield* CurrentTenant
           const rows = yield* sql<IncidentRow>`SELECT * FROM incidents WHERE tenant_id = ${tenantId} AND id = ${id}`
             .pipe(Effect.orDie)
           if (rows[0] === undefined) return yield* notFound("incident", id)
@@ -51,9 +56,10 @@ export class IncidentRecovery
         })
 
       return {
-        recover: (principal, incidentId, action) =>
+        recover: (incidentId, action) =>
           Effect.gen(function*() {
-            const incident = yield* incidentById(principal.tenantId, incidentId)
+            const principal = yield* CurrentPrincipal
+            const incident = yield* incidentById(incidentId)
             if (incident.state !== "OPEN") return yield* conflict(`incident ${incidentId} is already resolved`)
             const instanceId = incident.instance_id
             switch (action.kind) {
@@ -75,9 +81,7 @@ export class IncidentRecovery
                 break
               case "rollback": {
                 // The instance's variables as they were right after that history event.
-                const snapshot = yield* instances.snapshot(instanceId, action.eventSeq).pipe(
-                  inTenant(principal.tenantId)
-                )
+                const snapshot = yield* instances.snapshot(instanceId, action.eventSeq)
                 yield* instances.command(principal, instanceId, {
                   type: "ResolveIncident",
                   incidentId,
@@ -96,7 +100,7 @@ export class IncidentRecovery
                 })
                 break
             }
-            return toIncident(yield* incidentById(principal.tenantId, incidentId))
+            return toIncident(yield* incidentById(incidentId))
           })
       }
     })

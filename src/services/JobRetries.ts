@@ -1,9 +1,11 @@
 // A job's retries as operators see them: its retry policy (the backoff after a failure), the pending retry, the
 // record of failed attempts; and the levers — retry now (skip the backoff) or cancel the retry (an incident instead),
-// pulled by the job's entity (actors/JobLive.ts).
+// pulled by the job's entity (actors/JobLive.ts). Jobs of the request's tenant (CurrentTenant); the levers are pulled by
+// the caller (CurrentPrincipal).
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Principal } from "../auth/Principal.ts"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
+import { CurrentPrincipal } from "../auth/Principal.ts"
 import { fromJson, toJson } from "../persistence/SqlValues.ts"
 import {
   type BusinessError,
@@ -30,19 +32,17 @@ interface RetryRow {
 
 type Failure = NotFound | Conflict | ValidationError | BusinessError
 
+type Caller = CurrentTenant | CurrentPrincipal
+
 export interface JobRetriesShape {
-  readonly state: (tenantId: string, jobId: JobId) => Effect.Effect<typeof RetryState.Type, NotFound>
+  readonly state: (jobId: JobId) => Effect.Effect<typeof RetryState.Type, NotFound, CurrentTenant>
   readonly setPolicy: (
-    principal: Principal,
     jobId: JobId,
     input: { readonly policy: RetryPolicy; readonly retries?: number | undefined }
-  ) => Effect.Effect<typeof RetryState.Type, Failure>
-  readonly retryNow: (principal: Principal, jobId: JobId) => Effect.Effect<typeof RetryState.Type, Failure>
-  readonly cancelRetry: (principal: Principal, jobId: JobId) => Effect.Effect<typeof RetryState.Type, Failure>
-  readonly history: (
-    tenantId: string,
-    jobId: JobId
-  ) => Effect.Effect<ReadonlyArray<typeof RetryAttempt.Type>, NotFound>
+  ) => Effect.Effect<typeof RetryState.Type, Failure, Caller>
+  readonly retryNow: (jobId: JobId) => Effect.Effect<typeof RetryState.Type, Failure, Caller>
+  readonly cancelRetry: (jobId: JobId) => Effect.Effect<typeof RetryState.Type, Failure, Caller>
+  readonly history: (jobId: JobId) => Effect.Effect<ReadonlyArray<typeof RetryAttempt.Type>, NotFound, CurrentTenant>
 }
 
 export class JobRetries extends Context.Service<JobRetries, JobRetriesShape>()("flowcore/JobRetries") {
@@ -52,8 +52,9 @@ export class JobRetries extends Context.Service<JobRetries, JobRetriesShape>()("
       const sql = yield* SqlClient.SqlClient
       const jobs = yield* JobEntityClient
 
-      const state = (tenantId: string, jobId: JobId) =>
+      const state = (jobId: JobId) =>
         Effect.gen(function*() {
+          const tenantId = yield* CurrentTenant
           const [row] = yield* sql<RetryRow>`SELECT id, state, retries, deadline, retry_policy,
               (SELECT count(*) FROM job_failures f WHERE f.job_id = j.id) AS attempts
             FROM jobs j WHERE tenant_id = ${tenantId} AND id = ${jobId}`.pipe(Effect.orDie)
@@ -73,32 +74,31 @@ export class JobRetries extends Context.Service<JobRetries, JobRetriesShape>()("
           }
         })
 
+      /** Who pulls a lever, as the job's entity takes it: the request's tenant and caller. */
+      const caller = Effect.gen(function*() {
+        return { tenantId: yield* CurrentTenant, actor: (yield* CurrentPrincipal).sub }
+      })
+
       return {
         state,
-        setPolicy: (principal, jobId, input) =>
+        setPolicy: (jobId, input) =>
           Effect.gen(function*() {
-            yield* sendToEntity(
-              jobs(jobId).SetRetryPolicy({ tenantId: principal.tenantId, actor: principal.sub, ...input })
-            )
-            return yield* state(principal.tenantId, jobId)
+            yield* sendToEntity(jobs(jobId).SetRetryPolicy({ ...(yield* caller), ...input }))
+            return yield* state(jobId)
           }),
-        retryNow: (principal, jobId) =>
+        retryNow: (jobId) =>
           Effect.gen(function*() {
-            yield* sendToEntity(
-              jobs(jobId).RetryNow({ tenantId: principal.tenantId, actor: principal.sub })
-            )
-            return yield* state(principal.tenantId, jobId)
+            yield* sendToEntity(jobs(jobId).RetryNow(yield* caller))
+            return yield* state(jobId)
           }),
-        cancelRetry: (principal, jobId) =>
+        cancelRetry: (jobId) =>
           Effect.gen(function*() {
-            yield* sendToEntity(
-              jobs(jobId).CancelRetry({ tenantId: principal.tenantId, actor: principal.sub })
-            )
-            return yield* state(principal.tenantId, jobId)
+            yield* sendToEntity(jobs(jobId).CancelRetry(yield* caller))
+            return yield* state(jobId)
           }),
-        history: (tenantId, jobId) =>
+        history: (jobId) =>
           Effect.gen(function*() {
-            yield* state(tenantId, jobId)
+            yield* state(jobId)
             const rows = yield* sql<
               {
                 attempt: number

@@ -68,10 +68,10 @@ export interface LegacyFormsShape {
   readonly edit: (id: LegacyFormId, schema: Schema) => Effect.Effect<LegacyForm, NotFound, Caller>
   readonly remove: (id: LegacyFormId) => Effect.Effect<LegacyForm, NotFound, CurrentTenant>
   readonly migrate: (id: LegacyFormId) => Effect.Effect<FormDefinition, NotFound | Conflict | BusinessError, Caller>
-  /** The latest version of a key (user task forms; the tenant is given). */
-  readonly latestByKey: (tenantId: string, key: string) => Effect.Effect<LegacyForm | undefined>
-  /** The latest version of a form (deployed or a form definition's) carrying a versionTag (TaggedForms.ts; the tenant is given). */
-  readonly taggedForm: (tenantId: string, key: string, versionTag: string) => Effect.Effect<TaggedForm | undefined>
+  /** The latest version of a key (user task forms). */
+  readonly latestByKey: (key: string) => Effect.Effect<LegacyForm | undefined, never, CurrentTenant>
+  /** The latest version of a form (deployed or a form definition's) carrying a versionTag (TaggedForms.ts). */
+  readonly taggedForm: (key: string, versionTag: string) => Effect.Effect<TaggedForm | undefined, never, CurrentTenant>
 }
 
 export class LegacyForms extends Context.Service<LegacyForms, LegacyFormsShape>()("flowcore/LegacyForms") {
@@ -136,15 +136,17 @@ export class LegacyForms extends Context.Service<LegacyForms, LegacyFormsShape>(
               schema: toFormJs(current.key, schema)
             }, { formId: current.id, version: Number(current.version) })
           }),
-        taggedForm: (tenantId, key, versionTag) => taggedForm(sql, tenantId, key, versionTag),
-        latestByKey: (tenantId, key) =>
-          Effect.map(
-            sql<
+        taggedForm: (key, versionTag) =>
+          Effect.flatMap(CurrentTenant, (tenantId) => taggedForm(sql, tenantId, key, versionTag)),
+        latestByKey: (key) =>
+          Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
+            const rows = yield* sql<
               LegacyRow
             >`SELECT * FROM legacy_forms WHERE tenant_id = ${tenantId} AND key = ${key} ORDER BY version DESC LIMIT 1`
-              .pipe(Effect.orDie),
-            (rows) => (rows[0] === undefined ? undefined : toLegacy(rows[0]))
-          )
+              .pipe(Effect.orDie)
+            return rows[0] === undefined ? undefined : toLegacy(rows[0])
+          })
       }
     })
   )

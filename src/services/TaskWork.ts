@@ -1,9 +1,11 @@
 // Working on human tasks beyond completing them: claim, unclaim, assign and delegate (Flowable's delegation: the
 // task goes to the delegate and returns to its owner when the delegate completes it), the comment thread, and saved
-// task-list filters. Assignment lives on the task row; every change is audited by the HTTP middleware.
+// task-list filters. Assignment lives on the task row; every change is audited by the HTTP middleware. Tasks and
+// filters of the request's tenant (CurrentTenant), worked on by the caller (CurrentPrincipal).
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Principal } from "../auth/Principal.ts"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
+import { CurrentPrincipal, type Principal } from "../auth/Principal.ts"
 import { fromJson, toJson } from "../persistence/SqlValues.ts"
 import {
   type BusinessError,
@@ -21,23 +23,19 @@ import { Work } from "./Work.ts"
 
 type Failure = NotFound | Conflict | BusinessError
 
+type Caller = CurrentTenant | CurrentPrincipal
+
 export interface TaskWorkShape {
-  readonly claim: (principal: Principal, taskId: TaskId) => Effect.Effect<UserTask, Failure>
-  readonly unclaim: (principal: Principal, taskId: TaskId) => Effect.Effect<UserTask, Failure>
-  readonly assign: (principal: Principal, taskId: TaskId, assignee: string) => Effect.Effect<UserTask, Failure>
-  readonly delegate: (principal: Principal, taskId: TaskId, userId: string) => Effect.Effect<UserTask, Failure>
-  readonly comments: (
-    tenantId: string,
-    taskId: TaskId
-  ) => Effect.Effect<ReadonlyArray<typeof TaskComment.Type>, NotFound>
-  readonly addComment: (
-    principal: Principal,
-    taskId: TaskId,
-    message: string
-  ) => Effect.Effect<typeof TaskComment.Type, NotFound>
-  readonly filters: (principal: Principal) => Effect.Effect<ReadonlyArray<TaskFilter>>
-  readonly saveFilter: (principal: Principal, input: typeof CreateTaskFilter.Type) => Effect.Effect<TaskFilter>
-  readonly deleteFilter: (principal: Principal, id: TaskFilterId) => Effect.Effect<TaskFilter, NotFound | BusinessError>
+  readonly claim: (taskId: TaskId) => Effect.Effect<UserTask, Failure, Caller>
+  readonly unclaim: (taskId: TaskId) => Effect.Effect<UserTask, Failure, Caller>
+  readonly assign: (taskId: TaskId, assignee: string) => Effect.Effect<UserTask, Failure, CurrentTenant>
+  readonly delegate: (taskId: TaskId, userId: string) => Effect.Effect<UserTask, Failure, Caller>
+  readonly comments: (taskId: TaskId) => Effect.Effect<ReadonlyArray<typeof TaskComment.Type>, NotFound, CurrentTenant>
+  readonly addComment: (taskId: TaskId, message: string) => Effect.Effect<typeof TaskComment.Type, NotFound, Caller>
+  /** The caller's own filters and the shared ones. */
+  readonly filters: Effect.Effect<ReadonlyArray<TaskFilter>, never, Caller>
+  readonly saveFilter: (input: typeof CreateTaskFilter.Type) => Effect.Effect<TaskFilter, never, Caller>
+  readonly deleteFilter: (id: TaskFilterId) => Effect.Effect<TaskFilter, NotFound | BusinessError, Caller>
 }
 
 const isOperator = (principal: Principal) =>
@@ -68,9 +66,9 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
       const sql = yield* SqlClient.SqlClient
       const work = yield* Work
 
-      const open = (tenantId: string, taskId: TaskId) =>
+      const open = (taskId: TaskId) =>
         Effect.gen(function*() {
-          const task = yield* work.getTask(tenantId, taskId)
+          const task = yield* work.getTask(taskId)
           if (task.state !== "CREATED") {
             return yield* conflict(`task ${taskId} is ${task.state.toLowerCase()}: its assignment cannot change`)
           }
@@ -79,11 +77,11 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
 
       /** Writes the assignment, guarded by the assignee it was read with (a concurrent change makes it 409). */
       const setAssignment = (
-        tenantId: string,
         task: UserTask,
         next: { assignee: string | null; owner: string | null; delegationState: string | null }
       ) =>
         Effect.gen(function*() {
+          const tenantId = yield* CurrentTenant
           const now = new Date(yield* nowMillis).toISOString()
           const updated =
             yield* sql`UPDATE user_tasks SET assignee = ${next.assignee}, owner = ${next.owner}, delegation_state = ${next.delegationState},
@@ -91,13 +89,14 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
             WHERE tenant_id = ${tenantId} AND id = ${task.id} AND state = 'CREATED' AND assignee IS NOT DISTINCT FROM ${task.assignee}
             RETURNING id`.pipe(Effect.orDie)
           if (updated.length === 0) return yield* conflict(`task ${task.id} changed meanwhile; read it again`)
-          return yield* work.getTask(tenantId, TaskId.make(task.id))
+          return yield* work.getTask(TaskId.make(task.id))
         })
 
       return {
-        claim: (principal, taskId) =>
+        claim: (taskId) =>
           Effect.gen(function*() {
-            const task = yield* open(principal.tenantId, taskId)
+            const principal = yield* CurrentPrincipal
+            const task = yield* open(taskId)
             if (task.assignee === principal.sub) return task
             if (task.assignee !== null) {
               return yield* conflict(`task ${taskId} is already claimed by ${task.assignee}`, [{
@@ -106,15 +105,16 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
                 code: "ALREADY_CLAIMED"
               }])
             }
-            return yield* setAssignment(principal.tenantId, task, {
+            return yield* setAssignment(task, {
               assignee: principal.sub,
               owner: task.owner,
               delegationState: task.delegationState
             })
           }),
-        unclaim: (principal, taskId) =>
+        unclaim: (taskId) =>
           Effect.gen(function*() {
-            const task = yield* open(principal.tenantId, taskId)
+            const principal = yield* CurrentPrincipal
+            const task = yield* open(taskId)
             if (task.assignee === null) return task
             if (task.assignee !== principal.sub && !isOperator(principal)) {
               return yield* businessError(
@@ -124,20 +124,21 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
                 ]
               )
             }
-            return yield* setAssignment(principal.tenantId, task, {
+            return yield* setAssignment(task, {
               assignee: null,
               owner: null,
               delegationState: null
             })
           }),
-        assign: (principal, taskId, assignee) =>
+        assign: (taskId, assignee) =>
           Effect.flatMap(
-            open(principal.tenantId, taskId),
-            (task) => setAssignment(principal.tenantId, task, { assignee, owner: null, delegationState: null })
+            open(taskId),
+            (task) => setAssignment(task, { assignee, owner: null, delegationState: null })
           ),
-        delegate: (principal, taskId, userId) =>
+        delegate: (taskId, userId) =>
           Effect.gen(function*() {
-            const task = yield* open(principal.tenantId, taskId)
+            const principal = yield* CurrentPrincipal
+            const task = yield* open(taskId)
             if (task.assignee === null) {
               return yield* businessError(`task ${taskId} is not claimed: claim or assign it before delegating`, [{
                 field: "assignee",
@@ -154,15 +155,16 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
               )
             }
             // A task delegated on keeps its first owner: it returns to whoever delegated it first.
-            return yield* setAssignment(principal.tenantId, task, {
+            return yield* setAssignment(task, {
               assignee: userId,
               owner: task.delegationState === "PENDING" ? task.owner : task.assignee,
               delegationState: "PENDING"
             })
           }),
-        comments: (tenantId, taskId) =>
+        comments: (taskId) =>
           Effect.gen(function*() {
-            yield* work.getTask(tenantId, taskId)
+            const tenantId = yield* CurrentTenant
+            yield* work.getTask(taskId)
             const rows = yield* sql<
               { id: string; task_id: string; author: string; message: string; created_at: unknown }
             >`SELECT id, task_id, author,
@@ -176,29 +178,34 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
               createdAt: isoFromDb(row.created_at)
             }))
           }),
-        addComment: (principal, taskId, message) =>
+        addComment: (taskId, message) =>
           Effect.gen(function*() {
-            yield* work.getTask(principal.tenantId, taskId)
+            const tenantId = yield* CurrentTenant
+            const principal = yield* CurrentPrincipal
+            yield* work.getTask(taskId)
             const id = yield* newId
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`INSERT INTO task_comments (tenant_id, id, task_id, author, message, created_at)
-              VALUES (${principal.tenantId}, ${id}, ${taskId}, ${principal.sub}, ${message}, ${now})`.pipe(Effect.orDie)
+              VALUES (${tenantId}, ${id}, ${taskId}, ${principal.sub}, ${message}, ${now})`.pipe(Effect.orDie)
             return { id, taskId, author: principal.sub, message, createdAt: now }
           }),
-        filters: (principal) =>
-          Effect.map(
-            sql<
-              FilterRow
-            >`SELECT * FROM task_filters WHERE tenant_id = ${principal.tenantId} AND (owner = ${principal.sub} OR shared)
-              ORDER BY lower(name), id`.pipe(Effect.orDie),
-            (rows) => rows.map(toFilter)
-          ),
-        saveFilter: (principal, input) =>
+        filters: Effect.gen(function*() {
+          const tenantId = yield* CurrentTenant
+          const principal = yield* CurrentPrincipal
+          const rows = yield* sql<
+            FilterRow
+          >`SELECT * FROM task_filters WHERE tenant_id = ${tenantId} AND (owner = ${principal.sub} OR shared)
+            ORDER BY lower(name), id`.pipe(Effect.orDie)
+          return rows.map(toFilter)
+        }),
+        saveFilter: (input) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
+            const principal = yield* CurrentPrincipal
             const id = yield* newId
             const now = new Date(yield* nowMillis).toISOString()
             yield* sql`INSERT INTO task_filters (tenant_id, id, name, owner, shared, query, created_at)
-              VALUES (${principal.tenantId}, ${id}, ${input.name}, ${principal.sub}, ${input.shared ?? false}, ${
+              VALUES (${tenantId}, ${id}, ${input.name}, ${principal.sub}, ${input.shared ?? false}, ${
               toJson(input.query)
             }::jsonb, ${now})`.pipe(Effect.orDie)
             return {
@@ -210,11 +217,13 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
               createdAt: now
             }
           }),
-        deleteFilter: (principal, id) =>
+        deleteFilter: (id) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
+            const principal = yield* CurrentPrincipal
             const [row] = yield* sql<
               FilterRow
-            >`SELECT * FROM task_filters WHERE tenant_id = ${principal.tenantId} AND id = ${id}
+            >`SELECT * FROM task_filters WHERE tenant_id = ${tenantId} AND id = ${id}
               AND (owner = ${principal.sub} OR shared)`.pipe(Effect.orDie)
             if (row === undefined) return yield* notFound("task filter", id)
             if (row.owner !== principal.sub && !principal.roles.includes("ADMIN")) {
@@ -225,7 +234,7 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
                 ]
               )
             }
-            yield* sql`DELETE FROM task_filters WHERE tenant_id = ${principal.tenantId} AND id = ${id}`.pipe(
+            yield* sql`DELETE FROM task_filters WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
               Effect.orDie
             )
             return toFilter(row)

@@ -1,10 +1,12 @@
-// Jobs, human tasks and incidents as workers and people see them. Reads work on the projections; what changes a job
-// goes to the job's entity (actors/Job.ts), which leases it and forwards its outcome to the instance's entity; a task's
-// completion goes to the instance's entity. Command ids derived from the job or task make a retried completion apply
-// once.
+// Jobs, human tasks and incidents as workers and people see them. Reads work on the projections of the request's
+// tenant (CurrentTenant); what changes a job goes to the job's entity (actors/Job.ts) with the principal it is given
+// (the connector runtime and batches send them outside a request), which leases it and forwards its outcome to the
+// instance's entity; a task's completion is the caller's (CurrentPrincipal) and goes to the instance's entity. Command
+// ids derived from the job or task make a retried completion apply once.
 import { Clock, Context, Effect, Layer, Stream } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Principal } from "../auth/Principal.ts"
+import { CurrentTenant } from "../auth/CurrentTenant.ts"
+import { CurrentPrincipal, type Principal } from "../auth/Principal.ts"
 import { AppConfig } from "../config.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { countOf, fromJson } from "../persistence/SqlValues.ts"
@@ -37,9 +39,12 @@ type CompleteError = NotFound | Conflict | ValidationError | BusinessError
 export type { ActivationRequest } from "./JobActivation.ts"
 
 export interface WorkShape {
-  readonly activateJobs: (tenantId: string, request: ActivationRequest) => Effect.Effect<ReadonlyArray<Job>>
-  /** Pushes jobs of a type to one worker as they become available, each locked for it (GET /jobs/stream). */
-  readonly streamJobs: (tenantId: string, request: ActivationRequest) => Stream.Stream<Job>
+  readonly activateJobs: (request: ActivationRequest) => Effect.Effect<ReadonlyArray<Job>, never, CurrentTenant>
+  /**
+   * Pushes jobs of a type to one worker as they become available, each locked for it (GET /jobs/stream): the stream
+   * of the request's tenant.
+   */
+  readonly streamJobs: (request: ActivationRequest) => Effect.Effect<Stream.Stream<Job>, never, CurrentTenant>
   readonly completeJob: (
     principal: Principal,
     jobId: JobId,
@@ -76,16 +81,14 @@ export interface WorkShape {
     beat: { readonly worker?: string | undefined; readonly timeout?: number | undefined }
   ) => Effect.Effect<Job, NotFound | Conflict>
   readonly listJobs: (
-    tenantId: string,
     filter: {
       readonly type?: string | undefined
       readonly state?: Job["state"] | undefined
       readonly processInstanceId?: string | undefined
     },
     page: PageRequest
-  ) => Effect.Effect<PageOf<Job>>
+  ) => Effect.Effect<PageOf<Job>, never, CurrentTenant>
   readonly listTasks: (
-    tenantId: string,
     filter: {
       readonly candidateGroup?: string | undefined
       readonly assignee?: string | undefined
@@ -99,18 +102,17 @@ export interface WorkShape {
       readonly sort?: TaskSort | undefined
     },
     page: PageRequest
-  ) => Effect.Effect<PageOf<UserTask>, ValidationError>
+  ) => Effect.Effect<PageOf<UserTask>, ValidationError, CurrentTenant>
+  /** Completed by the caller (CurrentPrincipal). */
   readonly completeTask: (
-    principal: Principal,
     taskId: TaskId,
     variables: Readonly<Record<string, unknown>>
-  ) => Effect.Effect<UserTask, CompleteError>
-  readonly getTask: (tenantId: string, taskId: TaskId) => Effect.Effect<UserTask, NotFound>
+  ) => Effect.Effect<UserTask, CompleteError, CurrentTenant | CurrentPrincipal>
+  readonly getTask: (taskId: TaskId) => Effect.Effect<UserTask, NotFound, CurrentTenant>
   readonly listIncidents: (
-    tenantId: string,
     filter: { readonly state?: Incident["state"] | undefined; readonly processInstanceId?: string | undefined },
     page: PageRequest
-  ) => Effect.Effect<PageOf<Incident>>
+  ) => Effect.Effect<PageOf<Incident>, never, CurrentTenant>
 }
 
 export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
@@ -122,8 +124,9 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
       const config = yield* AppConfig
       const availability = yield* JobAvailability
 
-      const taskById = (tenantId: string, id: TaskId) =>
+      const taskById = (id: TaskId) =>
         Effect.gen(function*() {
+          const tenantId = yield* CurrentTenant
           const rows = yield* sql<TaskRow>`SELECT * FROM user_tasks WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
             Effect.orDie
           )
@@ -135,8 +138,9 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
       const { activateNow } = makeJobActivation(sql, jobs)
 
       return {
-        activateJobs: (tenantId, request) =>
+        activateJobs: (request) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const until = (yield* Clock.currentTimeMillis) + (request.requestTimeout ?? 0)
             for (;;) {
               const jobs = yield* activateNow(tenantId, request)
@@ -146,12 +150,13 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
               yield* availability.awaitJobs(tenantId, request.type, Math.min(left, 1000))
             }
           }),
-        streamJobs: (tenantId, request) =>
-          Stream.fromEffectRepeat(Effect.gen(function*() {
-            const jobs = yield* activateNow(tenantId, request)
-            if (jobs.length === 0) yield* availability.awaitJobs(tenantId, request.type, 1000)
-            return jobs
-          })).pipe(Stream.flattenIterable),
+        streamJobs: (request) =>
+          Effect.map(CurrentTenant, (tenantId) =>
+            Stream.fromEffectRepeat(Effect.gen(function*() {
+              const jobs = yield* activateNow(tenantId, request)
+              if (jobs.length === 0) yield* availability.awaitJobs(tenantId, request.type, 1000)
+              return jobs
+            })).pipe(Stream.flattenIterable)),
         completeJob: (principal, jobId, variables, result) =>
           sendToEntity(
             jobs(jobId).Complete({
@@ -177,8 +182,9 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
           sendToEntity(
             jobs(jobId).Heartbeat({ tenantId: principal.tenantId, actor: principal.sub, ...beat })
           ).pipe(Effect.catchTags({ ValidationError: Effect.die, BusinessError: Effect.die })),
-        listJobs: (tenantId, filter, page) =>
+        listJobs: (filter, page) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const where = sql.and([
               sql`tenant_id = ${tenantId}`,
               ...(filter.type === undefined ? [] : [sql`type = ${filter.type}`]),
@@ -196,8 +202,9 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
               toItem: toJob
             })
           }).pipe(Effect.orDie),
-        listTasks: (tenantId, filter, page) =>
+        listTasks: (filter, page) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const dueBefore = yield* queryInstant("dueBefore", filter.dueBefore)
             const dueAfter = yield* queryInstant("dueAfter", filter.dueAfter)
             const followUpBefore = yield* queryInstant("followUpBefore", filter.followUpBefore)
@@ -229,10 +236,12 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
               toItem: toTask
             }).pipe(Effect.orDie)
           }),
-        getTask: (tenantId, taskId) => Effect.map(taskById(tenantId, taskId), toTask),
-        completeTask: (principal, taskId, variables) =>
+        getTask: (taskId) => Effect.map(taskById(taskId), toTask),
+        completeTask: (taskId, variables) =>
           Effect.gen(function*() {
-            const task = yield* taskById(principal.tenantId, taskId)
+            const tenantId = yield* CurrentTenant
+            const principal = yield* CurrentPrincipal
+            const task = yield* taskById(taskId)
             if (task.state !== "CREATED") {
               return yield* conflict(`task ${taskId} is ${task.state.toLowerCase()} and cannot be completed`)
             }
@@ -252,8 +261,8 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
               }
               const now = new Date(yield* nowMillis).toISOString()
               yield* sql`UPDATE user_tasks SET assignee = owner, delegation_state = 'RESOLVED', updated_at = ${now}
-                WHERE tenant_id = ${principal.tenantId} AND id = ${taskId}`.pipe(Effect.orDie)
-              return toTask(yield* taskById(principal.tenantId, taskId))
+                WHERE tenant_id = ${tenantId} AND id = ${taskId}`.pipe(Effect.orDie)
+              return toTask(yield* taskById(taskId))
             }
             yield* instances.command(
               principal,
@@ -264,10 +273,11 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
                 ? `complete-task:${taskId}`
                 : `complete-task:${taskId}:${Number(task.completion_denials)}`
             )
-            return toTask(yield* taskById(principal.tenantId, taskId))
+            return toTask(yield* taskById(taskId))
           }),
-        listIncidents: (tenantId, filter, page) =>
+        listIncidents: (filter, page) =>
           Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
             const where = sql.and([
               sql`tenant_id = ${tenantId}`,
               ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),

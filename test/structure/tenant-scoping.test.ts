@@ -10,7 +10,6 @@ const HANDLERS = join(process.cwd(), "src", "http", "handlers")
 
 /** Handler files allowed to name `tenantId`, with the reason. */
 const NAMES_A_TENANT: Record<string, string> = {
-  "WorkHandlers.ts": "jobs, tasks and incidents: being rewritten (Work, JobActivation, JobRetries, JobAvailability)",
   "InvitationsHandlers.ts": "accepting an invitation is not authenticated: the tenant is the invitation's"
 }
 

@@ -4,7 +4,6 @@ import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { notFound } from "../../schema/ApiErrors.ts"
 import { pageRequest } from "../../schema/Common.ts"
-import type { IncidentId } from "../../schema/ResourceIds.ts"
 import { FormDefinitions } from "../../services/FormDefinitions.ts"
 import { IncidentRecovery } from "../../services/IncidentRecovery.ts"
 import { JobRetries } from "../../services/JobRetries.ts"
@@ -14,50 +13,38 @@ import { Work } from "../../services/Work.ts"
 import { Api } from "../Api.ts"
 import { idempotently } from "../Idempotency.ts"
 
+// Jobs, tasks and incidents: the services read the request's tenant (CurrentTenant) and caller (CurrentPrincipal)
+// themselves; the job-changing ones and idempotency are handed the caller (workers outside a request send theirs).
 export const JobsHandlers = HttpApiBuilder.group(Api, "jobs", (handlers) =>
   Effect.gen(function*() {
     const work = yield* Work
     const retries = yield* JobRetries
     return handlers
-      .handle("retryState", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => retries.state(principal.tenantId, params.id)))
-      .handle("setRetryPolicy", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          retries.setPolicy(principal, params.id, payload)))
-      .handle("retryNow", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          retries.retryNow(principal, params.id)))
-      .handle("cancelRetry", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          retries.cancelRetry(principal, params.id)))
-      .handle("retryHistory", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          retries.history(principal.tenantId, params.id)))
+      .handle("retryState", ({ params }) => retries.state(params.id))
+      .handle("setRetryPolicy", ({ params, payload }) => retries.setPolicy(params.id, payload))
+      .handle("retryNow", ({ params }) => retries.retryNow(params.id))
+      .handle("cancelRetry", ({ params }) => retries.cancelRetry(params.id))
+      .handle("retryHistory", ({ params }) => retries.history(params.id))
       .handle("stream", ({ query }) =>
-        Effect.map(CurrentPrincipal, (principal) => {
-          // Written by hand rather than through the SSE schema: a comment first, so the headers go out at once even
-          // when no job is waiting, and one every 15 quiet seconds, so proxies keep the connection.
-          const frames = work.streamJobs(principal.tenantId, {
+        Effect.map(
+          work.streamJobs({
             type: query.type,
             worker: query.worker,
             timeout: query.timeout,
-            fetchVariable: query.fetchVariable?.split(",").map((name) =>
-              name.trim()
-            ).filter((name) =>
-              name !== ""
+            fetchVariable: query.fetchVariable?.split(",").map((name) => name.trim()).filter((name) => name !== "")
+          }),
+          (jobs) => {
+            // Written by hand rather than through the SSE schema: a comment first, so the headers go out at once even
+            // when no job is waiting, and one every 15 quiet seconds, so proxies keep the connection.
+            const frames = jobs.pipe(Stream.map((job) => `data: ${JSON.stringify(job)}\n\n`))
+            const keepAlive = Stream.tick("15 seconds").pipe(Stream.map(() => ": keep-alive\n\n"))
+            return HttpServerResponse.stream(
+              Stream.encodeText(Stream.merge(frames, keepAlive, { haltStrategy: "left" })),
+              { contentType: "text/event-stream", headers: { "cache-control": "no-cache" } }
             )
-          }).pipe(Stream.map((job) =>
-            `data: ${JSON.stringify(job)}\n\n`
-          ))
-          const keepAlive = Stream.tick("15 seconds").pipe(Stream.map(() => ": keep-alive\n\n"))
-          return HttpServerResponse.stream(
-            Stream.encodeText(Stream.merge(frames, keepAlive, { haltStrategy: "left" })),
-            { contentType: "text/event-stream", headers: { "cache-control": "no-cache" } }
-          )
-        }))
-      .handle("activate", ({ payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          Effect.map(work.activateJobs(principal.tenantId, payload), (jobs) => ({ jobs }))))
+          }
+        ))
+      .handle("activate", ({ payload }) => Effect.map(work.activateJobs(payload), (jobs) => ({ jobs })))
       .handle("complete", ({ params, payload, headers }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           idempotently(
@@ -80,12 +67,11 @@ export const JobsHandlers = HttpApiBuilder.group(Api, "jobs", (handlers) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           work.heartbeat(principal, params.id, payload)))
       .handle("list", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          work.listJobs(principal.tenantId, {
-            type: query.type,
-            state: query.state,
-            processInstanceId: query.processInstanceId
-          }, pageRequest(query))))
+        work.listJobs({
+          type: query.type,
+          state: query.state,
+          processInstanceId: query.processInstanceId
+        }, pageRequest(query)))
   }))
 
 export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
@@ -96,19 +82,18 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
     const legacyForms = yield* LegacyForms
     return handlers
       .handle("list", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          work.listTasks(principal.tenantId, {
-            candidateGroup: query.candidateGroup,
-            assignee: query.assignee,
-            assigned: query.assigned === undefined ? undefined : query.assigned === "true",
-            state: query.state,
-            processInstanceId: query.processInstanceId,
-            dueBefore: query.dueBefore,
-            dueAfter: query.dueAfter,
-            followUpBefore: query.followUpBefore,
-            followUpAfter: query.followUpAfter,
-            sort: query.sort
-          }, pageRequest(query))))
+        work.listTasks({
+          candidateGroup: query.candidateGroup,
+          assignee: query.assignee,
+          assigned: query.assigned === undefined ? undefined : query.assigned === "true",
+          state: query.state,
+          processInstanceId: query.processInstanceId,
+          dueBefore: query.dueBefore,
+          dueAfter: query.dueAfter,
+          followUpBefore: query.followUpBefore,
+          followUpAfter: query.followUpAfter,
+          sort: query.sort
+        }, pageRequest(query)))
       .handle("complete", ({ params, payload, headers }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           idempotently(
@@ -116,35 +101,27 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
             headers["idempotency-key"],
             `POST /tasks/${params.id}/complete`,
             payload,
-            work.completeTask(principal, params.id, payload.variables ?? {})
+            work.completeTask(params.id, payload.variables ?? {})
           )))
-      .handle("claim", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => taskWork.claim(principal, params.id)))
-      .handle("unclaim", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          taskWork.unclaim(principal, params.id)))
-      .handle("assign", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          taskWork.assign(principal, params.id, payload.assignee)))
-      .handle("delegate", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          taskWork.delegate(principal, params.id, payload.userId)))
+      .handle("claim", ({ params }) => taskWork.claim(params.id))
+      .handle("unclaim", ({ params }) => taskWork.unclaim(params.id))
+      .handle("assign", ({ params, payload }) => taskWork.assign(params.id, payload.assignee))
+      .handle("delegate", ({ params, payload }) => taskWork.delegate(params.id, payload.userId))
       .handle("form", ({ params }) =>
         Effect.gen(function*() {
-          const principal = yield* CurrentPrincipal
-          const task = yield* work.getTask(principal.tenantId, params.id)
+          const task = yield* work.getTask(params.id)
           if (task.formKey === null) {
             return yield* notFound("form of task", params.id)
           }
           // Bound by version tag: the latest version of the form carrying that tag, nothing else.
           if (task.formVersionTag != null) {
-            const tagged = yield* legacyForms.taggedForm(principal.tenantId, task.formKey, task.formVersionTag)
+            const tagged = yield* legacyForms.taggedForm(task.formKey, task.formVersionTag)
             if (tagged === undefined) {
               return yield* notFound("form", `${task.formKey} with version tag ${task.formVersionTag}`)
             }
             return { taskId: task.id, formKey: task.formKey, ...tagged }
           }
-          const definition = yield* formDefinitions.deployedByKey(principal.tenantId, task.formKey)
+          const definition = yield* formDefinitions.deployedByKey(task.formKey)
           if (definition !== undefined) {
             return {
               taskId: task.id,
@@ -154,7 +131,7 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
               schema: definition.schema
             }
           }
-          const legacy = yield* legacyForms.latestByKey(principal.tenantId, task.formKey)
+          const legacy = yield* legacyForms.latestByKey(task.formKey)
           if (legacy !== undefined) {
             return {
               taskId: task.id,
@@ -168,56 +145,41 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
         }))
       .handle("formDefinition", ({ params }) =>
         Effect.gen(function*() {
-          const principal = yield* CurrentPrincipal
-          const task = yield* work.getTask(principal.tenantId, params.id)
-          const definition = task.formKey === null
-            ? undefined
-            : yield* formDefinitions.deployedByKey(principal.tenantId, task.formKey)
+          const task = yield* work.getTask(params.id)
+          const definition = task.formKey === null ? undefined : yield* formDefinitions.deployedByKey(task.formKey)
           if (definition === undefined) {
             return yield* notFound("form definition of task", params.id)
           }
           return definition
         }))
-      .handle("comments", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          taskWork.comments(principal.tenantId, params.id)))
-      .handle("addComment", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          taskWork.addComment(principal, params.id, payload.message)))
+      .handle("comments", ({ params }) => taskWork.comments(params.id))
+      .handle("addComment", ({ params, payload }) => taskWork.addComment(params.id, payload.message))
   }))
 
 export const TaskFiltersHandlers = HttpApiBuilder.group(Api, "taskFilters", (handlers) =>
   Effect.gen(function*() {
     const taskWork = yield* TaskWork
     return handlers
-      .handle("list", () => Effect.flatMap(CurrentPrincipal, (principal) => taskWork.filters(principal)))
-      .handle("create", ({ payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => taskWork.saveFilter(principal, payload)))
-      .handle("remove", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          taskWork.deleteFilter(principal, params.id)))
+      .handle("list", () => taskWork.filters)
+      .handle("create", ({ payload }) => taskWork.saveFilter(payload))
+      .handle("remove", ({ params }) => taskWork.deleteFilter(params.id))
   }))
 
 export const IncidentsHandlers = HttpApiBuilder.group(Api, "incidents", (handlers) =>
   Effect.gen(function*() {
     const work = yield* Work
     const recovery = yield* IncidentRecovery
-    const recover = (id: IncidentId, action: Parameters<typeof recovery.recover>[2]) =>
-      Effect.flatMap(CurrentPrincipal, (principal) => recovery.recover(principal, id, action))
     return handlers
       .handle("list", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          work.listIncidents(
-            principal.tenantId,
-            { state: query.state, processInstanceId: query.processInstanceId },
-            pageRequest(query)
-          )))
-      .handle("retry", ({ params }) => recover(params.id, { kind: "retry" }))
-      .handle("skipNode", ({ params }) => recover(params.id, { kind: "skip" }))
+        work.listIncidents({ state: query.state, processInstanceId: query.processInstanceId }, pageRequest(query)))
+      .handle("retry", ({ params }) =>
+        recovery.recover(params.id, { kind: "retry" }))
+      .handle("skipNode", ({ params }) =>
+        recovery.recover(params.id, { kind: "skip" }))
       .handle("restartFromNode", ({ params, payload }) =>
-        recover(params.id, { kind: "restartFromNode", nodeId: payload.nodeId }))
+        recovery.recover(params.id, { kind: "restartFromNode", nodeId: payload.nodeId }))
       .handle("rollback", ({ params, payload }) =>
-        recover(params.id, { kind: "rollback", eventSeq: payload.eventSeq }))
+        recovery.recover(params.id, { kind: "rollback", eventSeq: payload.eventSeq }))
       .handle("editVariablesAndRetry", ({ params, payload }) =>
-        recover(params.id, { kind: "editVariablesAndRetry", variables: payload.variables }))
+        recovery.recover(params.id, { kind: "editVariablesAndRetry", variables: payload.variables }))
   }))
