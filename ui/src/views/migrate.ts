@@ -48,7 +48,8 @@ export const problemBox = (title: string, error: unknown) =>
     h("strong", null, title),
     error instanceof ApiError
       ? [
-        h("div", null, error.summary),
+        // The summary repeats the details after its colon ("cannot be applied: a; b"): the list says them once.
+        h("div", null, error.errors.length === 0 ? error.summary : error.summary.replace(/:.*$/s, ":")),
         error.errors.length === 0
           ? null
           : h("ul", { class: "problem-list" }, error.errors.map((detail) => h("li", null, detail.message))),
@@ -195,9 +196,9 @@ export const migrateView: View = async ({ query, outlet, session, current, onLea
           h(
             "p",
             null,
-            `${selected.size} instance${
-              selected.size === 1 ? "" : "s"
-            } of version ${source.version} move to version ${target.version}:`
+            `${selected.size} instance${selected.size === 1 ? "" : "s"} of version ${source.version} ${
+              selected.size === 1 ? "moves" : "move"
+            } to version ${target.version}:`
           ),
           moves.length === 0
             ? h("p", { class: "muted" }, "They hold no tokens.")
@@ -288,7 +289,8 @@ export const migrateView: View = async ({ query, outlet, session, current, onLea
       h(
         "td",
         { class: "muted" },
-        [...new Set((tokensOf.get(instance.id) ?? []).map((token) => token.nodeId))].join(", ") || "—"
+        [...new Set((tokensOf.get(instance.id) ?? []).map((token) => token.nodeId))]
+          .map((nodeId) => sourceNodes.find((node) => node.id === nodeId)?.name ?? nodeId).join(", ") || "—"
       ),
       h("td", null, when(instance.startedAt))
     )
@@ -452,7 +454,7 @@ export const migrateView: View = async ({ query, outlet, session, current, onLea
           "div",
           { class: "card-head" },
           h("h2", null, "Element mapping"),
-          h("span", { class: "muted" }, "same id and type mapped; only elements of the same type offered")
+          h("span", { class: "muted" }, "same id and type preselected")
         ),
         h(
           "table",
