@@ -524,6 +524,8 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await page.getByRole("button", { name: "Sign in", exact: true }).click()
     await page.locator(".user-name").getByText(name).waitFor()
   }
+  const groupNamed = async (name: string) =>
+    ((await admin.get("/auth/groups?size=500")).ok().items as Array<any>).find((group) => group.name === name)
   const clerk = uniqueName("ui-clerk")
   const clerks = uniqueName("ui-clerks")
 
@@ -557,10 +559,16 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
       await page.getByTestId("members").getByText(member).waitFor()
     }
     await shot("25-admin-group-members")
+    // The admin is in the group now: their tasklist's "My groups" knows it from the memberships.
+    await page.goto(`${admin.app.baseUrl}/ui/#/tasks?view=groups`)
+    await page.getByTestId("my-groups").getByText("your group memberships").waitFor()
+    await page.getByTestId("my-groups").getByText(clerks).waitFor()
+    await page.goto(`${admin.app.baseUrl}/ui/#/admin/groups/${(await groupNamed(clerks)).id}`)
+    await page.getByTestId("members").getByText(clerk).waitFor()
     await page.getByTestId("members").locator("tr", { hasText: clerk }).getByRole("button", { name: "Remove" }).click()
     await page.getByTestId("confirm-dialog").getByTestId("confirm").click()
     await expect.poll(() => page.getByTestId("members").locator("tbody tr").count()).toBe(1)
-    const group = ((await admin.get("/auth/groups?size=500")).ok().items as Array<any>).find((g) => g.name === clerks)
+    const group = await groupNamed(clerks)
     expect(((await admin.get(`/auth/groups/${group.id}/members`)).ok().items as Array<any>).map((m) => m.username))
       .toEqual([username])
 
@@ -607,6 +615,14 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     expect(await page.locator(".nav a").allTextContents()).toEqual(["Tasks"])
     await page.goto(`${admin.app.baseUrl}/ui/#/admin/users`)
     await page.getByText("Administration is for admins only.").waitFor()
+    // A task user's groups are not readable through the API: they choose them, kept in the browser.
+    await page.goto(`${admin.app.baseUrl}/ui/#/tasks?view=groups`)
+    await page.getByTestId("my-groups").getByText("No groups known").waitFor()
+    await page.getByTestId("edit-my-groups").click()
+    await page.getByTestId("form-dialog").getByLabel("Group names").fill(`${clerks}, auditors`)
+    await page.getByTestId("form-dialog").getByTestId("confirm").click()
+    await page.getByTestId("my-groups").getByText("chosen in this browser").waitFor()
+    expect(await page.getByTestId("my-groups").locator(".badge").allTextContents()).toEqual([clerks, "auditors"])
   })
 
   it("migrates an instance to a new version: maps a renamed element, shows the API's refusal, then migrates a batch", async () => {

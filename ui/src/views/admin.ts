@@ -286,9 +286,21 @@ const invitationsTab = async (page: number, host: HTMLElement, reload: () => voi
             null,
             `Send this link to ${created.email}; it is shown only now. They choose a username and password.`
           ),
-          h("pre", { class: "preview", "data-testid": "invitation-link" }, acceptLink)
+          h("pre", { class: "preview", "data-testid": "invitation-link" }, acceptLink),
+          h("button", {
+            class: "btn btn-small copy-link",
+            type: "button",
+            onClick: (event: MouseEvent) => {
+              const button = event.currentTarget as HTMLButtonElement
+              void navigator.clipboard?.writeText(acceptLink).then(
+                () => (button.textContent = "Copied"),
+                () => (button.textContent = "Copy it by hand: the browser refused")
+              )
+            }
+          }, "Copy link")
         ],
-        confirm: "Done"
+        confirm: "Done",
+        cancel: false
       })
     }))
   const revoke = (invitation: Invitation) => {

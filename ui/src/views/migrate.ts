@@ -241,6 +241,7 @@ export const migrateView: View = async ({ query, outlet, session, current, onLea
             const value = (event.target as HTMLSelectElement).value
             if (value === "") mapping.delete(node.id)
             else mapping.set(node.id, value)
+            replace(outcome) // a refusal was about the previous mapping
             drawPlan()
           }
         },
@@ -277,6 +278,7 @@ export const migrateView: View = async ({ query, outlet, session, current, onLea
       onChange: (event: Event) => {
         if ((event.target as HTMLInputElement).checked) selected.add(instance.id)
         else selected.delete(instance.id)
+        replace(outcome)
         drawPlan()
       }
     })

@@ -1,6 +1,6 @@
-// Tasklist: open tasks (mine, unassigned, all) on the left; the selected task on the right with claim / unclaim /
-// delegate, its form, whose entries complete the task as its variables, and its comments. Only the assignee works on
-// a task: the form is read-only until the person claims it.
+// Tasklist: open tasks (mine, of my groups, unassigned, all) on the left; the selected task on the right with claim /
+// unclaim / delegate, its form, whose entries complete the task as its variables, and its comments. Only the assignee
+// works on a task: the form is read-only until the person claims it.
 import { api, ApiError, type Group, type GroupMember, inBatches, type TaskForm, type UserTask } from "../api.ts"
 import { act, badge, type Child, field, formDialog, h, link, loading, replace, shortId, toast, when } from "../dom.ts"
 import { isAdmin, type Session } from "../session.ts"
@@ -24,8 +24,9 @@ interface MyGroups {
 const chosenKey = (session: Session) => `flowcore.myGroups.${session.tenantId}.${session.username}`
 
 /**
- * The groups the caller is in: the token's `groups` claim when its issuer sends one; for an admin, the groups whose
- * members include them (GET /auth/groups is ADMIN only); else the groups the person chose here (kept in this browser).
+ * The groups the caller is in: those the person chose here (kept in this browser), else the token's `groups` claim
+ * when its issuer sends one, else, for an admin, the groups whose members include them (GET /auth/groups is ADMIN
+ * only; a task user cannot read their groups).
  */
 const myGroups = async (session: Session): Promise<MyGroups> => {
   const chosen = localStorage.getItem(chosenKey(session))
