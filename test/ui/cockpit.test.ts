@@ -439,6 +439,10 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     expect(await table.locator("tr.winner").getAttribute("data-rule-id")).toBe("offer-early")
     expect(await page.getByTestId("decision-result").locator("dd").allTextContents()).toEqual(["\"early bird\""])
     await page.getByTestId("decision-result").getByText("Required decisions evaluated").waitFor()
+    // Without diagram positions in the file the UI lays the graph out: what a decision requires in the row below it.
+    const rowOf = (id: string) => page.getByTestId("drd").locator(`.drd-node[data-id=${id}] rect`).getAttribute("y")
+    expect(await rowOf("appliedOn")).not.toBe(await rowOf("income"))
+    expect(Number(await rowOf("offer"))).toBeLessThan(Number(await rowOf("risk")))
     await shot("21-decision-dmn-evaluated")
 
     // Risk is a Unique table: an income matching two of its rules is refused, and the two rules are marked.
@@ -685,7 +689,8 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
 
   it("draws a decision requirements graph (decisions, input data, knowledge model, source) and opens a decision from it", async () => {
     const dmn = `<?xml version="1.0" encoding="UTF-8"?>
-<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" id="lending" name="Lending" namespace="urn:ui-test:lending">
+<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" xmlns:dmndi="https://www.omg.org/spec/DMN/20191111/DMNDI/"
+    xmlns:dc="http://www.omg.org/spec/DMN/20180521/DC/" id="lending" name="Lending" namespace="urn:ui-test:lending">
   <inputData id="age" name="Applicant age"><variable name="age" typeRef="number"/></inputData>
   <inputData id="income" name="Monthly income"><variable name="income" typeRef="number"/></inputData>
   <inputData id="debts" name="Monthly debts"><variable name="debts" typeRef="number"/></inputData>
@@ -711,11 +716,25 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     <authorityRequirement id="e-p"><requiredAuthority href="#policy"/></authorityRequirement>
     <literalExpression><text>age &gt;= 18 and burden &lt; 0.4</text></literalExpression>
   </decision>
+  <dmndi:DMNDI><dmndi:DMNDiagram id="lending-drd">${
+      Object.entries({
+        eligible: [330, 40, 180, 80],
+        policy: [600, 48, 160, 64],
+        age: [90, 215, 150, 50],
+        burden: [330, 200, 180, 80],
+        ratio: [600, 210, 160, 60],
+        income: [230, 380, 150, 50],
+        debts: [460, 380, 150, 50]
+      }).map(([id, [x, y, width, height]]) =>
+        `<dmndi:DMNShape id="shape-${id}" dmnElementRef="${id}"><dc:Bounds x="${x}" y="${y}" width="${width}" height="${height}"/></dmndi:DMNShape>`
+      ).join("")
+    }</dmndi:DMNDiagram></dmndi:DMNDI>
 </definitions>`
     ;(await admin.call("POST", "/decisions/import", { rawBody: dmn, contentType: "application/xml" })).ok(201)
     const decisions = (await admin.get("/decisions?size=200")).ok().items as Array<any>
     const eligible = decisions.find((decision) => decision.key === "eligible")
     await page.goto(`${admin.app.baseUrl}/ui/#/decisions/${eligible.id}`)
+    await page.reload() // without the previous screens' notices
     const drd = page.getByTestId("drd")
     await drd.locator(".drd-node").nth(6).waitFor()
     expect(await drd.locator(".drd-node").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("class"))))
@@ -729,6 +748,9 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     expect(await drd.locator(".drd-edge-knowledge").count()).toBe(1)
     expect(await drd.locator(".drd-edge-authority").count()).toBe(1)
     expect(await drd.locator(".drd-edge-information").count()).toBe(4)
+    // Drawn where the model's own diagram (DMNDI) puts each element.
+    expect(await drd.locator(".drd-node[data-id=age] rect").getAttribute("x")).toBe("90")
+    expect(await drd.locator(".drd-node[data-id=burden] rect").getAttribute("y")).toBe("200")
     await drd.scrollIntoViewIfNeeded()
     await shot("31-decision-requirements")
     await drd.locator(".drd-node[data-id=burden]").click()

@@ -1,8 +1,8 @@
 // The decision requirements graph (DRD) of a DMN model, drawn as SVG from its XML: decisions, input data, business
 // knowledge models and knowledge sources, joined by information (solid, filled arrow), knowledge (dashed, open arrow)
 // and authority (dashed, dot) requirements. The model's own diagram positions (DMNDI shapes) are used when every
-// element has one; otherwise the graph is laid out in rows: what nothing is required of at the top, each element
-// above what it requires (the way DMN modellers draw it). dmn-js is not bundled; this draws what the XML says.
+// element has one; otherwise the graph is laid out in rows: what nothing requires at the top, each element under
+// what requires it (the way DMN modellers draw it). dmn-js is not bundled; this draws what the XML says.
 
 type Kind = "decision" | "inputData" | "businessKnowledgeModel" | "knowledgeSource"
 type Requirement = "information" | "knowledge" | "authority"
@@ -82,28 +82,27 @@ const SIZE: Record<Kind, { readonly width: number; readonly height: number }> = 
 const GAP_X = 36
 const GAP_Y = 84
 
-/** Rows: an element sits one row above the highest element it requires; rows ordered by those above them. */
+/**
+ * Rows: what nothing requires at the top, each element one row below the lowest element that requires it (so an input
+ * sits right under the decision that needs it, not under an unrelated one); each row ordered under its requirers.
+ */
 const layout = (drd: Drd): ReadonlyMap<string, Box> => {
-  const requires = new Map<string, Array<string>>()
   const requiredBy = new Map<string, Array<string>>()
-  for (const edge of drd.edges) {
-    requires.set(edge.to, [...(requires.get(edge.to) ?? []), edge.from])
-    requiredBy.set(edge.from, [...(requiredBy.get(edge.from) ?? []), edge.to])
-  }
-  const depth = new Map<string, number>()
-  const depthOf = (id: string, seen: Set<string>): number => {
-    const known = depth.get(id)
+  for (const edge of drd.edges) requiredBy.set(edge.from, [...(requiredBy.get(edge.from) ?? []), edge.to])
+  const rank = new Map<string, number>()
+  const rankOf = (id: string, seen: Set<string>): number => {
+    const known = rank.get(id)
     if (known !== undefined) return known
     if (seen.has(id)) return 0 // a cycle (invalid DMN): break it
     seen.add(id)
-    const value = Math.max(-1, ...(requires.get(id) ?? []).map((from) => depthOf(from, seen))) + 1
-    depth.set(id, value)
+    const value = Math.max(-1, ...(requiredBy.get(id) ?? []).map((to) => rankOf(to, seen))) + 1
+    rank.set(id, value)
     return value
   }
-  for (const node of drd.nodes) depthOf(node.id, new Set())
-  const top = Math.max(0, ...depth.values())
-  const rows: Array<Array<DrdNode>> = Array.from({ length: top + 1 }, () => [])
-  for (const node of drd.nodes) rows[top - depth.get(node.id)!]!.push(node)
+  for (const node of drd.nodes) rankOf(node.id, new Set())
+  const bottom = Math.max(0, ...rank.values())
+  const rows: Array<Array<DrdNode>> = Array.from({ length: bottom + 1 }, () => [])
+  for (const node of drd.nodes) rows[rank.get(node.id)!]!.push(node)
   const x = new Map<string, number>()
   const boxes = new Map<string, Box>()
   const widest = Math.max(
