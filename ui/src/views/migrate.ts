@@ -29,7 +29,7 @@ const running = async (deploymentId: string) => {
       api.page<ProcessInstance>("/process-instances", { deploymentId, state, size: 200 })
     )
   )
-  return [...active!.items, ...suspended!.items]
+  return { items: [...active!.items, ...suspended!.items], total: active!.totalItems + suspended!.totalItems }
 }
 
 const nodeLabel = (node: DeploymentNode) =>
@@ -69,11 +69,14 @@ export const migrateView: View = async ({ query, outlet, session, current, onLea
   const sourceId = single?.deploymentId ?? query.get("from")
   if (sourceId === null || sourceId === undefined) throw new Error("Open migration from an instance or a version")
   const source = await api.get<Deployment>(`/deployments/${sourceId}`)
-  const [versions, sourceNodes, candidates] = await Promise.all([
+  const [versions, sourceNodes, listed] = await Promise.all([
     api.page<Deployment>("/deployments", { key: source.key, size: 100 }),
     api.get<ReadonlyArray<DeploymentNode>>(`/deployments/${source.id}/nodes`),
-    single === undefined ? running(source.id) : Promise.resolve([single])
+    single === undefined ? running(source.id) : Promise.resolve({ items: [single], total: 1 })
   ])
+  const candidates = listed.items
+  /** Running instances of the version beyond the listed ones (a batch by filter reaches them too). */
+  const unlisted = listed.total - candidates.length
   const others = [...versions.items].filter((version) => version.id !== source.id).sort((a, b) => b.version - a.version)
   if (!current()) return
   const back = single === undefined ? `#/processes/${source.id}` : `#/instances/${single.id}`
@@ -142,6 +145,13 @@ export const migrateView: View = async ({ query, outlet, session, current, onLea
   const plan = h("div", { class: "card-body", "data-testid": "migration-plan" })
   const outcome = h("div", null)
   const asBatch = h("input", { type: "checkbox", "aria-label": "Run as a batch operation" })
+  const everyRunning = h("input", {
+    type: "checkbox",
+    "aria-label": "Every running instance of the version",
+    onChange: () => {
+      if (everyRunning.checked) asBatch.checked = true
+    }
+  })
   const migrate = h("button", { class: "btn btn-primary", "data-testid": "migrate" }, "Migrate…")
 
   /** Elements where the selected instances wait, with how many wait there. */
@@ -364,9 +374,11 @@ export const migrateView: View = async ({ query, outlet, session, current, onLea
     act(migrate, async () => {
       const ids = [...selected]
       const found = problems()
-      const batch = asBatch.checked || ids.length > MAX_DIRECT
+      const all = everyRunning.checked
+      const batch = all || asBatch.checked || ids.length > MAX_DIRECT
+      const count = all ? listed.total : ids.length
       const confirmed = await confirmDialog({
-        title: `Migrate ${ids.length} instance${ids.length === 1 ? "" : "s"} to version ${target.version}?`,
+        title: `Migrate ${count} instance${count === 1 ? "" : "s"} to version ${target.version}?`,
         body: [
           h(
             "p",
@@ -376,6 +388,14 @@ export const migrateView: View = async ({ query, outlet, session, current, onLea
           ),
           batch
             ? h("p", null, "It runs as a batch operation: instances are migrated one by one, each reported.")
+            : null,
+          all
+            ? h(
+              "p",
+              null,
+              `Every running instance of version ${source.version}, ${unlisted} of them not listed here: `,
+              "the plan was checked on the listed ones only."
+            )
             : null,
           found.length === 0
             ? null
@@ -394,7 +414,7 @@ export const migrateView: View = async ({ query, outlet, session, current, onLea
         if (batch) {
           const created = await api.post<BatchOperation>("/batch-operations", {
             type: "MIGRATE",
-            targetIds: ids,
+            ...(all ? { filter: { deploymentId: source.id } } : { targetIds: ids }),
             migration: body
           })
           toast("Batch migration started", "success")
@@ -487,6 +507,9 @@ export const migrateView: View = async ({ query, outlet, session, current, onLea
           h(
             "div",
             { class: "form-actions" },
+            unlisted > 0
+              ? h("label", { class: "check" }, everyRunning, `all ${listed.total} running (${unlisted} not listed)`)
+              : null,
             single === undefined ? h("label", { class: "check" }, asBatch, "as a batch operation") : null,
             migrate
           )
@@ -498,7 +521,11 @@ export const migrateView: View = async ({ query, outlet, session, current, onLea
             "div",
             { class: "card-head" },
             h("h2", null, single === undefined ? "Running instances of this version" : "Instance"),
-            h("span", { class: "muted" }, `${candidates.length}`)
+            h(
+              "span",
+              { class: "muted" },
+              unlisted > 0 ? `${candidates.length} of ${listed.total}` : `${candidates.length}`
+            )
           ),
           h(
             "table",

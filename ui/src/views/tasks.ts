@@ -314,6 +314,12 @@ export const tasksView: View = async (context) => {
                   ),
                 h("span", null, `priority ${task.priority}`),
                 when(task.createdAt)
+              ),
+              groups === undefined ? null : h(
+                "div",
+                { class: "task-groups" },
+                "for ",
+                task.candidateGroups.filter((group) => groups.names.includes(group)).join(", ")
               )
             )
           )
