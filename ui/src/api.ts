@@ -93,6 +93,8 @@ export const api = {
   put: <T>(path: string, body: unknown) => request<T>("PUT", path, { body }),
   delete: <T>(path: string) => request<T>("DELETE", path),
   postXml: <T>(path: string, xml: string) => request<T>("POST", path, { xml }),
+  anonymous: <T>(path: string) => request<T>("GET", path, { anonymous: true }),
+  anonymousPost: <T>(path: string, body: unknown) => request<T>("POST", path, { body, anonymous: true }),
   login: (username: string, password: string) =>
     request<LoginResult>("POST", "/auth/login", { body: { username, password }, anonymous: true })
 }
@@ -260,4 +262,86 @@ export interface EvaluationResult {
   readonly version: number | null
   readonly result: unknown
   readonly trace?: ReadonlyArray<DecisionTrace>
+}
+export interface User {
+  readonly id: string
+  readonly username: string
+  readonly email: string | null
+  readonly roles: ReadonlyArray<string>
+  readonly createdAt: string
+}
+export interface Group {
+  readonly id: string
+  readonly name: string
+  readonly description: string | null
+  readonly memberCount: number
+  readonly createdAt: string
+}
+export interface GroupMember {
+  readonly groupId: string
+  readonly userId: string
+  readonly username: string
+  readonly addedAt: string
+}
+export interface Invitation {
+  readonly id: string
+  readonly email: string
+  readonly roles: ReadonlyArray<string>
+  readonly state: "PENDING" | "ACCEPTED" | "REVOKED" | "EXPIRED"
+  readonly invitedBy: string
+  readonly expiresAt: string
+  readonly createdAt: string
+}
+export interface ResourceAuthorization {
+  readonly id: string
+  readonly resourceType: string
+  readonly resourceId: string
+  readonly permissions: ReadonlyArray<string>
+  readonly userId: string | null
+  readonly groupId: string | null
+  readonly createdAt: string
+}
+export interface MigrationResult {
+  readonly targetDeploymentId: string
+  readonly migratedCount: number
+  readonly processInstanceIds: ReadonlyArray<string>
+  readonly failed: ReadonlyArray<{ readonly processInstanceId: string; readonly message: string }>
+}
+export interface BatchOperation {
+  readonly id: string
+  readonly type: string
+  readonly state: "ACTIVE" | "COMPLETED"
+  readonly total: number
+  readonly pending: number
+  readonly succeeded: number
+  readonly failed: number
+  readonly createdAt: string
+  readonly completedAt: string | null
+  readonly items: ReadonlyArray<
+    {
+      readonly targetId: string
+      readonly state: "PENDING" | "SUCCEEDED" | "FAILED"
+      readonly message: string | null
+      readonly processedAt: string | null
+    }
+  >
+}
+export interface DecisionModel {
+  readonly id: string
+  readonly name: string | null
+  readonly format: "JSON_TABLE" | "DMN_XML"
+  readonly decisions: ReadonlyArray<Decision>
+}
+export interface AuthConfig {
+  readonly password: { readonly enabled: boolean }
+  readonly oidc: {
+    readonly enabled: boolean
+    readonly issuer: string | null
+    readonly audience: string | null
+    /** Not answered by the API today: with it (and the issuer's discovery document) the UI signs in by code + PKCE. */
+    readonly clientId?: string | null
+    readonly scope?: string | null
+  }
+  readonly tokenHeader: string
+  readonly roles: ReadonlyArray<string>
 }

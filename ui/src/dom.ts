@@ -129,6 +129,7 @@ export const toast = (message: string, tone: "success" | "danger" | "info" = "in
   if (host === null) document.body.appendChild(host = h("div", { id: "toasts" }))
   const note = h("div", { class: `toast toast-${tone}`, role: "status" }, message)
   host.appendChild(note)
+  while (host.childElementCount > 3) host.firstElementChild!.remove() // the latest three
   setTimeout(() => note.remove(), tone === "danger" ? 8000 : 4000)
 }
 
@@ -142,6 +143,8 @@ export const confirmDialog = (
     readonly body: Child
     readonly confirm: string
     readonly danger?: boolean
+    /** false: a notice with one button (nothing to cancel). */
+    readonly cancel?: false
   }
 ): Promise<boolean> =>
   new Promise((resolve) => {
@@ -157,7 +160,7 @@ export const confirmDialog = (
       h(
         "div",
         { class: "dialog-actions" },
-        h("button", { class: "btn", onClick: () => close(false) }, "Cancel"),
+        options.cancel === false ? null : h("button", { class: "btn", onClick: () => close(false) }, "Cancel"),
         h("button", {
           class: options.danger === true ? "btn btn-danger" : "btn btn-primary",
           "data-testid": "confirm",

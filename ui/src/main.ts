@@ -1,13 +1,17 @@
 // The web UI: a cockpit (processes, instances, decisions) and a tasklist over the public REST API, routed by the URL's hash.
 import "./styles.css"
 import { errorBox, h, replace } from "./dom.ts"
-import { clearSession, currentSession, isOperator } from "./session.ts"
+import { finishOidcSignIn } from "./oidc.ts"
+import { clearSession, currentSession, isAdmin, isOperator } from "./session.ts"
 import type { View } from "./view.ts"
+import { acceptView } from "./views/accept.ts"
+import { adminView } from "./views/admin.ts"
 import { decisionView } from "./views/decision.ts"
 import { decisionsView } from "./views/decisions.ts"
 import { instanceView } from "./views/instance.ts"
 import { instancesView } from "./views/instances.ts"
 import { loginView } from "./views/login.ts"
+import { migrateView } from "./views/migrate.ts"
 import { processView } from "./views/process.ts"
 import { processesView } from "./views/processes.ts"
 import { tasksView } from "./views/tasks.ts"
@@ -26,7 +30,9 @@ const routes: ReadonlyArray<Route> = [
   { pattern: /^\/decisions$/, view: decisionsView, nav: "decisions" },
   { pattern: /^\/decisions\/([^/]+)$/, view: decisionView, nav: "decisions" },
   { pattern: /^\/tasks$/, view: tasksView, nav: "tasks" },
-  { pattern: /^\/tasks\/([\w-]+)$/, view: tasksView, nav: "tasks" }
+  { pattern: /^\/tasks\/([\w-]+)$/, view: tasksView, nav: "tasks" },
+  { pattern: /^\/migrate$/, view: migrateView, nav: "instances" },
+  { pattern: /^\/admin(?:\/(users|groups|invitations|authorizations))?(?:\/([\w-]+))?$/, view: adminView, nav: "admin" }
 ]
 
 const root = document.getElementById("app")!
@@ -57,7 +63,8 @@ const header = (active: string | undefined) => {
       isOperator(session)
         ? [item("processes", "Processes"), item("instances", "Instances"), item("decisions", "Decisions")]
         : null,
-      item("tasks", "Tasks")
+      item("tasks", "Tasks"),
+      isAdmin(session) ? item("admin", "Admin") : null
     ),
     h(
       "div",
@@ -84,6 +91,10 @@ const render = async () => {
   const hash = location.hash.replace(/^#/, "") || "/"
   const [path = "/", search = ""] = hash.split("?")
   const session = currentSession()
+  if (path === "/accept") {
+    replace(root, acceptView(new URLSearchParams(search)))
+    return
+  }
   if (path === "/login" || session === undefined) {
     if (path !== "/login") {
       location.hash = "#/login"
@@ -118,4 +129,5 @@ const render = async () => {
 }
 
 window.addEventListener("hashchange", () => void render())
-void render()
+// Back from an OIDC provider (authorization code in the query): trade the code for a token, then route as usual.
+void finishOidcSignIn().then(() => render())

@@ -6,6 +6,7 @@ import {
   ApiError,
   type Decision,
   type DecisionDetail,
+  type DecisionModel,
   type DecisionTrace,
   type EvaluationResult,
   type RuleMatch
@@ -13,6 +14,7 @@ import {
 import { inputControl, setPath } from "../decisionInputs.ts"
 import { type DmnDecision, type DmnTable, readDecision } from "../dmn.ts"
 import { act, badge, type Child, errorBox, h, json, loading, parseJson, replace, when } from "../dom.ts"
+import { drawDrd, readDrd } from "../drd.ts"
 import type { View } from "../view.ts"
 import { kindLabel } from "./decisions.ts"
 
@@ -199,9 +201,12 @@ const resultView = (
 export const decisionView: View = async ({ params, outlet, current }) => {
   replace(outlet, loading())
   const decision = await api.get<DecisionDetail>(`/decisions/${encodeURIComponent(decodeURIComponent(params[0]!))}`)
-  const [xml, versions] = await Promise.all([
+  const [xml, versions, model] = await Promise.all([
     api.get<{ xml: string }>(`/decisions/${decision.id}/xml`),
-    api.page<Decision>("/decisions", { key: decision.key, size: 100 })
+    api.page<Decision>("/decisions", { key: decision.key, size: 100 }),
+    decision.format === "DMN_XML"
+      ? api.get<DecisionModel>(`/decision-models/${decision.decisionModelId}`)
+      : Promise.resolve(undefined)
   ])
   if (!current()) return
   const parsed = readDecision(xml.xml, decision.key)
@@ -343,6 +348,51 @@ export const decisionView: View = async ({ params, outlet, current }) => {
             parsed.requiredDecisions.length === 1 ? "Requires the decision " : "Requires the decisions ",
             parsed.requiredDecisions.map((name, index) => [index === 0 ? null : ", ", h("strong", null, name)])
           )
+      )
+    ),
+    model === undefined ? null : requirementsCard(xml.xml, model, decision.key)
+  )
+}
+
+/** The model's decision requirements graph, when the decision has requirements or is required; a click opens one. */
+const requirementsCard = (xml: string, model: DecisionModel, current: string) => {
+  const drd = readDrd(xml)
+  if (drd.edges.length === 0 || !drd.edges.some((edge) => edge.from === current || edge.to === current)) return null
+  const idByKey = new Map(model.decisions.map((decision) => [decision.key, decision.id]))
+  const drawn = drawDrd(drd, {
+    current,
+    canOpen: (key) => idByKey.has(key),
+    open: (key) => (location.hash = `#/decisions/${encodeURIComponent(idByKey.get(key)!)}`)
+  })
+  const item = (kind: string, label: string) =>
+    h("span", { class: "drd-legend-item" }, h("span", { class: `drd-swatch drd-swatch-${kind}` }), label)
+  return h(
+    "div",
+    { class: "card", "data-testid": "drd" },
+    h(
+      "div",
+      { class: "card-head" },
+      h("h2", null, "Decision requirements"),
+      h(
+        "span",
+        { class: "muted" },
+        `${model.name ?? "model"} · ${drawn.nodeCount} elements · click a decision to open it`
+      )
+    ),
+    h("div", { class: "drd-host" }, drawn.element),
+    h(
+      "div",
+      { class: "legend drd-legend" },
+      item("decision", "decision"),
+      item("inputData", "input data"),
+      item("businessKnowledgeModel", "business knowledge model"),
+      item("knowledgeSource", "knowledge source"),
+      h("span", { class: "drd-legend-item" }, h("span", { class: "drd-line" }), "information requirement"),
+      h(
+        "span",
+        { class: "drd-legend-item" },
+        h("span", { class: "drd-line drd-line-dashed" }),
+        "knowledge / authority requirement"
       )
     )
   )

@@ -212,6 +212,7 @@ export const instanceView: View = async (context: ViewContext) => {
             instance.state === "ACTIVE"
               ? command("Suspend", "suspend", "It stops at its current steps until it is resumed.")
               : command("Resume", "resume", "It continues from where it was suspended."),
+            h("a", { class: "btn", href: `#/migrate?instance=${id}` }, "Migrate…"),
             command("Cancel", "cancel", "Its jobs, tasks and subscriptions are withdrawn. This cannot be undone.", true)
           )
           : null

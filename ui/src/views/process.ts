@@ -146,7 +146,15 @@ export const processView: View = async ({ params, outlet, session, current, onLe
           when(deployment.createdAt)
         )
       ),
-      h("div", { class: "actions" }, versionSelect, isOperator(session) ? startButton : null)
+      h(
+        "div",
+        { class: "actions" },
+        versionSelect,
+        isOperator(session) && versions.items.length > 1
+          ? h("a", { class: "btn", href: `#/migrate?from=${deployment.id}` }, "Migrate instances…")
+          : null,
+        isOperator(session) ? startButton : null
+      )
     ),
     h("div", { class: "card diagram-card" }, h("div", { class: "card-body" }, diagram.element, legend)),
     h(

@@ -1,22 +1,119 @@
-// Tasklist: open tasks (mine, unassigned, all) on the left; the selected task on the right with claim / unclaim /
-// delegate, its form, whose entries complete the task as its variables, and its comments. Only the assignee works on
-// a task: the form is read-only until the person claims it.
-import { api, ApiError, type TaskForm, type UserTask } from "../api.ts"
+// Tasklist: open tasks (mine, of my groups, unassigned, all) on the left; the selected task on the right with claim /
+// unclaim / delegate, its form, whose entries complete the task as its variables, and its comments. Only the assignee
+// works on a task: the form is read-only until the person claims it.
+import { api, ApiError, type Group, type GroupMember, inBatches, type TaskForm, type UserTask } from "../api.ts"
 import { act, badge, type Child, field, formDialog, h, link, loading, replace, shortId, toast, when } from "../dom.ts"
+import { isAdmin, type Session } from "../session.ts"
 import { taskComments } from "../taskComments.ts"
 import { renderTaskForm } from "../taskForm.ts"
 import { go, type View, type ViewContext } from "../view.ts"
 
-type Filter = "mine" | "unassigned" | "all"
-const FILTERS: ReadonlyArray<readonly [Filter, string]> = [["mine", "Assigned to me"], ["unassigned", "Unassigned"], [
-  "all",
-  "All open"
-]]
+type Filter = "mine" | "groups" | "unassigned" | "all"
+const FILTERS: ReadonlyArray<readonly [Filter, string]> = [
+  ["mine", "Assigned to me"],
+  ["groups", "My groups"],
+  ["unassigned", "Unassigned"],
+  ["all", "All open"]
+]
+
+/** The caller's groups and where they come from. */
+interface MyGroups {
+  readonly names: ReadonlyArray<string>
+  readonly from: "token" | "membership" | "chosen"
+}
+const chosenKey = (session: Session) => `flowcore.myGroups.${session.tenantId}.${session.username}`
+
+/**
+ * The groups the caller is in: those the person chose here (kept in this browser), else the token's `groups` claim
+ * when its issuer sends one, else, for an admin, the groups whose members include them (GET /auth/groups is ADMIN
+ * only; a task user cannot read their groups).
+ */
+const myGroups = async (session: Session): Promise<MyGroups> => {
+  const chosen = localStorage.getItem(chosenKey(session))
+  if (chosen !== null) return { names: JSON.parse(chosen) as Array<string>, from: "chosen" }
+  if (session.groups !== undefined) return { names: session.groups, from: "token" }
+  if (isAdmin(session)) {
+    const groups = (await api.page<Group>("/auth/groups", { size: 500 })).items
+    const member = await inBatches(
+      groups,
+      8,
+      async (group) =>
+        (await api.page<GroupMember>(`/auth/groups/${group.id}/members`, { size: 500 })).items
+          .some((entry) => entry.username === session.username)
+    )
+    return { names: groups.filter((_, index) => member[index]).map((group) => group.name), from: "membership" }
+  }
+  return { names: [], from: "chosen" }
+}
+
+/** Open tasks whose candidate groups include one of `groups` (one call per group: the API filters by one). */
+const groupTasks = async (groups: ReadonlyArray<string>) => {
+  const pages = await inBatches(
+    groups,
+    4,
+    (candidateGroup) => api.page<UserTask>("/tasks", { state: "CREATED", sort: "priority", size: 200, candidateGroup })
+  )
+  const byId = new Map(pages.flatMap((page) => page.items).map((task) => [task.id, task]))
+  return [...byId.values()].sort((a, b) => b.priority - a.priority || a.createdAt.localeCompare(b.createdAt))
+}
+
+const groupsBar = (session: Session, groups: MyGroups) => {
+  const edit = h("button", { class: "btn btn-small", "data-testid": "edit-my-groups" }, "Choose…")
+  edit.addEventListener("click", () =>
+    act(edit, async () => {
+      const names = h("input", { type: "text", value: groups.names.join(", "), "aria-label": "Group names" })
+      const done = await formDialog({
+        title: "Your groups",
+        body: [
+          h(
+            "p",
+            null,
+            "Tasks offered to these candidate groups are listed under My groups. The service does not tell a task user ",
+            "their groups, so the list is kept in this browser (empty it to go back to the default)."
+          ),
+          field("Group names, separated by commas", names)
+        ],
+        confirm: "Save",
+        submit: async () => {
+          const list = names.value.split(",").map((name) => name.trim()).filter((name) => name !== "")
+          if (list.length === 0) localStorage.removeItem(chosenKey(session))
+          else localStorage.setItem(chosenKey(session), JSON.stringify(list))
+        }
+      })
+      if (done) location.hash = "#/tasks?view=groups&t=" + Date.now().toString(36)
+    }))
+  return h(
+    "div",
+    { class: "groups-bar", "data-testid": "my-groups" },
+    h(
+      "div",
+      null,
+      groups.names.length === 0
+        ? h("span", { class: "muted" }, "No groups known")
+        : groups.names.map((name) => h("span", { class: "badge badge-info badge-raw" }, name)),
+      h(
+        "div",
+        { class: "muted small" },
+        groups.from === "token"
+          ? "from your sign-in token"
+          : groups.from === "membership"
+          ? "your group memberships"
+          : "chosen in this browser"
+      )
+    ),
+    edit
+  )
+}
 
 const fact = (label: string, value: Child) => h("div", { class: "fact" }, h("dt", null, label), h("dd", null, value))
 
 /** The open tasks of a filter: mine by assignee, unassigned by `assigned=false`, all open ones. */
-const openTasks = async (filter: Filter, username: string): Promise<ReadonlyArray<UserTask>> => {
+const openTasks = async (
+  filter: Filter,
+  username: string,
+  groups: MyGroups | undefined
+): Promise<ReadonlyArray<UserTask>> => {
+  if (filter === "groups") return groupTasks(groups?.names ?? [])
   const query = { state: "CREATED", sort: "priority", size: 200 }
   const page = await api.page<UserTask>(
     "/tasks",
@@ -169,7 +266,8 @@ export const tasksView: View = async (context) => {
   )
   const hrefFor = (id: string | undefined, view: Filter) => `#/tasks${id === undefined ? "" : `/${id}`}?view=${view}`
 
-  const tasks = await openTasks(filter, session.username)
+  const groups = filter === "groups" ? await myGroups(session) : undefined
+  const tasks = await openTasks(filter, session.username, groups)
   if (!current()) return
   replace(
     list,
@@ -180,11 +278,18 @@ export const tasksView: View = async (context) => {
         h("a", { class: name === filter ? "tab active" : "tab", href: hrefFor(undefined, name) }, label)
       )
     ),
+    groups === undefined ? null : groupsBar(session, groups),
     tasks.length === 0
       ? h(
         "div",
         { class: "empty-state" },
-        filter === "mine" ? "Nothing assigned to you. Pick a task from Unassigned." : "No open tasks."
+        filter === "mine"
+          ? "Nothing assigned to you. Pick a task from Unassigned."
+          : filter === "groups"
+          ? groups?.names.length === 0
+            ? "Choose your groups to see the tasks offered to them."
+            : "No open task for your groups."
+          : "No open tasks."
       )
       : h(
         "ul",
@@ -209,6 +314,12 @@ export const tasksView: View = async (context) => {
                   ),
                 h("span", null, `priority ${task.priority}`),
                 when(task.createdAt)
+              ),
+              groups === undefined ? null : h(
+                "div",
+                { class: "task-groups" },
+                "for ",
+                task.candidateGroups.filter((group) => groups.names.includes(group)).join(", ")
               )
             )
           )
