@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest"
 import { evaluateDecision } from "../../src/decision/DecisionEvaluation.ts"
-import { importDmnXml } from "../../src/decision/DecisionModel.ts"
 import type { Aggregation, HitPolicy } from "../../src/decision/DecisionModel.ts"
 import {
   decisionTableFromJson,
@@ -9,6 +8,7 @@ import {
   type JsonDecisionTable,
   validateDecisionTableJson
 } from "../../src/decision/DecisionTableJson.ts"
+import { importDmnXml } from "../../src/decision/DmnXmlImport.ts"
 import { toJson } from "../../src/decision/FeelJson.ts"
 
 const table = (hitPolicy: HitPolicy, aggregation?: Aggregation): JsonDecisionTable => ({
