@@ -180,7 +180,12 @@ export const importDmnXml = async (xml: string): Promise<Result<DecisionModel, R
   if (root === undefined || root.$type !== "dmn:Definitions") {
     return { ok: false, error: [{ path: "/", message: "root element is not DMN definitions" }] }
   }
-  void warnings
+  // dmn-moddle skips an element whose id an earlier element has (a warning): refused, never silently lost.
+  const duplicates = warnings.flatMap((w: El) => {
+    const m = /duplicate ID <([^>]*)>/.exec(String(w?.message ?? ""))
+    return m === null ? [] : [{ path: m[1] ?? "", message: `duplicate id ${JSON.stringify(m[1])}: ids must be unique` }]
+  })
+  if (duplicates.length > 0) return { ok: false, error: duplicates }
   const drg: ReadonlyArray<El> = root.drgElement ?? []
   const decisions: Decision[] = []
   const services: DecisionService[] = []
