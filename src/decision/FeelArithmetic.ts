@@ -16,6 +16,11 @@ const temporalOperands = (a: unknown, b: unknown): boolean =>
   (isTemporal(a) || isTemporal(b)) && (isTemporal(a) || a instanceof FeelNumber) &&
   (isTemporal(b) || b instanceof FeelNumber)
 
+const MIDNIGHT_UTC = callFeelinBuiltin("time", ["00:00:00Z"])
+
+/** A date as the date and time of its midnight UTC. */
+const midnightUtc = (d: feelin.FeelDate): unknown => callFeelinBuiltin("date and time", [d, MIDNIGHT_UTC])
+
 export const arithmetic = (op: ArithOp, a: unknown, b: unknown): unknown => {
   if (a === null || a === undefined || b === null || b === undefined) return null
   if (a instanceof FeelNumber && b instanceof FeelNumber) {
@@ -33,6 +38,15 @@ export const arithmetic = (op: ArithOp, a: unknown, b: unknown): unknown => {
     }
   }
   if (op === "+" && typeof a === "string" && typeof b === "string") return checkMade(a + b)
+  if (op === "-" && isTemporal(a) && isTemporal(b)) {
+    // A time has no date: a date or date and time minus a time, or a time minus one, is not defined (null).
+    const dated = (x: unknown) => x instanceof feelin.FeelDate || x instanceof feelin.FeelDateTime
+    if ((dated(a) && b instanceof feelin.FeelTime) || (a instanceof feelin.FeelTime && dated(b))) return null
+    // date and time − date, date − date and time: the date counts as its midnight UTC (a local date and time with it
+    // is then null, as zoned − local is).
+    if (a instanceof feelin.FeelDateTime && b instanceof feelin.FeelDate) return arithmetic("-", a, midnightUtc(b))
+    if (a instanceof feelin.FeelDate && b instanceof feelin.FeelDateTime) return arithmetic("-", midnightUtc(a), b)
+  }
   if (op === "-" && a instanceof feelin.FeelDateTime && b instanceof feelin.FeelDateTime) {
     const difference = dateTimeDifference(a, b)
     if (difference !== undefined) return difference

@@ -18,6 +18,7 @@ import {
   sharedCycles,
   toWindow
 } from "./FeelTemporalFar.ts"
+import { dateTimeText, durationText, timeText } from "./FeelTemporalText.ts"
 
 export type TemporalValue = feelin.FeelDate | feelin.FeelTime | feelin.FeelDateTime | feelin.FeelDuration
 
@@ -205,14 +206,18 @@ export const temporalProperty = (v: TemporalValue, name: string): unknown => {
   return fromFeelin((v as unknown as Record<string, unknown>)[name])
 }
 
-/** Parses an `@"..."` literal: date, time, date and time or duration by its form; null when none fits. */
+/** Parses an `@"..."` literal: date, time, date and time or duration by its form (as the constructor of that kind
+ * would, FeelTemporalText.ts); null when none fits. */
 export const parseTemporalLiteral = (text: string): unknown => {
   const s = text.trim()
-  if (/^-?P/.test(s)) return callFeelinBuiltin("duration", [s])
-  if (/^-?\d{4,}-\d\d-\d\dT/.test(s)) return callFeelinBuiltin("date and time", [s])
+  if (/^-?P/.test(s)) return callFeelinBuiltin("duration", [durationText(s)])
   if (/^-?\d{4,}-\d\d-\d\d$/.test(s)) return callFeelinBuiltin("date", [s])
-  if (/^\d\d:\d\d/.test(s)) return callFeelinBuiltin("time", [s])
-  return null
+  if (/^-?\d{4,}-\d\d-\d\dT/.test(s)) {
+    const valid = dateTimeText(s)
+    return valid === null ? null : callFeelinBuiltin("date and time", [valid])
+  }
+  const valid = /^\d\d:\d\d/.test(s) ? timeText(s) : null
+  return valid === null ? null : callFeelinBuiltin("time", [valid])
 }
 
 const offsetMinutes = (zone: string): number => {

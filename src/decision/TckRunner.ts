@@ -253,6 +253,13 @@ export const judge = (
     : { status: "failed", reason }
 }
 
+/**
+ * A decision service test case names an output decision in each resultNode (the kit's runners check that decision's
+ * result): with several output decisions, the service's result is a context and the check is its member of that name.
+ */
+export const serviceOutput = (result: unknown, resultNode: string, outputDecisions: number): unknown =>
+  outputDecisions > 1 && isContext(result) ? (result[resultNode] ?? null) : result
+
 const runFolder = async (dir: string, folder: string): Promise<CheckOutcome[]> => {
   const tck = readTckFolder(dir)
   const out: CheckOutcome[] = []
@@ -280,9 +287,15 @@ const runFolder = async (dir: string, folder: string): Promise<CheckOutcome[]> =
         const r = check.isService
           ? evaluateService(model, check.target, tc.variables)
           : evaluateDecision(model, check.target, tc.variables)
+        const service = check.isService
+          ? model.decisionServices.find((s) => s.id === check.target || s.name === check.target)
+          : undefined
+        const value = r._tag === "DecisionError"
+          ? undefined
+          : serviceOutput(r.result, check.resultNode, service?.outputDecisions.length ?? 0)
         out.push({
           ...base,
-          ...judge(check, r._tag === "DecisionError" ? { error: `${r.code}: ${r.message}` } : { value: r.result })
+          ...judge(check, r._tag === "DecisionError" ? { error: `${r.code}: ${r.message}` } : { value })
         })
       } catch (error) {
         out.push({ ...base, status: "errored", reason: String(error) })
