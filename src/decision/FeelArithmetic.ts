@@ -9,6 +9,8 @@ import { durationArithmetic } from "./FeelDurationArithmetic.ts"
 import { FeelNumber } from "./FeelNumber.ts"
 import { power } from "./FeelNumberMath.ts"
 import { callFeelinBuiltin, dateTimeDifference, isTemporal, viaFeelin } from "./FeelTemporal.ts"
+import { cyclesOf } from "./FeelTemporalFar.ts"
+import { farArithmetic } from "./FeelTemporalFarArithmetic.ts"
 
 export type ArithOp = "+" | "-" | "*" | "/" | "**"
 
@@ -48,6 +50,7 @@ export const arithmetic = (op: ArithOp, a: unknown, b: unknown): unknown => {
     if (a instanceof feelin.FeelDate && b instanceof feelin.FeelDateTime) return arithmetic("-", midnightUtc(a), b)
   }
   if (op === "-" && a instanceof feelin.FeelDateTime && b instanceof feelin.FeelDateTime) {
+    if (cyclesOf(a) !== cyclesOf(b)) return farArithmetic(op, a, b)
     const difference = dateTimeDifference(a, b)
     if (difference !== undefined) return difference
   }
@@ -55,7 +58,7 @@ export const arithmetic = (op: ArithOp, a: unknown, b: unknown): unknown => {
   if (
     (op === "+" || op === "-") && a instanceof feelin.FeelDate && b instanceof feelin.FeelDuration && !b.yearsMonths
   ) {
-    return viaFeelin(`date(date and time(a, time("00:00:00Z")) ${op} b)`, { a, b })
+    return viaFeelin(`date(date and time(a, time("00:00:00Z")) ${op} b)`, { a, b }) ?? farArithmetic(op, a, b)
   }
   if (op === "+" && a instanceof feelin.FeelDuration && !a.yearsMonths && b instanceof feelin.FeelDate) {
     return arithmetic("+", b, a)
@@ -66,7 +69,10 @@ export const arithmetic = (op: ArithOp, a: unknown, b: unknown): unknown => {
   if ((op === "+" || op === "-") && (timeAndMonths(a, b) || (op === "+" && timeAndMonths(b, a)))) return null
   const scaled = durationArithmetic(op, a, b)
   if (scaled !== undefined) return scaled
-  if (op !== "**" && temporalOperands(a, b)) return viaFeelin(`a ${op} b`, { a, b })
+  if (op !== "**" && temporalOperands(a, b)) {
+    // Where Temporal cannot answer (values of other 400-year cycles, years beyond its own), the calendar is counted.
+    return viaFeelin(`a ${op} b`, { a, b }) ?? farArithmetic(op, a, b) ?? null
+  }
   return null
 }
 

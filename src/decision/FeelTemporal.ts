@@ -13,6 +13,7 @@ import {
   FarDateTime,
   farText,
   fromWindow,
+  largeDaysTime,
   largeYearsMonths,
   MAX_YEAR,
   sharedCycles,
@@ -119,6 +120,7 @@ export const temporalText = (v: TemporalValue): string =>
   String(v).replace(/^([+-])0*(\d{4,})/, (_, sign: string, digits: string) => (sign === "-" ? "-" : "") + digits)
 
 const YEARS_MONTHS = /^(-?)P(?=\d)(?:(\d+)Y)?(?:(\d+)M)?$/
+const DAYS_TIME = /^(-?)P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)(?:\.(\d{1,9}))?S)?)?$/
 
 /**
  * Built-in calls that involve years Temporal cannot hold (FeelTemporalFar.ts): date and date-time texts and date()
@@ -134,7 +136,14 @@ const farArguments = (name: string, given: ReadonlyArray<unknown>): unknown => {
   }
   if (name === "duration" && typeof first === "string" && given.length === 1) {
     const m = YEARS_MONTHS.exec(first)
-    if (m === null) return undefined
+    if (m === null) {
+      const t = DAYS_TIME.exec(first)
+      if (t === null || first.endsWith("P") || first.endsWith("T")) return undefined
+      const [, sign, d, h, mi, sec, fraction] = t
+      const seconds = ((BigInt(d ?? "0") * 24n + BigInt(h ?? "0")) * 60n + BigInt(mi ?? "0")) * 60n + BigInt(sec ?? "0")
+      const nanos = seconds * 1_000_000_000n + BigInt((fraction ?? "").padEnd(9, "0"))
+      return largeDaysTime(sign === "-" ? -nanos : nanos)
+    }
     const months = BigInt(m[2] ?? "0") * 12n + BigInt(m[3] ?? "0")
     return largeYearsMonths(m[1] === "-" ? -months : months)
   }
