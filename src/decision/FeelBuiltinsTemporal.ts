@@ -69,12 +69,15 @@ export const TEMPORAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = 
   time: builtin(
     signature(
       ["from"],
-      ([from]) =>
-        typeof from === "string"
-          ? timeText(from) === null ? null : callFeelinBuiltin("time", [timeText(from)])
-          : from instanceof feelin.FeelTime || from instanceof feelin.FeelDateTime || from instanceof feelin.FeelDate
+      ([from]) => {
+        if (typeof from === "string") {
+          const text = timeText(from)
+          return text === null ? null : callFeelinBuiltin("time", [text])
+        }
+        return from instanceof feelin.FeelTime || from instanceof feelin.FeelDateTime || from instanceof feelin.FeelDate
           ? callFeelinBuiltin("time", [from])
           : null
+      }
     ),
     signature(["hour", "minute", "second", "offset?"], ([h, m, s, offset]) => {
       if (!isInt(h) || !isInt(m) || !(s instanceof FeelNumber)) return null
