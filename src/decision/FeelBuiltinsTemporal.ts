@@ -5,8 +5,7 @@
 import * as feelin from "feelin"
 import { builtin, type FeelBuiltinFunction, signature } from "./FeelFunctionValue.ts"
 import { FeelNumber } from "./FeelNumber.ts"
-import { callFeelinBuiltin, isTemporal } from "./FeelTemporal.ts"
-import { dateTimeText, durationText, timeText } from "./FeelTemporalText.ts"
+import { callFeelinBuiltin, isTemporal, temporalFromText } from "./FeelTemporal.ts"
 import { feelEquals, kindOf } from "./FeelValues.ts"
 
 const isInt = (v: unknown): boolean => v instanceof FeelNumber && v.isInteger
@@ -56,10 +55,7 @@ export const TEMPORAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = 
   "date and time": builtin(
     signature(
       ["from"],
-      ([from]) => {
-        const text = typeof from === "string" ? dateTimeText(from) : null
-        return text === null ? null : callFeelinBuiltin("date and time", [text])
-      }
+      ([from]) => (typeof from === "string" ? temporalFromText("date and time", from) : null)
     ),
     signature(
       ["date", "time"],
@@ -70,10 +66,7 @@ export const TEMPORAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = 
     signature(
       ["from"],
       ([from]) => {
-        if (typeof from === "string") {
-          const text = timeText(from)
-          return text === null ? null : callFeelinBuiltin("time", [text])
-        }
+        if (typeof from === "string") return temporalFromText("time", from)
         return from instanceof feelin.FeelTime || from instanceof feelin.FeelDateTime || from instanceof feelin.FeelDate
           ? callFeelinBuiltin("time", [from])
           : null
@@ -96,7 +89,7 @@ export const TEMPORAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = 
   duration: builtin(
     signature(
       ["from"],
-      ([from]) => (typeof from === "string" ? callFeelinBuiltin("duration", [durationText(from)]) : null)
+      ([from]) => (typeof from === "string" ? temporalFromText("duration", from) : null)
     )
   ),
   "years and months duration": builtin(signature(["from", "to"], ([from, to]) => {

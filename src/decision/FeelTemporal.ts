@@ -215,18 +215,30 @@ export const temporalProperty = (v: TemporalValue, name: string): unknown => {
   return fromFeelin((v as unknown as Record<string, unknown>)[name])
 }
 
+/**
+ * A date, time, date and time or duration from its text by the constructor `ctor` (`date`, `time`, `date and time`,
+ * `duration`), after FEEL's text rules (FeelTemporalText.ts); null when the text is not one. The one way texts become
+ * temporal values: built-ins, @-literals and JSON inputs alike.
+ */
+export const temporalFromText = (ctor: string, text: string): unknown => {
+  const valid = ctor === "date and time"
+    ? dateTimeText(text)
+    : ctor === "time"
+    ? timeText(text)
+    : ctor === "duration"
+    ? durationText(text)
+    : text
+  return valid === null ? null : callFeelinBuiltin(ctor, [valid])
+}
+
 /** Parses an `@"..."` literal: date, time, date and time or duration by its form (as the constructor of that kind
- * would, FeelTemporalText.ts); null when none fits. */
+ * would); null when none fits. */
 export const parseTemporalLiteral = (text: string): unknown => {
   const s = text.trim()
-  if (/^-?P/.test(s)) return callFeelinBuiltin("duration", [durationText(s)])
-  if (/^-?\d{4,}-\d\d-\d\d$/.test(s)) return callFeelinBuiltin("date", [s])
-  if (/^-?\d{4,}-\d\d-\d\dT/.test(s)) {
-    const valid = dateTimeText(s)
-    return valid === null ? null : callFeelinBuiltin("date and time", [valid])
-  }
-  const valid = /^\d\d:\d\d/.test(s) ? timeText(s) : null
-  return valid === null ? null : callFeelinBuiltin("time", [valid])
+  if (/^-?P/.test(s)) return temporalFromText("duration", s)
+  if (/^-?\d{4,}-\d\d-\d\d$/.test(s)) return temporalFromText("date", s)
+  if (/^-?\d{4,}-\d\d-\d\dT/.test(s)) return temporalFromText("date and time", s)
+  return /^\d\d:\d\d/.test(s) ? temporalFromText("time", s) : null
 }
 
 const offsetMinutes = (zone: string): number => {

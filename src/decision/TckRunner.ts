@@ -14,7 +14,7 @@ import { evaluateDecision, evaluateService } from "./DecisionEvaluation.ts"
 import { type DecisionModel, resolveImports } from "./DecisionModel.ts"
 import { importDmnXml } from "./DmnXmlImport.ts"
 import { FeelNumber } from "./FeelNumber.ts"
-import { callFeelinBuiltin, isTemporal, temporalText } from "./FeelTemporal.ts"
+import { isTemporal, temporalFromText, temporalText } from "./FeelTemporal.ts"
 import { isContext } from "./FeelValues.ts"
 import { ExpectedTemporal, matchesExpectedTemporal } from "./TckExpected.ts"
 
@@ -49,7 +49,7 @@ const parseXml = (xml: string): XNode => {
   return root
 }
 
-const temporal = (fn: string, s: string): unknown => callFeelinBuiltin(fn, [s])
+const temporal = (fn: string, s: string): unknown => temporalFromText(fn, s)
 
 const child = (n: XNode, name: string): XNode | undefined => n.children.find((c) => c.name === name)
 const kids = (n: XNode, name: string): XNode[] => n.children.filter((c) => c.name === name)
