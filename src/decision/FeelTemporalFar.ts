@@ -162,17 +162,17 @@ export const largeYearsMonths = (months: bigint): feelin.FeelDuration | null | u
   return d
 }
 
-/** Temporal durations hold fewer than 2^53 seconds (about 285 million years). */
-const TEMPORAL_SECONDS = 2n ** 53n
+/** feelin's durations (balanced by Temporal against a date) hold at most 100,000,000 days (about 273,790 years). */
+const FEELIN_DAYS = 100_000_000n
 
 /**
- * A days-and-time duration of `nanos` nanoseconds, or undefined when Temporal's own duration can hold it. Beyond
- * (the time between dates of far years: 999,999,999 minus 2020 is P365241771077D) it is held by its days, hours,
+ * A days-and-time duration of `nanos` nanoseconds, or undefined when feelin's own duration can hold it. Beyond
+ * (the time between dates of far years: 999,999,999 minus 2020 is P365241762209D) it is held by its days, hours,
  * minutes, seconds and fraction, which is all FEEL reads of it; its order is exact (in milliseconds, as a bigint).
  */
 export const largeDaysTime = (nanos: bigint): feelin.FeelDuration | undefined => {
   const abs = nanos < 0n ? -nanos : nanos
-  if (abs / 1_000_000_000n < TEMPORAL_SECONDS) return undefined
+  if (abs / 1_000_000_000n / 86_400n < FEELIN_DAYS) return undefined
   const sign = nanos < 0n ? -1 : 1
   const seconds = abs / 1_000_000_000n
   const fraction = abs % 1_000_000_000n
