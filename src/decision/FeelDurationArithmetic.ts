@@ -22,7 +22,7 @@ export const amountOf = (d: feelin.FeelDuration): FeelNumber => {
 }
 
 /** A duration of the given kind holding this amount (seconds or months). */
-const durationOf = (amount: FeelNumber, yearsMonths: boolean): unknown => {
+export const durationOf = (amount: FeelNumber, yearsMonths: boolean): unknown => {
   const negative = amount.compare(FeelNumber.fromInt(0)) < 0
   const sign = negative ? "-" : ""
   const magnitude = amount.abs()

@@ -6,7 +6,7 @@
  * ordinary path (Temporal, through feelin) cannot answer.
  */
 import * as feelin from "feelin"
-import { amountOf } from "./FeelDurationArithmetic.ts"
+import { amountOf, durationOf } from "./FeelDurationArithmetic.ts"
 import { FeelNumber } from "./FeelNumber.ts"
 import { callFeelinBuiltin, viaFeelin } from "./FeelTemporal.ts"
 import { CYCLE_MILLIS, cyclesOf, cyclesOfYear, fromWindow, MAX_YEAR, toWindow } from "./FeelTemporalFar.ts"
@@ -130,10 +130,15 @@ const instantMillis = (v: feelin.FeelDateTime): bigint | undefined => {
  * undefined for operands this does not cover.
  */
 export const farArithmetic = (op: string, a: unknown, b: unknown): unknown => {
-  if (op === "+" && a instanceof feelin.FeelDuration) return farArithmetic("+", b, a)
+  if (op === "+" && a instanceof feelin.FeelDuration && !(b instanceof feelin.FeelDuration)) {
+    return farArithmetic("+", b, a)
+  }
   if (op !== "+" && op !== "-") return undefined
   const sign = op === "+" ? 1n : -1n
   if (b instanceof feelin.FeelDuration) {
+    if (a instanceof feelin.FeelDuration && !a.yearsMonths && !b.yearsMonths) {
+      return durationOf(op === "+" ? amountOf(a).add(amountOf(b)) : amountOf(a).subtract(amountOf(b)), false)
+    }
     if (a instanceof feelin.FeelDate) return dateShift(sign, a, b)
     if (a instanceof feelin.FeelDateTime) return dateTimeShift(sign, a, b)
     return undefined
