@@ -1,7 +1,8 @@
 /**
  * FEEL arithmetic (DMN 1.5 §10.3.2.3): exact decimal operations on numbers, string concatenation with `+`, and
- * temporal arithmetic (date ± duration, date − date, duration × number, ...) through feelin's calendar code.
- * Any null operand, or operands that do not combine, give null.
+ * temporal arithmetic (date ± duration, date − date, duration × number, ...) through feelin's calendar code, or where
+ * that cannot answer (far years, FeelTemporalFarArithmetic.ts) by counting the calendar. Any null operand, or operands
+ * that do not combine, give null.
  */
 import * as feelin from "feelin"
 import { checkMade } from "./FeelBudget.ts"
@@ -17,6 +18,8 @@ export type ArithOp = "+" | "-" | "*" | "/" | "**"
 const temporalOperands = (a: unknown, b: unknown): boolean =>
   (isTemporal(a) || isTemporal(b)) && (isTemporal(a) || a instanceof FeelNumber) &&
   (isTemporal(b) || b instanceof FeelNumber)
+
+const dated = (x: unknown): boolean => x instanceof feelin.FeelDate || x instanceof feelin.FeelDateTime
 
 const MIDNIGHT_UTC = callFeelinBuiltin("time", ["00:00:00Z"])
 
@@ -42,7 +45,6 @@ export const arithmetic = (op: ArithOp, a: unknown, b: unknown): unknown => {
   if (op === "+" && typeof a === "string" && typeof b === "string") return checkMade(a + b)
   if (op === "-" && isTemporal(a) && isTemporal(b)) {
     // A time has no date: a date or date and time minus a time, or a time minus one, is not defined (null).
-    const dated = (x: unknown) => x instanceof feelin.FeelDate || x instanceof feelin.FeelDateTime
     if ((dated(a) && b instanceof feelin.FeelTime) || (a instanceof feelin.FeelTime && dated(b))) return null
     // date and time − date, date − date and time: the date counts as its midnight UTC (a local date and time with it
     // is then null, as zoned − local is).
