@@ -104,6 +104,13 @@ describe("decision tables", () => {
     expect((await owner.post(`/decisions/${kept.id}/evaluate`, { variables: { amount: 6000 } })).ok().result)
       .toEqual(["high", "extreme"])
     expect((await owner.get(`/decisions/${kept.id}/xml`)).ok().xml).toContain("\"extreme\"")
+    // a DMN file whose rule has its input's id is refused the same way, naming the id
+    const xml = (await owner.get(`/decisions/${kept.id}/xml`)).ok().xml as string
+    const clash = (await owner.call("POST", "/decisions/import", {
+      rawBody: xml.replace("id=\"extreme\"", "id=\"in_amount\""),
+      contentType: "application/xml"
+    })).fails(400, "VALIDATION_ERROR")
+    expect(clash.errors).toEqual([expect.objectContaining({ field: "in_amount" })])
   })
 })
 
