@@ -9,8 +9,8 @@ import { join } from "node:path"
 import { makeApp } from "../src/App.ts"
 import { configFromEnv } from "../src/config.ts"
 import { evaluateDecision } from "../src/decision/DecisionEvaluation.ts"
-import { importDmnXml } from "../src/decision/DecisionModel.ts"
 import { decisionTableToDmnXml, type JsonDecisionTable } from "../src/decision/DecisionTableJson.ts"
+import { importDmnXml } from "../src/decision/DmnXmlImport.ts"
 
 const N = Number(process.env["N"] ?? 2_000)
 const HTTP_N = Number(process.env["HTTP_N"] ?? 1_000)

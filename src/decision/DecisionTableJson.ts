@@ -64,64 +64,136 @@ export const validateDecisionTableJson = (json: unknown): ReadonlyArray<Problem>
   const problems: Problem[] = []
   const add = (path: string, message: string) => problems.push({ path, message })
   if (!isObject(json)) return [{ path: "", message: "must be an object" }]
-  if (typeof json["id"] !== "string" || json["id"] === "") add("/id", "must be a non-empty string")
+  if (typeof json["id"] !== "string" || json["id"] === "") add("id", "must be a non-empty string")
   if (json["hitPolicy"] !== undefined && !HIT_POLICIES.includes(String(json["hitPolicy"]))) {
-    add("/hitPolicy", `must be one of ${HIT_POLICIES.join(", ")}`)
+    add("hitPolicy", `must be one of ${HIT_POLICIES.join(", ")}`)
   }
   if (json["aggregation"] !== undefined) {
     if (!AGGREGATIONS.includes(String(json["aggregation"]))) {
-      add("/aggregation", `must be one of ${AGGREGATIONS.join(", ")}`)
+      add("aggregation", `must be one of ${AGGREGATIONS.join(", ")}`)
     }
     // DMN 1.5 §8.2.11: aggregation is only defined for the Collect hit policy.
-    if (json["hitPolicy"] !== "COLLECT") add("/aggregation", "is only allowed with hit policy COLLECT")
+    if (json["hitPolicy"] !== "COLLECT") add("aggregation", "is only allowed with hit policy COLLECT")
   }
   const inputs = json["inputs"]
   const outputs = json["outputs"]
   const rules = json["rules"]
-  if (!Array.isArray(inputs)) add("/inputs", "must be an array")
+  if (!Array.isArray(inputs)) add("inputs", "must be an array")
   else {
     inputs.forEach((i, k) => {
-      if (!isObject(i)) return add(`/inputs/${k}`, "must be an object")
+      if (!isObject(i)) return add(`inputs[${k}]`, "must be an object")
       if (typeof i["expression"] !== "string" || i["expression"].trim() === "") {
-        add(`/inputs/${k}/expression`, "must be a non-empty FEEL expression")
+        add(`inputs[${k}].expression`, "must be a non-empty FEEL expression")
       }
     })
   }
-  if (!Array.isArray(outputs) || outputs.length === 0) add("/outputs", "must be a non-empty array")
+  if (!Array.isArray(outputs) || outputs.length === 0) add("outputs", "must be a non-empty array")
   else {
     const names = new Set<string>()
     outputs.forEach((o, k) => {
-      if (!isObject(o)) return add(`/outputs/${k}`, "must be an object")
-      if (typeof o["name"] !== "string" || o["name"] === "") add(`/outputs/${k}/name`, "must be a non-empty string")
-      else if (names.has(o["name"])) add(`/outputs/${k}/name`, `duplicate output name ${o["name"]}`)
+      if (!isObject(o)) return add(`outputs[${k}]`, "must be an object")
+      if (typeof o["name"] !== "string" || o["name"] === "") add(`outputs[${k}].name`, "must be a non-empty string")
+      else if (names.has(o["name"])) add(`outputs[${k}].name`, `duplicate output name ${o["name"]}`)
       else names.add(o["name"])
       if (o["allowedValues"] !== undefined && !isStringArray(o["allowedValues"])) {
-        add(`/outputs/${k}/allowedValues`, "must be an array of FEEL literals")
+        add(`outputs[${k}].allowedValues`, "must be an array of FEEL literals")
       }
     })
   }
-  if (!Array.isArray(rules)) add("/rules", "must be an array")
+  if (!Array.isArray(rules)) add("rules", "must be an array")
   else {
     rules.forEach((r, k) => {
-      if (!isObject(r)) return add(`/rules/${k}`, "must be an object")
-      if (!isStringArray(r["inputEntries"])) add(`/rules/${k}/inputEntries`, "must be an array of strings")
+      if (!isObject(r)) return add(`rules[${k}]`, "must be an object")
+      if (!isStringArray(r["inputEntries"])) add(`rules[${k}].inputEntries`, "must be an array of strings")
       else if (Array.isArray(inputs) && r["inputEntries"].length !== inputs.length) {
         add(
-          `/rules/${k}/inputEntries`,
+          `rules[${k}].inputEntries`,
           `has ${r["inputEntries"].length} entries, the table has ${inputs.length} inputs`
         )
       }
-      if (!isStringArray(r["outputEntries"])) add(`/rules/${k}/outputEntries`, "must be an array of strings")
+      if (!isStringArray(r["outputEntries"])) add(`rules[${k}].outputEntries`, "must be an array of strings")
       else if (Array.isArray(outputs) && r["outputEntries"].length !== outputs.length) {
         add(
-          `/rules/${k}/outputEntries`,
+          `rules[${k}].outputEntries`,
           `has ${r["outputEntries"].length} entries, the table has ${outputs.length} outputs`
         )
       }
       if (r["annotations"] !== undefined && !isStringArray(r["annotations"])) {
-        add(`/rules/${k}/annotations`, "must be an array of strings")
+        add(`rules[${k}].annotations`, "must be an array of strings")
       }
     })
+  }
+  if (problems.length === 0) problems.push(...idProblems(json as unknown as JsonDecisionTable))
+  return problems
+}
+
+/**
+ * The XML ids of the DMN document a table becomes (see decisionTableToDmnXml), in document order: each with what it
+ * names and, when the table gives it, the field it comes from. Each id must be unique in the document: dmn-moddle drops
+ * an element whose id an earlier one has, so a rule with an input's id would be lost on re-import.
+ */
+const documentIds = (
+  table: JsonDecisionTable
+): Array<{ readonly id: string; readonly what: string; readonly field?: string }> => [
+  { id: `${table.id}_definitions`, what: "the DMN definitions (generated)" },
+  { id: table.id, what: "the decision", field: "id" },
+  { id: `${table.id}_table`, what: "the decision table (generated)" },
+  ...table.inputs.flatMap((i, k) => [
+    i.id === undefined
+      ? { id: `Input_${k + 1}`, what: `inputs[${k}] (generated)` }
+      : { id: i.id, what: `inputs[${k}]`, field: `inputs[${k}].id` },
+    { id: `InputExpression_${k + 1}`, what: `the expression of inputs[${k}] (generated)` }
+  ]),
+  ...table.outputs.map((o, k) =>
+    o.id === undefined
+      ? { id: `Output_${k + 1}`, what: `outputs[${k}] (generated)` }
+      : { id: o.id, what: `outputs[${k}]`, field: `outputs[${k}].id` }
+  ),
+  ...table.rules.flatMap((r, k) => [
+    r.id === undefined
+      ? { id: `Rule_${k + 1}`, what: `rules[${k}] (generated)` }
+      : { id: r.id, what: `rules[${k}]`, field: `rules[${k}].id` },
+    ...r.inputEntries.map((_, j) => ({
+      id: `Rule_${k + 1}_in_${j + 1}`,
+      what: `rules[${k}].inputEntries[${j}] (generated)`
+    })),
+    ...r.outputEntries.map((_, j) => ({
+      id: `Rule_${k + 1}_out_${j + 1}`,
+      what: `rules[${k}].outputEntries[${j}] (generated)`
+    }))
+  ])
+]
+
+/** Ids that are not non-empty strings, and ids two elements of the table's DMN document would share. */
+const idProblems = (table: JsonDecisionTable): ReadonlyArray<Problem> => {
+  const problems: Problem[] = []
+  const given = [
+    ...table.inputs.map((i, k) => [i.id, `inputs[${k}].id`] as const),
+    ...table.outputs.map((o, k) => [o.id, `outputs[${k}].id`] as const),
+    ...table.rules.map((r, k) => [r.id, `rules[${k}].id`] as const)
+  ]
+  for (const [id, field] of given) {
+    if (id !== undefined && (typeof id !== "string" || id === "")) {
+      problems.push({ path: field, message: "must be a non-empty string" })
+    }
+  }
+  if (problems.length > 0) return problems
+  const first = new Map<string, { readonly what: string; readonly field?: string }>()
+  for (const entry of documentIds(table)) {
+    const earlier = first.get(entry.id)
+    if (earlier === undefined) {
+      first.set(entry.id, entry)
+      continue
+    }
+    // Named at the field the caller wrote: the later one's, else the earlier one's (a generated id came second).
+    const field = entry.field ?? earlier.field
+    const other = entry.field === undefined ? entry.what : earlier.what
+    if (field !== undefined) {
+      problems.push({
+        path: field,
+        message: `id ${JSON.stringify(entry.id)} is also the id of ${other}; ids must be unique`
+      })
+    }
   }
   return problems
 }

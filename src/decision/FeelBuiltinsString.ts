@@ -18,9 +18,13 @@ const two = (a: string, b: string, f: (x: string, y: string) => unknown): FeelBu
     return s === undefined || t === undefined ? null : f(s, t)
   }))
 
+/**
+ * substring(string, start position, length?): positions and lengths are whole characters; a fraction is dropped (the
+ * kit's 1103 expects substring("foobar", 3, 3.8) to be "oba").
+ */
 const substring = ([s, start, length]: ReadonlyArray<unknown>): unknown => {
   const text = str(s)
-  const from = start instanceof FeelNumber ? start.setScale(0, "HALF_EVEN").toSafeInteger() : undefined
+  const from = start instanceof FeelNumber ? start.setScale(0, "DOWN").toSafeInteger() : undefined
   if (text === undefined || from === undefined || from === 0) return null
   const points = [...text]
   const begin = from > 0 ? from - 1 : points.length + from
@@ -30,7 +34,7 @@ const substring = ([s, start, length]: ReadonlyArray<unknown>): unknown => {
       : points.slice(Math.max(0, begin)).join("")
   }
   if (length === null) return points.slice(begin).join("")
-  const n = length instanceof FeelNumber ? length.setScale(0, "HALF_EVEN").toSafeInteger() : undefined
+  const n = length instanceof FeelNumber ? length.setScale(0, "DOWN").toSafeInteger() : undefined
   if (n === undefined || n < 0) return null
   return points.slice(begin, begin + n).join("")
 }

@@ -5,49 +5,20 @@
 import * as feelin from "feelin"
 import { builtin, type FeelBuiltinFunction, signature } from "./FeelFunctionValue.ts"
 import { FeelNumber } from "./FeelNumber.ts"
-import { callFeelinBuiltin, isTemporal } from "./FeelTemporal.ts"
+import { callFeelinBuiltin, isTemporal, temporalFromText } from "./FeelTemporal.ts"
 import { feelEquals, kindOf } from "./FeelValues.ts"
 
 const isInt = (v: unknown): boolean => v instanceof FeelNumber && v.isInteger
 const isDateLike = (v: unknown): boolean => v instanceof feelin.FeelDate || v instanceof feelin.FeelDateTime
 
-/** A date-time text has either an offset or a zone id, not both, and offsets lie within ±18:00. */
-const validZone = (text: string): boolean => {
-  if (/([+-]\d\d:\d\d|Z)@/.test(text)) return false
-  const offset = /T.*[+-](\d\d):(\d\d)$/.exec(text)
-  return offset === null || Number(offset[1]) * 60 + Number(offset[2]) <= 18 * 60
-}
-
-/** A time text's offset (with optional seconds, +02:45:55) lies within ±18:00. */
-const validTimeOffset = (text: string): boolean => {
-  const offset = /[+-](\d\d):(\d\d)(?::(\d\d))?$/.exec(text)
-  return offset === null || Number(offset[1]) * 3600 + Number(offset[2]) * 60 + Number(offset[3] ?? 0) <= 18 * 3600
-}
-
-/**
- * 24:00:00 is the end of the day (XML Schema, which FEEL's texts follow): the next day's 00:00:00. Texts without it
- * pass unchanged.
- */
-const endOfDay = (text: string): string => {
-  const at = /^(?:(-?\d{4,})-(\d\d)-(\d\d)T)?24:00:00(?:\.0+)?(.*)$/.exec(text)
-  if (at === null) return text
-  if (at[1] === undefined) return `00:00:00${at[4]}`
-  // The next day by the Gregorian rules, for any year (JS Date would stop at ±275,760).
-  let [year, month, day] = [Number(at[1]), Number(at[2]), Number(at[3]) + 1]
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
-  const length = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31
-  if (day > length) [month, day] = [month + 1, 1]
-  if (month > 12) [year, month] = [year + 1, 1]
-  const pad = (n: number) => String(n).padStart(2, "0")
-  return `${year < 0 ? "-" : ""}${String(Math.abs(year)).padStart(4, "0")}-${pad(month)}-${pad(day)}T00:00:00${at[4]}`
-}
-
-/** A days-and-time duration as a zone offset, e.g. -PT1H as "-01:00". */
+/** A days-and-time duration as a zone offset, e.g. -PT1H as "-01:00", PT2H45M55S as "+02:45:55". */
 const offsetText = (d: feelin.FeelDuration): string => {
   const negative = d.iso.startsWith("-")
-  const minutes = Math.abs(d.days) * 1440 + Math.abs(d.hours) * 60 + Math.abs(d.minutes)
-  return `${negative ? "-" : "+"}${String(Math.floor(minutes / 60)).padStart(2, "0")}:${
-    String(minutes % 60).padStart(2, "0")
+  const seconds = (Math.abs(d.days) * 1440 + Math.abs(d.hours) * 60 + Math.abs(d.minutes)) * 60 + Math.abs(d.seconds)
+  const pad = (n: number) => String(n).padStart(2, "0")
+  const minutes = Math.floor(seconds / 60)
+  return `${negative ? "-" : "+"}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}${
+    seconds % 60 === 0 ? "" : `:${pad(seconds % 60)}`
   }`
 }
 
@@ -84,8 +55,7 @@ export const TEMPORAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = 
   "date and time": builtin(
     signature(
       ["from"],
-      ([from]) =>
-        typeof from === "string" && validZone(from) ? callFeelinBuiltin("date and time", [endOfDay(from)]) : null
+      ([from]) => (typeof from === "string" ? temporalFromText("date and time", from) : null)
     ),
     signature(
       ["date", "time"],
@@ -95,12 +65,12 @@ export const TEMPORAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = 
   time: builtin(
     signature(
       ["from"],
-      ([from]) =>
-        typeof from === "string"
-          ? validTimeOffset(from) ? callFeelinBuiltin("time", [endOfDay(from)]) : null
-          : from instanceof feelin.FeelTime || from instanceof feelin.FeelDateTime || from instanceof feelin.FeelDate
+      ([from]) => {
+        if (typeof from === "string") return temporalFromText("time", from)
+        return from instanceof feelin.FeelTime || from instanceof feelin.FeelDateTime || from instanceof feelin.FeelDate
           ? callFeelinBuiltin("time", [from])
           : null
+      }
     ),
     signature(["hour", "minute", "second", "offset?"], ([h, m, s, offset]) => {
       if (!isInt(h) || !isInt(m) || !(s instanceof FeelNumber)) return null
@@ -119,7 +89,7 @@ export const TEMPORAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = 
   duration: builtin(
     signature(
       ["from"],
-      ([from]) => (typeof from === "string" ? callFeelinBuiltin("duration", [from.replace(/(\d)\.S$/, "$1S")]) : null)
+      ([from]) => (typeof from === "string" ? temporalFromText("duration", from) : null)
     )
   ),
   "years and months duration": builtin(signature(["from", "to"], ([from, to]) => {

@@ -1,137 +1,30 @@
 /** Compiles a lezer-feel syntax tree into a tree of closures, once per text; evaluation then only runs closures over
  * a FeelScope. Semantics follow DMN 1.5 chapter 10: errors inside an expression give null, never an exception. */
 import type { SyntaxNode, Tree } from "@lezer/common"
-import * as feelin from "feelin"
 import { arithmetic, type ArithOp, negate } from "./FeelArithmetic.ts"
 import { chargeSteps, checkMade } from "./FeelBudget.ts"
 import { BUILTINS } from "./FeelBuiltins.ts"
+import type { Compiled, CompiledTest, NodeCompiler } from "./FeelCompiled.ts"
 import { FeelFunctionValue, type FeelParameter } from "./FeelFunctionValue.ts"
+import { compileFor, compileQuantified } from "./FeelIteration.ts"
 import { externalFunction } from "./FeelJavaFunctions.ts"
 import { FeelNumber } from "./FeelNumber.ts"
-import { FeelRangeValue, unaryRange } from "./FeelRange.ts"
-import { FeelScope } from "./FeelScope.ts"
+import { FeelRangeValue } from "./FeelRange.ts"
+import { compileInterval, compileRangeLiteral } from "./FeelRangeCompile.ts"
+import type { FeelScope } from "./FeelScope.ts"
+import { children, operands, unescapeString } from "./FeelSyntaxNodes.ts"
 import { isTemporal, parseTemporalLiteral, temporalProperty } from "./FeelTemporal.ts"
 import { conformsTo, parseTypeText } from "./FeelTypes.ts"
-import { feelCompare, feelEquals, isContext, rangeIncludes } from "./FeelValues.ts"
+import {
+  asBoolean,
+  compareWith,
+  compilePositiveTest,
+  compilePositiveTests,
+  compileUnaryTests
+} from "./FeelUnaryTests.ts"
+import { isContext } from "./FeelValues.ts"
 
-export type Compiled = (scope: FeelScope) => unknown
-/** A unary test: whether the input (also visible as `?`) passes; null when it cannot be decided. */
-export type CompiledTest = (scope: FeelScope, input: unknown) => boolean | null
-
-const PUNCTUATION = new Set([
-  "(",
-  ")",
-  "[",
-  "]",
-  "{",
-  "}",
-  ",",
-  ".",
-  "..",
-  ":",
-  "if",
-  "then",
-  "else",
-  "for",
-  "in",
-  "return",
-  "some",
-  "every",
-  "satisfies",
-  "instance",
-  "of",
-  "function",
-  "between",
-  "and",
-  "or",
-  "external",
-  "not",
-  "->"
-])
-
-const children = (node: SyntaxNode): SyntaxNode[] => {
-  const out: SyntaxNode[] = []
-  for (let c = node.firstChild; c !== null; c = c.nextSibling) if (!c.type.isSkipped) out.push(c)
-  return out
-}
-
-/** Children that carry meaning (no brackets, commas, keywords). */
-const operands = (node: SyntaxNode): SyntaxNode[] => children(node).filter((c) => !PUNCTUATION.has(c.name))
-
-/** A string literal's value: \" \' \\ \n \r \t \uXXXX \UXXXXXX are escapes; any other backslash stays (regex patterns). */
-export const unescapeString = (literal: string): string =>
-  literal
-    .slice(1, -1)
-    .replace(/\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{6}|["'\\nrt])/g, (_, e: string) => {
-      if (e.length > 1) return String.fromCodePoint(parseInt(e.slice(1), 16))
-      return e === "n" ? "\n" : e === "r" ? "\r" : e === "t" ? "\t" : e
-    })
-
-const asBoolean = (v: unknown): boolean | null => (typeof v === "boolean" ? v : null)
-
-const compareWith = (op: string, a: unknown, b: unknown): boolean | null => {
-  if (op === "=") return feelEquals(a, b)
-  if (op === "!=") {
-    const e = feelEquals(a, b)
-    return e === null ? null : !e
-  }
-  if (a === null || b === null) return null
-  const c = feelCompare(a, b)
-  if (c === null) return null
-  switch (op) {
-    case "<":
-      return c < 0
-    case "<=":
-      return c <= 0
-    case ">":
-      return c > 0
-    case ">=":
-      return c >= 0
-    default:
-      return null
-  }
-}
-
-/** The values an iteration context runs over: a list, a range of integers (`1..3`, `[1..3]`), or a single value. */
-const iterationValues = (from: unknown, to: unknown | undefined): unknown[] | null => {
-  if (to !== undefined) return from instanceof feelin.FeelDate ? daySteps(from, to) : integerSteps(from, to, true, true)
-  if (Array.isArray(from)) return from
-  if (from instanceof FeelRangeValue) return integerSteps(from.start, from.end, from.startIncluded, from.endIncluded)
-  return from === null ? null : [from]
-}
-
-const ONE_DAY = parseTemporalLiteral("P1D")
-
-/** `for d in @"2021-01-01"..@"2021-01-03"`: the dates from one to the other, a day apart, either way. */
-const daySteps = (from: feelin.FeelDate, to: unknown): unknown[] | null => {
-  if (!(to instanceof feelin.FeelDate)) return null
-  const out: unknown[] = []
-  const step = from.iso <= to.iso ? "+" : "-"
-  for (let d: unknown = from; d instanceof feelin.FeelDate && out.length <= 100_000; d = arithmetic(step, d, ONE_DAY)) {
-    chargeSteps()
-    out.push(d)
-    if (d.iso === to.iso) return out
-  }
-  return null
-}
-
-const integerSteps = (from: unknown, to: unknown, fromIncluded: boolean, toIncluded: boolean): unknown[] | null => {
-  if (!(from instanceof FeelNumber) || !(to instanceof FeelNumber) || !from.isInteger || !to.isInteger) return null
-  const a = from.toSafeInteger()
-  const b = to.toSafeInteger()
-  if (a === undefined || b === undefined || Math.abs(b - a) > 1_000_000) return null
-  chargeSteps(Math.abs(b - a) + 1)
-  const step = a <= b ? 1 : -1
-  const out: FeelNumber[] = []
-  for (
-    let i = fromIncluded ? a : a + step;
-    step > 0 ? i < b || (toIncluded && i === b) : i > b || (toIncluded && i === b);
-    i += step
-  ) {
-    out.push(FeelNumber.fromInt(i))
-  }
-  return out
-}
+export type { Compiled, CompiledTest } from "./FeelCompiled.ts"
 
 /** Property access `v.name` (contexts, lists element-wise, temporal values, ranges). */
 export const property = (v: unknown, name: string): unknown => {
@@ -156,27 +49,7 @@ export const property = (v: unknown, name: string): unknown => {
   return null
 }
 
-/** The generic unary test (DMN 1.5 §10.3.2.13): the input against the value of an expression. */
-export const testAgainst = (input: unknown, v: unknown): boolean | null => {
-  if (typeof v === "boolean" && typeof input !== "boolean") return v
-  if (v instanceof FeelRangeValue) return rangeIncludes(v, input)
-  if (Array.isArray(v)) {
-    if (
-      v.some((x) => (x instanceof FeelRangeValue ? rangeIncludes(x, input) === true : feelEquals(input, x) === true))
-    ) return true
-    return Array.isArray(input) ? feelEquals(input, v) : false
-  }
-  if (v instanceof FeelFunctionValue) return asBoolean(v.invoke([input]))
-  return feelEquals(input, v)
-}
-
-const usesInput = (node: SyntaxNode): boolean => {
-  if (node.name === "?") return true
-  for (let c = node.firstChild; c !== null; c = c.nextSibling) if (usesInput(c)) return true
-  return false
-}
-
-export class FeelCompiler {
+export class FeelCompiler implements NodeCompiler {
   private readonly text: string
   /** Type texts hidden from the parser (see Feel.ts), by placeholder index. */
   private readonly hiddenTypes: ReadonlyArray<string>
@@ -192,7 +65,7 @@ export class FeelCompiler {
     return hidden === null ? text : (this.hiddenTypes[Number(hidden[1])] ?? text)
   }
 
-  private src(node: SyntaxNode): string {
+  src(node: SyntaxNode): string {
     return this.text.slice(node.from, node.to)
   }
 
@@ -201,17 +74,17 @@ export class FeelCompiler {
   }
 
   compileUnaryTestsTree(tree: Tree): CompiledTest {
-    return this.unaryTests(tree.topNode)
+    return compileUnaryTests(this, tree.topNode)
   }
 
-  private name(node: SyntaxNode): string {
+  name(node: SyntaxNode): string {
     if (node.name === "StringLiteral") return unescapeString(this.src(node))
     const inner = node.firstChild
     if ((node.name === "Key" || node.name === "ParameterName") && inner !== null) return this.name(inner)
     return this.src(node).trim()
   }
 
-  private expr(node: SyntaxNode): Compiled {
+  expr(node: SyntaxNode): Compiled {
     const kids = operands(node)
     switch (node.name) {
       case "Expression":
@@ -282,9 +155,9 @@ export class FeelCompiler {
       case "Context":
         return this.context(kids)
       case "ForExpression":
-        return this.forLoop(kids)
+        return compileFor(this, kids)
       case "QuantifiedExpression":
-        return this.quantified(node, kids)
+        return compileQuantified(this, node, kids)
       case "InstanceOfExpression": {
         const value = kids[0]
         const typeNode = kids[kids.length - 1]
@@ -297,9 +170,9 @@ export class FeelCompiler {
       case "FunctionDefinition":
         return this.functionDefinition(node, kids)
       case "SimplePositiveUnaryTest":
-        return this.rangeLiteral(kids)
+        return compileRangeLiteral(this, kids)
       case "Interval":
-        return this.interval(node)
+        return compileInterval(this, node)
       default:
         return () => null
     }
@@ -365,7 +238,9 @@ export class FeelCompiler {
     if (all.some((k) => k.name === "in")) {
       const testNode = kids[1]
       if (testNode === undefined) return () => null
-      const test = testNode.name === "PositiveUnaryTests" ? this.positiveTests(testNode) : this.positiveTest(testNode)
+      const test = testNode.name === "PositiveUnaryTests"
+        ? compilePositiveTests(this, testNode)
+        : compilePositiveTest(this, testNode)
       return (s) => test(s, a(s))
     }
     const opNode = all.find((k) => k.name === "CompareOp")
@@ -457,81 +332,6 @@ export class FeelCompiler {
     }
   }
 
-  private iterations(inExpressions: SyntaxNode): Array<{ name: string; values: (s: FeelScope) => unknown[] | null }> {
-    return operands(inExpressions).map((inExpr) => {
-      const [nameNode, contextNode] = operands(inExpr)
-      const name = nameNode === undefined ? "" : this.name(nameNode)
-      if (contextNode === undefined) return { name, values: () => null }
-      const parts = operands(contextNode).map((p) => this.expr(p))
-      const [from, to] = parts
-      if (from === undefined) return { name, values: () => null }
-      return { name, values: (s: FeelScope) => iterationValues(from(s), to === undefined ? undefined : to(s)) }
-    })
-  }
-
-  private forLoop(kids: SyntaxNode[]): Compiled {
-    const [inNode, bodyNode] = kids
-    if (inNode === undefined || bodyNode === undefined) return () => null
-    const iterations = this.iterations(inNode)
-    const body = this.expr(bodyNode)
-    // `partial` (the results so far) is copied for each iteration only when the body can read it: O(n²) otherwise.
-    const usesPartial = this.src(bodyNode).includes("partial")
-    return (s) => {
-      const results: unknown[] = []
-      const run = (k: number, scope: FeelScope): boolean => {
-        const it = iterations[k]
-        if (it === undefined) {
-          // an iteration is a step; copying `partial` costs in proportion to the results so far
-          if (!usesPartial) {
-            chargeSteps()
-            results.push(body(scope))
-            return true
-          }
-          chargeSteps(1 + (results.length >> 5))
-          results.push(body(scope.child({ partial: [...results] })))
-          return true
-        }
-        const values = it.values(scope)
-        if (values === null) return false
-        for (const v of values) if (!run(k + 1, scope.child({ [it.name]: v }))) return false
-        return true
-      }
-      return run(0, s) ? results : null
-    }
-  }
-
-  private quantified(node: SyntaxNode, kids: SyntaxNode[]): Compiled {
-    const every = children(node)[0]?.name === "every"
-    const [inNode, bodyNode] = kids
-    if (inNode === undefined || bodyNode === undefined) return () => null
-    const iterations = this.iterations(inNode)
-    const body = this.expr(bodyNode)
-    return (s) => {
-      let decided: boolean | null = every
-      const run = (k: number, scope: FeelScope): boolean => {
-        const it = iterations[k]
-        if (it === undefined) {
-          chargeSteps()
-          const v = body(scope)
-          if (every ? v !== true : v === true) {
-            decided = !every
-            return false
-          }
-          return true
-        }
-        const values = it.values(scope)
-        if (values === null) {
-          decided = null
-          return false
-        }
-        for (const v of values) if (!run(k + 1, scope.child({ [it.name]: v }))) return false
-        return true
-      }
-      run(0, s)
-      return decided
-    }
-  }
-
   private functionDefinition(node: SyntaxNode, kids: SyntaxNode[]): Compiled {
     const paramsNode = kids.find((k) => k.name === "FormalParameters")
     const bodyNode = kids.find((k) => k.name === "FunctionBody")
@@ -555,94 +355,5 @@ export class FeelCompiler {
         }
         return body(s.child(vars))
       })
-  }
-
-  /** `< 10`, `>= x`, `= x` in an expression: a range (DMN 1.5 §10.3.2.7), see unaryRange. */
-  private rangeLiteral(kids: SyntaxNode[]): Compiled {
-    const [first, second] = kids
-    if (first?.name === "Interval") return this.interval(first)
-    if (first?.name !== "CompareOp" || second === undefined) return () => null
-    const op = this.src(first)
-    const v = this.expr(second)
-    return (s) => unaryRange(op, v(s))
-  }
-
-  private interval(node: SyntaxNode): Compiled {
-    const all = children(node)
-    const startIncluded = all[0]?.name === "["
-    const endIncluded = all[all.length - 1]?.name === "]"
-    const [lo, hi] = operands(node).map((k) => this.expr(k))
-    if (lo === undefined || hi === undefined) return () => null
-    return (s) => {
-      const a = lo(s)
-      const b = hi(s)
-      // Both ends must be given (an explicit null is not an open end) and of one ordered kind.
-      if (a === null || b === null) return null
-      const order = feelCompare(a, b)
-      if (order === null || order > 0) return null
-      return new FeelRangeValue(a, b, startIncluded, endIncluded)
-    }
-  }
-
-  private unaryTests(node: SyntaxNode): CompiledTest {
-    const kids = children(node)
-    const first = kids[0]
-    if (first === undefined) return () => null
-    if (first.name === "Wildcard") return () => true
-    if (first.name === "not") {
-      const tests = kids.find((k) => k.name === "PositiveUnaryTests")
-      if (tests === undefined) return () => null
-      const t = this.positiveTests(tests)
-      return (s, input) => {
-        const r = t(s, input)
-        return r === null ? null : !r
-      }
-    }
-    return this.positiveTests(first)
-  }
-
-  private positiveTests(node: SyntaxNode): CompiledTest {
-    const tests = operands(node).map((k) => this.positiveTest(k))
-    if (tests.length === 1 && tests[0] !== undefined) return tests[0]
-    return (s, input) => {
-      let sawNull = false
-      for (const t of tests) {
-        const r = t(s, input)
-        if (r === true) return true
-        if (r === null) sawNull = true
-      }
-      return sawNull ? null : false
-    }
-  }
-
-  private positiveTest(node: SyntaxNode): CompiledTest {
-    let inner = node.name === "PositiveUnaryTest" ? operands(node)[0] : node
-    // `x in (= 5)`: a parenthesised simple test is still a test.
-    while (inner?.name === "ParenthesizedExpression" && operands(inner)[0]?.name === "SimplePositiveUnaryTest") {
-      inner = operands(inner)[0]
-    }
-    if (inner === undefined) return () => null
-    if (inner.name === "SimplePositiveUnaryTest") {
-      const [first, second] = operands(inner)
-      const opNode = children(inner).find((k) => k.name === "CompareOp")
-      if (first?.name === "Interval") {
-        const range = this.interval(first)
-        return (s, input) => {
-          const r = range(s)
-          return r instanceof FeelRangeValue ? rangeIncludes(r, input) : null
-        }
-      }
-      const valueNode = opNode === undefined ? first : second
-      if (valueNode === undefined) return () => null
-      const op = opNode === undefined ? "=" : this.src(opNode)
-      const v = this.expr(valueNode)
-      if (!usesInput(valueNode)) return (s, input) => compareWith(op, input, v(s))
-      return (s, input) => compareWith(op, input, v(s.child({ "?": input })))
-    }
-    const e = this.expr(inner)
-    if (usesInput(inner)) {
-      return (s, input) => asBoolean(e(s.child({ "?": input })))
-    }
-    return (s, input) => testAgainst(input, e(s))
   }
 }

@@ -12,7 +12,7 @@ import { callFeelinBuiltin } from "./FeelTemporal.ts"
 const SECONDS_PER = { days: 86_400n, hours: 3_600n, minutes: 60n } as const
 
 /** The exact amount of a duration: seconds (days and time) or months (years and months). */
-const amountOf = (d: feelin.FeelDuration): FeelNumber => {
+export const amountOf = (d: feelin.FeelDuration): FeelNumber => {
   const v = d.value
   if (d.yearsMonths) return FeelNumber.fromInt(BigInt(v.years) * 12n + BigInt(v.months))
   const whole = BigInt(v.days) * SECONDS_PER.days + BigInt(v.hours) * SECONDS_PER.hours +
@@ -22,7 +22,7 @@ const amountOf = (d: feelin.FeelDuration): FeelNumber => {
 }
 
 /** A duration of the given kind holding this amount (seconds or months). */
-const durationOf = (amount: FeelNumber, yearsMonths: boolean): unknown => {
+export const durationOf = (amount: FeelNumber, yearsMonths: boolean): unknown => {
   const negative = amount.compare(FeelNumber.fromInt(0)) < 0
   const sign = negative ? "-" : ""
   const magnitude = amount.abs()

@@ -11,7 +11,7 @@
 import { FeelFunctionValue } from "./FeelFunctionValue.ts"
 import { FeelNumber } from "./FeelNumber.ts"
 import { FeelRangeValue } from "./FeelRange.ts"
-import { callFeelinBuiltin, isTemporal, temporalText } from "./FeelTemporal.ts"
+import { isTemporal, temporalFromText, temporalText } from "./FeelTemporal.ts"
 import { feelToString, isContext } from "./FeelValues.ts"
 
 export const toJson = (value: unknown): unknown => {
@@ -57,6 +57,6 @@ export const fromJson = (value: unknown, typeRef: string | undefined): unknown =
   if (value === undefined) return null
   const local = typeRef?.replace(/^.*:/, "")
   const ctor = local === undefined ? undefined : TEMPORAL_CONSTRUCTORS[local]
-  if (ctor !== undefined && typeof value === "string") return callFeelinBuiltin(ctor, [value])
+  if (ctor !== undefined && typeof value === "string") return temporalFromText(ctor, value)
   return numbersToDecimals(value)
 }

@@ -13,11 +13,13 @@ import {
   FarDateTime,
   farText,
   fromWindow,
+  largeDaysTime,
   largeYearsMonths,
   MAX_YEAR,
   sharedCycles,
   toWindow
 } from "./FeelTemporalFar.ts"
+import { dateTimeText, durationText, timeText } from "./FeelTemporalText.ts"
 
 export type TemporalValue = feelin.FeelDate | feelin.FeelTime | feelin.FeelDateTime | feelin.FeelDuration
 
@@ -118,6 +120,7 @@ export const temporalText = (v: TemporalValue): string =>
   String(v).replace(/^([+-])0*(\d{4,})/, (_, sign: string, digits: string) => (sign === "-" ? "-" : "") + digits)
 
 const YEARS_MONTHS = /^(-?)P(?=\d)(?:(\d+)Y)?(?:(\d+)M)?$/
+const DAYS_TIME = /^(-?)P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)(?:\.(\d{1,9}))?S)?)?$/
 
 /**
  * Built-in calls that involve years Temporal cannot hold (FeelTemporalFar.ts): date and date-time texts and date()
@@ -133,7 +136,14 @@ const farArguments = (name: string, given: ReadonlyArray<unknown>): unknown => {
   }
   if (name === "duration" && typeof first === "string" && given.length === 1) {
     const m = YEARS_MONTHS.exec(first)
-    if (m === null) return undefined
+    if (m === null) {
+      const t = DAYS_TIME.exec(first)
+      if (t === null || first.endsWith("P") || first.endsWith("T")) return undefined
+      const [, sign, d, h, mi, sec, fraction] = t
+      const seconds = ((BigInt(d ?? "0") * 24n + BigInt(h ?? "0")) * 60n + BigInt(mi ?? "0")) * 60n + BigInt(sec ?? "0")
+      const nanos = seconds * 1_000_000_000n + BigInt((fraction ?? "").padEnd(9, "0"))
+      return largeDaysTime(sign === "-" ? -nanos : nanos)
+    }
     const months = BigInt(m[2] ?? "0") * 12n + BigInt(m[3] ?? "0")
     return largeYearsMonths(m[1] === "-" ? -months : months)
   }
@@ -205,14 +215,30 @@ export const temporalProperty = (v: TemporalValue, name: string): unknown => {
   return fromFeelin((v as unknown as Record<string, unknown>)[name])
 }
 
-/** Parses an `@"..."` literal: date, time, date and time or duration by its form; null when none fits. */
+/**
+ * A date, time, date and time or duration from its text by the constructor `ctor` (`date`, `time`, `date and time`,
+ * `duration`), after FEEL's text rules (FeelTemporalText.ts); null when the text is not one. The one way texts become
+ * temporal values: built-ins, @-literals and JSON inputs alike.
+ */
+export const temporalFromText = (ctor: string, text: string): unknown => {
+  const valid = ctor === "date and time"
+    ? dateTimeText(text)
+    : ctor === "time"
+    ? timeText(text)
+    : ctor === "duration"
+    ? durationText(text)
+    : text
+  return valid === null ? null : callFeelinBuiltin(ctor, [valid])
+}
+
+/** Parses an `@"..."` literal: date, time, date and time or duration by its form (as the constructor of that kind
+ * would); null when none fits. */
 export const parseTemporalLiteral = (text: string): unknown => {
   const s = text.trim()
-  if (/^-?P/.test(s)) return callFeelinBuiltin("duration", [s])
-  if (/^-?\d{4,}-\d\d-\d\dT/.test(s)) return callFeelinBuiltin("date and time", [s])
-  if (/^-?\d{4,}-\d\d-\d\d$/.test(s)) return callFeelinBuiltin("date", [s])
-  if (/^\d\d:\d\d/.test(s)) return callFeelinBuiltin("time", [s])
-  return null
+  if (/^-?P/.test(s)) return temporalFromText("duration", s)
+  if (/^-?\d{4,}-\d\d-\d\d$/.test(s)) return temporalFromText("date", s)
+  if (/^-?\d{4,}-\d\d-\d\dT/.test(s)) return temporalFromText("date and time", s)
+  return /^\d\d:\d\d/.test(s) ? temporalFromText("time", s) : null
 }
 
 const offsetMinutes = (zone: string): number => {

@@ -161,3 +161,49 @@ export const largeYearsMonths = (months: bigint): feelin.FeelDuration | null | u
   setIso(d, `${sign < 0 ? "-" : ""}P${years === 0 ? "" : `${years}Y`}${rest === 0 && years !== 0 ? "" : `${rest}M`}`)
   return d
 }
+
+/** feelin's durations (balanced by Temporal against a date) hold at most 100,000,000 days (about 273,790 years). */
+const FEELIN_DAYS = 100_000_000n
+
+/**
+ * A days-and-time duration of `nanos` nanoseconds, or undefined when feelin's own duration can hold it. Beyond
+ * (the time between dates of far years: 999,999,999 minus 2020 is P365241762209D) it is held by its days, hours,
+ * minutes, seconds and fraction, which is all FEEL reads of it; its order is exact (in milliseconds, as a bigint).
+ */
+export const largeDaysTime = (nanos: bigint): feelin.FeelDuration | undefined => {
+  const abs = nanos < 0n ? -nanos : nanos
+  if (abs / 1_000_000_000n / 86_400n < FEELIN_DAYS) return undefined
+  const sign = nanos < 0n ? -1 : 1
+  const seconds = abs / 1_000_000_000n
+  const fraction = abs % 1_000_000_000n
+  const [days, hours, minutes, secs] = [
+    seconds / 86_400n,
+    (seconds % 86_400n) / 3600n,
+    (seconds % 3600n) / 60n,
+    seconds % 60n
+  ]
+  const field = (n: bigint) => sign * Number(n)
+  const value = {
+    years: 0,
+    months: 0,
+    weeks: 0,
+    days: field(days),
+    hours: field(hours),
+    minutes: field(minutes),
+    seconds: field(secs),
+    milliseconds: field(fraction / 1_000_000n),
+    microseconds: field((fraction / 1000n) % 1000n),
+    nanoseconds: field(fraction % 1000n),
+    sign,
+    total: () => (nanos / 1_000_000n)
+  }
+  const d = Object.create(feelin.FeelDuration.prototype) as feelin.FeelDuration
+  Object.defineProperty(d, "value", { value, enumerable: false })
+  Object.defineProperty(d, "yearsMonths", { value: false, enumerable: true })
+  const fractionText = fraction === 0n ? "" : `.${String(fraction).padStart(9, "0").replace(/0+$/, "")}`
+  const time = `${hours === 0n ? "" : `${hours}H`}${minutes === 0n ? "" : `${minutes}M`}${
+    secs === 0n && fraction === 0n ? "" : `${secs}${fractionText}S`
+  }`
+  setIso(d, `${sign < 0 ? "-" : ""}P${days}D${time === "" ? "" : `T${time}`}`)
+  return d
+}

@@ -11,9 +11,10 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import sax from "sax"
 import { evaluateDecision, evaluateService } from "./DecisionEvaluation.ts"
-import { type DecisionModel, importDmnXml, resolveImports } from "./DecisionModel.ts"
+import { type DecisionModel, resolveImports } from "./DecisionModel.ts"
+import { importDmnXml } from "./DmnXmlImport.ts"
 import { FeelNumber } from "./FeelNumber.ts"
-import { callFeelinBuiltin, isTemporal, temporalText } from "./FeelTemporal.ts"
+import { isTemporal, temporalFromText, temporalText } from "./FeelTemporal.ts"
 import { isContext } from "./FeelValues.ts"
 import { ExpectedTemporal, matchesExpectedTemporal } from "./TckExpected.ts"
 
@@ -48,7 +49,7 @@ const parseXml = (xml: string): XNode => {
   return root
 }
 
-const temporal = (fn: string, s: string): unknown => callFeelinBuiltin(fn, [s])
+const temporal = (fn: string, s: string): unknown => temporalFromText(fn, s)
 
 const child = (n: XNode, name: string): XNode | undefined => n.children.find((c) => c.name === name)
 const kids = (n: XNode, name: string): XNode[] => n.children.filter((c) => c.name === name)
@@ -118,26 +119,38 @@ const readValue = (n: XNode, expected = false): unknown => {
 export const NUMBER_TOLERANCE: FeelNumber = FeelNumber.of(1n, -8)
 
 /**
- * Whether a result equals the expected value: numbers as decimals (with `tolerant`, within NUMBER_TOLERANCE), temporal
- * values by the kit's text (TckExpected.ts), strings and booleans as they are, lists item by item, contexts by the
- * same names member by member.
+ * How numbers are compared: `exact` as decimals; `digits` also where the kit states fewer digits than ours and ours,
+ * rounded half-even to the kit's decimal places, is the kit's value (the kit writes exp(4) as 54.59815003: the digits
+ * it states are all ours); `tolerant` also within NUMBER_TOLERANCE (the kit's value differs in a digit it states).
+ * Each is more lenient than the one before: `digits` passes only numbers `tolerant` passes too.
  */
-export const equalValues = (actual: unknown, expected: unknown, tolerant = false): boolean => {
+export type NumberMatch = "exact" | "digits" | "tolerant"
+
+const numbersMatch = (actual: FeelNumber, expected: FeelNumber, match: NumberMatch): boolean => {
+  if (actual.equals(expected)) return true
+  if (match === "exact" || actual.subtract(expected).abs().compare(NUMBER_TOLERANCE) >= 0) return false
+  return match === "tolerant" ||
+    (expected.exponent < 0 && actual.setScale(-expected.exponent, "HALF_EVEN").equals(expected))
+}
+
+/**
+ * Whether a result equals the expected value: numbers as decimals (see NumberMatch), temporal values by the kit's text
+ * (TckExpected.ts), strings and booleans as they are, lists item by item, contexts by the same names member by
+ * member.
+ */
+export const equalValues = (actual: unknown, expected: unknown, match: NumberMatch = "exact"): boolean => {
   if (expected === null) return actual === null
-  if (expected instanceof FeelNumber) {
-    return actual instanceof FeelNumber &&
-      (actual.equals(expected) || (tolerant && actual.subtract(expected).abs().compare(NUMBER_TOLERANCE) < 0))
-  }
+  if (expected instanceof FeelNumber) return actual instanceof FeelNumber && numbersMatch(actual, expected, match)
   if (expected instanceof ExpectedTemporal) return matchesExpectedTemporal(actual, expected)
   if (Array.isArray(expected)) {
     return Array.isArray(actual) && actual.length === expected.length &&
-      expected.every((e, i) => equalValues(actual[i], e, tolerant))
+      expected.every((e, i) => equalValues(actual[i], e, match))
   }
   if (isContext(expected)) {
     if (!isContext(actual)) return false
     const names = Object.keys(expected)
     return names.length === Object.keys(actual).length &&
-      names.every((k) => k in actual && equalValues(actual[k], expected[k], tolerant))
+      names.every((k) => k in actual && equalValues(actual[k], expected[k], match))
   }
   if (typeof expected === "string" || typeof expected === "boolean") return actual === expected
   return false
@@ -149,8 +162,11 @@ export interface CheckOutcome {
   readonly resultNode: string
   readonly status: "passed" | "failed" | "errored"
   readonly reason?: string
-  /** Passed only within the kit runners' number tolerance (NUMBER_TOLERANCE), not by exact decimal equality. */
+  /** Passed only within the kit runners' number tolerance (NUMBER_TOLERANCE): the kit's value differs from ours in a
+   * digit it states (its value was computed in binary floating point, or otherwise than decimal128). */
   readonly approximate?: boolean
+  /** Passed with every digit the kit states: the kit writes the number rounded to fewer digits than ours. */
+  readonly rounded?: boolean
 }
 
 export interface Totals {
@@ -235,7 +251,12 @@ const show = (v: unknown): string => {
 export const judge = (
   check: TckCheck,
   outcome: { readonly error: string } | { readonly value: unknown }
-): { readonly status: "passed" | "failed"; readonly reason?: string; readonly approximate?: boolean } => {
+): {
+  readonly status: "passed" | "failed"
+  readonly reason?: string
+  readonly approximate?: boolean
+  readonly rounded?: boolean
+} => {
   if ("error" in outcome) {
     return check.expectError ? { status: "passed" } : { status: "failed", reason: outcome.error }
   }
@@ -247,10 +268,18 @@ export const judge = (
   }
   if (equalValues(actual, check.expected)) return { status: "passed" }
   const reason = `expected ${show(check.expected)}, got ${show(actual)}`
-  return equalValues(actual, check.expected, true)
+  if (equalValues(actual, check.expected, "digits")) return { status: "passed", rounded: true, reason }
+  return equalValues(actual, check.expected, "tolerant")
     ? { status: "passed", approximate: true, reason }
     : { status: "failed", reason }
 }
+
+/**
+ * A decision service test case names an output decision in each resultNode (the kit's runners check that decision's
+ * result): with several output decisions, the service's result is a context and the check is its member of that name.
+ */
+export const serviceOutput = (result: unknown, resultNode: string, outputDecisions: number): unknown =>
+  outputDecisions > 1 && isContext(result) ? (result[resultNode] ?? null) : result
 
 const runFolder = async (dir: string, folder: string): Promise<CheckOutcome[]> => {
   const tck = readTckFolder(dir)
@@ -279,9 +308,15 @@ const runFolder = async (dir: string, folder: string): Promise<CheckOutcome[]> =
         const r = check.isService
           ? evaluateService(model, check.target, tc.variables)
           : evaluateDecision(model, check.target, tc.variables)
+        const service = check.isService
+          ? model.decisionServices.find((s) => s.id === check.target || s.name === check.target)
+          : undefined
+        const value = r._tag === "DecisionError"
+          ? undefined
+          : serviceOutput(r.result, check.resultNode, service?.outputDecisions.length ?? 0)
         out.push({
           ...base,
-          ...judge(check, r._tag === "DecisionError" ? { error: `${r.code}: ${r.message}` } : { value: r.result })
+          ...judge(check, r._tag === "DecisionError" ? { error: `${r.code}: ${r.message}` } : { value })
         })
       } catch (error) {
         out.push({ ...base, status: "errored", reason: String(error) })

@@ -21,7 +21,7 @@ import { RANGE_LITERAL_BUILTINS } from "./FeelBuiltinsRangeLiteral.ts"
 import { FeelFunctionValue } from "./FeelFunctionValue.ts"
 import { FeelNumber } from "./FeelNumber.ts"
 import { FeelRangeValue } from "./FeelRange.ts"
-import { callFeelinBuiltin, isTemporal, temporalKind, temporalText } from "./FeelTemporal.ts"
+import { isTemporal, temporalFromText, temporalKind, temporalText } from "./FeelTemporal.ts"
 import { canonicalTypeName, type FeelType, parseTypeText } from "./FeelTypes.ts"
 import { feelToString, isContext } from "./FeelValues.ts"
 
@@ -71,7 +71,7 @@ const parseAs = (type: string, value: unknown): unknown => {
   }
   const ctor = type === "duration" ? "duration" : TEMPORAL[type]
   if (ctor === undefined || typeof value !== "string") return undefined
-  const parsed = callFeelinBuiltin(ctor, [value.trim()])
+  const parsed = temporalFromText(ctor, value.trim())
   if (!isTemporal(parsed)) return undefined
   return type === "duration" || temporalKind(parsed) === type ? parsed : undefined
 }

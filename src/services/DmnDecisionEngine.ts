@@ -9,9 +9,10 @@ import {
   evaluateService,
   type Evaluation
 } from "../decision/DecisionEvaluation.ts"
-import { type DecisionModel, importDmnXml, resolveImports } from "../decision/DecisionModel.ts"
+import { type DecisionModel, resolveImports } from "../decision/DecisionModel.ts"
 import { serviceArgumentProblems } from "../decision/DecisionServiceFunction.ts"
 import { decisionTableFromJson, decisionTableToDmnXml } from "../decision/DecisionTableJson.ts"
+import { importDmnXml } from "../decision/DmnXmlImport.ts"
 import { evaluateFeel, toJson } from "../decision/Feel.ts"
 import { listFeelFunctions } from "../decision/FeelFunctions.ts"
 import { inputsFromJson, toTypedJson } from "../decision/TypedJson.ts"

@@ -74,6 +74,8 @@ describe("typed JSON inputs", () => {
     const kind = async (anything: unknown) => (await evaluate("Kind", { anything })).ok().result
     expect(await kind({ "@type": "date", value: "2024-01-01" })).toBe("date")
     expect(await kind({ "@type": "time", value: "10:30:00" })).toBe("time")
+    expect(await kind({ "@type": "time", value: "10:30:00@Europe/Paris" })).toBe("time")
+    expect(await kind({ "@type": "date and time", value: "2024-01-01T24:00:00" })).toBe("date and time")
     expect(await kind({ "@type": "date and time", value: "2024-01-01T10:30:00Z" })).toBe("date and time")
     expect(await kind({ "@type": "dateTime", value: "2024-01-01T10:30:00" })).toBe("date and time")
     expect(await kind({ "@type": "days and time duration", value: "P1DT2H" })).toBe("days and time duration")
@@ -95,6 +97,10 @@ describe("typed JSON inputs", () => {
     const unknown = (await evaluate("Kind", { anything: { "@type": "colour", value: "red" } }))
       .fails(400, "VALIDATION_ERROR")
     expect(unknown.errors[0].field).toBe("variables.anything.@type")
+    // temporal texts follow FEEL's rules as in expressions: an offset and a zone id together are no time
+    const zoned = (await evaluate("Kind", { anything: { "@type": "time", value: "13:20:00+02:00@Europe/Paris" } }))
+      .fails(400, "VALIDATION_ERROR")
+    expect(zoned.errors[0].field).toBe("variables.anything")
     // An item definition that refers to itself cannot type a value: a 400, not a stack overflow.
     const looping = (await evaluate("Loop", { looping: "x" })).fails(400, "VALIDATION_ERROR")
     expect(looping.errors[0]).toMatchObject({ field: "variables.looping", message: expect.stringMatching(/itself/) })

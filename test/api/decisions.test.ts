@@ -86,6 +86,32 @@ describe("decision tables", () => {
     ;(await owner.call("POST", "/decisions/import", { rawBody: "<definitions>", contentType: "application/xml" }))
       .fails(400, "VALIDATION_ERROR")
   })
+
+  it("refuses a table whose rule has an input's, an output's or another rule's id (the rule would be lost)", async () => {
+    const owner = await (await givenTenant()).owner()
+    const refused = async (rule: Record<string, unknown>, field: string) => {
+      const error = (await owner.post("/decisions", riskTable("FIRST", rule))).fails(400, "VALIDATION_ERROR")
+      expect(error.errors).toEqual([expect.objectContaining({ field })])
+      expect(error.message).toContain(field)
+    }
+    const rule = { inputEntries: ["> 5000"], outputEntries: ["\"extreme\""] }
+    await refused({ ...rule, id: "in_amount" }, "rules[2].id")
+    await refused({ ...rule, id: "out_level" }, "rules[2].id")
+    await refused({ ...rule, id: "low" }, "rules[2].id")
+    await refused({ ...rule, id: "risk" }, "rules[2].id")
+    // with distinct ids every rule is kept, also through the stored XML
+    const kept = (await owner.post("/decisions", riskTable("RULE ORDER", { ...rule, id: "extreme" }))).ok(201)
+    expect((await owner.post(`/decisions/${kept.id}/evaluate`, { variables: { amount: 6000 } })).ok().result)
+      .toEqual(["high", "extreme"])
+    expect((await owner.get(`/decisions/${kept.id}/xml`)).ok().xml).toContain("\"extreme\"")
+    // a DMN file whose rule has its input's id is refused the same way, naming the id
+    const xml = (await owner.get(`/decisions/${kept.id}/xml`)).ok().xml as string
+    const clash = (await owner.call("POST", "/decisions/import", {
+      rawBody: xml.replace("id=\"extreme\"", "id=\"in_amount\""),
+      contentType: "application/xml"
+    })).fails(400, "VALIDATION_ERROR")
+    expect(clash.errors).toEqual([expect.objectContaining({ field: "in_amount" })])
+  })
 })
 
 describe("decision models", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { evaluateDecision } from "../../src/decision/DecisionEvaluation.ts"
-import { importDmnXml } from "../../src/decision/DecisionModel.ts"
+import { importDmnXml } from "../../src/decision/DmnXmlImport.ts"
 import { toJson } from "../../src/decision/FeelJson.ts"
 
 const model = (logic: string) =>

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest"
 import { evaluateDecision } from "../../src/decision/DecisionEvaluation.ts"
-import { importDmnXml } from "../../src/decision/DecisionModel.ts"
 import type { Aggregation, HitPolicy } from "../../src/decision/DecisionModel.ts"
 import {
   decisionTableFromJson,
@@ -9,6 +8,7 @@ import {
   type JsonDecisionTable,
   validateDecisionTableJson
 } from "../../src/decision/DecisionTableJson.ts"
+import { importDmnXml } from "../../src/decision/DmnXmlImport.ts"
 import { toJson } from "../../src/decision/FeelJson.ts"
 
 const table = (hitPolicy: HitPolicy, aggregation?: Aggregation): JsonDecisionTable => ({
@@ -84,14 +84,51 @@ describe("JSON table format", () => {
       rules: [{ inputEntries: [], outputEntries: ["1"] }]
     })
     expect(problems.map((p) => p.path)).toEqual([
-      "/id",
-      "/hitPolicy",
-      "/inputs/0/expression",
-      "/outputs",
-      "/rules/0/inputEntries",
-      "/rules/0/outputEntries"
+      "id",
+      "hitPolicy",
+      "inputs[0].expression",
+      "outputs",
+      "rules[0].inputEntries",
+      "rules[0].outputEntries"
     ])
     expect(decisionTableFromJson(table("FIRST"))).toMatchObject({ ok: true })
+  })
+  it("refuses ids two elements of the table's DMN document would share, naming the field", () => {
+    const t = table("FIRST")
+    const paths = (changed: Record<string, unknown>) =>
+      validateDecisionTableJson({ ...t, ...changed }).map((p) => `${p.path}: ${p.message}`)
+    const withIds = {
+      inputs: t.inputs.map((i, k) => ({ ...i, id: `in${k}` })),
+      outputs: t.outputs.map((o, k) => ({ ...o, id: `out${k}` }))
+    }
+    // the rules with these ids (undefined: none given, the conversion generates Rule_<n>)
+    const rules = (ids: ReadonlyArray<string | undefined>) =>
+      t.rules.map(({ id: _, ...r }, k) => (ids[k] === undefined ? r : { ...r, id: ids[k] }))
+    // a rule with an input's id, an output's id, another rule's id, the decision's id
+    expect(paths({ ...withIds, rules: rules(["in0"]) })).toEqual([
+      "rules[0].id: id \"in0\" is also the id of inputs[0]; ids must be unique"
+    ])
+    expect(paths({ ...withIds, rules: rules([undefined, "out0"]) })).toEqual([
+      "rules[1].id: id \"out0\" is also the id of outputs[0]; ids must be unique"
+    ])
+    expect(paths({ ...withIds, rules: rules(["r", undefined, "r"]) })).toEqual([
+      "rules[2].id: id \"r\" is also the id of rules[0]; ids must be unique"
+    ])
+    expect(paths({ ...withIds, rules: rules(["discount"]) })).toEqual([
+      "rules[0].id: id \"discount\" is also the id of the decision; ids must be unique"
+    ])
+    // an input with an output's id; ids the conversion generates (Rule_2 for the second rule, InputExpression_1)
+    expect(paths({ outputs: [{ ...t.outputs[0]!, id: "x" }], inputs: [{ ...t.inputs[0]!, id: "x" }] })).toEqual([
+      "outputs[0].id: id \"x\" is also the id of inputs[0]; ids must be unique"
+    ])
+    expect(paths({ rules: rules(["Rule_2"]) })).toEqual([
+      "rules[0].id: id \"Rule_2\" is also the id of rules[1] (generated); ids must be unique"
+    ])
+    expect(paths({ rules: rules(["InputExpression_1"]) })).toEqual([
+      "rules[0].id: id \"InputExpression_1\" is also the id of the expression of inputs[0] (generated); ids must be unique"
+    ])
+    expect(paths({ rules: rules([""]) })).toEqual(["rules[0].id: must be a non-empty string"])
+    expect(paths({ ...withIds, rules: rules(["a", "b", "c"]) })).toEqual([])
   })
   it("round-trips JSON -> DMN XML -> import with the same evaluation", async () => {
     const t = table("PRIORITY")
@@ -107,5 +144,11 @@ describe("JSON table format", () => {
   })
   it("rejects unreadable XML as a problem list", async () => {
     expect(await importDmnXml("<nope")).toMatchObject({ ok: false })
+    // an element with an id an earlier element has would be dropped: refused
+    const xml = (await decisionTableToDmnXml(table("FIRST"))).replace("id=\"r2\"", "id=\"Input_1\"")
+    expect(await importDmnXml(xml)).toEqual({
+      ok: false,
+      error: [{ path: "Input_1", message: "duplicate id \"Input_1\": ids must be unique" }]
+    })
   })
 })

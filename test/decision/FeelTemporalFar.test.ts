@@ -46,6 +46,54 @@ describe("years up to ±999,999,999 (beyond Temporal's ±271,821)", () => {
       "-P1999999998Y11M"
     )
   })
+  it("arithmetic across 400-year cycles gives the calendar's values, not null", () => {
+    // date − date, either way, between far years and near ones
+    expect(feel(`date("999999999-12-31") - date("2020-01-01")`)).toBe("P365241762209D")
+    expect(feel(`date("2020-01-01") - date("999999999-12-31")`)).toBe("-P365241762209D")
+    expect(feel(`date("-999999999-01-01") - date("999999999-12-31")`)).toBe("-P730484999633D")
+    // date ± durations that cross cycles, and back
+    expect(feel(`date("2020-01-01") + duration("P999997979Y")`)).toBe("999999999-01-01")
+    expect(feel(`date("2020-02-29") + duration("P999997979Y")`)).toBe("999999999-02-28")
+    expect(feel(`date("999999999-12-31") - duration("P999997979Y") = date("2020-12-31")`)).toBe(true)
+    expect(feel(`date("-999999999-01-01") + duration("P1999999998Y11M")`)).toBe("999999999-12-01")
+    expect(feel(`date("2020-01-01") + (date("999999999-12-31") - date("2020-01-01"))`)).toBe("999999999-12-31")
+    expect(feel(`date("2020-01-01") + duration("P100000000D")`)).toBe("275810-09-14")
+    expect(feel(`date("2020-01-01") + duration("P100000000D") - duration("P100000000D")`)).toBe("2020-01-01")
+    expect(feel(`date("2020-02-29") + duration("P999997980Y")`)).toBeNull() // year 1,000,000,000
+    // date-times: differences, shifts, comparisons; local − zoned stays null
+    expect(feel(`date and time("999999999-12-31T10:00:00Z") - date and time("2020-01-01T00:00:00Z")`)).toBe(
+      "P365241762209DT10H"
+    )
+    expect(feel(`date and time("999999999-12-31T10:00:00") - date and time("2020-01-01T00:00:00")`)).toBe(
+      "P365241762209DT10H"
+    )
+    expect(feel(`date and time("999999999-12-31T10:00:00") - date and time("2020-01-01T00:00:00Z")`)).toBeNull()
+    expect(feel(`date and time("2020-01-01T00:00:00Z") + duration("P365241762209DT10H")`)).toBe(
+      "999999999-12-31T10:00:00Z"
+    )
+    expect(feel(`date and time("2020-01-01T10:00:00@Europe/Paris") + duration("P999997979Y")`)).toBe(
+      "999999999-01-01T10:00:00@Europe/Paris"
+    )
+    expect(
+      feel(`date and time("999999999-12-31T10:00:00Z") - duration("P365241762209DT10H") = @"2020-01-01T00:00:00Z"`)
+    ).toBe(true)
+    expect(feel(`date and time("999999999-12-31T10:00:00Z") > date and time("2020-01-01T00:00:00Z")`)).toBe(true)
+    expect(feel(`date and time("-999999999-12-31T10:00:00Z") < date and time("2020-01-01T00:00:00+02:00")`)).toBe(true)
+    expect(feel(`date("999999999-12-31") - date and time("2020-01-01T00:00:00Z")`)).toBe("P365241762209D")
+  })
+  it("days and time durations beyond feelin's 100,000,000 days", () => {
+    expect(feel(`duration("P365241762209DT1H0.5S")`)).toBe("P365241762209DT1H0.5S")
+    expect(feel(`-duration("P365241762209D")`)).toBe("-P365241762209D")
+    expect(feel(`duration("P365241762209D").days`)).toBe("365241762209")
+    expect(feel(`duration("P365241762209D") > duration("P365241762208DT23H59M59S")`)).toBe(true)
+    expect(feel(`duration("P365241762209D") = duration("P365241762208DT24H")`)).toBe(true)
+    expect(feel(`duration("P198560000D")`)).toBe("P198560000D")
+    expect(feel(`duration("P198560000D") + duration("PT1H") - duration("P98560000D")`)).toBe("P100000000DT1H")
+    expect(feel(`duration("P198560000D") * 2`)).toBe("P397120000D")
+    expect(feel(`duration("P198560000D") / duration("P1D")`)).toBe("198560000")
+    expect(feel(`date("-271822-01-01") - date("271822-01-01")`)).toBe("-P198561893D")
+    expect(feel(`date("271822-01-01") + (date("-271822-01-01") - date("271822-01-01"))`)).toBe("-271822-01-01")
+  })
   it("24:00:00 is the next day's midnight in any year", () => {
     expect(feel(`date and time("999999999-12-30T24:00:00")`)).toBe("999999999-12-31T00:00:00")
     expect(feel(`date and time("2016-02-28T24:00:00")`)).toBe("2016-02-29T00:00:00")

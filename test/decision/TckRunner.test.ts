@@ -46,6 +46,23 @@ describe("the TCK runner compares with the kit's text", () => {
     expect(judge(check, { value: num("562.707359373266") })).toMatchObject({ status: "passed", approximate: true })
     expect(judge(check, { value: num("562.70735939") }).status).toBe("failed")
   })
+  it("numbers the kit states to fewer digits pass as rounded when every digit it states is ours", () => {
+    const check = (expected: string) => ({
+      resultNode: "r",
+      isService: false,
+      target: "r",
+      expectError: false,
+      expected: num(expected)
+    })
+    const exp4 = num("54.59815003314423907811026120286088")
+    expect(judge(check("54.59815003"), { value: exp4 })).toMatchObject({ status: "passed", rounded: true })
+    // a stated digit that differs: only within the tolerance
+    expect(judge(check("54.59815004"), { value: exp4 })).toMatchObject({ status: "passed", approximate: true })
+    // rounded half-even to the kit's places, never beyond the tolerance
+    expect(judge(check("2.5"), { value: num("2.54") }).status).toBe("failed")
+    expect(judge(check("0.12345678"), { value: num("0.123456785") })).toMatchObject({ rounded: true })
+    expect(judge(check("0.12345679"), { value: num("0.123456785") })).toMatchObject({ approximate: true })
+  })
   it("contexts must have the same members", () => {
     expect(equalValues({ a: num("1"), b: "x" }, { a: num("1") })).toBe(false)
     expect(equalValues({ a: num("1") }, { a: num("1") })).toBe(true)

@@ -54,9 +54,6 @@ const FORBIDDEN: Record<string, ReadonlyArray<string>> = {
 
 /** Files over 400 lines when the rule came in (as dprint formats them), with their size then: they may only shrink. */
 const OVER_THE_LIMIT: Record<string, number> = {
-  "decision/FeelCompiler.ts": 648,
-  "decision/DecisionEvaluation.ts": 456,
-  "decision/DecisionModel.ts": 417
 }
 const LIMIT = 400
 

@@ -9,7 +9,7 @@ import { SignJWT } from "jose"
 import { randomUUID } from "node:crypto"
 import { FeelNumber } from "../../src/decision/FeelNumber.ts"
 import { ReportedTemporal } from "../../src/decision/TckExpected.ts"
-import { type CheckOutcome, judge, readTckFolder } from "../../src/decision/TckRunner.ts"
+import { type CheckOutcome, judge, readTckFolder, serviceOutput } from "../../src/decision/TckRunner.ts"
 import { toTypedJson, TYPE_MEMBER } from "../../src/decision/TypedJson.ts"
 import { TEST_ISSUER, TEST_JWT_SECRET, type TestApp } from "./TestApp.ts"
 
@@ -95,10 +95,19 @@ const describeError = (answer: Answer): string =>
 export const httpFolderRunner = (app: TestApp) => async (dir: string, folder: string): Promise<CheckOutcome[]> => {
   const tck = readTckFolder(dir)
   const token = await tokenOf(app, randomUUID())
-  const models = new Map<string, { readonly id: string } | { readonly error: string }>()
+  const models = new Map<string, { readonly id: string; readonly services: Array<any> } | { readonly error: string }>()
   for (const { file, xml } of tck.models) {
     const answer = await call(app, token, "/decisions/import", xml, "application/xml")
-    models.set(file, answer.status === 201 ? { id: answer.body.data.id } : { error: describeError(answer) })
+    if (answer.status !== 201) {
+      models.set(file, { error: describeError(answer) })
+      continue
+    }
+    // the model's decision services with their output decisions, as a client reads them
+    const read = await fetch(`${app.baseUrl}/api/v1/decision-models/${answer.body.data.id}`, {
+      headers: { authorization: `Bearer ${token}` }
+    })
+    const services = (await read.json() as any).data?.decisionServices ?? []
+    models.set(file, { id: answer.body.data.id, services })
   }
   const out: CheckOutcome[] = []
   for (const tc of tck.cases) {
@@ -127,8 +136,17 @@ export const httpFolderRunner = (app: TestApp) => async (dir: string, folder: st
         if (answer.status >= 500 || answer.status === 401 || answer.status === 403) {
           out.push({ ...base, status: "errored", reason: describeError(answer) })
         } else {
+          const service = check.isService
+            ? model.services.find((s) => s.key === check.target || s.id === check.target || s.name === check.target)
+            : undefined
           const outcome = answer.status === 200
-            ? { value: resultValue(answer.body.data.result) }
+            ? {
+              value: serviceOutput(
+                resultValue(answer.body.data.result),
+                check.resultNode,
+                service?.outputDecisions?.length ?? 0
+              )
+            }
             : { error: describeError(answer) }
           out.push({ ...base, ...judge(check, outcome) })
         }
