@@ -47,7 +47,18 @@ export interface Compensable {
   readonly scopeId: string
   /** The variables visible to the activity when it completed: its handler runs with them. */
   readonly variables: Readonly<Record<string, unknown>>
+  /**
+   * The completed embedded subprocesses the activity ran inside, innermost first: when a subprocess completes, the
+   * records of its scope move to the enclosing one (absent: the activity is directly in its scope).
+   */
+  readonly within?: ReadonlyArray<string> | undefined
 }
+
+/**
+ * At most this many completed activities are kept for compensation per instance; beyond it, the oldest is dropped
+ * (CompensableDropped in the history) and can no longer be compensated.
+ */
+export const MAX_COMPENSABLE = 1_000
 
 export interface ListenerProgress {
   /** Execution listeners (start, end) or user task listeners (creating, completing). */

@@ -5,7 +5,7 @@ import { boundaryIdsOf, isActivity, multiInstanceOf, nodeAt } from "../bpmn/Grap
 import type { GraphFlow, GraphNode, Mapping, ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { adHocElementCompleted } from "./behaviours/AdHocCompletion.ts"
 import * as Boundaries from "./behaviours/Boundaries.ts"
-import { handlerCompleted, recordCompensable } from "./behaviours/Compensation.ts"
+import { handlerCompleted, liftCompensable, recordCompensable } from "./behaviours/Compensation.ts"
 import * as Conditions from "./behaviours/Conditions.ts"
 import * as ErrorsAndEscalations from "./behaviours/ErrorsAndEscalations.ts"
 import * as EventSubprocesses from "./behaviours/EventSubprocesses.ts"
@@ -201,6 +201,7 @@ export class Run {
     // An ad-hoc subprocess's output collection goes to the enclosing scope with it.
     const collection = node.type === "adHocSubProcess" ? node.adHoc.outputCollection : null
     const outputs = collection === null ? mapped : { [collection]: scope.variables[collection], ...mapped }
+    liftCompensable(this, scope)
     this.emit({ type: "ScopeClosed", scopeId, nodeId: node.id })
     const token = this.state.tokens[scope.tokenId]!
     if (Object.keys(outputs).length > 0) this.propagate(token.scopeId, node.id, outputs)

@@ -75,6 +75,23 @@ export type InstanceEvent =
     readonly scopeId: string
     readonly variables: Readonly<Record<string, unknown>>
   }
+  /**
+   * An embedded subprocess completed: the compensation records of its scope move to the enclosing scope (a throw
+   * event there compensates the activities that ran inside it).
+   */
+  | {
+    readonly type: "CompensableScopeCompleted"
+    readonly scopeId: string
+    readonly parentScopeId: string
+    readonly nodeId: string
+  }
+  /** The compensation records were at their limit (MAX_COMPENSABLE): the oldest is dropped, no longer compensable. */
+  | {
+    readonly type: "CompensableDropped"
+    readonly nodeId: string
+    readonly scopeId: string
+    readonly limit: number
+  }
   /** A compensation throw event compensates these activities, in this order (the first handler runs now). */
   | {
     readonly type: "CompensationStarted"
