@@ -22,9 +22,11 @@ export const compileListeners = (
 })
 
 /** Camunda 8.8's names of user task listener events, and the older 8.7 ones. */
-const TASK_EVENTS: Readonly<Record<string, "creating" | "completing">> = {
+const TASK_EVENTS: Readonly<Record<string, "creating" | "assigning" | "completing">> = {
   creating: "creating",
   create: "creating",
+  assigning: "assigning",
+  assignment: "assigning",
   completing: "completing",
   complete: "completing"
 }
@@ -39,25 +41,29 @@ const listenerOf = (draft: DraftListener, node: DraftNode, problem: (elementId: 
   return { type, retries }
 }
 
-/** User task listeners: creating and completing are run; the others are refused by name (not executed yet). */
+/** User task listeners: creating, assigning and completing are run; the others are refused by name (not executed yet). */
 const compileTaskListeners = (
   node: DraftNode,
   problem: (elementId: string, message: string) => void
 ): Pick<UserTaskNode, "taskListeners"> => {
   const drafts = node.taskListeners ?? []
   if (drafts.length === 0) return {}
-  const creating: Array<ListenerDefinition> = []
-  const completing: Array<ListenerDefinition> = []
+  const phases = {
+    creating: [] as Array<ListenerDefinition>,
+    assigning: [] as Array<ListenerDefinition>,
+    completing: [] as Array<ListenerDefinition>
+  }
   for (const draft of drafts) {
     const phase = TASK_EVENTS[draft.eventType ?? ""]
     if (phase === undefined) {
       problem(
         node.id,
-        `user task listeners (zeebe:taskListeners) of eventType "${draft.eventType}" are not executed by this engine yet (creating and completing are); remove them to deploy`
+        `user task listeners (zeebe:taskListeners) of eventType "${draft.eventType}" are not executed by this engine yet (creating, assigning and completing are); remove them to deploy`
       )
-    } else (phase === "creating" ? creating : completing).push(listenerOf(draft, node, problem))
+    } else phases[phase].push(listenerOf(draft, node, problem))
   }
-  return { taskListeners: { creating, completing } }
+  const { creating, assigning, completing } = phases
+  return { taskListeners: { creating, completing, ...(assigning.length === 0 ? {} : { assigning }) } }
 }
 
 const compileExecutionListeners = (

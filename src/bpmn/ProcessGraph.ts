@@ -201,9 +201,13 @@ export interface JobTaskNode<T extends "serviceTask" | "sendTask"> extends Activ
 
 export interface UserTaskNode extends ActivityBase<"userTask"> {
   readonly userTask: UserTaskDefinition
-  /** User task listeners (zeebe:taskListeners): jobs the task waits for when it is created and when it completes. */
+  /**
+   * User task listeners (zeebe:taskListeners): jobs the task waits for when it is created, assigned (absent in graphs
+   * compiled before: none) and completed.
+   */
   readonly taskListeners?: {
     readonly creating: ReadonlyArray<ListenerDefinition>
+    readonly assigning?: ReadonlyArray<ListenerDefinition> | undefined
     readonly completing: ReadonlyArray<ListenerDefinition>
   } | undefined
 }

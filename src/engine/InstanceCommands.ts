@@ -40,6 +40,12 @@ export const InstanceCommand = Schema.Union([
     }))
   }),
   Schema.Struct({ type: Schema.Literal("CompleteUserTask"), taskId: Schema.String, variables: Vars }),
+  /** A user task with assigning listeners gets a new assignee (null: unassigned) once they have run. */
+  Schema.Struct({
+    type: Schema.Literal("AssignUserTask"),
+    taskId: Schema.String,
+    assignee: Schema.NullOr(Schema.String)
+  }),
   Schema.Struct({ type: Schema.Literal("CorrelateMessage"), subscriptionId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("TriggerSignal"), subscriptionId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("FireTimer"), subscriptionId: Schema.String }),

@@ -61,12 +61,14 @@ export interface Compensable {
 export const MAX_COMPENSABLE = 1_000
 
 export interface ListenerProgress {
-  /** Execution listeners (start, end) or user task listeners (creating, completing). */
-  readonly phase: "start" | "end" | "creating" | "completing"
+  /** Execution listeners (start, end) or user task listeners (creating, assigning, completing). */
+  readonly phase: "start" | "end" | "creating" | "assigning" | "completing"
   readonly index: number
   /** End listeners: the flows the element leaves by once they have run. */
   readonly flows: ReadonlyArray<string>
-  /** Completing listeners: the task and the variables its completion carries. */
+  /** Assigning listeners: the assignee asked for, as corrected so far (null: unassigned). */
+  readonly assignee?: string | null | undefined
+  /** Completing and assigning listeners: the task (completing: and the variables its completion carries). */
   readonly taskId?: string | undefined
   readonly variables?: Readonly<Record<string, unknown>> | undefined
   /** Creating listeners: the corrections made so far (later ones win). */

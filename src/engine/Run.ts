@@ -257,6 +257,9 @@ export class Run {
     const wait = token.wait
     if (wait?.kind === "job") {
       this.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId: wait.jobId })
+      // A user task whose assigning or completing listeners run is canceled with them.
+      const taskId = token.listener?.taskId
+      if (taskId !== undefined) this.emit({ type: "UserTaskCanceled", tokenId: token.id, nodeId: token.nodeId, taskId })
     }
     if (wait?.kind === "userTask") {
       this.emit({ type: "UserTaskCanceled", tokenId: token.id, nodeId: token.nodeId, taskId: wait.taskId })
@@ -284,6 +287,8 @@ export class Run {
       const jobId = this.state.incidents[wait.incidentId]?.jobId
       this.emit({ type: "IncidentResolved", incidentId: wait.incidentId, nodeId: token.nodeId })
       if (jobId !== undefined) this.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId })
+      const taskId = token.listener?.taskId
+      if (taskId !== undefined) this.emit({ type: "UserTaskCanceled", tokenId: token.id, nodeId: token.nodeId, taskId })
     }
     if (wait?.kind === "child") {
       this.emit({

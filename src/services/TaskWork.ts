@@ -1,6 +1,8 @@
 // Working on human tasks beyond completing them: claim, unclaim, assign and delegate (Flowable's delegation: the
 // task goes to the delegate and returns to its owner when the delegate completes it), the comment thread, and saved
-// task-list filters. Assignment lives on the task row; every change is audited by the HTTP middleware.
+// task-list filters. Assignment lives on the task row; every change is audited by the HTTP middleware. A task whose
+// model has assigning listeners (Camunda 8.8) is assigned through its instance instead: the listeners run first (and
+// may correct or deny the assignee), so the reply shows the task as it was until they have completed.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
@@ -13,9 +15,10 @@ import {
   type NotFound,
   notFound
 } from "../schema/ApiErrors.ts"
-import { type TaskFilterId, TaskId } from "../schema/ResourceIds.ts"
+import { type ProcessInstanceId, type TaskFilterId, TaskId } from "../schema/ResourceIds.ts"
 import type { CreateTaskFilter, TaskComment, TaskFilter, UserTask } from "../schema/Work.ts"
 import { newId } from "./Ids.ts"
+import { ProcessInstances } from "./ProcessInstances.ts"
 import { isoFromDb, nowMillis } from "./Time.ts"
 import { Work } from "./Work.ts"
 
@@ -67,6 +70,7 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const work = yield* Work
+      const instances = yield* ProcessInstances
 
       const open = (tenantId: string, taskId: TaskId) =>
         Effect.gen(function*() {
@@ -77,13 +81,37 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
           return task
         })
 
+      /** The task's assignment goes through its instance when its model has assigning listeners. */
+      const viaListeners = (principal: Principal, task: UserTask, assignee: string | null) =>
+        Effect.gen(function*() {
+          const [row] = yield* sql<{ instance_id: ProcessInstanceId; assigning_listeners: boolean }>`SELECT instance_id,
+            assigning_listeners FROM user_tasks WHERE tenant_id = ${principal.tenantId} AND id = ${task.id}`
+            .pipe(Effect.orDie)
+          if (row?.assigning_listeners !== true) return false
+          const commandId = `assign-task:${task.id}:${yield* newId}`
+          yield* instances.command(
+            principal,
+            row.instance_id,
+            { type: "AssignUserTask", taskId: task.id, assignee },
+            commandId
+          )
+            // The command names no input a client gave: a rejection as faulty input would be ours.
+            .pipe(Effect.catchTag("ValidationError", Effect.die))
+          return true
+        })
+
       /** Writes the assignment, guarded by the assignee it was read with (a concurrent change makes it 409). */
       const setAssignment = (
-        tenantId: string,
+        principal: Principal,
         task: UserTask,
-        next: { assignee: string | null; owner: string | null; delegationState: string | null }
+        next: { assignee: string | null; owner: string | null; delegationState: string | null },
+        listeners = true
       ) =>
         Effect.gen(function*() {
+          const tenantId = principal.tenantId
+          if (listeners && (yield* viaListeners(principal, task, next.assignee))) {
+            return yield* work.getTask(tenantId, TaskId.make(task.id))
+          }
           const now = new Date(yield* nowMillis).toISOString()
           const updated =
             yield* sql`UPDATE user_tasks SET assignee = ${next.assignee}, owner = ${next.owner}, delegation_state = ${next.delegationState},
@@ -106,7 +134,7 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
                 code: "ALREADY_CLAIMED"
               }])
             }
-            return yield* setAssignment(principal.tenantId, task, {
+            return yield* setAssignment(principal, task, {
               assignee: principal.sub,
               owner: task.owner,
               delegationState: task.delegationState
@@ -124,7 +152,7 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
                 ]
               )
             }
-            return yield* setAssignment(principal.tenantId, task, {
+            return yield* setAssignment(principal, task, {
               assignee: null,
               owner: null,
               delegationState: null
@@ -133,7 +161,7 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
         assign: (principal, taskId, assignee) =>
           Effect.flatMap(
             open(principal.tenantId, taskId),
-            (task) => setAssignment(principal.tenantId, task, { assignee, owner: null, delegationState: null })
+            (task) => setAssignment(principal, task, { assignee, owner: null, delegationState: null })
           ),
         delegate: (principal, taskId, userId) =>
           Effect.gen(function*() {
@@ -153,12 +181,13 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
                 ]
               )
             }
-            // A task delegated on keeps its first owner: it returns to whoever delegated it first.
-            return yield* setAssignment(principal.tenantId, task, {
+            // A task delegated on keeps its first owner: it returns to whoever delegated it first. Delegation (not a
+            // Camunda operation) does not run assigning listeners.
+            return yield* setAssignment(principal, task, {
               assignee: userId,
               owner: task.delegationState === "PENDING" ? task.owner : task.assignee,
               delegationState: "PENDING"
-            })
+            }, false)
           }),
         comments: (tenantId, taskId) =>
           Effect.gen(function*() {

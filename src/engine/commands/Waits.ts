@@ -10,10 +10,15 @@ import type { CommandOf } from "./Handler.ts"
 
 type Answer = CommandOf<"CompleteJob" | "CompleteUserTask" | "CorrelateMessage" | "TriggerSignal" | "FireTimer">
 
-/** The token waiting at the task; a task whose completing listeners are running cannot be completed again. */
+/** The token waiting at the task; a task whose completing (or assigning) listeners are running cannot be completed. */
 const taskToComplete = (run: Run, taskId: string) => {
-  const completing = Object.values(run.state.tokens).some((t) => t.listener?.taskId === taskId)
-  if (completing) throw new Rejected("INVALID_STATE", `task ${taskId} is being completed: its listeners are running`)
+  const running = Object.values(run.state.tokens).find((t) => t.listener?.taskId === taskId)?.listener?.phase
+  if (running !== undefined) {
+    throw new Rejected(
+      "INVALID_STATE",
+      `task ${taskId} is being ${running === "assigning" ? "assigned" : "completed"}: its listeners are running`
+    )
+  }
   return run.tokenWaitingFor("userTask", taskId)
 }
 
@@ -51,7 +56,8 @@ export const answerWait = (run: Run, command: Answer, status: InstanceState["sta
     workerAnswered(run, run.state.tokens[token.id]!, command.variables, command.result)
     return run.drain()
   }
-  const userTaskListener = token.listener?.phase === "creating" || token.listener?.phase === "completing"
+  const phase = token.listener?.phase
+  const userTaskListener = phase === "creating" || phase === "assigning" || phase === "completing"
   if (
     command.type === "CompleteJob" && token.listener !== undefined && (command.result === undefined || userTaskListener)
   ) {

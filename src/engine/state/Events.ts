@@ -101,6 +101,22 @@ export type InstanceEvent =
   }
   /** The next handler of a compensation runs (or, with none left, the throw event goes on). */
   | { readonly type: "CompensationContinued"; readonly tokenId: string; readonly nodeId: string }
+  /** The task's assignee changed (null: unassigned), after its assigning listeners ran (if it has some). */
+  | {
+    readonly type: "UserTaskAssigned"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly taskId: string
+    readonly assignee: string | null
+  }
+  /** An assigning listener denied the assignment: the task keeps the assignee it had. */
+  | {
+    readonly type: "UserTaskAssignmentDenied"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly taskId: string
+    readonly reason: string
+  }
   /** A completing listener denied the task's completion: the task stays open, as it was. */
   | {
     readonly type: "UserTaskCompletionDenied"
@@ -237,6 +253,8 @@ export type InstanceEvent =
     readonly priority?: number
     readonly dueDate?: string | null
     readonly followUpDate?: string | null
+    /** The task's model has assigning listeners: its assignment goes through the instance (absent: none). */
+    readonly assigningListeners?: boolean | undefined
     readonly variables: Readonly<Record<string, unknown>>
   }
   | {

@@ -50,6 +50,7 @@ export const userTaskProjections: Projections = {
       priority: event.priority ?? 50,
       due_date: event.dueDate ?? null,
       follow_up_date: event.followUpDate ?? null,
+      assigning_listeners: event.assigningListeners === true,
       variables: toJson(event.variables),
       created_at: now,
       updated_at: now,
@@ -61,5 +62,11 @@ export const userTaskProjections: Projections = {
       sql`UPDATE user_tasks SET completion_denials = completion_denials + 1, updated_at = ${now}
         WHERE id = ${event.taskId} AND tenant_id = ${tenantId}`
     ),
-  UserTaskCanceled: closed("CANCELED")
+  UserTaskCanceled: closed("CANCELED"),
+  // The assignment its assigning listeners let through: it replaces the assignee and any delegation.
+  UserTaskAssigned: ({ writes, tenantId, now }, event) =>
+    writes.then((sql) =>
+      sql`UPDATE user_tasks SET assignee = ${event.assignee}, owner = NULL, delegation_state = NULL, updated_at = ${now}
+        WHERE id = ${event.taskId} AND tenant_id = ${tenantId}`
+    )
 }
