@@ -3,7 +3,7 @@
 // instead. While the instance is suspended the answer is held and applied on resume, in arrival order.
 import { isController, workerAnswered } from "../behaviours/AdHocWorker.ts"
 import { listenerJobCompleted, startTaskListeners } from "../behaviours/Listeners.ts"
-import type { InstanceState } from "../InstanceState.ts"
+import type { InstanceState, Token } from "../InstanceState.ts"
 import { Rejected } from "../Rejected.ts"
 import type { Run } from "../Run.ts"
 import type { CommandOf } from "./Handler.ts"
@@ -33,6 +33,14 @@ const waitingToken = (run: Run, command: Answer) =>
     ? run.tokenWaitingFor("timer", command.subscriptionId)
     : run.tokenWaitingFor("message", command.subscriptionId)
 
+/** The ad-hoc subprocess's worker answered (its job's result says what to activate, or that it is done). */
+const workerJobCompleted = (run: Run, token: Token, command: CommandOf<"CompleteJob">) => {
+  const { jobId, variables } = command
+  run.emit({ type: "JobCompleted", tokenId: token.id, nodeId: token.nodeId, jobId, variables })
+  workerAnswered(run, run.state.tokens[token.id]!, variables, command.result)
+  return run.drain()
+}
+
 export const answerWait = (run: Run, command: Answer, status: InstanceState["status"]): void => {
   if (
     command.type !== "CompleteJob" && command.type !== "CompleteUserTask" &&
@@ -46,15 +54,7 @@ export const answerWait = (run: Run, command: Answer, status: InstanceState["sta
   if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
   const node = run.node(token.nodeId)
   if (command.type === "CompleteJob" && node.type === "adHocSubProcess" && isController(run, token)) {
-    run.emit({
-      type: "JobCompleted",
-      tokenId: token.id,
-      nodeId: node.id,
-      jobId: command.jobId,
-      variables: command.variables
-    })
-    workerAnswered(run, run.state.tokens[token.id]!, command.variables, command.result)
-    return run.drain()
+    return workerJobCompleted(run, token, command)
   }
   const phase = token.listener?.phase
   const userTaskListener = phase === "creating" || phase === "assigning" || phase === "completing"
