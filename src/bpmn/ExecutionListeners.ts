@@ -22,13 +22,14 @@ export const compileListeners = (
 })
 
 /** Camunda 8.8's names of user task listener events, and the older 8.7 ones. */
-const TASK_EVENTS: Readonly<Record<string, "creating" | "assigning" | "completing">> = {
+const TASK_EVENTS: Readonly<Record<string, "creating" | "assigning" | "completing" | "canceling">> = {
   creating: "creating",
   create: "creating",
   assigning: "assigning",
   assignment: "assigning",
   completing: "completing",
-  complete: "completing"
+  complete: "completing",
+  canceling: "canceling"
 }
 
 const listenerOf = (draft: DraftListener, node: DraftNode, problem: (elementId: string, message: string) => void) => {
@@ -41,7 +42,7 @@ const listenerOf = (draft: DraftListener, node: DraftNode, problem: (elementId: 
   return { type, retries }
 }
 
-/** User task listeners: creating, assigning and completing are run; the others are refused by name (not executed yet). */
+/** User task listeners: creating, assigning, completing and canceling run; updating is refused by name (not yet). */
 const compileTaskListeners = (
   node: DraftNode,
   problem: (elementId: string, message: string) => void
@@ -51,19 +52,27 @@ const compileTaskListeners = (
   const phases = {
     creating: [] as Array<ListenerDefinition>,
     assigning: [] as Array<ListenerDefinition>,
-    completing: [] as Array<ListenerDefinition>
+    completing: [] as Array<ListenerDefinition>,
+    canceling: [] as Array<ListenerDefinition>
   }
   for (const draft of drafts) {
     const phase = TASK_EVENTS[draft.eventType ?? ""]
     if (phase === undefined) {
       problem(
         node.id,
-        `user task listeners (zeebe:taskListeners) of eventType "${draft.eventType}" are not executed by this engine yet (creating, assigning and completing are); remove them to deploy`
+        `user task listeners (zeebe:taskListeners) of eventType "${draft.eventType}" are not executed by this engine yet (creating, assigning, completing and canceling are); remove them to deploy`
       )
     } else phases[phase].push(listenerOf(draft, node, problem))
   }
-  const { creating, assigning, completing } = phases
-  return { taskListeners: { creating, completing, ...(assigning.length === 0 ? {} : { assigning }) } }
+  const { creating, assigning, completing, canceling } = phases
+  return {
+    taskListeners: {
+      creating,
+      completing,
+      ...(assigning.length === 0 ? {} : { assigning }),
+      ...(canceling.length === 0 ? {} : { canceling })
+    }
+  }
 }
 
 const compileExecutionListeners = (

@@ -61,8 +61,8 @@ export interface Compensable {
 export const MAX_COMPENSABLE = 1_000
 
 export interface ListenerProgress {
-  /** Execution listeners (start, end) or user task listeners (creating, assigning, completing). */
-  readonly phase: "start" | "end" | "creating" | "assigning" | "completing"
+  /** Execution listeners (start, end) or user task listeners (creating, assigning, completing, canceling). */
+  readonly phase: "start" | "end" | "creating" | "assigning" | "completing" | "canceling"
   readonly index: number
   /** End listeners: the flows the element leaves by once they have run. */
   readonly flows: ReadonlyArray<string>

@@ -11,7 +11,7 @@ import * as Conditions from "./behaviours/Conditions.ts"
 import * as ErrorsAndEscalations from "./behaviours/ErrorsAndEscalations.ts"
 import * as EventSubprocesses from "./behaviours/EventSubprocesses.ts"
 import * as InclusiveGateways from "./behaviours/InclusiveGateways.ts"
-import { endListenersPending } from "./behaviours/Listeners.ts"
+import { cancelingListenersAfter, cancelListenedTask, endListenersPending } from "./behaviours/Listeners.ts"
 import * as MultiInstance from "./behaviours/MultiInstance.ts"
 import * as Command from "./commands/Command.ts"
 import * as Migrate from "./commands/Migrate.ts"
@@ -257,12 +257,11 @@ export class Run {
     const wait = token.wait
     if (wait?.kind === "job") {
       this.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId: wait.jobId })
-      // A user task whose assigning or completing listeners run is canceled with them.
-      const taskId = token.listener?.taskId
-      if (taskId !== undefined) this.emit({ type: "UserTaskCanceled", tokenId: token.id, nodeId: token.nodeId, taskId })
+      cancelListenedTask(this, token)
     }
     if (wait?.kind === "userTask") {
       this.emit({ type: "UserTaskCanceled", tokenId: token.id, nodeId: token.nodeId, taskId: wait.taskId })
+      cancelingListenersAfter(this, token, wait.taskId)
     }
     if (wait?.kind === "message") {
       this.emit({
@@ -287,8 +286,7 @@ export class Run {
       const jobId = this.state.incidents[wait.incidentId]?.jobId
       this.emit({ type: "IncidentResolved", incidentId: wait.incidentId, nodeId: token.nodeId })
       if (jobId !== undefined) this.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId })
-      const taskId = token.listener?.taskId
-      if (taskId !== undefined) this.emit({ type: "UserTaskCanceled", tokenId: token.id, nodeId: token.nodeId, taskId })
+      cancelListenedTask(this, token)
     }
     if (wait?.kind === "child") {
       this.emit({

@@ -3,7 +3,8 @@
 // mappings applied) and before it leaves. User task listeners (Camunda 8.8) — creating ones before the task exists
 // (they may correct its assignee, candidates, dates, priority), completing ones before a completion takes effect (they
 // may deny it: the task stays open), assigning ones before a new assignee takes effect (they may correct it, or deny
-// it: the task keeps its assignee). A listener job's variables go where an activity's would; a failed one follows the
+// it: the task keeps its assignee), canceling ones after a task was canceled while its instance goes on (held by a
+// token of their own in the nearest scope still running, which waits for them). A listener job's variables go where an activity's would; a failed one follows the
 // job rules (retries, then an incident; resolving it lets the listener run again).
 import { nodeOf } from "../../bpmn/GraphNodes.ts"
 import type { GraphNode, ListenerDefinition } from "../../bpmn/ProcessGraph.ts"
@@ -34,6 +35,8 @@ const createListenerJob = (
     // Assigning listeners learn the task and the assignee asked for as Zeebe's listener jobs do, by custom headers.
     headers: progress.phase === "assigning"
       ? { "io.camunda.zeebe:userTaskKey": progress.taskId ?? "", "io.camunda.zeebe:assignee": progress.assignee ?? "" }
+      : progress.phase === "canceling"
+      ? { "io.camunda.zeebe:userTaskKey": progress.taskId ?? "" }
       : {},
     variables,
     listener: progress
@@ -96,6 +99,44 @@ export function startTaskListeners(
   return true
 }
 
+/**
+ * A user task was canceled (its token terminated): its canceling listeners, if it has some, run afterwards, held by a
+ * token at the task's node in the nearest scope still running — that scope waits for them. When the instance itself
+ * ended (canceled, terminated, completed), they do not run: nothing is left to hold them.
+ */
+export function cancelingListenersAfter(run: Run, token: Token, taskId: string): void {
+  const node = run.node(token.nodeId)
+  const first = listenersOf(node, "canceling")[0]
+  if (first === undefined) return
+  // The task's scopes, innermost first, while they still exist: the ones ending with it are gone once this runs.
+  const enclosing: Array<string> = []
+  for (let scope = run.state.scopes[token.scopeId]; scope !== undefined; scope = run.state.scopes[scope.parentId]) {
+    enclosing.push(scope.id)
+  }
+  run.work.push(() => {
+    const scopeId = enclosing.find((id) => run.state.scopes[id] !== undefined) ?? run.state.instanceId
+    const tokenId = run.newId("token")
+    run.emit({ type: "ElementActivated", tokenId, nodeId: node.id, scopeId, viaFlow: null })
+    const holder = run.state.tokens[tokenId]!
+    createListenerJob(
+      run,
+      holder,
+      node,
+      first,
+      { phase: "canceling", index: 0, flows: [], taskId },
+      seenBy(run, holder)
+    )
+  })
+}
+
+/** A token holding a user task's assigning or completing listener ended: the task is canceled with it. */
+export function cancelListenedTask(run: Run, token: Token): void {
+  const taskId = token.listener?.phase === "canceling" ? undefined : token.listener?.taskId
+  if (taskId === undefined) return
+  run.emit({ type: "UserTaskCanceled", tokenId: token.id, nodeId: token.nodeId, taskId })
+  cancelingListenersAfter(run, token, taskId)
+}
+
 /** A listener's job completed: the next listener, or the element goes on (runs, leaves, is created, completes). */
 export function listenerJobCompleted(
   run: Run,
@@ -109,6 +150,13 @@ export function listenerJobCompleted(
   run.emit({ type: "JobCompleted", tokenId: token.id, nodeId: node.id, jobId, variables })
   if (Object.keys(variables).length > 0) run.propagate(token.scopeId, node.id, variables)
   const current = run.state.tokens[token.id]!
+  if (progress.phase === "canceling" && (result?.denied !== undefined || result?.corrections !== undefined)) {
+    throw new Rejected(
+      "INVALID_ARGUMENT",
+      "a canceling listener can neither deny nor correct: the task is canceled",
+      "result"
+    )
+  }
   if ((progress.phase === "completing" || progress.phase === "assigning") && result?.denied === true) {
     return run.emit({
       type: progress.phase === "completing" ? "UserTaskCompletionDenied" : "UserTaskAssignmentDenied",
@@ -171,6 +219,10 @@ const finishListeners = (
     const variables = progress.variables ?? {}
     run.emit({ type: "UserTaskCompleted", tokenId: token.id, nodeId: node.id, taskId: progress.taskId!, variables })
     return run.finishActivity(run.state.tokens[token.id]!, node, variables)
+  }
+  if (progress.phase === "canceling") {
+    run.emit({ type: "ElementTerminated", tokenId: token.id, nodeId: node.id })
+    return run.completeScopeIfDone(token.scopeId)
   }
   run.emit({ type: "ExecutionListenersDone", tokenId: token.id, nodeId: node.id, phase: progress.phase })
   if (progress.phase === "start") return void run.work.push(() => run.activate(token.id))

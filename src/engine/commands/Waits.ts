@@ -57,7 +57,7 @@ export const answerWait = (run: Run, command: Answer, status: InstanceState["sta
     return workerJobCompleted(run, token, command)
   }
   const phase = token.listener?.phase
-  const userTaskListener = phase === "creating" || phase === "assigning" || phase === "completing"
+  const userTaskListener = phase !== undefined && phase !== "start" && phase !== "end"
   if (
     command.type === "CompleteJob" && token.listener !== undefined && (command.result === undefined || userTaskListener)
   ) {
