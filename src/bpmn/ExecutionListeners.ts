@@ -22,11 +22,12 @@ export const compileListeners = (
 })
 
 /** Camunda 8.8's names of user task listener events, and the older 8.7 ones. */
-const TASK_EVENTS: Readonly<Record<string, "creating" | "assigning" | "completing" | "canceling">> = {
+const TASK_EVENTS: Readonly<Record<string, "creating" | "assigning" | "updating" | "completing" | "canceling">> = {
   creating: "creating",
   create: "creating",
   assigning: "assigning",
   assignment: "assigning",
+  updating: "updating",
   completing: "completing",
   complete: "completing",
   canceling: "canceling"
@@ -42,7 +43,7 @@ const listenerOf = (draft: DraftListener, node: DraftNode, problem: (elementId: 
   return { type, retries }
 }
 
-/** User task listeners: creating, assigning, completing and canceling run; updating is refused by name (not yet). */
+/** User task listeners of Camunda 8.8's five events (and 8.7's names); another eventType is refused by name. */
 const compileTaskListeners = (
   node: DraftNode,
   problem: (elementId: string, message: string) => void
@@ -52,6 +53,7 @@ const compileTaskListeners = (
   const phases = {
     creating: [] as Array<ListenerDefinition>,
     assigning: [] as Array<ListenerDefinition>,
+    updating: [] as Array<ListenerDefinition>,
     completing: [] as Array<ListenerDefinition>,
     canceling: [] as Array<ListenerDefinition>
   }
@@ -60,16 +62,17 @@ const compileTaskListeners = (
     if (phase === undefined) {
       problem(
         node.id,
-        `user task listeners (zeebe:taskListeners) of eventType "${draft.eventType}" are not executed by this engine yet (creating, assigning, completing and canceling are); remove them to deploy`
+        `user task listeners (zeebe:taskListeners) of eventType "${draft.eventType}" are not executed by this engine (creating, assigning, updating, completing and canceling are); remove them to deploy`
       )
     } else phases[phase].push(listenerOf(draft, node, problem))
   }
-  const { creating, assigning, completing, canceling } = phases
+  const { creating, assigning, updating, completing, canceling } = phases
   return {
     taskListeners: {
       creating,
       completing,
       ...(assigning.length === 0 ? {} : { assigning }),
+      ...(updating.length === 0 ? {} : { updating }),
       ...(canceling.length === 0 ? {} : { canceling })
     }
   }

@@ -208,6 +208,7 @@ export interface UserTaskNode extends ActivityBase<"userTask"> {
   readonly taskListeners?: {
     readonly creating: ReadonlyArray<ListenerDefinition>
     readonly assigning?: ReadonlyArray<ListenerDefinition> | undefined
+    readonly updating?: ReadonlyArray<ListenerDefinition> | undefined
     readonly completing: ReadonlyArray<ListenerDefinition>
     /** Absent in graphs compiled before: none. */
     readonly canceling?: ReadonlyArray<ListenerDefinition> | undefined

@@ -1,6 +1,6 @@
 // An instance's state and the events that change it. `apply` is the ONE mutator: the live path folds each event it
 // emits through it, and replaying the history through it rebuilds the same state.
-import type { InstanceCommand, TaskCorrections } from "./InstanceCommands.ts"
+import type { InstanceCommand, TaskChanges, TaskCorrections } from "./InstanceCommands.ts"
 import { apply } from "./state/Apply.ts"
 import type { InstanceEvent } from "./state/Events.ts"
 
@@ -61,11 +61,13 @@ export interface Compensable {
 export const MAX_COMPENSABLE = 1_000
 
 export interface ListenerProgress {
-  /** Execution listeners (start, end) or user task listeners (creating, assigning, completing, canceling). */
-  readonly phase: "start" | "end" | "creating" | "assigning" | "completing" | "canceling"
+  /** Execution listeners (start, end) or user task listeners (creating, assigning, updating, completing, canceling). */
+  readonly phase: "start" | "end" | "creating" | "assigning" | "updating" | "completing" | "canceling"
   readonly index: number
   /** End listeners: the flows the element leaves by once they have run. */
   readonly flows: ReadonlyArray<string>
+  /** Updating listeners: the changes asked for, as corrected so far. */
+  readonly changes?: TaskChanges | undefined
   /** Assigning listeners: the assignee asked for, as corrected so far (null: unassigned). */
   readonly assignee?: string | null | undefined
   /** Completing and assigning listeners: the task (completing: and the variables its completion carries). */

@@ -13,10 +13,11 @@ import {
   type Conflict,
   conflict,
   type NotFound,
-  notFound
+  notFound,
+  type ValidationError
 } from "../schema/ApiErrors.ts"
-import { type ProcessInstanceId, type TaskFilterId, TaskId } from "../schema/ResourceIds.ts"
-import type { CreateTaskFilter, TaskComment, TaskFilter, UserTask } from "../schema/Work.ts"
+import { ProcessInstanceId, type TaskFilterId, TaskId } from "../schema/ResourceIds.ts"
+import type { CreateTaskFilter, TaskComment, TaskFilter, UpdateTask, UserTask } from "../schema/Work.ts"
 import { newId } from "./Ids.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
 import { isoFromDb, nowMillis } from "./Time.ts"
@@ -29,6 +30,12 @@ export interface TaskWorkShape {
   readonly unclaim: (principal: Principal, taskId: TaskId) => Effect.Effect<UserTask, Failure>
   readonly assign: (principal: Principal, taskId: TaskId, assignee: string) => Effect.Effect<UserTask, Failure>
   readonly delegate: (principal: Principal, taskId: TaskId, userId: string) => Effect.Effect<UserTask, Failure>
+  /** Through the instance: the task's updating listeners run first (the reply shows the task as it was until then). */
+  readonly update: (
+    principal: Principal,
+    taskId: TaskId,
+    changes: typeof UpdateTask.Type
+  ) => Effect.Effect<UserTask, Failure | ValidationError>
   readonly comments: (
     tenantId: string,
     taskId: TaskId
@@ -188,6 +195,25 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
               owner: task.delegationState === "PENDING" ? task.owner : task.assignee,
               delegationState: "PENDING"
             }, false)
+          }),
+        update: (principal, taskId, changes) =>
+          Effect.gen(function*() {
+            const task = yield* work.getTask(principal.tenantId, taskId)
+            if (task.state !== "CREATED") {
+              return yield* conflict(`task ${taskId} is ${task.state.toLowerCase()}: it cannot change`)
+            }
+            if (Object.keys(changes).length === 0) {
+              return yield* businessError("nothing to change: name at least one attribute", [
+                { field: "changes", message: "empty", code: "NO_CHANGES" }
+              ])
+            }
+            const commandId = `update-task:${taskId}:${yield* newId}`
+            yield* instances.command(principal, ProcessInstanceId.make(task.processInstanceId), {
+              type: "UpdateUserTask",
+              taskId,
+              changes
+            }, commandId)
+            return yield* work.getTask(principal.tenantId, taskId)
           }),
         comments: (tenantId, taskId) =>
           Effect.gen(function*() {

@@ -3,14 +3,15 @@
 // mappings applied) and before it leaves. User task listeners (Camunda 8.8) — creating ones before the task exists
 // (they may correct its assignee, candidates, dates, priority), completing ones before a completion takes effect (they
 // may deny it: the task stays open), assigning ones before a new assignee takes effect (they may correct it, or deny
-// it: the task keeps its assignee), canceling ones after a task was canceled while its instance goes on (held by a
+// it: the task keeps its assignee), updating ones before an update of its candidates, dates or priority takes effect
+// (they may correct the changes, or deny them), canceling ones after a task was canceled while its instance goes on (held by a
 // token of their own in the nearest scope still running, which waits for them). A listener job's variables go where an activity's would; a failed one follows the
 // job rules (retries, then an incident; resolving it lets the listener run again).
 import { nodeOf } from "../../bpmn/GraphNodes.ts"
 import type { GraphNode, ListenerDefinition } from "../../bpmn/ProcessGraph.ts"
 import { finishEndEvent } from "../elements/events/EndEventCompletion.ts"
 import { createUserTask } from "../elements/tasks/UserTaskCreation.ts"
-import type { InstanceCommand } from "../InstanceCommands.ts"
+import type { InstanceCommand, TaskChanges } from "../InstanceCommands.ts"
 import { type ListenerProgress, type Token, visibleVariables } from "../InstanceState.ts"
 import { Rejected } from "../Rejected.ts"
 import type { Run } from "../Run.ts"
@@ -33,14 +34,28 @@ const createListenerJob = (
     jobType: listener.type,
     retries: listener.retries,
     // Assigning listeners learn the task and the assignee asked for as Zeebe's listener jobs do, by custom headers.
-    headers: progress.phase === "assigning"
-      ? { "io.camunda.zeebe:userTaskKey": progress.taskId ?? "", "io.camunda.zeebe:assignee": progress.assignee ?? "" }
-      : progress.phase === "canceling"
-      ? { "io.camunda.zeebe:userTaskKey": progress.taskId ?? "" }
-      : {},
+    headers: listenerHeaders(progress),
     variables,
     listener: progress
   })
+
+/** What a user task listener learns of the task by its job's custom headers (as Zeebe's listener jobs do). */
+const listenerHeaders = (progress: ListenerProgress): Record<string, string> => {
+  const task = { "io.camunda.zeebe:userTaskKey": progress.taskId ?? "" }
+  if (progress.phase === "assigning") return { ...task, "io.camunda.zeebe:assignee": progress.assignee ?? "" }
+  if (progress.phase === "canceling") return task
+  if (progress.phase !== "updating") return {}
+  const changes = Object.entries(progress.changes ?? {})
+  return {
+    ...task,
+    "io.camunda.zeebe:changedAttributes": JSON.stringify(changes.map(([name]) => name)),
+    ...Object.fromEntries(
+      changes.map((
+        [name, value]
+      ) => [`io.camunda.zeebe:${name}`, typeof value === "string" ? value : JSON.stringify(value)])
+    )
+  }
+}
 
 const listenersOf = (node: GraphNode, phase: ListenerProgress["phase"]): ReadonlyArray<ListenerDefinition> =>
   phase === "start" || phase === "end" ? node.listeners?.[phase] ?? [] : node.type === "userTask"
@@ -75,12 +90,13 @@ export function startTaskListeners(
   run: Run,
   token: Token,
   node: GraphNode,
-  phase: "creating" | "assigning" | "completing",
+  phase: "creating" | "assigning" | "updating" | "completing",
   context: {
     readonly visible?: Readonly<Record<string, unknown>>
     readonly taskId?: string
     readonly variables?: Readonly<Record<string, unknown>>
     readonly assignee?: string | null
+    readonly changes?: TaskChanges
   }
 ): boolean {
   const first = listenersOf(node, phase)[0]
@@ -93,6 +109,8 @@ export function startTaskListeners(
       ? { corrections: {} }
       : phase === "assigning"
       ? { taskId: context.taskId, assignee: context.assignee ?? null }
+      : phase === "updating"
+      ? { taskId: context.taskId, changes: context.changes ?? {} }
       : { taskId: context.taskId, variables: context.variables ?? {} })
   }
   createListenerJob(run, token, node, first, progress, context.visible ?? seenBy(run, token))
@@ -157,9 +175,16 @@ export function listenerJobCompleted(
       "result"
     )
   }
-  if ((progress.phase === "completing" || progress.phase === "assigning") && result?.denied === true) {
+  const denial = progress.phase === "completing"
+    ? "UserTaskCompletionDenied"
+    : progress.phase === "assigning"
+    ? "UserTaskAssignmentDenied"
+    : progress.phase === "updating"
+    ? "UserTaskUpdateDenied"
+    : undefined
+  if (denial !== undefined && result?.denied === true) {
     return run.emit({
-      type: progress.phase === "completing" ? "UserTaskCompletionDenied" : "UserTaskAssignmentDenied",
+      type: denial,
       tokenId: token.id,
       nodeId: node.id,
       taskId: progress.taskId!,
@@ -168,17 +193,51 @@ export function listenerJobCompleted(
   }
   const corrections = progress.phase === "creating" ? { ...progress.corrections, ...result?.corrections } : undefined
   const assignee = progress.phase === "assigning" ? correctedAssignee(progress, result) : undefined
+  const changes = progress.phase === "updating" ? correctedChanges(progress, result) : undefined
   const next = listenersOf(node, progress.phase)[progress.index + 1]
   if (next !== undefined) {
     const advanced = {
       ...progress,
       index: progress.index + 1,
       ...(corrections === undefined ? {} : { corrections }),
-      ...(assignee === undefined ? {} : { assignee })
+      ...(assignee === undefined ? {} : { assignee }),
+      ...(changes === undefined ? {} : { changes })
     }
     return createListenerJob(run, current, node, next, advanced, seenBy(run, current))
   }
-  finishListeners(run, current, node, assignee === undefined ? progress : { ...progress, assignee }, corrections)
+  const corrected = {
+    ...progress,
+    ...(assignee === undefined ? {} : { assignee }),
+    ...(changes === undefined ? {} : { changes })
+  }
+  finishListeners(run, current, node, corrected, corrections)
+}
+
+/** An updating listener corrects the changes (not the assignee: an update does not assign). */
+const correctedChanges = (progress: ListenerProgress, result: JobResult | undefined): TaskChanges => {
+  const { assignee, ...changes } = result?.corrections ?? {}
+  if (assignee !== undefined) {
+    throw new Rejected("INVALID_ARGUMENT", "an updating listener cannot correct the assignee", "result.corrections")
+  }
+  return { ...progress.changes, ...checkedChanges(changes, "result.corrections") }
+}
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/
+
+/** Changes of a task as the task keeps them: dates ISO 8601 with an offset (stored in UTC), priority 0..100. */
+export function checkedChanges(changes: TaskChanges, field: string): TaskChanges {
+  const date = (name: "dueDate" | "followUpDate") => {
+    const value = changes[name]
+    if (value === undefined || value === null) return value === undefined ? {} : { [name]: null }
+    if (!ISO_DATE_TIME.test(value) || Number.isNaN(Date.parse(value))) {
+      throw new Rejected("INVALID_ARGUMENT", `${name} must be an ISO 8601 date-time with offset, not "${value}"`, field)
+    }
+    return { [name]: new Date(value).toISOString() }
+  }
+  if (changes.priority !== undefined && (changes.priority < 0 || changes.priority > 100)) {
+    throw new Rejected("INVALID_ARGUMENT", `priority must be 0..100, not ${changes.priority}`, field)
+  }
+  return { ...changes, ...date("dueDate"), ...date("followUpDate") }
 }
 
 /** An assigning listener corrects the assignee only (the task's other properties are not part of an assignment). */
@@ -214,6 +273,10 @@ const finishListeners = (
       taskId: progress.taskId!,
       assignee
     })
+  }
+  if (progress.phase === "updating") {
+    const changes = progress.changes ?? {}
+    return run.emit({ type: "UserTaskUpdated", tokenId: token.id, nodeId: node.id, taskId: progress.taskId!, changes })
   }
   if (progress.phase === "completing") {
     const variables = progress.variables ?? {}

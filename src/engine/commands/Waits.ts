@@ -16,7 +16,9 @@ const taskToComplete = (run: Run, taskId: string) => {
   if (running !== undefined) {
     throw new Rejected(
       "INVALID_STATE",
-      `task ${taskId} is being ${running === "assigning" ? "assigned" : "completed"}: its listeners are running`
+      `task ${taskId} is being ${
+        running === "assigning" ? "assigned" : running === "updating" ? "updated" : "completed"
+      }: its listeners are running`
     )
   }
   return run.tokenWaitingFor("userTask", taskId)

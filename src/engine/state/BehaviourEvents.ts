@@ -1,5 +1,6 @@
 // The history events of shared behaviours: compensation (records, their budget, the handlers a throw event runs) and
 // user task and execution listeners. Part of InstanceEvent (Events.ts).
+import type { TaskChanges } from "../InstanceCommands.ts"
 import type { Compensable } from "../InstanceState.ts"
 
 export type BehaviourEvent =
@@ -67,4 +68,20 @@ export type BehaviourEvent =
     readonly tokenId: string
     readonly nodeId: string
     readonly phase: "start" | "end"
+  }
+  /** The task's candidates, dates or priority changed, after its updating listeners ran (if it has some). */
+  | {
+    readonly type: "UserTaskUpdated"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly taskId: string
+    readonly changes: TaskChanges
+  }
+  /** An updating listener denied the update: the task stays as it was. */
+  | {
+    readonly type: "UserTaskUpdateDenied"
+    readonly tokenId: string
+    readonly nodeId: string
+    readonly taskId: string
+    readonly reason: string
   }

@@ -126,6 +126,9 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
       .handle("assign", ({ params, payload }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           taskWork.assign(principal, params.id, payload.assignee)))
+      .handle("update", ({ params, payload }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          taskWork.update(principal, params.id, payload)))
       .handle("delegate", ({ params, payload }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           taskWork.delegate(principal, params.id, payload.userId)))
