@@ -1,12 +1,13 @@
 // Listeners: jobs an element waits for. Execution listeners — the start ones, one after another, before the element
 // runs (after its input mappings; boundary events are armed only then), the end ones after it completed (output
 // mappings applied) and before it leaves. User task listeners (Camunda 8.8) — creating ones before the task exists
-// (they may correct its assignee, candidates, dates, priority), completing ones before a completion takes effect (they
-// may deny it: the task stays open), assigning ones before a new assignee takes effect (they may correct it, or deny
-// it: the task keeps its assignee), updating ones before an update of its candidates, dates or priority takes effect
-// (they may correct the changes, or deny them), canceling ones after a task was canceled while its instance goes on (held by a
-// token of their own in the nearest scope still running, which waits for them). A listener job's variables go where an activity's would; a failed one follows the
-// job rules (retries, then an incident; resolving it lets the listener run again).
+// (they may correct its assignee, candidates, dates, priority); completing ones before a completion takes effect
+// (they may deny it: the task stays open); assigning ones before a new assignee takes effect (they may correct it, or
+// deny it: the task keeps its assignee); updating ones before a change of its candidates, dates or priority takes
+// effect (they may correct the changes, or deny them); canceling ones after the task was canceled while its instance
+// goes on (held by a token of their own in the nearest scope still running, which waits for them). A listener job's
+// variables go where an activity's would; a failed one follows the job rules (retries, then an incident; resolving
+// it lets the listener run again).
 import { nodeOf } from "../../bpmn/GraphNodes.ts"
 import type { GraphNode, ListenerDefinition } from "../../bpmn/ProcessGraph.ts"
 import { finishEndEvent } from "../elements/events/EndEventCompletion.ts"
@@ -33,7 +34,6 @@ const createListenerJob = (
     jobId: run.newId("job"),
     jobType: listener.type,
     retries: listener.retries,
-    // Assigning listeners learn the task and the assignee asked for as Zeebe's listener jobs do, by custom headers.
     headers: listenerHeaders(progress),
     variables,
     listener: progress
@@ -85,7 +85,7 @@ export function endListenersPending(run: Run, token: Token, node: GraphNode, flo
   return true
 }
 
-/** Starts a user task's creating, assigning or completing listeners, if it has some: true while it waits for them. */
+/** Starts a user task's creating, assigning, updating or completing listeners, if it has some: true while it waits. */
 export function startTaskListeners(
   run: Run,
   token: Token,
