@@ -38,6 +38,11 @@ export const compileWithCompensation = (draft: Draft, compile: (draft: Draft) =>
       problem(boundary.id, `compensation of multi-instance ${attachedTo} is not supported yet`)
     } else handlerOf.set(attachedTo, handler.id)
   }
+  // Subprocesses with a compensated activity inside (at any depth): a throw event may name them (activityRef).
+  const containing = new Set<string>()
+  for (const activity of handlerOf.keys()) {
+    for (let scope = byId.get(activity)?.scope; scope != null; scope = byId.get(scope)?.scope) containing.add(scope)
+  }
   const handlers = new Set(handlerOf.values())
   for (const node of draft.nodes.filter((n) => n.forCompensation === true)) {
     if (!handlers.has(node.id)) problem(node.id, `compensation handler ${node.id} is not associated with any activity`)
@@ -47,10 +52,11 @@ export const compileWithCompensation = (draft: Draft, compile: (draft: Draft) =>
   }
   for (const node of draft.nodes.filter(isCompensationThrow)) {
     const target = node.compensateActivity ?? null
-    if (target !== null && (!handlerOf.has(target) || byId.get(target)?.scope !== node.scope)) {
+    const compensable = target !== null && (handlerOf.has(target) || containing.has(target))
+    if (target !== null && (!compensable || byId.get(target)?.scope !== node.scope)) {
       problem(
         node.id,
-        `${node.id} compensates ${target}, which is no activity with a compensation handler in its scope`
+        `${node.id} compensates ${target}, which is no activity with a compensation handler (or subprocess with one inside) in its scope`
       )
     }
   }

@@ -22,11 +22,15 @@ export const compileListeners = (
 })
 
 /** Camunda 8.8's names of user task listener events, and the older 8.7 ones. */
-const TASK_EVENTS: Readonly<Record<string, "creating" | "completing">> = {
+const TASK_EVENTS: Readonly<Record<string, "creating" | "assigning" | "updating" | "completing" | "canceling">> = {
   creating: "creating",
   create: "creating",
+  assigning: "assigning",
+  assignment: "assigning",
+  updating: "updating",
   completing: "completing",
-  complete: "completing"
+  complete: "completing",
+  canceling: "canceling"
 }
 
 const listenerOf = (draft: DraftListener, node: DraftNode, problem: (elementId: string, message: string) => void) => {
@@ -39,25 +43,39 @@ const listenerOf = (draft: DraftListener, node: DraftNode, problem: (elementId: 
   return { type, retries }
 }
 
-/** User task listeners: creating and completing are run; the others are refused by name (not executed yet). */
+/** User task listeners of Camunda 8.8's five events (and 8.7's names); another eventType is refused by name. */
 const compileTaskListeners = (
   node: DraftNode,
   problem: (elementId: string, message: string) => void
 ): Pick<UserTaskNode, "taskListeners"> => {
   const drafts = node.taskListeners ?? []
   if (drafts.length === 0) return {}
-  const creating: Array<ListenerDefinition> = []
-  const completing: Array<ListenerDefinition> = []
+  const phases = {
+    creating: [] as Array<ListenerDefinition>,
+    assigning: [] as Array<ListenerDefinition>,
+    updating: [] as Array<ListenerDefinition>,
+    completing: [] as Array<ListenerDefinition>,
+    canceling: [] as Array<ListenerDefinition>
+  }
   for (const draft of drafts) {
     const phase = TASK_EVENTS[draft.eventType ?? ""]
     if (phase === undefined) {
       problem(
         node.id,
-        `user task listeners (zeebe:taskListeners) of eventType "${draft.eventType}" are not executed by this engine yet (creating and completing are); remove them to deploy`
+        `user task listeners (zeebe:taskListeners) of eventType "${draft.eventType}" are not executed by this engine (creating, assigning, updating, completing and canceling are); remove them to deploy`
       )
-    } else (phase === "creating" ? creating : completing).push(listenerOf(draft, node, problem))
+    } else phases[phase].push(listenerOf(draft, node, problem))
   }
-  return { taskListeners: { creating, completing } }
+  const { creating, assigning, updating, completing, canceling } = phases
+  return {
+    taskListeners: {
+      creating,
+      completing,
+      ...(assigning.length === 0 ? {} : { assigning }),
+      ...(updating.length === 0 ? {} : { updating }),
+      ...(canceling.length === 0 ? {} : { canceling })
+    }
+  }
 }
 
 const compileExecutionListeners = (

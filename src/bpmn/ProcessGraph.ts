@@ -201,10 +201,17 @@ export interface JobTaskNode<T extends "serviceTask" | "sendTask"> extends Activ
 
 export interface UserTaskNode extends ActivityBase<"userTask"> {
   readonly userTask: UserTaskDefinition
-  /** User task listeners (zeebe:taskListeners): jobs the task waits for when it is created and when it completes. */
+  /**
+   * User task listeners (zeebe:taskListeners): jobs the task waits for when it is created, assigned (absent in graphs
+   * compiled before: none) and completed, and the jobs that follow its cancellation.
+   */
   readonly taskListeners?: {
     readonly creating: ReadonlyArray<ListenerDefinition>
+    readonly assigning?: ReadonlyArray<ListenerDefinition> | undefined
+    readonly updating?: ReadonlyArray<ListenerDefinition> | undefined
     readonly completing: ReadonlyArray<ListenerDefinition>
+    /** Absent in graphs compiled before: none. */
+    readonly canceling?: ReadonlyArray<ListenerDefinition> | undefined
   } | undefined
 }
 

@@ -14,6 +14,16 @@ export const TaskCorrections = Schema.Struct({
 })
 export type TaskCorrections = typeof TaskCorrections.Type
 
+/** What an update of a user task may change (Camunda 8.8's user task update; the assignee has its own command). */
+export const TaskChanges = Schema.Struct({
+  candidateGroups: Schema.optional(Schema.Array(Schema.String)),
+  candidateUsers: Schema.optional(Schema.Array(Schema.String)),
+  dueDate: Schema.optional(Schema.NullOr(Schema.String)),
+  followUpDate: Schema.optional(Schema.NullOr(Schema.String)),
+  priority: Schema.optional(Schema.Int)
+})
+export type TaskChanges = typeof TaskChanges.Type
+
 export const InstanceCommand = Schema.Union([
   Schema.Struct({
     type: Schema.Literal("StartInstance"),
@@ -40,6 +50,14 @@ export const InstanceCommand = Schema.Union([
     }))
   }),
   Schema.Struct({ type: Schema.Literal("CompleteUserTask"), taskId: Schema.String, variables: Vars }),
+  /** A user task with assigning listeners gets a new assignee (null: unassigned) once they have run. */
+  Schema.Struct({
+    type: Schema.Literal("AssignUserTask"),
+    taskId: Schema.String,
+    assignee: Schema.NullOr(Schema.String)
+  }),
+  /** A user task's candidates, dates or priority change, once its updating listeners (if any) have run. */
+  Schema.Struct({ type: Schema.Literal("UpdateUserTask"), taskId: Schema.String, changes: TaskChanges }),
   Schema.Struct({ type: Schema.Literal("CorrelateMessage"), subscriptionId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("TriggerSignal"), subscriptionId: Schema.String, variables: Vars }),
   Schema.Struct({ type: Schema.Literal("FireTimer"), subscriptionId: Schema.String }),

@@ -1,6 +1,6 @@
 // An instance's state and the events that change it. `apply` is the ONE mutator: the live path folds each event it
 // emits through it, and replaying the history through it rebuilds the same state.
-import type { InstanceCommand, TaskCorrections } from "./InstanceCommands.ts"
+import type { InstanceCommand, TaskChanges, TaskCorrections } from "./InstanceCommands.ts"
 import { apply } from "./state/Apply.ts"
 import type { InstanceEvent } from "./state/Events.ts"
 
@@ -47,15 +47,30 @@ export interface Compensable {
   readonly scopeId: string
   /** The variables visible to the activity when it completed: its handler runs with them. */
   readonly variables: Readonly<Record<string, unknown>>
+  /**
+   * The completed embedded subprocesses the activity ran inside, innermost first: when a subprocess completes, the
+   * records of its scope move to the enclosing one (absent: the activity is directly in its scope).
+   */
+  readonly within?: ReadonlyArray<string> | undefined
 }
 
+/**
+ * At most this many completed activities are kept for compensation per instance; beyond it, the oldest is dropped
+ * (CompensableDropped in the history) and can no longer be compensated.
+ */
+export const MAX_COMPENSABLE = 1_000
+
 export interface ListenerProgress {
-  /** Execution listeners (start, end) or user task listeners (creating, completing). */
-  readonly phase: "start" | "end" | "creating" | "completing"
+  /** Execution listeners (start, end) or user task listeners (creating, assigning, updating, completing, canceling). */
+  readonly phase: "start" | "end" | "creating" | "assigning" | "updating" | "completing" | "canceling"
   readonly index: number
   /** End listeners: the flows the element leaves by once they have run. */
   readonly flows: ReadonlyArray<string>
-  /** Completing listeners: the task and the variables its completion carries. */
+  /** Updating listeners: the changes asked for, as corrected so far. */
+  readonly changes?: TaskChanges | undefined
+  /** Assigning listeners: the assignee asked for, as corrected so far (null: unassigned). */
+  readonly assignee?: string | null | undefined
+  /** Completing and assigning listeners: the task (completing: and the variables its completion carries). */
   readonly taskId?: string | undefined
   readonly variables?: Readonly<Record<string, unknown>> | undefined
   /** Creating listeners: the corrections made so far (later ones win). */

@@ -3,14 +3,15 @@
 import { evaluateFeel, isExpression } from "../bpmn/Expressions.ts"
 import { boundaryIdsOf, isActivity, multiInstanceOf, nodeAt } from "../bpmn/GraphNodes.ts"
 import type { GraphFlow, GraphNode, Mapping, ProcessGraph } from "../bpmn/ProcessGraph.ts"
-import { adHocElementCompleted } from "./behaviours/AdHocCompletion.ts"
+import { isActivationScope } from "./behaviours/AdHocActivations.ts"
+import { activationCompleted, adHocElementCompleted } from "./behaviours/AdHocCompletion.ts"
 import * as Boundaries from "./behaviours/Boundaries.ts"
-import { handlerCompleted, recordCompensable } from "./behaviours/Compensation.ts"
+import { handlerCompleted, liftCompensable, recordCompensable } from "./behaviours/Compensation.ts"
 import * as Conditions from "./behaviours/Conditions.ts"
 import * as ErrorsAndEscalations from "./behaviours/ErrorsAndEscalations.ts"
 import * as EventSubprocesses from "./behaviours/EventSubprocesses.ts"
 import * as InclusiveGateways from "./behaviours/InclusiveGateways.ts"
-import { endListenersPending } from "./behaviours/Listeners.ts"
+import { cancelingListenersAfter, cancelListenedTask, endListenersPending } from "./behaviours/Listeners.ts"
 import * as MultiInstance from "./behaviours/MultiInstance.ts"
 import * as Command from "./commands/Command.ts"
 import * as Migrate from "./commands/Migrate.ts"
@@ -168,14 +169,19 @@ export class Run {
       this.emit({ type: "FlowTaken", flowId, tokenId: token.id, nodeId: node.id })
       this.enter(flow.target, flowId, token.scopeId)
     }
-    if (flows.length === 0) this.completeScopeIfDone(token.scopeId)
+    if (flows.length === 0) return this.completeScopeIfDone(token.scopeId)
+    const scope = this.state.scopes[token.scopeId]
+    if (isActivationScope(this, scope)) adHocElementCompleted(this, scope!.parentId, false)
     else if (this.inAdHoc(token.scopeId)) adHocElementCompleted(this, token.scopeId, false)
   }
 
-  /** Whether the scope is an ad-hoc subprocess's (its elements' completions are checked against its condition). */
+  /**
+   * Whether the scope is an ad-hoc subprocess's own (its elements' completions are checked against its condition; an
+   * activation's scope inside it is not).
+   */
   inAdHoc(scopeId: string): boolean {
     const scope = this.state.scopes[scopeId]
-    return scope !== undefined && this.node(scope.nodeId).type === "adHocSubProcess"
+    return scope !== undefined && this.node(scope.nodeId).type === "adHocSubProcess" && !isActivationScope(this, scope)
   }
 
   /** A scope with no token left is complete: the instance ends, or the subprocess's token moves on. */
@@ -191,6 +197,7 @@ export class Run {
     this.closeEventStarts(scopeId)
     const scope = this.state.scopes[scopeId]
     if (scope === undefined) return this.emit({ type: "InstanceCompleted" })
+    if (isActivationScope(this, scope)) return activationCompleted(this, scope)
     const node = this.node(scope.nodeId)
     const subprocessToken = this.state.tokens[scope.tokenId]!
     // Output mappings of the subprocess read its scope; without them its local variables end with it.
@@ -201,6 +208,7 @@ export class Run {
     // An ad-hoc subprocess's output collection goes to the enclosing scope with it.
     const collection = node.type === "adHocSubProcess" ? node.adHoc.outputCollection : null
     const outputs = collection === null ? mapped : { [collection]: scope.variables[collection], ...mapped }
+    liftCompensable(this, scope)
     this.emit({ type: "ScopeClosed", scopeId, nodeId: node.id })
     const token = this.state.tokens[scope.tokenId]!
     if (Object.keys(outputs).length > 0) this.propagate(token.scopeId, node.id, outputs)
@@ -249,9 +257,11 @@ export class Run {
     const wait = token.wait
     if (wait?.kind === "job") {
       this.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId: wait.jobId })
+      cancelListenedTask(this, token)
     }
     if (wait?.kind === "userTask") {
       this.emit({ type: "UserTaskCanceled", tokenId: token.id, nodeId: token.nodeId, taskId: wait.taskId })
+      cancelingListenersAfter(this, token, wait.taskId)
     }
     if (wait?.kind === "message") {
       this.emit({
@@ -276,6 +286,7 @@ export class Run {
       const jobId = this.state.incidents[wait.incidentId]?.jobId
       this.emit({ type: "IncidentResolved", incidentId: wait.incidentId, nodeId: token.nodeId })
       if (jobId !== undefined) this.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId })
+      cancelListenedTask(this, token)
     }
     if (wait?.kind === "child") {
       this.emit({

@@ -48,147 +48,197 @@ const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0
 const round = (n: number) => Math.round(n * 1000) / 1000
 
-/** `clock` measures wall time (an input: the core reads no clock). */
-export const simulate = (graph: ProcessGraph, input: SimulationInput, clock: () => number): SimulationReport => {
-  const activations = new Map<string, number>()
-  const taken = new Map<string, number>()
-  const outcomes: Record<RunOutcome, number> = { COMPLETED: 0, INCIDENT: 0, STUCK: 0, STEP_LIMIT: 0 }
-  const stops = new Map<string, { nodeId: string; outcome: RunOutcome; reason: string; runs: number }>()
-  const wall: Array<number> = []
-  const simulated: Array<number> = []
-  const began = clock()
+/** What all runs add up: counts by node and flow, outcomes, stops, timings. */
+interface Tally {
+  readonly activations: Map<string, number>
+  readonly taken: Map<string, number>
+  readonly outcomes: Record<RunOutcome, number>
+  readonly stops: Map<string, { nodeId: string; outcome: RunOutcome; reason: string; runs: number }>
+  readonly wall: Array<number>
+  readonly simulated: Array<number>
+}
 
-  for (let run = 0; run < input.runs; run++) {
-    const runBegan = clock()
-    const instanceId = derivedId("simulation", String(run))
-    const variables = {
-      ...input.variables,
-      ...(input.variableSets.length === 0 ? {} : input.variableSets[run % input.variableSets.length])
+const newTally = (): Tally => ({
+  activations: new Map(),
+  taken: new Map(),
+  outcomes: { COMPLETED: 0, INCIDENT: 0, STUCK: 0, STEP_LIMIT: 0 },
+  stops: new Map(),
+  wall: [],
+  simulated: []
+})
+
+const countStop = (tally: Tally, outcome: RunOutcome, nodeId: string, reason: string) => {
+  tally.outcomes[outcome]++
+  const key = `${outcome}\u0000${nodeId}\u0000${reason}`
+  const seen = tally.stops.get(key) ?? { nodeId, outcome, reason, runs: 0 }
+  tally.stops.set(key, { ...seen, runs: seen.runs + 1 })
+}
+
+/** One run's instance as the simulated world sees it: its state, its clock, the due times of its timers. */
+interface SimulatedInstance {
+  readonly graph: ProcessGraph
+  readonly instanceId: string
+  readonly tally: Tally
+  state: InstanceState | undefined
+  now: number
+  /** Due times of scheduled timers, from the events that scheduled them. */
+  readonly dueTimes: Map<string, number>
+}
+
+/** Executes a command on the run's instance and counts what it did: false if it was refused. */
+const applyCommand = (instance: SimulatedInstance, command: InstanceCommand): boolean => {
+  const result = execute(instance.graph, instance.instanceId, instance.state, command, instance.now)
+  if (!result.ok) return false
+  instance.state = result.state
+  const { activations, taken } = instance.tally
+  for (const event of result.events) {
+    if (event.type === "ElementActivated") activations.set(event.nodeId, (activations.get(event.nodeId) ?? 0) + 1)
+    if (event.type === "FlowTaken") taken.set(event.flowId, (taken.get(event.flowId) ?? 0) + 1)
+    if (event.type === "TimerScheduled") instance.dueTimes.set(event.subscriptionId, Date.parse(event.dueAt))
+    if (event.type === "BoundaryOpened" && event.dueAt !== null) {
+      instance.dueTimes.set(event.subscriptionId, Date.parse(event.dueAt))
     }
-    const startAt = 0
-    let now = startAt
-    let state: InstanceState | undefined
-    // Due times of scheduled timers, from the events that scheduled them.
-    const dueTimes = new Map<string, number>()
-    const stop = (outcome: RunOutcome, nodeId: string, reason: string) => {
-      outcomes[outcome]++
-      const key = `${outcome}\u0000${nodeId}\u0000${reason}`
-      const seen = stops.get(key) ?? { nodeId, outcome, reason, runs: 0 }
-      stops.set(key, { ...seen, runs: seen.runs + 1 })
-    }
-    const apply = (command: InstanceCommand): boolean => {
-      const result = execute(graph, instanceId, state, command, now)
-      if (!result.ok) return false
-      state = result.state
-      for (const event of result.events) {
-        if (event.type === "ElementActivated") activations.set(event.nodeId, (activations.get(event.nodeId) ?? 0) + 1)
-        if (event.type === "FlowTaken") taken.set(event.flowId, (taken.get(event.flowId) ?? 0) + 1)
-        if (event.type === "TimerScheduled") dueTimes.set(event.subscriptionId, Date.parse(event.dueAt))
-        if (event.type === "BoundaryOpened" && event.dueAt !== null) {
-          dueTimes.set(event.subscriptionId, Date.parse(event.dueAt))
-        }
-      }
-      return true
-    }
-    if (!apply({ type: "StartInstance", variables })) {
-      stop("STUCK", graph.key, "the process cannot start by a none start event")
-      continue
-    }
-    let steps = 0
-    for (;;) {
-      const current: InstanceState = state!
-      if (current.status === "COMPLETED" || current.status === "CANCELED") {
-        outcomes.COMPLETED++
-        simulated.push(now - startAt)
-        break
-      }
-      const incident = Object.values(current.incidents)[0]
-      if (incident !== undefined) {
-        stop("INCIDENT", incident.nodeId, incident.message)
-        break
-      }
-      if (++steps > input.maxStepsPerRun) {
-        stop(
-          "STEP_LIMIT",
-          Object.values(current.tokens)[0]?.nodeId ?? graph.key,
-          `more than ${input.maxStepsPerRun} steps (a loop?)`
-        )
-        break
-      }
-      const next = nextCommand(current, input, now, dueTimes)
-      if (next === undefined) {
-        const waiting = Object.values(current.tokens).find((t) =>
-          t.wait !== null && t.wait.kind !== "subprocess" && t.wait.kind !== "multiInstance" && t.wait.kind !== "join"
-        )
-        stop(
-          "STUCK",
-          waiting?.nodeId ?? graph.key,
-          waiting === undefined ? "nothing to answer" : `waits for ${waiting.wait!.kind}`
-        )
-        break
-      }
-      now = Math.max(now, next.at)
-      if (!apply(next.command)) {
-        stop("STUCK", next.nodeId, `the simulated ${next.command.type} was refused`)
-        break
-      }
-    }
-    wall.push(clock() - runBegan)
   }
+  return true
+}
 
+const stuckReason = (state: InstanceState) => {
+  const waiting = Object.values(state.tokens).find((t) =>
+    t.wait !== null && t.wait.kind !== "subprocess" && t.wait.kind !== "multiInstance" && t.wait.kind !== "join"
+  )
+  return {
+    nodeId: waiting?.nodeId,
+    reason: waiting === undefined ? "nothing to answer" : `waits for ${waiting.wait!.kind}`
+  }
+}
+
+/** One step of a started run: the command the world answers with, or why the run stops (counted in the tally). */
+const step = (instance: SimulatedInstance, input: SimulationInput, steps: number): "next" | "stopped" => {
+  const { graph, tally } = instance
+  const current: InstanceState = instance.state!
+  if (current.status === "COMPLETED" || current.status === "CANCELED") {
+    tally.outcomes.COMPLETED++
+    tally.simulated.push(instance.now)
+    return "stopped"
+  }
+  const incident = Object.values(current.incidents)[0]
+  if (incident !== undefined) {
+    countStop(tally, "INCIDENT", incident.nodeId, incident.message)
+    return "stopped"
+  }
+  if (steps > input.maxStepsPerRun) {
+    const nodeId = Object.values(current.tokens)[0]?.nodeId ?? graph.key
+    countStop(tally, "STEP_LIMIT", nodeId, `more than ${input.maxStepsPerRun} steps (a loop?)`)
+    return "stopped"
+  }
+  const next = nextCommand(current, input, instance.now, instance.dueTimes)
+  if (next === undefined) {
+    const stuck = stuckReason(current)
+    countStop(tally, "STUCK", stuck.nodeId ?? graph.key, stuck.reason)
+    return "stopped"
+  }
+  instance.now = Math.max(instance.now, next.at)
+  if (!applyCommand(instance, next.command)) {
+    countStop(tally, "STUCK", next.nodeId, `the simulated ${next.command.type} was refused`)
+    return "stopped"
+  }
+  return "next"
+}
+
+/** Run number `run`: starts an instance (the simulated clock at 0) and answers it until it stops; false if it did not start. */
+const simulateRun = (graph: ProcessGraph, input: SimulationInput, run: number, tally: Tally) => {
+  const instance: SimulatedInstance = {
+    graph,
+    instanceId: derivedId("simulation", String(run)),
+    tally,
+    state: undefined,
+    now: 0,
+    dueTimes: new Map()
+  }
+  const variables = {
+    ...input.variables,
+    ...(input.variableSets.length === 0 ? {} : input.variableSets[run % input.variableSets.length])
+  }
+  if (!applyCommand(instance, { type: "StartInstance", variables })) {
+    countStop(tally, "STUCK", graph.key, "the process cannot start by a none start event")
+    return false
+  }
+  let steps = 0
+  while (step(instance, input, ++steps) === "next");
+  return true
+}
+
+const coverage = (covered: number, total: number) => ({
+  covered,
+  total,
+  ratio: total === 0 ? 1 : round(covered / total)
+})
+
+const timings = (tally: Tally, wallMillis: number): SimulationReport["timings"] => {
+  const { wall, simulated } = tally
+  const sortedWall = [...wall].sort((a, b) => a - b)
+  return {
+    wallMillis: round(wallMillis),
+    perRunMillis: {
+      avg: round(wall.reduce((a, b) => a + b, 0) / Math.max(1, wall.length)),
+      p50: round(percentile(sortedWall, 0.5)),
+      p95: round(percentile(sortedWall, 0.95)),
+      max: round(sortedWall[sortedWall.length - 1] ?? 0)
+    },
+    simulatedMillis: {
+      avg: round(simulated.reduce((a, b) => a + b, 0) / Math.max(1, simulated.length)),
+      max: simulated.reduce((a, b) => Math.max(a, b), 0)
+    }
+  }
+}
+
+const report = (graph: ProcessGraph, runs: number, tally: Tally, wallMillis: number): SimulationReport => {
   const nodes = Object.values(graph.nodes).map((node) => ({
     nodeId: node.id,
     type: node.type,
-    activations: activations.get(node.id) ?? 0
+    activations: tally.activations.get(node.id) ?? 0
   }))
   const flows = Object.values(graph.flows).map((flow) => ({
     flowId: flow.id,
     source: flow.source,
     target: flow.target,
-    taken: taken.get(flow.id) ?? 0
+    taken: tally.taken.get(flow.id) ?? 0
   }))
-  const coverage = (covered: number, total: number) => ({
-    covered,
-    total,
-    ratio: total === 0 ? 1 : round(covered / total)
-  })
-  const sortedWall = [...wall].sort((a, b) => a - b)
   return {
-    runs: input.runs,
-    outcomes,
+    runs,
+    outcomes: tally.outcomes,
     nodeCoverage: coverage(nodes.filter((n) => n.activations > 0).length, nodes.length),
     flowCoverage: coverage(flows.filter((f) => f.taken > 0).length, flows.length),
     nodes,
     flows,
     uncoveredFlows: flows.filter((f) => f.taken === 0).map((f) => f.flowId),
-    stops: [...stops.values()].sort((a, b) => b.runs - a.runs),
-    timings: {
-      wallMillis: round(clock() - began),
-      perRunMillis: {
-        avg: round(wall.reduce((a, b) => a + b, 0) / Math.max(1, wall.length)),
-        p50: round(percentile(sortedWall, 0.5)),
-        p95: round(percentile(sortedWall, 0.95)),
-        max: round(sortedWall[sortedWall.length - 1] ?? 0)
-      },
-      simulatedMillis: {
-        avg: round(simulated.reduce((a, b) => a + b, 0) / Math.max(1, simulated.length)),
-        max: simulated.reduce((a, b) => Math.max(a, b), 0)
-      }
-    }
+    stops: [...tally.stops.values()].sort((a, b) => b.runs - a.runs),
+    timings: timings(tally, wallMillis)
   }
 }
 
-/**
- * What the simulated world does next: a configured armed event first (in `events` order), then any job, task, call or
- * decision answers, then the earliest timer (the clock moves to it), then messages and signals at catch events.
- */
-const nextCommand = (
+/** `clock` measures wall time (an input: the core reads no clock). */
+export const simulate = (graph: ProcessGraph, input: SimulationInput, clock: () => number): SimulationReport => {
+  const tally = newTally()
+  const began = clock()
+  for (let run = 0; run < input.runs; run++) {
+    const runBegan = clock()
+    if (simulateRun(graph, input, run, tally)) tally.wall.push(clock() - runBegan)
+  }
+  return report(graph, input.runs, tally, clock() - began)
+}
+
+type Next = { readonly command: InstanceCommand; readonly nodeId: string; readonly at: number }
+type Results = (nodeId: string) => Readonly<Record<string, unknown>>
+
+/** A configured armed event (in `events` order) that is armed now. */
+const configuredEvent = (
   state: InstanceState,
   input: SimulationInput,
   now: number,
-  dueTimes: ReadonlyMap<string, number>
-): { readonly command: InstanceCommand; readonly nodeId: string; readonly at: number } | undefined => {
-  const results = (nodeId: string) => input.results[nodeId] ?? {}
+  dueTimes: ReadonlyMap<string, number>,
+  results: Results
+): Next | undefined => {
   const armed = Object.values(state.boundaries ?? {})
   for (const eventNodeId of input.events) {
     const event = armed.find((b) => b.nodeId === eventNodeId)
@@ -215,49 +265,33 @@ const nextCommand = (
       }
     }
   }
-  const tokens: ReadonlyArray<Token> = Object.values(state.tokens)
-  for (const token of tokens) {
-    const wait = token.wait
-    if (wait === null) continue
-    switch (wait.kind) {
-      case "job":
-        return {
-          command: { type: "CompleteJob", jobId: wait.jobId, variables: results(token.nodeId) },
-          nodeId: token.nodeId,
-          at: now
-        }
-      case "userTask":
-        return {
-          command: { type: "CompleteUserTask", taskId: wait.taskId, variables: results(token.nodeId) },
-          nodeId: token.nodeId,
-          at: now
-        }
-      case "child":
-        return {
-          command: {
-            type: "ChildInstanceCompleted",
-            childInstanceId: wait.childInstanceId,
-            variables: results(token.nodeId)
-          },
-          nodeId: token.nodeId,
-          at: now
-        }
-      case "decision":
-        return {
-          command: {
-            type: "DecisionEvaluated",
-            evaluationId: wait.evaluationId,
-            result: results(token.nodeId),
-            outputs: results(token.nodeId)
-          },
-          nodeId: token.nodeId,
-          at: now
-        }
-      default:
-        break
-    }
+  return undefined
+}
+
+/** The answer to a token waiting for a job, task, called process or decision. */
+const answer = (token: Token, results: Results): InstanceCommand | undefined => {
+  const wait = token.wait
+  const variables = results(token.nodeId)
+  switch (wait?.kind) {
+    case "job":
+      return { type: "CompleteJob", jobId: wait.jobId, variables }
+    case "userTask":
+      return { type: "CompleteUserTask", taskId: wait.taskId, variables }
+    case "child":
+      return { type: "ChildInstanceCompleted", childInstanceId: wait.childInstanceId, variables }
+    case "decision":
+      return { type: "DecisionEvaluated", evaluationId: wait.evaluationId, result: variables, outputs: variables }
+    default:
+      return undefined
   }
-  // Timers: waiting catch events and armed timer events (not at an event-based gateway unless configured above).
+}
+
+/** The earliest timer a catch event waits for (the clock moves to it). */
+const earliestTimer = (
+  tokens: ReadonlyArray<Token>,
+  now: number,
+  dueTimes: ReadonlyMap<string, number>
+): Next | undefined => {
   const timers: Array<{ subscriptionId: string; nodeId: string; dueAt: number }> = []
   for (const token of tokens) {
     if (token.wait?.kind === "timer") {
@@ -269,43 +303,65 @@ const nextCommand = (
     }
   }
   const earliest = timers.sort((a, b) => a.dueAt - b.dueAt)[0]
-  if (earliest !== undefined) {
-    return {
-      command: { type: "FireTimer", subscriptionId: earliest.subscriptionId },
-      nodeId: earliest.nodeId,
-      at: earliest.dueAt
-    }
+  return earliest === undefined ? undefined : {
+    command: { type: "FireTimer", subscriptionId: earliest.subscriptionId },
+    nodeId: earliest.nodeId,
+    at: earliest.dueAt
   }
+}
+
+/** A message or signal for a catch event that waits for one. */
+const caughtEvent = (tokens: ReadonlyArray<Token>, now: number, results: Results): Next | undefined => {
   for (const token of tokens) {
-    if (token.wait?.kind === "message") {
+    const wait = token.wait
+    if (wait?.kind === "message" || wait?.kind === "signal") {
+      const type = wait.kind === "message" ? "CorrelateMessage" : "TriggerSignal"
       return {
-        command: {
-          type: "CorrelateMessage",
-          subscriptionId: token.wait.subscriptionId,
-          variables: results(token.nodeId)
-        },
+        command: { type, subscriptionId: wait.subscriptionId, variables: results(token.nodeId) },
         nodeId: token.nodeId,
         at: now
       }
     }
-    if (token.wait?.kind === "signal") {
-      return {
-        command: { type: "TriggerSignal", subscriptionId: token.wait.subscriptionId, variables: results(token.nodeId) },
-        nodeId: token.nodeId,
-        at: now
-      }
-    }
-  }
-  // An event-based gateway with nothing configured: its first event happens.
-  const gateway = armed.find((b) => b.viaGateway === true)
-  if (gateway !== undefined) {
-    const at = gateway.kind === "timer" ? dueTimes.get(gateway.subscriptionId) ?? now : now
-    const command: InstanceCommand = gateway.kind === "timer"
-      ? { type: "FireTimer", subscriptionId: gateway.subscriptionId }
-      : gateway.kind === "signal"
-      ? { type: "TriggerSignal", subscriptionId: gateway.subscriptionId, variables: results(gateway.nodeId) }
-      : { type: "CorrelateMessage", subscriptionId: gateway.subscriptionId, variables: results(gateway.nodeId) }
-    return { command, nodeId: gateway.nodeId, at }
   }
   return undefined
+}
+
+/** An event-based gateway with nothing configured: its first event happens. */
+const gatewayEvent = (
+  state: InstanceState,
+  now: number,
+  dueTimes: ReadonlyMap<string, number>,
+  results: Results
+): Next | undefined => {
+  const gateway = Object.values(state.boundaries ?? {}).find((b) => b.viaGateway === true)
+  if (gateway === undefined) return undefined
+  const at = gateway.kind === "timer" ? dueTimes.get(gateway.subscriptionId) ?? now : now
+  const command: InstanceCommand = gateway.kind === "timer"
+    ? { type: "FireTimer", subscriptionId: gateway.subscriptionId }
+    : gateway.kind === "signal"
+    ? { type: "TriggerSignal", subscriptionId: gateway.subscriptionId, variables: results(gateway.nodeId) }
+    : { type: "CorrelateMessage", subscriptionId: gateway.subscriptionId, variables: results(gateway.nodeId) }
+  return { command, nodeId: gateway.nodeId, at }
+}
+
+/**
+ * What the simulated world does next: a configured armed event first (in `events` order), then any job, task, call or
+ * decision answers, then the earliest timer (the clock moves to it), then messages and signals at catch events.
+ */
+const nextCommand = (
+  state: InstanceState,
+  input: SimulationInput,
+  now: number,
+  dueTimes: ReadonlyMap<string, number>
+): Next | undefined => {
+  const results: Results = (nodeId) => input.results[nodeId] ?? {}
+  const configured = configuredEvent(state, input, now, dueTimes, results)
+  if (configured !== undefined) return configured
+  const tokens: ReadonlyArray<Token> = Object.values(state.tokens)
+  for (const token of tokens) {
+    const command = answer(token, results)
+    if (command !== undefined) return { command, nodeId: token.nodeId, at: now }
+  }
+  return earliestTimer(tokens, now, dueTimes) ?? caughtEvent(tokens, now, results) ??
+    gatewayEvent(state, now, dueTimes, results)
 }

@@ -26,6 +26,7 @@ import instancesNotActive from "./migrations/0023_instances_not_active.ts"
 import taskCompletionDenials from "./migrations/0024_task_completion_denials.ts"
 import decisionVersionTags from "./migrations/0025_decision_version_tags.ts"
 import taskFormVersionTags from "./migrations/0026_task_form_version_tags.ts"
+import taskAssigningListeners from "./migrations/0027_task_assigning_listeners.ts"
 
 const migrate = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -53,7 +54,8 @@ const migrate = Migrator.make({})({
     "0023_instances_not_active": instancesNotActive,
     "0024_task_completion_denials": taskCompletionDenials,
     "0025_decision_version_tags": decisionVersionTags,
-    "0026_task_form_version_tags": taskFormVersionTags
+    "0026_task_form_version_tags": taskFormVersionTags,
+    "0027_task_assigning_listeners": taskAssigningListeners
   }),
   table: "schema_migrations"
 })

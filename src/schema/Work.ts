@@ -224,6 +224,18 @@ export const UserTask = Schema.Struct({
 export const AssignTask = Schema.Struct({
   assignee: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))
 }).annotate({ identifier: "AssignTask" })
+/** Camunda 8.8's user task update: the attributes to change (at least one); the assignee has its own operations. */
+export const UpdateTask = Schema.Struct({
+  candidateGroups: Schema.optional(
+    Schema.Array(Schema.String.check(Schema.isMaxLength(200))).check(Schema.isMaxLength(100))
+  ),
+  candidateUsers: Schema.optional(
+    Schema.Array(Schema.String.check(Schema.isMaxLength(200))).check(Schema.isMaxLength(100))
+  ),
+  dueDate: Schema.optional(Schema.NullOr(IsoDateTime)),
+  followUpDate: Schema.optional(Schema.NullOr(IsoDateTime)),
+  priority: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100 })))
+}).annotate({ identifier: "UpdateTask" })
 export const DelegateTask = Schema.Struct({
   userId: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))
 }).annotate({ identifier: "DelegateTask" })

@@ -1,7 +1,9 @@
 // Working on human tasks beyond completing them: claim, unclaim, assign and delegate (Flowable's delegation: the
 // task goes to the delegate and returns to its owner when the delegate completes it), the comment thread, and saved
 // task-list filters. Assignment lives on the task row; every change is audited by the HTTP middleware. Tasks and
-// filters of the request's tenant (CurrentTenant), worked on by the caller (CurrentPrincipal).
+// filters of the request's tenant (CurrentTenant), worked on by the caller (CurrentPrincipal). A task whose model has assigning listeners (Camunda 8.8) is assigned through its instance
+// instead: the listeners run first (and may correct or deny the assignee), so the reply shows the task as it was until
+// they have completed.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
@@ -13,11 +15,13 @@ import {
   type Conflict,
   conflict,
   type NotFound,
-  notFound
+  notFound,
+  type ValidationError
 } from "../schema/ApiErrors.ts"
-import { type TaskFilterId, TaskId } from "../schema/ResourceIds.ts"
-import type { CreateTaskFilter, TaskComment, TaskFilter, UserTask } from "../schema/Work.ts"
+import { ProcessInstanceId, type TaskFilterId, TaskId } from "../schema/ResourceIds.ts"
+import type { CreateTaskFilter, TaskComment, TaskFilter, UpdateTask, UserTask } from "../schema/Work.ts"
 import { newId } from "./Ids.ts"
+import { ProcessInstances } from "./ProcessInstances.ts"
 import { isoFromDb, nowMillis } from "./Time.ts"
 import { Work } from "./Work.ts"
 
@@ -28,8 +32,13 @@ type Caller = CurrentTenant | CurrentPrincipal
 export interface TaskWorkShape {
   readonly claim: (taskId: TaskId) => Effect.Effect<UserTask, Failure, Caller>
   readonly unclaim: (taskId: TaskId) => Effect.Effect<UserTask, Failure, Caller>
-  readonly assign: (taskId: TaskId, assignee: string) => Effect.Effect<UserTask, Failure, CurrentTenant>
+  readonly assign: (taskId: TaskId, assignee: string) => Effect.Effect<UserTask, Failure, Caller>
   readonly delegate: (taskId: TaskId, userId: string) => Effect.Effect<UserTask, Failure, Caller>
+  /** Through the instance: the task's updating listeners run first (the reply shows the task as it was until then). */
+  readonly update: (
+    taskId: TaskId,
+    changes: typeof UpdateTask.Type
+  ) => Effect.Effect<UserTask, Failure | ValidationError, Caller>
   readonly comments: (taskId: TaskId) => Effect.Effect<ReadonlyArray<typeof TaskComment.Type>, NotFound, CurrentTenant>
   readonly addComment: (taskId: TaskId, message: string) => Effect.Effect<typeof TaskComment.Type, NotFound, Caller>
   /** The caller's own filters and the shared ones. */
@@ -65,6 +74,7 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const work = yield* Work
+      const instances = yield* ProcessInstances
 
       const open = (taskId: TaskId) =>
         Effect.gen(function*() {
@@ -75,13 +85,36 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
           return task
         })
 
+      /** The task's assignment goes through its instance when its model has assigning listeners. */
+      const viaListeners = (principal: Principal, task: UserTask, assignee: string | null) =>
+        Effect.gen(function*() {
+          const [row] = yield* sql<{ instance_id: ProcessInstanceId; assigning_listeners: boolean }>`SELECT instance_id,
+            assigning_listeners FROM user_tasks WHERE tenant_id = ${principal.tenantId} AND id = ${task.id}`
+            .pipe(Effect.orDie)
+          if (row?.assigning_listeners !== true) return false
+          const commandId = `assign-task:${task.id}:${yield* newId}`
+          yield* instances.command(
+            principal,
+            row.instance_id,
+            { type: "AssignUserTask", taskId: task.id, assignee },
+            commandId
+          )
+            // The command names no input a client gave: a rejection as faulty input would be ours.
+            .pipe(Effect.catchTag("ValidationError", Effect.die))
+          return true
+        })
+
       /** Writes the assignment, guarded by the assignee it was read with (a concurrent change makes it 409). */
       const setAssignment = (
         task: UserTask,
-        next: { assignee: string | null; owner: string | null; delegationState: string | null }
+        next: { assignee: string | null; owner: string | null; delegationState: string | null },
+        listeners = true
       ) =>
         Effect.gen(function*() {
           const tenantId = yield* CurrentTenant
+          if (listeners && (yield* viaListeners(yield* CurrentPrincipal, task, next.assignee))) {
+            return yield* work.getTask(TaskId.make(task.id))
+          }
           const now = new Date(yield* nowMillis).toISOString()
           const updated =
             yield* sql`UPDATE user_tasks SET assignee = ${next.assignee}, owner = ${next.owner}, delegation_state = ${next.delegationState},
@@ -154,12 +187,33 @@ export class TaskWork extends Context.Service<TaskWork, TaskWorkShape>()("flowco
                 ]
               )
             }
-            // A task delegated on keeps its first owner: it returns to whoever delegated it first.
+            // A task delegated on keeps its first owner: it returns to whoever delegated it first. Delegation (not a
+            // Camunda operation) does not run assigning listeners.
             return yield* setAssignment(task, {
               assignee: userId,
               owner: task.delegationState === "PENDING" ? task.owner : task.assignee,
               delegationState: "PENDING"
-            })
+            }, false)
+          }),
+        update: (taskId, changes) =>
+          Effect.gen(function*() {
+            const principal = yield* CurrentPrincipal
+            const task = yield* work.getTask(taskId)
+            if (task.state !== "CREATED") {
+              return yield* conflict(`task ${taskId} is ${task.state.toLowerCase()}: it cannot change`)
+            }
+            if (Object.keys(changes).length === 0) {
+              return yield* businessError("nothing to change: name at least one attribute", [
+                { field: "changes", message: "empty", code: "NO_CHANGES" }
+              ])
+            }
+            const commandId = `update-task:${taskId}:${yield* newId}`
+            yield* instances.command(principal, ProcessInstanceId.make(task.processInstanceId), {
+              type: "UpdateUserTask",
+              taskId,
+              changes
+            }, commandId)
+            return yield* work.getTask(taskId)
           }),
         comments: (taskId) =>
           Effect.gen(function*() {

@@ -88,7 +88,7 @@ describe("deployments", () => {
   <bpmn:process id="listened" isExecutable="true">
     <bpmn:startEvent id="s" />
     <bpmn:userTask id="work"><bpmn:extensionElements><zeebe:userTask />
-      <zeebe:taskListeners><zeebe:taskListener eventType="assigning" type="audit" /></zeebe:taskListeners>
+      <zeebe:taskListeners><zeebe:taskListener eventType="escalating" type="audit" /></zeebe:taskListeners>
     </bpmn:extensionElements></bpmn:userTask>
     <bpmn:endEvent id="e" />
     <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="work" />

@@ -31,7 +31,7 @@ describe("extensions the engine does not execute", () => {
     const processLevel = await problemsOf(model(
       `<zeebe:executionListeners><zeebe:executionListener eventType="start" type="audit" /></zeebe:executionListeners>`,
       `<bpmn:userTask id="t"><bpmn:extensionElements><zeebe:userTask /><zeebe:taskListeners>
-        <zeebe:taskListener eventType="assigning" type="check" /></zeebe:taskListeners></bpmn:extensionElements>
+        <zeebe:taskListener eventType="escalating" type="check" /></zeebe:taskListeners></bpmn:extensionElements>
       </bpmn:userTask>`
     ))
     expect(processLevel).toEqual([
@@ -40,13 +40,13 @@ describe("extensions the engine does not execute", () => {
     const taskLevel = await problemsOf(model(
       "",
       `<bpmn:userTask id="t"><bpmn:extensionElements><zeebe:userTask /><zeebe:taskListeners>
-        <zeebe:taskListener eventType="assigning" type="check" /></zeebe:taskListeners></bpmn:extensionElements>
+        <zeebe:taskListener eventType="escalating" type="check" /></zeebe:taskListeners></bpmn:extensionElements>
       </bpmn:userTask>`
     ))
     expect(taskLevel).toEqual([
       {
         elementId: "t",
-        message: expect.stringContaining(`user task listeners (zeebe:taskListeners) of eventType "assigning"`)
+        message: expect.stringContaining(`user task listeners (zeebe:taskListeners) of eventType "escalating"`)
       }
     ])
   })

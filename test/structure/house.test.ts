@@ -53,8 +53,7 @@ const FORBIDDEN: Record<string, ReadonlyArray<string>> = {
 }
 
 /** Files over 400 lines when the rule came in (as dprint formats them), with their size then: they may only shrink. */
-const OVER_THE_LIMIT: Record<string, number> = {
-}
+const OVER_THE_LIMIT: Record<string, number> = {}
 const LIMIT = 400
 
 /** Cycles there were when the rule came; none may be added. (The range-literal built-in compiles FEEL text.) */
@@ -66,10 +65,7 @@ const KNOWN_CYCLES = [
  * Functions of the pure core over 80 lines when the rule came (file:line of their first line may move, so they are
  * keyed by file and name), with their length then: they may only shrink, and leave the list under the limit.
  */
-const LONG_FUNCTIONS: Record<string, number> = {
-  "engine/Simulator.ts simulate": 128,
-  "engine/Simulator.ts nextCommand": 127
-}
+const LONG_FUNCTIONS: Record<string, number> = {}
 const FUNCTION_LIMIT = 80
 
 /**

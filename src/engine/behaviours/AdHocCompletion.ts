@@ -4,25 +4,63 @@
 // Camunda 8.8, a subprocess with nothing left to run and a condition that does not hold stays active).
 import { evaluateFeel } from "../../bpmn/Expressions.ts"
 import { nodeOf } from "../../bpmn/GraphNodes.ts"
-import { visibleVariables } from "../InstanceState.ts"
+import { type Scope, visibleVariables } from "../InstanceState.ts"
 import type { Run } from "../Run.ts"
 import { askWorker, isController } from "./AdHocWorker.ts"
+import { liftCompensable } from "./Compensation.ts"
 
-export function adHocElementCompleted(run: Run, scopeId: string, pathEnded: boolean): void {
+/** The output element evaluated where a path ended: false if it failed (an incident on the subprocess). */
+const outputOf = (run: Run, adHocScope: Scope, fromScopeId: string): { value: unknown } | null | false => {
+  const node = nodeOf(run.graph, adHocScope.nodeId, "adHocSubProcess")
+  const { outputCollection, outputElement } = node.adHoc
+  if (outputCollection === null || outputElement === null) return null
+  const element = evaluateFeel(outputElement, visibleVariables(run.state, fromScopeId))
+  if (element.ok) return { value: element.value }
+  run.raiseIncident(run.state.tokens[adHocScope.tokenId]!, "EXTRACT_VALUE_ERROR", `outputElement: ${element.message}`)
+  return false
+}
+
+const collect = (run: Run, adHocScopeId: string, output: { value: unknown }) => {
+  const scope = run.state.scopes[adHocScopeId]!
+  const collection = nodeOf(run.graph, scope.nodeId, "adHocSubProcess").adHoc.outputCollection!
+  const collected = scope.variables[collection]
+  run.emit({
+    type: "VariablesSet",
+    nodeId: scope.nodeId,
+    scopeId: adHocScopeId,
+    variables: { [collection]: [...(Array.isArray(collected) ? collected : []), output.value] }
+  })
+}
+
+/**
+ * An activation's last path ended: its output element is evaluated in its scope, the scope closes (its compensation
+ * records go to the subprocess's scope), the token holding it completes, and the completion rules decide.
+ */
+export function activationCompleted(run: Run, activation: Scope): void {
+  const adHocScopeId = activation.parentId
+  const output = outputOf(run, run.state.scopes[adHocScopeId]!, activation.id)
+  if (output === false) return
+  liftCompensable(run, activation)
+  run.emit({ type: "ScopeClosed", scopeId: activation.id, nodeId: activation.nodeId })
+  run.emit({ type: "ElementCompleted", tokenId: activation.tokenId, nodeId: activation.nodeId })
+  if (output !== null) collect(run, adHocScopeId, output)
+  adHocElementCompleted(run, adHocScopeId, true, false)
+}
+
+/**
+ * An element directly inside completed (pathEnded: its path ended there). `collectOutput`: the path ran in the
+ * subprocess's own scope (instances started before activations had scopes of their own), so its output is collected
+ * here.
+ */
+export function adHocElementCompleted(run: Run, scopeId: string, pathEnded: boolean, collectOutput = pathEnded): void {
   const scope = run.state.scopes[scopeId]!
   const node = nodeOf(run.graph, scope.nodeId, "adHocSubProcess")
   const adHoc = node.adHoc
   const host = run.state.tokens[scope.tokenId]!
-  if (pathEnded && adHoc.outputCollection !== null && adHoc.outputElement !== null) {
-    const element = evaluateFeel(adHoc.outputElement, visibleVariables(run.state, scopeId))
-    if (!element.ok) return run.raiseIncident(host, "EXTRACT_VALUE_ERROR", `outputElement: ${element.message}`)
-    const collected = scope.variables[adHoc.outputCollection]
-    run.emit({
-      type: "VariablesSet",
-      nodeId: node.id,
-      scopeId,
-      variables: { [adHoc.outputCollection]: [...(Array.isArray(collected) ? collected : []), element.value] }
-    })
+  if (collectOutput) {
+    const output = outputOf(run, scope, scopeId)
+    if (output === false) return
+    if (output !== null) collect(run, scopeId, output)
   }
   // The worker's job is held by a controller token: it is not a path.
   const running = () => Object.values(run.state.tokens).some((t) => t.scopeId === scopeId && !isController(run, t))

@@ -1,7 +1,7 @@
 // The job-worker variant of ad-hoc subprocesses (zeebe:taskDefinition on the subprocess; Camunda 8.8's AI agents):
 // a job of its type asks the worker what to do. The job is held by a controller token — one at a time, at the
 // subprocess's own node inside its scope. The worker completes it with a result: elements to activate (each with
-// variables of its own), or the completion condition fulfilled (terminating what still runs, or waiting for it).
+// variables of its own, in a scope of its own), or the completion condition fulfilled (terminating what still runs, or waiting for it).
 // Whenever a path inside ends, the worker is asked again with a new job (an outstanding one is withdrawn).
 import { nodeOf } from "../../bpmn/GraphNodes.ts"
 import { type AdHocSubProcessNode, type JobDefinition, MAX_AD_HOC_ACTIVATIONS } from "../../bpmn/ProcessGraph.ts"
@@ -10,12 +10,13 @@ import type { InstanceCommand } from "../InstanceCommands.ts"
 import { type Token, visibleVariables } from "../InstanceState.ts"
 import { Rejected } from "../Rejected.ts"
 import type { Run } from "../Run.ts"
+import { activateInAdHoc, holdsActivation } from "./AdHocActivations.ts"
 
 type JobResult = NonNullable<Extract<InstanceCommand, { type: "CompleteJob" }>["result"]>
 
-/** The token holding the worker's job: at the subprocess's node, inside its own scope. */
+/** The token holding the worker's job: at the subprocess's node, inside its own scope (not an activation's). */
 export const isController = (run: Run, token: Token): boolean =>
-  run.state.scopes[token.scopeId]?.nodeId === token.nodeId
+  run.state.scopes[token.scopeId]?.nodeId === token.nodeId && !holdsActivation(run, token)
 
 /** The elements a worker can choose from, as Camunda 8.8 describes them to it (adHocSubProcessElements). */
 export const elementsFor = (run: Run, node: AdHocSubProcessNode) =>
@@ -75,18 +76,7 @@ export function workerAnswered(
   }
   run.emit({ type: "ElementCompleted", tokenId: controller.id, nodeId: node.id })
   if (Object.keys(variables).length > 0) run.propagate(scopeId, node.id, variables)
-  for (const element of activate) {
-    const tokenId = run.newId("token")
-    run.emit({
-      type: "ElementActivated",
-      tokenId,
-      nodeId: element.elementId,
-      scopeId,
-      viaFlow: null,
-      ...(element.variables === undefined ? {} : { variables: element.variables })
-    })
-    run.work.push(() => run.activate(tokenId))
-  }
+  for (const element of activate) activateInAdHoc(run, scopeId, element.elementId, element.variables)
   if (result?.isCompletionConditionFulfilled !== true) return
   const running = Object.values(run.state.tokens).some((t) => t.scopeId === scopeId)
   if (running && result.isCancelRemainingInstances !== true) {

@@ -2,23 +2,40 @@
 // variables it saw. A compensation throw event (intermediate or end) compensates the recorded activities of its
 // scope — all of them, or the one it names — in reverse order of completion: each handler runs in turn with the
 // variables its activity had, and the throw event goes on once the last one has completed. Each activity is undone
-// at most once.
+// at most once. A completed embedded subprocess hands its records to the enclosing scope: compensating it there (all,
+// or by its id) runs the handlers of the activities completed inside it too, after its own handler if it has one (it
+// completed last). At most MAX_COMPENSABLE records are kept per instance: beyond, the oldest is dropped.
 import { isActivity } from "../../bpmn/GraphNodes.ts"
 import type { ActivityNode } from "../../bpmn/ProcessGraph.ts"
 import { finishEndEvent } from "../elements/events/EndEventCompletion.ts"
-import { type Compensable, type Token, visibleVariables } from "../InstanceState.ts"
+import { type Compensable, MAX_COMPENSABLE, type Scope, type Token, visibleVariables } from "../InstanceState.ts"
 import type { Run } from "../Run.ts"
 import { endListenersPending } from "./Listeners.ts"
 
 /** Records a completed activity that has a compensation handler. */
 export function recordCompensable(run: Run, token: Token, node: ActivityNode): void {
   if (node.compensation === undefined) return
+  const oldest = run.state.compensable?.[0]
+  if (oldest !== undefined && run.state.compensable!.length >= MAX_COMPENSABLE) {
+    run.emit({ type: "CompensableDropped", nodeId: oldest.nodeId, scopeId: oldest.scopeId, limit: MAX_COMPENSABLE })
+  }
   run.emit({
     type: "CompensableCompleted",
     tokenId: token.id,
     nodeId: node.id,
     scopeId: token.scopeId,
     variables: { ...visibleVariables(run.state, token.scopeId), ...token.locals }
+  })
+}
+
+/** A subprocess's scope completed: its compensation records move to the enclosing scope. */
+export function liftCompensable(run: Run, scope: Scope): void {
+  if (!(run.state.compensable ?? []).some((c) => c.scopeId === scope.id)) return
+  run.emit({
+    type: "CompensableScopeCompleted",
+    scopeId: scope.id,
+    parentScopeId: scope.parentId,
+    nodeId: scope.nodeId
   })
 }
 
@@ -42,7 +59,9 @@ const runHandler = (run: Run, throwToken: Token, record: Compensable) => {
 /** A compensation throw event arrived: true while it waits for handlers (false: nothing to compensate). */
 export function startCompensation(run: Run, token: Token, nodeId: string, target: string | null): boolean {
   const compensating = (run.state.compensable ?? [])
-    .filter((c) => c.scopeId === token.scopeId && (target === null || c.nodeId === target))
+    .filter((c) =>
+      c.scopeId === token.scopeId && (target === null || c.nodeId === target || (c.within ?? []).includes(target))
+    )
     .reverse()
   if (compensating.length === 0) return false
   run.emit({ type: "CompensationStarted", tokenId: token.id, nodeId, compensating })

@@ -4,6 +4,7 @@ import { boundaryIdsOf, eventStartOf, nodeOf } from "../../bpmn/GraphNodes.ts"
 import type { GraphNode } from "../../bpmn/ProcessGraph.ts"
 import type { Token } from "../InstanceState.ts"
 import type { Run } from "../Run.ts"
+import { holdsActivation } from "./AdHocActivations.ts"
 
 /**
  * BPMN 10.5.4 / Zeebe: a thrown error is caught by the nearest error boundary event with that code (or without a
@@ -76,8 +77,9 @@ export function findCatcher(
   readonly scopeId: string
   readonly nodeId: string
 } | undefined {
+  // An iteration's token, or the token holding an ad-hoc activation, is not the element its boundary events are on.
   const boundaryOf = (token: Token): string | undefined =>
-    (token.loop ?? null) !== null
+    (token.loop ?? null) !== null || holdsActivation(run, token)
       ? undefined
       : boundaryIdsOf(run.node(token.nodeId)).find((id) => catches(run.node(id)))
   const own = boundaryOf(from)

@@ -8,6 +8,7 @@ import { decisionEvaluated, decisionFailed } from "./Decisions.ts"
 import type { CommandHandler } from "./Handler.ts"
 import { failJob, throwError, updateJobRetries } from "./Jobs.ts"
 import { cancelInstance, migrateInstance, resumeInstance, startInstance, suspendInstance } from "./Lifecycle.ts"
+import { assignUserTask, updateUserTask } from "./TaskAssignment.ts"
 import { removeScopeVariable, setNodeVariables, setScopeVariable, setVariables } from "./Variables.ts"
 import { answerWait } from "./Waits.ts"
 
@@ -33,6 +34,8 @@ const HANDLERS: { readonly [T in InstanceCommand["type"]]: CommandHandler<T> } =
   ChildInstanceCompleted: childInstanceCompleted,
   CompleteJob: answerWait,
   CompleteUserTask: answerWait,
+  AssignUserTask: assignUserTask,
+  UpdateUserTask: updateUserTask,
   CorrelateMessage: answerWait,
   TriggerSignal: answerWait,
   FireTimer: answerWait,

@@ -3,17 +3,24 @@
 // instead. While the instance is suspended the answer is held and applied on resume, in arrival order.
 import { isController, workerAnswered } from "../behaviours/AdHocWorker.ts"
 import { listenerJobCompleted, startTaskListeners } from "../behaviours/Listeners.ts"
-import type { InstanceState } from "../InstanceState.ts"
+import type { InstanceState, Token } from "../InstanceState.ts"
 import { Rejected } from "../Rejected.ts"
 import type { Run } from "../Run.ts"
 import type { CommandOf } from "./Handler.ts"
 
 type Answer = CommandOf<"CompleteJob" | "CompleteUserTask" | "CorrelateMessage" | "TriggerSignal" | "FireTimer">
 
-/** The token waiting at the task; a task whose completing listeners are running cannot be completed again. */
+/** The token waiting at the task; a task whose completing (or assigning) listeners are running cannot be completed. */
 const taskToComplete = (run: Run, taskId: string) => {
-  const completing = Object.values(run.state.tokens).some((t) => t.listener?.taskId === taskId)
-  if (completing) throw new Rejected("INVALID_STATE", `task ${taskId} is being completed: its listeners are running`)
+  const running = Object.values(run.state.tokens).find((t) => t.listener?.taskId === taskId)?.listener?.phase
+  if (running !== undefined) {
+    throw new Rejected(
+      "INVALID_STATE",
+      `task ${taskId} is being ${
+        running === "assigning" ? "assigned" : running === "updating" ? "updated" : "completed"
+      }: its listeners are running`
+    )
+  }
   return run.tokenWaitingFor("userTask", taskId)
 }
 
@@ -28,6 +35,14 @@ const waitingToken = (run: Run, command: Answer) =>
     ? run.tokenWaitingFor("timer", command.subscriptionId)
     : run.tokenWaitingFor("message", command.subscriptionId)
 
+/** The ad-hoc subprocess's worker answered (its job's result says what to activate, or that it is done). */
+const workerJobCompleted = (run: Run, token: Token, command: CommandOf<"CompleteJob">) => {
+  const { jobId, variables } = command
+  run.emit({ type: "JobCompleted", tokenId: token.id, nodeId: token.nodeId, jobId, variables })
+  workerAnswered(run, run.state.tokens[token.id]!, variables, command.result)
+  return run.drain()
+}
+
 export const answerWait = (run: Run, command: Answer, status: InstanceState["status"]): void => {
   if (
     command.type !== "CompleteJob" && command.type !== "CompleteUserTask" &&
@@ -41,17 +56,10 @@ export const answerWait = (run: Run, command: Answer, status: InstanceState["sta
   if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
   const node = run.node(token.nodeId)
   if (command.type === "CompleteJob" && node.type === "adHocSubProcess" && isController(run, token)) {
-    run.emit({
-      type: "JobCompleted",
-      tokenId: token.id,
-      nodeId: node.id,
-      jobId: command.jobId,
-      variables: command.variables
-    })
-    workerAnswered(run, run.state.tokens[token.id]!, command.variables, command.result)
-    return run.drain()
+    return workerJobCompleted(run, token, command)
   }
-  const userTaskListener = token.listener?.phase === "creating" || token.listener?.phase === "completing"
+  const phase = token.listener?.phase
+  const userTaskListener = phase !== undefined && phase !== "start" && phase !== "end"
   if (
     command.type === "CompleteJob" && token.listener !== undefined && (command.result === undefined || userTaskListener)
   ) {

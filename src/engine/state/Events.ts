@@ -1,10 +1,12 @@
 // The history events of an instance: everything that happens to it, in order. Folded by apply (Apply.ts) into the
 // state; the same fold serves the live run and a replay of the history.
 import type { InstanceCommand } from "../InstanceCommands.ts"
-import type { Compensable, ListenerProgress } from "../InstanceState.ts"
+import type { ListenerProgress } from "../InstanceState.ts"
 import type { BoundaryKind } from "../InstanceState.ts"
+import type { BehaviourEvent } from "./BehaviourEvents.ts"
 
 export type InstanceEvent =
+  | BehaviourEvent
   | {
     readonly type: "InstanceStarted"
     readonly variables: Readonly<Record<string, unknown>>
@@ -67,38 +69,6 @@ export type InstanceEvent =
     readonly variables: Readonly<Record<string, unknown>>
   }
   | { readonly type: "ScopeClosed"; readonly scopeId: string; readonly nodeId: string }
-  /** An activity with a compensation handler completed: it can be compensated later. */
-  | {
-    readonly type: "CompensableCompleted"
-    readonly tokenId: string
-    readonly nodeId: string
-    readonly scopeId: string
-    readonly variables: Readonly<Record<string, unknown>>
-  }
-  /** A compensation throw event compensates these activities, in this order (the first handler runs now). */
-  | {
-    readonly type: "CompensationStarted"
-    readonly tokenId: string
-    readonly nodeId: string
-    readonly compensating: ReadonlyArray<Compensable>
-  }
-  /** The next handler of a compensation runs (or, with none left, the throw event goes on). */
-  | { readonly type: "CompensationContinued"; readonly tokenId: string; readonly nodeId: string }
-  /** A completing listener denied the task's completion: the task stays open, as it was. */
-  | {
-    readonly type: "UserTaskCompletionDenied"
-    readonly tokenId: string
-    readonly nodeId: string
-    readonly taskId: string
-    readonly reason: string
-  }
-  /** The element's start (or end) execution listeners have all completed: it runs (or leaves) now. */
-  | {
-    readonly type: "ExecutionListenersDone"
-    readonly tokenId: string
-    readonly nodeId: string
-    readonly phase: "start" | "end"
-  }
   /** An ad-hoc subprocess's worker declared it done: it completes once its running paths have ended. */
   | { readonly type: "AdHocCompletionFulfilled"; readonly scopeId: string; readonly nodeId: string }
   | {
@@ -220,6 +190,8 @@ export type InstanceEvent =
     readonly priority?: number
     readonly dueDate?: string | null
     readonly followUpDate?: string | null
+    /** The task's model has assigning listeners: its assignment goes through the instance (absent: none). */
+    readonly assigningListeners?: boolean | undefined
     readonly variables: Readonly<Record<string, unknown>>
   }
   | {

@@ -32,6 +32,7 @@ import {
   TaskFilter,
   TaskQuery,
   ThrowJobError,
+  UpdateTask,
   UserTask
 } from "../../schema/Work.ts"
 import { Requires } from "../Access.ts"
@@ -218,6 +219,17 @@ export class TasksApi extends HttpApiGroup.make("tasks")
           summary: "Assign to a user (any user name; ADMIN or PROCESS_OWNER), replacing the assignee and any delegation"
         })
       ),
+    HttpApiEndpoint.patch("update", "/:id", {
+      params: { id: TaskId },
+      payload: UpdateTask,
+      success: Ok(UserTask, "Update requested"),
+      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp, ValidationErrorHttp]
+    }).annotateMerge(Requires.adminOrProcessOwner)
+      .annotateMerge(OpenApi.annotations({
+        summary:
+          "Change candidate groups/users, due and follow-up dates, priority (ADMIN or PROCESS_OWNER); a task whose model has " +
+          "updating listeners changes once they have completed (the reply shows it as it was)"
+      })),
     HttpApiEndpoint.post("delegate", "/:id/delegate", {
       params: { id: TaskId },
       payload: DelegateTask,

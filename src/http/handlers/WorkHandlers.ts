@@ -106,6 +106,7 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
       .handle("claim", ({ params }) => taskWork.claim(params.id))
       .handle("unclaim", ({ params }) => taskWork.unclaim(params.id))
       .handle("assign", ({ params, payload }) => taskWork.assign(params.id, payload.assignee))
+      .handle("update", ({ params, payload }) => taskWork.update(params.id, payload))
       .handle("delegate", ({ params, payload }) => taskWork.delegate(params.id, payload.userId))
       .handle("form", ({ params }) =>
         Effect.gen(function*() {

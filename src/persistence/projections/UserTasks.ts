@@ -50,6 +50,7 @@ export const userTaskProjections: Projections = {
       priority: event.priority ?? 50,
       due_date: event.dueDate ?? null,
       follow_up_date: event.followUpDate ?? null,
+      assigning_listeners: event.assigningListeners === true,
       variables: toJson(event.variables),
       created_at: now,
       updated_at: now,
@@ -61,5 +62,30 @@ export const userTaskProjections: Projections = {
       sql`UPDATE user_tasks SET completion_denials = completion_denials + 1, updated_at = ${now}
         WHERE id = ${event.taskId} AND tenant_id = ${tenantId}`
     ),
-  UserTaskCanceled: closed("CANCELED")
+  UserTaskCanceled: closed("CANCELED"),
+  // An update (as its updating listeners let it through): only the attributes it changes.
+  UserTaskUpdated: ({ writes, tenantId, now }, event) =>
+    writes.then((sql) => {
+      const { candidateGroups, candidateUsers, dueDate, followUpDate, priority } = event.changes
+      return sql`UPDATE user_tasks SET
+        candidate_groups = CASE WHEN ${candidateGroups !== undefined}::boolean THEN ${
+        toJson(candidateGroups ?? [])
+      }::jsonb ELSE candidate_groups END,
+        candidate_users = CASE WHEN ${candidateUsers !== undefined}::boolean THEN ${
+        toJson(candidateUsers ?? [])
+      }::jsonb ELSE candidate_users END,
+        due_date = CASE WHEN ${dueDate !== undefined}::boolean THEN ${dueDate ?? null}::timestamptz ELSE due_date END,
+        follow_up_date = CASE WHEN ${followUpDate !== undefined}::boolean THEN ${
+        followUpDate ?? null
+      }::timestamptz ELSE follow_up_date END,
+        priority = CASE WHEN ${priority !== undefined}::boolean THEN ${priority ?? 0}::integer ELSE priority END,
+        updated_at = ${now}
+        WHERE id = ${event.taskId} AND tenant_id = ${tenantId}`
+    }),
+  // The assignment its assigning listeners let through: it replaces the assignee and any delegation.
+  UserTaskAssigned: ({ writes, tenantId, now }, event) =>
+    writes.then((sql) =>
+      sql`UPDATE user_tasks SET assignee = ${event.assignee}, owner = NULL, delegation_state = NULL, updated_at = ${now}
+        WHERE id = ${event.taskId} AND tenant_id = ${tenantId}`
+    )
 }

@@ -1,8 +1,10 @@
 // Ad-hoc subprocesses (Camunda 8.8): a scope of their own, like an embedded subprocess, but with no start event. On
 // entering, `activeElementsCollection` names the inner elements to activate (several at once, or none: then the
-// subprocess waits); what completes it is in behaviours/AdHocCompletion.ts.
+// subprocess waits), each in a scope of its own (behaviours/AdHocActivations.ts); what completes it is in
+// behaviours/AdHocCompletion.ts.
 import { evaluateFeel } from "../../../bpmn/Expressions.ts"
 import { type AdHocSubProcessNode, MAX_AD_HOC_ACTIVATIONS } from "../../../bpmn/ProcessGraph.ts"
+import { activateInAdHoc } from "../../behaviours/AdHocActivations.ts"
 import { askWorker, elementsFor } from "../../behaviours/AdHocWorker.ts"
 import type { ActivateElement } from "../Element.ts"
 import { openScope } from "./SubProcess.ts"
@@ -39,5 +41,5 @@ export const adHocSubProcess: ActivateElement<AdHocSubProcessNode> = ({ run, tok
   })
   // Implemented by a job worker: the worker decides what runs (behaviours/AdHocWorker.ts).
   if (node.job !== null) return askWorker(run, scopeId, node.job)
-  for (const elementId of activate) run.enter(elementId, null, scopeId)
+  for (const elementId of activate) activateInAdHoc(run, scopeId, elementId)
 }

@@ -49,6 +49,7 @@ export function createUserTask(
     ...(definition.formVersionTag == null ? {} : { formVersionTag: definition.formVersionTag }),
     ...schedule.value,
     ...defined(corrections),
+    ...((node.taskListeners?.assigning?.length ?? 0) > 0 ? { assigningListeners: true } : {}),
     variables: visible
   })
 }

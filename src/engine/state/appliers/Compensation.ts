@@ -1,5 +1,7 @@
 // Compensation's state: the completed activities that can still be compensated, and the handlers a throw event waits
-// for. A compensated activity leaves the list (it is undone once).
+// for. A compensated activity leaves the list (it is undone once); when an embedded subprocess completes, the records
+// of its scope move to the enclosing one; when a scope ends otherwise (terminated), its records go (ScopeClosed, in
+// the scopes' appliers); over MAX_COMPENSABLE, the oldest is dropped.
 import type { Compensable } from "../../InstanceState.ts"
 import type { Appliers } from "../Apply.ts"
 import { waiting } from "../StateChanges.ts"
@@ -24,6 +26,15 @@ export const compensationAppliers = {
       variables: event.variables
     }]
   }),
+  CompensableScopeCompleted: (state, event) => ({
+    ...state,
+    compensable: (state.compensable ?? []).map((c) =>
+      c.scopeId === event.scopeId
+        ? { ...c, scopeId: event.parentScopeId, within: [...(c.within ?? []), event.nodeId] }
+        : c
+    )
+  }),
+  CompensableDropped: (state) => ({ ...state, compensable: (state.compensable ?? []).slice(1) }),
   CompensationStarted: (state, event) => ({
     ...waiting(state, event.tokenId, { kind: "compensation", pending: event.compensating.slice(1) }),
     compensable: without(state.compensable ?? [], event.compensating)

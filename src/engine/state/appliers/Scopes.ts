@@ -25,7 +25,13 @@ export const scopeAppliers = {
   ScopeClosed: (state, event) => {
     const { [event.scopeId]: _, ...scopes } = state.scopes
     const scope = state.scopes[event.scopeId]
-    return scope === undefined ? { ...state, scopes } : { ...waiting({ ...state, scopes }, scope.tokenId, null) }
+    // Compensation records still in the scope go with it (a completed subprocess moved its own out first).
+    const kept = state.compensable?.some((c) => c.scopeId === event.scopeId)
+      ? { compensable: state.compensable.filter((c) => c.scopeId !== event.scopeId) }
+      : {}
+    return scope === undefined
+      ? { ...state, scopes, ...kept }
+      : { ...waiting({ ...state, scopes, ...kept }, scope.tokenId, null) }
   },
   MultiInstanceStarted: (state, event) => ({
     ...waiting(state, event.tokenId, { kind: "multiInstance", scopeId: event.scopeId }),

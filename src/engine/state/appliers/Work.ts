@@ -1,6 +1,14 @@
 // Work handed outside the core: jobs, user tasks, decisions, called instances — the token waits until it comes back.
+import type { InstanceState } from "../../InstanceState.ts"
 import type { Appliers } from "../Apply.ts"
 import { waiting, withToken } from "../StateChanges.ts"
+
+/** The token waits for its task again, its user task listeners done (or one denied). */
+const backToTask = (state: InstanceState, event: { readonly tokenId: string; readonly taskId: string }) => {
+  const next = waiting(state, event.tokenId, { kind: "userTask", taskId: event.taskId })
+  const token = next.tokens[event.tokenId]
+  return token === undefined ? next : withToken(next, { ...token, listener: undefined })
+}
 
 export const workAppliers = {
   JobCreated: (state, event) => {
@@ -13,11 +21,11 @@ export const workAppliers = {
     const token = next.tokens[event.tokenId]
     return token === undefined ? next : withToken(next, { ...token, listener: undefined })
   },
-  UserTaskCompletionDenied: (state, event) => {
-    const next = waiting(state, event.tokenId, { kind: "userTask", taskId: event.taskId })
-    const token = next.tokens[event.tokenId]
-    return token === undefined ? next : withToken(next, { ...token, listener: undefined })
-  },
+  UserTaskCompletionDenied: (state, event) => backToTask(state, event),
+  UserTaskAssigned: (state, event) => backToTask(state, event),
+  UserTaskAssignmentDenied: (state, event) => backToTask(state, event),
+  UserTaskUpdated: (state, event) => backToTask(state, event),
+  UserTaskUpdateDenied: (state, event) => backToTask(state, event),
   JobCompleted: (state, event) => waiting(state, event.tokenId, null),
   JobCanceled: (state, event) => waiting(state, event.tokenId, null),
   JobErrorThrown: (state, event) => waiting(state, event.tokenId, null),
