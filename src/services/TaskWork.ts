@@ -1,9 +1,9 @@
 // Working on human tasks beyond completing them: claim, unclaim, assign and delegate (Flowable's delegation: the
 // task goes to the delegate and returns to its owner when the delegate completes it), the comment thread, and saved
 // task-list filters. Assignment lives on the task row; every change is audited by the HTTP middleware. Tasks and
-// filters of the request's tenant (CurrentTenant), worked on by the caller (CurrentPrincipal). A task whose model has assigning listeners (Camunda 8.8) is assigned through its instance
-// instead: the listeners run first (and may correct or deny the assignee), so the reply shows the task as it was until
-// they have completed.
+// filters of the request's tenant (CurrentTenant), worked on by the caller (CurrentPrincipal). A task whose model has
+// assigning listeners (Camunda 8.8) is assigned through its instance instead: the listeners run first (and may correct
+// or deny the assignee), so the reply shows the task as it was until they have completed.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
