@@ -20,7 +20,15 @@ export interface AppConfigShape {
   /** When absent, the first start generates a password and prints it once. */
   readonly adminPassword: string | undefined
   readonly oidc:
-    | { readonly issuer: string; readonly jwksUrl: string; readonly audience: string | undefined }
+    | {
+      readonly issuer: string
+      readonly jwksUrl: string
+      readonly audience: string | undefined
+      /** A public client of the provider the web UI signs people in with (authorization code + PKCE). */
+      readonly clientId?: string | undefined
+      /** The scopes the web UI asks for (default `openid profile email`). */
+      readonly scope?: string | undefined
+    }
     | undefined
   readonly logLevel: LogLevelName
   /** One line per log record: logfmt (default) or JSON; `pretty` for a terminal. */
@@ -155,7 +163,13 @@ export const configFromEnv = (env: Env = process.env): AppConfigShape => {
     adminUsername: text(env, "ADMIN_USERNAME") ?? "admin",
     adminPassword: text(env, "ADMIN_PASSWORD"),
     oidc: oidcIssuer !== undefined && oidcJwksUrl !== undefined
-      ? { issuer: oidcIssuer, jwksUrl: oidcJwksUrl, audience: text(env, "OIDC_AUDIENCE") }
+      ? {
+        issuer: oidcIssuer,
+        jwksUrl: oidcJwksUrl,
+        audience: text(env, "OIDC_AUDIENCE"),
+        clientId: text(env, "OIDC_CLIENT_ID"),
+        scope: text(env, "OIDC_SCOPE")
+      }
       : undefined,
     logLevel,
     logFormat,

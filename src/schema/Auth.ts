@@ -22,7 +22,11 @@ export const AuthConfig = Schema.Struct({
   oidc: Schema.Struct({
     enabled: Schema.Boolean,
     issuer: Schema.NullOr(Schema.String),
-    audience: Schema.NullOr(Schema.String)
+    audience: Schema.NullOr(Schema.String),
+    clientId: Schema.NullOr(Schema.String).annotate({
+      description: "a public client of the provider for browser sign-in (authorization code + PKCE); null: none"
+    }),
+    scope: Schema.NullOr(Schema.String).annotate({ description: "the scopes to ask the provider for" })
   }),
   tokenHeader: Schema.String,
   roles: Schema.Array(Role)

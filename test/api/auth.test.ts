@@ -3,7 +3,7 @@ import { decodeJwt } from "jose"
 import { randomUUID } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { anonymous, Caller, givenTenant, tokenFor, uniqueName } from "../support/Scenario.ts"
-import { ADMIN_PASSWORD, OIDC_AUDIENCE, OIDC_ISSUER, testApp } from "../support/TestApp.ts"
+import { ADMIN_PASSWORD, bootApp, OIDC_AUDIENCE, OIDC_ISSUER, testApp } from "../support/TestApp.ts"
 
 describe("sign-in", () => {
   it("issues a JWT with sub, tenantId (UUID), roles, iat, exp, iss for a valid password", async () => {
@@ -79,8 +79,20 @@ describe("sign-in", () => {
     const data = (await (await anonymous()).get("/auth/config")).ok()
     expect(data).toMatchObject({
       password: { enabled: true },
-      oidc: { enabled: true, issuer: OIDC_ISSUER, audience: OIDC_AUDIENCE }
+      oidc: { enabled: true, issuer: OIDC_ISSUER, audience: OIDC_AUDIENCE, clientId: null, scope: null }
     })
+  })
+
+  it("names the provider's public client for the web UI's sign-in when OIDC_CLIENT_ID is set", async () => {
+    const app = await bootApp({
+      oidc: { issuer: OIDC_ISSUER, jwksUrl: "http://127.0.0.1:1/jwks", audience: OIDC_AUDIENCE, clientId: "cockpit" }
+    })
+    try {
+      const data = (await new Caller(app, undefined).get("/auth/config")).ok()
+      expect(data.oidc).toMatchObject({ enabled: true, clientId: "cockpit", scope: null })
+    } finally {
+      await app.runtime.dispose()
+    }
   })
 })
 

@@ -5,7 +5,7 @@
 // - authorization code + PKCE (S256) in the browser, when /auth/config also names a public `clientId`: the provider's
 //   endpoints come from its discovery document (`<issuer>/.well-known/openid-configuration`), the redirect comes back to
 //   this page (/ui/) with ?code&state, and the code is traded for a token at the provider's token endpoint (which must
-//   allow this origin by CORS). GET /auth/config does not answer a clientId today, so only pasting works as shipped.
+//   allow this origin by CORS). The service answers the client id set by OIDC_CLIENT_ID.
 import { api, type AuthConfig } from "./api.ts"
 import { clearSession, saveSession, type Session } from "./session.ts"
 

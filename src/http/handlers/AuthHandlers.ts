@@ -16,7 +16,9 @@ export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
           oidc: {
             enabled: config.oidc !== undefined,
             issuer: config.oidc?.issuer ?? null,
-            audience: config.oidc?.audience ?? null
+            audience: config.oidc?.audience ?? null,
+            clientId: config.oidc?.clientId ?? null,
+            scope: config.oidc?.scope ?? null
           },
           tokenHeader: "Authorization: Bearer <token>",
           roles: ROLES
