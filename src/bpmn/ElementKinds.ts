@@ -1,21 +1,10 @@
 // What the compiler knows about element types: which are executed, which carry boundary events or multi-instance,
 // and which are refused with a reason.
 import type { Draft } from "./Draft.ts"
-import { EXECUTABLE_TYPES, type NodeType } from "./ProcessGraph.ts"
+import { ACTIVITY_TYPES, EXECUTABLE_TYPES, type NodeType } from "./ProcessGraph.ts"
 
-export const BOUNDARY_HOSTS: ReadonlySet<string> = new Set([
-  "serviceTask",
-  "sendTask",
-  "userTask",
-  "scriptTask",
-  "task",
-  "manualTask",
-  "receiveTask",
-  "subProcess",
-  "adHocSubProcess",
-  "callActivity",
-  "businessRuleTask"
-])
+/** Every activity can carry boundary events. */
+export const BOUNDARY_HOSTS: ReadonlySet<string> = new Set(ACTIVITY_TYPES)
 
 /** Every activity that can carry boundary events can be multi-instance, except (here) an ad-hoc subprocess. */
 export const MULTI_INSTANCE_TYPES: ReadonlySet<string> = new Set(

@@ -7,6 +7,7 @@ import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { execute, type ExecuteResult } from "./Execute.ts"
 import type { InstanceCommand } from "./InstanceCommands.ts"
 import type { InstanceState, Token } from "./InstanceState.ts"
+import { answerFor } from "./WaitAnswers.ts"
 
 export interface PlayStep {
   /** The waiting token to answer (GET shows them); default: the first one that waits for something. */
@@ -49,29 +50,6 @@ export const playStart = (
   chooseFlows: Readonly<Record<string, string>> = {}
 ): PlayOutcome =>
   outcomeOf(execute(graph, sessionId, undefined, { type: "StartInstance", variables }, 0, chooseFlows), graph.key)
-
-/** The command that answers a waiting token, with these variables as its result. */
-const answerFor = (token: Token, variables: Readonly<Record<string, unknown>>): InstanceCommand | undefined => {
-  const wait = token.wait
-  switch (wait?.kind) {
-    case "job":
-      return { type: "CompleteJob", jobId: wait.jobId, variables }
-    case "userTask":
-      return { type: "CompleteUserTask", taskId: wait.taskId, variables }
-    case "timer":
-      return { type: "FireTimer", subscriptionId: wait.subscriptionId }
-    case "message":
-      return { type: "CorrelateMessage", subscriptionId: wait.subscriptionId, variables }
-    case "signal":
-      return { type: "TriggerSignal", subscriptionId: wait.subscriptionId, variables }
-    case "child":
-      return { type: "ChildInstanceCompleted", childInstanceId: wait.childInstanceId, variables }
-    case "decision":
-      return { type: "DecisionEvaluated", evaluationId: wait.evaluationId, result: variables, outputs: variables }
-    default:
-      return undefined
-  }
-}
 
 /** A chosen flow that is not an outgoing flow of its gateway, as a refusal (undefined: every choice fits). */
 const wrongChoiceOf = (graph: ProcessGraph, chosen: Readonly<Record<string, string>>): PlayOutcome | undefined => {

@@ -7,6 +7,7 @@ import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { derivedId, execute } from "./Execute.ts"
 import type { InstanceCommand } from "./InstanceCommands.ts"
 import type { InstanceState, Token } from "./InstanceState.ts"
+import { answerFor } from "./WaitAnswers.ts"
 
 export interface SimulationInput {
   readonly runs: number
@@ -269,22 +270,12 @@ const configuredEvent = (
 }
 
 /** The answer to a token waiting for a job, task, called process or decision. */
-const answer = (token: Token, results: Results): InstanceCommand | undefined => {
-  const wait = token.wait
-  const variables = results(token.nodeId)
-  switch (wait?.kind) {
-    case "job":
-      return { type: "CompleteJob", jobId: wait.jobId, variables }
-    case "userTask":
-      return { type: "CompleteUserTask", taskId: wait.taskId, variables }
-    case "child":
-      return { type: "ChildInstanceCompleted", childInstanceId: wait.childInstanceId, variables }
-    case "decision":
-      return { type: "DecisionEvaluated", evaluationId: wait.evaluationId, result: variables, outputs: variables }
-    default:
-      return undefined
-  }
-}
+/** The simulator answers jobs, user tasks, called processes and decisions itself; timers and events it fires apart. */
+const SELF_ANSWERED: ReadonlySet<string> = new Set(["job", "userTask", "child", "decision"])
+const answer = (token: Token, results: Results): InstanceCommand | undefined =>
+  token.wait !== null && SELF_ANSWERED.has(token.wait.kind)
+    ? answerFor(token, results(token.nodeId))
+    : undefined
 
 /** The earliest timer a catch event waits for (the clock moves to it). */
 const earliestTimer = (

@@ -3,6 +3,7 @@
 import type { EndEventNode } from "../../../bpmn/ProcessGraph.ts"
 import { startCompensation } from "../../behaviours/Compensation.ts"
 import { endListenersPending } from "../../behaviours/Listeners.ts"
+import { throwSignal } from "../../behaviours/Signals.ts"
 import type { ActivateElement } from "../Element.ts"
 import { createJob } from "../tasks/JobTask.ts"
 import { finishEndEvent } from "./EndEventCompletion.ts"
@@ -13,15 +14,7 @@ export const endEvent: ActivateElement<EndEventNode> = ({ run, token, node, visi
   if (
     node.compensationThrow !== undefined && startCompensation(run, token, node.id, node.compensationThrow.activityId)
   ) return
-  if (node.signalThrow != null) {
-    run.emit({
-      type: "SignalThrown",
-      tokenId: token.id,
-      nodeId: node.id,
-      signalName: node.signalThrow.name,
-      variables: locals
-    })
-  }
+  throwSignal(run, token, node, locals)
   if (node.escalationThrow != null && !run.throwEscalation(token, node.escalationThrow.code)) return
   if (endListenersPending(run, token, node, [])) return
   finishEndEvent(run, token, node)

@@ -2,6 +2,7 @@
 // link of the same name) and signal (broadcast after the commit).
 import type { IntermediateThrowEventNode } from "../../../bpmn/ProcessGraph.ts"
 import { startCompensation } from "../../behaviours/Compensation.ts"
+import { throwSignal } from "../../behaviours/Signals.ts"
 import type { ActivateElement } from "../Element.ts"
 import { createJob } from "../tasks/JobTask.ts"
 
@@ -18,14 +19,6 @@ export const intermediateThrowEvent: ActivateElement<IntermediateThrowEventNode>
     run.emit({ type: "ElementCompleted", tokenId: token.id, nodeId: node.id })
     return run.enter(node.link.target, null, token.scopeId)
   }
-  if (node.signalThrow != null) {
-    run.emit({
-      type: "SignalThrown",
-      tokenId: token.id,
-      nodeId: node.id,
-      signalName: node.signalThrow.name,
-      variables: locals
-    })
-  }
+  throwSignal(run, token, node, locals)
   return run.leave(token, node, run.takeableFlows(token, node, visible))
 }
