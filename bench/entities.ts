@@ -20,7 +20,7 @@ const PingedLive = Pinged.toLayer(Effect.succeed(Pinged.of({ Ping: ({ payload })
   maxIdleTime: "2 seconds"
 })
 
-const timed = (label: string, count: number, run: Effect.Effect<unknown>) =>
+const timed = <E>(label: string, count: number, run: Effect.Effect<unknown, E>) =>
   Effect.gen(function*() {
     const cpu0 = process.cpuUsage()
     const t0 = performance.now()
