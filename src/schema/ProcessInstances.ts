@@ -84,7 +84,14 @@ export const InstanceQuery = {
   startedAfter: Schema.optional(Schema.String).annotate({ description: "ISO 8601 date-time, inclusive" }),
   startedBefore: Schema.optional(Schema.String).annotate({ description: "ISO 8601 date-time, exclusive" }),
   endedAfter: Schema.optional(Schema.String),
-  endedBefore: Schema.optional(Schema.String)
+  endedBefore: Schema.optional(Schema.String),
+  variableName: Schema.optional(Schema.String).annotate({
+    description: "only instances whose own (root-scope) variables hold this name (at most 200 characters)"
+  }),
+  variableValue: Schema.optional(Schema.String).annotate({
+    description:
+      "with variableName: only where the variable has this value — JSON (\"open\", 42, true, {\"a\":1}; objects match by containment), else taken as a string; at most 4096 characters"
+  })
 }
 
 export const HistoryEvent = Schema.Struct({

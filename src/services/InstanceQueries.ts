@@ -6,7 +6,7 @@ import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import type { InstanceState } from "../engine/InstanceState.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
-import { fromJson } from "../persistence/SqlValues.ts"
+import { fromJson, toJson } from "../persistence/SqlValues.ts"
 import { type NotFound, notFound, type ValidationError } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { EventSubscription, HistoryEvent, InstanceSnapshot, ProcessInstance } from "../schema/ProcessInstances.ts"
@@ -15,6 +15,7 @@ import { isUuid } from "./Ids.ts"
 import { type HistoryEvent as EngineHistoryEvent, ProcessEngine, type TokenView } from "./ProcessEngine.ts"
 import { queryInstant } from "./QueryInstant.ts"
 import { isoFromDb, isoOrNull } from "./Time.ts"
+import { variableFilter } from "./VariableFilter.ts"
 
 interface InstanceRow {
   readonly id: string
@@ -70,6 +71,9 @@ export interface InstanceFilter {
   readonly startedBefore?: string | undefined
   readonly endedAfter?: string | undefined
   readonly endedBefore?: string | undefined
+  /** With variableValue (JSON, else a string): instances whose root-scope variables hold it (VariableFilter.ts). */
+  readonly variableName?: string | undefined
+  readonly variableValue?: string | undefined
 }
 
 export interface ScopedVariable {
@@ -164,6 +168,7 @@ export const makeInstanceQueries: Effect.Effect<InstanceQueriesShape, never, Sql
           const startedBefore = yield* queryInstant("startedBefore", filter.startedBefore)
           const endedAfter = yield* queryInstant("endedAfter", filter.endedAfter)
           const endedBefore = yield* queryInstant("endedBefore", filter.endedBefore)
+          const variable = yield* variableFilter(filter.variableName, filter.variableValue)
           const where = sql.and([
             sql`tenant_id = ${tenantId}`,
             ...(filter.deploymentId === undefined
@@ -177,7 +182,12 @@ export const makeInstanceQueries: Effect.Effect<InstanceQueriesShape, never, Sql
             ...(startedAfter === undefined ? [] : [sql`started_at >= ${startedAfter}`]),
             ...(startedBefore === undefined ? [] : [sql`started_at < ${startedBefore}`]),
             ...(endedAfter === undefined ? [] : [sql`ended_at >= ${endedAfter}`]),
-            ...(endedBefore === undefined ? [] : [sql`ended_at < ${endedBefore}`])
+            ...(endedBefore === undefined ? [] : [sql`ended_at < ${endedBefore}`]),
+            ...(variable === undefined
+              ? []
+              : "value" in variable
+              ? [sql`variables @> ${toJson({ [variable.name]: variable.value })}::jsonb`]
+              : [sql`(variables -> ${variable.name}) IS NOT NULL`])
           ])
           return yield* pagedQuery(sql, {
             select: sql`SELECT ${columns} FROM process_instances`,

@@ -149,6 +149,17 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await expect.poll(() => page.url()).toContain(`to=${today}`)
     await page.getByTestId("instances").locator("tbody tr", { hasText: "Order approval" }).waitFor()
     expect(await page.getByTestId("instances").locator("tbody tr").count()).toBe(1)
+    // By a variable: the incident's instance is order A-17; no instance with the incident has A-18.
+    await page.getByLabel("Variable name").fill("orderId")
+    await page.getByLabel("Variable value").fill("A-18")
+    await page.getByLabel("Variable value").press("Enter")
+    await expect.poll(() => page.url()).toContain("variable=orderId&value=A-18")
+    await page.getByTestId("instances").getByText("No instance matches these filters.").waitFor()
+    await page.getByLabel("Variable value").fill("\"A-17\"")
+    await page.getByRole("button", { name: "Filter" }).click()
+    await expect.poll(() => decodeURIComponent(page.url())).toContain(`value="A-17"`)
+    await page.getByTestId("instances").locator("tbody tr", { hasText: "Order approval" }).waitFor()
+    expect(await page.getByTestId("instances").locator("tbody tr").count()).toBe(1)
     await shot("04-instances")
 
     await page.getByTestId("instances").locator("tbody tr").first().click()

@@ -37,7 +37,9 @@ export const ProcessInstancesHandlers = HttpApiBuilder.group(
             startedAfter: query.startedAfter,
             startedBefore: query.startedBefore,
             endedAfter: query.endedAfter,
-            endedBefore: query.endedBefore
+            endedBefore: query.endedBefore,
+            variableName: query.variableName,
+            variableValue: query.variableValue
           }, pageRequest(query)))
         .handle(
           "get",

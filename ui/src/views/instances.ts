@@ -1,5 +1,5 @@
-// Instances: a paged list, newest first, filtered by process, version, state, "has an incident" and the days they
-// started between; the filters live in the URL (#/instances?process=…&state=…&from=…&page=…) so a filtered list can
+// Instances: a paged list, newest first, filtered by process, version, state, "has an incident", the days they
+// started between and one variable (its name, and a value: JSON, else text); the filters live in the URL (#/instances?process=…&state=…&from=…&page=…) so a filtered list can
 // be linked and reloaded.
 import { api, type Deployment, type ProcessInstance } from "../api.ts"
 import { badge, h, link, loading, pager, replace, shortId, table, when } from "../dom.ts"
@@ -15,6 +15,8 @@ export const instancesView: View = async ({ outlet, query, current }) => {
     incidents: query.get("incidents") ?? "",
     from: query.get("from") ?? "",
     to: query.get("to") ?? "",
+    variable: query.get("variable") ?? "",
+    value: query.get("value") ?? "",
     page: Number(query.get("page") ?? "0") || 0
   }
   const apply = (changes: Partial<typeof filter>) => {
@@ -35,6 +37,35 @@ export const instancesView: View = async ({ outlet, query, current }) => {
       value: filter[name],
       onChange: (e: Event) => apply({ [name]: (e.target as HTMLInputElement).value })
     })
+  const variableName = h("input", {
+    type: "text",
+    "aria-label": "Variable name",
+    placeholder: "variable",
+    size: 12,
+    value: filter.variable
+  }) as HTMLInputElement
+  const variableValue = h("input", {
+    type: "text",
+    "aria-label": "Variable value",
+    placeholder: "any value",
+    size: 12,
+    value: filter.value,
+    title: "JSON (\"open\", 42, true, {\"tier\":\"gold\"}), else taken as text"
+  }) as HTMLInputElement
+  // Both fields apply together (Enter or the button), read as they are then.
+  const variableForm = h(
+    "form",
+    {
+      class: "inline-filter",
+      onSubmit: (e: Event) => {
+        e.preventDefault()
+        apply({ variable: variableName.value.trim(), value: variableValue.value })
+      }
+    },
+    h("label", null, "Variable", variableName),
+    h("label", null, "=", variableValue),
+    h("button", { type: "submit", class: "btn" }, "Filter")
+  )
   const processSelect = h(
     "select",
     {
@@ -86,6 +117,7 @@ export const instancesView: View = async ({ outlet, query, current }) => {
         ),
         h("label", null, "Started from", dayInput("Started from", "from")),
         h("label", null, "to", dayInput("Started to", "to")),
+        variableForm,
         filter.deployment === ""
           ? null
           : h(
@@ -108,6 +140,8 @@ export const instancesView: View = async ({ outlet, query, current }) => {
       hasIncident: filter.incidents === "true" ? "true" : undefined,
       startedAfter: dayStart(filter.from),
       startedBefore: dayStart(filter.to, 1),
+      variableName: filter.variable === "" ? undefined : filter.variable,
+      variableValue: filter.variable === "" || filter.value === "" ? undefined : filter.value,
       page: filter.page,
       size: 20
     })
