@@ -160,6 +160,40 @@ describe("execution listeners on the process", () => {
     expect(during.state.status).toBe("CANCELED")
   })
 
+  it("run end listeners after a terminate end event too; an element may not share the process's id", async () => {
+    const graph = await graphOf(model(
+      listeners(["end", "close"]),
+      `<bpmn:startEvent id="start" />
+      <bpmn:parallelGateway id="fork" />
+      <bpmn:serviceTask id="work"><bpmn:extensionElements><zeebe:taskDefinition type="work" /></bpmn:extensionElements>
+      </bpmn:serviceTask>
+      <bpmn:endEvent id="stop"><bpmn:terminateEventDefinition /></bpmn:endEvent>
+      <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="fork" />
+      <bpmn:sequenceFlow id="f2" sourceRef="fork" targetRef="work" />
+      <bpmn:sequenceFlow id="f3" sourceRef="fork" targetRef="stop" />
+      <bpmn:endEvent id="end" />
+      <bpmn:sequenceFlow id="f4" sourceRef="work" targetRef="end" />`
+    ))
+    const s = scenario(graph)
+    s.start()
+    expect(s.events.some((e) => e.type === "JobCanceled")).toBe(true)
+    expect(jobs(s)).toEqual(["work:work", "listened:close"])
+    expect(s.state.status).toBe("ACTIVE")
+    complete(s, "close")
+    expect(s.state.status).toBe("COMPLETED")
+    const clash = compileDraft({
+      key: "listened",
+      name: null,
+      nodes: [{ id: "listened", type: "startEvent", name: null }],
+      flows: [],
+      listeners: [{ eventType: "end", type: "close", retries: null }]
+    })
+    expect(clash.ok ? [] : clash.problems).toContainEqual({
+      elementId: "listened",
+      message: "the process and one of its elements share the id listened"
+    })
+  })
+
   it("with end listeners only, the start event is entered at once", async () => {
     const graph = await graphOf(model(listeners(["end", "close"])))
     const s = scenario(graph)
