@@ -6,6 +6,7 @@ import { compileElement } from "./compile/CompileElement.ts"
 import { eventStartsIn } from "./compile/Containers.ts"
 import type { Starts } from "./compile/ElementContext.ts"
 import type { Draft } from "./Draft.ts"
+import { compileProcessListeners } from "./ExecutionListeners.ts"
 import { feelSyntaxProblem } from "./Expressions.ts"
 import type { Compiled, GraphFlow, GraphNode, Problem, ProcessGraph } from "./ProcessGraph.ts"
 
@@ -72,6 +73,10 @@ const compileElements = (draft: Draft): Compiled => {
   if (starts.none.length === 0 && draft.nodes.every((n) => n.type !== "startEvent")) {
     report(draft.key || "process", "the process has no start event")
   }
+  const listeners = compileProcessListeners(draft.listeners ?? [], draft.key, report)
+  if (listeners !== undefined && byId.has(draft.key)) {
+    report(draft.key, `the process and one of its elements share the id ${draft.key}`)
+  }
   if (problems.length > 0) return { ok: false, problems }
   const rootEventStarts = eventStartsIn(draft, byId, null)
   return {
@@ -86,7 +91,8 @@ const compileElements = (draft: Draft): Compiled => {
       signalStarts: starts.signal,
       conditionalStarts: starts.conditional,
       timerStarts: starts.timer,
-      ...(rootEventStarts.length > 0 ? { eventStartIds: rootEventStarts } : {})
+      ...(rootEventStarts.length > 0 ? { eventStartIds: rootEventStarts } : {}),
+      ...(listeners === undefined ? {} : { listeners })
     }
   }
 }

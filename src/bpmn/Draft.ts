@@ -87,4 +87,6 @@ export interface Draft {
   readonly flows: ReadonlyArray<DraftFlow>
   /** Associations (source -> target): a compensation boundary event's to its handler. */
   readonly associations?: ReadonlyArray<{ readonly source: string; readonly target: string }> | undefined
+  /** zeebe:executionListeners on the process itself, in document order. */
+  readonly listeners?: ReadonlyArray<DraftListener> | undefined
 }

@@ -1,8 +1,10 @@
 // Execution listeners (zeebe:executionListeners, Camunda 8.6+) on activities, gateways and events: each is a job of
 // its type that the element waits for — start listeners before the element runs, end listeners after it completed
-// (its output mappings applied) and before it leaves. Checked here at deploy; run by engine/behaviours/Listeners.ts.
+// (its output mappings applied) and before it leaves; on the process itself, before its start event is entered and
+// before the instance completes. Checked here at deploy; run by engine/behaviours/Listeners.ts and
+// ProcessListeners.ts.
 import type { DraftNode } from "./Draft.ts"
-import type { GraphNode, ListenerDefinition, UserTaskNode } from "./ProcessGraph.ts"
+import type { GraphNode, ListenerDefinition, ProcessListeners, UserTaskNode } from "./ProcessGraph.ts"
 
 export interface DraftListener {
   readonly eventType: string | null
@@ -87,20 +89,41 @@ const compileExecutionListeners = (
   if (node.multiInstance != null) {
     problem(node.id, `execution listeners on multi-instance ${node.id} are not executed yet; remove them to deploy`)
   }
+  return { listeners: startAndEnd(drafts, node.id, NO_START.has(node.type) ? node.type : null, problem) }
+}
+
+/**
+ * Execution listeners on the process itself: start ones run before its start event is entered (whichever start
+ * event: none, message, signal, timer, conditional, or a call activity's), end ones after its last element ended.
+ */
+export const compileProcessListeners = (
+  drafts: ReadonlyArray<DraftListener>,
+  processId: string,
+  problem: (elementId: string, message: string) => void
+): ProcessListeners | undefined =>
+  drafts.length === 0 ? undefined : startAndEnd(drafts, processId || "process", null, problem)
+
+/** Start and end listeners in document order; `noStart` names an element type that has no start listeners. */
+const startAndEnd = (
+  drafts: ReadonlyArray<DraftListener>,
+  elementId: string,
+  noStart: string | null,
+  problem: (elementId: string, message: string) => void
+): ProcessListeners => {
   const start: Array<ListenerDefinition> = []
   const end: Array<ListenerDefinition> = []
   for (const draft of drafts) {
     const type = draft.type?.trim() ?? ""
     const retries = draft.retries === null || draft.retries.trim() === "" ? 3 : Number(draft.retries)
-    if (type === "") problem(node.id, "an execution listener needs a job type (type)")
+    if (type === "") problem(elementId, "an execution listener needs a job type (type)")
     if (!Number.isInteger(retries) || retries < 0) {
-      problem(node.id, `execution listener ${type}: retries must be a whole number, not "${draft.retries}"`)
+      problem(elementId, `execution listener ${type}: retries must be a whole number, not "${draft.retries}"`)
     }
-    if (draft.eventType === "start" && NO_START.has(node.type)) {
-      problem(node.id, `a ${node.type} has no start execution listeners (it starts by its event): use eventType="end"`)
+    if (draft.eventType === "start" && noStart !== null) {
+      problem(elementId, `a ${noStart} has no start execution listeners (it starts by its event): use eventType="end"`)
     } else if (draft.eventType === "start") start.push({ type, retries })
     else if (draft.eventType === "end") end.push({ type, retries })
-    else problem(node.id, `execution listener ${type}: eventType must be "start" or "end", not "${draft.eventType}"`)
+    else problem(elementId, `execution listener ${type}: eventType must be "start" or "end", not "${draft.eventType}"`)
   }
-  return { listeners: { start, end } }
+  return { start, end }
 }

@@ -340,6 +340,16 @@ export interface ProcessGraph {
   readonly conditionalStarts: ReadonlyArray<{ readonly nodeId: string; readonly condition: string }>
   /** The start events of the event subprocesses at process level: armed while the instance runs. */
   readonly eventStartIds?: ReadonlyArray<string> | undefined
+  /**
+   * Execution listeners on the process itself (zeebe:executionListeners, Camunda 8.6+), in order: start ones before
+   * the start event is entered, end ones after the last element ended and before the instance completes.
+   */
+  readonly listeners?: ProcessListeners | undefined
+}
+
+export interface ProcessListeners {
+  readonly start: ReadonlyArray<ListenerDefinition>
+  readonly end: ReadonlyArray<ListenerDefinition>
 }
 
 /** One thing wrong with a model: which element, and what. */

@@ -310,13 +310,6 @@ export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_L
     }
   }
   check(process)
-  if (extension(process, "zeebe:ExecutionListeners") !== undefined) {
-    refused.push({
-      elementId: str(process, "id") ?? "",
-      message: "execution listeners (zeebe:executionListeners) on the process are not executed by this engine yet; " +
-        "remove them to deploy (on its elements they are)"
-    })
-  }
   const collect = (container: Element, scope: string | null) => {
     associations.push(...associationsIn(container))
     for (const element of elements(container, "flowElements")) {
@@ -335,7 +328,14 @@ export const readBpmnXml = async (xml: string, limits: XmlLimits = DEFAULT_XML_L
   const versionTag = extension(process, "zeebe:VersionTag")
   return {
     ok: true,
-    draft: { key: str(process, "id") ?? "", name: str(process, "name"), nodes, flows, associations },
+    draft: {
+      key: str(process, "id") ?? "",
+      name: str(process, "name"),
+      nodes,
+      flows,
+      associations,
+      listeners: toDraftListeners(process, "zeebe:ExecutionListeners")
+    },
     versionTag: versionTag === undefined ? null : str(versionTag, "value")
   }
 }

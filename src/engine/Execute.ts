@@ -2,6 +2,7 @@
 // randomness: ids derive from the instance id and the event count, so the same commands give the same events.
 // Tokens move as a trampoline of small steps (a work queue), never one element calling the next recursively.
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
+import { startProcess } from "./behaviours/ProcessListeners.ts"
 import type { InstanceCommand } from "./InstanceCommands.ts"
 import { initialState, type InstanceEvent, type InstanceState } from "./InstanceState.ts"
 import { Rejected, type RejectionReason } from "./Rejected.ts"
@@ -83,7 +84,7 @@ export const execute = (
         variables: command.variables,
         ...(command.called === true ? { called: true } : {})
       })
-      run.enter(startNodeId, null, instanceId)
+      startProcess(run, startNodeId)
       run.drain()
       return { ok: true, state: run.state, events: run.events }
     }

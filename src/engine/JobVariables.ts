@@ -15,7 +15,8 @@ export const jobVariablesNow = (
   const token = Object.values(state.tokens).find((t) => t.wait?.kind === "job" && t.wait.jobId === jobId)
   if (token === undefined) return undefined
   const node = graph.nodes[token.nodeId]
-  if (node === undefined) return undefined
+  // A listener of the process itself sees the instance's variables.
+  if (node === undefined) return token.nodeId === graph.key ? visibleVariables(state, token.scopeId) : undefined
   const outer = { ...visibleVariables(state, token.scopeId), ...state.nodeVariables[node.id], ...token.locals }
   const locals: Record<string, unknown> = {}
   // The job of an ad-hoc subprocess's worker runs inside the subprocess's scope, which holds its mapped inputs.

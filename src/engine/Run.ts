@@ -13,6 +13,7 @@ import * as EventSubprocesses from "./behaviours/EventSubprocesses.ts"
 import * as InclusiveGateways from "./behaviours/InclusiveGateways.ts"
 import { cancelingListenersAfter, cancelListenedTask, endListenersPending } from "./behaviours/Listeners.ts"
 import * as MultiInstance from "./behaviours/MultiInstance.ts"
+import { processEndListenersPending } from "./behaviours/ProcessListeners.ts"
 import * as Command from "./commands/Command.ts"
 import * as Migrate from "./commands/Migrate.ts"
 import * as MoveToken from "./commands/MoveToken.ts"
@@ -196,7 +197,12 @@ export class Run {
     // The scope's event subprocesses can no longer start.
     this.closeEventStarts(scopeId)
     const scope = this.state.scopes[scopeId]
-    if (scope === undefined) return this.emit({ type: "InstanceCompleted" })
+    // The instance's end listeners run first (engine/behaviours/ProcessListeners.ts).
+    if (scope === undefined) {
+      return processEndListenersPending(this)
+        ? undefined
+        : this.emit({ type: "InstanceCompleted" })
+    }
     if (isActivationScope(this, scope)) return activationCompleted(this, scope)
     const node = this.node(scope.nodeId)
     const subprocessToken = this.state.tokens[scope.tokenId]!

@@ -27,7 +27,7 @@ const problemsOf = async (xml: string) => {
 }
 
 describe("extensions the engine does not execute", () => {
-  it("refuses process execution listeners and unexecuted task listeners, naming the element", async () => {
+  it("refuses unexecuted task listeners, naming the element (process execution listeners deploy)", async () => {
     const processLevel = await problemsOf(model(
       `<zeebe:executionListeners><zeebe:executionListener eventType="start" type="audit" /></zeebe:executionListeners>`,
       `<bpmn:userTask id="t"><bpmn:extensionElements><zeebe:userTask /><zeebe:taskListeners>
@@ -35,7 +35,10 @@ describe("extensions the engine does not execute", () => {
       </bpmn:userTask>`
     ))
     expect(processLevel).toEqual([
-      { elementId: "p", message: expect.stringContaining("execution listeners (zeebe:executionListeners)") }
+      {
+        elementId: "t",
+        message: expect.stringContaining(`user task listeners (zeebe:taskListeners) of eventType "escalating"`)
+      }
     ])
     const taskLevel = await problemsOf(model(
       "",

@@ -19,10 +19,11 @@ import type { Run } from "../Run.ts"
 
 type JobResult = NonNullable<Extract<InstanceCommand, { type: "CompleteJob" }>["result"]>
 
-const createListenerJob = (
+/** A listener's job, held by the token (`node`: the element it listens to, or the process by its id). */
+export const createListenerJob = (
   run: Run,
   token: Token,
-  node: GraphNode,
+  node: { readonly id: string },
   listener: ListenerDefinition,
   progress: ListenerProgress,
   variables: Readonly<Record<string, unknown>>

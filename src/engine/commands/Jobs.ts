@@ -1,10 +1,14 @@
 // Commands about a job other than its completion (commands/Waits.ts): a business error thrown, a failure (with
 // retries left, or dead-lettered into an incident), new retries.
+import { isProcessListener } from "../behaviours/ProcessListeners.ts"
 import { Rejected } from "../Rejected.ts"
 import type { CommandHandler } from "./Handler.ts"
 
 export const throwError: CommandHandler<"ThrowError"> = (run, command, status) => {
   const token = run.tokenWaitingFor("job", command.jobId)
+  if (isProcessListener(run, token)) {
+    throw new Rejected("INVALID_STATE", `job ${command.jobId} is a process execution listener's: it throws no error`)
+  }
   if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
   run.emit({
     type: "JobErrorThrown",

@@ -21,6 +21,9 @@ export function migrateFrom(
   if (status === "COMPLETED" || status === "CANCELED") {
     throw new Rejected("INVALID_STATE", `process instance ${run.state.instanceId} is ${status.toLowerCase()}`)
   }
+  if (Object.values(run.state.tokens).some((token) => token.nodeId === source.key && !(token.nodeId in source.nodes))) {
+    throw new Rejected("INVALID_STATE", "the process's execution listeners are running: migrate once they have run")
+  }
   const plan = planMigration(source, run.graph, run.state, command.mappings)
   if (!plan.ok) throw new Rejected("INVALID_ARGUMENT", plan.problems.join("; "))
   run.emit({ type: "InstanceMigrated", targetDeploymentId: command.targetDeploymentId, mappings: plan.mapping })

@@ -1,4 +1,5 @@
 // Resolving an incident: retry, skip the node, restart from a node, or roll the variables back.
+import { checkProcessListenerAction } from "../behaviours/ProcessListeners.ts"
 import type { InstanceCommand } from "../InstanceCommands.ts"
 import { visibleVariables } from "../InstanceState.ts"
 import { Rejected } from "../Rejected.ts"
@@ -16,6 +17,7 @@ export function resolveIncident(run: Run, command: Extract<InstanceCommand, { ty
   }
   const token = run.state.tokens[incident.tokenId]
   if (token === undefined) throw new Rejected("INVALID_STATE", `incident ${command.incidentId} has no token to resume`)
+  checkProcessListenerAction(run, token, command.action)
   if (command.restoreVariables !== undefined) {
     for (const name of Object.keys(run.state.variables)) {
       if (!(name in command.restoreVariables)) {
@@ -28,7 +30,6 @@ export function resolveIncident(run: Run, command: Extract<InstanceCommand, { ty
     run.propagate(token.scopeId, null, command.variables)
   }
   run.emit({ type: "IncidentResolved", incidentId: incident.id, nodeId: incident.nodeId })
-  const node = run.node(token.nodeId)
   if (command.action === "retry" && incident.jobId !== undefined) {
     return run.emit({
       type: "JobRetriesUpdated",
@@ -41,6 +42,7 @@ export function resolveIncident(run: Run, command: Extract<InstanceCommand, { ty
   if (incident.jobId !== undefined) {
     run.emit({ type: "JobCanceled", tokenId: token.id, nodeId: token.nodeId, jobId: incident.jobId })
   }
+  const node = run.node(token.nodeId)
   // What the node opened before it failed goes; a retry opens it again.
   run.closeBoundaries(token.id)
   if (node.type === "startEvent") run.closeEventStarts(token.scopeId)

@@ -3,6 +3,7 @@
 // instead. While the instance is suspended the answer is held and applied on resume, in arrival order.
 import { isController, workerAnswered } from "../behaviours/AdHocWorker.ts"
 import { listenerJobCompleted, startTaskListeners } from "../behaviours/Listeners.ts"
+import { isProcessListener, processListenerCompleted } from "../behaviours/ProcessListeners.ts"
 import type { InstanceState, Token } from "../InstanceState.ts"
 import { Rejected } from "../Rejected.ts"
 import type { Run } from "../Run.ts"
@@ -54,6 +55,10 @@ export const answerWait = (run: Run, command: Answer, status: InstanceState["sta
   }
   const token = waitingToken(run, command)
   if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
+  if (command.type === "CompleteJob" && isProcessListener(run, token)) {
+    processListenerCompleted(run, token, command.jobId, command.variables, command.result)
+    return run.drain()
+  }
   const node = run.node(token.nodeId)
   if (command.type === "CompleteJob" && node.type === "adHocSubProcess" && isController(run, token)) {
     return workerJobCompleted(run, token, command)
