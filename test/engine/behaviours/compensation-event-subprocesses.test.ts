@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest"
 import { compileDraft } from "../../../src/bpmn/CompileGraph.ts"
 import type { ProcessGraph } from "../../../src/bpmn/ProcessGraph.ts"
 import { readBpmnXml } from "../../../src/bpmn/ReadBpmnXml.ts"
+import { execute } from "../../../src/engine/Execute.ts"
+import { MAX_COMPENSABLE } from "../../../src/engine/InstanceState.ts"
 import { scenario } from "../../support/EngineScenario.ts"
 
 const task = (id: string, extra = "") =>
@@ -168,6 +170,57 @@ describe("compensation event subprocesses", () => {
     complete(s, "undo-car")
     expect(s.state.status).toBe("COMPLETED")
     expect(jobsCreated(s)).not.toContain("refund")
+  })
+})
+
+describe("the records kept with a subprocess", () => {
+  it("count toward the budget: the oldest record is dropped with all it keeps", async () => {
+    const graph = await graphOf(model())
+    const instanceId = "00000000-0000-7000-8000-000000000003"
+    const started = execute(graph, instanceId, undefined, { type: "StartInstance", variables: { trip: "T-1" } })
+    if (!started.ok) throw new Error("not started")
+    const inner = Array.from({ length: MAX_COMPENSABLE - 1 }, (_, i) => ({
+      nodeId: "flight",
+      scopeId: "old-scope",
+      variables: { i }
+    }))
+    const full = { ...started.state, compensable: [{ nodeId: "booking", scopeId: instanceId, variables: {}, inner }] }
+    const token = Object.values(full.tokens).find((t) => t.wait?.kind === "job")!
+    const jobId = token.wait?.kind === "job" ? token.wait.jobId : ""
+    const result = execute(graph, instanceId, full, { type: "CompleteJob", jobId, variables: {} })
+    if (!result.ok) throw new Error(JSON.stringify(result))
+    expect(result.events.filter((e) => e.type === "CompensableDropped")).toEqual([
+      { type: "CompensableDropped", nodeId: "booking", scopeId: instanceId, limit: MAX_COMPENSABLE }
+    ])
+    expect(result.state.compensable?.map((c) => c.nodeId)).toEqual(["flight"])
+  })
+
+  it("a throw event naming an outer subprocess reaches the event subprocess of one inside it", async () => {
+    const xml = model({
+      throwEvent: `<bpmn:intermediateThrowEvent id="undo"><bpmn:compensateEventDefinition activityRef="outer" />
+        </bpmn:intermediateThrowEvent>`
+    })
+      .replace(
+        `<bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="booking" />`,
+        `<bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="outer" />
+        <bpmn:subProcess id="outer"><bpmn:startEvent id="o-start" />
+        <bpmn:sequenceFlow id="o1" sourceRef="o-start" targetRef="booking" />`
+      )
+      .replace(
+        `<bpmn:sequenceFlow id="f2" sourceRef="booking" targetRef="car" />`,
+        `<bpmn:sequenceFlow id="o2" sourceRef="booking" targetRef="o-end" />
+        <bpmn:endEvent id="o-end" /></bpmn:subProcess>
+        <bpmn:sequenceFlow id="f2" sourceRef="outer" targetRef="car" />`
+      )
+    const s = scenario(await graphOf(xml))
+    book(s)
+    expect(waitingJobs(s)).toEqual(["refund"])
+    const refund = s.events.find((e) => e.type === "JobCreated" && e.nodeId === "refund")
+    expect(refund).toMatchObject({ variables: { bookingRef: "T-1-B" } })
+    complete(s, "refund")
+    expect(s.state.status).toBe("COMPLETED")
+    expect(jobsCreated(s)).not.toContain("undo-car")
+    expect(jobsCreated(s)).not.toContain("undo-hotel")
   })
 })
 
