@@ -1,7 +1,9 @@
 // Compensation (BPMN 10.5.6, as Camunda 8.5+ runs it), at deploy: a compensation boundary event is not a path of its
 // own — it names, by association, the handler that undoes its activity. The boundary events are taken out of the
 // draft, and the graph records each activity's handler, the handlers themselves, and what each compensation throw
-// event compensates. The compiler does the rest of its checks as for any element.
+// event compensates, and the compensation event subprocesses (CompensationSubprocesses.ts). The compiler does the rest
+// of its checks as for any element.
+import { compensationSubprocessesOf } from "./CompensationSubprocesses.ts"
 import type { Draft, DraftNode } from "./Draft.ts"
 import { BOUNDARY_HOSTS } from "./ElementKinds.ts"
 import { isActivity, isThrowEvent } from "./GraphNodes.ts"
@@ -38,28 +40,9 @@ export const compileWithCompensation = (draft: Draft, compile: (draft: Draft) =>
       problem(boundary.id, `compensation of multi-instance ${attachedTo} is not supported yet`)
     } else handlerOf.set(attachedTo, handler.id)
   }
-  // Subprocesses with a compensated activity inside (at any depth): a throw event may name them (activityRef).
-  const containing = new Set<string>()
-  for (const activity of handlerOf.keys()) {
-    for (let scope = byId.get(activity)?.scope; scope != null; scope = byId.get(scope)?.scope) containing.add(scope)
-  }
-  const handlers = new Set(handlerOf.values())
-  for (const node of draft.nodes.filter((n) => n.forCompensation === true)) {
-    if (!handlers.has(node.id)) problem(node.id, `compensation handler ${node.id} is not associated with any activity`)
-    if (draft.flows.some((f) => f.source === node.id || f.target === node.id)) {
-      problem(node.id, `compensation handler ${node.id} cannot have sequence flows`)
-    }
-  }
-  for (const node of draft.nodes.filter(isCompensationThrow)) {
-    const target = node.compensateActivity ?? null
-    const compensable = target !== null && (handlerOf.has(target) || containing.has(target))
-    if (target !== null && (!compensable || byId.get(target)?.scope !== node.scope)) {
-      problem(
-        node.id,
-        `${node.id} compensates ${target}, which is no activity with a compensation handler (or subprocess with one inside) in its scope`
-      )
-    }
-  }
+  const subprocesses = compensationSubprocessesOf(draft, byId, new Set(handlerOf.keys()), problem)
+  checkHandlers(draft, new Set(handlerOf.values()), problem)
+  checkThrows(draft, byId, handlerOf, subprocesses, problem)
   const compiled = compile({ ...draft, nodes: draft.nodes.filter((n) => !isCompensationBoundary(n)) })
   if (!compiled.ok || problems.length > 0) {
     return { ok: false, problems: [...(compiled.ok ? [] : compiled.problems), ...problems] }
@@ -68,15 +51,64 @@ export const compileWithCompensation = (draft: Draft, compile: (draft: Draft) =>
   for (const [id, node] of Object.entries(compiled.graph.nodes)) {
     const draftNode = byId.get(id)!
     const handlerId = handlerOf.get(id)
+    const compensationSubprocessId = subprocesses.get(id)
+    // A compensation event subprocess is run only by compensation, as a handler is.
+    const forCompensation = draftNode.forCompensation === true || [...subprocesses.values()].includes(id)
     nodes[id] = isActivity(node)
       ? {
         ...node,
         ...(handlerId === undefined ? {} : { compensation: { handlerId } }),
-        ...(draftNode.forCompensation === true ? { forCompensation: true } : {})
+        ...(forCompensation ? { forCompensation: true } : {}),
+        ...(compensationSubprocessId === undefined ? {} : { compensationSubprocessId })
       }
       : isThrowEvent(node) && isCompensationThrow(draftNode)
       ? { ...node, compensationThrow: { activityId: draftNode.compensateActivity ?? null } }
       : node
   }
   return { ok: true, graph: { ...compiled.graph, nodes } }
+}
+
+type Report = (elementId: string, message: string) => void
+
+/** Every handler is named by one activity, and has no sequence flows. */
+const checkHandlers = (draft: Draft, handlers: ReadonlySet<string>, problem: Report) => {
+  for (const node of draft.nodes.filter((n) => n.forCompensation === true)) {
+    if (!handlers.has(node.id)) problem(node.id, `compensation handler ${node.id} is not associated with any activity`)
+    if (draft.flows.some((f) => f.source === node.id || f.target === node.id)) {
+      problem(node.id, `compensation handler ${node.id} cannot have sequence flows`)
+    }
+  }
+}
+
+/**
+ * A throw event's activityRef names an activity of its scope that can be compensated: one with a handler, a
+ * subprocess with a compensation event subprocess, or a subprocess with one of those inside (at any depth). Inside a
+ * compensation event subprocess, it names one of the subprocess being compensated.
+ */
+const checkThrows = (
+  draft: Draft,
+  byId: ReadonlyMap<string, DraftNode>,
+  handlerOf: ReadonlyMap<string, string>,
+  subprocesses: ReadonlyMap<string, string>,
+  problem: Report
+) => {
+  const containing = new Set<string>()
+  for (const activity of [...handlerOf.keys(), ...subprocesses.keys()]) {
+    for (let scope = byId.get(activity)?.scope; scope != null; scope = byId.get(scope)?.scope) containing.add(scope)
+  }
+  const compensatedBy = new Map([...subprocesses].map(([host, eventSubprocess]) => [eventSubprocess, host]))
+  for (const node of draft.nodes.filter(isCompensationThrow)) {
+    const target = node.compensateActivity ?? null
+    if (target === null) continue
+    const compensable = handlerOf.has(target) || subprocesses.has(target) || containing.has(target)
+    const targetScope = byId.get(target)?.scope
+    const inScope = targetScope === node.scope ||
+      (node.scope != null && targetScope != null && compensatedBy.get(node.scope) === targetScope)
+    if (!compensable || !inScope) {
+      problem(
+        node.id,
+        `${node.id} compensates ${target}, which is no activity with a compensation handler (or subprocess with one inside) in its scope`
+      )
+    }
+  }
 }

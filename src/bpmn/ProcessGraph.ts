@@ -249,6 +249,11 @@ export interface SubProcessNode extends ActivityBase<"subProcess"> {
   readonly triggeredByEvent?: boolean | undefined
   /** The start events of the event subprocesses directly inside it. */
   readonly eventStartIds?: ReadonlyArray<string> | undefined
+  /**
+   * Its compensation event subprocess (directly inside it): when the completed subprocess is compensated, that runs
+   * instead of the handlers of the activities completed inside it (the event subprocess is `forCompensation`).
+   */
+  readonly compensationSubprocessId?: string | undefined
 }
 
 export interface AdHocSubProcessNode extends ActivityBase<"adHocSubProcess"> {

@@ -52,6 +52,11 @@ export interface Compensable {
    * records of its scope move to the enclosing one (absent: the activity is directly in its scope).
    */
   readonly within?: ReadonlyArray<string> | undefined
+  /**
+   * A completed subprocess with a compensation event subprocess: the records of the activities completed inside it,
+   * kept with it (its event subprocess compensates them, not a throw event outside). Its `variables` are its own.
+   */
+  readonly inner?: ReadonlyArray<Compensable> | undefined
 }
 
 /**

@@ -8,11 +8,14 @@ import { activityBase, type ElementContext } from "./ElementContext.ts"
 import { eventRoleOf, understood } from "./EventDefinitions.ts"
 import { compileJob, openActivity } from "./Tasks.ts"
 
-/** The start events of the event subprocesses directly inside a scope (null: the process). */
+/**
+ * The start events of the event subprocesses directly inside a scope (null: the process), armed while it runs. Not a
+ * compensation start event: compensation starts its event subprocess once the scope has completed (Compensation.ts).
+ */
 export const eventStartsIn = (draft: Draft, byId: ReadonlyMap<string, DraftNode>, scopeId: string | null) =>
   draft.nodes.filter((n) =>
     n.type === "startEvent" && n.scope != null && byId.get(n.scope)?.triggeredByEvent === true &&
-    (byId.get(n.scope)!.scope ?? null) === scopeId
+    (byId.get(n.scope)!.scope ?? null) === scopeId && !(n.eventDefinitions ?? []).includes("compensation")
   ).map((n) => n.id)
 
 export const compileSubProcess = (ctx: ElementContext): SubProcessNode | null => {

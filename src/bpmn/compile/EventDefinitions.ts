@@ -22,6 +22,8 @@ export interface EventRole {
   /** Link events (BPMN 10.5.6): a throw link continues at the catch link of the same name in the same scope. */
   readonly linkThrow: boolean
   readonly linkCatch: boolean
+  /** The compensation start event of a compensation event subprocess (run when its enclosing subprocess is compensated). */
+  readonly compensationStart: boolean
   /** Process-level start events of a kind: each starts instances (a message start when its message is published). */
   readonly messageStart: boolean
   readonly signalStart: boolean
@@ -54,6 +56,7 @@ export const eventRoleOf = ({ type, scope, kind, byId }: ElementContext): EventR
     throwsMessage: throwing && kind === "message",
     linkThrow: type === "intermediateThrowEvent" && kind === "link",
     linkCatch: type === "intermediateCatchEvent" && kind === "link",
+    compensationStart: eventSubprocess !== null && kind === "compensation",
     messageStart: processStart && kind === "message",
     signalStart: processStart && kind === "signal",
     conditionalStart: processStart && kind === "conditional",
@@ -94,7 +97,7 @@ export const understood = (ctx: ElementContext, role: EventRole): boolean => {
   const known = role.waitsForMessage || role.waitsForSignal || role.waitsForTimer || role.waitsForCondition ||
     role.catchesError || role.throwsError || role.throwsSignal || role.throwsMessage || role.messageStart ||
     role.signalStart || role.conditionalStart || role.timerStart || role.linkThrow || role.linkCatch ||
-    role.catchesEscalation || role.throwsEscalation ||
+    role.catchesEscalation || role.throwsEscalation || role.compensationStart ||
     (kind === "compensation" && (type === "endEvent" || type === "intermediateThrowEvent"))
   if (known || kind === null) return true
   ctx.problem(

@@ -4,21 +4,32 @@
 // variables its activity had, and the throw event goes on once the last one has completed. Each activity is undone
 // at most once. A completed embedded subprocess hands its records to the enclosing scope: compensating it there (all,
 // or by its id) runs the handlers of the activities completed inside it too, after its own handler if it has one (it
-// completed last). At most MAX_COMPENSABLE records are kept per instance: beyond, the oldest is dropped.
+// completed last). A subprocess with a compensation event subprocess keeps its records instead: compensating it runs
+// that event subprocess (CompensationSubprocesses.ts). At most MAX_COMPENSABLE records are kept per instance (those
+// kept inside a subprocess's count): beyond, the oldest is dropped.
 import { isActivity } from "../../bpmn/GraphNodes.ts"
 import type { ActivityNode } from "../../bpmn/ProcessGraph.ts"
 import { finishEndEvent } from "../elements/events/EndEventCompletion.ts"
 import { type Compensable, MAX_COMPENSABLE, type Scope, type Token, visibleVariables } from "../InstanceState.ts"
 import type { Run } from "../Run.ts"
+import { startCompensationSubprocess } from "./CompensationSubprocesses.ts"
 import { endListenersPending } from "./Listeners.ts"
+
+/** How many records a list holds, those kept inside subprocess records included. */
+const countOf = (list: ReadonlyArray<Compensable>): number => list.reduce((n, c) => n + 1 + countOf(c.inner ?? []), 0)
+
+/** Room for one more record: the oldest are dropped while the records are at their limit. */
+const makeRoom = (run: Run) => {
+  for (let list = run.state.compensable ?? []; list.length > 0 && countOf(list) >= MAX_COMPENSABLE;) {
+    run.emit({ type: "CompensableDropped", nodeId: list[0]!.nodeId, scopeId: list[0]!.scopeId, limit: MAX_COMPENSABLE })
+    list = run.state.compensable ?? []
+  }
+}
 
 /** Records a completed activity that has a compensation handler. */
 export function recordCompensable(run: Run, token: Token, node: ActivityNode): void {
   if (node.compensation === undefined) return
-  const oldest = run.state.compensable?.[0]
-  if (oldest !== undefined && run.state.compensable!.length >= MAX_COMPENSABLE) {
-    run.emit({ type: "CompensableDropped", nodeId: oldest.nodeId, scopeId: oldest.scopeId, limit: MAX_COMPENSABLE })
-  }
+  makeRoom(run)
   run.emit({
     type: "CompensableCompleted",
     tokenId: token.id,
@@ -28,19 +39,32 @@ export function recordCompensable(run: Run, token: Token, node: ActivityNode): v
   })
 }
 
-/** A subprocess's scope completed: its compensation records move to the enclosing scope. */
+/**
+ * A subprocess's scope completed: its compensation records move to the enclosing scope — with a compensation event
+ * subprocess, inside one record of the subprocess with its variables. A compensation event subprocess's own records
+ * end with it (ScopeClosed).
+ */
 export function liftCompensable(run: Run, scope: Scope): void {
-  if (!(run.state.compensable ?? []).some((c) => c.scopeId === scope.id)) return
+  const node = run.node(scope.nodeId)
+  if (isActivity(node) && node.forCompensation === true) return
+  const kept = node.type === "subProcess" && node.compensationSubprocessId !== undefined
+  if (!kept && !(run.state.compensable ?? []).some((c) => c.scopeId === scope.id)) return
+  if (kept) makeRoom(run)
+  const variables = run.state.scopes[scope.id]?.variables ?? scope.variables
   run.emit({
     type: "CompensableScopeCompleted",
     scopeId: scope.id,
     parentScopeId: scope.parentId,
-    nodeId: scope.nodeId
+    nodeId: scope.nodeId,
+    ...(kept ? { subprocessRecord: { variables } } : {})
   })
 }
 
 const runHandler = (run: Run, throwToken: Token, record: Compensable) => {
   const activity = run.node(record.nodeId)
+  if (activity.type === "subProcess" && activity.compensationSubprocessId !== undefined) {
+    return startCompensationSubprocess(run, throwToken, record, activity.compensationSubprocessId)
+  }
   // Only activities with a handler are recorded (recordCompensable).
   const handlerId = isActivity(activity) ? activity.compensation?.handlerId : undefined
   if (handlerId === undefined) throw new Error(`graph node ${record.nodeId} has no compensation handler`)

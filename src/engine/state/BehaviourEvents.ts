@@ -21,6 +21,21 @@ export type BehaviourEvent =
     readonly scopeId: string
     readonly parentScopeId: string
     readonly nodeId: string
+    /**
+     * A subprocess with a compensation event subprocess: one record of it instead (its variables as it completed with
+     * them), holding the records of its scope (`inner`).
+     */
+    readonly subprocessRecord?: { readonly variables: Readonly<Record<string, unknown>> } | undefined
+  }
+  /**
+   * A compensation event subprocess started (its scope opened): the records kept with the subprocess it compensates
+   * are restored into its scope, where a compensation throw event compensates them.
+   */
+  | {
+    readonly type: "CompensableRestored"
+    readonly scopeId: string
+    readonly nodeId: string
+    readonly records: ReadonlyArray<Compensable>
   }
   /** The compensation records were at their limit (MAX_COMPENSABLE): the oldest is dropped, no longer compensable. */
   | {

@@ -1,6 +1,7 @@
 // Compensation's state: the completed activities that can still be compensated, and the handlers a throw event waits
 // for. A compensated activity leaves the list (it is undone once); when an embedded subprocess completes, the records
-// of its scope move to the enclosing one; when a scope ends otherwise (terminated), its records go (ScopeClosed, in
+// of its scope move to the enclosing one (with a compensation event subprocess: kept inside one record of the
+// subprocess, restored into the event subprocess's scope when it runs); when a scope ends otherwise (terminated), its records go (ScopeClosed, in
 // the scopes' appliers); over MAX_COMPENSABLE, the oldest is dropped.
 import type { Compensable } from "../../InstanceState.ts"
 import type { Appliers } from "../Apply.ts"
@@ -26,13 +27,31 @@ export const compensationAppliers = {
       variables: event.variables
     }]
   }),
-  CompensableScopeCompleted: (state, event) => ({
+  CompensableScopeCompleted: (state, event) => {
+    const list = state.compensable ?? []
+    if (event.subprocessRecord === undefined) {
+      return {
+        ...state,
+        compensable: list.map((c) =>
+          c.scopeId === event.scopeId
+            ? { ...c, scopeId: event.parentScopeId, within: [...(c.within ?? []), event.nodeId] }
+            : c
+        )
+      }
+    }
+    const inner = list.filter((c) => c.scopeId === event.scopeId)
+    const record = { nodeId: event.nodeId, scopeId: event.parentScopeId, variables: event.subprocessRecord.variables }
+    return {
+      ...state,
+      compensable: [
+        ...list.filter((c) => c.scopeId !== event.scopeId),
+        inner.length === 0 ? record : { ...record, inner }
+      ]
+    }
+  },
+  CompensableRestored: (state, event) => ({
     ...state,
-    compensable: (state.compensable ?? []).map((c) =>
-      c.scopeId === event.scopeId
-        ? { ...c, scopeId: event.parentScopeId, within: [...(c.within ?? []), event.nodeId] }
-        : c
-    )
+    compensable: [...(state.compensable ?? []), ...event.records.map((c) => ({ ...c, scopeId: event.scopeId }))]
   }),
   CompensableDropped: (state) => ({ ...state, compensable: (state.compensable ?? []).slice(1) }),
   CompensationStarted: (state, event) => ({
