@@ -148,14 +148,14 @@ describe.runIf(databaseUrl !== undefined)("three nodes behind a round-robin clie
             killedAt = performance.now()
             await stopService(nodes[1]!, "SIGKILL")
             nodes[1] = undefined
-            await Promise.all([starts, work])
-            // Failover: starts spread over every shard, the dead node's too; how long until they all answered.
-            await Promise.all(Array.from({ length: 20 }, (_, k) => startOne(TOTAL + k)))
-            console.log(
-              `failover: starts on every shard answered ${
-                Math.round(performance.now() - killedAt)
-              } ms after the SIGKILL`
+            // Failover: starts spread over every shard, the dead node's too, sent at once beside the wave in flight;
+            // how long until they all answered. (Measured after the wave, it would count the wave's own sequential
+            // completions and publishes too.)
+            const probe = Promise.all(Array.from({ length: 20 }, (_, k) => startOne(TOTAL + k))).then(() =>
+              performance.now() - killedAt
             )
+            const [failover] = await Promise.all([probe, starts, work])
+            console.log(`failover: starts on every shard answered ${Math.round(failover)} ms after the SIGKILL`)
           }
           if (wave === 7) {
             // Another node is stopped gracefully while this wave is in flight: it answers 503 at once (the client sends
