@@ -1,8 +1,9 @@
 // The instance list's filter by one variable (GET /process-instances?variableName=&variableValue=): the instances
 // whose own (root-scope) variables hold that name — with that value when one is given. The value is JSON
 // (`"open"`, `42`, `true`, `{"a":1}`); text that is not JSON is taken as a string (`variableValue=open`). Both are
-// bounded; a value without a name is a 400 naming the field.
+// bounded (length, and what a jsonb can hold); a value without a name is a 400 naming the field.
 import { Effect } from "effect"
+import { jsonValueProblem } from "../persistence/StorableJson.ts"
 import { type ValidationError, validationError } from "../schema/ApiErrors.ts"
 
 export const MAX_VARIABLE_NAME = 200
@@ -30,9 +31,16 @@ export const variableFilter = (
   if (value.length > MAX_VARIABLE_VALUE) {
     return Effect.fail(validationError("variableValue", `longer than ${MAX_VARIABLE_VALUE} characters`, "TOO_LONG"))
   }
+  let parsed: unknown
   try {
-    return Effect.succeed({ name, value: JSON.parse(value) as unknown })
+    parsed = JSON.parse(value)
   } catch {
-    return Effect.succeed({ name, value })
+    parsed = value
   }
+  // What PostgreSQL cannot hold in a jsonb (an escaped NUL, a lone surrogate, nesting past the budget) matches nothing
+  // stored and would fail the query: refused, naming the parameter.
+  const problem = jsonValueProblem(parsed, "variableValue")
+  return problem === undefined
+    ? Effect.succeed({ name, value: parsed })
+    : Effect.fail(validationError("variableValue", problem.message, "NOT_STORABLE"))
 }

@@ -55,5 +55,11 @@ describe("the instance list filtered by a variable", () => {
     const longValue = await owner.get(`/process-instances?variableName=n&variableValue=${"v".repeat(4097)}`)
     expect(longValue.status).toBe(400)
     expect(longValue.body.errors[0].field).toBe("variableValue")
+    // JSON a jsonb cannot hold (an escaped NUL, nesting past the budget) is refused, not sent to the database.
+    for (const value of ["\"a\\u0000b\"", "[".repeat(2000) + "]".repeat(2000)]) {
+      const refused = await owner.get(`/process-instances?variableName=n&variableValue=${encodeURIComponent(value)}`)
+      expect(refused.status).toBe(400)
+      expect(refused.body.errors[0].field).toBe("variableValue")
+    }
   })
 })
