@@ -6,7 +6,7 @@
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { execute, type ExecuteResult } from "./Execute.ts"
 import type { InstanceCommand } from "./InstanceCommands.ts"
-import type { InstanceState, Token } from "./InstanceState.ts"
+import type { InstanceState } from "./InstanceState.ts"
 import { answerFor } from "./WaitAnswers.ts"
 
 export interface PlayStep {

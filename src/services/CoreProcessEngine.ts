@@ -1,9 +1,8 @@
 // ProcessEngine over the pure core (src/engine): runs a command, and derives from its events the history entries; the
 // host writes its projections from the events themselves (persistence/projections).
 import { Layer } from "effect"
-import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { execute, type ExecuteResult, migrate } from "../engine/Execute.ts"
-import { type InstanceEvent, type InstanceState, replay, variablesWithScope } from "../engine/InstanceState.ts"
+import { type InstanceEvent, replay, variablesWithScope } from "../engine/InstanceState.ts"
 import { planMigration } from "../engine/Migration.ts"
 import { simulate } from "../engine/Simulator.ts"
 import { type EngineOutcome, type EngineRejection, type HistoryEvent, ProcessEngine } from "./ProcessEngine.ts"

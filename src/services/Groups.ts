@@ -8,7 +8,7 @@ import { type Conflict, conflict, NotFound, notFound } from "../schema/ApiErrors
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Group, GroupMember } from "../schema/Groups.ts"
 import type { GroupId, UserId } from "../schema/ResourceIds.ts"
-import { isUuid, newId } from "./Ids.ts"
+import { newId } from "./Ids.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
 import { Users } from "./Users.ts"
 

@@ -3,7 +3,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
-import { type ValidationError, validationError } from "../schema/ApiErrors.ts"
+import type { ValidationError } from "../schema/ApiErrors.ts"
 import type { Insights as InsightsResult, InsightsReport } from "../schema/Insights.ts"
 import { queryInstant } from "./QueryInstant.ts"
 import { nowMillis } from "./Time.ts"

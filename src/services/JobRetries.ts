@@ -6,11 +6,10 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal } from "../auth/Principal.ts"
-import { fromJson, toJson } from "../persistence/SqlValues.ts"
+import { fromJson } from "../persistence/SqlValues.ts"
 import {
   type BusinessError,
   type Conflict,
-  conflict,
   type NotFound,
   notFound,
   type ValidationError

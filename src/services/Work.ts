@@ -7,9 +7,7 @@ import { Clock, Context, Effect, Layer, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal, type Principal } from "../auth/Principal.ts"
-import { AppConfig } from "../config.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
-import { countOf, fromJson } from "../persistence/SqlValues.ts"
 import {
   type BusinessError,
   businessError,
@@ -21,16 +19,15 @@ import {
 } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { JobId, TaskId } from "../schema/ResourceIds.ts"
-import type { AdHocJobResult, Incident, Job, RetryPolicy, TaskSort, UserTask } from "../schema/Work.ts"
+import type { AdHocJobResult, Incident, Job, TaskSort, UserTask } from "../schema/Work.ts"
 import { sendToEntity } from "./EntitySend.ts"
 import { isUuid } from "./Ids.ts"
-import { type IncidentRow, toIncident } from "./IncidentRows.ts"
-import { type ActivationRequest, DEFAULT_LOCK_MS, type JobRow, makeJobActivation, toJob } from "./JobActivation.ts"
+import { toIncident } from "./IncidentRows.ts"
+import { type ActivationRequest, makeJobActivation, toJob } from "./JobActivation.ts"
 import { JobAvailability } from "./JobAvailability.ts"
 import { JobEntityClient } from "./JobEntityClient.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
 import { queryInstant } from "./QueryInstant.ts"
-import { backoffFor } from "./RetryBackoff.ts"
 import { taskOrder, type TaskRow, toTask } from "./TaskRows.ts"
 import { nowMillis } from "./Time.ts"
 
@@ -121,7 +118,6 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const instances = yield* ProcessInstances
-      const config = yield* AppConfig
       const availability = yield* JobAvailability
 
       const taskById = (id: TaskId) =>

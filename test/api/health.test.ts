@@ -1,5 +1,4 @@
 // GET /api/v1/health: public, enveloped; 200 with database and cluster status, 503 when the database is down.
-import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { DatabaseInfo } from "../../src/persistence/Database.ts"
 import { send } from "../support/Client.ts"

@@ -68,7 +68,7 @@ const cycleRefused = "repeating timers (timeCycle) are not supported: a timer fi
 
 /** A catch event waits for something this engine executes; an event subprocess's start needs a definition. */
 export const catchable = (ctx: ElementContext, role: EventRole): boolean => {
-  const { id, type, scope, node } = ctx
+  const { type, scope, node } = ctx
   if (
     role.catching && !role.waitsForMessage && !role.waitsForSignal && !role.waitsForTimer && !role.catchesError &&
     !role.catchesEscalation && !role.waitsForCondition && !role.linkCatch

@@ -1,7 +1,7 @@
 // Unit tests of the pure core: boundary events.
 import { describe, expect, it } from "vitest"
 import type { InstanceEvent } from "../../../src/engine/InstanceState.ts"
-import { scenario, serviceTask } from "../../support/EngineScenario.ts"
+import { scenario } from "../../support/EngineScenario.ts"
 import { graphOf } from "../../support/Graphs.ts"
 
 describe("boundary events", () => {

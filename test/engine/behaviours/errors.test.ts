@@ -1,6 +1,6 @@
 // Unit tests of the pure core: error events.
 import { describe, expect, it } from "vitest"
-import { scenario, serviceTask } from "../../support/EngineScenario.ts"
+import { scenario } from "../../support/EngineScenario.ts"
 import { graphOf } from "../../support/Graphs.ts"
 
 describe("error events", () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { compileDraft } from "../../../../src/bpmn/CompileGraph.ts"
 import { readJsonGraph } from "../../../../src/bpmn/JsonGraph.ts"
 import type { InstanceEvent } from "../../../../src/engine/InstanceState.ts"
-import { scenario, serviceTask } from "../../../support/EngineScenario.ts"
+import { scenario } from "../../../support/EngineScenario.ts"
 import { graphOf } from "../../../support/Graphs.ts"
 
 describe("event-based gateway", () => {
