@@ -2,12 +2,10 @@
 // that has one runs it instead of the handlers of the activities completed inside, with the subprocess's variables as
 // they were when it completed; a compensation throw event inside it compensates those activities.
 import { describe, expect, it } from "vitest"
-import { compileDraft } from "../../../src/bpmn/CompileGraph.ts"
-import type { ProcessGraph } from "../../../src/bpmn/ProcessGraph.ts"
-import { readBpmnXml } from "../../../src/bpmn/ReadBpmnXml.ts"
 import { execute } from "../../../src/engine/Execute.ts"
 import { MAX_COMPENSABLE } from "../../../src/engine/InstanceState.ts"
 import { scenario } from "../../support/EngineScenario.ts"
+import { compileXml as compile, graphOfXml as graphOf } from "../../support/Graphs.ts"
 
 const task = (id: string, extra = "") =>
   `<bpmn:serviceTask id="${id}" ${extra}><bpmn:extensionElements><zeebe:taskDefinition type="${id}" /></bpmn:extensionElements></bpmn:serviceTask>`
@@ -64,15 +62,6 @@ const model = (options: { esp?: string; throwEvent?: string; extra?: string; boo
   </bpmn:process>
 </bpmn:definitions>`
 
-const compile = async (xml: string) => {
-  const read = await readBpmnXml(xml)
-  return read.ok ? compileDraft(read.draft) : { ok: false as const, problems: read.problems }
-}
-const graphOf = async (xml: string): Promise<ProcessGraph> => {
-  const compiled = await compile(xml)
-  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems))
-  return compiled.graph
-}
 const problemsOf = async (xml: string) => {
   const compiled = await compile(xml)
   return JSON.stringify(!compiled.ok && compiled.problems)

@@ -2,12 +2,10 @@
 // compensates the activities completed inside, in reverse order of completion, with the variables they had), the
 // records of terminated subprocesses going with them, and the budget of records kept per instance.
 import { describe, expect, it } from "vitest"
-import { compileDraft } from "../../../src/bpmn/CompileGraph.ts"
-import type { ProcessGraph } from "../../../src/bpmn/ProcessGraph.ts"
-import { readBpmnXml } from "../../../src/bpmn/ReadBpmnXml.ts"
 import { execute } from "../../../src/engine/Execute.ts"
 import { MAX_COMPENSABLE } from "../../../src/engine/InstanceState.ts"
 import { scenario } from "../../support/EngineScenario.ts"
+import { compileXml as compile, graphOfXml as graphOf } from "../../support/Graphs.ts"
 
 const task = (id: string, extra = "") =>
   `<bpmn:serviceTask id="${id}" ${extra}><bpmn:extensionElements><zeebe:taskDefinition type="${id}" /></bpmn:extensionElements></bpmn:serviceTask>`
@@ -46,16 +44,6 @@ const throwAll =
   `<bpmn:intermediateThrowEvent id="undo"><bpmn:compensateEventDefinition /></bpmn:intermediateThrowEvent>`
 const throwFor = (activity: string) =>
   `<bpmn:intermediateThrowEvent id="undo"><bpmn:compensateEventDefinition activityRef="${activity}" /></bpmn:intermediateThrowEvent>`
-
-const compile = async (xml: string) => {
-  const read = await readBpmnXml(xml)
-  return read.ok ? compileDraft(read.draft) : { ok: false as const, problems: read.problems }
-}
-const graphOf = async (xml: string): Promise<ProcessGraph> => {
-  const compiled = await compile(xml)
-  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems))
-  return compiled.graph
-}
 
 type Scenario = ReturnType<typeof scenario>
 const jobsCreated = (s: Scenario) => s.events.flatMap((e) => (e.type === "JobCreated" ? [e.nodeId] : []))

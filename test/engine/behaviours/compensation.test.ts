@@ -2,10 +2,8 @@
 // activities with a compensation handler are undone by a compensation throw event, in reverse order of completion,
 // each handler seeing the variables its activity had; an activity is undone once.
 import { describe, expect, it } from "vitest"
-import { compileDraft } from "../../../src/bpmn/CompileGraph.ts"
-import type { ProcessGraph } from "../../../src/bpmn/ProcessGraph.ts"
-import { readBpmnXml } from "../../../src/bpmn/ReadBpmnXml.ts"
 import { scenario } from "../../support/EngineScenario.ts"
+import { compileXml as compile, graphOfXml as graphOf } from "../../support/Graphs.ts"
 
 const task = (id: string, extra = "") =>
   `<bpmn:serviceTask id="${id}" ${extra}><bpmn:extensionElements><zeebe:taskDefinition type="${id}" /></bpmn:extensionElements></bpmn:serviceTask>`
@@ -33,16 +31,6 @@ const model = (throwEvent: string) =>
 const throwAll =
   `<bpmn:intermediateThrowEvent id="undo"><bpmn:compensateEventDefinition /></bpmn:intermediateThrowEvent>
   <bpmn:sequenceFlow id="f4" sourceRef="undo" targetRef="end" /><bpmn:endEvent id="end" />`
-
-const compile = async (xml: string) => {
-  const read = await readBpmnXml(xml)
-  return read.ok ? compileDraft(read.draft) : { ok: false as const, problems: read.problems }
-}
-const graphOf = async (xml: string): Promise<ProcessGraph> => {
-  const compiled = await compile(xml)
-  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems))
-  return compiled.graph
-}
 
 type Scenario = ReturnType<typeof scenario>
 const jobsCreated = (s: Scenario) => s.events.flatMap((e) => (e.type === "JobCreated" ? [e.nodeId] : []))

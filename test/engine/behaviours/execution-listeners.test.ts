@@ -1,10 +1,8 @@
 // Unit tests of the pure core: execution listeners (zeebe:executionListeners), read from BPMN XML. Start listeners
 // run in order before the element, end listeners after it and before it leaves; each is a job the token waits for.
 import { describe, expect, it } from "vitest"
-import { compileDraft } from "../../../src/bpmn/CompileGraph.ts"
-import type { ProcessGraph } from "../../../src/bpmn/ProcessGraph.ts"
-import { readBpmnXml } from "../../../src/bpmn/ReadBpmnXml.ts"
 import { scenario } from "../../support/EngineScenario.ts"
+import { compileXml as compile, graphOfXml as graphOf } from "../../support/Graphs.ts"
 
 const listeners = (...list: Array<[string, string]>) =>
   `<zeebe:executionListeners>${
@@ -17,16 +15,6 @@ const model = (body: string) =>
   xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
   <bpmn:process id="listened" isExecutable="true">${body}</bpmn:process>
 </bpmn:definitions>`
-
-const compile = async (xml: string) => {
-  const read = await readBpmnXml(xml)
-  return read.ok ? compileDraft(read.draft) : { ok: false as const, problems: read.problems }
-}
-const graphOf = async (xml: string): Promise<ProcessGraph> => {
-  const compiled = await compile(xml)
-  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems))
-  return compiled.graph
-}
 
 type Scenario = ReturnType<typeof scenario>
 const jobs = (s: Scenario) => s.events.flatMap((e) => (e.type === "JobCreated" ? [`${e.nodeId}:${e.jobType}`] : []))

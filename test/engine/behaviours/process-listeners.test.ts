@@ -3,10 +3,9 @@
 // ended and before the instance completes; each is a job of the process (its element id is the process id).
 import { describe, expect, it } from "vitest"
 import { compileDraft } from "../../../src/bpmn/CompileGraph.ts"
-import type { ProcessGraph } from "../../../src/bpmn/ProcessGraph.ts"
-import { readBpmnXml } from "../../../src/bpmn/ReadBpmnXml.ts"
 import { execute } from "../../../src/engine/Execute.ts"
 import { scenario } from "../../support/EngineScenario.ts"
+import { compileXml as compile, graphOfXml as graphOf } from "../../support/Graphs.ts"
 
 const listeners = (...list: Array<[string, string]>) =>
   `<zeebe:executionListeners>${
@@ -32,16 +31,6 @@ const model = (processListeners: string, body?: string) =>
   }
   </bpmn:process>
 </bpmn:definitions>`
-
-const compile = async (xml: string) => {
-  const read = await readBpmnXml(xml)
-  return read.ok ? compileDraft(read.draft) : { ok: false as const, problems: read.problems }
-}
-const graphOf = async (xml: string): Promise<ProcessGraph> => {
-  const compiled = await compile(xml)
-  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems))
-  return compiled.graph
-}
 
 type Scenario = ReturnType<typeof scenario>
 const jobs = (s: Scenario) => s.events.flatMap((e) => (e.type === "JobCreated" ? [`${e.nodeId}:${e.jobType}`] : []))

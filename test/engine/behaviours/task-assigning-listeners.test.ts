@@ -2,10 +2,8 @@
 // the 8.7 name "assignment" too): an assignment waits for them, in order; they may correct the assignee or deny it;
 // a task canceled while they run is canceled with them. An unknown eventType is refused at deploy.
 import { describe, expect, it } from "vitest"
-import { compileDraft } from "../../../src/bpmn/CompileGraph.ts"
-import type { ProcessGraph } from "../../../src/bpmn/ProcessGraph.ts"
-import { readBpmnXml } from "../../../src/bpmn/ReadBpmnXml.ts"
 import { scenario } from "../../support/EngineScenario.ts"
+import { compileXml as compile, graphOfXml as graphOf } from "../../support/Graphs.ts"
 
 const model = (listeners: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>
@@ -23,16 +21,6 @@ const model = (listeners: string) =>
 </bpmn:definitions>`
 const TWO = `<zeebe:taskListener eventType="assigning" type="audit" />
   <zeebe:taskListener eventType="assignment" type="route" />`
-
-const compile = async (xml: string) => {
-  const read = await readBpmnXml(xml)
-  return read.ok ? compileDraft(read.draft) : { ok: false as const, problems: read.problems }
-}
-const graphOf = async (xml: string): Promise<ProcessGraph> => {
-  const compiled = await compile(xml)
-  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems))
-  return compiled.graph
-}
 
 type Scenario = ReturnType<typeof scenario>
 const ok = (result: { ok: boolean }) => expect(result.ok, JSON.stringify(result)).toBe(true)

@@ -2,10 +2,8 @@
 // The task is canceled at once and the instance goes on; the listener jobs follow, held by a token in the nearest
 // scope still running (which waits for them). When the instance itself is canceled, they do not run.
 import { describe, expect, it } from "vitest"
-import { compileDraft } from "../../../src/bpmn/CompileGraph.ts"
-import type { ProcessGraph } from "../../../src/bpmn/ProcessGraph.ts"
-import { readBpmnXml } from "../../../src/bpmn/ReadBpmnXml.ts"
 import { scenario } from "../../support/EngineScenario.ts"
+import { graphOfXml as graphOf } from "../../support/Graphs.ts"
 
 const userTask = `<bpmn:userTask id="review">
   <bpmn:extensionElements><zeebe:userTask /><zeebe:taskListeners>
@@ -38,14 +36,6 @@ const nested = model(
     ${userTask}<bpmn:sequenceFlow id="s2" sourceRef="review" targetRef="s-end" /><bpmn:endEvent id="s-end" /></bpmn:subProcess>`,
   timer("work")
 )
-
-const graphOf = async (xml: string): Promise<ProcessGraph> => {
-  const read = await readBpmnXml(xml)
-  if (!read.ok) throw new Error(JSON.stringify(read.problems))
-  const compiled = compileDraft(read.draft)
-  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems))
-  return compiled.graph
-}
 
 type Scenario = ReturnType<typeof scenario>
 const ok = (result: { ok: boolean }) => expect(result.ok, JSON.stringify(result)).toBe(true)

@@ -2,10 +2,8 @@
 // eventType="updating"): an update of candidates, dates or priority waits for them, in order; they may correct the
 // changes or deny them. Without listeners an update is recorded at once; bad dates or priorities are refused.
 import { describe, expect, it } from "vitest"
-import { compileDraft } from "../../../src/bpmn/CompileGraph.ts"
-import type { ProcessGraph } from "../../../src/bpmn/ProcessGraph.ts"
-import { readBpmnXml } from "../../../src/bpmn/ReadBpmnXml.ts"
 import { scenario } from "../../support/EngineScenario.ts"
+import { graphOfXml as graphOf } from "../../support/Graphs.ts"
 
 const model = (listeners: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>
@@ -23,14 +21,6 @@ const model = (listeners: string) =>
 </bpmn:definitions>`
 const TWO = `<zeebe:taskListener eventType="updating" type="audit" />
   <zeebe:taskListener eventType="updating" type="policy" />`
-
-const graphOf = async (xml: string): Promise<ProcessGraph> => {
-  const read = await readBpmnXml(xml)
-  if (!read.ok) throw new Error(JSON.stringify(read.problems))
-  const compiled = compileDraft(read.draft)
-  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems))
-  return compiled.graph
-}
 
 type Scenario = ReturnType<typeof scenario>
 const ok = (result: { ok: boolean }) => expect(result.ok, JSON.stringify(result)).toBe(true)

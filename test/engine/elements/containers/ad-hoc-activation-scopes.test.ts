@@ -2,10 +2,8 @@
 // 8.8's inner instances): the worker's variables for it are that scope's locals, a variable it already has stays
 // there, the output element is read in it, and an error boundary of the subprocess still catches for the subprocess.
 import { describe, expect, it } from "vitest"
-import { compileDraft } from "../../../../src/bpmn/CompileGraph.ts"
-import type { ProcessGraph } from "../../../../src/bpmn/ProcessGraph.ts"
-import { readBpmnXml } from "../../../../src/bpmn/ReadBpmnXml.ts"
 import { scenario } from "../../../support/EngineScenario.ts"
+import { graphOfXml as graphOf } from "../../../support/Graphs.ts"
 
 const model = (adHoc: string, extra = "") =>
   `<?xml version="1.0" encoding="UTF-8"?>
@@ -29,14 +27,6 @@ const model = (adHoc: string, extra = "") =>
   </bpmn:process>
   <bpmn:error id="failed" errorCode="FAILED" />
 </bpmn:definitions>`
-
-const graphOf = async (xml: string): Promise<ProcessGraph> => {
-  const read = await readBpmnXml(xml)
-  if (!read.ok) throw new Error(JSON.stringify(read.problems))
-  const compiled = compileDraft(read.draft)
-  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems))
-  return compiled.graph
-}
 
 type Scenario = ReturnType<typeof scenario>
 const jobsAt = (s: Scenario, node: string) => s.waiting("job").filter((j) => j.node === node)

@@ -2,10 +2,8 @@
 // them: elements activated by activeElementsCollection, completion by condition or when no path is left,
 // cancelRemainingInstances, the output collection, incidents for bad collections, and deploy-time checks.
 import { describe, expect, it } from "vitest"
-import { compileDraft } from "../../../../src/bpmn/CompileGraph.ts"
-import type { ProcessGraph } from "../../../../src/bpmn/ProcessGraph.ts"
-import { readBpmnXml } from "../../../../src/bpmn/ReadBpmnXml.ts"
 import { scenario } from "../../../support/EngineScenario.ts"
+import { compileXml as compile, graphOfXml as graphOf } from "../../../support/Graphs.ts"
 
 const model = (adHoc: string, inner: string, attributes = "") =>
   `<?xml version="1.0" encoding="UTF-8"?>
@@ -32,18 +30,6 @@ const task = (id: string, output = "") =>
 /** Two tools, and a chain: search, then summarize (summarize cannot be activated on its own). */
 const TOOLS = `${task("search")}${task("summarize")}${task("lookup")}
   <bpmn:sequenceFlow id="i1" sourceRef="search" targetRef="summarize" />`
-
-const compile = async (xml: string) => {
-  const read = await readBpmnXml(xml)
-  if (!read.ok) return { ok: false as const, problems: read.problems }
-  return compileDraft(read.draft)
-}
-
-const graphOf = async (xml: string): Promise<ProcessGraph> => {
-  const compiled = await compile(xml)
-  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems))
-  return compiled.graph
-}
 
 const completeJob = (s: ReturnType<typeof scenario>, node: string, variables: Record<string, unknown> = {}) => {
   const job = s.waiting("job").find((j) => j.node === node)
