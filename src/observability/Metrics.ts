@@ -27,6 +27,18 @@ export const commitBatchSize = Metric.histogram("flowcore_commit_batch_size", {
   description: "instance commands committed together in one transaction (group commit)",
   boundaries: [1, 2, 4, 8, 16, 32, 64]
 })
+const commitsWritten = Metric.counter("flowcore_commits_total", {
+  description: "group-committed batches of instance commands by how they were written: as one statement, as a " +
+    "transaction of several (writes that must see earlier ones), or command by command (after a batch failed)",
+  incremental: true
+})
+export type CommitWay = "one_statement" | "transaction" | "one_by_one"
+const commitCounters = {
+  one_statement: Metric.withAttributes(commitsWritten, { as: "one_statement" }),
+  transaction: Metric.withAttributes(commitsWritten, { as: "transaction" }),
+  one_by_one: Metric.withAttributes(commitsWritten, { as: "one_by_one" })
+}
+export const countCommit = (way: CommitWay): Effect.Effect<void> => Metric.update(commitCounters[way], 1)
 export const jobsActivated = Metric.counter("flowcore_jobs_activated_total", {
   description: "jobs handed to workers",
   incremental: true

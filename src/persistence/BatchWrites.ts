@@ -9,7 +9,8 @@
 // rows of earlier commands.
 import type { Array as Arr } from "effect"
 import { Effect } from "effect"
-import type { SqlClient, SqlError } from "effect/sql"
+import type { SqlClient, SqlError, Statement } from "effect/sql"
+import { byColumns, type ColumnTypes, insertFromRecordSet } from "./RecordSetInsert.ts"
 
 /** Tables that take new rows, in the order they are written (a row's references come first). */
 export const TABLES = [
@@ -23,9 +24,26 @@ export const TABLES = [
 export type InsertTable = typeof TABLES[number]
 
 /** One statement applied to many rows at once; a later row with the same key replaces an earlier one. */
-export interface RowsStatement<R> {
+export type RowsStatement<R> = RowsChange<R> | RowsClaim<R>
+
+/** An UPDATE or DELETE over the rows as a JSON row set: one SQL statement (it can stand in a larger one). */
+export interface RowsChange<R> {
   readonly name: string
-  readonly phase: "claim" | "update" | "delete"
+  readonly phase: "update" | "delete"
+  readonly table: InsertTable
+  readonly key: (row: R) => string
+  /**
+   * The same key, of a row this batch inserts into `table`: a row inserted and changed by one batch needs the change as
+   * a statement of its own after the insert (within one statement, no part sees the rows another part writes).
+   */
+  readonly insertedKey: (row: Record<string, unknown>) => string
+  readonly statement: (sql: SqlClient.SqlClient, rows: ReadonlyArray<R>) => Statement.Statement<unknown>
+}
+
+/** Work over the rows that takes several statements (claiming buffered messages). */
+export interface RowsClaim<R> {
+  readonly name: string
+  readonly phase: "claim"
   readonly key: (row: R) => string
   /** `outboxWritten` is told each instance a message was written to the outbox for (the relay is woken for it). */
   readonly run: (
@@ -84,6 +102,26 @@ export class BatchWrites {
     this.sequential.push(statement)
   }
 
+  /**
+   * The writes as parts of ONE statement (data-modifying CTEs: inserts first, then updates and deletes), or undefined
+   * when they need statements of their own: a claim or a sequential statement (they read what was written before
+   * them), or a row both inserted and changed by this batch.
+   */
+  parts(sql: SqlClient.SqlClient, types: ColumnTypes): ReadonlyArray<Statement.Fragment> | undefined {
+    if (this.sequential.length > 0) return undefined
+    const changes: Array<Statement.Fragment> = []
+    for (const [statement, rows] of this.keyed) {
+      if (statement.phase === "claim") return undefined
+      const inserted = this.inserts.get(statement.table)
+      if (inserted !== undefined && inserted.some((row) => rows.has(statement.insertedKey(row)))) return undefined
+      changes.push(statement.statement(sql, [...rows.values()]))
+    }
+    const inserts = TABLES.flatMap((table) =>
+      byColumns(this.inserts.get(table) ?? []).map((rows) => insertFromRecordSet(sql, types, table, rows))
+    )
+    return [...inserts, ...changes]
+  }
+
   /** Writes everything; answers the instances that got outbox messages beyond those inserted with `insert`. */
   flush(sql: SqlClient.SqlClient): Effect.Effect<ReadonlySet<string>, SqlError.SqlError> {
     const outboxFor = new Set<string>()
@@ -91,7 +129,10 @@ export class BatchWrites {
     const phase = (name: RowsStatement<unknown>["phase"]) =>
       Effect.forEach(
         [...this.keyed].filter(([statement]) => statement.phase === name),
-        ([statement, rows]) => statement.run(sql, [...rows.values()], written),
+        ([statement, rows]) =>
+          statement.phase === "claim"
+            ? statement.run(sql, [...rows.values()], written)
+            : statement.statement(sql, [...rows.values()]),
         { discard: true }
       )
     const inserts = this.inserts

@@ -1,63 +1,33 @@
 // SQL of the ProcessInstance entity: load an instance, and commit one applied command — history events, the new
 // state, the projections written from the events (projections/: jobs, tasks, subscriptions, incidents, scopes, the
 // outbox) and the command id — in ONE transaction, so a crash leaves either all of it or none of it.
-import { Array as Arr, Context, Effect, Exit, Layer, Metric } from "effect"
+import { Array as Arr, Cause, Context, Effect, Exit, Layer, Metric } from "effect"
 import { SqlClient } from "effect/sql"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
-import type { EngineOutcome, InstanceStatus } from "../engine/EngineOutcome.ts"
+import type { InstanceStatus } from "../engine/EngineOutcome.ts"
 import type { InstanceState } from "../engine/InstanceState.ts"
-import { commitBatchSize } from "../observability/Metrics.ts"
-import { BatchWrites, insertRows } from "./BatchWrites.ts"
+import { commitBatchSize, countCommit } from "../observability/Metrics.ts"
+import { BatchWrites, insertRows, TABLES } from "./BatchWrites.ts"
 import { makeGroupCommit } from "./GroupCommit.ts"
+import {
+  commandRow,
+  type CommitInput,
+  type Committed,
+  committedOf,
+  createdRow,
+  type StoredInstance,
+  updateInstances
+} from "./InstanceCommit.ts"
+import { isBatchCheckFailure, oneStatementCommit } from "./OneStatementCommit.ts"
 import type { OutboxMessage } from "./projections/OutboxMessage.ts"
 import type { ProjectionContext } from "./projections/Projection.ts"
 import { projectionOf } from "./projections/Registry.ts"
+import { type ColumnTypes, loadColumnTypes } from "./RecordSetInsert.ts"
 
 export type { OutboxKind, OutboxMessage } from "./projections/OutboxMessage.ts"
-import { fromJson, pgArray, toJson } from "./SqlValues.ts"
+import { fromJson, toJson } from "./SqlValues.ts"
 
-export interface StoredInstance {
-  readonly id: string
-  readonly tenantId: string
-  readonly parentInstanceId: string | null
-  readonly deploymentId: string
-  readonly processKey: string
-  readonly version: number
-  readonly status: InstanceStatus
-  readonly engineState: InstanceState | undefined
-  readonly lastEventSeq: number
-  readonly graph: ProcessGraph
-}
-
-export interface NewInstance {
-  readonly id: string
-  readonly tenantId: string
-  readonly deploymentId: string
-  readonly processKey: string
-  readonly version: number
-  readonly startedBy: string
-  readonly parentInstanceId: string | null
-  readonly parentNodeId: string | null
-  readonly rootInstanceId: string
-}
-
-export interface Committed {
-  readonly instance: StoredInstance
-  /** Messages written to the outbox: the relay is woken to deliver them now. */
-  readonly outboxWritten: number
-}
-
-export interface CommitInput {
-  readonly instance: StoredInstance
-  /** Present when the command started the instance: its row is inserted. */
-  readonly created: NewInstance | undefined
-  readonly outcome: EngineOutcome
-  readonly commandId: string
-  readonly reply: unknown
-  readonly actor: string
-  readonly now: string
-}
-
+export type { CommitInput, Committed, NewInstance, StoredInstance } from "./InstanceCommit.ts"
 export interface DeploymentForStart {
   readonly id: string
   readonly key: string
@@ -102,7 +72,8 @@ const MAX_BATCHES_IN_FLIGHT = 2
 /** Parsed graphs kept by deployment id (the oldest is dropped beyond this). */
 const GRAPH_CACHE_SIZE = 1_000
 
-const FINAL: ReadonlySet<InstanceStatus> = new Set(["COMPLETED", "CANCELED"])
+/** The tables a batch written as one statement inserts into (their column types are read once). */
+const ONE_STATEMENT_TABLES = ["process_instances", "instance_commands", "instance_events", ...TABLES]
 
 export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreShape>()("flowcore/InstanceStore") {
   static readonly layer = Layer.effect(
@@ -177,9 +148,6 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
         return outboxWritten
       }
 
-      const lastEventSeqOf = (input: CommitInput) => input.instance.lastEventSeq + input.outcome.events.length
-      const endedAt = (input: CommitInput) => (FINAL.has(input.outcome.status) ? input.now : null)
-
       /**
        * The commands of a batch in one transaction and a fixed number of statements: new instances, command ids,
        * instance updates, then every projection's rows (BatchWrites), then the history events. Answers undefined for
@@ -194,29 +162,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
           const inserted = created.length === 0 ?
             [] :
             yield* sql`INSERT INTO process_instances ${
-              sql.insert(Arr.map(created as unknown as Arr.NonEmptyReadonlyArray<CommitInput>, (input) => {
-                const instance = input.created!
-                return {
-                  tenant_id: instance.tenantId,
-                  id: instance.id,
-                  deployment_id: instance.deploymentId,
-                  process_key: instance.processKey,
-                  version: instance.version,
-                  state: input.outcome.status,
-                  parent_instance_id: instance.parentInstanceId,
-                  parent_node_id: instance.parentNodeId,
-                  root_instance_id: instance.rootInstanceId,
-                  variables: toJson(input.outcome.variables),
-                  variables_version: input.outcome.variablesVersion,
-                  engine_state: toJson(input.outcome.state),
-                  last_event_seq: lastEventSeqOf(input),
-                  incident_count: input.outcome.openIncidents,
-                  started_by: instance.startedBy,
-                  started_at: input.now,
-                  ended_at: endedAt(input),
-                  updated_at: input.now
-                }
-              }))
+              sql.insert(Arr.map(created as unknown as Arr.NonEmptyReadonlyArray<CommitInput>, createdRow))
             } ON CONFLICT (id) DO NOTHING RETURNING id`
           if (inserted.length < created.length) {
             if (batch.length === 1) return [undefined]
@@ -224,13 +170,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
           }
           // Claiming the command ids before any other write makes a duplicate delivery write nothing (and costs no extra lookup).
           const claimed = yield* sql`INSERT INTO instance_commands ${
-            sql.insert(Arr.map(batch as Arr.NonEmptyReadonlyArray<CommitInput>, (input) => ({
-              tenant_id: input.instance.tenantId,
-              instance_id: input.instance.id,
-              command_id: input.commandId,
-              reply: toJson(input.reply),
-              processed_at: input.now
-            })))
+            sql.insert(Arr.map(batch as Arr.NonEmptyReadonlyArray<CommitInput>, commandRow))
           } ON CONFLICT DO NOTHING RETURNING command_id`
           if (claimed.length < batch.length) {
             if (batch.length === 1) return [undefined]
@@ -238,32 +178,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
           }
           const updates = batch.filter((input) => input.created === undefined)
           if (updates.length > 0) {
-            // The guard on last_event_seq makes a stale writer (a second runner that still believes it owns the
-            // entity) fail instead of overwriting newer state. deployment_id and version change only by a migration.
-            const rows = updates.map((input) => ({
-              id: input.instance.id,
-              previous_seq: input.instance.lastEventSeq,
-              state: input.outcome.status,
-              deployment_id: input.instance.deploymentId,
-              version: input.instance.version,
-              variables: input.outcome.variables,
-              variables_version: input.outcome.variablesVersion,
-              engine_state: input.outcome.state,
-              last_event_seq: lastEventSeqOf(input),
-              incident_count: input.outcome.openIncidents,
-              ended_at: endedAt(input),
-              updated_at: input.now
-            }))
-            const updated = yield* sql`UPDATE process_instances AS p SET state = v.state,
-                deployment_id = v.deployment_id, version = v.version, variables = v.variables,
-                variables_version = v.variables_version, engine_state = v.engine_state,
-                last_event_seq = v.last_event_seq, incident_count = v.incident_count,
-                ended_at = coalesce(p.ended_at, v.ended_at), updated_at = v.updated_at
-              FROM jsonb_to_recordset(${toJson(rows)}::jsonb) AS v(id uuid, previous_seq bigint, state text,
-                deployment_id uuid, version integer, variables jsonb, variables_version integer, engine_state jsonb,
-                last_event_seq bigint, incident_count integer, ended_at timestamptz, updated_at timestamptz)
-              WHERE p.id = v.id AND p.last_event_seq = v.previous_seq
-                AND p.id = ANY(${pgArray(rows.map((row) => row.id))}::uuid[]) RETURNING p.id`
+            const updated = yield* updateInstances(sql, updates)
             if (updated.length < updates.length) {
               const stale = updates.find((input) => !updated.some((row) => row["id"] === input.instance.id))
               return yield* Effect.die(new Error(`instance ${stale?.instance.id} was changed by another writer`))
@@ -274,34 +189,72 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
           const outboxWritten = batch.map((input) => gather(input, writes, events))
           const outboxFromClaims = yield* writes.flush(sql)
           yield* insertRows(sql, "instance_events", events)
-          return batch.map((input, index): Committed => ({
-            instance: {
-              ...input.instance,
-              status: input.outcome.status,
-              engineState: input.outcome.state,
-              lastEventSeq: lastEventSeqOf(input)
-            },
-            outboxWritten: outboxWritten[index]! + (outboxFromClaims.has(input.instance.id) ? 1 : 0)
-          }))
+          return batch.map((input, index) =>
+            committedOf(input, outboxWritten[index]! + (outboxFromClaims.has(input.instance.id) ? 1 : 0))
+          )
         }))
+
+      let columnTypes: ColumnTypes | undefined
+      const typesOfColumns = Effect.suspend(() =>
+        columnTypes !== undefined ? Effect.succeed(columnTypes) : Effect.tap(
+          loadColumnTypes(sql, ONE_STATEMENT_TABLES),
+          (types) => Effect.sync(() => void (columnTypes = types))
+        )
+      )
+
+      /**
+       * The batch as ONE statement (OneStatementCommit.ts), or undefined when its writes need statements of their own
+       * (BatchWrites.parts: claims, sequential statements, a row inserted and changed in the same batch). Fails when a
+       * check fails: the commands are then written one by one with `transaction`.
+       */
+      const oneStatement = (batch: ReadonlyArray<CommitInput>) =>
+        Effect.gen(function*() {
+          const types = yield* typesOfColumns
+          const writes = new BatchWrites()
+          const events: Array<Record<string, unknown>> = []
+          const outboxWritten = batch.map((input) => gather(input, writes, events))
+          const parts = writes.parts(sql, types)
+          if (parts === undefined) return undefined
+          const updates = batch.filter((input) => input.created === undefined)
+          yield* oneStatementCommit(sql, types, {
+            created: batch.filter((input) => input.created !== undefined).map(createdRow),
+            commands: batch.map(commandRow),
+            updated: updates.length === 0
+              ? undefined
+              : { statement: updateInstances(sql, updates), count: updates.length },
+            parts,
+            events
+          })
+          return batch.map((input, index) => committedOf(input, outboxWritten[index]!))
+        })
 
       const alone = (input: CommitInput) =>
         transaction([input]).pipe(Effect.map((results) => results[0]), Effect.orDie, Effect.exit)
 
-      // Group commit: the commands of many instances committed together, one fsync for all. When a batch fails (a
-      // stale writer, a value the database refuses, a deadlock with another batch), each of its commands is tried
-      // again alone, so only the faulty one fails.
+      // Group commit: the commands of many instances committed together, one fsync for all — as one statement where
+      // the writes allow, else as a transaction of several. When a batch fails (a duplicate, a stale writer, a value
+      // the database refuses, a deadlock with another batch), each of its commands is tried again alone, so only the
+      // faulty one fails (and a duplicate is told apart: it answers undefined).
       const commits = makeGroupCommit<CommitInput, Committed | undefined, never>({
         maxBatch: MAX_BATCH,
         maxInFlight: MAX_BATCHES_IN_FLIGHT,
         onBatch: (size) => Metric.update(commitBatchSize, size),
         flush: (batch) =>
-          batch.length === 1
-            ? Effect.map(alone(batch[0]), (exit) => [exit])
-            : transaction(batch).pipe(
-              Effect.map((results) => results.map((result) => Exit.succeed(result))),
-              Effect.catchCause(() => Effect.forEach(batch, alone))
+          oneStatement(batch).pipe(
+            Effect.flatMap((results) =>
+              results !== undefined
+                ? Effect.as(countCommit("one_statement"), results)
+                : Effect.tap(transaction(batch), () => countCommit("transaction"))
+            ),
+            Effect.map((results) => results.map((result) => Exit.succeed(result))),
+            Effect.catchCause((cause) =>
+              // A lone command the database refused (other than by the batch's check, which a duplicate fails) has
+              // failed: writing it again would not change that.
+              batch.length === 1 && !isBatchCheckFailure(cause)
+                ? Effect.succeed([Exit.die(Cause.squash(cause)) as Exit.Exit<Committed | undefined>])
+                : Effect.andThen(countCommit("one_by_one"), Effect.forEach(batch, alone))
             )
+          )
       })
       const commit: InstanceStoreShape["commit"] = commits.submit
 

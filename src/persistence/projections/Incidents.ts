@@ -1,5 +1,5 @@
 // The incidents projection: what operators see and resolve.
-import type { RowsStatement } from "../BatchWrites.ts"
+import type { RowsChange } from "../BatchWrites.ts"
 import { pgArray, toJson } from "../SqlValues.ts"
 import type { Projections } from "./Projection.ts"
 
@@ -9,11 +9,13 @@ interface ResolvedIncident {
   readonly at: string
 }
 
-const resolveIncidents: RowsStatement<ResolvedIncident> = {
+const resolveIncidents: RowsChange<ResolvedIncident> = {
   name: "resolve incidents",
   phase: "update",
+  table: "incidents",
   key: (row) => row.id,
-  run: (sql, rows) =>
+  insertedKey: (row) => String(row["id"]),
+  statement: (sql, rows) =>
     sql`UPDATE incidents AS i SET state = 'RESOLVED', resolved_at = v.at
       FROM jsonb_to_recordset(${toJson(rows)}::jsonb) AS v(id uuid, tenant_id uuid, at timestamptz)
       WHERE i.id = v.id AND i.tenant_id = v.tenant_id AND i.id = ANY(${pgArray(rows.map((row) => row.id))}::uuid[])`

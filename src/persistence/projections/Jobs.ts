@@ -1,7 +1,7 @@
 // The jobs projection: what workers activate. A failure is recorded (its worker is the one holding the job); with
 // retries left the job is activatable again once retryAt has passed (the deadline column holds it).
 import { Effect } from "effect"
-import type { RowsStatement } from "../BatchWrites.ts"
+import type { RowsChange } from "../BatchWrites.ts"
 import { pgArray, toJson } from "../SqlValues.ts"
 import type { ProjectionContext, Projections } from "./Projection.ts"
 
@@ -12,11 +12,13 @@ interface ClosedJob {
   readonly at: string
 }
 
-const closeJobs: RowsStatement<ClosedJob> = {
+const closeJobs: RowsChange<ClosedJob> = {
   name: "close jobs",
   phase: "update",
+  table: "jobs",
   key: (row) => row.id,
-  run: (sql, rows) =>
+  insertedKey: (row) => String(row["id"]),
+  statement: (sql, rows) =>
     sql`UPDATE jobs AS j SET state = v.state, updated_at = v.at
       FROM jsonb_to_recordset(${toJson(rows)}::jsonb) AS v(id uuid, tenant_id uuid, state text, at timestamptz)
       WHERE j.id = v.id AND j.tenant_id = v.tenant_id AND j.id = ANY(${pgArray(rows.map((row) => row.id))}::uuid[])`

@@ -1,7 +1,7 @@
 // The scopes projection (embedded subprocesses: GET /scopes/{scopeId}/variables finds its instance), and the rows a
 // migrated token takes to its new node.
 import { Effect } from "effect"
-import type { RowsStatement } from "../BatchWrites.ts"
+import type { RowsChange } from "../BatchWrites.ts"
 import { pgArray, toJson } from "../SqlValues.ts"
 import type { Projections } from "./Projection.ts"
 
@@ -10,11 +10,13 @@ interface ClosedScope {
   readonly tenant_id: string
 }
 
-const closeScopes: RowsStatement<ClosedScope> = {
+const closeScopes: RowsChange<ClosedScope> = {
   name: "close scopes",
   phase: "delete",
+  table: "instance_scopes",
   key: (row) => row.scope_id,
-  run: (sql, rows) =>
+  insertedKey: (row) => String(row["scope_id"]),
+  statement: (sql, rows) =>
     sql`DELETE FROM instance_scopes AS s USING jsonb_to_recordset(${
       toJson(rows)
     }::jsonb) AS v(scope_id text, tenant_id uuid)

@@ -2,7 +2,7 @@
 // armed boundary / event-gateway / event-subprocess events). A message subscription takes a buffered message nobody
 // awaited when it was published — the first within its time to live — claimed in this same transaction.
 import { Effect } from "effect"
-import { insertRows, type RowsStatement } from "../BatchWrites.ts"
+import { insertRows, type RowsChange, type RowsClaim } from "../BatchWrites.ts"
 import { fromJson, pgArray, toJson } from "../SqlValues.ts"
 import type { ProjectionContext, Projections } from "./Projection.ts"
 
@@ -22,7 +22,7 @@ interface MessageWait {
  * New message subscriptions take buffered messages: one query finds which of the batch's (name, key) pairs have any
  * (usually none), and only those claim theirs, one by one, in the order they subscribed.
  */
-const claimBufferedMessages: RowsStatement<MessageWait> = {
+const claimBufferedMessages: RowsClaim<MessageWait> = {
   name: "claim buffered messages",
   phase: "claim",
   key: (row) => `${row.instance_id}/${row.subscription_id}`,
@@ -72,11 +72,13 @@ interface ClosedSubscription {
   readonly id: string
 }
 
-const closeSubscriptions: RowsStatement<ClosedSubscription> = {
+const closeSubscriptions: RowsChange<ClosedSubscription> = {
   name: "close subscriptions",
   phase: "delete",
+  table: "event_subscriptions",
   key: (row) => `${row.instance_id}/${row.id}`,
-  run: (sql, rows) =>
+  insertedKey: (row) => `${row["instance_id"]}/${row["id"]}`,
+  statement: (sql, rows) =>
     sql`DELETE FROM event_subscriptions AS s USING jsonb_to_recordset(${
       toJson(rows)
     }::jsonb) AS v(instance_id uuid, id text)

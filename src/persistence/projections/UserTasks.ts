@@ -1,5 +1,5 @@
 // The user tasks projection: what people see in their task lists.
-import type { RowsStatement } from "../BatchWrites.ts"
+import type { RowsChange } from "../BatchWrites.ts"
 import { pgArray, toJson } from "../SqlValues.ts"
 import type { ProjectionContext, Projections } from "./Projection.ts"
 
@@ -11,11 +11,13 @@ interface ClosedTask {
   readonly completed_at: string | null
 }
 
-const closeTasks: RowsStatement<ClosedTask> = {
+const closeTasks: RowsChange<ClosedTask> = {
   name: "close user tasks",
   phase: "update",
+  table: "user_tasks",
   key: (row) => row.id,
-  run: (sql, rows) =>
+  insertedKey: (row) => String(row["id"]),
+  statement: (sql, rows) =>
     sql`UPDATE user_tasks AS t SET state = v.state, updated_at = v.at, completed_at = v.completed_at
       FROM jsonb_to_recordset(${toJson(rows)}::jsonb)
         AS v(id uuid, tenant_id uuid, state text, at timestamptz, completed_at timestamptz)

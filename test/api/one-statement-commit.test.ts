@@ -1,0 +1,89 @@
+// Group-committed batches written as ONE statement (persistence/OneStatementCommit.ts) where their writes allow, else as
+// a transaction of several statements, else command by command: what the instances, jobs and history show is the
+// same whichever way a batch went, and flowcore_commits_total says which ways were taken.
+import { describe, expect, it } from "vitest"
+import { givenTenant } from "../support/Scenario.ts"
+import { testApp } from "../support/TestApp.ts"
+
+const oneTask = {
+  id: "batched",
+  nodes: [
+    { id: "start", type: "startEvent" },
+    { id: "work", type: "serviceTask", properties: { taskType: "batched-work" } },
+    { id: "end", type: "endEvent" }
+  ],
+  flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
+}
+
+// One command inserts the job's row and closes it again: that batch needs two statements.
+const createdAndCanceled = {
+  id: "created-and-canceled",
+  nodes: [
+    { id: "start", type: "startEvent" },
+    { id: "fork", type: "parallelGateway" },
+    { id: "work", type: "serviceTask", properties: { taskType: "never-done" } },
+    { id: "stop", type: "endEvent", properties: { terminate: true } },
+    { id: "end", type: "endEvent" }
+  ],
+  flows: [
+    { id: "f1", source: "start", target: "fork" },
+    { id: "f2", source: "fork", target: "work" },
+    { id: "f3", source: "fork", target: "stop" },
+    { id: "f4", source: "work", target: "end" }
+  ]
+}
+
+const commits = async () => {
+  const app = await testApp()
+  const text = await (await fetch(`${app.baseUrl}/metrics`, {
+    headers: { authorization: "Bearer test-metrics-token" }
+  })).text()
+  const value = (way: string) =>
+    text.split("\n")
+      .filter((line) => line.startsWith("flowcore_commits_total{") && line.includes(`as="${way}"`))
+      .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0)
+  return { oneStatement: value("one_statement"), transaction: value("transaction"), oneByOne: value("one_by_one") }
+}
+
+describe("group commit as one statement", () => {
+  it("starts and completes concurrent instances with their jobs and full history", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(oneTask)
+    const before = await commits()
+    const instances = await Promise.all(Array.from({ length: 24 }, (_, n) => owner.start(deployment.id, { n })))
+    const jobs = await owner.activateJobs("batched-work", { maxJobsToActivate: 50 })
+    expect(jobs).toHaveLength(24)
+    await Promise.all(jobs.map((job: { id: string }, i: number) => owner.completeJob(job.id, { done: i })))
+    const after = await commits()
+    expect(after.oneStatement).toBeGreaterThan(before.oneStatement)
+    expect(after.oneByOne).toBe(before.oneByOne)
+
+    const histories = new Set<string>()
+    for (const [n, instance] of instances.entries()) {
+      const finished = await owner.instance(instance.id)
+      expect(finished.state).toBe("COMPLETED")
+      expect(finished.variables).toMatchObject({ n })
+      const history = (await owner.history(instance.id)) as Array<{ type: string }>
+      expect(history.at(-1)!.type).toBe("InstanceCompleted")
+      histories.add(history.map((event) => event.type).join(" "))
+    }
+    // every instance went the same way, whichever batch its commands were in
+    expect(histories.size).toBe(1)
+    expect([...histories][0]).toContain("JobCompleted")
+    const rows = (await owner.get(`/jobs?type=batched-work&size=100`)).ok().items as Array<{ state: string }>
+    expect(rows.map((row) => row.state)).toEqual(Array(24).fill("COMPLETED"))
+  })
+
+  it("writes a job created and canceled by one command as two statements, and the job ends canceled", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(createdAndCanceled)
+    const before = await commits()
+    const instance = await owner.start(deployment.id)
+    expect((await owner.instance(instance.id)).state).toBe("COMPLETED")
+    expect(
+      (await owner.get(`/jobs?processInstanceId=${instance.id}`)).ok().items.map((j: { state: string }) => j.state)
+    )
+      .toEqual(["CANCELED"])
+    expect((await commits()).transaction).toBeGreaterThan(before.transaction)
+  })
+})
