@@ -27,6 +27,7 @@ import taskCompletionDenials from "./migrations/0024_task_completion_denials.ts"
 import decisionVersionTags from "./migrations/0025_decision_version_tags.ts"
 import taskFormVersionTags from "./migrations/0026_task_form_version_tags.ts"
 import taskAssigningListeners from "./migrations/0027_task_assigning_listeners.ts"
+import deploymentBinding from "./migrations/0028_deployment_binding.ts"
 
 const migrate = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -55,7 +56,8 @@ const migrate = Migrator.make({})({
     "0024_task_completion_denials": taskCompletionDenials,
     "0025_decision_version_tags": decisionVersionTags,
     "0026_task_form_version_tags": taskFormVersionTags,
-    "0027_task_assigning_listeners": taskAssigningListeners
+    "0027_task_assigning_listeners": taskAssigningListeners,
+    "0028_deployment_binding": deploymentBinding
   }),
   table: "schema_migrations"
 })
