@@ -100,6 +100,25 @@ describe("bindingType deployment", () => {
     await eventually(async () => expect((await owner.instance(instance.id)).state).toBe("COMPLETED"))
   })
 
+  it("a callee undeployed since is an incident naming it and the binding, not a newer version", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployed = (await deployTogether(owner, [
+      { name: "order.bpmn", content: caller },
+      { name: "shipping.bpmn", content: child("ship-v1") }
+    ])).ok(201)
+    await owner.deploy(child("ship-v2"))
+    const bundled = deployed.resources.find((r: { key: string }) => r.key === "shipping")
+    ;(await owner.delete(`/deployments/${bundled.id}`)).ok()
+    const instance = await owner.start(deployed.id)
+    await eventually(async () => {
+      const incidents = (await owner.get(`/incidents?processInstanceId=${instance.id}`)).ok().items
+      expect(incidents.map((i: { message: string }) => i.message).join()).toMatch(
+        /called process shipping is not in the deployment of the calling process version/
+      )
+    })
+    expect(await owner.activateJobs("ship-v2")).toEqual([])
+  })
+
   it("is refused at deploy when the callee is not in the deployment, naming the element and the missing id", async () => {
     const owner = await (await givenTenant()).owner()
     await owner.deploy(child("ship-v1"))
