@@ -63,6 +63,7 @@ import { Connections } from "./services/Connections.ts"
 import { CoreProcessEngine } from "./services/CoreProcessEngine.ts"
 import { DecisionEvaluator } from "./services/DecisionEvaluator.ts"
 import { Decisions } from "./services/Decisions.ts"
+import { DeploymentBundles } from "./services/DeploymentBundles.ts"
 import { Deployments } from "./services/Deployments.ts"
 import { DmnDecisionEngine } from "./services/DmnDecisionEngine.ts"
 import { Drafts } from "./services/Drafts.ts"
@@ -115,6 +116,7 @@ const CoresLive = Layer.mergeAll(BpmnProcessModels.layer, CoreProcessEngine.laye
 // Entities register on the cluster; services reach them through entity clients.
 // The outbox relay broadcasts thrown signals, so Signals sits below it.
 const EnginesLive = Layer.mergeAll(
+  DeploymentBundles.layer,
   Drafts.layer,
   Templates.layer,
   Models.layer,

@@ -72,16 +72,24 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
                   actor: row.actor,
                   command: { type: "ChildInstanceFailed", childInstanceId: row.target_instance_id, message }
                 })
-              // A call activity starts the latest version of the called process (BPMN: calledElement by key), or the
-              // latest one deployed with the version tag it binds to.
+              // A call activity starts the latest version of the called process (BPMN: calledElement by key), the
+              // latest one deployed with the version tag it binds to, or the one deployed together with the caller's
+              // version (bindingType deployment: resolved from the calling instance's deployment).
               const versionTag = message.versionTag ?? null
+              const together = message.binding === "deployment"
+                ? sql`AND coalesce(bundle_id, id) = (SELECT coalesce(p.bundle_id, p.id) FROM process_instances i
+                    JOIN deployments p ON p.id = i.deployment_id WHERE i.id = ${row.source_instance_id})`
+                : sql`AND true`
               const [deployment] = yield* sql<{ id: string }>`SELECT id FROM deployments
                 WHERE tenant_id = ${row.tenant_id} AND key = ${processKey}
-                  AND (${versionTag}::text IS NULL OR graph->>'versionTag' = ${versionTag}::text)
+                  AND (${versionTag}::text IS NULL OR graph->>'versionTag' = ${versionTag}::text) ${together}
                 ORDER BY version DESC LIMIT 1`
               if (deployment === undefined) {
                 return yield* failed(
-                  versionTag === null
+                  message.binding === "deployment"
+                    ? `called process ${processKey} is not in the deployment of the calling process version ` +
+                      `(bindingType deployment)`
+                    : versionTag === null
                     ? `called process ${processKey} is not deployed`
                     : `called process ${processKey} has no version with version tag ${versionTag}`
                 )
@@ -112,7 +120,10 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
             case "EVALUATE_DECISION": {
               const evaluationId = message.evaluationId
               const outcome = yield* Effect.result(
-                decisions.evaluateLatest(row.tenant_id, message.decisionId, message.variables, message.versionTag)
+                decisions.evaluateLatest(row.tenant_id, message.decisionId, message.variables, {
+                  versionTag: message.versionTag,
+                  ...(message.binding === "deployment" ? { deploymentOfInstance: row.source_instance_id } : {})
+                })
               )
               return yield* execute(
                 row,

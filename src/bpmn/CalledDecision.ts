@@ -1,5 +1,6 @@
 // A business rule task's zeebe:calledDecision: the decision id, where its result goes, and its binding — the latest
-// version (default), or with bindingType="versionTag" the latest version deployed with that zeebe:versionTag.
+// version (default), with bindingType="versionTag" the latest version deployed with that zeebe:versionTag, or with
+// bindingType="deployment" the version deployed together with the process (DeploymentBinding.ts checks it is there).
 import type { DraftNode } from "./Draft.ts"
 import type { BusinessRuleTaskNode } from "./ProcessGraph.ts"
 
@@ -18,6 +19,7 @@ export const compileCalledDecision = (
   return {
     decisionId,
     resultVariable: node.decision?.resultVariable || "result",
-    ...(versionTag == null ? {} : { versionTag: versionTag.trim() })
+    ...(versionTag == null ? {} : { versionTag: versionTag.trim() }),
+    ...(node.decision?.binding === "deployment" ? { binding: "deployment" as const } : {})
   }
 }

@@ -36,8 +36,6 @@ export const compileWithCompensation = (draft: Draft, compile: (draft: Draft) =>
       problem(boundary.id, `compensation boundary event ${boundary.id} needs one association to its handler`)
     } else if (handler.forCompensation !== true) {
       problem(handler.id, `${handler.id} is the handler of ${boundary.id}: it needs isForCompensation="true"`)
-    } else if (byId.get(attachedTo)?.multiInstance != null) {
-      problem(boundary.id, `compensation of multi-instance ${attachedTo} is not supported yet`)
     } else handlerOf.set(attachedTo, handler.id)
   }
   const subprocesses = compensationSubprocessesOf(draft, byId, new Set(handlerOf.keys()), problem)

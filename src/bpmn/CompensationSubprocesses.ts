@@ -1,9 +1,9 @@
 // Compensation event subprocesses (BPMN 10.5.6), at deploy: an event subprocess whose start event is a compensation
 // start event, directly inside the embedded subprocess it compensates. When that subprocess has completed and is
-// compensated, the event subprocess runs instead of the handlers of the activities completed inside it. Refused by
-// name: one at the process level (nothing compensates a process here), in a multi-instance subprocess, next to a
-// compensation boundary event of the same subprocess, more than one per subprocess, non-interrupting, or with
-// execution listeners or input mappings.
+// compensated, the event subprocess runs instead of the handlers of the activities completed inside it (in a
+// multi-instance subprocess: once per completed iteration). Refused by name: one at the process level (nothing
+// compensates a process here), next to a compensation boundary event of the same subprocess, more than one per
+// subprocess, non-interrupting, or with execution listeners or input mappings.
 import type { Draft, DraftNode } from "./Draft.ts"
 
 const isCompensationStart = (node: DraftNode) =>
@@ -33,8 +33,6 @@ export const compensationSubprocessesOf = (
         id,
         `compensation event subprocess ${id} must be inside an embedded subprocess, not ${host.type} ${host.id}`
       )
-    } else if (host.multiInstance != null) {
-      problem(id, `compensation of multi-instance ${host.id} is not supported yet`)
     } else if (withBoundaryHandler.has(host.id)) {
       problem(
         id,

@@ -55,6 +55,7 @@ export interface DraftNode {
       readonly decisionId: string | null
       readonly resultVariable: string | null
       readonly versionTag?: string | null
+      readonly binding?: "deployment"
     }
     | null
     | undefined

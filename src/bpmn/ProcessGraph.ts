@@ -47,6 +47,8 @@ export interface UserTaskDefinition {
   readonly formKey: string | null
   /** bindingType="versionTag" on zeebe:formDefinition: the form version carrying this versionTag (absent: latest). */
   readonly formVersionTag?: string | null
+  /** bindingType="deployment" on zeebe:formDefinition: the form deployed together with the process version. */
+  readonly formBinding?: "deployment"
   /** Priority, due and follow-up date: literals or FEEL expressions, resolved when the task is created. */
   readonly schedule: TaskSchedule
 }
@@ -230,6 +232,8 @@ export interface BusinessRuleTaskNode extends ActivityBase<"businessRuleTask"> {
     readonly resultVariable: string
     /** bindingType="versionTag": the decision version deployed with this tag (absent or null: the latest). */
     readonly versionTag?: string | null
+    /** bindingType="deployment": the decision deployed together with the process version. */
+    readonly binding?: "deployment"
   }
 }
 
@@ -239,6 +243,8 @@ export interface CallActivityNode extends ActivityBase<"callActivity"> {
     readonly processId: string
     readonly propagateAllChildVariables: boolean
     readonly versionTag?: string | null
+    /** bindingType="deployment": the version of the called process deployed together with the caller's version. */
+    readonly binding?: "deployment"
   }
 }
 

@@ -135,6 +135,7 @@ const userTaskOf = (element: Element): UserTaskDefinition => {
     ...(form !== undefined && str(form, "bindingType") === "versionTag"
       ? { formVersionTag: str(form, "versionTag") }
       : {}),
+    ...(form !== undefined && str(form, "bindingType") === "deployment" ? { formBinding: "deployment" as const } : {}),
     schedule: {
       priority: priority === undefined ? null : str(priority, "priority") ?? null,
       dueDate: schedule === undefined ? null : str(schedule, "dueDate") ?? null,
@@ -207,7 +208,8 @@ const callOf = (element: Element): NonNullable<DraftNode["call"]> | null => {
     propagateAllChildVariables: propagate !== false && propagate !== "false",
     versionTag: called !== undefined && called["bindingType"] === "versionTag"
       ? str(called, "versionTag") ?? ""
-      : null
+      : null,
+    ...(called !== undefined && called["bindingType"] === "deployment" ? { binding: "deployment" as const } : {})
   }
 }
 

@@ -5,12 +5,17 @@ import type { DraftNode } from "./Draft.ts"
 import type { DraftListener } from "./ExecutionListeners.ts"
 import { type Element, elements, extension, isElement, str } from "./ModdleElements.ts"
 
-/** A business rule task's zeebe:calledDecision, with its version tag when it binds by one. */
+/** A business rule task's zeebe:calledDecision, with its binding: by version tag, or to the same deployment. */
 export const calledDecisionOf = (element: Element): DraftNode["decision"] => {
   const called = extension(element, "zeebe:CalledDecision")
   if (called === undefined) return null
-  const versionTag = str(called, "bindingType") === "versionTag" ? { versionTag: str(called, "versionTag") ?? "" } : {}
-  return { decisionId: str(called, "decisionId"), resultVariable: str(called, "resultVariable"), ...versionTag }
+  const bindingType = str(called, "bindingType")
+  const binding = bindingType === "versionTag"
+    ? { versionTag: str(called, "versionTag") ?? "" }
+    : bindingType === "deployment"
+    ? { binding: "deployment" as const }
+    : {}
+  return { decisionId: str(called, "decisionId"), resultVariable: str(called, "resultVariable"), ...binding }
 }
 
 /** A compensation handler (isForCompensation), or what a compensation throw event compensates (activityRef). */

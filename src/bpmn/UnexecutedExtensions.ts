@@ -19,10 +19,10 @@ export const unexecutedExtensions = (extensions: ReadonlyArray<Extension>): Read
     if (listener !== undefined) return [`${listener} are not executed by this engine yet; remove them to deploy`]
     const binding = BINDINGS[extension.$type]
     const bindingType = extension["bindingType"]
-    const supported = bindingType === "latest" || bindingType === "versionTag"
+    const supported = bindingType === "latest" || bindingType === "versionTag" || bindingType === "deployment"
     if (binding !== undefined && typeof bindingType === "string" && !supported) {
       return [
-        `bindingType "${bindingType}" on ${binding} is not supported yet: only "latest" (the default) and "versionTag" are`
+        `bindingType "${bindingType}" on ${binding} is not supported: only "latest" (the default), "deployment" and "versionTag" are`
       ]
     }
     return []

@@ -114,13 +114,18 @@ const extensionValues = (w: Writer, node: GraphNode): Array<unknown> => {
   }
   if (node.type === "userTask") values.push(...userTaskValues(w, node.userTask))
   if (node.type === "scriptTask") values.push(moddle.create("zeebe:Script", node.script))
-  if (node.type === "businessRuleTask") values.push(moddle.create("zeebe:CalledDecision", { ...node.decision }))
+  if (node.type === "businessRuleTask") {
+    const { decisionId, resultVariable, versionTag, binding } = node.decision
+    values.push(
+      moddle.create("zeebe:CalledDecision", { decisionId, resultVariable, ...bindingOf(versionTag, binding) })
+    )
+  }
   if (node.type === "callActivity") {
     values.push(
       moddle.create("zeebe:CalledElement", {
         processId: node.call.processId,
         propagateAllChildVariables: node.call.propagateAllChildVariables,
-        ...(node.call.versionTag == null ? {} : { bindingType: "versionTag", versionTag: node.call.versionTag })
+        ...bindingOf(node.call.versionTag, node.call.binding)
       })
     )
   }
@@ -133,6 +138,14 @@ const extensionValues = (w: Writer, node: GraphNode): Array<unknown> => {
   return values
 }
 
+/** The bindingType attributes of zeebe:calledElement, zeebe:calledDecision and zeebe:formDefinition ("latest": none). */
+const bindingOf = (versionTag: string | null | undefined, binding: "deployment" | undefined) =>
+  binding === "deployment"
+    ? { bindingType: "deployment" }
+    : versionTag == null
+    ? {}
+    : { bindingType: "versionTag", versionTag }
+
 const userTaskValues = ({ moddle }: Writer, userTask: UserTaskDefinition): Array<unknown> => {
   const values: Array<unknown> = [moddle.create("zeebe:UserTask")]
   const { assignee, candidateGroups, candidateUsers, formKey } = userTask
@@ -143,7 +156,14 @@ const userTaskValues = ({ moddle }: Writer, userTask: UserTaskDefinition): Array
       ...(candidateUsers.length === 0 ? {} : { candidateUsers: candidateUsers.join(",") })
     }))
   }
-  if (formKey !== null) values.push(moddle.create("zeebe:FormDefinition", { formKey }))
+  if (formKey !== null) {
+    // A form bound by version tag or deployment is one deployed by its id (formId); otherwise the formKey as read.
+    const bound = userTask.formVersionTag != null || userTask.formBinding !== undefined
+    values.push(moddle.create("zeebe:FormDefinition", {
+      ...(bound ? { formId: formKey } : { formKey }),
+      ...bindingOf(userTask.formVersionTag, userTask.formBinding)
+    }))
+  }
   const { priority, dueDate, followUpDate } = userTask.schedule
   if (priority !== null) values.push(moddle.create("zeebe:PriorityDefinition", { priority }))
   if (dueDate !== null || followUpDate !== null) {

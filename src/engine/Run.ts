@@ -163,7 +163,10 @@ export class Run {
     if (endListenersPending(this, token, node, flows)) return
     if (boundaryIdsOf(node).length > 0) this.closeBoundaries(token.id)
     this.emit({ type: "ElementCompleted", tokenId: token.id, nodeId: node.id })
-    if (isActivity(node) && node.compensation !== undefined) recordCompensable(this, token, node)
+    // A multi-instance activity's inner instances were recorded one by one (finishIteration), not its body.
+    if (isActivity(node) && node.compensation !== undefined && multiInstanceOf(node) == null) {
+      recordCompensable(this, token, node)
+    }
     if (isActivity(node) && node.forCompensation === true) return handlerCompleted(this, token)
     for (const flowId of flows) {
       const flow = this.flow(flowId)

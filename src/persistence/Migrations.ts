@@ -27,6 +27,7 @@ import taskCompletionDenials from "./migrations/0024_task_completion_denials.ts"
 import decisionVersionTags from "./migrations/0025_decision_version_tags.ts"
 import taskFormVersionTags from "./migrations/0026_task_form_version_tags.ts"
 import taskAssigningListeners from "./migrations/0027_task_assigning_listeners.ts"
+import deploymentBinding from "./migrations/0028_deployment_binding.ts"
 import batchCheck from "./migrations/0029_batch_check.ts"
 
 const migrate = Migrator.make({})({
@@ -57,6 +58,7 @@ const migrate = Migrator.make({})({
     "0025_decision_version_tags": decisionVersionTags,
     "0026_task_form_version_tags": taskFormVersionTags,
     "0027_task_assigning_listeners": taskAssigningListeners,
+    "0028_deployment_binding": deploymentBinding,
     "0029_batch_check": batchCheck
   }),
   table: "schema_migrations"

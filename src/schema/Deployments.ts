@@ -37,6 +37,32 @@ export const JsonGraph = Schema.Struct({
   description: "A process as a graph of nodes and flows; compiles to the same model as BPMN XML."
 })
 
+export const DeployedResource = Schema.Struct({
+  name: Schema.String.annotate({ description: "the resource's name as given" }),
+  kind: Schema.Literals(["PROCESS", "DECISION", "FORM"]),
+  id: Schema.String.annotate({
+    description: "the deployment id (PROCESS), the decision id (DECISION: one entry per decision of the DMN), " +
+      "the form id (FORM, GET /forms/{id})"
+  }),
+  key: Schema.String.annotate({ description: "the process id, decision id or form id the resource deploys" }),
+  version: Schema.Int
+}).annotate({ identifier: "DeployedResource" })
+export type DeployedResource = typeof DeployedResource.Type
+
+export const DeploymentBundle = Schema.Struct({
+  resources: Schema.Array(Schema.Struct({
+    name: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(300)).annotate({
+      description: "the file name; its extension says what it is: .bpmn (or .xml) BPMN 2.0 XML, .dmn DMN XML, " +
+        ".form a Camunda form (form-js JSON, its `id` is the form id)"
+    }),
+    content: Schema.String.annotate({ description: "the file's content, as text" })
+  })).check(Schema.isMinLength(1), Schema.isMaxLength(100))
+}).annotate({
+  identifier: "DeploymentBundle",
+  description: "Several resources deployed together, as Camunda 8 deploys several files in one deployment: " +
+    "bindingType=\"deployment\" binds to the resources deployed in the same request. At least one process."
+})
+
 export const Deployment = Schema.Struct({
   id: Schema.String,
   key: Schema.String.annotate({ description: "the process key (BPMN process id); versions are counted per key" }),
@@ -45,11 +71,18 @@ export const Deployment = Schema.Struct({
   versionTag: Schema.NullOr(Schema.String).annotate({
     description: "the process's zeebe:versionTag (call activities with bindingType versionTag bind to it)"
   }),
+  bundleId: Schema.optional(Schema.String).annotate({
+    description: "what one POST /deployments deployed together shares this id (a version deployed alone: its own " +
+      "id); bindingType=\"deployment\" resolves a called process, decision or form within it"
+  }),
   format: DeploymentFormat,
   state: DeploymentState,
   createdBy: Schema.String,
   createdAt: IsoDateTime,
-  updatedAt: IsoDateTime
+  updatedAt: IsoDateTime,
+  resources: Schema.optional(Schema.Array(DeployedResource)).annotate({
+    description: "in the answer to a multi-resource deployment: every resource it deployed, in request order"
+  })
 }).annotate({ identifier: "Deployment" })
 export type Deployment = typeof Deployment.Type
 

@@ -208,6 +208,10 @@ export const UserTask = Schema.Struct({
   formVersionTag: Schema.optional(Schema.NullOr(Schema.String)).annotate({
     description: "the form's version tag when the task binds its form by one (bindingType=\"versionTag\")"
   }),
+  formBinding: Schema.optional(Schema.NullOr(Schema.Literal("deployment"))).annotate({
+    description: "\"deployment\" when the task binds its form to the one deployed together with its process " +
+      "version (bindingType=\"deployment\"): GET /tasks/{id}/form serves that one"
+  }),
   priority: Schema.Number.annotate({ description: "0..100, higher first (zeebe:priorityDefinition; default 50)" }),
   dueDate: Schema.NullOr(IsoDateTime).annotate({ description: "zeebe:taskSchedule dueDate" }),
   followUpDate: Schema.NullOr(IsoDateTime).annotate({ description: "zeebe:taskSchedule followUpDate" }),

@@ -1,7 +1,7 @@
 // The port through which business rule tasks evaluate decisions: the latest version of a decision id in the tenant.
 import { Context, Effect, Layer } from "effect"
 import { inTenant } from "../auth/CurrentTenant.ts"
-import { Decisions } from "./Decisions.ts"
+import { type DecisionBinding, Decisions } from "./Decisions.ts"
 
 export class DecisionNotEvaluated extends Error {
   override readonly name = "DecisionNotEvaluated"
@@ -13,7 +13,7 @@ export interface DecisionEvaluatorShape {
     tenantId: string,
     decisionId: string,
     variables: Readonly<Record<string, unknown>>,
-    versionTag?: string | null
+    binding?: DecisionBinding
   ) => Effect.Effect<
     { readonly result: unknown; readonly outputs: Readonly<Record<string, unknown>> },
     DecisionNotEvaluated
@@ -32,8 +32,8 @@ export class DecisionEvaluator
     Effect.gen(function*() {
       const decisions = yield* Decisions
       return {
-        evaluateLatest: (tenantId, decisionId, variables, versionTag) =>
-          decisions.evaluateLatest(decisionId, variables, versionTag).pipe(
+        evaluateLatest: (tenantId, decisionId, variables, binding) =>
+          decisions.evaluateLatest(decisionId, variables, binding).pipe(
             inTenant(tenantId),
             Effect.map((evaluation) => ({
               result: evaluation.result,

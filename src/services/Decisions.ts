@@ -48,7 +48,11 @@ type EvaluateError = NotFound | BusinessError | ValidationError
 export interface DecisionsShape {
   /** Deploys into the request's tenant (CurrentTenant), recorded as the caller's (CurrentPrincipal). */
   readonly deployTable: (table: unknown) => Effect.Effect<Decision, ValidationError, CurrentTenant | CurrentPrincipal>
-  readonly importXml: (xml: string) => Effect.Effect<DecisionModel, ValidationError, CurrentTenant | CurrentPrincipal>
+  /** A DMN model; with a bundle id, deployed by POST /deployments together with the processes using it. */
+  readonly importXml: (
+    xml: string,
+    bundleId?: string
+  ) => Effect.Effect<DecisionModel, ValidationError, CurrentTenant | CurrentPrincipal>
   readonly list: (
     filter: { readonly key?: string | undefined },
     page: PageRequest
@@ -73,8 +77,7 @@ export interface DecisionsShape {
   readonly evaluateLatest: (
     key: string,
     variables: Readonly<Record<string, unknown>>,
-    /** Bind to the latest version deployed with this zeebe:versionTag (business rule tasks' bindingType). */
-    versionTag?: string | null
+    binding?: DecisionBinding
   ) => Effect.Effect<EvaluatedDecision, EvaluateError, CurrentTenant>
   readonly listModels: (
     page: PageRequest
@@ -99,6 +102,14 @@ export interface DecisionsShape {
     variables: Readonly<Record<string, unknown>>,
     options?: { readonly typed?: boolean | undefined }
   ) => Effect.Effect<EvaluatedDecision, EvaluateError, CurrentTenant>
+}
+
+/** A business rule task's bindingType: none is the latest version. */
+export interface DecisionBinding {
+  /** bindingType="versionTag": the latest version deployed with this zeebe:versionTag. */
+  readonly versionTag?: string | null | undefined
+  /** bindingType="deployment": the version deployed together with this instance's process version. */
+  readonly deploymentOfInstance?: string | undefined
 }
 
 const MODEL_CACHE_SIZE = 500
@@ -148,13 +159,16 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
         xml: string,
         model: ParsedDecisionModel,
         format: Decision["format"],
-        table: unknown
+        table: unknown,
+        bundleId: string | null = null
       ) =>
         sql.withTransaction(Effect.gen(function*() {
           const modelId = yield* newId
           const now = yield* nowIso
-          yield* sql`INSERT INTO decision_models (tenant_id, id, name, namespace, format, dmn_xml, created_by, created_at)
-            VALUES (${tenantId}, ${modelId}, ${model.name}, ${model.namespace}, ${format}, ${xml}, ${actor}, ${now})`
+          yield* sql`INSERT INTO decision_models
+              (tenant_id, id, name, namespace, format, dmn_xml, created_by, created_at, bundle_id)
+            VALUES (${tenantId}, ${modelId}, ${model.name}, ${model.namespace}, ${format}, ${xml}, ${actor}, ${now},
+              ${bundleId})`
           const decisions: Array<Decision> = []
           for (const decision of model.decisions) {
             const id = yield* newId
@@ -225,12 +239,12 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
             const stored = yield* store(tenantId, actor, generated.xml, model, "JSON_TABLE", table)
             return stored.decisions.find((d) => d.key === generated.decisionId) ?? stored.decisions[0]!
           }),
-        importXml: (xml) =>
+        importXml: (xml, bundleId) =>
           Effect.gen(function*() {
             const tenantId = yield* CurrentTenant
             const actor = (yield* CurrentPrincipal).sub
             const model = yield* engine.parse(xml)
-            const stored = yield* store(tenantId, actor, xml, model, "DMN_XML", undefined)
+            const stored = yield* store(tenantId, actor, xml, model, "DMN_XML", undefined, bundleId ?? null)
             return toModel(
               {
                 id: stored.modelId,
@@ -287,18 +301,28 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
             (tenantId) =>
               Effect.flatMap(decisionRow(tenantId, id), (row) => evaluateRow(tenantId, row, variables, options))
           ),
-        evaluateLatest: (key, variables, versionTag) =>
+        evaluateLatest: (key, variables, binding = {}) =>
           Effect.gen(function*() {
             const tenantId = yield* CurrentTenant
+            const { versionTag, deploymentOfInstance } = binding
             const tagged = versionTag == null ? sql`true` : sql`d.version_tag = ${versionTag}`
+            const together = deploymentOfInstance === undefined ? sql`true` : sql`m.bundle_id = (
+              SELECT coalesce(p.bundle_id, p.id) FROM process_instances i JOIN deployments p ON p.id = i.deployment_id
+              WHERE i.tenant_id = ${tenantId} AND i.id = ${deploymentOfInstance})`
             const rows = yield* sql<
               DecisionRow
             >`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id
-              WHERE d.tenant_id = ${tenantId} AND d.key = ${key} AND ${tagged} ORDER BY d.version DESC LIMIT 1`.pipe(
-              Effect.orDie
-            )
+              WHERE d.tenant_id = ${tenantId} AND d.key = ${key} AND ${tagged} AND ${together}
+              ORDER BY d.version DESC LIMIT 1`.pipe(Effect.orDie)
             if (rows[0] === undefined) {
-              return yield* notFound("decision", versionTag == null ? key : `${key} with version tag ${versionTag}`)
+              return yield* notFound(
+                "decision",
+                deploymentOfInstance !== undefined
+                  ? `${key} in the deployment of the process version (bindingType deployment)`
+                  : versionTag == null
+                  ? key
+                  : `${key} with version tag ${versionTag}`
+              )
             }
             return yield* evaluateRow(tenantId, rows[0], variables, { trace: false })
           }),

@@ -18,6 +18,7 @@ import {
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Deployment, DeploymentDetail } from "../schema/Deployments.ts"
 import type { DeploymentId } from "../schema/ResourceIds.ts"
+import { checkDeploymentBinding } from "./DeploymentBindingCheck.ts"
 import { newId } from "./Ids.ts"
 import { type CompiledModel, type ModelNode, ProcessModels } from "./ProcessModels.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
@@ -28,6 +29,7 @@ interface DeploymentRow {
   readonly name: string | null
   readonly version: number
   readonly version_tag: string | null
+  readonly bundle_id?: string | null
   readonly format: Deployment["format"]
   readonly state: Deployment["state"]
   readonly created_by: string
@@ -43,6 +45,7 @@ const toDeployment = (row: DeploymentRow): Deployment => ({
   key: row.key,
   name: row.name,
   versionTag: row.version_tag ?? null,
+  bundleId: row.bundle_id ?? row.id,
   version: Number(row.version),
   format: row.format,
   state: row.state,
@@ -67,6 +70,12 @@ export interface DeploymentsShape {
   readonly deploy: (
     source: DeploymentSource
   ) => Effect.Effect<Deployment, ValidationError, CurrentTenant | CurrentPrincipal>
+  /** Deploys a compiled version as one resource of a multi-resource deployment (DeploymentBundles.ts). */
+  readonly deployInBundle: (
+    model: CompiledModel,
+    source: DeploymentSource,
+    bundleId: string
+  ) => Effect.Effect<Deployment, never, CurrentTenant | CurrentPrincipal>
   readonly list: (
     filter: { readonly key?: string | undefined },
     page: PageRequest
@@ -87,8 +96,8 @@ export interface DeploymentsShape {
   ) => Effect.Effect<{ readonly deployment: Deployment; readonly graph: ProcessGraph }, NotFound, CurrentTenant>
 }
 
-const SUMMARY_COLUMNS =
-  "id, key, name, version, graph->>'versionTag' AS version_tag, format, state, created_by, created_at, updated_at"
+const SUMMARY_COLUMNS = "id, key, name, version, graph->>'versionTag' AS version_tag, bundle_id, format, state, " +
+  "created_by, created_at, updated_at"
 
 export class Deployments extends Context.Service<Deployments, DeploymentsShape>()("flowcore/Deployments") {
   static readonly layer = Layer.effect(
@@ -98,24 +107,33 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
       const models = yield* ProcessModels
       const summary = sql.literal(SUMMARY_COLUMNS)
 
-      const insertVersion = (tenantId: string, actor: string, model: CompiledModel, source: DeploymentSource) =>
-        Effect.gen(function*() {
+      const insertVersion = (
+        tenantId: string,
+        actor: string,
+        model: CompiledModel,
+        source: DeploymentSource,
+        bundleId: string | null
+      ) =>
+        // Its own transaction (a savepoint inside a multi-resource deployment's), so a retry starts clean.
+        sql.withTransaction(Effect.gen(function*() {
           const id = yield* newId
           const now = yield* nowIso
           const sourceJson = source.format === "JSON_GRAPH" ? toJson(source.graph) : null
           // The next version is computed in the insert; the unique (tenant, key, version) index turns a concurrent
           // deploy of the same key into a retry instead of a duplicate version.
           const rows = yield* sql<DeploymentRow>`INSERT INTO deployments
-              (tenant_id, id, key, name, version, format, bpmn_xml, source, graph, state, created_by, created_at, updated_at)
+              (tenant_id, id, key, name, version, format, bpmn_xml, source, graph, state, created_by, created_at, updated_at,
+                bundle_id)
             SELECT ${tenantId}, ${id}, ${model.key}, ${model.name}, coalesce(max(version), 0) + 1, ${source.format},
-              ${model.bpmnXml}, ${sourceJson}::jsonb, ${toJson(model.graph)}::jsonb, 'ACTIVE', ${actor}, ${now}, ${now}
+              ${model.bpmnXml}, ${sourceJson}::jsonb, ${toJson(model.graph)}::jsonb, 'ACTIVE', ${actor}, ${now}, ${now},
+              ${bundleId}
             FROM deployments WHERE tenant_id = ${tenantId} AND key = ${model.key}
             RETURNING ${summary}`
           const deployment = toDeployment(rows[0]!)
           yield* activateEventStarts(tenantId, model.key)
           yield* scheduleTimerStarts(tenantId, deployment, model.graph as ProcessGraph, Date.parse(now))
           return deployment
-        }).pipe(Effect.retry({ times: 5, while: isUniqueViolation }), Effect.orDie)
+        })).pipe(Effect.retry({ times: 5, while: isUniqueViolation }), Effect.orDie)
 
       // A new version replaces the pending timer starts of the older ones (as in Camunda 8).
       const scheduleTimerStarts = (tenantId: string, deployment: Deployment, graph: ProcessGraph, deployedAt: number) =>
@@ -162,7 +180,16 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
             const model = source.format === "BPMN_XML"
               ? yield* models.fromXml(source.xml)
               : yield* models.fromJson(source.graph)
-            return yield* insertVersion(tenantId, actor, model, source)
+            // Deployed alone, a process holds nothing but itself: bindingType="deployment" can only call itself.
+            const alone = { processes: new Set([model.key]), decisions: new Set<string>(), forms: new Set<string>() }
+            yield* checkDeploymentBinding([model.graph as ProcessGraph], alone)
+            return yield* insertVersion(tenantId, actor, model, source, null)
+          }),
+        deployInBundle: (model, source, bundleId) =>
+          Effect.gen(function*() {
+            const tenantId = yield* CurrentTenant
+            const actor = (yield* CurrentPrincipal).sub
+            return yield* insertVersion(tenantId, actor, model, source, bundleId)
           }),
         list: (filter, page) =>
           Effect.gen(function*() {

@@ -12,7 +12,7 @@ import type { FormDefinition, LegacyForm, LegacySchema } from "../schema/Forms.t
 import { LegacyFormId } from "../schema/ResourceIds.ts"
 import { FormDefinitions } from "./FormDefinitions.ts"
 import { newId } from "./Ids.ts"
-import { type TaggedForm, taggedForm } from "./TaggedForms.ts"
+import { formDeployedWith, type TaggedForm, taggedForm } from "./TaggedForms.ts"
 import { isoFromDb, nowMillis } from "./Time.ts"
 
 type Schema = typeof LegacySchema.Type
@@ -64,6 +64,12 @@ type Caller = CurrentTenant | CurrentPrincipal
 export interface LegacyFormsShape {
   readonly list: (key: string | undefined, page: PageRequest) => Effect.Effect<PageOf<LegacyForm>, never, CurrentTenant>
   readonly deploy: (key: string, schema: Schema) => Effect.Effect<LegacyForm, never, Caller>
+  /** A form (a Camunda `.form`, form-js JSON) deployed by POST /deployments together with the processes using it. */
+  readonly deployInBundle: (
+    key: string,
+    form: Readonly<Record<string, unknown>>,
+    bundleId: string
+  ) => Effect.Effect<LegacyForm, never, Caller>
   readonly get: (id: LegacyFormId) => Effect.Effect<LegacyForm, NotFound, CurrentTenant>
   readonly edit: (id: LegacyFormId, schema: Schema) => Effect.Effect<LegacyForm, NotFound, Caller>
   readonly remove: (id: LegacyFormId) => Effect.Effect<LegacyForm, NotFound, CurrentTenant>
@@ -72,6 +78,11 @@ export interface LegacyFormsShape {
   readonly latestByKey: (key: string) => Effect.Effect<LegacyForm | undefined, never, CurrentTenant>
   /** The latest version of a form (deployed or a form definition's) carrying a versionTag (TaggedForms.ts). */
   readonly taggedForm: (key: string, versionTag: string) => Effect.Effect<TaggedForm | undefined, never, CurrentTenant>
+  /** The form deployed together with an instance's process version (bindingType="deployment", TaggedForms.ts). */
+  readonly formDeployedWith: (
+    key: string,
+    instanceId: string
+  ) => Effect.Effect<TaggedForm | undefined, never, CurrentTenant>
 }
 
 export class LegacyForms extends Context.Service<LegacyForms, LegacyFormsShape>()("flowcore/LegacyForms") {
@@ -90,16 +101,20 @@ export class LegacyForms extends Context.Service<LegacyForms, LegacyFormsShape>(
           return found
         })
 
-      const deploy = (key: string, schema: Schema) =>
+      const deploy = (
+        key: string,
+        schema: Schema | Readonly<Record<string, unknown>>,
+        bundleId: string | null = null
+      ) =>
         Effect.gen(function*() {
           const tenantId = yield* CurrentTenant
           const principal = yield* CurrentPrincipal
           const id = LegacyFormId.make(yield* newId)
           const now = new Date(yield* nowMillis).toISOString()
-          yield* sql`INSERT INTO legacy_forms (tenant_id, id, key, version, schema, created_by, created_at)
+          yield* sql`INSERT INTO legacy_forms (tenant_id, id, key, version, schema, created_by, created_at, bundle_id)
             VALUES (${tenantId}, ${id}, ${key},
               (SELECT coalesce(max(version), 0) + 1 FROM legacy_forms WHERE tenant_id = ${tenantId} AND key = ${key}),
-              ${storedContent(schema)}::jsonb, ${principal.sub}, ${now})`.pipe(Effect.orDie)
+              ${storedContent(schema)}::jsonb, ${principal.sub}, ${now}, ${bundleId})`.pipe(Effect.orDie)
           return toLegacy(yield* Effect.orDie(row(id)))
         })
 
@@ -117,7 +132,8 @@ export class LegacyForms extends Context.Service<LegacyForms, LegacyFormsShape>(
               toItem: toLegacy
             }).pipe(Effect.orDie)
           }),
-        deploy,
+        deploy: (key, schema) => deploy(key, schema),
+        deployInBundle: deploy,
         get: (id) => Effect.map(row(id), toLegacy),
         edit: (id, schema) => Effect.flatMap(row(id), (current) => deploy(current.key, schema)),
         remove: (id) =>
@@ -138,6 +154,8 @@ export class LegacyForms extends Context.Service<LegacyForms, LegacyFormsShape>(
           }),
         taggedForm: (key, versionTag) =>
           Effect.flatMap(CurrentTenant, (tenantId) => taggedForm(sql, tenantId, key, versionTag)),
+        formDeployedWith: (key, instanceId) =>
+          Effect.flatMap(CurrentTenant, (tenantId) => formDeployedWith(sql, tenantId, key, instanceId)),
         latestByKey: (key) =>
           Effect.gen(function*() {
             const tenantId = yield* CurrentTenant

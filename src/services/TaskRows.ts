@@ -18,6 +18,7 @@ export interface TaskRow {
   readonly form_key: string | null
   /** The form's version tag when the task binds its form by one (absent before migration 0026). */
   readonly form_version_tag?: string | null
+  readonly form_binding?: string | null
   readonly priority: unknown
   readonly due_date: unknown
   readonly follow_up_date: unknown
@@ -40,6 +41,7 @@ export const toTask = (row: TaskRow): UserTask => ({
   candidateUsers: fromJson(row.candidate_users),
   formKey: row.form_key,
   formVersionTag: row.form_version_tag ?? null,
+  formBinding: row.form_binding === "deployment" ? "deployment" : null,
   priority: Number(row.priority),
   dueDate: isoOrNull(row.due_date),
   followUpDate: isoOrNull(row.follow_up_date),

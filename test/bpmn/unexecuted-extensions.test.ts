@@ -54,28 +54,37 @@ describe("extensions the engine does not execute", () => {
     ])
   })
 
-  it("refuses bindings other than latest (and versionTag on call activities and decisions); those deploy", async () => {
+  it("refuses a bindingType other than latest, deployment and versionTag; those deploy", async () => {
     const callActivity = (binding: string) =>
       `<bpmn:callActivity id="t"><bpmn:extensionElements><zeebe:calledElement processId="child" ${binding} />
       </bpmn:extensionElements></bpmn:callActivity>`
-    expect(await problemsOf(model("", callActivity(`bindingType="deployment"`)))).toEqual([
-      { elementId: "t", message: expect.stringContaining(`bindingType "deployment" on zeebe:calledElement`) }
-    ])
     const decision = (binding: string) =>
       `<bpmn:businessRuleTask id="t"><bpmn:extensionElements>
       <zeebe:calledDecision decisionId="d" resultVariable="r" ${binding} />
       </bpmn:extensionElements></bpmn:businessRuleTask>`
-    expect(await problemsOf(model("", decision(`bindingType="deployment"`)))).toEqual([
-      { elementId: "t", message: expect.stringContaining(`bindingType "deployment" on zeebe:calledDecision`) }
+    const form = (binding: string) =>
+      `<bpmn:userTask id="t"><bpmn:extensionElements><zeebe:userTask />
+      <zeebe:formDefinition formId="f" ${binding} /></bpmn:extensionElements></bpmn:userTask>`
+    for (const element of [callActivity, decision, form]) {
+      for (
+        const binding of [
+          `bindingType="deployment"`,
+          `bindingType="versionTag" versionTag="v1"`,
+          "",
+          `bindingType="latest"`
+        ]
+      ) {
+        expect(await problemsOf(model("", element(binding)))).toEqual([])
+      }
+    }
+    expect(await problemsOf(model("", callActivity(`bindingType="newest"`)))).toEqual([
+      {
+        elementId: "t",
+        message: expect.stringContaining(`bindingType "newest" on zeebe:calledElement is not supported`)
+      }
     ])
-    expect(await problemsOf(model("", decision(`bindingType="versionTag" versionTag="v1"`)))).toEqual([])
-    expect(await problemsOf(model("", callActivity(`bindingType="versionTag" versionTag="v1"`)))).toEqual([])
-    const formBinding = `<bpmn:userTask id="t"><bpmn:extensionElements><zeebe:userTask />
-      <zeebe:formDefinition formId="f" bindingType="deployment" /></bpmn:extensionElements></bpmn:userTask>`
-    expect(await problemsOf(model("", formBinding))).toEqual([
-      { elementId: "t", message: expect.stringContaining(`bindingType "deployment" on zeebe:formDefinition`) }
+    expect(await problemsOf(model("", form(`bindingType="newest"`)))).toEqual([
+      { elementId: "t", message: expect.stringContaining(`bindingType "newest" on zeebe:formDefinition`) }
     ])
-    expect(await problemsOf(model("", callActivity(`bindingType="latest"`)))).toEqual([])
-    expect(await problemsOf(model("", callActivity("")))).toEqual([])
   })
 })

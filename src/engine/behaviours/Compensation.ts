@@ -5,8 +5,9 @@
 // at most once. A completed embedded subprocess hands its records to the enclosing scope: compensating it there (all,
 // or by its id) runs the handlers of the activities completed inside it too, after its own handler if it has one (it
 // completed last). A subprocess with a compensation event subprocess keeps its records instead: compensating it runs
-// that event subprocess (CompensationSubprocesses.ts). At most MAX_COMPENSABLE records are kept per instance (those
-// kept inside a subprocess's count): beyond, the oldest is dropped.
+// that event subprocess (CompensationSubprocesses.ts). A multi-instance activity is recorded once per completed inner
+// instance (MultiInstance.ts finishIteration), each undone on its own. At most MAX_COMPENSABLE records are kept per
+// instance (those kept inside a subprocess's count): beyond, the oldest is dropped.
 import { isActivity } from "../../bpmn/GraphNodes.ts"
 import type { ActivityNode } from "../../bpmn/ProcessGraph.ts"
 import { finishEndEvent } from "../elements/events/EndEventCompletion.ts"
@@ -50,7 +51,11 @@ export function liftCompensable(run: Run, scope: Scope): void {
   const kept = node.type === "subProcess" && node.compensationSubprocessId !== undefined
   if (!kept && !(run.state.compensable ?? []).some((c) => c.scopeId === scope.id)) return
   if (kept) makeRoom(run)
-  const variables = run.state.scopes[scope.id]?.variables ?? scope.variables
+  const own = run.state.scopes[scope.id]?.variables ?? scope.variables
+  // In a multi-instance subprocess, the iteration's scope (inputElement, loopCounter) is part of what it saw.
+  const parent = run.state.scopes[scope.parentId]
+  const iteration = parent !== undefined && run.state.tokens[parent.tokenId]?.loop != null ? parent.variables : {}
+  const variables = { ...iteration, ...own }
   run.emit({
     type: "CompensableScopeCompleted",
     scopeId: scope.id,
@@ -58,6 +63,17 @@ export function liftCompensable(run: Run, scope: Scope): void {
     nodeId: scope.nodeId,
     ...(kept ? { subprocessRecord: { variables } } : {})
   })
+}
+
+/**
+ * Multi-instance: an iteration's records (its own completion, and what completed inside it) move to the body's scope
+ * when the iteration completes, and from there to the activity's scope when the body completes — so a multi-instance
+ * body that is terminated takes the records of its completed iterations with it (ScopeClosed), as a subprocess does.
+ */
+export function liftIterationCompensable(run: Run, fromScopeId: string, toScopeId: string): void {
+  if (!(run.state.compensable ?? []).some((c) => c.scopeId === fromScopeId)) return
+  const scope = run.state.scopes[fromScopeId]!
+  run.emit({ type: "CompensableScopeCompleted", scopeId: fromScopeId, parentScopeId: toScopeId, nodeId: scope.nodeId })
 }
 
 const runHandler = (run: Run, throwToken: Token, record: Compensable) => {

@@ -1,9 +1,10 @@
 // Multi-instance activities: the body, its iterations (parallel or sequential) and the output collection.
 import { evaluateFeel } from "../../bpmn/Expressions.ts"
-import { loopOf } from "../../bpmn/GraphNodes.ts"
+import { isActivity, loopOf } from "../../bpmn/GraphNodes.ts"
 import type { GraphNode, MultiInstanceDefinition } from "../../bpmn/ProcessGraph.ts"
 import { type Token, visibleVariables } from "../InstanceState.ts"
 import type { Run } from "../Run.ts"
+import { liftIterationCompensable, recordCompensable } from "./Compensation.ts"
 
 /** BPMN 13.2.2 / Zeebe: the input collection is evaluated once; parallel starts every item, sequential one by one. */
 export function startMultiInstance(run: Run, token: Token, node: GraphNode, loop: MultiInstanceDefinition): void {
@@ -78,6 +79,9 @@ export function finishIteration(run: Run, token: Token, node: GraphNode): void {
       variables: { [loop.outputCollection]: results }
     })
   }
+  // A completed inner instance is compensable on its own (Camunda 8: a handler runs once per completion of its activity).
+  if (isActivity(node) && node.compensation !== undefined) recordCompensable(run, token, node)
+  liftIterationCompensable(run, token.scopeId, bodyScopeId)
   run.emit({
     type: "IterationCompleted",
     bodyScopeId,
@@ -101,8 +105,9 @@ export function completeMultiInstance(run: Run, bodyScopeId: string): void {
   const outputs = loop.outputCollection === null
     ? {}
     : { [loop.outputCollection]: body.variables[loop.outputCollection] }
-  run.emit({ type: "ScopeClosed", scopeId: bodyScopeId, nodeId: node.id })
   const token = run.state.tokens[body.tokenId]!
+  liftIterationCompensable(run, bodyScopeId, token.scopeId)
+  run.emit({ type: "ScopeClosed", scopeId: bodyScopeId, nodeId: node.id })
   if (Object.keys(outputs).length > 0) run.propagate(token.scopeId, node.id, outputs)
   run.leave(
     run.state.tokens[token.id]!,

@@ -106,6 +106,8 @@ export type InstanceEvent =
     readonly decisionId: string
     /** bindingType versionTag: the latest version deployed with this tag (absent: the latest version). */
     readonly versionTag?: string | null | undefined
+    /** bindingType deployment: the decision deployed together with the instance's process version. */
+    readonly binding?: "deployment" | undefined
     readonly variables: Readonly<Record<string, unknown>>
   }
   | {
@@ -123,6 +125,8 @@ export type InstanceEvent =
     readonly processKey: string
     /** bindingType versionTag: the latest version deployed with this tag. */
     readonly versionTag?: string
+    /** bindingType deployment: the version deployed together with the caller's process version. */
+    readonly binding?: "deployment" | undefined
     readonly variables: Readonly<Record<string, unknown>>
   }
   | {
@@ -186,6 +190,8 @@ export type InstanceEvent =
     readonly formKey: string | null
     /** The form's version tag when the task binds its form by one. */
     readonly formVersionTag?: string | null | undefined
+    /** bindingType deployment: the form deployed together with the instance's process version. */
+    readonly formBinding?: "deployment" | undefined
     /** Absent in events written before schedules existed. */
     readonly priority?: number
     readonly dueDate?: string | null

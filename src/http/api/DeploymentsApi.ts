@@ -5,6 +5,7 @@ import { Page } from "../../schema/Common.ts"
 import {
   DeleteDeploymentQuery,
   Deployment,
+  DeploymentBundle,
   DeploymentDetail,
   DeploymentNode,
   DeploymentQuery,
@@ -24,14 +25,19 @@ export const BpmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType
 export class DeploymentsApi extends HttpApiGroup.make("deployments")
   .add(
     HttpApiEndpoint.post("deploy", "/", {
-      payload: [BpmnXmlBody, JsonGraph],
+      payload: [BpmnXmlBody, JsonGraph, DeploymentBundle],
       success: Ok(Deployment, "Deployed").pipe(HttpApiSchema.status(201)),
       error: ValidationErrorHttp
     }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
-      summary: "Deploy a process as BPMN 2.0 XML (application/xml) or a JSON graph (application/json)",
+      summary: "Deploy a process as BPMN 2.0 XML (application/xml) or a JSON graph (application/json), or several " +
+        "resources together (application/json {\"resources\": [{\"name\", \"content\"}]})",
       description:
         "Each deployment of a process key is its next version. An invalid model answers 400 VALIDATION_ERROR " +
-        "listing every problem with the element id in `field`."
+        "listing every problem with the element id in `field`. Several resources (BPMN, DMN, forms) deployed in " +
+        "one request share a `bundleId`: an element with bindingType=\"deployment\" resolves its called process, " +
+        "decision or form there, and the request is refused (400, code NOT_IN_DEPLOYMENT, the element id in " +
+        "`field`) when the resource it binds to is not among them. The answer is the first process's deployment " +
+        "with `resources` listing everything deployed."
     })),
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(DeploymentQuery), success: Ok(Page(Deployment)) })
       .annotateMerge(Requires.anyRole)

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { pageRequest } from "../../schema/Common.ts"
+import { DeploymentBundles } from "../../services/DeploymentBundles.ts"
 import { Deployments } from "../../services/Deployments.ts"
 import { ProcessEngine } from "../../services/ProcessEngine.ts"
 import { Api } from "../Api.ts"
@@ -9,14 +10,16 @@ import { recordResource } from "../RequestState.ts"
 export const DeploymentsHandlers = HttpApiBuilder.group(Api, "deployments", (handlers) =>
   Effect.gen(function*() {
     const deployments = yield* Deployments
+    const bundles = yield* DeploymentBundles
     const engine = yield* ProcessEngine
     return handlers
       .handle("deploy", ({ payload }) =>
         Effect.gen(function*() {
-          const source = typeof payload === "string"
-            ? { format: "BPMN_XML" as const, xml: payload }
-            : { format: "JSON_GRAPH" as const, graph: payload }
-          const deployment = yield* deployments.deploy(source)
+          const deployment = typeof payload === "string"
+            ? yield* deployments.deploy({ format: "BPMN_XML", xml: payload })
+            : "resources" in payload
+            ? yield* bundles.deploy(payload)
+            : yield* deployments.deploy({ format: "JSON_GRAPH", graph: payload })
           yield* recordResource("deployments", deployment.id)
           return deployment
         }))

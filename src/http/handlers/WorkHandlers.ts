@@ -114,6 +114,14 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
           if (task.formKey === null) {
             return yield* notFound("form of task", params.id)
           }
+          // Bound by deployment: the form deployed together with the task's process version, nothing else.
+          if (task.formBinding === "deployment") {
+            const together = yield* legacyForms.formDeployedWith(task.formKey, task.processInstanceId)
+            if (together === undefined) {
+              return yield* notFound("form", `${task.formKey} in the deployment of the task's process version`)
+            }
+            return { taskId: task.id, formKey: task.formKey, ...together }
+          }
           // Bound by version tag: the latest version of the form carrying that tag, nothing else.
           if (task.formVersionTag != null) {
             const tagged = yield* legacyForms.taggedForm(task.formKey, task.formVersionTag)

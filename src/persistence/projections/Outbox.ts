@@ -9,6 +9,7 @@ export const outboxProjections: Projections = {
       _tag: "START_CHILD",
       processKey: event.processKey,
       ...(event.versionTag === undefined ? {} : { versionTag: event.versionTag }),
+      ...(event.binding === undefined ? {} : { binding: event.binding }),
       parentNodeId: event.nodeId,
       variables: event.variables
     }),
@@ -19,7 +20,8 @@ export const outboxProjections: Projections = {
       evaluationId: event.evaluationId,
       decisionId: event.decisionId,
       variables: event.variables,
-      ...(event.versionTag == null ? {} : { versionTag: event.versionTag })
+      ...(event.versionTag == null ? {} : { versionTag: event.versionTag }),
+      ...(event.binding === undefined ? {} : { binding: event.binding })
     }),
   ErrorPropagated: (ctx, event) =>
     ctx.parentInstanceId === null

@@ -6,10 +6,14 @@ import { Schema } from "effect"
 const Variables = Schema.Record(Schema.String, Schema.Unknown)
 
 export const OutboxMessage = Schema.Union([
-  /** Start a called instance (call activity): the latest version of the process, or the one with the version tag. */
+  /**
+   * Start a called instance (call activity): the latest version of the process, the latest with the version tag, or
+   * (binding "deployment") the version deployed together with the calling instance's.
+   */
   Schema.TaggedStruct("START_CHILD", {
     processKey: Schema.String,
     versionTag: Schema.optional(Schema.NullOr(Schema.String)),
+    binding: Schema.optional(Schema.Literal("deployment")),
     parentNodeId: Schema.String,
     variables: Variables
   }),
@@ -22,6 +26,8 @@ export const OutboxMessage = Schema.Union([
     evaluationId: Schema.String,
     decisionId: Schema.String,
     versionTag: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The decision deployed together with the instance's process version. */
+    binding: Schema.optional(Schema.Literal("deployment")),
     variables: Variables
   }),
   /** A buffered message correlated when a subscription opened. */

@@ -49,6 +49,7 @@ export const userTaskProjections: Projections = {
       candidate_users: toJson(event.candidateUsers),
       form_key: event.formKey,
       form_version_tag: event.formVersionTag ?? null,
+      form_binding: event.formBinding ?? null,
       priority: event.priority ?? 50,
       due_date: event.dueDate ?? null,
       follow_up_date: event.followUpDate ?? null,

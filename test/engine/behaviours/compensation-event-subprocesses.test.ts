@@ -101,6 +101,43 @@ describe("compensation event subprocesses", () => {
     expect(s.state.compensable ?? []).toEqual([])
   })
 
+  it("of a multi-instance subprocess: one run per completed iteration, with that iteration's variables", async () => {
+    const xml = model({ esp: eventSubprocess(innerThrow()) }).replace(
+      `</zeebe:ioMapping></bpmn:extensionElements>`,
+      `</zeebe:ioMapping></bpmn:extensionElements><bpmn:multiInstanceLoopCharacteristics isSequential="true">
+        <bpmn:extensionElements><zeebe:loopCharacteristics inputCollection="=[&quot;A&quot;, &quot;B&quot;]"
+        inputElement="leg" /></bpmn:extensionElements></bpmn:multiInstanceLoopCharacteristics>`
+    )
+    const s = scenario(await graphOf(xml))
+    s.start({ trip: "T-1" })
+    for (const leg of ["A", "B"]) {
+      complete(s, "flight", { flightNo: `F-${leg}` })
+      complete(s, "hotel")
+    }
+    complete(s, "car")
+    complete(s, "undo-car")
+    const seen: Array<string> = []
+    while (s.state.status === "ACTIVE") {
+      const next = s.waiting("job")[0]!
+      const created = s.events.find((e) => e.type === "JobCreated" && e.jobId === next.id) as {
+        variables?: Record<string, unknown>
+      }
+      seen.push(`${next.node}:${created.variables?.["leg"]}:${created.variables?.["flightNo"]}`)
+      complete(s, next.node)
+    }
+    // the later iteration first; inside each run, its own activities in reverse order with their variables (the event
+    // subprocess itself sees its iteration's `leg` and the enclosing scopes' current values: flightNo is the process's)
+    expect(seen).toEqual([
+      "refund:B:F-B",
+      "undo-hotel:B:F-B",
+      "undo-flight:B:F-B",
+      "refund:A:F-B",
+      "undo-hotel:A:F-A",
+      "undo-flight:A:F-A"
+    ])
+    expect(s.state.compensable ?? []).toEqual([])
+  })
+
   it("a compensation throw event inside compensates the subprocess's activities in reverse order", async () => {
     const s = scenario(await graphOf(model({ esp: eventSubprocess(innerThrow()) })))
     book(s)
@@ -219,14 +256,7 @@ describe("compensation event subprocesses at deploy", () => {
     expect(await problemsOf(xml)).toMatch(/compensation event subprocess on-undo is at the process level/)
   })
 
-  it("are refused in a multi-instance subprocess, next to a compensation boundary event, and non-interrupting", async () => {
-    const multi = model().replace(
-      `</zeebe:ioMapping></bpmn:extensionElements>`,
-      `</zeebe:ioMapping></bpmn:extensionElements><bpmn:multiInstanceLoopCharacteristics><bpmn:extensionElements>
-        <zeebe:loopCharacteristics inputCollection="=[1, 2]" /></bpmn:extensionElements>
-        </bpmn:multiInstanceLoopCharacteristics>`
-    )
-    expect(await problemsOf(multi)).toMatch(/compensation of multi-instance booking is not supported/)
+  it("are refused next to a compensation boundary event, and non-interrupting", async () => {
     const both = model({
       extra: `<bpmn:boundaryEvent id="booking-comp" attachedToRef="booking"><bpmn:compensateEventDefinition />
         </bpmn:boundaryEvent>${task("undo-booking", `isForCompensation="true"`)}

@@ -1,5 +1,5 @@
 // Call activities: the child is an instance of the latest version of the called process (or the latest with the
-// version tag it binds to); it gets the parent's visible
+// version tag it binds to, or the version deployed together with the caller's); it gets the parent's visible
 // variables (with the input mappings), and the parent waits until it ends.
 import type { CallActivityNode } from "../../../bpmn/ProcessGraph.ts"
 import type { ActivateElement } from "../Element.ts"
@@ -13,6 +13,7 @@ export const callActivity: ActivateElement<CallActivityNode> = ({ run, token, no
     childInstanceId: run.newId("child"),
     processKey: call.processId,
     ...(call.versionTag ? { versionTag: call.versionTag } : {}),
+    ...(call.binding === undefined ? {} : { binding: call.binding }),
     variables: visible
   })
 }

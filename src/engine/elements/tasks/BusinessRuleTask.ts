@@ -11,6 +11,7 @@ export const businessRuleTask: ActivateElement<BusinessRuleTaskNode> = ({ run, t
     evaluationId: run.newId("decision"),
     decisionId: node.decision.decisionId,
     ...(node.decision.versionTag == null ? {} : { versionTag: node.decision.versionTag }),
+    ...(node.decision.binding === undefined ? {} : { binding: node.decision.binding }),
     variables: visible
   })
 }

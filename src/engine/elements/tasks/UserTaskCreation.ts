@@ -47,6 +47,7 @@ export function createUserTask(
     candidateUsers: definition.candidateUsers,
     formKey: definition.formKey,
     ...(definition.formVersionTag == null ? {} : { formVersionTag: definition.formVersionTag }),
+    ...(definition.formBinding === undefined ? {} : { formBinding: definition.formBinding }),
     ...schedule.value,
     ...defined(corrections),
     ...((node.taskListeners?.assigning?.length ?? 0) > 0 ? { assigningListeners: true } : {}),

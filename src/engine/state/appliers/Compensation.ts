@@ -18,6 +18,10 @@ const without = (list: ReadonlyArray<Compensable>, removed: ReadonlyArray<Compen
   })
 }
 
+/** The subprocesses a record completed within, outermost last (a multi-instance activity's own records: not itself). */
+const withinLifted = (c: Compensable, nodeId: string): ReadonlyArray<string> | undefined =>
+  c.nodeId === nodeId || c.within?.at(-1) === nodeId ? c.within : [...(c.within ?? []), nodeId]
+
 export const compensationAppliers = {
   CompensableCompleted: (state, event) => ({
     ...state,
@@ -34,7 +38,7 @@ export const compensationAppliers = {
         ...state,
         compensable: list.map((c) =>
           c.scopeId === event.scopeId
-            ? { ...c, scopeId: event.parentScopeId, within: [...(c.within ?? []), event.nodeId] }
+            ? { ...c, scopeId: event.parentScopeId, within: withinLifted(c, event.nodeId) }
             : c
         )
       }
