@@ -52,6 +52,7 @@ import { writeLogLine } from "./observability/LogLines.ts"
 import { MetricsRoute } from "./observability/MetricsRoute.ts"
 import { TracingLive } from "./observability/Tracing.ts"
 import { DatabaseLive } from "./persistence/Database.ts"
+import { DeploymentStates } from "./persistence/DeploymentStates.ts"
 import { InstanceStore } from "./persistence/InstanceStore.ts"
 import { JobLeases } from "./persistence/JobLeases.ts"
 import { MigrationsLive } from "./persistence/Migrations.ts"
@@ -150,7 +151,8 @@ const EnginesLive = Layer.mergeAll(
     )
   ),
   Layer.provideMerge(DecisionEvaluator.layer),
-  Layer.provideMerge(Decisions.layer)
+  Layer.provideMerge(Decisions.layer),
+  Layer.provideMerge(DeploymentStates.layer)
 )
 
 const ServicesLive = EnginesLive.pipe(Layer.provideMerge(AdministrationLive), Layer.provideMerge(CoresLive))

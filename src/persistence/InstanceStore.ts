@@ -8,6 +8,7 @@ import type { InstanceStatus } from "../engine/EngineOutcome.ts"
 import type { InstanceState } from "../engine/InstanceState.ts"
 import { commitBatchSize, countCommit } from "../observability/Metrics.ts"
 import { BatchWrites, insertRows, TABLES } from "./BatchWrites.ts"
+import { DeploymentStates } from "./DeploymentStates.ts"
 import { makeGroupCommit } from "./GroupCommit.ts"
 import {
   commandRow,
@@ -80,6 +81,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
     InstanceStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const deploymentStates = yield* DeploymentStates
       const graphs = new Map<string, ProcessGraph>()
       const remember = (deploymentId: string, graph: ProcessGraph) => {
         if (graphs.size >= GRAPH_CACHE_SIZE) graphs.delete(graphs.keys().next().value as string)
@@ -282,8 +284,11 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
           }).pipe(Effect.orDie),
         deploymentForStart: (tenantId, deploymentId) =>
           Effect.gen(function*() {
-            // A deployment's graph never changes: it is read and parsed once; its state (suspension) every time.
+            // A deployment's graph never changes: it is read and parsed once; its state (suspension) at most every
+            // FRESH_FOR_MS (DeploymentStates).
             const cached = graphs.get(deploymentId)
+            const known = cached === undefined ? undefined : deploymentStates.fresh(tenantId, deploymentId)
+            if (known !== undefined) return { ...known, graph: cached! }
             const rows = yield* (cached === undefined
               ? sql<DeploymentRow>`SELECT id, key, version, state, graph FROM deployments
                   WHERE tenant_id = ${tenantId} AND id = ${deploymentId}`
@@ -292,7 +297,9 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
             const row = rows[0]
             if (row === undefined) return undefined
             const graph = cached ?? remember(deploymentId, fromJson<ProcessGraph>(row.graph))
-            return { id: row.id, key: row.key, version: Number(row.version), state: row.state, graph }
+            const state = { tenantId, id: row.id, key: row.key, version: Number(row.version), state: row.state }
+            deploymentStates.remember(state)
+            return { ...state, graph }
           }).pipe(Effect.orDie),
         recordedReply: (instanceId, commandId) =>
           sql<

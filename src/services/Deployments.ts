@@ -6,6 +6,7 @@ import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal } from "../auth/Principal.ts"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { dueAt } from "../bpmn/Timer.ts"
+import { DeploymentStates } from "../persistence/DeploymentStates.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
 import {
@@ -104,6 +105,7 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
     Deployments,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const deploymentStates = yield* DeploymentStates
       const models = yield* ProcessModels
       const summary = sql.literal(SUMMARY_COLUMNS)
 
@@ -229,6 +231,7 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
             const now = yield* nowIso
             const rows = yield* sql<DeploymentRow>`UPDATE deployments SET state = ${state}, updated_at = ${now}
               WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING ${summary}`.pipe(Effect.orDie)
+            deploymentStates.forget(id)
             return toDeployment(rows[0]!)
           }),
         remove: (id, includeFinishedInstances) =>
@@ -259,6 +262,7 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
               }
               yield* sql`DELETE FROM process_instances WHERE tenant_id = ${tenantId} AND deployment_id = ${id}`
               yield* sql`DELETE FROM deployments WHERE tenant_id = ${tenantId} AND id = ${id}`
+              deploymentStates.forget(id)
               yield* activateEventStarts(tenantId, row.key)
               return toDeployment(row)
             })).pipe(Effect.catchTag("SqlError", Effect.die))

@@ -141,6 +141,16 @@ describe("deployments", () => {
     ;(await owner.get(`/process-instances/${instance.id}`)).fails(404, "RESOURCE_NOT_FOUND")
   })
 
+  it("refuses starts at once after a suspension, though starts just read the deployment as active", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(fixture("service-task.bpmn"))
+    await Promise.all([owner.start(deployment.id), owner.start(deployment.id)])
+    ;(await owner.post(`/deployments/${deployment.id}/suspend`)).ok()
+    ;(await owner.post("/process-instances", { deploymentId: deployment.id })).fails(409, "CONFLICT")
+    ;(await owner.post(`/deployments/${deployment.id}/resume`)).ok()
+    await owner.start(deployment.id)
+  })
+
   it("needs ADMIN or PROCESS_OWNER to deploy; reads are open; other tenants see nothing", async () => {
     const tenant = await givenTenant()
     const owner = await tenant.owner()
