@@ -36,6 +36,39 @@ export const loadColumnTypes = (
 
 const quoted = (identifier: string) => `"${identifier.replaceAll("\"", "\"\"")}"`
 
+/** The SQL text of an INSERT's parts for a table and its columns, made once per (types, table, columns). */
+interface InsertText {
+  readonly into: string
+  readonly select: string
+  readonly declared: string
+}
+const insertTexts = new WeakMap<ColumnTypes, Map<string, InsertText>>()
+
+const insertText = (types: ColumnTypes, table: string, columns: ReadonlyArray<string>): InsertText => {
+  let texts = insertTexts.get(types)
+  if (texts === undefined) insertTexts.set(types, texts = new Map())
+  const key = `${table}(${columns.join(",")})`
+  const known = texts.get(key)
+  if (known !== undefined) return known
+  const columnTypes = types.get(table)
+  const declared = columns.map((column) => {
+    const type = columnTypes?.get(column)
+    if (type === undefined) throw new Error(`insertFromRecordSet: no column ${table}.${column} in the catalog`)
+    return `${quoted(column)} ${type === "jsonb" ? "text" : type}`
+  })
+  const selected = columns.map((column) =>
+    columnTypes?.get(column) === "jsonb" ? `v.${quoted(column)}::jsonb` : `v.${quoted(column)}`
+  )
+  const text = {
+    into: `${quoted(table)} (${columns.map(quoted).join(", ")})`,
+    select: selected.join(", "),
+    declared: declared.join(", ")
+  }
+  // Tables and their columns are the code's own: a few dozen texts at most.
+  if (texts.size < 1_000) texts.set(key, text)
+  return text
+}
+
 /**
  * `INSERT INTO table (columns) SELECT ... FROM jsonb_to_recordset($rows)`, for rows that all have the same columns
  * (the caller groups them so). `suffix` follows it (ON CONFLICT ..., RETURNING ...). Fails as a defect when a column
@@ -48,21 +81,10 @@ export const insertFromRecordSet = (
   rows: ReadonlyArray<Record<string, unknown>>,
   suffix = ""
 ): Statement.Fragment => {
-  const columnTypes = types.get(table)
-  const columns = Object.keys(rows[0] ?? {})
-  const declared = columns.map((column) => {
-    const type = columnTypes?.get(column)
-    if (type === undefined) throw new Error(`insertFromRecordSet: no column ${table}.${column} in the catalog`)
-    return `${quoted(column)} ${type === "jsonb" ? "text" : type}`
-  })
-  const selected = columns.map((column) =>
-    columnTypes?.get(column) === "jsonb" ? `v.${quoted(column)}::jsonb` : `v.${quoted(column)}`
-  )
-  return sql`INSERT INTO ${sql.literal(quoted(table))} (${sql.literal(columns.map(quoted).join(", "))}) SELECT ${
-    sql.literal(selected.join(", "))
-  } FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(${sql.literal(declared.join(", "))}) ${
-    sql.literal(suffix)
-  }`
+  const text = insertText(types, table, Object.keys(rows[0] ?? {}))
+  return sql`INSERT INTO ${sql.literal(text.into)} SELECT ${sql.literal(text.select)} FROM jsonb_to_recordset(${
+    JSON.stringify(rows)
+  }::jsonb) AS v(${sql.literal(text.declared)}) ${sql.literal(suffix)}`
 }
 
 /** The rows grouped by their set of columns (in the order first seen): one INSERT per group. */
