@@ -1,9 +1,9 @@
 // Composition root: configuration -> database (+ migrations) -> cluster runtime -> services -> HTTP server.
 // main.ts runs it; the tests build it too (on an in-memory PGlite, with their own clock and extra entities).
 import { NodeHttpServer } from "@effect/platform-node"
-import { Clock, Layer, Logger, References } from "effect"
+import { ByteSize, Clock, Layer, Logger, References } from "effect"
 import type { Sharding } from "effect/cluster"
-import { HttpRouter } from "effect/http"
+import { HttpIncomingMessage, HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiSwagger } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { BatchRunner } from "./actors/BatchRunner.ts"
@@ -224,7 +224,9 @@ export const makeApp = (config: AppConfigShape, options: AppOptions = {}) => {
   const lifecycle = options.lifecycle ?? new NodeLifecycleState()
   const HttpLive = HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(httpServerFactory(lifecycle), { port: config.port, host: config.host })),
-    Layer.provideMerge(Layer.succeed(NodeLifecycle, lifecycle))
+    Layer.provideMerge(Layer.succeed(NodeLifecycle, lifecycle)),
+    // The request body limit, in the context every request starts from (not provided anew per request).
+    Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(config.maxBodyBytes)))
   )
   const CoreLive = Layer.mergeAll(BootstrapLive, options.extra ?? Layer.empty).pipe(
     Layer.provideMerge(ServicesLive),

@@ -9,8 +9,8 @@
 //  * one log line per request;
 //  * request text no handler should see (invalid UTF-8, JSON nested too deep, NUL, lone surrogates) -> 400;
 //  * while the node drains for a graceful stop, new requests -> 503 (see NodeLifecycle).
-import { ByteSize, Cause, Clock, Effect } from "effect"
-import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Cause, Clock, Effect } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type * as Types from "effect/Types"
 import { randomUUID } from "node:crypto"
 import { AppConfig } from "../config.ts"
@@ -132,7 +132,6 @@ export const EdgeMiddleware = HttpRouter.middleware(
     const config = yield* AppConfig
     const audit = yield* AuditLog
     const lifecycle = yield* NodeLifecycle
-    const maxBodySize = ByteSize.bytes(config.maxBodyBytes)
 
     const writeAudit = (
       request: HttpServerRequest.HttpServerRequest,
@@ -173,8 +172,6 @@ export const EdgeMiddleware = HttpRouter.middleware(
         const timestamp = new Date(startedAt).toISOString()
         const path = request.url.split("?")[0] ?? request.url
         yield* Effect.annotateCurrentSpan("flowcore.correlation_id", correlationId)
-        lifecycle.enter()
-        yield* Effect.addFinalizer(() => Effect.sync(() => lifecycle.leave()))
 
         if (lifecycle.draining && path !== HEALTH_PATH) {
           return HttpServerResponse.setHeaders(
@@ -262,7 +259,14 @@ export const EdgeMiddleware = HttpRouter.middleware(
         )
         if (lifecycle.draining) response = HttpServerResponse.setHeader(response, "connection", "close")
         return response
-      }).pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize), Effect.scoped)
+      }).pipe(
+        // counted in flight from here to the response (a graceful stop waits for them)
+        (handled) =>
+          Effect.suspend(() => {
+            lifecycle.enter()
+            return Effect.ensuring(handled, Effect.sync(() => lifecycle.leave()))
+          })
+      )
   }),
   { global: true }
 )
