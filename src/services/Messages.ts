@@ -84,13 +84,19 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
           const variables = message.variables ?? {}
           const messageKey = yield* newId
           const now = yield* nowMillis
-          // Indexed by (tenant_id, kind, name, correlation_key); the oldest subscription of each instance wins.
-          const waiting = yield* sql<
-            { instance_id: ProcessInstanceId; id: string }
-          >`SELECT DISTINCT ON (instance_id) instance_id, id
-            FROM event_subscriptions
-            WHERE tenant_id = ${principal.tenantId} AND kind = 'MESSAGE' AND name = ${message.messageName} AND correlation_key = ${key}
-            ORDER BY instance_id, created_at, id`.pipe(Effect.orDie)
+          // Who waits for it and which processes start on it, asked together (one round trip, one socket write).
+          // Subscriptions are indexed by (tenant_id, kind, name, correlation_key); each instance's oldest one wins.
+          const [waiting, starts] = yield* Effect.all([
+            sql<{ instance_id: ProcessInstanceId; id: string }>`SELECT DISTINCT ON (instance_id) instance_id, id
+              FROM event_subscriptions
+              WHERE tenant_id = ${principal.tenantId} AND kind = 'MESSAGE' AND name = ${message.messageName}
+                AND correlation_key = ${key}
+              ORDER BY instance_id, created_at, id`,
+            sql<EventStart>`SELECT m.deployment_id, m.node_id
+              FROM message_start_events m JOIN deployments d ON d.id = m.deployment_id
+              WHERE m.tenant_id = ${principal.tenantId} AND m.message_name = ${message.messageName}
+                AND d.state = 'ACTIVE'`
+          ], { concurrency: 2 }).pipe(Effect.orDie)
           const correlated = yield* Effect.forEach(waiting, (subscription) =>
             Effect.map(
               instances.deliver(principal, subscription.instance_id, {
@@ -100,10 +106,6 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
               }, `message:${messageKey}:${subscription.id}`),
               (delivery) => ({ instanceId: subscription.instance_id, delivery })
             ), { concurrency: 16 })
-          const starts = yield* sql<EventStart>`SELECT m.deployment_id, m.node_id
-            FROM message_start_events m JOIN deployments d ON d.id = m.deployment_id
-            WHERE m.tenant_id = ${principal.tenantId} AND m.message_name = ${message.messageName} AND d.state = 'ACTIVE'`
-            .pipe(Effect.orDie)
           const startedIds = yield* startAtEventStarts(
             instances,
             principal,
