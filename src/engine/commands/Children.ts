@@ -4,15 +4,7 @@ import { nodeOf } from "../../bpmn/GraphNodes.ts"
 import type { CommandHandler } from "./Handler.ts"
 
 export const childInstanceFailed: CommandHandler<"ChildInstanceFailed"> = (run, command) => {
-  const token = run.tokenWaitingFor("child", command.childInstanceId)
-  return run.emit({
-    type: "IncidentRaised",
-    incidentId: run.newId("incident"),
-    tokenId: token.id,
-    nodeId: token.nodeId,
-    incidentType: "CALLED_ELEMENT_ERROR",
-    message: command.message
-  })
+  run.raiseIncident(run.tokenWaitingFor("child", command.childInstanceId), "CALLED_ELEMENT_ERROR", command.message)
 }
 
 /** An error the called instance did not catch: thrown at the call activity, as if the activity threw it. */
