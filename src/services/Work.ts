@@ -9,8 +9,8 @@ import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal, type Principal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import {
-  type BusinessError,
   businessError,
+  type ClientError,
   type Conflict,
   conflict,
   type NotFound,
@@ -31,8 +31,6 @@ import { queryInstant } from "./QueryInstant.ts"
 import { taskOrder, type TaskRow, toTask } from "./TaskRows.ts"
 import { nowMillis } from "./Time.ts"
 
-type CompleteError = NotFound | Conflict | ValidationError | BusinessError
-
 export type { ActivationRequest } from "./JobActivation.ts"
 
 export interface WorkShape {
@@ -48,7 +46,7 @@ export interface WorkShape {
     variables: Readonly<Record<string, unknown>>,
     /** What the worker of an ad-hoc subprocess decided (its job only). */
     result?: typeof AdHocJobResult.Type | undefined
-  ) => Effect.Effect<Job, CompleteError>
+  ) => Effect.Effect<Job, ClientError>
   readonly throwError: (
     principal: Principal,
     jobId: JobId,
@@ -57,7 +55,7 @@ export interface WorkShape {
       readonly errorMessage?: string | undefined
       readonly variables?: Readonly<Record<string, unknown>> | undefined
     }
-  ) => Effect.Effect<Job, CompleteError>
+  ) => Effect.Effect<Job, ClientError>
   /** A technical failure: retries left -> activatable again after the backoff; none left -> an incident. */
   readonly failJob: (
     principal: Principal,
@@ -68,9 +66,9 @@ export interface WorkShape {
       readonly retryBackOff?: number | undefined
       readonly variables?: Readonly<Record<string, unknown>> | undefined
     }
-  ) => Effect.Effect<Job, CompleteError>
+  ) => Effect.Effect<Job, ClientError>
   /** New retries; a dead-lettered job's incident is resolved and the job is claimable again. */
-  readonly updateRetries: (principal: Principal, jobId: JobId, retries: number) => Effect.Effect<Job, CompleteError>
+  readonly updateRetries: (principal: Principal, jobId: JobId, retries: number) => Effect.Effect<Job, ClientError>
   /** Extends the lock of an activated job. */
   readonly heartbeat: (
     principal: Principal,
@@ -104,7 +102,7 @@ export interface WorkShape {
   readonly completeTask: (
     taskId: TaskId,
     variables: Readonly<Record<string, unknown>>
-  ) => Effect.Effect<UserTask, CompleteError, CurrentTenant | CurrentPrincipal>
+  ) => Effect.Effect<UserTask, ClientError, CurrentTenant | CurrentPrincipal>
   readonly getTask: (taskId: TaskId) => Effect.Effect<UserTask, NotFound, CurrentTenant>
   readonly listIncidents: (
     filter: { readonly state?: Incident["state"] | undefined; readonly processInstanceId?: string | undefined },
