@@ -8,7 +8,7 @@ import { CurrentPrincipal, type Principal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { type BusinessError, type Conflict, conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
-import type { Model } from "../schema/Modeling.ts"
+import type { Model, ModelRevision } from "../schema/Modeling.ts"
 import { ModelId, parseId, ProjectId } from "../schema/ResourceIds.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { Projects } from "./Projects.ts"
@@ -30,6 +30,22 @@ interface ModelRow {
   readonly created_at: unknown
   readonly updated_at: unknown
 }
+
+interface RevisionRow {
+  readonly revision: number
+  readonly author: string
+  readonly note: string | null
+  readonly content: string
+  readonly created_at: unknown
+}
+
+const toRevision = (row: RevisionRow): typeof ModelRevision.Type => ({
+  revision: Number(row.revision),
+  author: row.author,
+  note: row.note,
+  content: row.content,
+  createdAt: isoFromDb(row.created_at)
+})
 
 type Failure = NotFound | Conflict | BusinessError
 type LockView = {
@@ -62,13 +78,7 @@ export interface ModelsShape {
     id: ModelId,
     input: { readonly content: string; readonly baseRevision?: number | undefined; readonly note?: string | undefined }
   ) => Effect.Effect<Model, Failure, CurrentTenant | CurrentPrincipal>
-  readonly revisions: (
-    id: ModelId
-  ) => Effect.Effect<
-    ReadonlyArray<{ revision: number; author: string; note: string | null; content: string; createdAt: string }>,
-    NotFound,
-    CurrentTenant
-  >
+  readonly revisions: (id: ModelId) => Effect.Effect<ReadonlyArray<typeof ModelRevision.Type>, NotFound, CurrentTenant>
   readonly restore: (id: ModelId, revision: number) => Effect.Effect<Model, Failure, CurrentTenant | CurrentPrincipal>
   readonly lock: (id: ModelId) => Effect.Effect<LockView, NotFound, CurrentTenant>
   readonly acquire: (id: ModelId) => Effect.Effect<LockView, Failure, CurrentTenant | CurrentPrincipal>
@@ -263,19 +273,9 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
         revisions: (id) =>
           Effect.gen(function*() {
             yield* row(id)
-            const rows = yield* sql<
-              { revision: number; author: string; note: string | null; content: string; created_at: unknown }
-            >`SELECT revision, author,
-                note, content, created_at FROM model_revisions WHERE model_id = ${id} ORDER BY revision DESC`.pipe(
-              Effect.orDie
-            )
-            return rows.map((r) => ({
-              revision: Number(r.revision),
-              author: r.author,
-              note: r.note,
-              content: r.content,
-              createdAt: isoFromDb(r.created_at)
-            }))
+            const rows = yield* sql<RevisionRow>`SELECT revision, author, note, content, created_at
+              FROM model_revisions WHERE model_id = ${id} ORDER BY revision DESC`.pipe(Effect.orDie)
+            return rows.map(toRevision)
           }),
         restore: (id, revision) =>
           Effect.gen(function*() {
