@@ -1,6 +1,6 @@
 // Deployments: versions of a process definition, deployed as BPMN 2.0 XML or as a JSON graph.
 import { Schema } from "effect"
-import { IsoDateTime, PageQueryFields, Variables } from "./Common.ts"
+import { Authored, PageQueryFields, Variables } from "./Common.ts"
 
 export const DeploymentFormat = Schema.Literals(["BPMN_XML", "JSON_GRAPH"]).annotate({ identifier: "DeploymentFormat" })
 export const DeploymentState = Schema.Literals(["ACTIVE", "SUSPENDED"]).annotate({ identifier: "DeploymentState" })
@@ -47,9 +47,7 @@ export const Deployment = Schema.Struct({
   }),
   format: DeploymentFormat,
   state: DeploymentState,
-  createdBy: Schema.String,
-  createdAt: IsoDateTime,
-  updatedAt: IsoDateTime
+  ...Authored
 }).annotate({ identifier: "Deployment" })
 export type Deployment = typeof Deployment.Type
 

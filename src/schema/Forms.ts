@@ -1,6 +1,6 @@
 // Forms (SERVICE.md "Forms"): form-designer definitions (form-js JSON) with their lifecycle, and legacy simple forms.
 import { Schema } from "effect"
-import { IsoDateTime, PageQueryFields, Variables } from "./Common.ts"
+import { Authored, IsoDateTime, PageQueryFields, Variables } from "./Common.ts"
 import { FormDefinitionId } from "./ResourceIds.ts"
 
 export const FormState = Schema.Literals(["DRAFT", "VALIDATED", "PUBLISHED", "DEPLOYED", "RETIRED"]).annotate({
@@ -21,9 +21,7 @@ export const FormDefinition = Schema.Struct({
   version: Schema.Int,
   schema: FormJson,
   restoredFrom: Schema.NullOr(Schema.Struct({ formId: Schema.String, version: Schema.Int })),
-  createdBy: Schema.String,
-  createdAt: IsoDateTime,
-  updatedAt: IsoDateTime
+  ...Authored
 }).annotate({ identifier: "FormDefinition" })
 export type FormDefinition = typeof FormDefinition.Type
 
