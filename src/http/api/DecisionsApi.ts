@@ -29,6 +29,20 @@ const EvaluationErrors = [NotFoundHttp, BusinessErrorHttp, ValidationErrorHttp] 
 /** A decision by its id or by its name (decisionsByName): not a UUID-only path id. */
 const DecisionRef = { id: Schema.String.annotate({ description: "the decision's id, or its name" }) }
 
+// Evaluating changes nothing: any authenticated caller may.
+const evaluation = <
+  const Name extends string,
+  const Path extends `/${string}`,
+  const Params extends Schema.Struct.Fields
+>(name: Name, path: Path, params: Params, annotations: { readonly summary: string; readonly description?: string }) =>
+  HttpApiEndpoint.post(name, path, {
+    params,
+    query: Schema.Struct(EvaluateQuery),
+    payload: EvaluateRequest,
+    success: Ok(EvaluationResult),
+    error: EvaluationErrors
+  }).annotateMerge(Requires.anyRole).annotateMerge(OpenApi.annotations(annotations))
+
 export class DecisionsApi extends HttpApiGroup.make("decisions")
   .add(
     HttpApiEndpoint.get("list", "/", { query: Schema.Struct(DecisionQuery), success: Ok(Page(Decision)) })
@@ -64,28 +78,12 @@ export class DecisionsApi extends HttpApiGroup.make("decisions")
           summary: "The decision's DMN XML (generated for JSON tables); re-importing it evaluates the same"
         })
       ),
-    // Evaluating changes nothing: any authenticated caller may.
-    HttpApiEndpoint.post("evaluate", "/:id/evaluate", {
-      params: DecisionRef,
-      query: Schema.Struct(EvaluateQuery),
-      payload: EvaluateRequest,
-      success: Ok(EvaluationResult),
-      error: EvaluationErrors
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({ summary: "Evaluate the decision (with its required decisions) for variables" })
-      ),
-    HttpApiEndpoint.post("evaluateWithTrace", "/:id/evaluate-with-trace", {
-      params: DecisionRef,
-      query: Schema.Struct(EvaluateQuery),
-      payload: EvaluateRequest,
-      success: Ok(EvaluationResult),
-      error: EvaluationErrors
-    }).annotateMerge(Requires.anyRole).annotateMerge(
-      OpenApi.annotations({
-        summary: "Evaluate and report matched rules, input values, outputs and the required decisions evaluated"
-      })
-    )
+    evaluation("evaluate", "/:id/evaluate", DecisionRef, {
+      summary: "Evaluate the decision (with its required decisions) for variables"
+    }),
+    evaluation("evaluateWithTrace", "/:id/evaluate-with-trace", DecisionRef, {
+      summary: "Evaluate and report matched rules, input values, outputs and the required decisions evaluated"
+    })
   )
   .middleware(Authentication)
   .prefix("/api/v1/decisions")
@@ -109,31 +107,21 @@ export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
       error: NotFoundHttp
     }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "The model's DMN XML" })),
-    HttpApiEndpoint.post("evaluateDecision", "/:id/decisions/:decisionId/evaluate", {
-      params: { id: DecisionModelId, decisionId: Schema.String },
-      query: Schema.Struct(EvaluateQuery),
-      payload: EvaluateRequest,
-      success: Ok(EvaluationResult),
-      error: EvaluationErrors
-    }).annotateMerge(Requires.anyRole).annotateMerge(
-      OpenApi.annotations({
-        summary: "Evaluate one decision of the model, including its required decisions",
-        description:
-          "decisionId is the decision's key, else its DMN id, else its name (a decision without an id is keyed by its name)"
-      })
-    ),
-    HttpApiEndpoint.post("evaluateService", "/:id/services/:serviceId/evaluate", {
-      params: { id: DecisionModelId, serviceId: Schema.String },
-      query: Schema.Struct(EvaluateQuery),
-      payload: EvaluateRequest,
-      success: Ok(EvaluationResult),
-      error: EvaluationErrors
-    }).annotateMerge(Requires.anyRole).annotateMerge(
-      OpenApi.annotations({
-        summary: "Evaluate a decision service of the model",
-        description: "serviceId is the service's DMN id, else its name"
-      })
-    )
+    evaluation("evaluateDecision", "/:id/decisions/:decisionId/evaluate", {
+      id: DecisionModelId,
+      decisionId: Schema.String
+    }, {
+      summary: "Evaluate one decision of the model, including its required decisions",
+      description:
+        "decisionId is the decision's key, else its DMN id, else its name (a decision without an id is keyed by its name)"
+    }),
+    evaluation("evaluateService", "/:id/services/:serviceId/evaluate", {
+      id: DecisionModelId,
+      serviceId: Schema.String
+    }, {
+      summary: "Evaluate a decision service of the model",
+      description: "serviceId is the service's DMN id, else its name"
+    })
   )
   .middleware(Authentication)
   .prefix("/api/v1/decision-models")
