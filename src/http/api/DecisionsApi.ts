@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { Page, PageQueryFields } from "../../schema/Common.ts"
+import { PageQueryFields } from "../../schema/Common.ts"
 import {
   Decision,
   DecisionDetail,
@@ -19,6 +19,7 @@ import { Ok } from "../../schema/Envelope.ts"
 import { DecisionModelId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
+import { pagedList } from "./PagedList.ts"
 
 const DmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/xml" })).annotate({
   description: "DMN 1.3, 1.4 or 1.5 XML"
@@ -45,11 +46,12 @@ const evaluation = <
 
 export class DecisionsApi extends HttpApiGroup.make("decisions")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(DecisionQuery), success: Ok(Page(Decision)) })
-      .annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({ summary: "List decisions, newest first; with key, that decision's versions" })
-      ),
+    pagedList(
+      DecisionQuery,
+      Decision,
+      Requires.anyRole,
+      "List decisions, newest first; with key, that decision's versions"
+    ),
     HttpApiEndpoint.post("deploy", "/", {
       payload: Schema.Unknown.annotate({
         description: "a decision table as JSON (see the README's decision table format)"
@@ -92,9 +94,7 @@ export class DecisionsApi extends HttpApiGroup.make("decisions")
 
 export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(PageQueryFields), success: Ok(Page(DecisionModelSummary)) })
-      .annotateMerge(Requires.anyRole)
-      .annotateMerge(OpenApi.annotations({ summary: "List decision models, newest first" })),
+    pagedList(PageQueryFields, DecisionModelSummary, Requires.anyRole, "List decision models, newest first"),
     HttpApiEndpoint.get("get", "/:id", {
       params: { id: DecisionModelId },
       success: Ok(DecisionModel),

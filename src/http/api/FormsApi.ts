@@ -1,7 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { Page } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import {
   CreateFormDefinition,
@@ -28,6 +27,7 @@ import {
 import { FormDefinitionId, LegacyFormId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
+import { pagedList } from "./PagedList.ts"
 
 const Errors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
 const transition = <const Name extends string, const Path extends `/${string}`>(
@@ -59,11 +59,12 @@ const definitionRead = <const Name extends string, const Path extends `/${string
 
 export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(FormDefinitionQuery), success: Ok(Page(FormDefinition)) })
-      .annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({ summary: "List form-designer forms, most recently changed first; filter state, key" })
-      ),
+    pagedList(
+      FormDefinitionQuery,
+      FormDefinition,
+      Requires.anyRole,
+      "List form-designer forms, most recently changed first; filter state, key"
+    ),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateFormDefinition,
       success: Ok(FormDefinition, "Draft created").pipe(HttpApiSchema.status(201)),
@@ -184,8 +185,7 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
 
 export class LegacyFormsApi extends HttpApiGroup.make("legacyForms")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(LegacyFormQuery), success: Ok(Page(LegacyForm)) })
-      .annotateMerge(Requires.anyRole),
+    pagedList(LegacyFormQuery, LegacyForm, Requires.anyRole),
     HttpApiEndpoint.post("deploy", "/", {
       payload: DeployLegacyForm,
       success: Ok(LegacyForm, "Deployed").pipe(HttpApiSchema.status(201)),
