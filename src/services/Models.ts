@@ -6,6 +6,7 @@ import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal, type Principal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
+import { tenantWhere } from "../persistence/TenantWhere.ts"
 import { type BusinessError, type Conflict, conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Model, ModelRevision } from "../schema/Modeling.ts"
@@ -204,9 +205,7 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
       return {
         list: (filter, page) =>
           Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const where = sql.and([
-              sql`tenant_id = ${tenantId}`,
+            const where = yield* tenantWhere(sql, [
               ...(filter.projectId === undefined
                 ? []
                 : [isUuid(filter.projectId) ? sql`project_id = ${filter.projectId}` : sql`false`]),

@@ -8,6 +8,7 @@ import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal, type Principal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
+import { tenantWhere } from "../persistence/TenantWhere.ts"
 import {
   businessError,
   type ClientError,
@@ -178,9 +179,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
           ).pipe(Effect.catchTags({ ValidationError: Effect.die, BusinessError: Effect.die })),
         listJobs: (filter, page) =>
           Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const where = sql.and([
-              sql`tenant_id = ${tenantId}`,
+            const where = yield* tenantWhere(sql, [
               ...(filter.type === undefined ? [] : [sql`type = ${filter.type}`]),
               ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
               ...(filter.processInstanceId === undefined
@@ -198,13 +197,11 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
           }).pipe(Effect.orDie),
         listTasks: (filter, page) =>
           Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
             const dueBefore = yield* queryInstant("dueBefore", filter.dueBefore)
             const dueAfter = yield* queryInstant("dueAfter", filter.dueAfter)
             const followUpBefore = yield* queryInstant("followUpBefore", filter.followUpBefore)
             const followUpAfter = yield* queryInstant("followUpAfter", filter.followUpAfter)
-            const where = sql.and([
-              sql`tenant_id = ${tenantId}`,
+            const where = yield* tenantWhere(sql, [
               ...(dueBefore === undefined ? [] : [sql`due_date < ${dueBefore}`]),
               ...(dueAfter === undefined ? [] : [sql`due_date >= ${dueAfter}`]),
               ...(followUpBefore === undefined ? [] : [sql`follow_up_date < ${followUpBefore}`]),
@@ -271,9 +268,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
           }),
         listIncidents: (filter, page) =>
           Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const where = sql.and([
-              sql`tenant_id = ${tenantId}`,
+            const where = yield* tenantWhere(sql, [
               ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
               ...(filter.processInstanceId === undefined
                 ? []
