@@ -43,14 +43,20 @@ const AllErrors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErro
 const WorkErrors = [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
 
 /**
- * The writes on one job, task or incident (POST /:id/...): the same path parameter, answer, errors and access, so each
- * endpoint names only its own path, payload, answer message and summary.
+ * The writes on one job, task or incident (POST /:id/...): the same path parameter, answer, errors, access (and, for a
+ * completion, the Idempotency-Key header), so each endpoint names only its own path, payload, answer message and
+ * summary.
  */
-const writesOn = <Id extends typeof JobId | typeof TaskId | typeof IncidentId, Data extends Schema.Top>(
+const writesOn = <
+  Id extends typeof JobId | typeof TaskId | typeof IncidentId,
+  Data extends Schema.Top,
+  Headers extends Schema.Top = never
+>(
   id: Id,
   data: Data,
   error: typeof AllErrors,
-  access: typeof Requires.anyRole
+  access: typeof Requires.anyRole,
+  headers?: Headers
 ) =>
 <const Name extends string, const Path extends `/${string}`, Payload extends Schema.Top = never>(
   name: Name,
@@ -59,14 +65,18 @@ const writesOn = <Id extends typeof JobId | typeof TaskId | typeof IncidentId, D
   summary: string,
   payload?: Payload
 ) =>
-  HttpApiEndpoint.post(name, path, { params: { id }, payload, success: Ok(data, message), error })
+  HttpApiEndpoint.post(name, path, { params: { id }, payload, headers, success: Ok(data, message), error })
     .annotateMerge(access)
     .annotateMerge(OpenApi.annotations({ summary }))
 
 // Job workers act for the process owner: their service accounts carry PROCESS_OWNER.
+const jobCompletion = writesOn(JobId, Job, WorkErrors, Requires.adminOrProcessOwner, IdempotencyHeaders)
 const jobReport = writesOn(JobId, Job, WorkErrors, Requires.adminOrProcessOwner)
+const jobLease = writesOn(JobId, Job, [NotFoundHttp, ConflictHttp], Requires.adminOrProcessOwner)
 const retriesChange = writesOn(JobId, Job, AllErrors, Requires.adminOrProcessOwner)
 const retryChange = writesOn(JobId, RetryState, AllErrors, Requires.adminOrProcessOwner)
+// People complete their own tasks: any authenticated caller, subject to the task's assignee.
+const taskCompletion = writesOn(TaskId, UserTask, WorkErrors, Requires.anyRole, IdempotencyHeaders)
 // Claiming, releasing and delegating are what task users do; assigning to others is an operator's call.
 const taskChange = writesOn(TaskId, UserTask, WorkErrors, Requires.anyRole)
 const taskAssignment = writesOn(TaskId, UserTask, WorkErrors, Requires.adminOrProcessOwner)
@@ -81,14 +91,12 @@ export class JobsApi extends HttpApiGroup.make("jobs")
         summary:
           "Lock up to maxJobsToActivate jobs of a type for a worker for `timeout` ms (Camunda 8 names); answers { jobs: [...] }"
       })),
-    HttpApiEndpoint.post("complete", "/:id/complete", {
-      params: { id: JobId },
-      payload: CompleteJob,
-      headers: IdempotencyHeaders,
-      success: Ok(Job, "Job completed"),
-      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
-      OpenApi.annotations({ summary: "Report success with variables; the instance moves on" })
+    jobCompletion(
+      "complete",
+      "/:id/complete",
+      "Job completed",
+      "Report success with variables; the instance moves on",
+      CompleteJob
     ),
     jobReport(
       "throwError",
@@ -111,16 +119,12 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       "Reset the retry count; a FAILED job's incident is resolved and the job is claimable again",
       JobRetries
     ),
-    HttpApiEndpoint.post("heartbeat", "/:id/heartbeat", {
-      params: { id: JobId },
-      payload: JobHeartbeat,
-      success: Ok(Job, "Lock extended"),
-      error: [NotFoundHttp, ConflictHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
-      OpenApi.annotations({
-        summary:
-          "Extend an activated job's lock by timeout ms from now (409 when it is not activated or another worker holds it)"
-      })
+    jobLease(
+      "heartbeat",
+      "/:id/heartbeat",
+      "Lock extended",
+      "Extend an activated job's lock by timeout ms from now (409 when it is not activated or another worker holds it)",
+      JobHeartbeat
     ),
     HttpApiEndpoint.get("stream", "/stream", {
       query: Schema.Struct(JobStreamQuery),
@@ -187,18 +191,14 @@ export class TasksApi extends HttpApiGroup.make("tasks")
       Requires.anyRole,
       "List human tasks, newest first (or by sort); filters candidateGroup, assignee, state, processInstanceId, due and follow-up date ranges"
     ),
-    // People complete their own tasks: any authenticated caller, subject to the task's assignee.
-    HttpApiEndpoint.post("complete", "/:id/complete", {
-      params: { id: TaskId },
-      payload: CompleteWork,
-      headers: IdempotencyHeaders,
-      success: Ok(UserTask, "Task completed"),
-      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.anyRole).annotateMerge(OpenApi.annotations({
-      summary:
-        "Complete a task with variables; the instance moves on (422 if the task is assigned to someone else). A delegated task " +
-        "(delegationState PENDING) completed by its delegate returns to its owner instead (RESOLVED; the variables are set on the instance)."
-    })),
+    taskCompletion(
+      "complete",
+      "/:id/complete",
+      "Task completed",
+      "Complete a task with variables; the instance moves on (422 if the task is assigned to someone else). A delegated task " +
+        "(delegationState PENDING) completed by its delegate returns to its owner instead (RESOLVED; the variables are set on the instance).",
+      CompleteWork
+    ),
     // Claiming, releasing, delegating and commenting are what task users do; assigning to others is an operator's call.
     taskChange(
       "claim",
