@@ -2,7 +2,7 @@
 // SUCCEEDED or FAILED with the reason; a batch without pending items is COMPLETED. Woken when a batch is created and
 // polling once a second, so a batch interrupted by a restart goes on. Item commands have ids derived from the batch
 // and the target: an item applied twice (crash between command and mark) changes nothing the second time.
-import { Clock, Context, Effect, Layer, Semaphore } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { inTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal, type Principal } from "../auth/Principal.ts"
@@ -11,7 +11,7 @@ import { IncidentId, JobId, parseId, ProcessInstanceId } from "../schema/Resourc
 import { IncidentRecovery } from "../services/IncidentRecovery.ts"
 import { ProcessInstances } from "../services/ProcessInstances.ts"
 import { Work } from "../services/Work.ts"
-import { runClusterLoop } from "./ClusterLoop.ts"
+import { type PendingWork, runPendingWork } from "./ClusterLoop.ts"
 
 /** What a batch was created with (stored as its parameters). */
 export interface BatchParameters {
@@ -22,13 +22,6 @@ export interface BatchParameters {
     readonly mappings: ReadonlyArray<{ readonly sourceNodeId: string; readonly targetNodeId: string }>
     readonly mapEqualNodes: boolean
   } | undefined
-}
-
-export interface BatchRunnerShape {
-  /** Works off what is pending now, in the background. */
-  readonly wake: Effect.Effect<void>
-  /** Works off what is pending and waits for it (tests). */
-  readonly flush: Effect.Effect<void>
 }
 
 interface PendingItem {
@@ -50,7 +43,7 @@ const messageOf = (error: unknown): string =>
     ? error.message
     : String(error)
 
-export class BatchRunner extends Context.Service<BatchRunner, BatchRunnerShape>()("flowcore/BatchRunner") {
+export class BatchRunner extends Context.Service<BatchRunner, PendingWork>()("flowcore/BatchRunner") {
   static readonly layer = Layer.effect(
     BatchRunner,
     Effect.gen(function*() {
@@ -138,12 +131,7 @@ export class BatchRunner extends Context.Service<BatchRunner, BatchRunnerShape>(
         }
       })
 
-      const semaphore = yield* Semaphore.make(1)
-      const flush = semaphore.withPermits(1)(pass).pipe(
-        Effect.catchCause((cause) => Effect.logWarning("batch runner failed; retried later", cause))
-      )
-      yield* runClusterLoop("batch-runner", "1 second", flush)
-      return { wake: Effect.asVoid(Effect.forkDetach(flush)), flush }
+      return yield* runPendingWork("batch-runner", "batch runner", pass)
     })
   )
 }

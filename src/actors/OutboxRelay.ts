@@ -2,14 +2,14 @@
 // cancel a child, report a child's completion). Woken after each commit that wrote some, and polling once a second
 // for what a crash left behind. Each delivery is an entity command with a deterministic id, so delivering twice
 // changes nothing; a row is deleted only after its delivery was answered.
-import { Context, Effect, Layer, Result, Semaphore } from "effect"
+import { Context, Effect, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import type { OutboxKind } from "../persistence/InstanceStore.ts"
 import { decodeOutboxMessage } from "../persistence/projections/OutboxMessage.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
 import { DecisionEvaluator } from "../services/DecisionEvaluator.ts"
 import { Signals } from "../services/Signals.ts"
-import { runClusterLoop } from "./ClusterLoop.ts"
+import { type PendingWork, runPendingWork } from "./ClusterLoop.ts"
 import { ProcessInstance } from "./ProcessInstance.ts"
 
 interface OutboxRow {
@@ -22,14 +22,7 @@ interface OutboxRow {
   readonly actor: string
 }
 
-export interface OutboxRelayShape {
-  /** Delivers what is pending now, in the background. */
-  readonly wake: Effect.Effect<void>
-  /** Delivers what is pending and waits for it (tests, shutdown). */
-  readonly flush: Effect.Effect<void>
-}
-
-export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>()("flowcore/OutboxRelay") {
+export class OutboxRelay extends Context.Service<OutboxRelay, PendingWork>()("flowcore/OutboxRelay") {
   static readonly layer = Layer.effect(
     OutboxRelay,
     Effect.gen(function*() {
@@ -198,12 +191,7 @@ export class OutboxRelay extends Context.Service<OutboxRelay, OutboxRelayShape>(
         }
       })
 
-      const semaphore = yield* Semaphore.make(1)
-      const flush = semaphore.withPermits(1)(deliverPending).pipe(
-        Effect.catchCause((cause) => Effect.logWarning("outbox relay failed; retried later", cause))
-      )
-      yield* runClusterLoop("outbox-relay", "1 second", flush)
-      return { wake: Effect.asVoid(Effect.forkDetach(flush)), flush }
+      return yield* runPendingWork("outbox-relay", "outbox relay", deliverPending)
     })
   )
 }

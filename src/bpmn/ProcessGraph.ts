@@ -10,28 +10,30 @@ export interface Mapping {
   readonly target: string
 }
 
-export const EXECUTABLE_TYPES = [
-  "startEvent",
-  "endEvent",
+/** The nodes that do work (and may carry boundary events). */
+export const ACTIVITY_TYPES = [
   "serviceTask",
   "sendTask",
   "userTask",
   "scriptTask",
   "task",
   "manualTask",
-  "exclusiveGateway",
-  "parallelGateway",
-  "inclusiveGateway",
   "receiveTask",
-  "intermediateCatchEvent",
+  "businessRuleTask",
   "subProcess",
   "adHocSubProcess",
-  "callActivity",
-  "businessRuleTask",
+  "callActivity"
+] as const
+const EVENT_TYPES = [
+  "startEvent",
+  "endEvent",
+  "intermediateCatchEvent",
   "boundaryEvent",
-  "eventBasedGateway",
   "intermediateThrowEvent"
 ] as const
+const GATEWAY_TYPES = ["exclusiveGateway", "parallelGateway", "inclusiveGateway", "eventBasedGateway"] as const
+
+export const EXECUTABLE_TYPES = [...EVENT_TYPES, ...ACTIVITY_TYPES, ...GATEWAY_TYPES] as const
 export type NodeType = (typeof EXECUTABLE_TYPES)[number]
 
 export interface JobDefinition {
@@ -302,23 +304,10 @@ export type GraphNode =
 /** The node of one type. */
 export type NodeOf<T extends NodeType> = Extract<GraphNode, { readonly type: T }>
 
-export const ACTIVITY_TYPES = [
-  "serviceTask",
-  "sendTask",
-  "userTask",
-  "scriptTask",
-  "task",
-  "manualTask",
-  "receiveTask",
-  "businessRuleTask",
-  "subProcess",
-  "adHocSubProcess",
-  "callActivity"
-] as const satisfies ReadonlyArray<NodeType>
 export type ActivityType = (typeof ACTIVITY_TYPES)[number]
 export type ActivityNode = NodeOf<ActivityType>
 
-export type GatewayType = "exclusiveGateway" | "parallelGateway" | "inclusiveGateway" | "eventBasedGateway"
+export type GatewayType = (typeof GATEWAY_TYPES)[number]
 
 /** The events a token can wait at for a trigger: start (of an event subprocess), intermediate catch, boundary. */
 export type CatchEventNode = StartEventNode | IntermediateCatchEventNode | BoundaryEventNode

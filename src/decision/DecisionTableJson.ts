@@ -251,54 +251,47 @@ export const decisionTableToModel = (table: JsonDecisionTable): DecisionModel =>
 /** Writes the table as DMN 1.3 XML (one decision holding the table) through dmn-moddle. */
 export const decisionTableToDmnXml = async (table: JsonDecisionTable): Promise<string> => {
   const m = new DmnModdle()
-  const opt = <T extends object>(o: T): T =>
-    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T
-  const dt = m.create(
-    "dmn:DecisionTable",
-    opt({
-      id: `${table.id}_table`,
-      hitPolicy: table.hitPolicy ?? "UNIQUE",
-      aggregation: table.aggregation,
-      input: table.inputs.map((i, k) =>
-        m.create(
-          "dmn:InputClause",
-          opt({
-            id: i.id ?? `Input_${k + 1}`,
-            label: i.label,
-            inputExpression: m.create(
-              "dmn:LiteralExpression",
-              opt({ id: `InputExpression_${k + 1}`, typeRef: i.typeRef, text: i.expression })
-            )
-          })
-        )
-      ),
-      output: table.outputs.map((o, k) =>
-        m.create(
-          "dmn:OutputClause",
-          opt({
-            id: o.id ?? `Output_${k + 1}`,
-            name: o.name,
-            typeRef: o.typeRef,
-            outputValues: o.allowedValues === undefined
-              ? undefined
-              : m.create("dmn:UnaryTests", { text: o.allowedValues.join(",") })
-          })
-        )
-      ),
-      rule: table.rules.map((r, k) =>
-        m.create("dmn:DecisionRule", {
-          id: r.id ?? `Rule_${k + 1}`,
-          inputEntry: r.inputEntries.map((e, j) =>
-            m.create("dmn:UnaryTests", { id: `Rule_${k + 1}_in_${j + 1}`, text: e })
-          ),
-          outputEntry: r.outputEntries.map((e, j) =>
-            m.create("dmn:LiteralExpression", { id: `Rule_${k + 1}_out_${j + 1}`, text: e })
-          ),
-          annotationEntry: (r.annotations ?? []).map((a) => m.create("dmn:RuleAnnotation", { text: a }))
+  // Each element with only the properties the table gives.
+  const create = (type: string, properties: Record<string, unknown>) =>
+    m.create(type, Object.fromEntries(Object.entries(properties).filter(([, v]) => v !== undefined)))
+  const dt = create("dmn:DecisionTable", {
+    id: `${table.id}_table`,
+    hitPolicy: table.hitPolicy ?? "UNIQUE",
+    aggregation: table.aggregation,
+    input: table.inputs.map((i, k) =>
+      create("dmn:InputClause", {
+        id: i.id ?? `Input_${k + 1}`,
+        label: i.label,
+        inputExpression: create("dmn:LiteralExpression", {
+          id: `InputExpression_${k + 1}`,
+          typeRef: i.typeRef,
+          text: i.expression
         })
-      )
-    })
-  )
+      })
+    ),
+    output: table.outputs.map((o, k) =>
+      create("dmn:OutputClause", {
+        id: o.id ?? `Output_${k + 1}`,
+        name: o.name,
+        typeRef: o.typeRef,
+        outputValues: o.allowedValues === undefined
+          ? undefined
+          : m.create("dmn:UnaryTests", { text: o.allowedValues.join(",") })
+      })
+    ),
+    rule: table.rules.map((r, k) =>
+      m.create("dmn:DecisionRule", {
+        id: r.id ?? `Rule_${k + 1}`,
+        inputEntry: r.inputEntries.map((e, j) =>
+          m.create("dmn:UnaryTests", { id: `Rule_${k + 1}_in_${j + 1}`, text: e })
+        ),
+        outputEntry: r.outputEntries.map((e, j) =>
+          m.create("dmn:LiteralExpression", { id: `Rule_${k + 1}_out_${j + 1}`, text: e })
+        ),
+        annotationEntry: (r.annotations ?? []).map((a) => m.create("dmn:RuleAnnotation", { text: a }))
+      })
+    )
+  })
   const decision = m.create("dmn:Decision", { id: table.id, name: table.name ?? table.id, decisionLogic: dt })
   const definitions = m.create("dmn:Definitions", {
     id: `${table.id}_definitions`,

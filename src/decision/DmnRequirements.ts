@@ -9,6 +9,14 @@ export const href = (ref: El): string => {
   return i >= 0 ? h.slice(i + 1) : h
 }
 
+/** The ids of the decisions, the input data and the knowledge models an element requires. */
+export const requiredDecisionsOf = (el: El): Array<string> =>
+  (el.informationRequirement ?? []).filter((r: El) => r.requiredDecision).map((r: El) => href(r.requiredDecision))
+export const requiredInputsOf = (el: El): Array<string> =>
+  (el.informationRequirement ?? []).filter((r: El) => r.requiredInput).map((r: El) => href(r.requiredInput))
+export const requiredKnowledgeOf = (el: El): Array<string> =>
+  (el.knowledgeRequirement ?? []).map((r: El) => href(r.requiredKnowledge))
+
 /** Required decisions of imported models: their href names another namespace than the model's own. */
 export const importedDecisionsOf = (el: El, namespace: string) =>
   (el.informationRequirement ?? [])

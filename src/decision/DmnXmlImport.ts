@@ -19,7 +19,14 @@ import type {
   Problem,
   Result
 } from "./DecisionModel.ts"
-import { href, importedDecisionsOf, versionTagOf } from "./DmnRequirements.ts"
+import {
+  href,
+  importedDecisionsOf,
+  requiredDecisionsOf,
+  requiredInputsOf,
+  requiredKnowledgeOf,
+  versionTagOf
+} from "./DmnRequirements.ts"
 
 const DMN13 = "https://www.omg.org/spec/DMN/20191111/MODEL/"
 const NAMESPACE_REWRITES: ReadonlyArray<readonly [string, string]> = [
@@ -156,6 +163,9 @@ const readExpression = (el: El): Expression | undefined => {
   }
 }
 
+/** What every element of the requirements graph has: its id, its name (else its id) and its variable's type. */
+const named = (el: El): InputData => ({ id: el.id ?? "", name: el.name ?? el.id ?? "", typeRef: el.variable?.typeRef })
+
 const readItemDefinition = (el: El): ItemDefinition => ({
   name: el.name ?? "",
   typeRef: el.typeRef,
@@ -195,26 +205,18 @@ export const importDmnXml = async (xml: string): Promise<Result<DecisionModel, R
     switch (el.$type) {
       case "dmn:Decision":
         decisions.push({
-          id: el.id ?? "",
-          name: el.name ?? el.id ?? "",
-          typeRef: el.variable?.typeRef,
-          requiredDecisions: (el.informationRequirement ?? []).filter((r: El) => r.requiredDecision).map((r: El) =>
-            href(r.requiredDecision)
-          ),
+          ...named(el),
+          requiredDecisions: requiredDecisionsOf(el),
           importedDecisions: importedDecisionsOf(el, root.namespace),
           versionTag: versionTagOf(el),
-          requiredInputs: (el.informationRequirement ?? []).filter((r: El) => r.requiredInput).map((r: El) =>
-            href(r.requiredInput)
-          ),
-          requiredKnowledge: (el.knowledgeRequirement ?? []).map((r: El) => href(r.requiredKnowledge)),
+          requiredInputs: requiredInputsOf(el),
+          requiredKnowledge: requiredKnowledgeOf(el),
           expression: readExpression(el.decisionLogic)
         })
         break
       case "dmn:DecisionService":
         services.push({
-          id: el.id ?? "",
-          name: el.name ?? el.id ?? "",
-          typeRef: el.variable?.typeRef,
+          ...named(el),
           outputDecisions: (el.outputDecision ?? []).map(href),
           encapsulatedDecisions: (el.encapsulatedDecision ?? []).map(href),
           inputDecisions: (el.inputDecision ?? []).map(href),
@@ -222,14 +224,12 @@ export const importDmnXml = async (xml: string): Promise<Result<DecisionModel, R
         })
         break
       case "dmn:InputData":
-        inputData.push({ id: el.id ?? "", name: el.name ?? el.id ?? "", typeRef: el.variable?.typeRef })
+        inputData.push(named(el))
         break
       case "dmn:BusinessKnowledgeModel":
         bkms.push({
-          id: el.id ?? "",
-          name: el.name ?? el.id ?? "",
-          typeRef: el.variable?.typeRef,
-          requiredKnowledge: (el.knowledgeRequirement ?? []).map((r: El) => href(r.requiredKnowledge)),
+          ...named(el),
+          requiredKnowledge: requiredKnowledgeOf(el),
           logic: readExpression(el.encapsulatedLogic)
         })
         break

@@ -18,105 +18,131 @@ export interface FeelFunctionInfo {
     | "misc"
 }
 
-const f = (category: FeelFunctionInfo["category"], name: string, ...parameters: string[]): FeelFunctionInfo => ({
-  name,
-  parameters,
-  category
-})
+// By category, each function as DMN writes its signature: `name(parameter, ...)` (a name may hold spaces; a function
+// of no parameters has empty parentheses).
+const SIGNATURES: { readonly [C in FeelFunctionInfo["category"]]?: ReadonlyArray<string> } = {
+  conversion: [
+    "date(from)",
+    "date(year, month, day)",
+    "date and time(from)",
+    "date and time(date, time)",
+    "time(from)",
+    "time(hour, minute, second, offset)",
+    "number(from, grouping separator, decimal separator)",
+    "string(from)",
+    "duration(from)",
+    "years and months duration(from, to)"
+  ],
+  boolean: [
+    "not(negand)",
+    "is defined(value)"
+  ],
+  string: [
+    "substring(string, start position, length)",
+    "string length(string)",
+    "upper case(string)",
+    "lower case(string)",
+    "substring before(string, match)",
+    "substring after(string, match)",
+    "replace(input, pattern, replacement, flags)",
+    "contains(string, match)",
+    "starts with(string, match)",
+    "ends with(string, match)",
+    "matches(input, pattern, flags)",
+    "split(string, delimiter)",
+    "string join(list, delimiter)",
+    "pad left(string, length, character)"
+  ],
+  list: [
+    "list contains(list, element)",
+    "count(list)",
+    "min(list)",
+    "max(list)",
+    "sum(list)",
+    "mean(list)",
+    "all(list)",
+    "any(list)",
+    "sublist(list, start position, length)",
+    "append(list, item)",
+    "concatenate(list)",
+    "insert before(list, position, newItem)",
+    "remove(list, position)",
+    "reverse(list)",
+    "index of(list, match)",
+    "union(list)",
+    "distinct values(list)",
+    "flatten(list)",
+    "product(list)",
+    "median(list)",
+    "stddev(list)",
+    "mode(list)",
+    "list replace(list, position, newItem)"
+  ],
+  numeric: [
+    "decimal(n, scale)",
+    "floor(n, scale)",
+    "ceiling(n, scale)",
+    "round up(n, scale)",
+    "round down(n, scale)",
+    "round half up(n, scale)",
+    "round half down(n, scale)",
+    "abs(n)",
+    "modulo(dividend, divisor)",
+    "sqrt(number)",
+    "log(number)",
+    "exp(number)",
+    "odd(number)",
+    "even(number)"
+  ],
+  "date-time": [
+    "is(value1, value2)",
+    "day of year(date)",
+    "day of week(date)",
+    "month of year(date)",
+    "week of year(date)",
+    "now()",
+    "today()"
+  ],
+  range: [
+    "before(point1, point2)",
+    "after(point1, point2)",
+    "meets(range1, range2)",
+    "met by(range1, range2)",
+    "overlaps(range1, range2)",
+    "overlaps before(range1, range2)",
+    "overlaps after(range1, range2)",
+    "finishes(point, range)",
+    "finished by(range, point)",
+    "includes(range, point)",
+    "during(point, range)",
+    "starts(point, range)",
+    "started by(range, point)",
+    "coincides(point1, point2)",
+    "range(from)"
+  ],
+  context: [
+    "get value(m, key)",
+    "get entries(m)",
+    "context(entries)",
+    "context put(context, key, value)",
+    "context merge(contexts)"
+  ],
+  sort: [
+    "sort(list, precedes)"
+  ],
+  misc: [
+    "string join(list)"
+  ]
+}
 
-const CATALOGUE: ReadonlyArray<FeelFunctionInfo> = [
-  f("conversion", "date", "from"),
-  f("conversion", "date", "year", "month", "day"),
-  f("conversion", "date and time", "from"),
-  f("conversion", "date and time", "date", "time"),
-  f("conversion", "time", "from"),
-  f("conversion", "time", "hour", "minute", "second", "offset"),
-  f("conversion", "number", "from", "grouping separator", "decimal separator"),
-  f("conversion", "string", "from"),
-  f("conversion", "duration", "from"),
-  f("conversion", "years and months duration", "from", "to"),
-  f("boolean", "not", "negand"),
-  f("boolean", "is defined", "value"),
-  f("string", "substring", "string", "start position", "length"),
-  f("string", "string length", "string"),
-  f("string", "upper case", "string"),
-  f("string", "lower case", "string"),
-  f("string", "substring before", "string", "match"),
-  f("string", "substring after", "string", "match"),
-  f("string", "replace", "input", "pattern", "replacement", "flags"),
-  f("string", "contains", "string", "match"),
-  f("string", "starts with", "string", "match"),
-  f("string", "ends with", "string", "match"),
-  f("string", "matches", "input", "pattern", "flags"),
-  f("string", "split", "string", "delimiter"),
-  f("string", "string join", "list", "delimiter"),
-  f("string", "pad left", "string", "length", "character"),
-  f("list", "list contains", "list", "element"),
-  f("list", "count", "list"),
-  f("list", "min", "list"),
-  f("list", "max", "list"),
-  f("list", "sum", "list"),
-  f("list", "mean", "list"),
-  f("list", "all", "list"),
-  f("list", "any", "list"),
-  f("list", "sublist", "list", "start position", "length"),
-  f("list", "append", "list", "item"),
-  f("list", "concatenate", "list"),
-  f("list", "insert before", "list", "position", "newItem"),
-  f("list", "remove", "list", "position"),
-  f("list", "reverse", "list"),
-  f("list", "index of", "list", "match"),
-  f("list", "union", "list"),
-  f("list", "distinct values", "list"),
-  f("list", "flatten", "list"),
-  f("list", "product", "list"),
-  f("list", "median", "list"),
-  f("list", "stddev", "list"),
-  f("list", "mode", "list"),
-  f("list", "list replace", "list", "position", "newItem"),
-  f("numeric", "decimal", "n", "scale"),
-  f("numeric", "floor", "n", "scale"),
-  f("numeric", "ceiling", "n", "scale"),
-  f("numeric", "round up", "n", "scale"),
-  f("numeric", "round down", "n", "scale"),
-  f("numeric", "round half up", "n", "scale"),
-  f("numeric", "round half down", "n", "scale"),
-  f("numeric", "abs", "n"),
-  f("numeric", "modulo", "dividend", "divisor"),
-  f("numeric", "sqrt", "number"),
-  f("numeric", "log", "number"),
-  f("numeric", "exp", "number"),
-  f("numeric", "odd", "number"),
-  f("numeric", "even", "number"),
-  f("date-time", "is", "value1", "value2"),
-  f("date-time", "day of year", "date"),
-  f("date-time", "day of week", "date"),
-  f("date-time", "month of year", "date"),
-  f("date-time", "week of year", "date"),
-  f("date-time", "now"),
-  f("date-time", "today"),
-  f("range", "before", "point1", "point2"),
-  f("range", "after", "point1", "point2"),
-  f("range", "meets", "range1", "range2"),
-  f("range", "met by", "range1", "range2"),
-  f("range", "overlaps", "range1", "range2"),
-  f("range", "overlaps before", "range1", "range2"),
-  f("range", "overlaps after", "range1", "range2"),
-  f("range", "finishes", "point", "range"),
-  f("range", "finished by", "range", "point"),
-  f("range", "includes", "range", "point"),
-  f("range", "during", "point", "range"),
-  f("range", "starts", "point", "range"),
-  f("range", "started by", "range", "point"),
-  f("range", "coincides", "point1", "point2"),
-  f("range", "range", "from"),
-  f("context", "get value", "m", "key"),
-  f("context", "get entries", "m"),
-  f("context", "context", "entries"),
-  f("context", "context put", "context", "key", "value"),
-  f("context", "context merge", "contexts"),
-  f("sort", "sort", "list", "precedes"),
-  f("misc", "string join", "list")
-]
+const fromSignature = (category: FeelFunctionInfo["category"], signature: string): FeelFunctionInfo => {
+  const open = signature.indexOf("(")
+  const inside = signature.slice(open + 1, -1)
+  return { name: signature.slice(0, open), parameters: inside === "" ? [] : inside.split(", "), category }
+}
+
+const CATALOGUE: ReadonlyArray<FeelFunctionInfo> = Object.entries(SIGNATURES).flatMap(([category, signatures]) =>
+  signatures.map((signature) => fromSignature(category as FeelFunctionInfo["category"], signature))
+)
 
 export const listFeelFunctions = (): ReadonlyArray<FeelFunctionInfo> => CATALOGUE

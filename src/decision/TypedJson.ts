@@ -128,14 +128,33 @@ const untyped = (value: unknown, path: string, out: JsonProblem[], depth: number
   return value
 }
 
-const byFeelType = (
+/** Converts a value by what was declared for it (a FEEL type, an item definition), adding problems to `out`. */
+type Converter<Declared> = (
   value: unknown,
-  type: FeelType,
+  declared: Declared,
   lookup: ItemLookup,
   path: string,
   out: JsonProblem[],
   depth: number
-): unknown => {
+) => unknown
+
+/** A context's entries, each converted by its declared entry (by name); an undeclared one without type information. */
+const byEntry = <Declared extends { readonly name: string }>(
+  value: Readonly<Record<string, unknown>>,
+  declared: ReadonlyArray<Declared>,
+  path: string,
+  out: JsonProblem[],
+  depth: number,
+  convert: (value: unknown, entry: Declared, path: string) => unknown
+): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(value).map(([k, v]) => {
+      const entry = declared.find((e) => e.name === k)
+      return [k, entry === undefined ? untyped(v, `${path}.${k}`, out, depth + 1) : convert(v, entry, `${path}.${k}`)]
+    })
+  )
+
+const byFeelType: Converter<FeelType> = (value, type, lookup, path, out, depth) => {
   if (depth > MAX_DEPTH) return tooDeep(path, out)
   switch (type.kind) {
     case "list":
@@ -144,16 +163,13 @@ const byFeelType = (
         : typedValue(value, undefined, lookup, path, out, depth + 1, type.element)
     case "context":
       if (!isContext(value)) return untyped(value, path, out, depth)
-      return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => {
-          const entry = type.entries.find((e) => e.name === k)
-          return [
-            k,
-            entry === undefined
-              ? untyped(v, `${path}.${k}`, out, depth + 1)
-              : byFeelType(v, entry.type, lookup, `${path}.${k}`, out, depth + 1)
-          ]
-        })
+      return byEntry(
+        value,
+        type.entries,
+        path,
+        out,
+        depth,
+        (v, entry, at) => byFeelType(v, entry.type, lookup, at, out, depth + 1)
       )
     case "range":
       if (typeof value !== "string") return untyped(value, path, out, depth)
@@ -178,29 +194,19 @@ const byFeelType = (
   }
 }
 
-const byItem = (
-  value: unknown,
-  def: ItemDefinition,
-  lookup: ItemLookup,
-  path: string,
-  out: JsonProblem[],
-  depth: number
-): unknown => {
+const byItem: Converter<ItemDefinition> = (value, def, lookup, path, out, depth) => {
   if (depth > MAX_DEPTH) return tooDeep(path, out)
   const element = (v: unknown, at: string): unknown => {
     if (v === null || v === undefined || isTypedForm(v)) return untyped(v, at, out, depth)
     if (def.components.length > 0) {
       if (!isContext(v)) return untyped(v, at, out, depth)
-      return Object.fromEntries(
-        Object.entries(v).map(([k, x]) => {
-          const c = def.components.find((component) => component.name === k)
-          return [
-            k,
-            c === undefined
-              ? untyped(x, `${at}.${k}`, out, depth + 1)
-              : byItem(x, c, lookup, `${at}.${k}`, out, depth + 1)
-          ]
-        })
+      return byEntry(
+        v,
+        def.components,
+        at,
+        out,
+        depth,
+        (x, c, entryAt) => byItem(x, c, lookup, entryAt, out, depth + 1)
       )
     }
     return def.typeRef === undefined

@@ -3,17 +3,6 @@ import { Schema } from "effect"
 
 const Vars = Schema.Record(Schema.String, Schema.Unknown)
 
-/** What a user task listener may correct on the task (Camunda 8.8's corrections). */
-export const TaskCorrections = Schema.Struct({
-  assignee: Schema.optional(Schema.NullOr(Schema.String)),
-  candidateGroups: Schema.optional(Schema.Array(Schema.String)),
-  candidateUsers: Schema.optional(Schema.Array(Schema.String)),
-  dueDate: Schema.optional(Schema.NullOr(Schema.String)),
-  followUpDate: Schema.optional(Schema.NullOr(Schema.String)),
-  priority: Schema.optional(Schema.Int)
-})
-export type TaskCorrections = typeof TaskCorrections.Type
-
 /** What an update of a user task may change (Camunda 8.8's user task update; the assignee has its own command). */
 export const TaskChanges = Schema.Struct({
   candidateGroups: Schema.optional(Schema.Array(Schema.String)),
@@ -23,6 +12,13 @@ export const TaskChanges = Schema.Struct({
   priority: Schema.optional(Schema.Int)
 })
 export type TaskChanges = typeof TaskChanges.Type
+
+/** What a user task listener may correct on the task (Camunda 8.8's corrections): the assignee too. */
+export const TaskCorrections = Schema.Struct({
+  assignee: Schema.optional(Schema.NullOr(Schema.String)),
+  ...TaskChanges.fields
+})
+export type TaskCorrections = typeof TaskCorrections.Type
 
 export const InstanceCommand = Schema.Union([
   Schema.Struct({

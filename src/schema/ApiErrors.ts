@@ -24,6 +24,9 @@ export const NotFoundHttp = asFailureEnvelope(NotFound, "RESOURCE_NOT_FOUND", 40
 export const ConflictHttp = asFailureEnvelope(Conflict, "CONFLICT", 409, (f) => new Conflict(f))
 export const BusinessErrorHttp = asFailureEnvelope(BusinessError, "BUSINESS_ERROR", 422, (f) => new BusinessError(f))
 
+/** What a request to change something can be refused with: 404, 409, 400 naming the field, 422. */
+export type ClientError = NotFound | Conflict | ValidationError | BusinessError
+
 /** The errors an ordinary authenticated endpoint can answer besides its own. */
 export const CommonErrors = [ValidationErrorHttp, NotFoundHttp] as const
 

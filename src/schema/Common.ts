@@ -52,6 +52,15 @@ export const pageOf = <A>(items: ReadonlyArray<A>, request: PageRequest, totalIt
 
 export const IsoDateTime = Schema.String.annotate({ format: "date-time", description: "ISO 8601 date-time, UTC" })
 
+/** When a resource was created and when it last changed: the last fields of most resources. */
+export const Timestamps = { createdAt: IsoDateTime, updatedAt: IsoDateTime }
+
+/** Who created a resource and when (a resource that never changes). */
+export const Created = { createdBy: Schema.String, createdAt: IsoDateTime }
+
+/** Who created a resource, when, and when it last changed. */
+export const Authored = { ...Created, updatedAt: IsoDateTime }
+
 export const Variables = Schema.Record(Schema.String, Schema.Unknown).annotate({
   description: "variables as a JSON object"
 })

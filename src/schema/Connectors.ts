@@ -1,6 +1,6 @@
 // Connectors (types) and connections (configured endpoints) — SERVICE.md "Connectors and connections".
 import { Schema } from "effect"
-import { IsoDateTime, PageQueryFields } from "./Common.ts"
+import { Authored, PageQueryFields } from "./Common.ts"
 
 export const Connector = Schema.Struct({
   type: Schema.String,
@@ -25,9 +25,7 @@ export const Connection = Schema.Struct({
   connectorType: Schema.String,
   config: Config.annotate({ description: "secret fields read \"********\"" }),
   enabled: Schema.Boolean,
-  createdBy: Schema.String,
-  createdAt: IsoDateTime,
-  updatedAt: IsoDateTime
+  ...Authored
 }).annotate({ identifier: "Connection" })
 export type Connection = typeof Connection.Type
 

@@ -1,6 +1,6 @@
 // Decisions (DMN decision tables and other boxed expressions), decision models, FEEL.
 import { Schema } from "effect"
-import { IsoDateTime, PageQueryFields, Variables } from "./Common.ts"
+import { Created, PageQueryFields, Variables } from "./Common.ts"
 
 export const DecisionFormat = Schema.Literals(["JSON_TABLE", "DMN_XML"]).annotate({ identifier: "DecisionFormat" })
 
@@ -18,8 +18,7 @@ export const Decision = Schema.Struct({
   hitPolicy: Schema.NullOr(Schema.String),
   decisionModelId: Schema.String,
   format: DecisionFormat,
-  createdBy: Schema.String,
-  createdAt: IsoDateTime
+  ...Created
 }).annotate({ identifier: "Decision" })
 export type Decision = typeof Decision.Type
 
@@ -59,8 +58,7 @@ export const DecisionModel = Schema.Struct({
   decisions: Schema.Array(Decision),
   decisionServices: Schema.Array(DecisionServiceInfo),
   inputs: Schema.Array(InputDataInfo),
-  createdBy: Schema.String,
-  createdAt: IsoDateTime
+  ...Created
 }).annotate({ identifier: "DecisionModel" })
 export type DecisionModel = typeof DecisionModel.Type
 
@@ -70,8 +68,7 @@ export const DecisionModelSummary = Schema.Struct({
   namespace: Schema.NullOr(Schema.String),
   format: DecisionFormat,
   decisionCount: Schema.Int,
-  createdBy: Schema.String,
-  createdAt: IsoDateTime
+  ...Created
 }).annotate({ identifier: "DecisionModelSummary" })
 
 export const DecisionQuery = {

@@ -1,6 +1,6 @@
 // Deployments: versions of a process definition, deployed as BPMN 2.0 XML or as a JSON graph.
 import { Schema } from "effect"
-import { IsoDateTime, PageQueryFields, Variables } from "./Common.ts"
+import { Authored, PageQueryFields, Variables } from "./Common.ts"
 
 export const DeploymentFormat = Schema.Literals(["BPMN_XML", "JSON_GRAPH"]).annotate({ identifier: "DeploymentFormat" })
 export const DeploymentState = Schema.Literals(["ACTIVE", "SUSPENDED"]).annotate({ identifier: "DeploymentState" })
@@ -77,9 +77,7 @@ export const Deployment = Schema.Struct({
   }),
   format: DeploymentFormat,
   state: DeploymentState,
-  createdBy: Schema.String,
-  createdAt: IsoDateTime,
-  updatedAt: IsoDateTime,
+  ...Authored,
   resources: Schema.optional(Schema.Array(DeployedResource)).annotate({
     description: "in the answer to a multi-resource deployment: every resource it deployed, in request order"
   })

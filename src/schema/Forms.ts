@@ -1,6 +1,6 @@
 // Forms (SERVICE.md "Forms"): form-designer definitions (form-js JSON) with their lifecycle, and legacy simple forms.
 import { Schema } from "effect"
-import { IsoDateTime, PageQueryFields, Variables } from "./Common.ts"
+import { Authored, Created, IsoDateTime, PageQueryFields, Variables } from "./Common.ts"
 import { FormDefinitionId } from "./ResourceIds.ts"
 
 export const FormState = Schema.Literals(["DRAFT", "VALIDATED", "PUBLISHED", "DEPLOYED", "RETIRED"]).annotate({
@@ -21,9 +21,7 @@ export const FormDefinition = Schema.Struct({
   version: Schema.Int,
   schema: FormJson,
   restoredFrom: Schema.NullOr(Schema.Struct({ formId: Schema.String, version: Schema.Int })),
-  createdBy: Schema.String,
-  createdAt: IsoDateTime,
-  updatedAt: IsoDateTime
+  ...Authored
 }).annotate({ identifier: "FormDefinition" })
 export type FormDefinition = typeof FormDefinition.Type
 
@@ -119,8 +117,7 @@ export const LegacyForm = Schema.Struct({
   key: Schema.String,
   version: Schema.Int,
   schema: Schema.Unknown,
-  createdBy: Schema.String,
-  createdAt: IsoDateTime
+  ...Created
 }).annotate({ identifier: "LegacyForm" })
 export type LegacyForm = typeof LegacyForm.Type
 const LegacyField = Schema.Struct({

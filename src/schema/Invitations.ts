@@ -1,7 +1,7 @@
 // Invitations to join a tenant (/invitations).
 import { Schema } from "effect"
 import { Role } from "../auth/Roles.ts"
-import { IsoDateTime } from "./Common.ts"
+import { IsoDateTime, Timestamps } from "./Common.ts"
 import { Email, Password, Roles, User, Username } from "./Users.ts"
 
 export const InvitationState = Schema.Literals(["PENDING", "ACCEPTED", "REVOKED", "EXPIRED"]).annotate({
@@ -16,8 +16,7 @@ export const Invitation = Schema.Struct({
   invitedBy: Schema.String,
   expiresAt: IsoDateTime,
   acceptedUserId: Schema.NullOr(Schema.String),
-  createdAt: IsoDateTime,
-  updatedAt: IsoDateTime
+  ...Timestamps
 }).annotate({ identifier: "Invitation" })
 export type Invitation = typeof Invitation.Type
 

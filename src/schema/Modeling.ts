@@ -1,7 +1,7 @@
 // Modeling and collaboration (SERVICE.md): projects, members, folders, models with revisions and editing locks,
 // drafts, process templates.
 import { Schema } from "effect"
-import { IsoDateTime, PageQueryFields } from "./Common.ts"
+import { Authored, IsoDateTime, PageQueryFields, Timestamps } from "./Common.ts"
 
 const Name = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))
 
@@ -14,9 +14,7 @@ export const Project = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   description: Schema.NullOr(Schema.String),
-  createdBy: Schema.String,
-  createdAt: IsoDateTime,
-  updatedAt: IsoDateTime
+  ...Authored
 }).annotate({ identifier: "Project" })
 export type Project = typeof Project.Type
 
@@ -62,9 +60,7 @@ export const Model = Schema.Struct({
   revision: Schema.Int,
   content: Schema.String,
   lock: Schema.NullOr(ModelLock),
-  createdBy: Schema.String,
-  createdAt: IsoDateTime,
-  updatedAt: IsoDateTime
+  ...Authored
 }).annotate({ identifier: "Model" })
 export type Model = typeof Model.Type
 
@@ -120,8 +116,7 @@ export const Draft = Schema.Struct({
   promotedTo: Schema.NullOr(
     Schema.Struct({ kind: Schema.String, id: Schema.String, key: Schema.String, version: Schema.Int })
   ),
-  createdAt: IsoDateTime,
-  updatedAt: IsoDateTime
+  ...Timestamps
 }).annotate({ identifier: "Draft" })
 export type Draft = typeof Draft.Type
 
@@ -142,9 +137,7 @@ export const Template = Schema.Struct({
   description: Schema.NullOr(Schema.String),
   processKey: Schema.String,
   content: Schema.Unknown,
-  createdBy: Schema.String,
-  createdAt: IsoDateTime,
-  updatedAt: IsoDateTime
+  ...Authored
 }).annotate({ identifier: "Template" })
 export type Template = typeof Template.Type
 export const SaveTemplate = Schema.Struct({

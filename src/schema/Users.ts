@@ -1,7 +1,7 @@
 // Users of a tenant (GET/POST /auth/users).
 import { Schema } from "effect"
 import { Role } from "../auth/Roles.ts"
-import { IsoDateTime } from "./Common.ts"
+import { Timestamps } from "./Common.ts"
 
 export const Username = Schema.String.check(
   Schema.isBetweenLength(1, 100),
@@ -21,8 +21,7 @@ export const User = Schema.Struct({
   username: Schema.String,
   email: Schema.NullOr(Schema.String),
   roles: Schema.Array(Role),
-  createdAt: IsoDateTime,
-  updatedAt: IsoDateTime
+  ...Timestamps
 }).annotate({ identifier: "User" })
 export type User = typeof User.Type
 

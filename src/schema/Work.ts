@@ -1,6 +1,6 @@
 // Jobs for external workers, human tasks and incidents (the minimal work path of the process engine).
 import { Schema } from "effect"
-import { IsoDateTime, PageQueryFields, Variables } from "./Common.ts"
+import { IsoDateTime, PageQueryFields, Timestamps, Variables } from "./Common.ts"
 
 export const JobState = Schema.Literals(["ACTIVATABLE", "ACTIVATED", "COMPLETED", "CANCELED", "FAILED", "ERROR_THROWN"])
   .annotate({ identifier: "JobState" })
@@ -18,8 +18,7 @@ export const Job = Schema.Struct({
   customHeaders: Schema.Record(Schema.String, Schema.String),
   variables: Variables,
   errorMessage: Schema.NullOr(Schema.String),
-  createdAt: IsoDateTime,
-  updatedAt: IsoDateTime
+  ...Timestamps
 }).annotate({ identifier: "Job" })
 export type Job = typeof Job.Type
 

@@ -5,6 +5,7 @@ import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { makeGroupCommit } from "../persistence/GroupCommit.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
+import { tenantWhere } from "../persistence/TenantWhere.ts"
 import { type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { AuditEvent } from "../schema/Audit.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
@@ -107,11 +108,9 @@ export class AuditLog extends Context.Service<AuditLog, AuditLogShape>()("flowco
           }),
         list: (filter, page) =>
           Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
             const from = yield* parseInstant("from", filter.from)
             const to = yield* parseInstant("to", filter.to)
-            const where = sql.and([
-              sql`tenant_id = ${tenantId}`,
+            const where = yield* tenantWhere(sql, [
               ...(filter.actor === undefined ? [] : [sql`actor = ${filter.actor}`]),
               ...(filter.resourceKind === undefined ? [] : [sql`resource_kind = ${filter.resourceKind}`]),
               ...(filter.resourceId === undefined ? [] : [sql`resource_id = ${filter.resourceId}`]),

@@ -7,6 +7,7 @@ import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
+import { tenantWhere } from "../persistence/TenantWhere.ts"
 import {
   type Conflict,
   conflict,
@@ -122,9 +123,7 @@ export class Connections extends Context.Service<Connections, ConnectionsShape>(
       return {
         list: (filter, page) =>
           Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const where = sql.and([
-              sql`tenant_id = ${tenantId}`,
+            const where = yield* tenantWhere(sql, [
               ...(filter.connectorType === undefined ? [] : [sql`connector_type = ${filter.connectorType}`]),
               ...(filter.enabled === undefined ? [] : [sql`enabled = ${filter.enabled}`])
             ])

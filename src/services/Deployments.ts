@@ -9,6 +9,7 @@ import { dueAt } from "../bpmn/Timer.ts"
 import { DeploymentStates } from "../persistence/DeploymentStates.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
+import { tenantWhere } from "../persistence/TenantWhere.ts"
 import {
   type BusinessError,
   businessError,
@@ -195,9 +196,7 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
           }),
         list: (filter, page) =>
           Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const where = sql.and([
-              sql`tenant_id = ${tenantId}`,
+            const where = yield* tenantWhere(sql, [
               ...(filter.key === undefined ? [] : [sql`key = ${filter.key}`])
             ])
             const order = filter.key === undefined ? sql`created_at DESC, id DESC` : sql`version DESC`

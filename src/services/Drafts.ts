@@ -7,15 +7,7 @@ import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal } from "../auth/Principal.ts"
 import { contentOf, fromJson, storedContent, toJson } from "../persistence/SqlValues.ts"
-import {
-  type BusinessError,
-  businessError,
-  type Conflict,
-  conflict,
-  type NotFound,
-  notFound,
-  type ValidationError
-} from "../schema/ApiErrors.ts"
+import { businessError, type ClientError, conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { Draft } from "../schema/Modeling.ts"
 import { DraftId } from "../schema/ResourceIds.ts"
 import { Decisions } from "./Decisions.ts"
@@ -45,8 +37,6 @@ const toDraft = (row: DraftRow): Draft => ({
   updatedAt: isoFromDb(row.updated_at)
 })
 
-type Failure = NotFound | Conflict | ValidationError | BusinessError
-
 type Caller = CurrentTenant | CurrentPrincipal
 
 /** The caller's own drafts: the request's tenant (CurrentTenant) and caller (CurrentPrincipal). */
@@ -61,7 +51,7 @@ export interface DraftsShape {
     input: { readonly name?: string | undefined; readonly content?: unknown }
   ) => Effect.Effect<Draft, NotFound, Caller>
   readonly remove: (id: DraftId) => Effect.Effect<Draft, NotFound, Caller>
-  readonly promote: (id: DraftId) => Effect.Effect<Draft, Failure, Caller>
+  readonly promote: (id: DraftId) => Effect.Effect<Draft, ClientError, Caller>
 }
 
 export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Drafts") {

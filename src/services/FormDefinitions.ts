@@ -11,6 +11,7 @@ import { CurrentPrincipal } from "../auth/Principal.ts"
 import { checkForm, runForm } from "../forms/FormSchema.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { contentOf, storedContent, toJson } from "../persistence/SqlValues.ts"
+import { tenantWhere } from "../persistence/TenantWhere.ts"
 import { type BusinessError, businessError, type Conflict, conflict, type NotFound } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { FormDefinition } from "../schema/Forms.ts"
@@ -138,9 +139,7 @@ export class FormDefinitions
         ...locales,
         list: (filter, page) =>
           Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const where = sql.and([
-              sql`tenant_id = ${tenantId}`,
+            const where = yield* tenantWhere(sql, [
               ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
               ...(filter.key === undefined ? [] : [sql`key = ${filter.key}`])
             ])

@@ -6,7 +6,7 @@ import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { isUniqueViolation } from "../persistence/SqlValues.ts"
 import { type Conflict, conflict, NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
-import type { Group, GroupMember } from "../schema/Groups.ts"
+import type { CreateGroup, Group, GroupMember } from "../schema/Groups.ts"
 import type { GroupId, UserId } from "../schema/ResourceIds.ts"
 import { newId } from "./Ids.ts"
 import { isoFromDb, nowIso } from "./Time.ts"
@@ -45,9 +45,7 @@ const toMember = (row: MemberRow): GroupMember => ({
 /** The groups of the request's tenant (CurrentTenant). */
 export interface GroupsShape {
   readonly list: (page: PageRequest) => Effect.Effect<PageOf<Group>, never, CurrentTenant>
-  readonly create: (
-    input: { readonly name: string; readonly description?: string | undefined }
-  ) => Effect.Effect<Group, Conflict, CurrentTenant>
+  readonly create: (input: typeof CreateGroup.Type) => Effect.Effect<Group, Conflict, CurrentTenant>
   readonly get: (id: GroupId) => Effect.Effect<Group, NotFound, CurrentTenant>
   readonly members: (groupId: GroupId, page: PageRequest) => Effect.Effect<PageOf<GroupMember>, NotFound, CurrentTenant>
   readonly addMember: (

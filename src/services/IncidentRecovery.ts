@@ -6,14 +6,8 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal } from "../auth/Principal.ts"
-import {
-  type BusinessError,
-  type Conflict,
-  conflict,
-  type NotFound,
-  notFound,
-  type ValidationError
-} from "../schema/ApiErrors.ts"
+import type { InstanceCommand } from "../engine/InstanceCommands.ts"
+import { type ClientError, conflict, notFound } from "../schema/ApiErrors.ts"
 import type { IncidentId } from "../schema/ResourceIds.ts"
 import type { Incident } from "../schema/Work.ts"
 import { type IncidentRow, toIncident } from "./IncidentRows.ts"
@@ -32,7 +26,7 @@ export interface IncidentRecoveryShape {
     action: RecoveryAction
   ) => Effect.Effect<
     Incident,
-    NotFound | Conflict | ValidationError | BusinessError,
+    ClientError,
     CurrentTenant | CurrentPrincipal
   >
 }
@@ -55,51 +49,45 @@ export class IncidentRecovery
           return rows[0]
         })
 
+      /** The command to the instance's entity that carries out the action. */
+      const commandFor = (
+        incidentId: IncidentId,
+        incident: IncidentRow,
+        action: RecoveryAction
+      ): Effect.Effect<InstanceCommand, ClientError, CurrentTenant> => {
+        switch (action.kind) {
+          case "retry":
+          case "skip":
+            return Effect.succeed({ type: "ResolveIncident", incidentId, action: action.kind })
+          case "editVariablesAndRetry":
+            return Effect.succeed({ type: "ResolveIncident", incidentId, action: "retry", variables: action.variables })
+          case "rollback":
+            // The instance's variables as they were right after that history event.
+            return Effect.map(instances.snapshot(incident.instance_id, action.eventSeq), (snapshot) => ({
+              type: "ResolveIncident",
+              incidentId,
+              action: "retry",
+              restoreVariables: snapshot.variables
+            }))
+          case "restartFromNode":
+            return Effect.succeed({
+              type: "MoveToken",
+              sourceNodeId: incident.node_id,
+              targetNodeId: action.nodeId,
+              ...(incident.element_instance_id === null ? {} : { tokenId: incident.element_instance_id }),
+              variables: {}
+            })
+        }
+      }
+
       return {
         recover: (incidentId, action) =>
           Effect.gen(function*() {
             const principal = yield* CurrentPrincipal
             const incident = yield* incidentById(incidentId)
             if (incident.state !== "OPEN") return yield* conflict(`incident ${incidentId} is already resolved`)
-            const instanceId = incident.instance_id
-            switch (action.kind) {
-              case "retry":
-              case "skip":
-                yield* instances.command(principal, instanceId, {
-                  type: "ResolveIncident",
-                  incidentId,
-                  action: action.kind
-                })
-                break
-              case "editVariablesAndRetry":
-                yield* instances.command(principal, instanceId, {
-                  type: "ResolveIncident",
-                  incidentId,
-                  action: "retry",
-                  variables: action.variables
-                })
-                break
-              case "rollback": {
-                // The instance's variables as they were right after that history event.
-                const snapshot = yield* instances.snapshot(instanceId, action.eventSeq)
-                yield* instances.command(principal, instanceId, {
-                  type: "ResolveIncident",
-                  incidentId,
-                  action: "retry",
-                  restoreVariables: snapshot.variables
-                })
-                break
-              }
-              case "restartFromNode":
-                yield* instances.command(principal, instanceId, {
-                  type: "MoveToken",
-                  sourceNodeId: incident.node_id,
-                  targetNodeId: action.nodeId,
-                  ...(incident.element_instance_id === null ? {} : { tokenId: incident.element_instance_id }),
-                  variables: {}
-                })
-                break
-            }
+            const command = yield* commandFor(incidentId, incident, action)
+            yield* instances.command(principal, incident.instance_id, command)
             return toIncident(yield* incidentById(incidentId))
           })
       }

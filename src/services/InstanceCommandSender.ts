@@ -5,18 +5,9 @@ import type { InstanceRejected, InstanceSnapshot as EntityReply } from "../actor
 import type { ProcessInstance as ProcessInstanceEntity } from "../actors/ProcessInstance.ts"
 import type { Principal } from "../auth/Principal.ts"
 import type { InstanceCommand } from "../engine/InstanceCommands.ts"
-import {
-  type BusinessError,
-  type Conflict,
-  conflict,
-  NotFound,
-  type ValidationError,
-  validationError
-} from "../schema/ApiErrors.ts"
+import { type ClientError, conflict, NotFound, type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { ProcessInstanceId } from "../schema/ResourceIds.ts"
 import { sendToEntity } from "./EntitySend.ts"
-
-export type CommandError = NotFound | Conflict | ValidationError | BusinessError
 
 type EntityClient = Effect.Success<typeof ProcessInstanceEntity.client>
 
@@ -33,7 +24,7 @@ export const sendCommand = (client: EntityClient) =>
   deploymentId?: string,
   /** A start's id made just now: the entity need not look for its row. */
   freshId?: boolean
-): Effect.Effect<EntityReply, CommandError> =>
+): Effect.Effect<EntityReply, ClientError> =>
   sendToEntity(
     client(id).Execute({
       commandId,
@@ -44,7 +35,7 @@ export const sendCommand = (client: EntityClient) =>
       ...(freshId === true ? { freshId } : {})
     })
   ).pipe(
-    Effect.catchTag("InstanceRejected", (rejected: InstanceRejected): Effect.Effect<EntityReply, CommandError> =>
+    Effect.catchTag("InstanceRejected", (rejected: InstanceRejected): Effect.Effect<EntityReply, ClientError> =>
       rejected.reason === "INTERNAL" ? Effect.die(new Error(rejected.message)) : Effect.fail(
         rejected.reason === "NOT_FOUND"
           ? new NotFound({

@@ -7,13 +7,7 @@ import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal } from "../auth/Principal.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
-import {
-  type BusinessError,
-  type Conflict,
-  type NotFound,
-  notFound,
-  type ValidationError
-} from "../schema/ApiErrors.ts"
+import { type ClientError, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { JobId } from "../schema/ResourceIds.ts"
 import type { Job, RetryAttempt, RetryPolicy, RetryState } from "../schema/Work.ts"
 import { sendToEntity } from "./EntitySend.ts"
@@ -29,8 +23,6 @@ interface RetryRow {
   readonly attempts: unknown
 }
 
-type Failure = NotFound | Conflict | ValidationError | BusinessError
-
 type Caller = CurrentTenant | CurrentPrincipal
 
 export interface JobRetriesShape {
@@ -38,9 +30,9 @@ export interface JobRetriesShape {
   readonly setPolicy: (
     jobId: JobId,
     input: { readonly policy: RetryPolicy; readonly retries?: number | undefined }
-  ) => Effect.Effect<typeof RetryState.Type, Failure, Caller>
-  readonly retryNow: (jobId: JobId) => Effect.Effect<typeof RetryState.Type, Failure, Caller>
-  readonly cancelRetry: (jobId: JobId) => Effect.Effect<typeof RetryState.Type, Failure, Caller>
+  ) => Effect.Effect<typeof RetryState.Type, ClientError, Caller>
+  readonly retryNow: (jobId: JobId) => Effect.Effect<typeof RetryState.Type, ClientError, Caller>
+  readonly cancelRetry: (jobId: JobId) => Effect.Effect<typeof RetryState.Type, ClientError, Caller>
   readonly history: (jobId: JobId) => Effect.Effect<ReadonlyArray<typeof RetryAttempt.Type>, NotFound, CurrentTenant>
 }
 

@@ -6,6 +6,7 @@ import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { contentOf, storedContent } from "../persistence/SqlValues.ts"
+import { tenantWhere } from "../persistence/TenantWhere.ts"
 import { type BusinessError, type Conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { FormDefinition, LegacyForm, LegacySchema } from "../schema/Forms.ts"
@@ -121,8 +122,7 @@ export class LegacyForms extends Context.Service<LegacyForms, LegacyFormsShape>(
       return {
         list: (key, page) =>
           Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const where = sql.and([sql`tenant_id = ${tenantId}`, ...(key === undefined ? [] : [sql`key = ${key}`])])
+            const where = yield* tenantWhere(sql, key === undefined ? [] : [sql`key = ${key}`])
             return yield* pagedQuery(sql, {
               select: sql`SELECT * FROM legacy_forms`,
               countFrom: sql`legacy_forms`,

@@ -11,12 +11,12 @@ import { runClusterLoop } from "../actors/ClusterLoop.ts"
 import type { Principal } from "../auth/Principal.ts"
 import { toJson } from "../persistence/SqlValues.ts"
 import { type Conflict, conflict, type ValidationError, validationError } from "../schema/ApiErrors.ts"
-import type { ProcessInstanceId } from "../schema/ResourceIds.ts"
-import { type EventStart, startAtEventStarts } from "./EventStarts.ts"
+import { startAtEventStarts } from "./EventStarts.ts"
 import { fingerprintOf, type IdempotentClaim, IdempotentRequests } from "./IdempotentRequests.ts"
 import { newId } from "./Ids.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
 import { nowMillis } from "./Time.ts"
+import { deliverToWaiting, type WaitingSubscription } from "./WaitingSubscriptions.ts"
 
 export interface Publication {
   readonly messageName: string
@@ -84,36 +84,27 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
           const variables = message.variables ?? {}
           const messageKey = yield* newId
           const now = yield* nowMillis
-          // Who waits for it and which processes start on it, asked together (one round trip, one socket write).
+          // Delivered to who waits for it and started where it starts a process at the same time: the two lookups go
+          // out together (one round trip); every command id and instance id derives from the message key.
           // Subscriptions are indexed by (tenant_id, kind, name, correlation_key); each instance's oldest one wins.
-          const [waiting, starts] = yield* Effect.all([
-            sql<{ instance_id: ProcessInstanceId; id: string }>`SELECT DISTINCT ON (instance_id) instance_id, id
+          const event = { kind: "message-start", name: message.messageName } as const
+          const [correlated, startedIds] = yield* Effect.all([
+            sql<WaitingSubscription>`SELECT DISTINCT ON (instance_id) instance_id, id
               FROM event_subscriptions
               WHERE tenant_id = ${principal.tenantId} AND kind = 'MESSAGE' AND name = ${message.messageName}
                 AND correlation_key = ${key}
-              ORDER BY instance_id, created_at, id`,
-            sql<EventStart>`SELECT m.deployment_id, m.node_id
-              FROM message_start_events m JOIN deployments d ON d.id = m.deployment_id
-              WHERE m.tenant_id = ${principal.tenantId} AND m.message_name = ${message.messageName}
-                AND d.state = 'ACTIVE'`
-          ], { concurrency: 2 }).pipe(Effect.orDie)
-          const correlated = yield* Effect.forEach(waiting, (subscription) =>
-            Effect.map(
-              instances.deliver(principal, subscription.instance_id, {
-                type: "CorrelateMessage",
-                subscriptionId: subscription.id,
-                variables
-              }, `message:${messageKey}:${subscription.id}`),
-              (delivery) => ({ instanceId: subscription.instance_id, delivery })
-            ), { concurrency: 16 })
-          const startedIds = yield* startAtEventStarts(
-            instances,
-            principal,
-            starts,
-            variables,
-            messageKey,
-            "message-start"
-          )
+              ORDER BY instance_id, created_at, id`.pipe(
+              Effect.orDie,
+              Effect.flatMap((waiting) =>
+                deliverToWaiting(instances, principal, waiting, (subscriptionId) => ({
+                  type: "CorrelateMessage",
+                  subscriptionId,
+                  variables
+                }), `message:${messageKey}`)
+              )
+            ),
+            startAtEventStarts(sql, instances, principal, event, variables, messageKey)
+          ], { concurrency: 2 })
           // A suspended instance holds the message and applies it when resumed: reached, but not (yet) correlated.
           const resumedIds = correlated.filter((c) => c.delivery === "applied").map((c) => c.instanceId)
           const heldIds = correlated.filter((c) => c.delivery === "held").map((c) => c.instanceId)

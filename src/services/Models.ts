@@ -6,9 +6,10 @@ import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal, type Principal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
+import { tenantWhere } from "../persistence/TenantWhere.ts"
 import { type BusinessError, type Conflict, conflict, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
-import type { Model } from "../schema/Modeling.ts"
+import type { Model, ModelRevision } from "../schema/Modeling.ts"
 import { ModelId, parseId, ProjectId } from "../schema/ResourceIds.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { Projects } from "./Projects.ts"
@@ -30,6 +31,22 @@ interface ModelRow {
   readonly created_at: unknown
   readonly updated_at: unknown
 }
+
+interface RevisionRow {
+  readonly revision: number
+  readonly author: string
+  readonly note: string | null
+  readonly content: string
+  readonly created_at: unknown
+}
+
+const toRevision = (row: RevisionRow): typeof ModelRevision.Type => ({
+  revision: Number(row.revision),
+  author: row.author,
+  note: row.note,
+  content: row.content,
+  createdAt: isoFromDb(row.created_at)
+})
 
 type Failure = NotFound | Conflict | BusinessError
 type LockView = {
@@ -62,13 +79,7 @@ export interface ModelsShape {
     id: ModelId,
     input: { readonly content: string; readonly baseRevision?: number | undefined; readonly note?: string | undefined }
   ) => Effect.Effect<Model, Failure, CurrentTenant | CurrentPrincipal>
-  readonly revisions: (
-    id: ModelId
-  ) => Effect.Effect<
-    ReadonlyArray<{ revision: number; author: string; note: string | null; content: string; createdAt: string }>,
-    NotFound,
-    CurrentTenant
-  >
+  readonly revisions: (id: ModelId) => Effect.Effect<ReadonlyArray<typeof ModelRevision.Type>, NotFound, CurrentTenant>
   readonly restore: (id: ModelId, revision: number) => Effect.Effect<Model, Failure, CurrentTenant | CurrentPrincipal>
   readonly lock: (id: ModelId) => Effect.Effect<LockView, NotFound, CurrentTenant>
   readonly acquire: (id: ModelId) => Effect.Effect<LockView, Failure, CurrentTenant | CurrentPrincipal>
@@ -130,6 +141,23 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
         return lock !== null && lock.holder !== principal.sub ? lock : null
       }
 
+      /** 409: someone else holds the model's lock (save and acquire name it as the field: the editor shows it there). */
+      const lockedBy = (id: ModelId, other: { readonly holder: string; readonly expiresAt: string }, nameIt: boolean) =>
+        conflict(
+          `model ${id} is locked by ${other.holder} until ${other.expiresAt}`,
+          nameIt ? [{ field: "lock", message: `held by ${other.holder}`, code: "LOCKED" }] : []
+        )
+
+      /** The caller and the model they change: one they may edit, and whose lock nobody else holds. */
+      const unlocked = (id: ModelId, nameTheLock: boolean) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const model = yield* editable(id)
+          const other = heldByOther(model, principal, yield* nowMillis)
+          if (other !== null) return yield* lockedBy(id, other, nameTheLock)
+          return { model, principal }
+        })
+
       const writeRevision = (principal: Principal, model: ModelRow, content: string, note: string | null) =>
         Effect.gen(function*() {
           const now = new Date(yield* nowMillis).toISOString()
@@ -162,12 +190,22 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
           })
         )
 
+      /** Every lock change: the editable model and the time, the caller's claim decided (the new holder, or none), set. */
+      const changeLock = <E, R>(
+        id: ModelId,
+        decide: (model: ModelRow, principal: Principal, now: number) => Effect.Effect<string | null, E, R>
+      ) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const model = yield* editable(id)
+          const now = yield* nowMillis
+          return yield* setLock(model, yield* decide(model, principal, now), now)
+        })
+
       return {
         list: (filter, page) =>
           Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const where = sql.and([
-              sql`tenant_id = ${tenantId}`,
+            const where = yield* tenantWhere(sql, [
               ...(filter.projectId === undefined
                 ? []
                 : [isUuid(filter.projectId) ? sql`project_id = ${filter.projectId}` : sql`false`]),
@@ -213,28 +251,14 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
         get: (id) => Effect.flatMap(row(id), view),
         remove: (id) =>
           Effect.gen(function*() {
-            const principal = yield* CurrentPrincipal
-            const model = yield* editable(id)
-            const other = heldByOther(model, principal, yield* nowMillis)
-            if (other !== null) {
-              return yield* conflict(`model ${id} is locked by ${other.holder} until ${other.expiresAt}`)
-            }
+            const { model } = yield* unlocked(id, false)
             const shown = yield* view(model)
             yield* sql`DELETE FROM models WHERE id = ${id}`.pipe(Effect.orDie)
             return shown
           }),
         save: (id, input) =>
           Effect.gen(function*() {
-            const principal = yield* CurrentPrincipal
-            const model = yield* editable(id)
-            const other = heldByOther(model, principal, yield* nowMillis)
-            if (other !== null) {
-              return yield* conflict(`model ${id} is locked by ${other.holder} until ${other.expiresAt}`, [{
-                field: "lock",
-                message: `held by ${other.holder}`,
-                code: "LOCKED"
-              }])
-            }
+            const { model, principal } = yield* unlocked(id, true)
             if (input.baseRevision !== undefined && input.baseRevision !== Number(model.revision)) {
               return yield* conflict(
                 `model ${id} is at revision ${model.revision}, the edit started from ${input.baseRevision}`,
@@ -248,28 +272,13 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
         revisions: (id) =>
           Effect.gen(function*() {
             yield* row(id)
-            const rows = yield* sql<
-              { revision: number; author: string; note: string | null; content: string; created_at: unknown }
-            >`SELECT revision, author,
-                note, content, created_at FROM model_revisions WHERE model_id = ${id} ORDER BY revision DESC`.pipe(
-              Effect.orDie
-            )
-            return rows.map((r) => ({
-              revision: Number(r.revision),
-              author: r.author,
-              note: r.note,
-              content: r.content,
-              createdAt: isoFromDb(r.created_at)
-            }))
+            const rows = yield* sql<RevisionRow>`SELECT revision, author, note, content, created_at
+              FROM model_revisions WHERE model_id = ${id} ORDER BY revision DESC`.pipe(Effect.orDie)
+            return rows.map(toRevision)
           }),
         restore: (id, revision) =>
           Effect.gen(function*() {
-            const principal = yield* CurrentPrincipal
-            const model = yield* editable(id)
-            const other = heldByOther(model, principal, yield* nowMillis)
-            if (other !== null) {
-              return yield* conflict(`model ${id} is locked by ${other.holder} until ${other.expiresAt}`)
-            }
+            const { model, principal } = yield* unlocked(id, false)
             const [old] = yield* sql<
               { content: string }
             >`SELECT content FROM model_revisions WHERE model_id = ${id} AND revision = ${revision}`.pipe(Effect.orDie)
@@ -282,54 +291,32 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
             return { modelId: id, lock: lockOf(model, yield* nowMillis) }
           }),
         acquire: (id) =>
-          Effect.gen(function*() {
-            const principal = yield* CurrentPrincipal
-            const model = yield* editable(id)
-            const now = yield* nowMillis
+          changeLock(id, (model, principal, now) => {
             const other = heldByOther(model, principal, now)
-            if (other !== null) {
-              return yield* conflict(`model ${id} is locked by ${other.holder} until ${other.expiresAt}`, [{
-                field: "lock",
-                message: `held by ${other.holder}`,
-                code: "LOCKED"
-              }])
-            }
-            return yield* setLock(model, principal.sub, now)
+            return other === null ? Effect.succeed(principal.sub) : lockedBy(id, other, true)
           }),
         release: (id) =>
-          Effect.gen(function*() {
-            const principal = yield* CurrentPrincipal
-            const model = yield* editable(id)
-            const now = yield* nowMillis
+          changeLock(id, (model, principal, now) => {
             const other = heldByOther(model, principal, now)
-            if (other !== null && !principal.roles.includes("ADMIN")) {
-              return yield* conflict(`model ${id} is locked by ${other.holder}; only they (or an ADMIN) release it`)
-            }
-            return yield* setLock(model, null, now)
+            return other !== null && !principal.roles.includes("ADMIN")
+              ? conflict(`model ${id} is locked by ${other.holder}; only they (or an ADMIN) release it`)
+              : Effect.succeed(null)
           }),
         renew: (id) =>
-          Effect.gen(function*() {
-            const principal = yield* CurrentPrincipal
-            const model = yield* editable(id)
-            const now = yield* nowMillis
+          changeLock(id, (model, principal, now) => {
             const current = lockOf(model, now)
             // A lapsed lock may be renewed by its last holder as long as nobody else took it.
-            if (model.lock_holder !== principal.sub || (current !== null && current.holder !== principal.sub)) {
-              return yield* conflict(
+            return model.lock_holder !== principal.sub || (current !== null && current.holder !== principal.sub)
+              ? conflict(
                 `you do not hold the lock of model ${id}${current === null ? "" : ` (held by ${current.holder})`}`
               )
-            }
-            return yield* setLock(model, principal.sub, now)
+              : Effect.succeed(principal.sub)
           }),
         takeover: (id) =>
-          Effect.gen(function*() {
-            const principal = yield* CurrentPrincipal
-            const model = yield* editable(id)
-            const now = yield* nowMillis
-            const other = heldByOther(model, principal, now)
-            if (other !== null) yield* projects.requireRole(model.project_id, ["OWNER"])
-            return yield* setLock(model, principal.sub, now)
-          })
+          changeLock(id, (model, principal, now) =>
+            heldByOther(model, principal, now) === null
+              ? Effect.succeed(principal.sub)
+              : Effect.as(projects.requireRole(model.project_id, ["OWNER"]), principal.sub))
       }
     })
   )

@@ -10,11 +10,11 @@ import {
 import { CurrentTenant, inTenant } from "../auth/CurrentTenant.ts"
 import type { Principal } from "../auth/Principal.ts"
 import type { InstanceCommand } from "../engine/InstanceCommands.ts"
-import { type BusinessError, businessError, type NotFound, notFound } from "../schema/ApiErrors.ts"
+import { type BusinessError, businessError, type ClientError, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { ProcessInstance } from "../schema/ProcessInstances.ts"
 import { ProcessInstanceId } from "../schema/ResourceIds.ts"
 import { isUuid, newId } from "./Ids.ts"
-import { type CommandError, sendCommand } from "./InstanceCommandSender.ts"
+import { sendCommand } from "./InstanceCommandSender.ts"
 import { makeInstanceMigration, type MigrateInstances } from "./InstanceMigration.ts"
 import { type InstanceQueriesShape, makeInstanceQueries } from "./InstanceQueries.ts"
 
@@ -28,7 +28,7 @@ export interface ProcessInstancesShape extends InstanceQueriesShape {
     startNodeId?: string,
     /** A deterministic id makes a repeated start (a redelivered broadcast) start nothing new. */
     instanceId?: string
-  ) => Effect.Effect<ProcessInstance, CommandError>
+  ) => Effect.Effect<ProcessInstance, ClientError>
   /** Sends a command straight to the instance's entity (no checks of the caller's view): correlations, system work. */
   /** Sends a command that may find its target gone: "applied", "held" (the instance is suspended: applied on resume) or "missed". */
   readonly deliver: (
@@ -43,14 +43,14 @@ export interface ProcessInstancesShape extends InstanceQueriesShape {
     id: ProcessInstanceId,
     command: InstanceCommand,
     commandId: string
-  ) => Effect.Effect<EntityReply, CommandError>
+  ) => Effect.Effect<EntityReply, ClientError>
   /** Sends a command to the instance's entity; `commandId` makes retries of the same request safe. */
   readonly command: (
     principal: Principal,
     id: ProcessInstanceId,
     command: InstanceCommand,
     commandId?: string
-  ) => Effect.Effect<ProcessInstance, CommandError>
+  ) => Effect.Effect<ProcessInstance, ClientError>
   /** Deletes a finished instance of the request's tenant (CurrentTenant). */
   readonly remove: (id: ProcessInstanceId) => Effect.Effect<ProcessInstance, NotFound | BusinessError, CurrentTenant>
   /** Checks every instance's migration first (all problems in one 400), then migrates each atomically. */

@@ -7,7 +7,7 @@ import { CurrentPrincipal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { type BusinessError, businessError, type Conflict, conflict, NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
-import type { Project } from "../schema/Modeling.ts"
+import type { CreateProject, Folder, Project } from "../schema/Modeling.ts"
 import { ProjectId } from "../schema/ResourceIds.ts"
 import { isUuid, newId } from "./Ids.ts"
 import { Tenants } from "./Tenants.ts"
@@ -32,20 +32,25 @@ const toProject = (row: ProjectRow): Project => ({
   updatedAt: isoFromDb(row.updated_at)
 })
 
-export interface FolderView {
+interface FolderRow {
   readonly id: string
-  readonly projectId: string
-  readonly parentFolderId: string | null
+  readonly project_id: string
+  readonly parent_folder_id: string | null
   readonly name: string
-  readonly createdAt: string
+  readonly created_at: unknown
 }
+const toFolder = (row: FolderRow): typeof Folder.Type => ({
+  id: row.id,
+  projectId: row.project_id,
+  parentFolderId: row.parent_folder_id,
+  name: row.name,
+  createdAt: isoFromDb(row.created_at)
+})
 
 /** The projects of the request's tenant (CurrentTenant); changes need the caller's (CurrentPrincipal) project role. */
 export interface ProjectsShape {
   readonly list: (page: PageRequest) => Effect.Effect<PageOf<Project>, never, CurrentTenant>
-  readonly create: (
-    input: { readonly name: string; readonly description?: string | undefined }
-  ) => Effect.Effect<Project, never, CurrentTenant | CurrentPrincipal>
+  readonly create: (input: typeof CreateProject.Type) => Effect.Effect<Project, never, CurrentTenant | CurrentPrincipal>
   readonly get: (id: ProjectId) => Effect.Effect<Project, NotFound, CurrentTenant>
   readonly update: (
     id: ProjectId,
@@ -72,11 +77,11 @@ export interface ProjectsShape {
     NotFound | BusinessError | Conflict,
     CurrentTenant | CurrentPrincipal
   >
-  readonly folders: (id: ProjectId) => Effect.Effect<ReadonlyArray<FolderView>, NotFound, CurrentTenant>
+  readonly folders: (id: ProjectId) => Effect.Effect<ReadonlyArray<typeof Folder.Type>, NotFound, CurrentTenant>
   readonly createFolder: (
     id: ProjectId,
     input: { readonly name: string; readonly parentFolderId?: string | undefined }
-  ) => Effect.Effect<FolderView, NotFound | BusinessError, CurrentTenant | CurrentPrincipal>
+  ) => Effect.Effect<typeof Folder.Type, NotFound | BusinessError, CurrentTenant | CurrentPrincipal>
   /** Fails unless the caller has one of the roles in the project (the tenant's ADMIN always may). */
   readonly requireRole: (
     projectId: ProjectId,
@@ -252,18 +257,10 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
           Effect.gen(function*() {
             const tenantId = yield* CurrentTenant
             yield* row(tenantId, id)
-            const rows = yield* sql<
-              { id: string; project_id: string; parent_folder_id: string | null; name: string; created_at: unknown }
-            >`SELECT id,
-                project_id, parent_folder_id, name, created_at FROM project_folders WHERE tenant_id = ${tenantId} AND project_id = ${id}
+            const rows = yield* sql<FolderRow>`SELECT id, project_id, parent_folder_id, name, created_at
+              FROM project_folders WHERE tenant_id = ${tenantId} AND project_id = ${id}
               ORDER BY lower(name), id`.pipe(Effect.orDie)
-            return rows.map((f) => ({
-              id: f.id,
-              projectId: f.project_id,
-              parentFolderId: f.parent_folder_id,
-              name: f.name,
-              createdAt: isoFromDb(f.created_at)
-            }))
+            return rows.map(toFolder)
           }),
         createFolder: (id, input) =>
           Effect.gen(function*() {

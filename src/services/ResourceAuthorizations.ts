@@ -11,6 +11,7 @@ import { CurrentTenant, inTenant } from "../auth/CurrentTenant.ts"
 import type { Principal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { fromJson, toJson } from "../persistence/SqlValues.ts"
+import { tenantWhere } from "../persistence/TenantWhere.ts"
 import { Forbidden, type NotFound, notFound, type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { Permission, ResourceAuthorization, ResourceType } from "../schema/Authorizations.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
@@ -115,9 +116,7 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
       return {
         list: (filter, page) =>
           Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const conditions = [
-              sql`tenant_id = ${tenantId}`,
+            const where = yield* tenantWhere(sql, [
               ...(filter.resourceType === undefined ? [] : [sql`resource_type = ${filter.resourceType}`]),
               ...(filter.resourceId === undefined ? [] : [sql`resource_id = ${filter.resourceId}`]),
               ...(filter.userId === undefined
@@ -126,8 +125,7 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
               ...(filter.groupId === undefined
                 ? []
                 : [isUuid(filter.groupId) ? sql`group_id = ${filter.groupId}` : sql`false`])
-            ]
-            const where = sql.and(conditions)
+            ])
             return yield* pagedQuery(sql, {
               select: sql`SELECT * FROM resource_authorizations`,
               countFrom: sql`resource_authorizations`,

@@ -3,11 +3,11 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
-import type { ProcessInstanceId } from "../schema/ResourceIds.ts"
-import { type EventStart, startAtEventStarts } from "./EventStarts.ts"
+import { startAtEventStarts } from "./EventStarts.ts"
 import { newId } from "./Ids.ts"
 import type { CorrelationResult } from "./Messages.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
+import { deliverToWaiting, type WaitingSubscription } from "./WaitingSubscriptions.ts"
 
 export interface SignalsShape {
   readonly broadcast: (
@@ -29,33 +29,17 @@ export class Signals extends Context.Service<Signals, SignalsShape>()("flowcore/
           Effect.gen(function*() {
             const variables = signal.variables ?? {}
             const broadcastId = givenId ?? (yield* newId)
-            const waiting = yield* sql<
-              { instance_id: ProcessInstanceId; id: string }
-            >`SELECT instance_id, id FROM event_subscriptions
+            const waiting = yield* sql<WaitingSubscription>`SELECT instance_id, id FROM event_subscriptions
               WHERE tenant_id = ${principal.tenantId} AND kind = 'SIGNAL' AND name = ${signal.signalName}
               ORDER BY created_at, id`.pipe(Effect.orDie)
-            const triggered = yield* Effect.forEach(waiting, (subscription) =>
-              Effect.map(
-                instances.deliver(principal, subscription.instance_id, {
-                  type: "TriggerSignal",
-                  subscriptionId: subscription.id,
-                  variables
-                }, `signal:${broadcastId}:${subscription.id}`),
-                (delivery) => (delivery !== "missed" ? [subscription.instance_id] : [])
-              ), { concurrency: 16 })
-            const starts = yield* sql<EventStart>`SELECT s.deployment_id, s.node_id
-              FROM signal_start_events s JOIN deployments d ON d.id = s.deployment_id
-              WHERE s.tenant_id = ${principal.tenantId} AND s.signal_name = ${signal.signalName} AND d.state = 'ACTIVE'`
-              .pipe(Effect.orDie)
-            const startedIds = yield* startAtEventStarts(
-              instances,
-              principal,
-              starts,
-              variables,
-              broadcastId,
-              "signal-start"
-            )
-            const resumedIds = [...new Set(triggered.flat())]
+            const triggered = yield* deliverToWaiting(instances, principal, waiting, (subscriptionId) => ({
+              type: "TriggerSignal",
+              subscriptionId,
+              variables
+            }), `signal:${broadcastId}`)
+            const event = { kind: "signal-start", name: signal.signalName } as const
+            const startedIds = yield* startAtEventStarts(sql, instances, principal, event, variables, broadcastId)
+            const resumedIds = [...new Set(triggered.filter((t) => t.delivery !== "missed").map((t) => t.instanceId))]
             return {
               correlatedCount: resumedIds.length,
               startedCount: startedIds.length,

@@ -12,11 +12,11 @@ import { fromJson, toJson } from "../persistence/SqlValues.ts"
 import {
   type BusinessError,
   businessError,
+  type ClientError,
   type Conflict,
   conflict,
   type NotFound,
-  notFound,
-  type ValidationError
+  notFound
 } from "../schema/ApiErrors.ts"
 import { ProcessInstanceId, type TaskFilterId, TaskId } from "../schema/ResourceIds.ts"
 import type { CreateTaskFilter, TaskComment, TaskFilter, UpdateTask, UserTask } from "../schema/Work.ts"
@@ -38,7 +38,7 @@ export interface TaskWorkShape {
   readonly update: (
     taskId: TaskId,
     changes: typeof UpdateTask.Type
-  ) => Effect.Effect<UserTask, Failure | ValidationError, Caller>
+  ) => Effect.Effect<UserTask, ClientError, Caller>
   readonly comments: (taskId: TaskId) => Effect.Effect<ReadonlyArray<typeof TaskComment.Type>, NotFound, CurrentTenant>
   readonly addComment: (taskId: TaskId, message: string) => Effect.Effect<typeof TaskComment.Type, NotFound, Caller>
   /** The caller's own filters and the shared ones. */

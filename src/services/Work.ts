@@ -8,9 +8,10 @@ import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal, type Principal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
+import { tenantWhere } from "../persistence/TenantWhere.ts"
 import {
-  type BusinessError,
   businessError,
+  type ClientError,
   type Conflict,
   conflict,
   type NotFound,
@@ -31,8 +32,6 @@ import { queryInstant } from "./QueryInstant.ts"
 import { taskOrder, type TaskRow, toTask } from "./TaskRows.ts"
 import { nowMillis } from "./Time.ts"
 
-type CompleteError = NotFound | Conflict | ValidationError | BusinessError
-
 export type { ActivationRequest } from "./JobActivation.ts"
 
 export interface WorkShape {
@@ -48,7 +47,7 @@ export interface WorkShape {
     variables: Readonly<Record<string, unknown>>,
     /** What the worker of an ad-hoc subprocess decided (its job only). */
     result?: typeof AdHocJobResult.Type | undefined
-  ) => Effect.Effect<Job, CompleteError>
+  ) => Effect.Effect<Job, ClientError>
   readonly throwError: (
     principal: Principal,
     jobId: JobId,
@@ -57,7 +56,7 @@ export interface WorkShape {
       readonly errorMessage?: string | undefined
       readonly variables?: Readonly<Record<string, unknown>> | undefined
     }
-  ) => Effect.Effect<Job, CompleteError>
+  ) => Effect.Effect<Job, ClientError>
   /** A technical failure: retries left -> activatable again after the backoff; none left -> an incident. */
   readonly failJob: (
     principal: Principal,
@@ -68,9 +67,9 @@ export interface WorkShape {
       readonly retryBackOff?: number | undefined
       readonly variables?: Readonly<Record<string, unknown>> | undefined
     }
-  ) => Effect.Effect<Job, CompleteError>
+  ) => Effect.Effect<Job, ClientError>
   /** New retries; a dead-lettered job's incident is resolved and the job is claimable again. */
-  readonly updateRetries: (principal: Principal, jobId: JobId, retries: number) => Effect.Effect<Job, CompleteError>
+  readonly updateRetries: (principal: Principal, jobId: JobId, retries: number) => Effect.Effect<Job, ClientError>
   /** Extends the lock of an activated job. */
   readonly heartbeat: (
     principal: Principal,
@@ -104,7 +103,7 @@ export interface WorkShape {
   readonly completeTask: (
     taskId: TaskId,
     variables: Readonly<Record<string, unknown>>
-  ) => Effect.Effect<UserTask, CompleteError, CurrentTenant | CurrentPrincipal>
+  ) => Effect.Effect<UserTask, ClientError, CurrentTenant | CurrentPrincipal>
   readonly getTask: (taskId: TaskId) => Effect.Effect<UserTask, NotFound, CurrentTenant>
   readonly listIncidents: (
     filter: { readonly state?: Incident["state"] | undefined; readonly processInstanceId?: string | undefined },
@@ -180,9 +179,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
           ).pipe(Effect.catchTags({ ValidationError: Effect.die, BusinessError: Effect.die })),
         listJobs: (filter, page) =>
           Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const where = sql.and([
-              sql`tenant_id = ${tenantId}`,
+            const where = yield* tenantWhere(sql, [
               ...(filter.type === undefined ? [] : [sql`type = ${filter.type}`]),
               ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
               ...(filter.processInstanceId === undefined
@@ -200,13 +197,11 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
           }).pipe(Effect.orDie),
         listTasks: (filter, page) =>
           Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
             const dueBefore = yield* queryInstant("dueBefore", filter.dueBefore)
             const dueAfter = yield* queryInstant("dueAfter", filter.dueAfter)
             const followUpBefore = yield* queryInstant("followUpBefore", filter.followUpBefore)
             const followUpAfter = yield* queryInstant("followUpAfter", filter.followUpAfter)
-            const where = sql.and([
-              sql`tenant_id = ${tenantId}`,
+            const where = yield* tenantWhere(sql, [
               ...(dueBefore === undefined ? [] : [sql`due_date < ${dueBefore}`]),
               ...(dueAfter === undefined ? [] : [sql`due_date >= ${dueAfter}`]),
               ...(followUpBefore === undefined ? [] : [sql`follow_up_date < ${followUpBefore}`]),
@@ -273,9 +268,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
           }),
         listIncidents: (filter, page) =>
           Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const where = sql.and([
-              sql`tenant_id = ${tenantId}`,
+            const where = yield* tenantWhere(sql, [
               ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
               ...(filter.processInstanceId === undefined
                 ? []

@@ -19,6 +19,15 @@ import type { Run } from "../Run.ts"
 
 type JobResult = NonNullable<Extract<InstanceCommand, { type: "CompleteJob" }>["result"]>
 
+/** A listener's job completed (an element's, a user task's or the process's listener): its variables and result. */
+export type ListenerJobCompleted = (
+  run: Run,
+  token: Token,
+  jobId: string,
+  variables: Readonly<Record<string, unknown>>,
+  result: JobResult | undefined
+) => void
+
 /** A listener's job, held by the token (`node`: the element it listens to, or the process by its id). */
 export const createListenerJob = (
   run: Run,
@@ -157,13 +166,7 @@ export function cancelListenedTask(run: Run, token: Token): void {
 }
 
 /** A listener's job completed: the next listener, or the element goes on (runs, leaves, is created, completes). */
-export function listenerJobCompleted(
-  run: Run,
-  token: Token,
-  jobId: string,
-  variables: Readonly<Record<string, unknown>>,
-  result: JobResult | undefined
-): void {
+export const listenerJobCompleted: ListenerJobCompleted = (run, token, jobId, variables, result) => {
   const progress = token.listener!
   const node = run.node(token.nodeId)
   run.emit({ type: "JobCompleted", tokenId: token.id, nodeId: node.id, jobId, variables })

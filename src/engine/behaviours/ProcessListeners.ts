@@ -6,13 +6,10 @@
 // follows the job rules (retries, then an incident; retrying lets it run again). Canceling the instance withdraws a
 // running listener job and runs no end listeners.
 import type { ProcessListeners } from "../../bpmn/ProcessGraph.ts"
-import type { InstanceCommand } from "../InstanceCommands.ts"
 import { type Token, visibleVariables } from "../InstanceState.ts"
 import { Rejected } from "../Rejected.ts"
 import type { Run } from "../Run.ts"
-import { createListenerJob } from "./Listeners.ts"
-
-type JobResult = NonNullable<Extract<InstanceCommand, { type: "CompleteJob" }>["result"]>
+import { createListenerJob, type ListenerJobCompleted } from "./Listeners.ts"
 
 /** A token holding a listener of the process itself (at the process's id, which no element of the graph has). */
 export const isProcessListener = (run: Run, token: Token): boolean =>
@@ -40,13 +37,7 @@ export function startProcess(run: Run, startNodeId: string): void {
 export const processEndListenersPending = (run: Run): boolean => holdListener(run, "end", null)
 
 /** A process listener's job completed: the next listener, or the start event is entered, or the instance completes. */
-export function processListenerCompleted(
-  run: Run,
-  token: Token,
-  jobId: string,
-  variables: Readonly<Record<string, unknown>>,
-  result: JobResult | undefined
-): void {
+export const processListenerCompleted: ListenerJobCompleted = (run, token, jobId, variables, result) => {
   if (result !== undefined) {
     throw new Rejected(
       "INVALID_ARGUMENT",

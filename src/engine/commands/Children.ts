@@ -4,29 +4,16 @@ import { nodeOf } from "../../bpmn/GraphNodes.ts"
 import type { CommandHandler } from "./Handler.ts"
 
 export const childInstanceFailed: CommandHandler<"ChildInstanceFailed"> = (run, command) => {
-  const token = run.tokenWaitingFor("child", command.childInstanceId)
-  return run.emit({
-    type: "IncidentRaised",
-    incidentId: run.newId("incident"),
-    tokenId: token.id,
-    nodeId: token.nodeId,
-    incidentType: "CALLED_ELEMENT_ERROR",
-    message: command.message
-  })
+  run.raiseIncident(run.tokenWaitingFor("child", command.childInstanceId), "CALLED_ELEMENT_ERROR", command.message)
 }
 
 /** An error the called instance did not catch: thrown at the call activity, as if the activity threw it. */
 export const childErrorThrown: CommandHandler<"ChildErrorThrown"> = (run, command, status) => {
-  const token = run.tokenWaitingFor("child", command.childInstanceId)
+  const { childInstanceId, errorCode } = command
+  const token = run.tokenWaitingFor("child", childInstanceId)
   if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
-  run.emit({
-    type: "ChildErrorReceived",
-    tokenId: token.id,
-    nodeId: token.nodeId,
-    childInstanceId: command.childInstanceId,
-    errorCode: command.errorCode
-  })
-  run.throwError(run.state.tokens[token.id]!, command.errorCode, command.errorMessage, command.variables)
+  run.emit({ type: "ChildErrorReceived", tokenId: token.id, nodeId: token.nodeId, childInstanceId, errorCode })
+  run.throwError(run.state.tokens[token.id]!, errorCode, command.errorMessage, command.variables)
   return run.drain()
 }
 
@@ -38,22 +25,13 @@ export const childEscalated: CommandHandler<"ChildEscalated"> = (run, command, s
 }
 
 export const childInstanceCompleted: CommandHandler<"ChildInstanceCompleted"> = (run, command, status) => {
-  const token = run.tokenWaitingFor("child", command.childInstanceId)
+  const { childInstanceId, variables } = command
+  const token = run.tokenWaitingFor("child", childInstanceId)
   if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
   const node = nodeOf(run.graph, token.nodeId, "callActivity")
-  run.emit({
-    type: "ChildInstanceCompleted",
-    tokenId: token.id,
-    nodeId: node.id,
-    childInstanceId: command.childInstanceId,
-    variables: command.variables
-  })
+  run.emit({ type: "ChildInstanceCompleted", tokenId: token.id, nodeId: node.id, childInstanceId, variables })
   // Zeebe: output mappings pick what comes back; without them, propagateAllChildVariables brings every child variable
   // back (default) or none.
-  run.finishActivity(
-    token,
-    node,
-    node.outputs.length > 0 || node.call.propagateAllChildVariables ? command.variables : {}
-  )
+  run.finishActivity(token, node, node.outputs.length > 0 || node.call.propagateAllChildVariables ? variables : {})
   return run.drain()
 }

@@ -4,15 +4,7 @@ import { nodeOf } from "../../bpmn/GraphNodes.ts"
 import type { CommandHandler } from "./Handler.ts"
 
 export const decisionFailed: CommandHandler<"DecisionFailed"> = (run, command) => {
-  const token = run.tokenWaitingFor("decision", command.evaluationId)
-  return run.emit({
-    type: "IncidentRaised",
-    incidentId: run.newId("incident"),
-    tokenId: token.id,
-    nodeId: token.nodeId,
-    incidentType: "DECISION_EVALUATION_ERROR",
-    message: command.message
-  })
+  run.raiseIncident(run.tokenWaitingFor("decision", command.evaluationId), "DECISION_EVALUATION_ERROR", command.message)
 }
 
 export const decisionEvaluated: CommandHandler<"DecisionEvaluated"> = (run, command, status) => {

@@ -3,28 +3,23 @@ import type { InstanceCommand } from "../InstanceCommands.ts"
 import { Rejected } from "../Rejected.ts"
 import type { Run } from "../Run.ts"
 
+/** The node of the process with that id; another id is a faulty input, naming the field it came in. */
+const nodeNamed = (run: Run, nodeId: string, field: string) => {
+  const node = run.graph.nodes[nodeId]
+  if (node === undefined) {
+    throw new Rejected("INVALID_ARGUMENT", `${nodeId} is not a node of process ${run.graph.key}`, field)
+  }
+  return node
+}
+
 /**
  * Moves a waiting token (Camunda's process instance modification): what it waits on is withdrawn (job, task,
  * subscriptions, incident, everything inside a subprocess) and the target node is activated in the same scope,
  * with its input mappings, as if a flow had led there.
  */
 export function moveToken(run: Run, command: Extract<InstanceCommand, { type: "MoveToken" }>): void {
-  const source = run.graph.nodes[command.sourceNodeId]
-  if (source === undefined) {
-    throw new Rejected(
-      "INVALID_ARGUMENT",
-      `${command.sourceNodeId} is not a node of process ${run.graph.key}`,
-      "sourceNodeId"
-    )
-  }
-  const target = run.graph.nodes[command.targetNodeId]
-  if (target === undefined) {
-    throw new Rejected(
-      "INVALID_ARGUMENT",
-      `${command.targetNodeId} is not a node of process ${run.graph.key}`,
-      "targetNodeId"
-    )
-  }
+  const source = nodeNamed(run, command.sourceNodeId, "sourceNodeId")
+  const target = nodeNamed(run, command.targetNodeId, "targetNodeId")
   if (
     target.type === "boundaryEvent" || (target.type === "subProcess" && target.triggeredByEvent === true) ||
     (target.type === "startEvent" && target.eventStart != null)

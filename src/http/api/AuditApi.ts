@@ -1,19 +1,17 @@
-import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApiGroup, OpenApi } from "effect/http-api"
 import { AuditEvent, AuditQuery } from "../../schema/Audit.ts"
-import { Page } from "../../schema/Common.ts"
-import { Ok } from "../../schema/Envelope.ts"
 import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
+import { pagedList } from "./PagedList.ts"
 
 export class AuditApi extends HttpApiGroup.make("audit")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(AuditQuery), success: Ok(Page(AuditEvent)) }).annotateMerge(
-      Requires.admin
+    pagedList(
+      AuditQuery,
+      AuditEvent,
+      Requires.admin,
+      "The audit log of state-changing calls, newest first; filter by actor, resource, method and time range"
     )
-      .annotateMerge(OpenApi.annotations({
-        summary: "The audit log of state-changing calls, newest first; filter by actor, resource, method and time range"
-      }))
   )
   .middleware(Authentication)
   .prefix("/api/v1/audit-events")

@@ -1,20 +1,20 @@
-import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { NotFoundHttp } from "../../schema/ApiErrors.ts"
 import { AuthorizationQuery, GrantAuthorization, ResourceAuthorization } from "../../schema/Authorizations.ts"
-import { Page, PageQueryFields } from "../../schema/Common.ts"
+import { PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { AuthorizationId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
+import { pagedList } from "./PagedList.ts"
 
 export class AuthorizationsApi extends HttpApiGroup.make("authorizations")
   .add(
-    HttpApiEndpoint.get("list", "/", {
-      query: Schema.Struct({ ...PageQueryFields, ...AuthorizationQuery }),
-      success: Ok(Page(ResourceAuthorization))
-    }).annotateMerge(Requires.admin).annotateMerge(
-      OpenApi.annotations({ summary: "List resource-level permissions, newest first" })
+    pagedList(
+      { ...PageQueryFields, ...AuthorizationQuery },
+      ResourceAuthorization,
+      Requires.admin,
+      "List resource-level permissions, newest first"
     ),
     HttpApiEndpoint.post("grant", "/", {
       payload: GrantAuthorization,

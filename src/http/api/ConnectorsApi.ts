@@ -1,7 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { Page } from "../../schema/Common.ts"
 import {
   Connection,
   ConnectionQuery,
@@ -14,6 +13,7 @@ import { Ok } from "../../schema/Envelope.ts"
 import { ConnectionId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
+import { pagedList } from "./PagedList.ts"
 
 export class ConnectorsApi extends HttpApiGroup.make("connectors")
   .add(
@@ -30,9 +30,7 @@ export class ConnectorsApi extends HttpApiGroup.make("connectors")
 
 export class ConnectionsApi extends HttpApiGroup.make("connections")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(ConnectionQuery), success: Ok(Page(Connection)) })
-      .annotateMerge(Requires.anyRole)
-      .annotateMerge(OpenApi.annotations({ summary: "List connections by name; filter connectorType, enabled" })),
+    pagedList(ConnectionQuery, Connection, Requires.anyRole, "List connections by name; filter connectorType, enabled"),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateConnection,
       success: Ok(Connection, "Connection created").pipe(HttpApiSchema.status(201)),

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { Page, PageQueryFields } from "../../schema/Common.ts"
+import { PageQueryFields } from "../../schema/Common.ts"
 import {
   Decision,
   DecisionDetail,
@@ -19,6 +19,7 @@ import { Ok } from "../../schema/Envelope.ts"
 import { DecisionModelId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
+import { pagedList } from "./PagedList.ts"
 
 const DmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/xml" })).annotate({
   description: "DMN 1.3, 1.4 or 1.5 XML"
@@ -29,13 +30,28 @@ const EvaluationErrors = [NotFoundHttp, BusinessErrorHttp, ValidationErrorHttp] 
 /** A decision by its id or by its name (decisionsByName): not a UUID-only path id. */
 const DecisionRef = { id: Schema.String.annotate({ description: "the decision's id, or its name" }) }
 
+// Evaluating changes nothing: any authenticated caller may.
+const evaluation = <
+  const Name extends string,
+  const Path extends `/${string}`,
+  const Params extends Schema.Struct.Fields
+>(name: Name, path: Path, params: Params, annotations: { readonly summary: string; readonly description?: string }) =>
+  HttpApiEndpoint.post(name, path, {
+    params,
+    query: Schema.Struct(EvaluateQuery),
+    payload: EvaluateRequest,
+    success: Ok(EvaluationResult),
+    error: EvaluationErrors
+  }).annotateMerge(Requires.anyRole).annotateMerge(OpenApi.annotations(annotations))
+
 export class DecisionsApi extends HttpApiGroup.make("decisions")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(DecisionQuery), success: Ok(Page(Decision)) })
-      .annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({ summary: "List decisions, newest first; with key, that decision's versions" })
-      ),
+    pagedList(
+      DecisionQuery,
+      Decision,
+      Requires.anyRole,
+      "List decisions, newest first; with key, that decision's versions"
+    ),
     HttpApiEndpoint.post("deploy", "/", {
       payload: Schema.Unknown.annotate({
         description: "a decision table as JSON (see the README's decision table format)"
@@ -64,28 +80,12 @@ export class DecisionsApi extends HttpApiGroup.make("decisions")
           summary: "The decision's DMN XML (generated for JSON tables); re-importing it evaluates the same"
         })
       ),
-    // Evaluating changes nothing: any authenticated caller may.
-    HttpApiEndpoint.post("evaluate", "/:id/evaluate", {
-      params: DecisionRef,
-      query: Schema.Struct(EvaluateQuery),
-      payload: EvaluateRequest,
-      success: Ok(EvaluationResult),
-      error: EvaluationErrors
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({ summary: "Evaluate the decision (with its required decisions) for variables" })
-      ),
-    HttpApiEndpoint.post("evaluateWithTrace", "/:id/evaluate-with-trace", {
-      params: DecisionRef,
-      query: Schema.Struct(EvaluateQuery),
-      payload: EvaluateRequest,
-      success: Ok(EvaluationResult),
-      error: EvaluationErrors
-    }).annotateMerge(Requires.anyRole).annotateMerge(
-      OpenApi.annotations({
-        summary: "Evaluate and report matched rules, input values, outputs and the required decisions evaluated"
-      })
-    )
+    evaluation("evaluate", "/:id/evaluate", DecisionRef, {
+      summary: "Evaluate the decision (with its required decisions) for variables"
+    }),
+    evaluation("evaluateWithTrace", "/:id/evaluate-with-trace", DecisionRef, {
+      summary: "Evaluate and report matched rules, input values, outputs and the required decisions evaluated"
+    })
   )
   .middleware(Authentication)
   .prefix("/api/v1/decisions")
@@ -94,9 +94,7 @@ export class DecisionsApi extends HttpApiGroup.make("decisions")
 
 export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(PageQueryFields), success: Ok(Page(DecisionModelSummary)) })
-      .annotateMerge(Requires.anyRole)
-      .annotateMerge(OpenApi.annotations({ summary: "List decision models, newest first" })),
+    pagedList(PageQueryFields, DecisionModelSummary, Requires.anyRole, "List decision models, newest first"),
     HttpApiEndpoint.get("get", "/:id", {
       params: { id: DecisionModelId },
       success: Ok(DecisionModel),
@@ -109,31 +107,21 @@ export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
       error: NotFoundHttp
     }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "The model's DMN XML" })),
-    HttpApiEndpoint.post("evaluateDecision", "/:id/decisions/:decisionId/evaluate", {
-      params: { id: DecisionModelId, decisionId: Schema.String },
-      query: Schema.Struct(EvaluateQuery),
-      payload: EvaluateRequest,
-      success: Ok(EvaluationResult),
-      error: EvaluationErrors
-    }).annotateMerge(Requires.anyRole).annotateMerge(
-      OpenApi.annotations({
-        summary: "Evaluate one decision of the model, including its required decisions",
-        description:
-          "decisionId is the decision's key, else its DMN id, else its name (a decision without an id is keyed by its name)"
-      })
-    ),
-    HttpApiEndpoint.post("evaluateService", "/:id/services/:serviceId/evaluate", {
-      params: { id: DecisionModelId, serviceId: Schema.String },
-      query: Schema.Struct(EvaluateQuery),
-      payload: EvaluateRequest,
-      success: Ok(EvaluationResult),
-      error: EvaluationErrors
-    }).annotateMerge(Requires.anyRole).annotateMerge(
-      OpenApi.annotations({
-        summary: "Evaluate a decision service of the model",
-        description: "serviceId is the service's DMN id, else its name"
-      })
-    )
+    evaluation("evaluateDecision", "/:id/decisions/:decisionId/evaluate", {
+      id: DecisionModelId,
+      decisionId: Schema.String
+    }, {
+      summary: "Evaluate one decision of the model, including its required decisions",
+      description:
+        "decisionId is the decision's key, else its DMN id, else its name (a decision without an id is keyed by its name)"
+    }),
+    evaluation("evaluateService", "/:id/services/:serviceId/evaluate", {
+      id: DecisionModelId,
+      serviceId: Schema.String
+    }, {
+      summary: "Evaluate a decision service of the model",
+      description: "serviceId is the service's DMN id, else its name"
+    })
   )
   .middleware(Authentication)
   .prefix("/api/v1/decision-models")

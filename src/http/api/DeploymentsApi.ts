@@ -1,7 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { Page } from "../../schema/Common.ts"
 import {
   DeleteDeploymentQuery,
   Deployment,
@@ -17,6 +16,7 @@ import { Ok } from "../../schema/Envelope.ts"
 import { DeploymentId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
+import { pagedList } from "./PagedList.ts"
 
 export const BpmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/xml" })).annotate({
   description: "BPMN 2.0 XML as Camunda Modeler writes it"
@@ -39,13 +39,12 @@ export class DeploymentsApi extends HttpApiGroup.make("deployments")
         "`field`) when the resource it binds to is not among them. The answer is the first process's deployment " +
         "with `resources` listing everything deployed."
     })),
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(DeploymentQuery), success: Ok(Page(Deployment)) })
-      .annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({
-          summary: "List deployments, newest first; with key, that process's version history (newest version first)"
-        })
-      ),
+    pagedList(
+      DeploymentQuery,
+      Deployment,
+      Requires.anyRole,
+      "List deployments, newest first; with key, that process's version history (newest version first)"
+    ),
     HttpApiEndpoint.get("get", "/:id", {
       params: { id: DeploymentId },
       success: Ok(DeploymentDetail),

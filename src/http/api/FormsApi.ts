@@ -1,7 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { Page } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import {
   CreateFormDefinition,
@@ -28,6 +27,7 @@ import {
 import { FormDefinitionId, LegacyFormId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
+import { pagedList } from "./PagedList.ts"
 
 const Errors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
 const transition = <const Name extends string, const Path extends `/${string}`>(
@@ -42,24 +42,36 @@ const transition = <const Name extends string, const Path extends `/${string}`>(
     // A lifecycle step is a design-time write.
     .annotateMerge(Requires.adminOrProcessOwner)
 
+/** A read of one form definition: any authenticated caller; a missing one is 404. */
+const definitionRead = <const Name extends string, const Path extends `/${string}`, Data extends Schema.Top>(
+  name: Name,
+  path: Path,
+  data: Data,
+  summary?: string
+) => {
+  const endpoint = HttpApiEndpoint.get(name, path, {
+    params: { id: FormDefinitionId },
+    success: Ok(data),
+    error: NotFoundHttp
+  }).annotateMerge(Requires.anyRole)
+  return summary === undefined ? endpoint : endpoint.annotateMerge(OpenApi.annotations({ summary }))
+}
+
 export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(FormDefinitionQuery), success: Ok(Page(FormDefinition)) })
-      .annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({ summary: "List form-designer forms, most recently changed first; filter state, key" })
-      ),
+    pagedList(
+      FormDefinitionQuery,
+      FormDefinition,
+      Requires.anyRole,
+      "List form-designer forms, most recently changed first; filter state, key"
+    ),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateFormDefinition,
       success: Ok(FormDefinition, "Draft created").pipe(HttpApiSchema.status(201)),
       error: Errors
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Create a DRAFT from a form-js form (version 1)" })),
-    HttpApiEndpoint.get("get", "/:id", {
-      params: { id: FormDefinitionId },
-      success: Ok(FormDefinition),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole),
+    definitionRead("get", "/:id", FormDefinition),
     HttpApiEndpoint.put("update", "/:id", {
       params: { id: FormDefinitionId },
       payload: UpdateFormDefinition,
@@ -103,12 +115,7 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
             "Run the form against mock data: FEEL conditional.hide, and required / length / pattern / email / min / max validation of the visible fields"
         })
       ),
-    HttpApiEndpoint.get("versions", "/:id/versions", {
-      params: { id: FormDefinitionId },
-      success: Ok(Schema.Array(FormVersion)),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(OpenApi.annotations({ summary: "Every saved version, newest first" })),
+    definitionRead("versions", "/:id/versions", Schema.Array(FormVersion), "Every saved version, newest first"),
     HttpApiEndpoint.get("diff", "/:id/versions/diff", {
       params: { id: FormDefinitionId },
       query: Schema.Struct(DiffQuery),
@@ -130,32 +137,19 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
         summary: "Restore a version as a NEW draft definition (same key), recorded in both forms' lineage and audit"
       })
     ),
-    HttpApiEndpoint.get("lineage", "/:id/lineage", {
-      params: { id: FormDefinitionId },
-      success: Ok(FormLineage),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({
-          summary:
-            "The forms (and versions) this one was restored from, back to the original, and the forms restored from it"
-        })
-      ),
-    HttpApiEndpoint.get("audit", "/:id/audit", {
-      params: { id: FormDefinitionId },
-      success: Ok(Schema.Array(FormAuditEntry)),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({
-          summary: "Governance trail: every creation, edit, transition, restore and locale change, with who and when"
-        })
-      ),
-    HttpApiEndpoint.get("locales", "/:id/locales", {
-      params: { id: FormDefinitionId },
-      success: Ok(Schema.Array(FormLocale)),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole),
+    definitionRead(
+      "lineage",
+      "/:id/lineage",
+      FormLineage,
+      "The forms (and versions) this one was restored from, back to the original, and the forms restored from it"
+    ),
+    definitionRead(
+      "audit",
+      "/:id/audit",
+      Schema.Array(FormAuditEntry),
+      "Governance trail: every creation, edit, transition, restore and locale change, with who and when"
+    ),
+    definitionRead("locales", "/:id/locales", Schema.Array(FormLocale)),
     HttpApiEndpoint.put("saveLocale", "/:id/locales/:locale", {
       params: LocaleParams,
       payload: SaveLocale,
@@ -191,8 +185,7 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
 
 export class LegacyFormsApi extends HttpApiGroup.make("legacyForms")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(LegacyFormQuery), success: Ok(Page(LegacyForm)) })
-      .annotateMerge(Requires.anyRole),
+    pagedList(LegacyFormQuery, LegacyForm, Requires.anyRole),
     HttpApiEndpoint.post("deploy", "/", {
       payload: DeployLegacyForm,
       success: Ok(LegacyForm, "Deployed").pipe(HttpApiSchema.status(201)),

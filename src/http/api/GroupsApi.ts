@@ -7,13 +7,11 @@ import { AddGroupMember, CreateGroup, Group, GroupMember } from "../../schema/Gr
 import { GroupId, GroupMemberId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
+import { pagedList } from "./PagedList.ts"
 
 export class GroupsApi extends HttpApiGroup.make("groups")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(PageQueryFields), success: Ok(Page(Group)) }).annotateMerge(
-      Requires.admin
-    )
-      .annotateMerge(OpenApi.annotations({ summary: "List groups, by name" })),
+    pagedList(PageQueryFields, Group, Requires.admin, "List groups, by name"),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateGroup,
       success: Ok(Group, "Group created").pipe(HttpApiSchema.status(201)),

@@ -1,7 +1,6 @@
-import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { ConflictHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
-import { Page, PageQueryFields } from "../../schema/Common.ts"
+import { PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import {
   AcceptedInvitation,
@@ -13,14 +12,16 @@ import {
 import { InvitationId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
+import { pagedList } from "./PagedList.ts"
 
 export class InvitationsApi extends HttpApiGroup.make("invitations")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(PageQueryFields), success: Ok(Page(Invitation)) })
-      .annotateMerge(Requires.admin)
-      .annotateMerge(
-        OpenApi.annotations({ summary: "List outstanding (pending, unexpired) invitations, newest first" })
-      ),
+    pagedList(
+      PageQueryFields,
+      Invitation,
+      Requires.admin,
+      "List outstanding (pending, unexpired) invitations, newest first"
+    ),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateInvitation,
       success: Ok(CreatedInvitation, "Invitation created").pipe(HttpApiSchema.status(201)),

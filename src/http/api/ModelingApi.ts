@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { Page, PageQueryFields } from "../../schema/Common.ts"
+import { PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import {
   AddProjectMember,
@@ -28,6 +28,7 @@ import {
 import { DraftId, ModelId, ProjectId, TemplateId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
+import { pagedList } from "./PagedList.ts"
 
 const Errors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
 const Created = <S extends Schema.Top>(schema: S, description: string) =>
@@ -35,9 +36,7 @@ const Created = <S extends Schema.Top>(schema: S, description: string) =>
 
 export class ProjectsApi extends HttpApiGroup.make("projects")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(PageQueryFields), success: Ok(Page(Project)) })
-      .annotateMerge(Requires.anyRole)
-      .annotateMerge(OpenApi.annotations({ summary: "List the tenant's projects by name" })),
+    pagedList(PageQueryFields, Project, Requires.anyRole, "List the tenant's projects by name"),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateProject,
       success: Created(Project, "Project created"),
@@ -108,10 +107,7 @@ export class ProjectsApi extends HttpApiGroup.make("projects")
 
 export class ModelsApi extends HttpApiGroup.make("models")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(ModelQuery), success: Ok(Page(Model)) }).annotateMerge(
-      Requires.anyRole
-    )
-      .annotateMerge(OpenApi.annotations({ summary: "List models; filter projectId, folderId, kind" })),
+    pagedList(ModelQuery, Model, Requires.anyRole, "List models; filter projectId, folderId, kind"),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateModel,
       success: Created(Model, "Model created"),
@@ -239,8 +235,7 @@ export class DraftsApi extends HttpApiGroup.make("drafts")
 
 export class TemplatesApi extends HttpApiGroup.make("templates")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(PageQueryFields), success: Ok(Page(Template)) })
-      .annotateMerge(Requires.anyRole),
+    pagedList(PageQueryFields, Template, Requires.anyRole),
     HttpApiEndpoint.post("create", "/", {
       payload: SaveTemplate,
       success: Created(Template, "Template created"),

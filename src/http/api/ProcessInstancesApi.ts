@@ -22,6 +22,7 @@ import {
 import { ProcessInstanceId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
+import { pagedList } from "./PagedList.ts"
 
 export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
   .add(
@@ -35,13 +36,12 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
         "Start an instance of a deployment (version) with variables; it runs until it waits (job, task, message) or ends",
       description: "A suspended deployment refuses new starts with 409 CONFLICT."
     })),
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(InstanceQuery), success: Ok(Page(ProcessInstance)) })
-      .annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({
-          summary: "List instances, newest first; filter by deployment, process key, state, incidents, start/end range"
-        })
-      ),
+    pagedList(
+      InstanceQuery,
+      ProcessInstance,
+      Requires.anyRole,
+      "List instances, newest first; filter by deployment, process key, state, incidents, start/end range"
+    ),
     HttpApiEndpoint.get("get", "/:id", {
       params: { id: ProcessInstanceId },
       success: Ok(ProcessInstance),

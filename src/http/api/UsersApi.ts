@@ -1,20 +1,15 @@
-import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { ConflictHttp } from "../../schema/ApiErrors.ts"
-import { Page, PageQueryFields } from "../../schema/Common.ts"
+import { PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { CreateUser, User } from "../../schema/Users.ts"
 import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
+import { pagedList } from "./PagedList.ts"
 
 export class UsersApi extends HttpApiGroup.make("users")
   .add(
-    HttpApiEndpoint.get("list", "/", {
-      query: Schema.Struct(PageQueryFields),
-      success: Ok(Page(User))
-    }).annotateMerge(Requires.admin).annotateMerge(
-      OpenApi.annotations({ summary: "List the users of the tenant, newest first" })
-    ),
+    pagedList(PageQueryFields, User, Requires.admin, "List the users of the tenant, newest first"),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateUser,
       success: Ok(User, "User created").pipe(HttpApiSchema.status(201)),

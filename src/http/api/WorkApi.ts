@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { IdempotencyHeaders, Page } from "../../schema/Common.ts"
+import { IdempotencyHeaders } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { FormDefinition, TaskForm } from "../../schema/Forms.ts"
 import { IncidentId, JobId, TaskFilterId, TaskId } from "../../schema/ResourceIds.ts"
@@ -37,6 +37,50 @@ import {
 } from "../../schema/Work.ts"
 import { Requires } from "../Access.ts"
 import { Authentication } from "../Middleware.ts"
+import { pagedList } from "./PagedList.ts"
+
+const AllErrors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
+const WorkErrors = [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
+
+/**
+ * The writes on one job, task or incident (POST /:id/...): the same path parameter, answer, errors, access (and, for a
+ * completion, the Idempotency-Key header), so each endpoint names only its own path, payload, answer message and
+ * summary.
+ */
+const writesOn = <
+  Id extends typeof JobId | typeof TaskId | typeof IncidentId,
+  Data extends Schema.Top,
+  Headers extends Schema.Top = never
+>(
+  id: Id,
+  data: Data,
+  error: typeof AllErrors,
+  access: typeof Requires.anyRole,
+  headers?: Headers
+) =>
+<const Name extends string, const Path extends `/${string}`, Payload extends Schema.Top = never>(
+  name: Name,
+  path: Path,
+  message: string,
+  summary: string,
+  payload?: Payload
+) =>
+  HttpApiEndpoint.post(name, path, { params: { id }, payload, headers, success: Ok(data, message), error })
+    .annotateMerge(access)
+    .annotateMerge(OpenApi.annotations({ summary }))
+
+// Job workers act for the process owner: their service accounts carry PROCESS_OWNER.
+const jobCompletion = writesOn(JobId, Job, WorkErrors, Requires.adminOrProcessOwner, IdempotencyHeaders)
+const jobReport = writesOn(JobId, Job, WorkErrors, Requires.adminOrProcessOwner)
+const jobLease = writesOn(JobId, Job, [NotFoundHttp, ConflictHttp], Requires.adminOrProcessOwner)
+const retriesChange = writesOn(JobId, Job, AllErrors, Requires.adminOrProcessOwner)
+const retryChange = writesOn(JobId, RetryState, AllErrors, Requires.adminOrProcessOwner)
+// People complete their own tasks: any authenticated caller, subject to the task's assignee.
+const taskCompletion = writesOn(TaskId, UserTask, WorkErrors, Requires.anyRole, IdempotencyHeaders)
+// Claiming, releasing and delegating are what task users do; assigning to others is an operator's call.
+const taskChange = writesOn(TaskId, UserTask, WorkErrors, Requires.anyRole)
+const taskAssignment = writesOn(TaskId, UserTask, WorkErrors, Requires.adminOrProcessOwner)
+const recovery = writesOn(IncidentId, Incident, AllErrors, Requires.adminOrProcessOwner)
 
 export class JobsApi extends HttpApiGroup.make("jobs")
   .add(
@@ -47,51 +91,40 @@ export class JobsApi extends HttpApiGroup.make("jobs")
         summary:
           "Lock up to maxJobsToActivate jobs of a type for a worker for `timeout` ms (Camunda 8 names); answers { jobs: [...] }"
       })),
-    HttpApiEndpoint.post("complete", "/:id/complete", {
-      params: { id: JobId },
-      payload: CompleteJob,
-      headers: IdempotencyHeaders,
-      success: Ok(Job, "Job completed"),
-      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
-      OpenApi.annotations({ summary: "Report success with variables; the instance moves on" })
+    jobCompletion(
+      "complete",
+      "/:id/complete",
+      "Job completed",
+      "Report success with variables; the instance moves on",
+      CompleteJob
     ),
-    HttpApiEndpoint.post("throwError", "/:id/error", {
-      params: { id: JobId },
-      payload: ThrowJobError,
-      success: Ok(Job, "Error thrown"),
-      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
-      summary:
-        "Throw a business error: the nearest error boundary event with that code (or none) catches it; uncaught -> incident"
-    })),
-    HttpApiEndpoint.post("fail", "/:id/fail", {
-      params: { id: JobId },
-      payload: FailJob,
-      success: Ok(Job, "Failure recorded"),
-      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
-      summary:
-        "Report a technical failure: with retries left the job is activatable again after retryBackOff ms; with none an incident (JOB_NO_RETRIES) is raised and the job is FAILED"
-    })),
-    HttpApiEndpoint.post("retries", "/:id/retries", {
-      params: { id: JobId },
-      payload: JobRetries,
-      success: Ok(Job, "Retries updated"),
-      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
-      summary: "Reset the retry count; a FAILED job's incident is resolved and the job is claimable again"
-    })),
-    HttpApiEndpoint.post("heartbeat", "/:id/heartbeat", {
-      params: { id: JobId },
-      payload: JobHeartbeat,
-      success: Ok(Job, "Lock extended"),
-      error: [NotFoundHttp, ConflictHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
-      OpenApi.annotations({
-        summary:
-          "Extend an activated job's lock by timeout ms from now (409 when it is not activated or another worker holds it)"
-      })
+    jobReport(
+      "throwError",
+      "/:id/error",
+      "Error thrown",
+      "Throw a business error: the nearest error boundary event with that code (or none) catches it; uncaught -> incident",
+      ThrowJobError
+    ),
+    jobReport(
+      "fail",
+      "/:id/fail",
+      "Failure recorded",
+      "Report a technical failure: with retries left the job is activatable again after retryBackOff ms; with none an incident (JOB_NO_RETRIES) is raised and the job is FAILED",
+      FailJob
+    ),
+    retriesChange(
+      "retries",
+      "/:id/retries",
+      "Retries updated",
+      "Reset the retry count; a FAILED job's incident is resolved and the job is claimable again",
+      JobRetries
+    ),
+    jobLease(
+      "heartbeat",
+      "/:id/heartbeat",
+      "Lock extended",
+      "Extend an activated job's lock by timeout ms from now (409 when it is not activated or another worker holds it)",
+      JobHeartbeat
     ),
     HttpApiEndpoint.get("stream", "/stream", {
       query: Schema.Struct(JobStreamQuery),
@@ -114,34 +147,24 @@ export class JobsApi extends HttpApiGroup.make("jobs")
           summary: "The job's retries, retry policy, failed attempts and pending retry (nextRetryAt)"
         })
       ),
-    HttpApiEndpoint.post("setRetryPolicy", "/:id/retry", {
-      params: { id: JobId },
-      payload: SetRetryPolicy,
-      success: Ok(RetryState, "Retry policy replaced"),
-      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
-      summary:
-        "Replace the job's retry policy (FIXED or EXPONENTIAL backoff used when a failure gives no retryBackOff); optionally set retries"
-    })),
-    HttpApiEndpoint.post("retryNow", "/:id/retry-now", {
-      params: { id: JobId },
-      success: Ok(RetryState, "Retry due now"),
-      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
-      OpenApi.annotations({
-        summary:
-          "Skip the remaining backoff of a pending retry: the job can be activated at once (409 without a pending retry)"
-      })
+    retryChange(
+      "setRetryPolicy",
+      "/:id/retry",
+      "Retry policy replaced",
+      "Replace the job's retry policy (FIXED or EXPONENTIAL backoff used when a failure gives no retryBackOff); optionally set retries",
+      SetRetryPolicy
     ),
-    HttpApiEndpoint.post("cancelRetry", "/:id/retry/cancel", {
-      params: { id: JobId },
-      success: Ok(RetryState, "Retry canceled"),
-      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
-      OpenApi.annotations({
-        summary:
-          "Cancel a pending retry: the job is FAILED and an incident JOB_NO_RETRIES is raised (409 without a pending retry)"
-      })
+    retryChange(
+      "retryNow",
+      "/:id/retry-now",
+      "Retry due now",
+      "Skip the remaining backoff of a pending retry: the job can be activated at once (409 without a pending retry)"
+    ),
+    retryChange(
+      "cancelRetry",
+      "/:id/retry/cancel",
+      "Retry canceled",
+      "Cancel a pending retry: the job is FAILED and an incident JOB_NO_RETRIES is raised (409 without a pending retry)"
     ),
     HttpApiEndpoint.get("retryHistory", "/:id/retry/history", {
       params: { id: JobId },
@@ -153,10 +176,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
           summary: "Every reported failure of the job, oldest first: worker, message, retries left, when it was retried"
         })
       ),
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(JobQuery), success: Ok(Page(Job)) }).annotateMerge(
-      Requires.anyRole
-    )
-      .annotateMerge(OpenApi.annotations({ summary: "List jobs, newest first" }))
+    pagedList(JobQuery, Job, Requires.anyRole, "List jobs, newest first")
   )
   .middleware(Authentication)
   .prefix("/api/v1/jobs")
@@ -165,60 +185,40 @@ export class JobsApi extends HttpApiGroup.make("jobs")
 
 export class TasksApi extends HttpApiGroup.make("tasks")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(TaskQuery), success: Ok(Page(UserTask)) }).annotateMerge(
-      Requires.anyRole
-    )
-      .annotateMerge(
-        OpenApi.annotations({
-          summary:
-            "List human tasks, newest first (or by sort); filters candidateGroup, assignee, state, processInstanceId, due and follow-up date ranges"
-        })
-      ),
-    // People complete their own tasks: any authenticated caller, subject to the task's assignee.
-    HttpApiEndpoint.post("complete", "/:id/complete", {
-      params: { id: TaskId },
-      payload: CompleteWork,
-      headers: IdempotencyHeaders,
-      success: Ok(UserTask, "Task completed"),
-      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.anyRole).annotateMerge(OpenApi.annotations({
-      summary:
-        "Complete a task with variables; the instance moves on (422 if the task is assigned to someone else). A delegated task " +
-        "(delegationState PENDING) completed by its delegate returns to its owner instead (RESOLVED; the variables are set on the instance)."
-    })),
+    pagedList(
+      TaskQuery,
+      UserTask,
+      Requires.anyRole,
+      "List human tasks, newest first (or by sort); filters candidateGroup, assignee, state, processInstanceId, due and follow-up date ranges"
+    ),
+    taskCompletion(
+      "complete",
+      "/:id/complete",
+      "Task completed",
+      "Complete a task with variables; the instance moves on (422 if the task is assigned to someone else). A delegated task " +
+        "(delegationState PENDING) completed by its delegate returns to its owner instead (RESOLVED; the variables are set on the instance).",
+      CompleteWork
+    ),
     // Claiming, releasing, delegating and commenting are what task users do; assigning to others is an operator's call.
-    HttpApiEndpoint.post("claim", "/:id/claim", {
-      params: { id: TaskId },
-      success: Ok(UserTask, "Claimed"),
-      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({
-          summary: "The caller becomes the assignee (again: no change); 409 when someone else holds the task"
-        })
-      ),
-    HttpApiEndpoint.post("unclaim", "/:id/unclaim", {
-      params: { id: TaskId },
-      success: Ok(UserTask, "Released"),
-      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({
-          summary:
-            "Release the task (assignee, owner and delegation cleared): its assignee, or an ADMIN or PROCESS_OWNER"
-        })
-      ),
-    HttpApiEndpoint.post("assign", "/:id/assign", {
-      params: { id: TaskId },
-      payload: AssignTask,
-      success: Ok(UserTask, "Assigned"),
-      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner)
-      .annotateMerge(
-        OpenApi.annotations({
-          summary: "Assign to a user (any user name; ADMIN or PROCESS_OWNER), replacing the assignee and any delegation"
-        })
-      ),
+    taskChange(
+      "claim",
+      "/:id/claim",
+      "Claimed",
+      "The caller becomes the assignee (again: no change); 409 when someone else holds the task"
+    ),
+    taskChange(
+      "unclaim",
+      "/:id/unclaim",
+      "Released",
+      "Release the task (assignee, owner and delegation cleared): its assignee, or an ADMIN or PROCESS_OWNER"
+    ),
+    taskAssignment(
+      "assign",
+      "/:id/assign",
+      "Assigned",
+      "Assign to a user (any user name; ADMIN or PROCESS_OWNER), replacing the assignee and any delegation",
+      AssignTask
+    ),
     HttpApiEndpoint.patch("update", "/:id", {
       params: { id: TaskId },
       payload: UpdateTask,
@@ -230,16 +230,13 @@ export class TasksApi extends HttpApiGroup.make("tasks")
           "Change candidate groups/users, due and follow-up dates, priority (ADMIN or PROCESS_OWNER); a task whose model has " +
           "updating listeners changes once they have completed (the reply shows it as it was)"
       })),
-    HttpApiEndpoint.post("delegate", "/:id/delegate", {
-      params: { id: TaskId },
-      payload: DelegateTask,
-      success: Ok(UserTask, "Delegated"),
-      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(OpenApi.annotations({
-        summary:
-          "Delegate a held task to another user: it becomes theirs with delegationState PENDING and returns to its owner (the delegator) when they complete it"
-      })),
+    taskChange(
+      "delegate",
+      "/:id/delegate",
+      "Delegated",
+      "Delegate a held task to another user: it becomes theirs with delegationState PENDING and returns to its owner (the delegator) when they complete it",
+      DelegateTask
+    ),
     HttpApiEndpoint.get("form", "/:id/form", { params: { id: TaskId }, success: Ok(TaskForm), error: NotFoundHttp })
       .annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({
@@ -308,55 +305,40 @@ export class TaskFiltersApi extends HttpApiGroup.make("taskFilters")
 
 export class IncidentsApi extends HttpApiGroup.make("incidents")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: Schema.Struct(IncidentQuery), success: Ok(Page(Incident)) })
-      .annotateMerge(Requires.anyRole)
-      .annotateMerge(OpenApi.annotations({ summary: "List incidents (node, type, message), newest first" })),
-    HttpApiEndpoint.post("retry", "/:id/retry", {
-      params: { id: IncidentId },
-      success: Ok(Incident, "Retried"),
-      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner)
-      .annotateMerge(OpenApi.annotations({
-        summary:
-          "Run the failed node again (a dead-lettered job becomes activatable with one retry); the incident is RESOLVED"
-      })),
-    HttpApiEndpoint.post("skipNode", "/:id/skip-node", {
-      params: { id: IncidentId },
-      success: Ok(Incident, "Skipped"),
-      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner)
-      .annotateMerge(
-        OpenApi.annotations({
-          summary: "Continue past the failed node without running it (its job, if any, is canceled)"
-        })
-      ),
-    HttpApiEndpoint.post("restartFromNode", "/:id/restart-from-node", {
-      params: { id: IncidentId },
-      payload: RestartFromNode,
-      success: Ok(Incident, "Restarted"),
-      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
-      OpenApi.annotations({
-        summary: "Resume from another node of the same scope, keeping the variables (a token move)"
-      })
+    pagedList(IncidentQuery, Incident, Requires.anyRole, "List incidents (node, type, message), newest first"),
+    recovery(
+      "retry",
+      "/:id/retry",
+      "Retried",
+      "Run the failed node again (a dead-lettered job becomes activatable with one retry); the incident is RESOLVED"
     ),
-    HttpApiEndpoint.post("rollback", "/:id/rollback", {
-      params: { id: IncidentId },
-      payload: RollbackIncident,
-      success: Ok(Incident, "Rolled back"),
-      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
-      summary: "Restore the instance's variables to what they were after history event eventSeq, then retry the node"
-    })),
-    HttpApiEndpoint.post("editVariablesAndRetry", "/:id/edit-variables-and-retry", {
-      params: { id: IncidentId },
-      payload: EditVariablesAndRetry,
-      success: Ok(Incident, "Retried"),
-      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
-      summary:
-        "Patch variables (each into the nearest scope that has it, else the instance) and retry the node, in one call"
-    }))
+    recovery(
+      "skipNode",
+      "/:id/skip-node",
+      "Skipped",
+      "Continue past the failed node without running it (its job, if any, is canceled)"
+    ),
+    recovery(
+      "restartFromNode",
+      "/:id/restart-from-node",
+      "Restarted",
+      "Resume from another node of the same scope, keeping the variables (a token move)",
+      RestartFromNode
+    ),
+    recovery(
+      "rollback",
+      "/:id/rollback",
+      "Rolled back",
+      "Restore the instance's variables to what they were after history event eventSeq, then retry the node",
+      RollbackIncident
+    ),
+    recovery(
+      "editVariablesAndRetry",
+      "/:id/edit-variables-and-retry",
+      "Retried",
+      "Patch variables (each into the nearest scope that has it, else the instance) and retry the node, in one call",
+      EditVariablesAndRetry
+    )
   )
   .middleware(Authentication)
   .prefix("/api/v1/incidents")

@@ -1,21 +1,32 @@
 // Scopes: embedded subprocesses, and the multi-instance body with its iterations.
+import type { InstanceState, Scope } from "../../InstanceState.ts"
 import type { Appliers } from "../Apply.ts"
+import type { InstanceEvent } from "../Events.ts"
 import { waiting, withoutToken, withToken } from "../StateChanges.ts"
 
-export const scopeAppliers = {
-  ScopeOpened: (state, event) => ({
-    ...waiting(state, event.tokenId, { kind: "subprocess", scopeId: event.scopeId }),
-    scopes: {
-      ...state.scopes,
-      [event.scopeId]: {
-        id: event.scopeId,
-        parentId: event.parentScopeId,
-        nodeId: event.nodeId,
-        tokenId: event.tokenId,
-        variables: event.variables
-      }
+/** A subprocess or a multi-instance body opened: its scope, and the token at its node waiting for it. */
+const opened = (
+  state: InstanceState,
+  event: Extract<InstanceEvent, { readonly type: "ScopeOpened" | "MultiInstanceStarted" }>,
+  kind: "subprocess" | "multiInstance",
+  extra: Pick<Scope, "loop">
+): InstanceState => ({
+  ...waiting(state, event.tokenId, { kind, scopeId: event.scopeId }),
+  scopes: {
+    ...state.scopes,
+    [event.scopeId]: {
+      id: event.scopeId,
+      parentId: event.parentScopeId,
+      nodeId: event.nodeId,
+      tokenId: event.tokenId,
+      variables: event.variables,
+      ...extra
     }
-  }),
+  }
+})
+
+export const scopeAppliers = {
+  ScopeOpened: (state, event) => opened(state, event, "subprocess", {}),
   AdHocCompletionFulfilled: (state, event) => {
     const scope = state.scopes[event.scopeId]
     return scope === undefined
@@ -33,20 +44,10 @@ export const scopeAppliers = {
       ? { ...state, scopes, ...kept }
       : { ...waiting({ ...state, scopes, ...kept }, scope.tokenId, null) }
   },
-  MultiInstanceStarted: (state, event) => ({
-    ...waiting(state, event.tokenId, { kind: "multiInstance", scopeId: event.scopeId }),
-    scopes: {
-      ...state.scopes,
-      [event.scopeId]: {
-        id: event.scopeId,
-        parentId: event.parentScopeId,
-        nodeId: event.nodeId,
-        tokenId: event.tokenId,
-        variables: event.variables,
-        loop: { items: event.items, sequential: event.sequential, nextIndex: 0, completed: 0 }
-      }
-    }
-  }),
+  MultiInstanceStarted: (state, event) =>
+    opened(state, event, "multiInstance", {
+      loop: { items: event.items, sequential: event.sequential, nextIndex: 0, completed: 0 }
+    }),
   IterationStarted: (state, event) => {
     const body = state.scopes[event.bodyScopeId]!
     return withToken({
