@@ -4,7 +4,7 @@
 // node, the job's instance lives on one). Waiters also re-check on their own, so a job that becomes available without
 // an announcement (a retry backoff running out, an expired lock) is found a moment later.
 import { PgClient } from "@effect/sql-pg"
-import { Context, Deferred, Effect, Exit, Layer, Queue } from "effect"
+import { Context, Deferred, Effect, Exit, Layer, Queue, type Scope } from "effect"
 import { AppConfig } from "../config.ts"
 import { makeGroupCommit } from "../persistence/GroupCommit.ts"
 
@@ -17,8 +17,15 @@ interface Announcement {
 
 export interface JobAvailabilityShape {
   readonly announce: (tenantId: string, jobTypes: ReadonlyArray<string>) => Effect.Effect<void>
-  /** Returns when a job of the type is announced, or after `timeoutMillis`. */
-  readonly awaitJobs: (tenantId: string, jobType: string, timeoutMillis: number) => Effect.Effect<void>
+  /**
+   * Starts listening for jobs of the type; the answer waits until one is announced (or was announced since the
+   * listening began), or `timeoutMillis`. Listen BEFORE looking for jobs: an announcement made while the worker looks
+   * then still wakes it (no lost wake-up between an empty look and the wait).
+   */
+  readonly listen: (
+    tenantId: string,
+    jobType: string
+  ) => Effect.Effect<(timeoutMillis: number) => Effect.Effect<void>, never, Scope.Scope>
 }
 
 const inProcess = (): JobAvailabilityShape => {
@@ -33,23 +40,27 @@ const inProcess = (): JobAvailabilityShape => {
           waiting.delete(key)
         }
       }),
-    awaitJobs: (tenantId, jobType, timeoutMillis) =>
-      Effect.suspend(() => {
-        const key = keyOf(tenantId, jobType)
-        const deferred = Deferred.makeUnsafe<void>()
-        const set = waiting.get(key) ?? new Set()
-        set.add(deferred)
-        waiting.set(key, set)
-        return Deferred.await(deferred).pipe(
-          Effect.timeoutOption(timeoutMillis),
-          Effect.asVoid,
-          Effect.ensuring(Effect.sync(() => {
+    listen: (tenantId, jobType) =>
+      Effect.acquireRelease(
+        Effect.sync(() => {
+          const key = keyOf(tenantId, jobType)
+          const deferred = Deferred.makeUnsafe<void>()
+          const set = waiting.get(key) ?? new Set()
+          set.add(deferred)
+          waiting.set(key, set)
+          return { key, deferred }
+        }),
+        ({ key, deferred }) =>
+          Effect.sync(() => {
             const current = waiting.get(key)
             current?.delete(deferred)
             if (current !== undefined && current.size === 0) waiting.delete(key)
-          }))
+          })
+      ).pipe(
+        Effect.map(({ deferred }) => (timeoutMillis: number) =>
+          Deferred.await(deferred).pipe(Effect.timeoutOption(timeoutMillis), Effect.asVoid)
         )
-      })
+      )
   }
 }
 
@@ -106,7 +117,7 @@ export class JobAvailability
             local.announce(tenantId, jobTypes),
             Effect.asVoid(Effect.forkDetach(outgoing.submit({ tenantId, jobTypes })))
           ),
-        awaitJobs: local.awaitJobs
+        listen: local.listen
       }
     })
   )

@@ -138,20 +138,27 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             const tenantId = yield* CurrentTenant
             const until = (yield* Clock.currentTimeMillis) + (request.requestTimeout ?? 0)
             for (;;) {
-              const jobs = yield* activateNow(tenantId, request)
-              const left = until - (yield* Clock.currentTimeMillis)
-              if (jobs.length > 0 || left <= 0) return jobs
-              // Woken by new jobs of the type, and re-checking at least every second for retries and expired locks.
-              yield* availability.awaitJobs(tenantId, request.type, Math.min(left, 1000))
+              // Listening before looking: a job announced while this activation looks still wakes it.
+              const found = yield* Effect.scoped(Effect.gen(function*() {
+                const wait = yield* availability.listen(tenantId, request.type)
+                const jobs = yield* activateNow(tenantId, request)
+                const left = until - (yield* Clock.currentTimeMillis)
+                if (jobs.length > 0 || left <= 0) return jobs
+                // Woken by new jobs of the type, and re-checking at least every second for retries and expired locks.
+                yield* wait(Math.min(left, 1000))
+                return undefined
+              }))
+              if (found !== undefined) return found
             }
           }),
         streamJobs: (request) =>
           Effect.map(CurrentTenant, (tenantId) =>
-            Stream.fromEffectRepeat(Effect.gen(function*() {
+            Stream.fromEffectRepeat(Effect.scoped(Effect.gen(function*() {
+              const wait = yield* availability.listen(tenantId, request.type)
               const jobs = yield* activateNow(tenantId, request)
-              if (jobs.length === 0) yield* availability.awaitJobs(tenantId, request.type, 1000)
+              if (jobs.length === 0) yield* wait(1000)
               return jobs
-            })).pipe(Stream.flattenIterable)),
+            }))).pipe(Stream.flattenIterable)),
         completeJob: (principal, jobId, variables, result) =>
           sendToEntity(
             jobs(jobId).Complete({
