@@ -6,8 +6,10 @@
 //   correlations/s  N instances wait at a message catch event, then N messages are published, CONCURRENCY in flight
 //   baseline tx/s single-row insert transactions through the same Node SQL client (@effect/sql-pg) at CONCURRENCY
 //   job push      p50/p99 from a job's creation to a long-polling worker holding it, at a light load
+//   at half rate  publish p50/p99 and job push p50/p99 (WORKERS long-polling workers) at half of the measured
+//                 correlation and instance rates, open-loop for HALF_SECONDS (bench/HalfRate.ts)
 //   RSS           of the service process at the end
-//   SECONDS=10 STARTERS=16 WORKERS=4 N=2000 CONCURRENCY=64 DB=both|pglite|postgres npm run bench
+//   SECONDS=10 STARTERS=16 WORKERS=4 N=2000 CONCURRENCY=64 HALF_SECONDS=5 DB=both|pglite|postgres npm run bench
 import { PgClient } from "@effect/sql-pg"
 import { Layer, ManagedRuntime, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
@@ -18,6 +20,7 @@ import { join } from "node:path"
 import { AppConfig } from "../src/config.ts"
 import { DatabaseLive } from "../src/persistence/Database.ts"
 import { testConfig } from "../test/support/TestApp.ts"
+import { publishAtRate, pushAtRate } from "./HalfRate.ts"
 import {
   BENCH_PASSWORD,
   cpuMillisOf,
@@ -35,6 +38,8 @@ const N = Number(process.env["N"] ?? 2000)
 const CONCURRENCY = Number(process.env["CONCURRENCY"] ?? 64)
 /** Job push: one instance started every this many ms while a worker waits in a long poll. */
 const PUSH_EVERY_MS = Number(process.env["PUSH_EVERY_MS"] ?? 20)
+/** How long each half-rate measurement runs (HalfRate.ts). */
+const HALF_SECONDS = Number(process.env["HALF_SECONDS"] ?? 5)
 const DB = (process.env["DB"] ?? "both").toLowerCase()
 /** npm run bench:profile: the service writes a V8 CPU profile (bench-profiles/) and its top functions are printed. */
 const PROFILE = process.env["PROFILE"] === "1"
@@ -220,6 +225,21 @@ const run = async (
       })()
     ])
     pushLatencies.sort((a, b) => a - b)
+
+    // At half of the maximum rates measured above, open-loop (HalfRate.ts): publish latency, and job push with
+    // WORKERS long-polling workers taking and completing the jobs.
+    const asAdmin = (method: string, path: string, body?: unknown) => call(token, method, path, body)
+    const publishHalf = await publishAtRate(asAdmin, waiting.id, correlationsPerSecond / 2, HALF_SECONDS)
+    const halfTask = await call(token, "POST", "/deployments", {
+      id: "bench-half",
+      nodes: [
+        { id: "start", type: "startEvent" },
+        { id: "work", type: "serviceTask", properties: { taskType: "bench-half" } },
+        { id: "end", type: "endEvent" }
+      ],
+      flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
+    })
+    const pushHalf = await pushAtRate(asAdmin, halfTask.id, "bench-half", WORKERS, instancesPerSecond / 2, HALF_SECONDS)
     const rss = rssOf(service.child.pid!)
     const tx = await baseline(baselineLayer)
     return {
@@ -232,6 +252,8 @@ const run = async (
       publishP99: Math.round(percentile(publishLatencies, 99)),
       pushP50: Math.round(percentile(pushLatencies, 50)),
       pushP99: Math.round(percentile(pushLatencies, 99)),
+      publishHalf,
+      pushHalf,
       baseline: tx,
       rss,
       instanceCpu,
@@ -352,6 +374,17 @@ for (const r of rows) {
   console.log(
     `| ${r.label} | ${r.instancesPerSecond} | ${r.startP50}/${r.startP99} | ${r.correlationsPerSecond} | ${r.publishP50}/${r.publishP99} | ` +
       `${r.baseline} | ${(r.correlationsPerSecond / r.baseline).toFixed(3)} | ${r.pushP50}/${r.pushP99} | ${r.rss} |`
+  )
+}
+console.log(
+  `\nat half of those rates, open-loop for ${HALF_SECONDS} s (issue 11: publish p99 ≤ 50 ms, job push p99 < 20 ms)`
+)
+console.log("| database | publishes/s | publish p50/p99 ms | starts/s | job push p50/p99 ms (long-polling workers) |")
+console.log("|---|---|---|---|---|")
+for (const r of rows) {
+  console.log(
+    `| ${r.label} | ${Math.floor(r.correlationsPerSecond / 2)} | ${r.publishHalf.p50}/${r.publishHalf.p99} | ` +
+      `${Math.floor(r.instancesPerSecond / 2)} | ${r.pushHalf.p50}/${r.pushHalf.p99} |`
   )
 }
 // CPU per operation does not depend on how busy the machine is (the rates above do): compare these across changes.

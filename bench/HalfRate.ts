@@ -1,0 +1,91 @@
+// Latencies at half of the maximum rate (issue 11's targets are stated there): the load is open-loop — requests go out
+// on a fixed schedule whether or not earlier ones have been answered — so a slow answer cannot slow the load down and
+// hide itself, as it does in a closed loop of clients.
+import { percentile } from "./ServiceUnderTest.ts"
+
+type Call = (method: string, path: string, body?: unknown) => Promise<any>
+
+/** `fire(i)` for i = 0.. at `perSecond` for `seconds`, on schedule; resolves when every call has been answered. */
+export const paced = async (perSecond: number, seconds: number, fire: (i: number) => Promise<void>) => {
+  const total = Math.max(1, Math.floor(perSecond * seconds))
+  const t0 = performance.now()
+  const inFlight: Array<Promise<void>> = []
+  for (let i = 0; i < total; i++) {
+    const wait = t0 + (i * 1000) / perSecond - performance.now()
+    if (wait >= 1) await new Promise((resolve) => setTimeout(resolve, wait))
+    inFlight.push(fire(i))
+  }
+  await Promise.all(inFlight)
+}
+
+const p50p99 = (latencies: Array<number>) => {
+  latencies.sort((a, b) => a - b)
+  return { p50: Math.round(percentile(latencies, 50)), p99: Math.round(percentile(latencies, 99)) }
+}
+
+/**
+ * Publish latency at `perSecond` (half the measured correlation rate): as many instances wait at the message catch
+ * event (keys `half-<i>`) as there will be publishes; each publish must correlate one.
+ */
+export const publishAtRate = async (call: Call, deploymentId: string, perSecond: number, seconds: number) => {
+  const count = Math.max(1, Math.floor(perSecond * seconds))
+  let started = 0
+  await Promise.all(Array.from({ length: 32 }, async () => {
+    while (started < count) {
+      const i = started++
+      await call("POST", "/process-instances", { deploymentId, variables: { key: `half-${i}` } })
+    }
+  }))
+  const latencies: Array<number> = []
+  await paced(perSecond, seconds, async (i) => {
+    const t = performance.now()
+    const result = await call("POST", "/messages", { messageName: "bench-paid", correlationKey: `half-${i}` })
+    if (result.correlatedCount !== 1) throw new Error(`message half-${i} correlated ${result.correlatedCount}`)
+    latencies.push(performance.now() - t)
+  })
+  return p50p99(latencies)
+}
+
+/**
+ * Job push at `perSecond` instance starts (half the measured instance rate): `workers` long-polling workers take the
+ * jobs (`jobType`), poll again at once and complete them meanwhile; the latency is from each job's creation (its
+ * createdAt, the commit's clock — this machine's) to a worker holding it.
+ */
+export const pushAtRate = async (
+  call: Call,
+  deploymentId: string,
+  jobType: string,
+  workers: number,
+  perSecond: number,
+  seconds: number
+) => {
+  const latencies: Array<number> = []
+  const total = Math.max(1, Math.floor(perSecond * seconds))
+  let received = 0
+  const starting = paced(perSecond, seconds, async () => {
+    await call("POST", "/process-instances", { deploymentId })
+  })
+  const stopAt = performance.now() + seconds * 1000 + 5_000
+  // A worker polls again at once and completes what it got meanwhile: the jobs find it waiting.
+  const completions: Array<Promise<unknown>> = []
+  await Promise.all([
+    starting,
+    ...Array.from({ length: workers }, async (_, w) => {
+      while (received < total && performance.now() < stopAt) {
+        const { jobs } = await call("POST", "/jobs/activation", {
+          type: jobType,
+          worker: `half-${w}`,
+          maxJobsToActivate: 32,
+          timeout: 60_000,
+          requestTimeout: 1_000
+        })
+        const now = Date.now()
+        received += jobs.length
+        for (const job of jobs as Array<{ createdAt: string }>) latencies.push(now - Date.parse(job.createdAt))
+        for (const job of jobs as Array<{ id: string }>) completions.push(call("POST", `/jobs/${job.id}/complete`, {}))
+      }
+    })
+  ])
+  await Promise.all(completions)
+  return p50p99(latencies)
+}
