@@ -89,3 +89,63 @@ export const pushAtRate = async (
   await Promise.all(completions)
   return p50p99(latencies)
 }
+
+/**
+ * Job push to `streams` server-sent job streams (GET /jobs/stream) at `perSecond` instance starts: each streamed job is
+ * completed; the latency is from each job's creation to its event arriving.
+ */
+export const streamPushAtRate = async (
+  call: Call,
+  openStream: (query: string, signal: AbortSignal) => Promise<Response>,
+  deploymentId: string,
+  jobType: string,
+  streams: number,
+  perSecond: number,
+  seconds: number
+) => {
+  const latencies: Array<number> = []
+  const total = Math.max(1, Math.floor(perSecond * seconds))
+  const controller = new AbortController()
+  const completions: Array<Promise<unknown>> = []
+  let received = 0
+  let allReceived: () => void = () => {}
+  const done = new Promise<void>((resolve) => (allReceived = resolve))
+  const readers = await Promise.all(Array.from({ length: streams }, async (_, s) => {
+    const response = await openStream(`type=${jobType}&worker=stream-${s}&timeout=60000`, controller.signal)
+    // wrapped: an async function returning the promise itself would wait for it
+    return {
+      reading: (async () => {
+        const reader = response.body!.getReader()
+        const decoder = new TextDecoder()
+        let buffer = ""
+        try {
+          for (;;) {
+            const { value, done: ended } = await reader.read()
+            if (ended) return
+            buffer += decoder.decode(value, { stream: true })
+            for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+              const data = buffer.slice(0, end).split("\n").filter((line) => line.startsWith("data:"))
+                .map((line) => line.slice(5).trim()).join("\n")
+              buffer = buffer.slice(end + 2)
+              if (data === "") continue
+              const job = JSON.parse(data) as { id: string; createdAt: string }
+              latencies.push(Date.now() - Date.parse(job.createdAt))
+              completions.push(call("POST", `/jobs/${job.id}/complete`, {}))
+              if (++received >= total) allReceived()
+            }
+          }
+        } catch {
+          // aborted at the end
+        }
+      })()
+    }
+  }))
+  await paced(perSecond, seconds, async () => {
+    await call("POST", "/process-instances", { deploymentId })
+  })
+  await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 10_000))])
+  controller.abort()
+  await Promise.all(readers.map((stream) => stream.reading))
+  await Promise.all(completions)
+  return p50p99(latencies)
+}

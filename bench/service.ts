@@ -6,7 +6,7 @@
 //   correlations/s  N instances wait at a message catch event, then N messages are published, CONCURRENCY in flight
 //   baseline tx/s single-row insert transactions through the same Node SQL client (@effect/sql-pg) at CONCURRENCY
 //   job push      p50/p99 from a job's creation to a long-polling worker holding it, at a light load
-//   at half rate  publish p50/p99 and job push p50/p99 (WORKERS long-polling workers) at half of the measured
+//   at half rate  publish p50/p99 and job push p50/p99 (WORKERS long-polling workers; WORKERS job streams) at half of the measured
 //                 correlation and instance rates, open-loop for HALF_SECONDS (bench/HalfRate.ts)
 //   RSS           of the service process at the end
 //   SECONDS=10 STARTERS=16 WORKERS=4 N=2000 CONCURRENCY=64 HALF_SECONDS=5 DB=both|pglite|postgres npm run bench
@@ -20,7 +20,7 @@ import { join } from "node:path"
 import { AppConfig } from "../src/config.ts"
 import { DatabaseLive } from "../src/persistence/Database.ts"
 import { testConfig } from "../test/support/TestApp.ts"
-import { publishAtRate, pushAtRate } from "./HalfRate.ts"
+import { publishAtRate, pushAtRate, streamPushAtRate } from "./HalfRate.ts"
 import {
   BENCH_PASSWORD,
   cpuMillisOf,
@@ -240,6 +240,17 @@ const run = async (
       flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
     })
     const pushHalf = await pushAtRate(asAdmin, halfTask.id, "bench-half", WORKERS, instancesPerSecond / 2, HALF_SECONDS)
+    const openStream = (query: string, signal: AbortSignal) =>
+      fetch(`${service.base}/jobs/stream?${query}`, { headers: { authorization: `Bearer ${token}` }, signal })
+    const streamHalf = await streamPushAtRate(
+      asAdmin,
+      openStream,
+      halfTask.id,
+      "bench-half",
+      WORKERS,
+      instancesPerSecond / 2,
+      HALF_SECONDS
+    )
     const rss = rssOf(service.child.pid!)
     const tx = await baseline(baselineLayer)
     return {
@@ -254,6 +265,7 @@ const run = async (
       pushP99: Math.round(percentile(pushLatencies, 99)),
       publishHalf,
       pushHalf,
+      streamHalf,
       baseline: tx,
       rss,
       instanceCpu,
@@ -379,12 +391,16 @@ for (const r of rows) {
 console.log(
   `\nat half of those rates, open-loop for ${HALF_SECONDS} s (issue 11: publish p99 ≤ 50 ms, job push p99 < 20 ms)`
 )
-console.log("| database | publishes/s | publish p50/p99 ms | starts/s | job push p50/p99 ms (long-polling workers) |")
-console.log("|---|---|---|---|---|")
+console.log(
+  "| database | publishes/s | publish p50/p99 ms | starts/s | job push p50/p99 ms: long-polling workers | job streams |"
+)
+console.log("|---|---|---|---|---|---|")
 for (const r of rows) {
   console.log(
     `| ${r.label} | ${Math.floor(r.correlationsPerSecond / 2)} | ${r.publishHalf.p50}/${r.publishHalf.p99} | ` +
-      `${Math.floor(r.instancesPerSecond / 2)} | ${r.pushHalf.p50}/${r.pushHalf.p99} |`
+      `${
+        Math.floor(r.instancesPerSecond / 2)
+      } | ${r.pushHalf.p50}/${r.pushHalf.p99} | ${r.streamHalf.p50}/${r.streamHalf.p99} |`
   )
 }
 // CPU per operation does not depend on how busy the machine is (the rates above do): compare these across changes.

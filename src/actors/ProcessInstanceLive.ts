@@ -4,11 +4,12 @@
 import { Clock, Duration, Effect, Layer, Metric } from "effect"
 import { Entity } from "effect/cluster"
 import { AppConfig } from "../config.ts"
-import { commitEvents, commitSeconds, countEngineEvents } from "../observability/Metrics.ts"
+import { commitEvents, commitSeconds, countEngineEvents, jobsPushed } from "../observability/Metrics.ts"
 import { InstanceStore, type NewInstance, type StoredInstance } from "../persistence/InstanceStore.ts"
 import { jsonValueProblem } from "../persistence/StorableJson.ts"
 import { JobAvailability } from "../services/JobAvailability.ts"
 import { isRejection, ProcessEngine } from "../services/ProcessEngine.ts"
+import { leasesOf, pushedJob, reserveTakers } from "./JobPush.ts"
 import { OutboxRelay } from "./OutboxRelay.ts"
 import { InstanceRejected, type InstanceSnapshot, ProcessInstance, type StartedInstance } from "./ProcessInstance.ts"
 
@@ -180,6 +181,8 @@ const behaviour = Effect.gen(function*() {
           committedAt: nowIso
         }
         const commitStarted = performance.now()
+        // Jobs created for workers waiting on this node are committed leased to them (JobPush.ts).
+        const pushes = reserveTakers(availability, instance.tenantId, outcome.instanceEvents, now)
         const committed = yield* store.commit({
           instance,
           created,
@@ -187,11 +190,17 @@ const behaviour = Effect.gen(function*() {
           commandId: payload.commandId,
           reply,
           actor: payload.actor,
-          now: nowIso
+          now: nowIso,
+          leases: leasesOf(pushes)
         }).pipe(
           Effect.withSpan("flowcore.instance.commit", { attributes: { "flowcore.events": outcome.events.length } }, {
             captureStackTrace: false
-          })
+          }),
+          Effect.onExit((exit) =>
+            Effect.sync(() => {
+              if (exit._tag === "Failure" || exit.value === undefined) pushes.forEach((push) => push.taker.release())
+            })
+          )
         )
         if (committed === undefined) {
           const recorded = yield* store.recordedReply(instanceId, payload.commandId)
@@ -220,10 +229,15 @@ const behaviour = Effect.gen(function*() {
         yield* countEngineEvents(outcome.instanceEvents)
         // Messages this command owes other instances were committed to the outbox: deliver them now.
         if (committed.outboxWritten > 0) yield* relay.wake
-        // Workers long-polling or streaming these job types can take them now.
-        const jobTypes = outcome.instanceEvents.flatMap((
-          event
-        ) => (event.type === "JobCreated" ? [event.jobType] : []))
+        // The jobs leased at creation go to their workers; the others are announced to whoever polls or streams.
+        for (const push of pushes) {
+          push.taker.deliver(pushedJob(push, instanceId, instance.graph, outcome.state, nowIso))
+        }
+        if (pushes.length > 0) yield* Metric.update(jobsPushed, pushes.length)
+        const pushed = new Set(pushes.map((push) => push.created.jobId))
+        const jobTypes = outcome.instanceEvents.flatMap((event) =>
+          event.type === "JobCreated" && !pushed.has(event.jobId) ? [event.jobType] : []
+        )
         if (jobTypes.length > 0) yield* availability.announce(instance.tenantId, jobTypes)
         return started === undefined ? reply : { ...reply, started }
       }).pipe(

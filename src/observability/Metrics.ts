@@ -39,6 +39,10 @@ const commitCounters = {
   one_by_one: Metric.withAttributes(commitsWritten, { as: "one_by_one" })
 }
 export const countCommit = (way: CommitWay): Effect.Effect<void> => Metric.update(commitCounters[way], 1)
+export const jobsPushed = Metric.counter("flowcore_jobs_pushed_total", {
+  description: "jobs committed leased to a worker waiting on this node and handed to it (job push)",
+  incremental: true
+})
 export const jobsActivated = Metric.counter("flowcore_jobs_activated_total", {
   description: "jobs handed to workers",
   incremental: true

@@ -47,6 +47,14 @@ export interface CommitInput {
   readonly reply: unknown
   readonly actor: string
   readonly now: string
+  /** Jobs this command creates already leased to a waiting worker (job push): their rows say ACTIVATED. */
+  readonly leases?: ReadonlyMap<string, JobLease> | undefined
+}
+
+export interface JobLease {
+  readonly worker: string
+  /** ISO 8601: the lease runs until then. */
+  readonly deadline: string
 }
 
 const FINAL: ReadonlySet<InstanceStatus> = new Set(["COMPLETED", "CANCELED"])

@@ -104,7 +104,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
 
       /** The rows of one command (not its instance row or command id), gathered into the batch's writes. */
       const gather = (
-        { instance, outcome, actor, now }: CommitInput,
+        { instance, outcome, actor, now, leases }: CommitInput,
         writes: BatchWrites,
         events: Array<Record<string, unknown>>
       ): number => {
@@ -143,7 +143,8 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
           parentInstanceId: instance.parentInstanceId,
           actor,
           now,
-          outbox
+          outbox,
+          leaseOf: (jobId) => leases?.get(jobId)
         }
         for (const event of outcome.instanceEvents) projectionOf(event)?.(context, event)
         // A called instance that completes tells its parent, which waits at the call activity.

@@ -53,6 +53,12 @@ export const toJob = (row: JobRow): Job => ({
   updatedAt: isoFromDb(row.updated_at)
 })
 
+/** The job with only the variables the worker asked for (`fetchVariable`), or all of them. */
+export const requestedVariables = (job: Job, only: ReadonlyArray<string> | undefined): Job =>
+  only === undefined
+    ? job
+    : { ...job, variables: Object.fromEntries(Object.entries(job.variables).filter(([name]) => only.includes(name))) }
+
 export interface ActivationRequest {
   readonly type: string
   readonly worker: string
@@ -194,13 +200,7 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient) => 
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
       const jobs = yield* withVariablesNow(locked)
       if (jobs.length > 0) yield* Metric.update(jobsActivated, jobs.length)
-      const only = request.fetchVariable
-      return only === undefined
-        ? jobs
-        : jobs.map((job) => ({
-          ...job,
-          variables: Object.fromEntries(Object.entries(job.variables).filter(([name]) => only.includes(name)))
-        }))
+      return jobs.map((job) => requestedVariables(job, request.fetchVariable))
     })
 
   return { activateNow }

@@ -7,6 +7,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, Deferred, Effect, Exit, Layer, Queue, type Scope } from "effect"
 import { AppConfig } from "../config.ts"
 import { makeGroupCommit } from "../persistence/GroupCommit.ts"
+import type { Job } from "../schema/Work.ts"
 
 const CHANNEL = "flowcore_jobs"
 
@@ -15,52 +16,108 @@ interface Announcement {
   readonly jobTypes: ReadonlyArray<string>
 }
 
+/** A waiting worker's activation, as the instance entity sees it: it may hand a job it creates straight to it. */
+export interface JobTaker {
+  readonly worker: string
+  /** How long the worker's lease lasts (its activation's `timeout`). */
+  readonly lockMillis: number
+  /** The job was committed leased to this worker: the activation answers it. */
+  readonly deliver: (job: Job) => void
+  /** The commit did not happen: the activation goes back to looking. */
+  readonly release: () => void
+}
+
 export interface JobAvailabilityShape {
   readonly announce: (tenantId: string, jobTypes: ReadonlyArray<string>) => Effect.Effect<void>
   /**
    * Starts listening for jobs of the type; the answer waits until one is announced (or was announced since the
-   * listening began), or `timeoutMillis`. Listen BEFORE looking for jobs: an announcement made while the worker looks
-   * then still wakes it (no lost wake-up between an empty look and the wait).
+   * listening began) or `timeoutMillis` — or, when the listener is a taker, until a job is handed to it. Listen
+   * BEFORE looking for jobs: an announcement made while the worker looks then still wakes it.
    */
   readonly listen: (
     tenantId: string,
-    jobType: string
-  ) => Effect.Effect<(timeoutMillis: number) => Effect.Effect<void>, never, Scope.Scope>
+    jobType: string,
+    taker?: { readonly worker: string; readonly lockMillis: number }
+  ) => Effect.Effect<(timeoutMillis: number) => Effect.Effect<Job | undefined>, never, Scope.Scope>
+  /**
+   * A worker of this node waiting (not looking) for a job of the type, taken out of the waiting: the caller commits
+   * the job leased to it, then calls `deliver` — or `release` when the commit failed. Undefined: none waits here.
+   */
+  readonly reserve: (tenantId: string, jobType: string) => JobTaker | undefined
+}
+
+interface Listener {
+  readonly answer: Deferred.Deferred<Job | undefined>
+  readonly taker: { readonly worker: string; readonly lockMillis: number } | undefined
+  /** looking: not yet waiting (only woken); waiting: may be reserved; reserved: a commit is handing it a job. */
+  state: "looking" | "waiting" | "reserved"
 }
 
 const inProcess = (): JobAvailabilityShape => {
-  const waiting = new Map<string, Set<Deferred.Deferred<void>>>()
+  const listeners = new Map<string, Set<Listener>>()
   const keyOf = (tenantId: string, jobType: string) => `${tenantId}\u0000${jobType}`
+  const remove = (key: string, listener: Listener) => {
+    const current = listeners.get(key)
+    current?.delete(listener)
+    if (current !== undefined && current.size === 0) listeners.delete(key)
+  }
   return {
     announce: (tenantId, jobTypes) =>
       Effect.sync(() => {
         for (const jobType of new Set(jobTypes)) {
           const key = keyOf(tenantId, jobType)
-          for (const deferred of waiting.get(key) ?? []) Deferred.doneUnsafe(deferred, Effect.void)
-          waiting.delete(key)
+          for (const listener of listeners.get(key) ?? []) {
+            if (listener.state === "reserved") continue
+            Deferred.doneUnsafe(listener.answer, Effect.succeed(undefined))
+            remove(key, listener)
+          }
         }
       }),
-    listen: (tenantId, jobType) =>
+    listen: (tenantId, jobType, taker) =>
       Effect.acquireRelease(
         Effect.sync(() => {
           const key = keyOf(tenantId, jobType)
-          const deferred = Deferred.makeUnsafe<void>()
-          const set = waiting.get(key) ?? new Set()
-          set.add(deferred)
-          waiting.set(key, set)
-          return { key, deferred }
+          const listener: Listener = { answer: Deferred.makeUnsafe<Job | undefined>(), taker, state: "looking" }
+          const set = listeners.get(key) ?? new Set()
+          set.add(listener)
+          listeners.set(key, set)
+          return { key, listener }
         }),
-        ({ key, deferred }) =>
-          Effect.sync(() => {
-            const current = waiting.get(key)
-            current?.delete(deferred)
-            if (current !== undefined && current.size === 0) waiting.delete(key)
-          })
+        ({ key, listener }) => Effect.sync(() => remove(key, listener))
       ).pipe(
-        Effect.map(({ deferred }) => (timeoutMillis: number) =>
-          Deferred.await(deferred).pipe(Effect.timeoutOption(timeoutMillis), Effect.asVoid)
+        Effect.map(({ key, listener }) => (timeoutMillis: number) =>
+          Effect.suspend(() => {
+            if (listener.state === "looking") listener.state = "waiting"
+            return Deferred.await(listener.answer).pipe(
+              Effect.timeoutOption(timeoutMillis),
+              Effect.flatMap((answered) => {
+                if (answered._tag === "Some") return Effect.succeed(answered.value)
+                // Timed out: unless a commit is handing it a job right now, it stops waiting.
+                if (listener.state !== "reserved") {
+                  remove(key, listener)
+                  return Effect.succeed(undefined)
+                }
+                return Deferred.await(listener.answer)
+              })
+            )
+          })
         )
-      )
+      ),
+    reserve: (tenantId, jobType) => {
+      const key = keyOf(tenantId, jobType)
+      for (const listener of listeners.get(key) ?? []) {
+        if (listener.taker === undefined || listener.state !== "waiting") continue
+        listener.state = "reserved"
+        remove(key, listener)
+        return {
+          worker: listener.taker.worker,
+          lockMillis: listener.taker.lockMillis,
+          deliver: (job) => Deferred.doneUnsafe(listener.answer, Effect.succeed(job)),
+          release: () => Deferred.doneUnsafe(listener.answer, Effect.succeed(undefined))
+        }
+      }
+      return undefined
+    }
   }
 }
 
@@ -117,7 +174,8 @@ export class JobAvailability
             local.announce(tenantId, jobTypes),
             Effect.asVoid(Effect.forkDetach(outgoing.submit({ tenantId, jobTypes })))
           ),
-        listen: local.listen
+        listen: local.listen,
+        reserve: local.reserve
       }
     })
   )

@@ -3,10 +3,11 @@
 // (the connector runtime and batches send them outside a request), which leases it and forwards its outcome to the
 // instance's entity; a task's completion is the caller's (CurrentPrincipal) and goes to the instance's entity. Command
 // ids derived from the job or task make a retried completion apply once.
-import { Clock, Context, Effect, Layer, Stream } from "effect"
+import { Clock, Context, Effect, Layer, Metric, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal, type Principal } from "../auth/Principal.ts"
+import { jobsActivated } from "../observability/Metrics.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { tenantWhere } from "../persistence/TenantWhere.ts"
 import {
@@ -24,7 +25,13 @@ import type { AdHocJobResult, Incident, Job, TaskSort, UserTask } from "../schem
 import { sendToEntity } from "./EntitySend.ts"
 import { isUuid } from "./Ids.ts"
 import { toIncident } from "./IncidentRows.ts"
-import { type ActivationRequest, makeJobActivation, toJob } from "./JobActivation.ts"
+import {
+  type ActivationRequest,
+  DEFAULT_LOCK_MS,
+  makeJobActivation,
+  requestedVariables,
+  toJob
+} from "./JobActivation.ts"
 import { JobAvailability } from "./JobAvailability.ts"
 import { JobEntityClient } from "./JobEntityClient.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
@@ -140,25 +147,46 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             for (;;) {
               // Listening before looking: a job announced while this activation looks still wakes it.
               const found = yield* Effect.scoped(Effect.gen(function*() {
-                const wait = yield* availability.listen(tenantId, request.type)
+                // A waiting activation is a taker: a job created meanwhile on this node may be committed leased to
+                // it and handed over (job push), with no query of its own.
+                const wait = yield* availability.listen(tenantId, request.type, {
+                  worker: request.worker,
+                  lockMillis: request.timeout ?? DEFAULT_LOCK_MS
+                })
                 const jobs = yield* activateNow(tenantId, request)
                 const left = until - (yield* Clock.currentTimeMillis)
                 if (jobs.length > 0 || left <= 0) return jobs
                 // Woken by new jobs of the type, and re-checking at least every second for retries and expired locks.
-                yield* wait(Math.min(left, 1000))
-                return undefined
+                const pushed = yield* wait(Math.min(left, 1000))
+                if (pushed === undefined) return undefined
+                yield* Metric.update(jobsActivated, 1)
+                return [requestedVariables(pushed, request.fetchVariable)]
               }))
               if (found !== undefined) return found
             }
           }),
         streamJobs: (request) =>
-          Effect.map(CurrentTenant, (tenantId) =>
-            Stream.fromEffectRepeat(Effect.scoped(Effect.gen(function*() {
-              const wait = yield* availability.listen(tenantId, request.type)
-              const jobs = yield* activateNow(tenantId, request)
-              if (jobs.length === 0) yield* wait(1000)
-              return jobs
-            }))).pipe(Stream.flattenIterable)),
+          Effect.map(CurrentTenant, (tenantId) => {
+            // After a job was pushed to it the stream waits again at once: only an announcement (a job nobody on
+            // this node waited for) or a second without one sends it looking in the database.
+            let look = true
+            return Stream.fromEffectRepeat(Effect.scoped(Effect.gen(function*() {
+              // Between two looks the stream waits as a taker: jobs created meanwhile on this node are pushed to it.
+              const wait = yield* availability.listen(tenantId, request.type, {
+                worker: request.worker,
+                lockMillis: request.timeout ?? DEFAULT_LOCK_MS
+              })
+              if (look) {
+                const jobs = yield* activateNow(tenantId, request)
+                if (jobs.length > 0) return jobs
+              }
+              const pushed = yield* wait(1000)
+              look = pushed === undefined
+              if (pushed === undefined) return []
+              yield* Metric.update(jobsActivated, 1)
+              return [requestedVariables(pushed, request.fetchVariable)]
+            }))).pipe(Stream.flattenIterable)
+          }),
         completeJob: (principal, jobId, variables, result) =>
           sendToEntity(
             jobs(jobId).Complete({

@@ -29,7 +29,8 @@ const closed =
     writes.rows(closeJobs, { id: event.jobId, tenant_id: tenantId, state, at: now })
 
 export const jobProjections: Projections = {
-  JobCreated: ({ writes, tenantId, instanceId, now }, event) =>
+  JobCreated: ({ writes, tenantId, instanceId, now, leaseOf }, event) => {
+    const lease = leaseOf(event.jobId)
     writes.insert("jobs", {
       tenant_id: tenantId,
       id: event.jobId,
@@ -37,16 +38,17 @@ export const jobProjections: Projections = {
       node_id: event.nodeId,
       element_instance_id: event.tokenId,
       type: event.jobType,
-      state: "ACTIVATABLE",
+      state: lease === undefined ? "ACTIVATABLE" : "ACTIVATED",
       retries: event.retries,
-      worker: null,
-      deadline: null,
+      worker: lease?.worker ?? null,
+      deadline: lease?.deadline ?? null,
       custom_headers: toJson(event.headers),
       variables: toJson(event.variables),
       error_message: null,
       created_at: now,
       updated_at: now
-    }),
+    })
+  },
   JobCompleted: closed("COMPLETED"),
   JobCanceled: closed("CANCELED"),
   JobErrorThrown: closed("ERROR_THROWN"),

@@ -13,6 +13,8 @@ export interface ProjectionContext {
   readonly parentInstanceId: string | null
   readonly actor: string
   readonly now: string
+  /** The lease a job this command creates is committed with, when a waiting worker takes it at once (job push). */
+  readonly leaseOf: (jobId: string) => { readonly worker: string; readonly deadline: string } | undefined
   /** Writes a message another instance (or this one) is owed after the commit; the relay delivers it. */
   readonly outbox: (target: string, message: OutboxMessage) => void
 }
