@@ -7,10 +7,10 @@ import type { InstanceEvent } from "../engine/InstanceState.ts"
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
-export const httpRequests = Metric.counter("flowcore_http_requests_total", {
-  description: "HTTP requests answered",
-  incremental: true
-})
+/** A counter that only goes up (all of the service's are). */
+const counter = (name: string, description: string) => Metric.counter(name, { description, incremental: true })
+
+export const httpRequests = counter("flowcore_http_requests_total", "HTTP requests answered")
 export const httpRequestSeconds = Metric.histogram("flowcore_http_request_duration_seconds", {
   description: "time to answer an HTTP request",
   boundaries: LATENCY_BUCKETS
@@ -27,11 +27,11 @@ export const commitBatchSize = Metric.histogram("flowcore_commit_batch_size", {
   description: "instance commands committed together in one transaction (group commit)",
   boundaries: [1, 2, 4, 8, 16, 32, 64]
 })
-const commitsWritten = Metric.counter("flowcore_commits_total", {
-  description: "group-committed batches of instance commands by how they were written: as one statement, as a " +
-    "transaction of several (writes that must see earlier ones), or command by command (after a batch failed)",
-  incremental: true
-})
+const commitsWritten = counter(
+  "flowcore_commits_total",
+  "group-committed batches of instance commands by how they were written: as one statement, as a " +
+    "transaction of several (writes that must see earlier ones), or command by command (after a batch failed)"
+)
 export type CommitWay = "one_statement" | "transaction" | "one_by_one"
 const commitCounters = {
   one_statement: Metric.withAttributes(commitsWritten, { as: "one_statement" }),
@@ -39,14 +39,11 @@ const commitCounters = {
   one_by_one: Metric.withAttributes(commitsWritten, { as: "one_by_one" })
 }
 export const countCommit = (way: CommitWay): Effect.Effect<void> => Metric.update(commitCounters[way], 1)
-export const jobsPushed = Metric.counter("flowcore_jobs_pushed_total", {
-  description: "jobs committed leased to a worker waiting on this node and handed to it (job push)",
-  incremental: true
-})
-export const jobsActivated = Metric.counter("flowcore_jobs_activated_total", {
-  description: "jobs handed to workers",
-  incremental: true
-})
+export const jobsPushed = counter(
+  "flowcore_jobs_pushed_total",
+  "jobs committed leased to a worker waiting on this node and handed to it (job push)"
+)
+export const jobsActivated = counter("flowcore_jobs_activated_total", "jobs handed to workers")
 export const requestsInFlight = Metric.gauge("flowcore_http_requests_in_flight", {
   description: "requests this node is answering"
 })
@@ -57,11 +54,11 @@ export const timerLagSeconds = Metric.gauge("flowcore_timer_lag_seconds", {
   description: "how late the last timers fired"
 })
 
-const engineEvents = Metric.counter("flowcore_engine_events_total", {
-  description:
-    "what the engine did, by event: instances started / completed / canceled, jobs created / completed / failed, incidents raised / resolved",
-  incremental: true
-})
+const engineEvents = counter(
+  "flowcore_engine_events_total",
+  "what the engine did, by event: instances started / completed / canceled, jobs created / completed / failed, " +
+    "incidents raised / resolved"
+)
 
 const COUNTED: ReadonlySet<InstanceEvent["type"]> = new Set([
   "InstanceStarted",
