@@ -1,24 +1,13 @@
 // User task assigning listeners over HTTP (Camunda 8.8): an assignment (assign, claim, unclaim) of a task whose model
 // has them waits for their jobs; a listener may correct the assignee or deny the assignment.
 import { describe, expect, it } from "vitest"
+import { reviewModel, taskListeners } from "../support/ReviewModels.ts"
 import { givenTenant } from "../support/Scenario.ts"
 
-const model = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="assigned-review" isExecutable="true">
-    <bpmn:startEvent id="start" />
-    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="review" />
-    <bpmn:userTask id="review" name="Review">
-      <bpmn:extensionElements>
-        <zeebe:userTask />
-        <zeebe:taskListeners><zeebe:taskListener eventType="assigning" type="check-assignee" /></zeebe:taskListeners>
-      </bpmn:extensionElements>
-    </bpmn:userTask>
-    <bpmn:sequenceFlow id="f2" sourceRef="review" targetRef="end" />
-    <bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`
+const model = reviewModel({
+  processId: "assigned-review",
+  extensions: taskListeners(`<zeebe:taskListener eventType="assigning" type="check-assignee" />`)
+})
 
 describe("user task assigning listeners", () => {
   it("assign: the assignee changes once the listener completed, as it corrected it", async () => {

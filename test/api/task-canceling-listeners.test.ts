@@ -2,30 +2,20 @@
 // canceled at once and the instance goes on; the listener's job follows, and the instance waits for it. Canceling the
 // instance runs none (its cancellation is not held up).
 import { describe, expect, it } from "vitest"
+import { reviewModel, taskListeners } from "../support/ReviewModels.ts"
 import { givenTenant } from "../support/Scenario.ts"
 
-const model = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:message id="withdrawn-msg" name="withdrawn">
+const model = reviewModel({
+  processId: "canceled-review",
+  definitions: `<bpmn:message id="withdrawn-msg" name="withdrawn">
     <bpmn:extensionElements><zeebe:subscription correlationKey="=orderId" /></bpmn:extensionElements>
-  </bpmn:message>
-  <bpmn:process id="canceled-review" isExecutable="true">
-    <bpmn:startEvent id="start" />
-    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="review" />
-    <bpmn:userTask id="review" name="Review">
-      <bpmn:extensionElements>
-        <zeebe:userTask />
-        <zeebe:taskListeners><zeebe:taskListener eventType="canceling" type="task-withdrawn" /></zeebe:taskListeners>
-      </bpmn:extensionElements>
-    </bpmn:userTask>
-    <bpmn:sequenceFlow id="f2" sourceRef="review" targetRef="end" />
-    <bpmn:endEvent id="end" />
-    <bpmn:boundaryEvent id="withdrawn" attachedToRef="review"><bpmn:messageEventDefinition messageRef="withdrawn-msg" /></bpmn:boundaryEvent>
+  </bpmn:message>`,
+  extensions: taskListeners(`<zeebe:taskListener eventType="canceling" type="task-withdrawn" />`),
+  extra:
+    `<bpmn:boundaryEvent id="withdrawn" attachedToRef="review"><bpmn:messageEventDefinition messageRef="withdrawn-msg" /></bpmn:boundaryEvent>
     <bpmn:sequenceFlow id="f3" sourceRef="withdrawn" targetRef="closed" />
-    <bpmn:endEvent id="closed" />
-  </bpmn:process>
-</bpmn:definitions>`
+    <bpmn:endEvent id="closed" />`
+})
 
 describe("user task canceling listeners", () => {
   it("follow the task's cancellation by a boundary event; the instance ends once they completed", async () => {

@@ -1,26 +1,14 @@
 // User task listeners over HTTP (Camunda 8.8's zeebe:taskListeners): creating listeners run before the task exists and
 // may correct it; completing listeners run before a completion takes effect and may deny it.
 import { describe, expect, it } from "vitest"
+import { freshProcessId, reviewModel, taskListeners } from "../support/ReviewModels.ts"
 import { givenTenant } from "../support/Scenario.ts"
 
 const model = (listeners: string) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="reviewed-${Math.random().toString(36).slice(2)}" isExecutable="true">
-    <bpmn:startEvent id="start" />
-    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="review" />
-    <bpmn:userTask id="review" name="Review">
-      <bpmn:extensionElements>
-        <zeebe:userTask />
-        <zeebe:assignmentDefinition assignee="nobody" />
-        <zeebe:taskListeners>${listeners}</zeebe:taskListeners>
-      </bpmn:extensionElements>
-    </bpmn:userTask>
-    <bpmn:sequenceFlow id="f2" sourceRef="review" targetRef="end" />
-    <bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`
+  reviewModel({
+    processId: freshProcessId("reviewed"),
+    extensions: `<zeebe:assignmentDefinition assignee="nobody" />${taskListeners(listeners)}`
+  })
 
 describe("user task listeners", () => {
   it("creating: the task appears once its listener completed, with the listener's corrections", async () => {

@@ -1,25 +1,11 @@
 // User task updates over HTTP (PATCH /tasks/{id}, Camunda 8.8's user task update): without listeners the task changes
 // at once; with updating listeners it changes once they have completed, as they corrected it, or not when denied.
 import { describe, expect, it } from "vitest"
+import { freshProcessId, reviewModel, taskListeners } from "../support/ReviewModels.ts"
 import { givenTenant } from "../support/Scenario.ts"
 
 const model = (listeners: string) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="updated-review-${Math.random().toString(36).slice(2)}" isExecutable="true">
-    <bpmn:startEvent id="start" />
-    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="review" />
-    <bpmn:userTask id="review" name="Review">
-      <bpmn:extensionElements>
-        <zeebe:userTask />
-        <zeebe:taskListeners>${listeners}</zeebe:taskListeners>
-      </bpmn:extensionElements>
-    </bpmn:userTask>
-    <bpmn:sequenceFlow id="f2" sourceRef="review" targetRef="end" />
-    <bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`
+  reviewModel({ processId: freshProcessId("updated-review"), extensions: taskListeners(listeners) })
 
 describe("user task updates and updating listeners", () => {
   it("without listeners: the task changes at once", async () => {

@@ -43,3 +43,6 @@ export const serviceTask = (id: string, taskType: string, extra: Record<string, 
   type: "serviceTask",
   properties: { taskType, ...extra }
 })
+
+/** A command's result was applied (the message names the rejection otherwise). */
+export const expectOk = (result: { readonly ok: boolean }) => expect(result.ok, JSON.stringify(result)).toBe(true)

@@ -2,7 +2,7 @@
 // The task is canceled at once and the instance goes on; the listener jobs follow, held by a token in the nearest
 // scope still running (which waits for them). When the instance itself is canceled, they do not run.
 import { describe, expect, it } from "vitest"
-import { scenario } from "../../support/EngineScenario.ts"
+import { expectOk as ok, scenario } from "../../support/EngineScenario.ts"
 import { graphOfXml as graphOf } from "../../support/Graphs.ts"
 
 const userTask = `<bpmn:userTask id="review">
@@ -38,7 +38,6 @@ const nested = model(
 )
 
 type Scenario = ReturnType<typeof scenario>
-const ok = (result: { ok: boolean }) => expect(result.ok, JSON.stringify(result)).toBe(true)
 const fireTimer = (s: Scenario) => {
   const armed = Object.values(s.state.boundaries ?? {}).find((b) => b.nodeId === "late")!
   ok(s.run({ type: "FireTimer", subscriptionId: armed.subscriptionId }))

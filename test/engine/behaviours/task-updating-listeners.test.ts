@@ -2,28 +2,15 @@
 // eventType="updating"): an update of candidates, dates or priority waits for them, in order; they may correct the
 // changes or deny them. Without listeners an update is recorded at once; bad dates or priorities are refused.
 import { describe, expect, it } from "vitest"
-import { scenario } from "../../support/EngineScenario.ts"
+import { expectOk as ok, scenario } from "../../support/EngineScenario.ts"
 import { graphOfXml as graphOf } from "../../support/Graphs.ts"
+import { reviewModel, taskListeners } from "../../support/ReviewModels.ts"
 
-const model = (listeners: string) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="p" isExecutable="true">
-    <bpmn:startEvent id="start" />
-    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="review" />
-    <bpmn:userTask id="review">
-      <bpmn:extensionElements><zeebe:userTask /><zeebe:taskListeners>${listeners}</zeebe:taskListeners></bpmn:extensionElements>
-    </bpmn:userTask>
-    <bpmn:sequenceFlow id="f2" sourceRef="review" targetRef="end" />
-    <bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`
+const model = (listeners: string) => reviewModel({ extensions: taskListeners(listeners) })
 const TWO = `<zeebe:taskListener eventType="updating" type="audit" />
   <zeebe:taskListener eventType="updating" type="policy" />`
 
 type Scenario = ReturnType<typeof scenario>
-const ok = (result: { ok: boolean }) => expect(result.ok, JSON.stringify(result)).toBe(true)
 const taskId = (s: Scenario) => (s.events.find((e) => e.type === "UserTaskCreated") as { taskId: string }).taskId
 const listenerJob = (s: Scenario, type: string) =>
   s.events.filter((e) => e.type === "JobCreated" && e.jobType === type).at(-1) as Extract<

@@ -2,7 +2,7 @@
 // 8.8's inner instances): the worker's variables for it are that scope's locals, a variable it already has stays
 // there, the output element is read in it, and an error boundary of the subprocess still catches for the subprocess.
 import { describe, expect, it } from "vitest"
-import { scenario } from "../../../support/EngineScenario.ts"
+import { expectOk as ok, scenario } from "../../../support/EngineScenario.ts"
 import { graphOfXml as graphOf } from "../../../support/Graphs.ts"
 
 const model = (adHoc: string, extra = "") =>
@@ -33,7 +33,6 @@ const jobsAt = (s: Scenario, node: string) => s.waiting("job").filter((j) => j.n
 const jobVariables = (s: Scenario, jobId: string) =>
   (s.events.find((e) => e.type === "JobCreated" && e.jobId === jobId) as { variables: Record<string, unknown> })
     .variables
-const ok = (result: { ok: boolean }) => expect(result.ok, JSON.stringify(result)).toBe(true)
 const answer = (s: Scenario, result: Record<string, unknown>) =>
   ok(s.run({ type: "CompleteJob", jobId: jobsAt(s, "tools")[0]!.id, variables: {}, result } as never))
 const activationScopes = (s: Scenario) => {
