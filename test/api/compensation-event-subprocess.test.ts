@@ -2,15 +2,8 @@
 // subprocess instead of the handlers inside (with the subprocess's variables as it completed), and a compensation
 // throw event inside it undoes the subprocess's activities in reverse order.
 import { describe, expect, it } from "vitest"
+import { compensated, xmlServiceTask } from "../support/CompensationModels.ts"
 import { givenTenant } from "../support/Scenario.ts"
-
-const task = (id: string, extra = "") =>
-  `<bpmn:serviceTask id="${id}" ${extra}><bpmn:extensionElements><zeebe:taskDefinition type="${id}" /></bpmn:extensionElements></bpmn:serviceTask>`
-const compensated = (id: string) =>
-  `${task(id)}
-  <bpmn:boundaryEvent id="${id}-comp" attachedToRef="${id}"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
-  ${task(`cancel-${id}`, `isForCompensation="true"`)}
-  <bpmn:association id="${id}-a" sourceRef="${id}-comp" targetRef="cancel-${id}" />`
 
 /** start -> booking (flight -> hotel; compensation event subprocess: refund [-> inner throw]) -> pay -> undo (end). */
 const trip = (processId: string, innerThrow: boolean) =>
@@ -25,15 +18,15 @@ const trip = (processId: string, innerThrow: boolean) =>
       </zeebe:ioMapping></bpmn:extensionElements>
       <bpmn:startEvent id="b-start" />
       <bpmn:sequenceFlow id="b1" sourceRef="b-start" targetRef="flight" />
-      ${compensated("flight")}
+      ${compensated("flight", "cancel")}
       <bpmn:sequenceFlow id="b2" sourceRef="flight" targetRef="hotel" />
-      ${compensated("hotel")}
+      ${compensated("hotel", "cancel")}
       <bpmn:sequenceFlow id="b3" sourceRef="hotel" targetRef="b-end" />
       <bpmn:endEvent id="b-end" />
       <bpmn:subProcess id="on-compensation" triggeredByEvent="true">
         <bpmn:startEvent id="c-start"><bpmn:compensateEventDefinition /></bpmn:startEvent>
         <bpmn:sequenceFlow id="c1" sourceRef="c-start" targetRef="refund" />
-        ${task("refund")}
+        ${xmlServiceTask("refund")}
         <bpmn:sequenceFlow id="c2" sourceRef="refund" targetRef="${innerThrow ? "undo-inside" : "c-end"}" />
         ${
     innerThrow
@@ -45,7 +38,7 @@ const trip = (processId: string, innerThrow: boolean) =>
       </bpmn:subProcess>
     </bpmn:subProcess>
     <bpmn:sequenceFlow id="f2" sourceRef="booking" targetRef="pay" />
-    ${task("pay")}
+    ${xmlServiceTask("pay")}
     <bpmn:sequenceFlow id="f3" sourceRef="pay" targetRef="undo" />
     <bpmn:endEvent id="undo"><bpmn:compensateEventDefinition /></bpmn:endEvent>
   </bpmn:process>

@@ -1,14 +1,8 @@
 // Compensation over HTTP reaching into a completed embedded subprocess, and the budget of compensation records.
 import { describe, expect, it } from "vitest"
+import { compensated, xmlServiceTask } from "../support/CompensationModels.ts"
 import { givenTenant } from "../support/Scenario.ts"
 
-const task = (id: string, extra = "") =>
-  `<bpmn:serviceTask id="${id}" ${extra}><bpmn:extensionElements><zeebe:taskDefinition type="${id}" /></bpmn:extensionElements></bpmn:serviceTask>`
-const compensated = (id: string) =>
-  `${task(id)}
-  <bpmn:boundaryEvent id="${id}-comp" attachedToRef="${id}"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
-  ${task(`cancel-${id}`, `isForCompensation="true"`)}
-  <bpmn:association id="${id}-a" sourceRef="${id}-comp" targetRef="cancel-${id}" />`
 const definitions = (process: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>
 <bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
@@ -20,14 +14,14 @@ const trip = definitions(`<bpmn:process id="trip-sub" isExecutable="true">
     <bpmn:subProcess id="booking">
       <bpmn:startEvent id="b-start" />
       <bpmn:sequenceFlow id="b1" sourceRef="b-start" targetRef="flight" />
-      ${compensated("flight")}
+      ${compensated("flight", "cancel")}
       <bpmn:sequenceFlow id="b2" sourceRef="flight" targetRef="hotel" />
-      ${compensated("hotel")}
+      ${compensated("hotel", "cancel")}
       <bpmn:sequenceFlow id="b3" sourceRef="hotel" targetRef="b-end" />
       <bpmn:endEvent id="b-end" />
     </bpmn:subProcess>
     <bpmn:sequenceFlow id="f2" sourceRef="booking" targetRef="pay" />
-    ${task("pay")}
+    ${xmlServiceTask("pay")}
     <bpmn:sequenceFlow id="f3" sourceRef="pay" targetRef="paid" />
     <bpmn:exclusiveGateway id="paid" default="ok" />
     <bpmn:sequenceFlow id="ok" sourceRef="paid" targetRef="done" />

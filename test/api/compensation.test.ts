@@ -1,14 +1,7 @@
 // Compensation over HTTP: a trip booking undone in reverse order when the payment fails.
 import { describe, expect, it } from "vitest"
+import { compensated } from "../support/CompensationModels.ts"
 import { givenTenant } from "../support/Scenario.ts"
-
-const task = (id: string, extra = "") =>
-  `<bpmn:serviceTask id="${id}" ${extra}><bpmn:extensionElements><zeebe:taskDefinition type="${id}" /></bpmn:extensionElements></bpmn:serviceTask>`
-const compensated = (id: string) =>
-  `${task(id)}
-  <bpmn:boundaryEvent id="${id}-comp" attachedToRef="${id}"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
-  ${task(`cancel-${id}`, `isForCompensation="true"`)}
-  <bpmn:association id="${id}-a" sourceRef="${id}-comp" targetRef="cancel-${id}" />`
 
 const trip = `<?xml version="1.0" encoding="UTF-8"?>
 <bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
@@ -16,9 +9,9 @@ const trip = `<?xml version="1.0" encoding="UTF-8"?>
   <bpmn:process id="trip" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="flight" />
-    ${compensated("flight")}
+    ${compensated("flight", "cancel")}
     <bpmn:sequenceFlow id="f2" sourceRef="flight" targetRef="hotel" />
-    ${compensated("hotel")}
+    ${compensated("hotel", "cancel")}
     <bpmn:sequenceFlow id="f3" sourceRef="hotel" targetRef="paid" />
     <bpmn:exclusiveGateway id="paid" default="ok" />
     <bpmn:sequenceFlow id="ok" sourceRef="paid" targetRef="done" />

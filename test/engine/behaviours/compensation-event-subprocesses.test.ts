@@ -4,23 +4,16 @@
 import { describe, expect, it } from "vitest"
 import { execute } from "../../../src/engine/Execute.ts"
 import { MAX_COMPENSABLE } from "../../../src/engine/InstanceState.ts"
+import { compensated, xmlServiceTask } from "../../support/CompensationModels.ts"
 import { scenario } from "../../support/EngineScenario.ts"
 import { compileXml as compile, graphOfXml as graphOf } from "../../support/Graphs.ts"
-
-const task = (id: string, extra = "") =>
-  `<bpmn:serviceTask id="${id}" ${extra}><bpmn:extensionElements><zeebe:taskDefinition type="${id}" /></bpmn:extensionElements></bpmn:serviceTask>`
-const compensated = (id: string) =>
-  `${task(id)}
-  <bpmn:boundaryEvent id="${id}-comp" attachedToRef="${id}"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
-  ${task(`undo-${id}`, `isForCompensation="true"`)}
-  <bpmn:association id="${id}-a" associationDirection="One" sourceRef="${id}-comp" targetRef="undo-${id}" />`
 
 /** The compensation event subprocess of booking: refund, then `inner` (a compensation throw event, or nothing). */
 const eventSubprocess = (inner = "") =>
   `<bpmn:subProcess id="on-undo" triggeredByEvent="true">
     <bpmn:startEvent id="cs"><bpmn:compensateEventDefinition /></bpmn:startEvent>
     <bpmn:sequenceFlow id="e1" sourceRef="cs" targetRef="refund" />
-    ${task("refund")}
+    ${xmlServiceTask("refund")}
     <bpmn:sequenceFlow id="e2" sourceRef="refund" targetRef="${inner === "" ? "ce" : "inner"}" />
     ${inner === "" ? "" : `${inner}<bpmn:sequenceFlow id="e3" sourceRef="inner" targetRef="ce" />`}
     <bpmn:endEvent id="ce" />
@@ -259,7 +252,7 @@ describe("compensation event subprocesses at deploy", () => {
   it("are refused next to a compensation boundary event, and non-interrupting", async () => {
     const both = model({
       extra: `<bpmn:boundaryEvent id="booking-comp" attachedToRef="booking"><bpmn:compensateEventDefinition />
-        </bpmn:boundaryEvent>${task("undo-booking", `isForCompensation="true"`)}
+        </bpmn:boundaryEvent>${xmlServiceTask("undo-booking", `isForCompensation="true"`)}
         <bpmn:association id="booking-a" sourceRef="booking-comp" targetRef="undo-booking" />`
     })
     expect(await problemsOf(both)).toMatch(
@@ -277,7 +270,7 @@ describe("compensation event subprocesses at deploy", () => {
       throwEvent: `<bpmn:intermediateThrowEvent id="undo"><bpmn:compensateEventDefinition activityRef="booking" />
         </bpmn:intermediateThrowEvent>`
     })
-      .replace(compensated("flight"), task("flight"))
+      .replace(compensated("flight"), xmlServiceTask("flight"))
     expect((await compile(xml)).ok).toBe(true)
     expect(await problemsOf(model({ esp: eventSubprocess(innerThrow("car")) }))).toMatch(/inner compensates car/)
   })

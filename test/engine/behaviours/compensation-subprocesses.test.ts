@@ -4,16 +4,9 @@
 import { describe, expect, it } from "vitest"
 import { execute } from "../../../src/engine/Execute.ts"
 import { MAX_COMPENSABLE } from "../../../src/engine/InstanceState.ts"
+import { compensated, xmlServiceTask } from "../../support/CompensationModels.ts"
 import { scenario } from "../../support/EngineScenario.ts"
 import { compileXml as compile, graphOfXml as graphOf } from "../../support/Graphs.ts"
-
-const task = (id: string, extra = "") =>
-  `<bpmn:serviceTask id="${id}" ${extra}><bpmn:extensionElements><zeebe:taskDefinition type="${id}" /></bpmn:extensionElements></bpmn:serviceTask>`
-const compensated = (id: string) =>
-  `${task(id)}
-  <bpmn:boundaryEvent id="${id}-comp" attachedToRef="${id}"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
-  ${task(`undo-${id}`, `isForCompensation="true"`)}
-  <bpmn:association id="${id}-a" associationDirection="One" sourceRef="${id}-comp" targetRef="undo-${id}" />`
 
 /** start -> booking (subprocess: flight -> hotel) -> car -> throw event -> end; `extra` goes at process level. */
 const model = (throwEvent: string, extra = "") =>
@@ -90,7 +83,7 @@ describe("compensation of completed subprocesses", () => {
   it("a subprocess with a handler of its own: its handler first (it completed last), then those inside", async () => {
     const own =
       `<bpmn:boundaryEvent id="booking-comp" attachedToRef="booking"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
-      ${task("undo-booking", `isForCompensation="true"`)}
+      ${xmlServiceTask("undo-booking", `isForCompensation="true"`)}
       <bpmn:association id="booking-a" associationDirection="One" sourceRef="booking-comp" targetRef="undo-booking" />`
     const s = scenario(await graphOf(model(throwFor("booking"), own)))
     book(s)
@@ -120,8 +113,8 @@ describe("compensation of completed subprocesses", () => {
 
   it("refuses at deploy an activityRef naming a subprocess with nothing compensable inside", async () => {
     const xml = model(throwFor("booking"))
-      .replace(compensated("flight"), task("flight"))
-      .replace(compensated("hotel"), task("hotel"))
+      .replace(compensated("flight"), xmlServiceTask("flight"))
+      .replace(compensated("hotel"), xmlServiceTask("hotel"))
     const compiled = await compile(xml)
     expect(JSON.stringify(!compiled.ok && compiled.problems)).toMatch(/undo compensates booking/)
   })

@@ -2,16 +2,9 @@
 // activities with a compensation handler are undone by a compensation throw event, in reverse order of completion,
 // each handler seeing the variables its activity had; an activity is undone once.
 import { describe, expect, it } from "vitest"
+import { compensated } from "../../support/CompensationModels.ts"
 import { scenario } from "../../support/EngineScenario.ts"
 import { compileXml as compile, graphOfXml as graphOf } from "../../support/Graphs.ts"
-
-const task = (id: string, extra = "") =>
-  `<bpmn:serviceTask id="${id}" ${extra}><bpmn:extensionElements><zeebe:taskDefinition type="${id}" /></bpmn:extensionElements></bpmn:serviceTask>`
-const compensated = (id: string) =>
-  `${task(id)}
-  <bpmn:boundaryEvent id="${id}-comp" attachedToRef="${id}"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
-  ${task(`undo-${id}`, `isForCompensation="true"`)}
-  <bpmn:association id="${id}-a" associationDirection="One" sourceRef="${id}-comp" targetRef="undo-${id}" />`
 
 const model = (throwEvent: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>
