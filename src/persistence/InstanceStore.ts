@@ -66,6 +66,14 @@ interface DeploymentRow {
   readonly graph?: unknown
 }
 
+/** A batch's rows gathered from its commands' events, to be written one way or the other. */
+interface Gathered {
+  readonly writes: BatchWrites
+  readonly events: ReadonlyArray<Record<string, unknown>>
+  /** Outbox messages written per command, in batch order. */
+  readonly outboxWritten: ReadonlyArray<number>
+}
+
 /**
  * The most commands one transaction carries, and how many such transactions run at once (a batch written as one
  * statement holds no connection of its own, so four in flight shorten the wait without splitting batches much).
@@ -154,13 +162,21 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
         return outboxWritten
       }
 
+      /** Every command's projection rows and history events, gathered for one write of the batch. */
+      const gatherBatch = (batch: ReadonlyArray<CommitInput>): Gathered => {
+        const writes = new BatchWrites()
+        const events: Array<Record<string, unknown>> = []
+        const outboxWritten = batch.map((input) => gather(input, writes, events))
+        return { writes, events, outboxWritten }
+      }
+
       /**
        * The commands of a batch in one transaction and a fixed number of statements: new instances, command ids,
        * instance updates, then every projection's rows (BatchWrites), then the history events. Answers undefined for
        * a command whose id was applied before — alone only: in a larger batch that fails the batch, and each command
        * is then committed alone.
        */
-      const transaction = (batch: ReadonlyArray<CommitInput>) =>
+      const transaction = (batch: ReadonlyArray<CommitInput>, gathered?: Gathered) =>
         sql.withTransaction(Effect.gen(function*() {
           const created = batch.filter((input) => input.created !== undefined)
           // ON CONFLICT: a start whose row exists (a start redelivered after its entity restarted) writes nothing
@@ -190,9 +206,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
               return yield* Effect.die(new Error(`instance ${stale?.instance.id} was changed by another writer`))
             }
           }
-          const writes = new BatchWrites()
-          const events: Array<Record<string, unknown>> = []
-          const outboxWritten = batch.map((input) => gather(input, writes, events))
+          const { events, outboxWritten, writes } = gathered ?? gatherBatch(batch)
           const outboxFromClaims = yield* writes.flush(sql)
           yield* insertRows(sql, "instance_events", events)
           return batch.map((input, index) =>
@@ -209,18 +223,18 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
       )
 
       /**
-       * The batch as ONE statement (OneStatementCommit.ts), or undefined when its writes need statements of their own
-       * (BatchWrites.parts: claims, sequential statements, a row inserted and changed in the same batch). Fails when a
-       * check fails: the commands are then written one by one with `transaction`.
+       * The batch as ONE statement (OneStatementCommit.ts); not written (its gathered rows handed back for
+       * `transaction`) when its writes need statements of their own (BatchWrites.parts: claims, sequential statements,
+       * a row inserted and changed in the same batch). Fails when a check fails: the commands are then written one by
+       * one with `transaction`.
        */
       const oneStatement = (batch: ReadonlyArray<CommitInput>) =>
         Effect.gen(function*() {
           const types = yield* typesOfColumns
-          const writes = new BatchWrites()
-          const events: Array<Record<string, unknown>> = []
-          const outboxWritten = batch.map((input) => gather(input, writes, events))
+          const gathered = gatherBatch(batch)
+          const { events, outboxWritten, writes } = gathered
           const parts = writes.parts(sql, types)
-          if (parts === undefined) return undefined
+          if (parts === undefined) return { written: false as const, gathered }
           const updates = batch.filter((input) => input.created === undefined)
           yield* oneStatementCommit(sql, types, {
             created: batch.filter((input) => input.created !== undefined).map(createdRow),
@@ -231,7 +245,10 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
             parts,
             events
           })
-          return batch.map((input, index) => committedOf(input, outboxWritten[index]!))
+          return {
+            written: true as const,
+            results: batch.map((input, index) => committedOf(input, outboxWritten[index]!))
+          }
         })
 
       const alone = (input: CommitInput) =>
@@ -247,10 +264,10 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
         onBatch: (size) => Metric.update(commitBatchSize, size),
         flush: (batch) =>
           oneStatement(batch).pipe(
-            Effect.flatMap((results) =>
-              results !== undefined
-                ? Effect.as(countCommit("one_statement"), results)
-                : Effect.tap(transaction(batch), () => countCommit("transaction"))
+            Effect.flatMap((outcome) =>
+              outcome.written
+                ? Effect.as(countCommit("one_statement"), outcome.results)
+                : Effect.tap(transaction(batch, outcome.gathered), () => countCommit("transaction"))
             ),
             Effect.map((results) => results.map((result) => Exit.succeed(result))),
             Effect.catchCause((cause) =>
