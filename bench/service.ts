@@ -44,6 +44,16 @@ const DB = (process.env["DB"] ?? "both").toLowerCase()
 /** npm run bench:profile: the service writes a V8 CPU profile (bench-profiles/) and its top functions are printed. */
 const PROFILE = process.env["PROFILE"] === "1"
 const serviceTask = readFileSync(new URL("../test/fixtures/service-task.bpmn", import.meta.url), "utf8")
+/** start -> a service task whose job type is the process id -> end, as a JSON graph. */
+const oneJob = (id: string) => ({
+  id,
+  nodes: [
+    { id: "start", type: "startEvent" },
+    { id: "work", type: "serviceTask", properties: { taskType: id } },
+    { id: "end", type: "endEvent" }
+  ],
+  flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
+})
 const messageWait = {
   id: "bench-wait",
   nodes: [
@@ -192,15 +202,7 @@ const run = async (
 
     // Job push: a worker waits in a long poll; instances start one every PUSH_EVERY_MS (a light load); the latency is
     // from the job's creation (its createdAt, the commit's clock — this machine's) to the worker holding it.
-    const probe = await call(token, "POST", "/deployments", {
-      id: "bench-push",
-      nodes: [
-        { id: "start", type: "startEvent" },
-        { id: "work", type: "serviceTask", properties: { taskType: "bench-push" } },
-        { id: "end", type: "endEvent" }
-      ],
-      flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
-    })
+    const probe = await call(token, "POST", "/deployments", oneJob("bench-push"))
     const pushLatencies: Array<number> = []
     const pushUntil = performance.now() + 3_000
     await Promise.all([
@@ -230,15 +232,7 @@ const run = async (
     // WORKERS long-polling workers taking and completing the jobs.
     const asAdmin = (method: string, path: string, body?: unknown) => call(token, method, path, body)
     const publishHalf = await publishAtRate(asAdmin, waiting.id, correlationsPerSecond / 2, HALF_SECONDS)
-    const halfTask = await call(token, "POST", "/deployments", {
-      id: "bench-half",
-      nodes: [
-        { id: "start", type: "startEvent" },
-        { id: "work", type: "serviceTask", properties: { taskType: "bench-half" } },
-        { id: "end", type: "endEvent" }
-      ],
-      flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
-    })
+    const halfTask = await call(token, "POST", "/deployments", oneJob("bench-half"))
     const pushHalf = await pushAtRate(asAdmin, halfTask.id, "bench-half", WORKERS, instancesPerSecond / 2, HALF_SECONDS)
     const openStream = (query: string, signal: AbortSignal) =>
       fetch(`${service.base}/jobs/stream?${query}`, { headers: { authorization: `Bearer ${token}` }, signal })

@@ -138,6 +138,14 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
 
       const jobs = yield* JobEntityClient
       const { activateNow } = makeJobActivation(sql, jobs)
+      /** A waiting activation as a taker of pushed jobs (JobAvailability): its worker and lease length. */
+      const takerOf = (request: ActivationRequest) => ({
+        worker: request.worker,
+        lockMillis: request.timeout ?? DEFAULT_LOCK_MS
+      })
+      /** A job pushed to a waiting activation, as the activation answers it. */
+      const handedOver = (job: Job, request: ActivationRequest) =>
+        Effect.as(Metric.update(jobsActivated, 1), [requestedVariables(job, request.fetchVariable)])
 
       return {
         activateJobs: (request) =>
@@ -149,18 +157,13 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
               const found = yield* Effect.scoped(Effect.gen(function*() {
                 // A waiting activation is a taker: a job created meanwhile on this node may be committed leased to
                 // it and handed over (job push), with no query of its own.
-                const wait = yield* availability.listen(tenantId, request.type, {
-                  worker: request.worker,
-                  lockMillis: request.timeout ?? DEFAULT_LOCK_MS
-                })
+                const wait = yield* availability.listen(tenantId, request.type, takerOf(request))
                 const jobs = yield* activateNow(tenantId, request)
                 const left = until - (yield* Clock.currentTimeMillis)
                 if (jobs.length > 0 || left <= 0) return jobs
                 // Woken by new jobs of the type, and re-checking at least every second for retries and expired locks.
                 const pushed = yield* wait(Math.min(left, 1000))
-                if (pushed === undefined) return undefined
-                yield* Metric.update(jobsActivated, 1)
-                return [requestedVariables(pushed, request.fetchVariable)]
+                return pushed === undefined ? undefined : yield* handedOver(pushed, request)
               }))
               if (found !== undefined) return found
             }
@@ -172,19 +175,14 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             let look = true
             return Stream.fromEffectRepeat(Effect.scoped(Effect.gen(function*() {
               // Between two looks the stream waits as a taker: jobs created meanwhile on this node are pushed to it.
-              const wait = yield* availability.listen(tenantId, request.type, {
-                worker: request.worker,
-                lockMillis: request.timeout ?? DEFAULT_LOCK_MS
-              })
+              const wait = yield* availability.listen(tenantId, request.type, takerOf(request))
               if (look) {
                 const jobs = yield* activateNow(tenantId, request)
                 if (jobs.length > 0) return jobs
               }
               const pushed = yield* wait(1000)
               look = pushed === undefined
-              if (pushed === undefined) return []
-              yield* Metric.update(jobsActivated, 1)
-              return [requestedVariables(pushed, request.fetchVariable)]
+              return pushed === undefined ? [] : yield* handedOver(pushed, request)
             }))).pipe(Stream.flattenIterable)
           }),
         completeJob: (principal, jobId, variables, result) =>
