@@ -13,13 +13,18 @@ import { isTemporal, temporalKind, temporalText } from "./FeelTemporal.ts"
 
 export type ExpectedTemporalType = "date" | "time" | "dateTime" | "duration"
 
-export class ExpectedTemporal {
-  readonly xsdType: ExpectedTemporalType
+/** A temporal value as its kind and its text, unread: the kit's expected one, or one a client received. */
+class TemporalText<Kind extends string> {
+  readonly kind: Kind
   readonly text: string
-  constructor(xsdType: ExpectedTemporalType, text: string) {
-    this.xsdType = xsdType
+  constructor(kind: Kind, text: string) {
+    this.kind = kind
     this.text = text
   }
+}
+
+/** The kit's expected value: its kind is the XSD type the kit names. */
+export class ExpectedTemporal extends TemporalText<ExpectedTemporalType> {
   toJSON(): string {
     return this.text
   }
@@ -29,14 +34,7 @@ export class ExpectedTemporal {
  * A temporal result as a client receives it over HTTP (the typed JSON form: its FEEL kind and text), compared with
  * the kit's text without being read back by the engine.
  */
-export class ReportedTemporal {
-  readonly kind: string
-  readonly text: string
-  constructor(kind: string, text: string) {
-    this.kind = kind
-    this.text = text
-  }
-}
+export class ReportedTemporal extends TemporalText<string> {}
 
 const DATE = /^(-?\d{4,})-(\d\d)-(\d\d)$/
 const TIME = /^(\d\d):(\d\d):(\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d(?::\d\d)?|@[A-Za-z][\w/+-]*)?$/
@@ -108,7 +106,7 @@ export const matchesExpectedTemporal = (actual: unknown, expected: ExpectedTempo
     : isTemporal(actual)
     ? new ReportedTemporal(temporalKind(actual), temporalText(actual))
     : undefined
-  if (reported === undefined || !KINDS[expected.xsdType].includes(reported.kind)) return false
-  const want = canonical(expected.xsdType, expected.text.trim())
-  return want !== null && want === canonical(expected.xsdType, reported.text)
+  if (reported === undefined || !KINDS[expected.kind].includes(reported.kind)) return false
+  const want = canonical(expected.kind, expected.text.trim())
+  return want !== null && want === canonical(expected.kind, reported.text)
 }
