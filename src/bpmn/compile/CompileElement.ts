@@ -16,7 +16,9 @@ import {
 } from "./Tasks.ts"
 import { compileEndEvent, compileIntermediateThrowEvent } from "./ThrowEvents.ts"
 
-type CompileNode<T extends NodeType> = (ctx: ElementContext) => NodeOf<T> | null
+// A compiler is handed the element's type too: one compiler serves the kinds of element that differ only by it
+// (gateways, job tasks, plain tasks); the others ignore it.
+type CompileNode<T extends NodeType> = (ctx: ElementContext, type: T) => NodeOf<T> | null
 
 const COMPILERS: { readonly [T in NodeType]: CompileNode<T> } = {
   startEvent: compileStartEvent,
@@ -24,24 +26,24 @@ const COMPILERS: { readonly [T in NodeType]: CompileNode<T> } = {
   boundaryEvent: compileBoundaryEvent,
   endEvent: compileEndEvent,
   intermediateThrowEvent: compileIntermediateThrowEvent,
-  serviceTask: (ctx) => compileJobTask(ctx, "serviceTask"),
-  sendTask: (ctx) => compileJobTask(ctx, "sendTask"),
+  serviceTask: compileJobTask,
+  sendTask: compileJobTask,
   userTask: compileUserTask,
   scriptTask: compileScriptTask,
   receiveTask: compileReceiveTask,
   businessRuleTask: compileBusinessRuleTask,
-  task: (ctx) => compilePlainTask(ctx, "task"),
-  manualTask: (ctx) => compilePlainTask(ctx, "manualTask"),
+  task: compilePlainTask,
+  manualTask: compilePlainTask,
   subProcess: compileSubProcess,
   adHocSubProcess: compileAdHocSubProcess,
   callActivity: compileCallActivity,
-  exclusiveGateway: (ctx) => compileGateway(ctx, "exclusiveGateway"),
-  inclusiveGateway: (ctx) => compileGateway(ctx, "inclusiveGateway"),
-  parallelGateway: (ctx) => compileGateway(ctx, "parallelGateway"),
-  eventBasedGateway: (ctx) => compileGateway(ctx, "eventBasedGateway")
+  exclusiveGateway: compileGateway,
+  inclusiveGateway: compileGateway,
+  parallelGateway: compileGateway,
+  eventBasedGateway: compileGateway
 }
 
-const compileAs = <T extends NodeType>(type: T, ctx: ElementContext): NodeOf<T> | null => COMPILERS[type](ctx)
+const compileAs = <T extends NodeType>(type: T, ctx: ElementContext): NodeOf<T> | null => COMPILERS[type](ctx, type)
 
 /** The compiled node, or null when the element is refused (its problems reported). */
 export const compileElement = (ctx: Omit<ElementContext, "type" | "kind">): GraphNode | null => {
