@@ -3,7 +3,7 @@ import { AnalyseVariables, VariableAnalysisResult } from "../../schema/Analysis.
 import { ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { Requires } from "../Access.ts"
-import { Authentication } from "../Middleware.ts"
+import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 
 export class AnalysisApi extends HttpApiGroup.make("analysis")
   .add(
@@ -20,7 +20,5 @@ export class AnalysisApi extends HttpApiGroup.make("analysis")
           "written or written but never read. An invalid model answers 400 listing every problem."
       }))
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/analysis")
-  .annotateMerge(OpenApi.annotations({ title: "Analysis" }))
+  .pipe(authenticatedGroup("/api/v1/analysis", "Analysis"))
 {}

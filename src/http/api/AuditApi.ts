@@ -1,7 +1,7 @@
-import { HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApiGroup } from "effect/http-api"
 import { AuditEvent, AuditQuery } from "../../schema/Audit.ts"
 import { Requires } from "../Access.ts"
-import { Authentication } from "../Middleware.ts"
+import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { pagedList } from "./PagedList.ts"
 
 export class AuditApi extends HttpApiGroup.make("audit")
@@ -13,7 +13,5 @@ export class AuditApi extends HttpApiGroup.make("audit")
       "The audit log of state-changing calls, newest first; filter by actor, resource, method and time range"
     )
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/audit-events")
-  .annotateMerge(OpenApi.annotations({ title: "Audit" }))
+  .pipe(authenticatedGroup("/api/v1/audit-events", "Audit"))
 {}

@@ -5,7 +5,7 @@ import { PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { AuthorizationId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
-import { Authentication } from "../Middleware.ts"
+import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { pagedList } from "./PagedList.ts"
 
 export class AuthorizationsApi extends HttpApiGroup.make("authorizations")
@@ -33,7 +33,5 @@ export class AuthorizationsApi extends HttpApiGroup.make("authorizations")
       OpenApi.annotations({ summary: "Revoke a permission; the revoked grant is returned" })
     )
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/auth/authorizations")
-  .annotateMerge(OpenApi.annotations({ title: "Authorizations" }))
+  .pipe(authenticatedGroup("/api/v1/auth/authorizations", "Authorizations"))
 {}

@@ -4,7 +4,7 @@ import { BatchOperation, CreateBatchOperation } from "../../schema/BatchOperatio
 import { Ok } from "../../schema/Envelope.ts"
 import { BatchOperationId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
-import { Authentication } from "../Middleware.ts"
+import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 
 export class BatchOperationsApi extends HttpApiGroup.make("batchOperations")
   .add(
@@ -30,7 +30,5 @@ export class BatchOperationsApi extends HttpApiGroup.make("batchOperations")
         })
       )
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/batch-operations")
-  .annotateMerge(OpenApi.annotations({ title: "Batch operations" }))
+  .pipe(authenticatedGroup("/api/v1/batch-operations", "Batch operations"))
 {}

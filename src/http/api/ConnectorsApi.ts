@@ -12,7 +12,7 @@ import {
 import { Ok } from "../../schema/Envelope.ts"
 import { ConnectionId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
-import { Authentication } from "../Middleware.ts"
+import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { pagedList } from "./PagedList.ts"
 
 export class ConnectorsApi extends HttpApiGroup.make("connectors")
@@ -23,9 +23,7 @@ export class ConnectorsApi extends HttpApiGroup.make("connectors")
           "Connector types of this installation: what a connection holds, the task headers and variables a connector task uses"
       }))
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/connectors")
-  .annotateMerge(OpenApi.annotations({ title: "Connectors" }))
+  .pipe(authenticatedGroup("/api/v1/connectors", "Connectors"))
 {}
 
 export class ConnectionsApi extends HttpApiGroup.make("connections")
@@ -89,7 +87,5 @@ export class ConnectionsApi extends HttpApiGroup.make("connections")
         })
       )
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/connections")
-  .annotateMerge(OpenApi.annotations({ title: "Connections" }))
+  .pipe(authenticatedGroup("/api/v1/connections", "Connections"))
 {}

@@ -18,7 +18,7 @@ import {
 import { Ok } from "../../schema/Envelope.ts"
 import { DecisionModelId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
-import { Authentication } from "../Middleware.ts"
+import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { pagedList } from "./PagedList.ts"
 
 const DmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/xml" })).annotate({
@@ -87,9 +87,7 @@ export class DecisionsApi extends HttpApiGroup.make("decisions")
       summary: "Evaluate and report matched rules, input values, outputs and the required decisions evaluated"
     })
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/decisions")
-  .annotateMerge(OpenApi.annotations({ title: "Decisions" }))
+  .pipe(authenticatedGroup("/api/v1/decisions", "Decisions"))
 {}
 
 export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
@@ -123,9 +121,7 @@ export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
       description: "serviceId is the service's DMN id, else its name"
     })
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/decision-models")
-  .annotateMerge(OpenApi.annotations({ title: "Decision models" }))
+  .pipe(authenticatedGroup("/api/v1/decision-models", "Decision models"))
 {}
 
 export class FeelApi extends HttpApiGroup.make("feel")
@@ -145,7 +141,5 @@ export class FeelApi extends HttpApiGroup.make("feel")
     )
       .annotateMerge(OpenApi.annotations({ summary: "Every FEEL built-in function with its parameters" }))
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/feel")
-  .annotateMerge(OpenApi.annotations({ title: "FEEL" }))
+  .pipe(authenticatedGroup("/api/v1/feel", "FEEL"))
 {}

@@ -15,7 +15,7 @@ import {
 import { Ok } from "../../schema/Envelope.ts"
 import { DeploymentId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
-import { Authentication } from "../Middleware.ts"
+import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { pagedList } from "./PagedList.ts"
 
 export const BpmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/xml" })).annotate({
@@ -96,7 +96,5 @@ export class DeploymentsApi extends HttpApiGroup.make("deployments")
     }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "Node ids, types and names, for building a migration mapping" }))
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/deployments")
-  .annotateMerge(OpenApi.annotations({ title: "Deployments" }))
+  .pipe(authenticatedGroup("/api/v1/deployments", "Deployments"))
 {}

@@ -26,7 +26,7 @@ import {
 } from "../../schema/Forms.ts"
 import { FormDefinitionId, LegacyFormId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
-import { Authentication } from "../Middleware.ts"
+import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { pagedList } from "./PagedList.ts"
 
 const Errors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
@@ -178,9 +178,7 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
         })
       )
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/form-definitions")
-  .annotateMerge(OpenApi.annotations({ title: "Form definitions" }))
+  .pipe(authenticatedGroup("/api/v1/form-definitions", "Form definitions"))
 {}
 
 export class LegacyFormsApi extends HttpApiGroup.make("legacyForms")
@@ -225,7 +223,5 @@ export class LegacyFormsApi extends HttpApiGroup.make("legacyForms")
         })
       )
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/forms")
-  .annotateMerge(OpenApi.annotations({ title: "Forms (legacy)" }))
+  .pipe(authenticatedGroup("/api/v1/forms", "Forms (legacy)"))
 {}

@@ -6,7 +6,7 @@ import { Ok } from "../../schema/Envelope.ts"
 import { AddGroupMember, CreateGroup, Group, GroupMember } from "../../schema/Groups.ts"
 import { GroupId, GroupMemberId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
-import { Authentication } from "../Middleware.ts"
+import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { pagedList } from "./PagedList.ts"
 
 export class GroupsApi extends HttpApiGroup.make("groups")
@@ -41,7 +41,5 @@ export class GroupsApi extends HttpApiGroup.make("groups")
       OpenApi.annotations({ summary: "Remove a member from a group; the removed membership is returned" })
     )
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/auth/groups")
-  .annotateMerge(OpenApi.annotations({ title: "Groups" }))
+  .pipe(authenticatedGroup("/api/v1/auth/groups", "Groups"))
 {}

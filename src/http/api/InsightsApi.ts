@@ -3,7 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Ok } from "../../schema/Envelope.ts"
 import { Insights, InsightsQuery, InsightsReport, RebuildResult, ReportQuery } from "../../schema/Insights.ts"
 import { Requires } from "../Access.ts"
-import { Authentication } from "../Middleware.ts"
+import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 
 export class InsightsApi extends HttpApiGroup.make("insights")
   .add(
@@ -22,9 +22,7 @@ export class InsightsApi extends HttpApiGroup.make("insights")
           "Completion rate or duration of instances, filtered by process and start date range, grouped by a root variable's value"
       }))
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/insights")
-  .annotateMerge(OpenApi.annotations({ title: "Insights" }))
+  .pipe(authenticatedGroup("/api/v1/insights", "Insights"))
 {}
 
 export class AdminApi extends HttpApiGroup.make("admin")
@@ -38,7 +36,5 @@ export class AdminApi extends HttpApiGroup.make("admin")
           "from the instances' histories; reports how many rows differed and were rewritten"
       }))
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/admin")
-  .annotateMerge(OpenApi.annotations({ title: "Administration" }))
+  .pipe(authenticatedGroup("/api/v1/admin", "Administration"))
 {}

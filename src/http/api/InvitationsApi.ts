@@ -11,7 +11,7 @@ import {
 } from "../../schema/Invitations.ts"
 import { InvitationId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
-import { Authentication } from "../Middleware.ts"
+import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { pagedList } from "./PagedList.ts"
 
 export class InvitationsApi extends HttpApiGroup.make("invitations")
@@ -35,9 +35,7 @@ export class InvitationsApi extends HttpApiGroup.make("invitations")
       error: [NotFoundHttp, ConflictHttp]
     }).annotateMerge(Requires.admin).annotateMerge(OpenApi.annotations({ summary: "Revoke a pending invitation" }))
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/invitations")
-  .annotateMerge(OpenApi.annotations({ title: "Invitations" }))
+  .pipe(authenticatedGroup("/api/v1/invitations", "Invitations"))
 {}
 
 /** Accepting needs no bearer token: the invitation token is the credential. */

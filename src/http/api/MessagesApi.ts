@@ -6,7 +6,7 @@ import { Ok } from "../../schema/Envelope.ts"
 import { CorrelationResult, PublishMessage } from "../../schema/Messages.ts"
 import { BroadcastSignal } from "../../schema/Signals.ts"
 import { Requires } from "../Access.ts"
-import { Authentication } from "../Middleware.ts"
+import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 
 export class MessagesApi extends HttpApiGroup.make("messages")
   .add(
@@ -22,9 +22,7 @@ export class MessagesApi extends HttpApiGroup.make("messages")
         "starts an instance of every process whose message start event has that name; matching nothing is 202 with zero counts"
     }))
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/messages")
-  .annotateMerge(OpenApi.annotations({ title: "Messages" }))
+  .pipe(authenticatedGroup("/api/v1/messages", "Messages"))
 {}
 
 const SignalResult = Schema.Struct({
@@ -46,9 +44,7 @@ export class SignalsApi extends HttpApiGroup.make("signals")
         "start event listens; matching nothing is 202 with zero counts"
     }))
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/signals")
-  .annotateMerge(OpenApi.annotations({ title: "Signals" }))
+  .pipe(authenticatedGroup("/api/v1/signals", "Signals"))
 {}
 
 export const EvaluateConditionalStarts = Schema.Struct({
@@ -66,7 +62,5 @@ export class ConditionalStartsApi extends HttpApiGroup.make("conditionalStarts")
         "Start an instance of every latest, active process whose conditional start event's condition holds for the variables"
     }))
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/conditional-start-events")
-  .annotateMerge(OpenApi.annotations({ title: "Conditional start events" }))
+  .pipe(authenticatedGroup("/api/v1/conditional-start-events", "Conditional start events"))
 {}

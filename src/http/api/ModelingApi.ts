@@ -27,7 +27,7 @@ import {
 } from "../../schema/Modeling.ts"
 import { DraftId, ModelId, ProjectId, TemplateId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
-import { Authentication } from "../Middleware.ts"
+import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { pagedList } from "./PagedList.ts"
 
 const Errors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
@@ -100,9 +100,7 @@ export class ProjectsApi extends HttpApiGroup.make("projects")
         })
       )
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/projects")
-  .annotateMerge(OpenApi.annotations({ title: "Projects" }))
+  .pipe(authenticatedGroup("/api/v1/projects", "Projects"))
 {}
 
 export class ModelsApi extends HttpApiGroup.make("models")
@@ -185,9 +183,7 @@ export class ModelsApi extends HttpApiGroup.make("models")
         })
       )
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/models")
-  .annotateMerge(OpenApi.annotations({ title: "Models" }))
+  .pipe(authenticatedGroup("/api/v1/models", "Models"))
 {}
 
 export class DraftsApi extends HttpApiGroup.make("drafts")
@@ -228,9 +224,7 @@ export class DraftsApi extends HttpApiGroup.make("drafts")
           "promotedTo names what was created. Invalid content: 400 listing the problems. FORM drafts: 422 until forms are deployable."
       }))
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/drafts")
-  .annotateMerge(OpenApi.annotations({ title: "Drafts" }))
+  .pipe(authenticatedGroup("/api/v1/drafts", "Drafts"))
 {}
 
 export class TemplatesApi extends HttpApiGroup.make("templates")
@@ -260,7 +254,5 @@ export class TemplatesApi extends HttpApiGroup.make("templates")
       error: NotFoundHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/templates")
-  .annotateMerge(OpenApi.annotations({ title: "Templates" }))
+  .pipe(authenticatedGroup("/api/v1/templates", "Templates"))
 {}

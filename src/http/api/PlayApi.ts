@@ -4,7 +4,7 @@ import { Ok } from "../../schema/Envelope.ts"
 import { PlaySessionView, PlayStepRequest, StartPlaySession } from "../../schema/Play.ts"
 import { PlaySessionId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
-import { Authentication } from "../Middleware.ts"
+import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 
 export class PlayApi extends HttpApiGroup.make("play")
   .add(
@@ -41,7 +41,5 @@ export class PlayApi extends HttpApiGroup.make("play")
         })
       )
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/play")
-  .annotateMerge(OpenApi.annotations({ title: "Play" }))
+  .pipe(authenticatedGroup("/api/v1/play", "Play"))
 {}

@@ -21,7 +21,7 @@ import {
 } from "../../schema/ProcessInstances.ts"
 import { ProcessInstanceId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
-import { Authentication } from "../Middleware.ts"
+import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { pagedList } from "./PagedList.ts"
 
 export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
@@ -173,7 +173,5 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       })
     )
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/process-instances")
-  .annotateMerge(OpenApi.annotations({ title: "Process instances" }))
+  .pipe(authenticatedGroup("/api/v1/process-instances", "Process instances"))
 {}

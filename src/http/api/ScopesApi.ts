@@ -4,7 +4,7 @@ import { BusinessErrorHttp, ConflictHttp, NotFoundHttp } from "../../schema/ApiE
 import { Ok } from "../../schema/Envelope.ts"
 import { ScopedVariable, SetScopedVariable } from "../../schema/ProcessInstances.ts"
 import { Requires } from "../Access.ts"
-import { Authentication } from "../Middleware.ts"
+import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 
 const ScopeVariableParams = { scopeId: Schema.String, name: Schema.String }
 
@@ -44,7 +44,5 @@ export class ScopesApi extends HttpApiGroup.make("scopes")
         })
       )
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/scopes")
-  .annotateMerge(OpenApi.annotations({ title: "Variable scopes" }))
+  .pipe(authenticatedGroup("/api/v1/scopes", "Variable scopes"))
 {}

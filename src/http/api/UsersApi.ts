@@ -4,7 +4,7 @@ import { PageQueryFields } from "../../schema/Common.ts"
 import { Ok } from "../../schema/Envelope.ts"
 import { CreateUser, User } from "../../schema/Users.ts"
 import { Requires } from "../Access.ts"
-import { Authentication } from "../Middleware.ts"
+import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { pagedList } from "./PagedList.ts"
 
 export class UsersApi extends HttpApiGroup.make("users")
@@ -18,7 +18,5 @@ export class UsersApi extends HttpApiGroup.make("users")
       OpenApi.annotations({ summary: "Create a user with roles (usernames are unique installation-wide)" })
     )
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/auth/users")
-  .annotateMerge(OpenApi.annotations({ title: "Users" }))
+  .pipe(authenticatedGroup("/api/v1/auth/users", "Users"))
 {}

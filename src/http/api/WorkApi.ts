@@ -36,7 +36,7 @@ import {
   UserTask
 } from "../../schema/Work.ts"
 import { Requires } from "../Access.ts"
-import { Authentication } from "../Middleware.ts"
+import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { pagedList } from "./PagedList.ts"
 
 const AllErrors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
@@ -178,9 +178,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       ),
     pagedList(JobQuery, Job, Requires.anyRole, "List jobs, newest first")
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/jobs")
-  .annotateMerge(OpenApi.annotations({ title: "Jobs" }))
+  .pipe(authenticatedGroup("/api/v1/jobs", "Jobs"))
 {}
 
 export class TasksApi extends HttpApiGroup.make("tasks")
@@ -269,9 +267,7 @@ export class TasksApi extends HttpApiGroup.make("tasks")
         OpenApi.annotations({ summary: "Add a comment (the caller is its author); also on finished tasks" })
       )
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/tasks")
-  .annotateMerge(OpenApi.annotations({ title: "Tasks" }))
+  .pipe(authenticatedGroup("/api/v1/tasks", "Tasks"))
 {}
 
 export class TaskFiltersApi extends HttpApiGroup.make("taskFilters")
@@ -298,9 +294,7 @@ export class TaskFiltersApi extends HttpApiGroup.make("taskFilters")
         })
       )
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/task-filters")
-  .annotateMerge(OpenApi.annotations({ title: "Task filters" }))
+  .pipe(authenticatedGroup("/api/v1/task-filters", "Task filters"))
 {}
 
 export class IncidentsApi extends HttpApiGroup.make("incidents")
@@ -340,7 +334,5 @@ export class IncidentsApi extends HttpApiGroup.make("incidents")
       EditVariablesAndRetry
     )
   )
-  .middleware(Authentication)
-  .prefix("/api/v1/incidents")
-  .annotateMerge(OpenApi.annotations({ title: "Incidents" }))
+  .pipe(authenticatedGroup("/api/v1/incidents", "Incidents"))
 {}
