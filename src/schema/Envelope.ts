@@ -27,6 +27,14 @@ export const Ok = <S extends Schema.Top>(data: S, message = "OK") => {
   )
 }
 
+/** `Ok` answered 201: a write that created the resource it answers with. */
+export const Created = <S extends Schema.Top>(data: S, message: string) =>
+  Ok(data, message).pipe(HttpApiSchema.status(201))
+
+/** `Ok` answered 202 Accepted: a write whose work goes on past the answer (a batch, what a message or signal resumes). */
+export const Accepted = <S extends Schema.Top>(data: S, message: string) =>
+  Ok(data, message).pipe(HttpApiSchema.status(202))
+
 /** One entry of a failure's `errors` array: which field, what is wrong, a machine-readable code. */
 export const ErrorDetail = Schema.Struct({
   field: Schema.String,

@@ -1,8 +1,8 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { NotFoundHttp } from "../../schema/ApiErrors.ts"
 import { AuthorizationQuery, GrantAuthorization, ResourceAuthorization } from "../../schema/Authorizations.ts"
 import { PageQueryFields } from "../../schema/Common.ts"
-import { Ok } from "../../schema/Envelope.ts"
+import { Created, Ok } from "../../schema/Envelope.ts"
 import { AuthorizationId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
@@ -18,7 +18,7 @@ export class AuthorizationsApi extends HttpApiGroup.make("authorizations")
     ),
     HttpApiEndpoint.post("grant", "/", {
       payload: GrantAuthorization,
-      success: Ok(ResourceAuthorization, "Permission granted").pipe(HttpApiSchema.status(201)),
+      success: Created(ResourceAuthorization, "Permission granted"),
       error: NotFoundHttp
     }).annotateMerge(Requires.admin).annotateMerge(OpenApi.annotations({
       summary: "Grant permissions on a resource (or * for every resource of the type) to a user or a group",

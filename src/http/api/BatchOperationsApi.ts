@@ -1,7 +1,7 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import { BatchOperation, CreateBatchOperation } from "../../schema/BatchOperations.ts"
-import { Ok } from "../../schema/Envelope.ts"
+import { Accepted, Ok } from "../../schema/Envelope.ts"
 import { BatchOperationId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
@@ -10,7 +10,7 @@ export class BatchOperationsApi extends HttpApiGroup.make("batchOperations")
   .add(
     HttpApiEndpoint.post("create", "/", {
       payload: CreateBatchOperation,
-      success: Ok(BatchOperation, "Batch accepted").pipe(HttpApiSchema.status(202)),
+      success: Accepted(BatchOperation, "Batch accepted"),
       error: [NotFoundHttp, ValidationErrorHttp]
     }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:

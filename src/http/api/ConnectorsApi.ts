@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import {
   Connection,
@@ -9,7 +9,7 @@ import {
   CreateConnection,
   UpdateConnection
 } from "../../schema/Connectors.ts"
-import { Ok } from "../../schema/Envelope.ts"
+import { Created, Ok } from "../../schema/Envelope.ts"
 import { ConnectionId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
@@ -31,7 +31,7 @@ export class ConnectionsApi extends HttpApiGroup.make("connections")
     pagedList(ConnectionQuery, Connection, Requires.anyRole, "List connections by name; filter connectorType, enabled"),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateConnection,
-      success: Ok(Connection, "Connection created").pipe(HttpApiSchema.status(201)),
+      success: Created(Connection, "Connection created"),
       error: [ValidationErrorHttp, ConflictHttp, NotFoundHttp]
     }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:

@@ -15,7 +15,7 @@ import {
   FeelRequest,
   FeelResult
 } from "../../schema/Decisions.ts"
-import { Ok } from "../../schema/Envelope.ts"
+import { Created, Ok } from "../../schema/Envelope.ts"
 import { DecisionModelId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
@@ -56,14 +56,14 @@ export class DecisionsApi extends HttpApiGroup.make("decisions")
       payload: Schema.Unknown.annotate({
         description: "a decision table as JSON (see the README's decision table format)"
       }),
-      success: Ok(Decision, "Decision deployed").pipe(HttpApiSchema.status(201)),
+      success: Created(Decision, "Decision deployed"),
       error: ValidationErrorHttp
     }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
       OpenApi.annotations({ summary: "Deploy a decision table given as JSON; it is the next version of its key" })
     ),
     HttpApiEndpoint.post("import", "/import", {
       payload: DmnXmlBody,
-      success: Ok(DecisionModel, "DMN imported").pipe(HttpApiSchema.status(201)),
+      success: Created(DecisionModel, "DMN imported"),
       error: ValidationErrorHttp
     }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
       OpenApi.annotations({

@@ -12,7 +12,7 @@ import {
   SimulateDeployment,
   SimulationReport
 } from "../../schema/Deployments.ts"
-import { Ok } from "../../schema/Envelope.ts"
+import { Created, Ok } from "../../schema/Envelope.ts"
 import { DeploymentId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
@@ -26,7 +26,7 @@ export class DeploymentsApi extends HttpApiGroup.make("deployments")
   .add(
     HttpApiEndpoint.post("deploy", "/", {
       payload: [BpmnXmlBody, JsonGraph, DeploymentBundle],
-      success: Ok(Deployment, "Deployed").pipe(HttpApiSchema.status(201)),
+      success: Created(Deployment, "Deployed"),
       error: ValidationErrorHttp
     }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary: "Deploy a process as BPMN 2.0 XML (application/xml) or a JSON graph (application/json), or several " +

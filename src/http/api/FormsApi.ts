@@ -1,7 +1,7 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { Ok } from "../../schema/Envelope.ts"
+import { Created, Ok } from "../../schema/Envelope.ts"
 import {
   CreateFormDefinition,
   DeployLegacyForm,
@@ -67,7 +67,7 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
     ),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateFormDefinition,
-      success: Ok(FormDefinition, "Draft created").pipe(HttpApiSchema.status(201)),
+      success: Created(FormDefinition, "Draft created"),
       error: Errors
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Create a DRAFT from a form-js form (version 1)" })),
@@ -130,7 +130,7 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
       ),
     HttpApiEndpoint.post("restore", "/:id/versions/:version/restore", {
       params: { id: FormDefinitionId, version: Schema.NumberFromString.check(Schema.isInt()) },
-      success: Ok(FormDefinition, "Restored").pipe(HttpApiSchema.status(201)),
+      success: Created(FormDefinition, "Restored"),
       error: Errors
     }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
       OpenApi.annotations({
@@ -186,7 +186,7 @@ export class LegacyFormsApi extends HttpApiGroup.make("legacyForms")
     pagedList(LegacyFormQuery, LegacyForm, Requires.anyRole),
     HttpApiEndpoint.post("deploy", "/", {
       payload: DeployLegacyForm,
-      success: Ok(LegacyForm, "Deployed").pipe(HttpApiSchema.status(201)),
+      success: Created(LegacyForm, "Deployed"),
       error: Errors
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
@@ -213,7 +213,7 @@ export class LegacyFormsApi extends HttpApiGroup.make("legacyForms")
       .annotateMerge(OpenApi.annotations({ summary: "Remove this version" })),
     HttpApiEndpoint.post("migrate", "/:id/migrate-to-v1", {
       params: { id: LegacyFormId },
-      success: Ok(FormDefinition, "Migrated").pipe(HttpApiSchema.status(201)),
+      success: Created(FormDefinition, "Migrated"),
       error: Errors
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(

@@ -1,8 +1,8 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ConflictHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
 import { Page, PageQueryFields } from "../../schema/Common.ts"
-import { Ok } from "../../schema/Envelope.ts"
+import { Created, Ok } from "../../schema/Envelope.ts"
 import { AddGroupMember, CreateGroup, Group, GroupMember } from "../../schema/Groups.ts"
 import { GroupId, GroupMemberId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
@@ -14,7 +14,7 @@ export class GroupsApi extends HttpApiGroup.make("groups")
     pagedList(PageQueryFields, Group, Requires.admin, "List groups, by name"),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateGroup,
-      success: Ok(Group, "Group created").pipe(HttpApiSchema.status(201)),
+      success: Created(Group, "Group created"),
       error: ConflictHttp
     }).annotateMerge(Requires.admin).annotateMerge(
       OpenApi.annotations({ summary: "Create a group (names are unique in the tenant)" })
@@ -28,7 +28,7 @@ export class GroupsApi extends HttpApiGroup.make("groups")
     HttpApiEndpoint.post("addMember", "/:id/members", {
       params: { id: GroupId },
       payload: AddGroupMember,
-      success: Ok(GroupMember, "Member added").pipe(HttpApiSchema.status(201)),
+      success: Created(GroupMember, "Member added"),
       error: [NotFoundHttp, ConflictHttp]
     }).annotateMerge(Requires.admin).annotateMerge(
       OpenApi.annotations({ summary: "Add a user of the tenant to a group" })

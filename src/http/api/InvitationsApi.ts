@@ -1,7 +1,7 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ConflictHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
 import { PageQueryFields } from "../../schema/Common.ts"
-import { Ok } from "../../schema/Envelope.ts"
+import { Created, Ok } from "../../schema/Envelope.ts"
 import {
   AcceptedInvitation,
   AcceptInvitation,
@@ -24,7 +24,7 @@ export class InvitationsApi extends HttpApiGroup.make("invitations")
     ),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateInvitation,
-      success: Ok(CreatedInvitation, "Invitation created").pipe(HttpApiSchema.status(201)),
+      success: Created(CreatedInvitation, "Invitation created"),
       error: ConflictHttp
     }).annotateMerge(Requires.admin).annotateMerge(
       OpenApi.annotations({ summary: "Invite an email address with roles; the answer carries the invitation token" })
@@ -44,7 +44,7 @@ export class InvitationAcceptanceApi extends HttpApiGroup.make("invitationAccept
     // Public: the invitation token is the credential of someone who has no account yet.
     HttpApiEndpoint.post("accept", "/accept", {
       payload: AcceptInvitation,
-      success: Ok(AcceptedInvitation, "Invitation accepted").pipe(HttpApiSchema.status(201)),
+      success: Created(AcceptedInvitation, "Invitation accepted"),
       error: [NotFoundHttp, ConflictHttp]
     }).annotateMerge(Requires.noToken).annotateMerge(OpenApi.annotations({
       summary:

@@ -1,8 +1,8 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp } from "../../schema/ApiErrors.ts"
 import { IdempotencyHeaders } from "../../schema/Common.ts"
-import { Ok } from "../../schema/Envelope.ts"
+import { Accepted } from "../../schema/Envelope.ts"
 import { CorrelationResult, PublishMessage } from "../../schema/Messages.ts"
 import { BroadcastSignal } from "../../schema/Signals.ts"
 import { Requires } from "../Access.ts"
@@ -14,7 +14,7 @@ export class MessagesApi extends HttpApiGroup.make("messages")
     HttpApiEndpoint.post("publish", "/", {
       payload: PublishMessage,
       headers: IdempotencyHeaders,
-      success: Ok(CorrelationResult, "Message published").pipe(HttpApiSchema.status(202)),
+      success: Accepted(CorrelationResult, "Message published"),
       error: [ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
@@ -36,7 +36,7 @@ export class SignalsApi extends HttpApiGroup.make("signals")
     HttpApiEndpoint.post("broadcast", "/", {
       payload: BroadcastSignal,
       headers: IdempotencyHeaders,
-      success: Ok(SignalResult, "Signal broadcast").pipe(HttpApiSchema.status(202)),
+      success: Accepted(SignalResult, "Signal broadcast"),
       error: BusinessErrorHttp
     }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
@@ -56,7 +56,7 @@ export class ConditionalStartsApi extends HttpApiGroup.make("conditionalStarts")
   .add(
     HttpApiEndpoint.post("evaluate", "/evaluate", {
       payload: EvaluateConditionalStarts,
-      success: Ok(SignalResult, "Conditions evaluated").pipe(HttpApiSchema.status(202))
+      success: Accepted(SignalResult, "Conditions evaluated")
     }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:
         "Start an instance of every latest, active process whose conditional start event's condition holds for the variables"

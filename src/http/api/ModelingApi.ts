@@ -1,8 +1,8 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import { PageQueryFields } from "../../schema/Common.ts"
-import { Ok } from "../../schema/Envelope.ts"
+import { Created, Ok } from "../../schema/Envelope.ts"
 import {
   AddProjectMember,
   CreateDraft,
@@ -31,8 +31,6 @@ import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { pagedList } from "./PagedList.ts"
 
 const Errors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
-const Created = <S extends Schema.Top>(schema: S, description: string) =>
-  Ok(schema, description).pipe(HttpApiSchema.status(201))
 
 export class ProjectsApi extends HttpApiGroup.make("projects")
   .add(

@@ -1,6 +1,6 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
-import { Ok } from "../../schema/Envelope.ts"
+import { Created, Ok } from "../../schema/Envelope.ts"
 import { PlaySessionView, PlayStepRequest, StartPlaySession } from "../../schema/Play.ts"
 import { PlaySessionId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
@@ -11,7 +11,7 @@ export class PlayApi extends HttpApiGroup.make("play")
     // SERVICE.md: Play mode is for ADMIN and PROCESS_OWNER (reading a session too).
     HttpApiEndpoint.post("start", "/sessions", {
       payload: StartPlaySession,
-      success: Ok(PlaySessionView, "Session started").pipe(HttpApiSchema.status(201)),
+      success: Created(PlaySessionView, "Session started"),
       error: [ValidationErrorHttp, ConflictHttp, NotFoundHttp]
     }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:

@@ -1,8 +1,8 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import { IdempotencyHeaders, Page, PageQueryFields } from "../../schema/Common.ts"
-import { Ok } from "../../schema/Envelope.ts"
+import { Created, Ok } from "../../schema/Envelope.ts"
 import {
   EventSubscription,
   HistoryEvent,
@@ -29,7 +29,7 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
     HttpApiEndpoint.post("start", "/", {
       payload: StartInstance,
       headers: IdempotencyHeaders,
-      success: Ok(ProcessInstance, "Instance started").pipe(HttpApiSchema.status(201)),
+      success: Created(ProcessInstance, "Instance started"),
       error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
     }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary:

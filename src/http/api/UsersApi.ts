@@ -1,7 +1,7 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ConflictHttp } from "../../schema/ApiErrors.ts"
 import { PageQueryFields } from "../../schema/Common.ts"
-import { Ok } from "../../schema/Envelope.ts"
+import { Created } from "../../schema/Envelope.ts"
 import { CreateUser, User } from "../../schema/Users.ts"
 import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
@@ -12,7 +12,7 @@ export class UsersApi extends HttpApiGroup.make("users")
     pagedList(PageQueryFields, User, Requires.admin, "List the users of the tenant, newest first"),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateUser,
-      success: Ok(User, "User created").pipe(HttpApiSchema.status(201)),
+      success: Created(User, "User created"),
       error: ConflictHttp
     }).annotateMerge(Requires.admin).annotateMerge(
       OpenApi.annotations({ summary: "Create a user with roles (usernames are unique installation-wide)" })

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import { IdempotencyHeaders } from "../../schema/Common.ts"
-import { Ok } from "../../schema/Envelope.ts"
+import { Created, Ok } from "../../schema/Envelope.ts"
 import { FormDefinition, TaskForm } from "../../schema/Forms.ts"
 import { IncidentId, JobId, TaskFilterId, TaskId } from "../../schema/ResourceIds.ts"
 import {
@@ -260,7 +260,7 @@ export class TasksApi extends HttpApiGroup.make("tasks")
     HttpApiEndpoint.post("addComment", "/:id/comments", {
       params: { id: TaskId },
       payload: AddComment,
-      success: Ok(TaskComment, "Comment added").pipe(HttpApiSchema.status(201)),
+      success: Created(TaskComment, "Comment added"),
       error: NotFoundHttp
     }).annotateMerge(Requires.anyRole)
       .annotateMerge(
@@ -276,7 +276,7 @@ export class TaskFiltersApi extends HttpApiGroup.make("taskFilters")
       .annotateMerge(OpenApi.annotations({ summary: "The caller's saved task filters and the tenant's shared ones" })),
     HttpApiEndpoint.post("create", "/", {
       payload: CreateTaskFilter,
-      success: Ok(TaskFilter, "Filter saved").pipe(HttpApiSchema.status(201))
+      success: Created(TaskFilter, "Filter saved")
     }).annotateMerge(Requires.anyRole)
       .annotateMerge(
         OpenApi.annotations({
