@@ -2,16 +2,14 @@
 // user task and execution listeners. Part of InstanceEvent (Events.ts).
 import type { TaskChanges } from "../InstanceCommands.ts"
 import type { Compensable } from "../InstanceState.ts"
+import type { TokenEvent } from "./TokenEvent.ts"
 
 export type BehaviourEvent =
   /** An activity with a compensation handler completed: it can be compensated later. */
-  | {
-    readonly type: "CompensableCompleted"
-    readonly tokenId: string
-    readonly nodeId: string
+  | TokenEvent<"CompensableCompleted", {
     readonly scopeId: string
     readonly variables: Readonly<Record<string, unknown>>
-  }
+  }>
   /**
    * An embedded subprocess completed: the compensation records of its scope move to the enclosing scope (a throw
    * event there compensates the activities that ran inside it).
@@ -45,58 +43,33 @@ export type BehaviourEvent =
     readonly limit: number
   }
   /** A compensation throw event compensates these activities, in this order (the first handler runs now). */
-  | {
-    readonly type: "CompensationStarted"
-    readonly tokenId: string
-    readonly nodeId: string
-    readonly compensating: ReadonlyArray<Compensable>
-  }
+  | TokenEvent<"CompensationStarted", { readonly compensating: ReadonlyArray<Compensable> }>
   /** The next handler of a compensation runs (or, with none left, the throw event goes on). */
-  | { readonly type: "CompensationContinued"; readonly tokenId: string; readonly nodeId: string }
+  | TokenEvent<"CompensationContinued">
   /** The task's assignee changed (null: unassigned), after its assigning listeners ran (if it has some). */
-  | {
-    readonly type: "UserTaskAssigned"
-    readonly tokenId: string
-    readonly nodeId: string
+  | TokenEvent<"UserTaskAssigned", {
     readonly taskId: string
     readonly assignee: string | null
-  }
+  }>
   /** An assigning listener denied the assignment: the task keeps the assignee it had. */
-  | {
-    readonly type: "UserTaskAssignmentDenied"
-    readonly tokenId: string
-    readonly nodeId: string
+  | TokenEvent<"UserTaskAssignmentDenied", {
     readonly taskId: string
     readonly reason: string
-  }
+  }>
   /** A completing listener denied the task's completion: the task stays open, as it was. */
-  | {
-    readonly type: "UserTaskCompletionDenied"
-    readonly tokenId: string
-    readonly nodeId: string
+  | TokenEvent<"UserTaskCompletionDenied", {
     readonly taskId: string
     readonly reason: string
-  }
+  }>
   /** The element's start (or end) execution listeners have all completed: it runs (or leaves) now. */
-  | {
-    readonly type: "ExecutionListenersDone"
-    readonly tokenId: string
-    readonly nodeId: string
-    readonly phase: "start" | "end"
-  }
+  | TokenEvent<"ExecutionListenersDone", { readonly phase: "start" | "end" }>
   /** The task's candidates, dates or priority changed, after its updating listeners ran (if it has some). */
-  | {
-    readonly type: "UserTaskUpdated"
-    readonly tokenId: string
-    readonly nodeId: string
+  | TokenEvent<"UserTaskUpdated", {
     readonly taskId: string
     readonly changes: TaskChanges
-  }
+  }>
   /** An updating listener denied the update: the task stays as it was. */
-  | {
-    readonly type: "UserTaskUpdateDenied"
-    readonly tokenId: string
-    readonly nodeId: string
+  | TokenEvent<"UserTaskUpdateDenied", {
     readonly taskId: string
     readonly reason: string
-  }
+  }>

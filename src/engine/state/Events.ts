@@ -4,6 +4,7 @@ import type { InstanceCommand } from "../InstanceCommands.ts"
 import type { ListenerProgress } from "../InstanceState.ts"
 import type { BoundaryKind } from "../InstanceState.ts"
 import type { BehaviourEvent } from "./BehaviourEvents.ts"
+import type { TokenEvent } from "./TokenEvent.ts"
 
 export type InstanceEvent =
   | BehaviourEvent
@@ -13,41 +14,27 @@ export type InstanceEvent =
     readonly called?: boolean | undefined
   }
   /** An error nothing in this (called) instance catches goes to the call activity of its caller; the instance ends. */
-  | {
-    readonly type: "ErrorPropagated"
-    readonly tokenId: string
-    readonly nodeId: string
+  | TokenEvent<"ErrorPropagated", {
     readonly errorCode: string
     readonly errorMessage: string
     readonly variables: Readonly<Record<string, unknown>>
-  }
+  }>
   /** The called instance ended with an error it did not catch: the call activity no longer waits for it. */
-  | {
-    readonly type: "ChildErrorReceived"
-    readonly tokenId: string
-    readonly nodeId: string
+  | TokenEvent<"ChildErrorReceived", {
     readonly childInstanceId: string
     readonly errorCode: string
-  }
+  }>
   /** An escalation nothing in this (called) instance catches goes to the call activity of its caller. */
-  | {
-    readonly type: "EscalationPropagated"
-    readonly tokenId: string
-    readonly nodeId: string
-    readonly escalationCode: string
-  }
-  | {
-    readonly type: "ElementActivated"
-    readonly tokenId: string
-    readonly nodeId: string
+  | TokenEvent<"EscalationPropagated", { readonly escalationCode: string }>
+  | TokenEvent<"ElementActivated", {
     readonly scopeId: string
     readonly viaFlow: string | null
     /** Variables of this activation alone (an element an ad-hoc subprocess's worker activated with variables). */
     readonly variables?: Readonly<Record<string, unknown>> | undefined
-  }
-  | { readonly type: "ElementCompleted"; readonly tokenId: string; readonly nodeId: string }
-  | { readonly type: "ElementTerminated"; readonly tokenId: string; readonly nodeId: string }
-  | { readonly type: "FlowTaken"; readonly flowId: string; readonly tokenId: string; readonly nodeId: string }
+  }>
+  | TokenEvent<"ElementCompleted">
+  | TokenEvent<"ElementTerminated">
+  | TokenEvent<"FlowTaken", { readonly flowId: string }>
   | {
     readonly type: "VariablesSet"
     readonly nodeId: string | null
@@ -60,48 +47,33 @@ export type InstanceEvent =
     readonly nodeId: string
     readonly variables: Readonly<Record<string, unknown>>
   }
-  | {
-    readonly type: "ScopeOpened"
+  | TokenEvent<"ScopeOpened", {
     readonly scopeId: string
     readonly parentScopeId: string
-    readonly nodeId: string
-    readonly tokenId: string
     readonly variables: Readonly<Record<string, unknown>>
-  }
+  }>
   | { readonly type: "ScopeClosed"; readonly scopeId: string; readonly nodeId: string }
   /** An ad-hoc subprocess's worker declared it done: it completes once its running paths have ended. */
   | { readonly type: "AdHocCompletionFulfilled"; readonly scopeId: string; readonly nodeId: string }
-  | {
-    readonly type: "MultiInstanceStarted"
-    readonly tokenId: string
-    readonly nodeId: string
+  | TokenEvent<"MultiInstanceStarted", {
     readonly scopeId: string
     readonly parentScopeId: string
     readonly items: ReadonlyArray<unknown>
     readonly sequential: boolean
     readonly variables: Readonly<Record<string, unknown>>
-  }
-  | {
-    readonly type: "IterationStarted"
+  }>
+  | TokenEvent<"IterationStarted", {
     readonly bodyScopeId: string
     readonly index: number
     readonly scopeId: string
-    readonly tokenId: string
-    readonly nodeId: string
     readonly variables: Readonly<Record<string, unknown>>
-  }
-  | {
-    readonly type: "IterationCompleted"
+  }>
+  | TokenEvent<"IterationCompleted", {
     readonly bodyScopeId: string
     readonly index: number
     readonly scopeId: string
-    readonly tokenId: string
-    readonly nodeId: string
-  }
-  | {
-    readonly type: "DecisionRequested"
-    readonly tokenId: string
-    readonly nodeId: string
+  }>
+  | TokenEvent<"DecisionRequested", {
     readonly evaluationId: string
     readonly decisionId: string
     /** bindingType versionTag: the latest version deployed with this tag (absent: the latest version). */
@@ -109,18 +81,12 @@ export type InstanceEvent =
     /** bindingType deployment: the decision deployed together with the instance's process version. */
     readonly binding?: "deployment" | undefined
     readonly variables: Readonly<Record<string, unknown>>
-  }
-  | {
-    readonly type: "DecisionEvaluated"
-    readonly tokenId: string
-    readonly nodeId: string
+  }>
+  | TokenEvent<"DecisionEvaluated", {
     readonly evaluationId: string
     readonly result: unknown
-  }
-  | {
-    readonly type: "ChildInstanceRequested"
-    readonly tokenId: string
-    readonly nodeId: string
+  }>
+  | TokenEvent<"ChildInstanceRequested", {
     readonly childInstanceId: string
     readonly processKey: string
     /** bindingType versionTag: the latest version deployed with this tag. */
@@ -128,24 +94,13 @@ export type InstanceEvent =
     /** bindingType deployment: the version deployed together with the caller's process version. */
     readonly binding?: "deployment" | undefined
     readonly variables: Readonly<Record<string, unknown>>
-  }
-  | {
-    readonly type: "ChildInstanceCompleted"
-    readonly tokenId: string
-    readonly nodeId: string
+  }>
+  | TokenEvent<"ChildInstanceCompleted", {
     readonly childInstanceId: string
     readonly variables: Readonly<Record<string, unknown>>
-  }
-  | {
-    readonly type: "ChildInstanceCancelRequested"
-    readonly tokenId: string
-    readonly nodeId: string
-    readonly childInstanceId: string
-  }
-  | {
-    readonly type: "JobCreated"
-    readonly tokenId: string
-    readonly nodeId: string
+  }>
+  | TokenEvent<"ChildInstanceCancelRequested", { readonly childInstanceId: string }>
+  | TokenEvent<"JobCreated", {
     readonly jobId: string
     readonly jobType: string
     readonly retries: number
@@ -153,35 +108,23 @@ export type InstanceEvent =
     readonly variables: Readonly<Record<string, unknown>>
     /** The job of an execution listener: which one, and (end listeners) the flows the element leaves by after. */
     readonly listener?: ListenerProgress | undefined
-  }
-  | {
-    readonly type: "JobCompleted"
-    readonly tokenId: string
-    readonly nodeId: string
+  }>
+  | TokenEvent<"JobCompleted", {
     readonly jobId: string
     readonly variables: Readonly<Record<string, unknown>>
-  }
-  | { readonly type: "JobCanceled"; readonly tokenId: string; readonly nodeId: string; readonly jobId: string }
-  | {
-    readonly type: "JobErrorThrown"
-    readonly tokenId: string
-    readonly nodeId: string
+  }>
+  | TokenEvent<"JobCanceled", { readonly jobId: string }>
+  | TokenEvent<"JobErrorThrown", {
     readonly jobId: string
     readonly errorCode: string
     readonly errorMessage: string
-  }
-  | {
-    readonly type: "ErrorCaught"
-    readonly tokenId: string
-    readonly nodeId: string
+  }>
+  | TokenEvent<"ErrorCaught", {
     readonly errorCode: string
     readonly hostTokenId: string
     readonly boundaryNodeId: string
-  }
-  | {
-    readonly type: "UserTaskCreated"
-    readonly tokenId: string
-    readonly nodeId: string
+  }>
+  | TokenEvent<"UserTaskCreated", {
     readonly taskId: string
     readonly name: string | null
     readonly assignee: string | null
@@ -199,37 +142,23 @@ export type InstanceEvent =
     /** The task's model has assigning listeners: its assignment goes through the instance (absent: none). */
     readonly assigningListeners?: boolean | undefined
     readonly variables: Readonly<Record<string, unknown>>
-  }
-  | {
-    readonly type: "UserTaskCompleted"
-    readonly tokenId: string
-    readonly nodeId: string
+  }>
+  | TokenEvent<"UserTaskCompleted", {
     readonly taskId: string
     readonly variables: Readonly<Record<string, unknown>>
-  }
-  | { readonly type: "UserTaskCanceled"; readonly tokenId: string; readonly nodeId: string; readonly taskId: string }
-  | { readonly type: "JoinArrived"; readonly tokenId: string; readonly nodeId: string }
-  | {
-    readonly type: "MessageSubscriptionOpened"
-    readonly tokenId: string
-    readonly nodeId: string
+  }>
+  | TokenEvent<"UserTaskCanceled", { readonly taskId: string }>
+  | TokenEvent<"JoinArrived">
+  | TokenEvent<"MessageSubscriptionOpened", {
     readonly subscriptionId: string
     readonly messageName: string
     readonly correlationKey: string
-  }
-  | {
-    readonly type: "MessageCorrelated"
-    readonly tokenId: string
-    readonly nodeId: string
+  }>
+  | TokenEvent<"MessageCorrelated", {
     readonly subscriptionId: string
     readonly variables: Readonly<Record<string, unknown>>
-  }
-  | {
-    readonly type: "MessageSubscriptionClosed"
-    readonly tokenId: string
-    readonly nodeId: string
-    readonly subscriptionId: string
-  }
+  }>
+  | TokenEvent<"MessageSubscriptionClosed", { readonly subscriptionId: string }>
   | {
     readonly type: "BoundaryOpened"
     readonly hostTokenId: string
@@ -258,97 +187,63 @@ export type InstanceEvent =
     readonly interrupting: boolean
     readonly variables: Readonly<Record<string, unknown>>
   }
-  | {
-    readonly type: "TimerScheduled"
-    readonly tokenId: string
-    readonly nodeId: string
+  | TokenEvent<"TimerScheduled", {
     readonly subscriptionId: string
     readonly dueAt: string
-  }
-  | { readonly type: "TimerFired"; readonly tokenId: string; readonly nodeId: string; readonly subscriptionId: string }
-  | {
-    readonly type: "TimerCanceled"
-    readonly tokenId: string
-    readonly nodeId: string
-    readonly subscriptionId: string
-  }
-  | { readonly type: "ConditionSubscribed"; readonly tokenId: string; readonly nodeId: string }
-  | { readonly type: "ConditionTriggered"; readonly tokenId: string; readonly nodeId: string }
-  | {
-    readonly type: "SignalThrown"
-    readonly tokenId: string
-    readonly nodeId: string
+  }>
+  | TokenEvent<"TimerFired", { readonly subscriptionId: string }>
+  | TokenEvent<"TimerCanceled", { readonly subscriptionId: string }>
+  | TokenEvent<"ConditionSubscribed">
+  | TokenEvent<"ConditionTriggered">
+  | TokenEvent<"SignalThrown", {
     readonly signalName: string
     readonly variables: Readonly<Record<string, unknown>>
-  }
-  | {
-    readonly type: "SignalSubscriptionOpened"
-    readonly tokenId: string
-    readonly nodeId: string
+  }>
+  | TokenEvent<"SignalSubscriptionOpened", {
     readonly subscriptionId: string
     readonly signalName: string
-  }
-  | {
-    readonly type: "SignalTriggered"
-    readonly tokenId: string
-    readonly nodeId: string
+  }>
+  | TokenEvent<"SignalTriggered", {
     readonly subscriptionId: string
     readonly variables: Readonly<Record<string, unknown>>
-  }
-  | {
-    readonly type: "SignalSubscriptionClosed"
-    readonly tokenId: string
-    readonly nodeId: string
-    readonly subscriptionId: string
-  }
-  | {
-    readonly type: "IncidentRaised"
+  }>
+  | TokenEvent<"SignalSubscriptionClosed", { readonly subscriptionId: string }>
+  | TokenEvent<"IncidentRaised", {
     readonly incidentId: string
-    readonly tokenId: string
-    readonly nodeId: string
     readonly incidentType: string
     readonly message: string
     readonly jobId?: string | undefined
-  }
+  }>
   /** A worker reported a technical failure: the job waits for `retryAt`, or with no retries left an incident follows. */
-  | {
-    readonly type: "JobFailed"
-    readonly tokenId: string
-    readonly nodeId: string
+  | TokenEvent<"JobFailed", {
     readonly jobId: string
     readonly retries: number
     readonly errorMessage: string
     readonly retryAt: string | null
-  }
+  }>
   /** The job has `retries` again and the token waits for it (after an incident, it is activatable again). */
-  | {
-    readonly type: "JobRetriesUpdated"
-    readonly tokenId: string
-    readonly nodeId: string
+  | TokenEvent<"JobRetriesUpdated", {
     readonly jobId: string
     readonly retries: number
-  }
+  }>
   /** An incident was resolved by running its node again: the token is back at the start of the node. */
-  | { readonly type: "NodeRetried"; readonly tokenId: string; readonly nodeId: string; readonly incidentId: string }
+  | TokenEvent<"NodeRetried", { readonly incidentId: string }>
   /** An incident was resolved by going past its node without running it. */
-  | { readonly type: "NodeSkipped"; readonly tokenId: string; readonly nodeId: string; readonly incidentId: string }
+  | TokenEvent<"NodeSkipped", { readonly incidentId: string }>
   | { readonly type: "IncidentResolved"; readonly incidentId: string; readonly nodeId: string }
   /** An escalation was thrown; `caughtBy` is the boundary or event-subprocess start event that caught it, if any. */
-  | {
-    readonly type: "EscalationThrown"
-    readonly tokenId: string
-    readonly nodeId: string
+  | TokenEvent<"EscalationThrown", {
     readonly escalationCode: string
     readonly caughtBy: string | null
-  }
-  | { readonly type: "TokenMoved"; readonly tokenId: string; readonly nodeId: string; readonly targetNodeId: string }
+  }>
+  | TokenEvent<"TokenMoved", { readonly targetNodeId: string }>
   | {
     readonly type: "InstanceMigrated"
     readonly targetDeploymentId: string
     readonly mappings: Readonly<Record<string, string>>
   }
   /** Migration: the token now stands at the mapped node of the target version (and so do the scopes it hosts). */
-  | { readonly type: "TokenMigrated"; readonly tokenId: string; readonly nodeId: string; readonly sourceNodeId: string }
+  | TokenEvent<"TokenMigrated", { readonly sourceNodeId: string }>
   | { readonly type: "CommandDeferred"; readonly command: InstanceCommand }
   | { readonly type: "DeferredCommandsReleased" }
   | { readonly type: "InstanceSuspended" }
