@@ -13,7 +13,9 @@ import { Created, Ok } from "../../schema/Envelope.ts"
 import { ConnectionId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
+import { itemById } from "./ItemById.ts"
 import { pagedList } from "./PagedList.ts"
+import { writesOn } from "./WritesOn.ts"
 
 export class ConnectorsApi extends HttpApiGroup.make("connectors")
   .add(
@@ -26,6 +28,9 @@ export class ConnectorsApi extends HttpApiGroup.make("connectors")
   .pipe(authenticatedGroup("/api/v1/connectors", "Connectors"))
 {}
 
+// Switching a connection on and off: the same answer, error and access.
+const connectionSwitch = writesOn(ConnectionId, Connection, [NotFoundHttp], Requires.adminOrProcessOwner)
+
 export class ConnectionsApi extends HttpApiGroup.make("connections")
   .add(
     pagedList(ConnectionQuery, Connection, Requires.anyRole, "List connections by name; filter connectorType, enabled"),
@@ -37,9 +42,7 @@ export class ConnectionsApi extends HttpApiGroup.make("connections")
       summary:
         "Create a connection of a connector type (names are unique per tenant, case-insensitively); secrets are never shown back"
     })),
-    HttpApiEndpoint.get("get", "/:id", { params: { id: ConnectionId }, success: Ok(Connection), error: NotFoundHttp })
-      .annotateMerge(Requires.anyRole)
-      .annotateMerge(OpenApi.annotations({ summary: "A connection (secret fields read \"********\")" })),
+    itemById(ConnectionId, Connection, Requires.anyRole, "A connection (secret fields read \"********\")"),
     HttpApiEndpoint.put("update", "/:id", {
       params: { id: ConnectionId },
       payload: UpdateConnection,
@@ -59,22 +62,13 @@ export class ConnectionsApi extends HttpApiGroup.make("connections")
       .annotateMerge(
         OpenApi.annotations({ summary: "Delete a connection (connector tasks naming it then fail into an incident)" })
       ),
-    HttpApiEndpoint.post("enable", "/:id/enable", {
-      params: { id: ConnectionId },
-      success: Ok(Connection),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.adminOrProcessOwner)
-      .annotateMerge(OpenApi.annotations({ summary: "Switch on: connector tasks may use it" })),
-    HttpApiEndpoint.post("disable", "/:id/disable", {
-      params: { id: ConnectionId },
-      success: Ok(Connection),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.adminOrProcessOwner)
-      .annotateMerge(
-        OpenApi.annotations({
-          summary: "Switch off: connector tasks naming it fail into an incident until it is enabled again"
-        })
-      ),
+    connectionSwitch("enable", "/:id/enable", "OK", "Switch on: connector tasks may use it"),
+    connectionSwitch(
+      "disable",
+      "/:id/disable",
+      "OK",
+      "Switch off: connector tasks naming it fail into an incident until it is enabled again"
+    ),
     HttpApiEndpoint.post("test", "/:id/test", {
       params: { id: ConnectionId },
       success: Ok(ConnectionTest),

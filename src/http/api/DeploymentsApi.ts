@@ -16,11 +16,16 @@ import { Created, Ok } from "../../schema/Envelope.ts"
 import { DeploymentId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
+import { itemById } from "./ItemById.ts"
 import { pagedList } from "./PagedList.ts"
+import { writesOn } from "./WritesOn.ts"
 
 export const BpmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/xml" })).annotate({
   description: "BPMN 2.0 XML as Camunda Modeler writes it"
 })
+
+// Suspending and resuming a version: the same answer, error and access.
+const versionSwitch = writesOn(DeploymentId, Deployment, [NotFoundHttp], Requires.adminOrProcessOwner)
 
 export class DeploymentsApi extends HttpApiGroup.make("deployments")
   .add(
@@ -45,14 +50,12 @@ export class DeploymentsApi extends HttpApiGroup.make("deployments")
       Requires.anyRole,
       "List deployments, newest first; with key, that process's version history (newest version first)"
     ),
-    HttpApiEndpoint.get("get", "/:id", {
-      params: { id: DeploymentId },
-      success: Ok(DeploymentDetail),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({ summary: "A deployment with its BPMN XML (generated for JSON deployments)" })
-      ),
+    itemById(
+      DeploymentId,
+      DeploymentDetail,
+      Requires.anyRole,
+      "A deployment with its BPMN XML (generated for JSON deployments)"
+    ),
     HttpApiEndpoint.delete("remove", "/:id", {
       params: { id: DeploymentId },
       query: Schema.Struct(DeleteDeploymentQuery),
@@ -62,18 +65,13 @@ export class DeploymentsApi extends HttpApiGroup.make("deployments")
       summary:
         "Undeploy a version: refused (422) while it has running instances; includeFinishedInstances=true also deletes its finished ones"
     })),
-    HttpApiEndpoint.post("suspend", "/:id/suspend", {
-      params: { id: DeploymentId },
-      success: Ok(Deployment, "Suspended"),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.adminOrProcessOwner)
-      .annotateMerge(OpenApi.annotations({ summary: "Block new instance starts (and timer fires) of this version" })),
-    HttpApiEndpoint.post("resume", "/:id/resume", {
-      params: { id: DeploymentId },
-      success: Ok(Deployment, "Resumed"),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.adminOrProcessOwner)
-      .annotateMerge(OpenApi.annotations({ summary: "Allow new instance starts again" })),
+    versionSwitch(
+      "suspend",
+      "/:id/suspend",
+      "Suspended",
+      "Block new instance starts (and timer fires) of this version"
+    ),
+    versionSwitch("resume", "/:id/resume", "Resumed", "Allow new instance starts again"),
     HttpApiEndpoint.post("simulate", "/:id/simulate", {
       params: { id: DeploymentId },
       payload: SimulateDeployment,

@@ -22,7 +22,17 @@ import {
 import { ProcessInstanceId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
+import { itemById } from "./ItemById.ts"
 import { pagedList } from "./PagedList.ts"
+import { writesOn } from "./WritesOn.ts"
+
+// Operators change a running instance: its owner's role, the same answer and errors for each.
+const instanceChange = writesOn(
+  ProcessInstanceId,
+  ProcessInstance,
+  [NotFoundHttp, ConflictHttp, BusinessErrorHttp],
+  Requires.adminOrProcessOwner
+)
 
 export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
   .add(
@@ -42,12 +52,7 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       Requires.anyRole,
       "List instances, newest first; filter by deployment, process key, state, incidents, start/end range"
     ),
-    HttpApiEndpoint.get("get", "/:id", {
-      params: { id: ProcessInstanceId },
-      success: Ok(ProcessInstance),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(OpenApi.annotations({ summary: "One instance with its variables" })),
+    itemById(ProcessInstanceId, ProcessInstance, Requires.anyRole, "One instance with its variables"),
     HttpApiEndpoint.delete("remove", "/:id", {
       params: { id: ProcessInstanceId },
       success: Ok(ProcessInstance, "Deleted"),
@@ -56,30 +61,19 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       .annotateMerge(
         OpenApi.annotations({ summary: "Permanently delete a finished instance and its history (422 while it runs)" })
       ),
-    HttpApiEndpoint.post("cancel", "/:id/cancel", {
-      params: { id: ProcessInstanceId },
-      success: Ok(ProcessInstance, "Canceled"),
-      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner)
-      .annotateMerge(
-        OpenApi.annotations({ summary: "Terminate the instance: its jobs, tasks and subscriptions are withdrawn" })
-      ),
-    HttpApiEndpoint.post("suspend", "/:id/suspend", {
-      params: { id: ProcessInstanceId },
-      success: Ok(ProcessInstance, "Suspended"),
-      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner)
-      .annotateMerge(
-        OpenApi.annotations({
-          summary: "Pause a running instance: no token moves and its jobs cannot be activated until resume"
-        })
-      ),
-    HttpApiEndpoint.post("resume", "/:id/resume", {
-      params: { id: ProcessInstanceId },
-      success: Ok(ProcessInstance, "Resumed"),
-      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner)
-      .annotateMerge(OpenApi.annotations({ summary: "Resume a suspended instance" })),
+    instanceChange(
+      "cancel",
+      "/:id/cancel",
+      "Canceled",
+      "Terminate the instance: its jobs, tasks and subscriptions are withdrawn"
+    ),
+    instanceChange(
+      "suspend",
+      "/:id/suspend",
+      "Suspended",
+      "Pause a running instance: no token moves and its jobs cannot be activated until resume"
+    ),
+    instanceChange("resume", "/:id/resume", "Resumed", "Resume a suspended instance"),
     HttpApiEndpoint.post("moveToken", "/:id/move-token", {
       params: { id: ProcessInstanceId },
       payload: MoveToken,

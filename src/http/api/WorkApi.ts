@@ -38,36 +38,10 @@ import {
 import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { pagedList } from "./PagedList.ts"
+import { writesOn } from "./WritesOn.ts"
 
 const AllErrors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
 const WorkErrors = [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
-
-/**
- * The writes on one job, task or incident (POST /:id/...): the same path parameter, answer, errors, access (and, for a
- * completion, the Idempotency-Key header), so each endpoint names only its own path, payload, answer message and
- * summary.
- */
-const writesOn = <
-  Id extends typeof JobId | typeof TaskId | typeof IncidentId,
-  Data extends Schema.Top,
-  Headers extends Schema.Top = never
->(
-  id: Id,
-  data: Data,
-  error: typeof AllErrors,
-  access: typeof Requires.anyRole,
-  headers?: Headers
-) =>
-<const Name extends string, const Path extends `/${string}`, Payload extends Schema.Top = never>(
-  name: Name,
-  path: Path,
-  message: string,
-  summary: string,
-  payload?: Payload
-) =>
-  HttpApiEndpoint.post(name, path, { params: { id }, payload, headers, success: Ok(data, message), error })
-    .annotateMerge(access)
-    .annotateMerge(OpenApi.annotations({ summary }))
 
 // Job workers act for the process owner: their service accounts carry PROCESS_OWNER.
 const jobCompletion = writesOn(JobId, Job, WorkErrors, Requires.adminOrProcessOwner, IdempotencyHeaders)
