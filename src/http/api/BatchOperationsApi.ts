@@ -1,10 +1,11 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import { BatchOperation, CreateBatchOperation } from "../../schema/BatchOperations.ts"
-import { Accepted, Ok } from "../../schema/Envelope.ts"
+import { Accepted } from "../../schema/Envelope.ts"
 import { BatchOperationId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
+import { itemById } from "./ItemById.ts"
 
 export class BatchOperationsApi extends HttpApiGroup.make("batchOperations")
   .add(
@@ -19,16 +20,12 @@ export class BatchOperationsApi extends HttpApiGroup.make("batchOperations")
         "Answers 202 with the batch (state ACTIVE, items PENDING); it runs in the background, survives restarts, and applies " +
         "each item once. At most 10,000 targets. Each item ends SUCCEEDED or FAILED with the reason (an unknown id, a finished instance, ...)."
     })),
-    HttpApiEndpoint.get("get", "/:id", {
-      params: { id: BatchOperationId },
-      success: Ok(BatchOperation),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({
-          summary: "Progress (pending / succeeded / failed) and each item's outcome; COMPLETED when nothing is pending"
-        })
-      )
+    itemById(
+      BatchOperationId,
+      BatchOperation,
+      Requires.anyRole,
+      "Progress (pending / succeeded / failed) and each item's outcome; COMPLETED when nothing is pending"
+    )
   )
   .pipe(authenticatedGroup("/api/v1/batch-operations", "Batch operations"))
 {}

@@ -19,6 +19,7 @@ import { Created, Ok } from "../../schema/Envelope.ts"
 import { DecisionModelId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
+import { itemById } from "./ItemById.ts"
 import { pagedList } from "./PagedList.ts"
 
 const DmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/xml" })).annotate({
@@ -93,12 +94,12 @@ export class DecisionsApi extends HttpApiGroup.make("decisions")
 export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
   .add(
     pagedList(PageQueryFields, DecisionModelSummary, Requires.anyRole, "List decision models, newest first"),
-    HttpApiEndpoint.get("get", "/:id", {
-      params: { id: DecisionModelId },
-      success: Ok(DecisionModel),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(OpenApi.annotations({ summary: "A model's decisions, decision services and required inputs" })),
+    itemById(
+      DecisionModelId,
+      DecisionModel,
+      Requires.anyRole,
+      "A model's decisions, decision services and required inputs"
+    ),
     HttpApiEndpoint.get("xml", "/:id/xml", {
       params: { id: DecisionModelId },
       success: Ok(XmlDocument),

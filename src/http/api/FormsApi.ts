@@ -27,6 +27,7 @@ import {
 import { FormDefinitionId, LegacyFormId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
+import { itemById } from "./ItemById.ts"
 import { pagedList } from "./PagedList.ts"
 
 const Errors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
@@ -192,8 +193,7 @@ export class LegacyFormsApi extends HttpApiGroup.make("legacyForms")
       .annotateMerge(
         OpenApi.annotations({ summary: "Deploy a simple form schema under a key (the next version of that key)" })
       ),
-    HttpApiEndpoint.get("get", "/:id", { params: { id: LegacyFormId }, success: Ok(LegacyForm), error: NotFoundHttp })
-      .annotateMerge(Requires.anyRole),
+    itemById(LegacyFormId, LegacyForm, Requires.anyRole),
     HttpApiEndpoint.put("edit", "/:id", {
       params: { id: LegacyFormId },
       payload: EditLegacyForm,

@@ -28,6 +28,7 @@ import {
 import { DraftId, ModelId, ProjectId, TemplateId } from "../../schema/ResourceIds.ts"
 import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
+import { itemById } from "./ItemById.ts"
 import { pagedList } from "./PagedList.ts"
 
 const Errors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
@@ -41,8 +42,7 @@ export class ProjectsApi extends HttpApiGroup.make("projects")
       error: Errors
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Create a project; the caller becomes its first OWNER" })),
-    HttpApiEndpoint.get("get", "/:id", { params: { id: ProjectId }, success: Ok(Project), error: NotFoundHttp })
-      .annotateMerge(Requires.anyRole),
+    itemById(ProjectId, Project, Requires.anyRole),
     HttpApiEndpoint.patch("update", "/:id", {
       params: { id: ProjectId },
       payload: UpdateProject,
@@ -114,8 +114,7 @@ export class ModelsApi extends HttpApiGroup.make("models")
           summary: "Create a BPMN, DMN or FORM model in a project (OWNERs and EDITORs); revision 1"
         })
       ),
-    HttpApiEndpoint.get("get", "/:id", { params: { id: ModelId }, success: Ok(Model), error: NotFoundHttp })
-      .annotateMerge(Requires.anyRole),
+    itemById(ModelId, Model, Requires.anyRole),
     HttpApiEndpoint.delete("remove", "/:id", { params: { id: ModelId }, success: Ok(Model, "Deleted"), error: Errors })
       .annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Delete a model (not while someone else holds its lock)" })),
@@ -197,9 +196,7 @@ export class DraftsApi extends HttpApiGroup.make("drafts")
       success: Created(Draft, "Draft created"),
       error: Errors
     }).annotateMerge(Requires.adminOrProcessOwner),
-    HttpApiEndpoint.get("get", "/:id", { params: { id: DraftId }, success: Ok(Draft), error: NotFoundHttp })
-      .annotateMerge(Requires.adminOrProcessOwner)
-      .annotateMerge(OpenApi.annotations({ summary: "One of the caller's drafts (another user's is 404)" })),
+    itemById(DraftId, Draft, Requires.adminOrProcessOwner, "One of the caller's drafts (another user's is 404)"),
     HttpApiEndpoint.put("save", "/:id", {
       params: { id: DraftId },
       payload: SaveDraft,
@@ -238,8 +235,7 @@ export class TemplatesApi extends HttpApiGroup.make("templates")
           summary: "Create a process template; its content is compiled like a deployment (400 listing problems)"
         })
       ),
-    HttpApiEndpoint.get("get", "/:id", { params: { id: TemplateId }, success: Ok(Template), error: NotFoundHttp })
-      .annotateMerge(Requires.anyRole),
+    itemById(TemplateId, Template, Requires.anyRole),
     HttpApiEndpoint.put("update", "/:id", {
       params: { id: TemplateId },
       payload: SaveTemplate,
