@@ -7,10 +7,9 @@
 // statements that must run one by one (in the order they were written), then updates and deletes. A row inserted by
 // a command is therefore there for the updates and deletes of the same batch; the sequential statements only touch
 // rows of earlier commands.
-import type { Array as Arr } from "effect"
 import { Effect } from "effect"
 import type { SqlClient, SqlError, Statement } from "effect/sql"
-import { byColumns, type ColumnTypes, insertFromRecordSet } from "./RecordSetInsert.ts"
+import { byColumns, type ColumnTypes, insertFromRecordSet, insertRecordSets } from "./RecordSetInsert.ts"
 
 /** Tables that take new rows, in the order they are written (a row's references come first). */
 export const TABLES = [
@@ -54,26 +53,6 @@ export interface RowsClaim<R> {
 }
 
 type Sequential = (sql: SqlClient.SqlClient) => Effect.Effect<unknown, SqlError.SqlError>
-
-/** PostgreSQL takes at most 65,535 parameters per statement: larger inserts are split. */
-const MAX_PARAMETERS = 30_000
-
-/** INSERT of many rows (all with the same columns), split so no statement has too many parameters. */
-export const insertRows = (
-  sql: SqlClient.SqlClient,
-  table: string,
-  rows: ReadonlyArray<Record<string, unknown>>
-): Effect.Effect<void, SqlError.SqlError> => {
-  if (rows.length === 0) return Effect.void
-  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, Object.keys(rows[0]!).length)))
-  const chunks: Array<Arr.NonEmptyReadonlyArray<Record<string, unknown>>> = []
-  for (let start = 0; start < rows.length; start += perStatement) {
-    chunks.push(
-      rows.slice(start, start + perStatement) as unknown as Arr.NonEmptyReadonlyArray<Record<string, unknown>>
-    )
-  }
-  return Effect.forEach(chunks, (chunk) => sql`INSERT INTO ${sql(table)} ${sql.insert(chunk)}`, { discard: true })
-}
 
 export class BatchWrites {
   private readonly inserts = new Map<InsertTable, Array<Record<string, unknown>>>()
@@ -123,7 +102,7 @@ export class BatchWrites {
   }
 
   /** Writes everything; answers the instances that got outbox messages beyond those inserted with `insert`. */
-  flush(sql: SqlClient.SqlClient): Effect.Effect<ReadonlySet<string>, SqlError.SqlError> {
+  flush(sql: SqlClient.SqlClient, types: ColumnTypes): Effect.Effect<ReadonlySet<string>, SqlError.SqlError> {
     const outboxFor = new Set<string>()
     const written = (instanceId: string) => void outboxFor.add(instanceId)
     const phase = (name: RowsStatement<unknown>["phase"]) =>
@@ -138,7 +117,7 @@ export class BatchWrites {
     const inserts = this.inserts
     const sequential = this.sequential
     return Effect.gen(function*() {
-      for (const table of TABLES) yield* insertRows(sql, table, inserts.get(table) ?? [])
+      for (const table of TABLES) yield* insertRecordSets(sql, types, table, inserts.get(table) ?? [])
       yield* phase("claim")
       for (const statement of sequential) yield* statement(sql)
       yield* phase("update")

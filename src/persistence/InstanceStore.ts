@@ -1,13 +1,13 @@
 // SQL of the ProcessInstance entity: load an instance, and commit one applied command — history events, the new
 // state, the projections written from the events (projections/: jobs, tasks, subscriptions, incidents, scopes, the
 // outbox) and the command id — in ONE transaction, so a crash leaves either all of it or none of it.
-import { Array as Arr, Cause, Context, Effect, Exit, Layer, Metric } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Metric } from "effect"
 import { SqlClient } from "effect/sql"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import type { InstanceStatus } from "../engine/EngineOutcome.ts"
 import type { InstanceState } from "../engine/InstanceState.ts"
 import { commitBatchSize, countCommit } from "../observability/Metrics.ts"
-import { BatchWrites, insertRows, TABLES } from "./BatchWrites.ts"
+import { BatchWrites, TABLES } from "./BatchWrites.ts"
 import { DeploymentStates } from "./DeploymentStates.ts"
 import { makeGroupCommit } from "./GroupCommit.ts"
 import {
@@ -23,7 +23,7 @@ import { isBatchCheckFailure, oneStatementCommit } from "./OneStatementCommit.ts
 import type { OutboxMessage } from "./projections/OutboxMessage.ts"
 import type { ProjectionContext } from "./projections/Projection.ts"
 import { projectionOf } from "./projections/Registry.ts"
-import { type ColumnTypes, loadColumnTypes } from "./RecordSetInsert.ts"
+import { type ColumnTypes, insertFromRecordSet, insertRecordSets, loadColumnTypes } from "./RecordSetInsert.ts"
 
 export type { OutboxKind, OutboxMessage } from "./projections/OutboxMessage.ts"
 import { fromJson, toJson } from "./SqlValues.ts"
@@ -178,22 +178,36 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
        */
       const transaction = (batch: ReadonlyArray<CommitInput>, gathered?: Gathered) =>
         sql.withTransaction(Effect.gen(function*() {
+          // Every INSERT takes its rows as one jsonb parameter, so its prepared statement serves any batch size.
+          const types = yield* typesOfColumns
           const created = batch.filter((input) => input.created !== undefined)
           // ON CONFLICT: a start whose row exists (a start redelivered after its entity restarted) writes nothing
           // and answers as a duplicate.
           const inserted = created.length === 0 ?
             [] :
-            yield* sql`INSERT INTO process_instances ${
-              sql.insert(Arr.map(created as unknown as Arr.NonEmptyReadonlyArray<CommitInput>, createdRow))
-            } ON CONFLICT (id) DO NOTHING RETURNING id`
+            yield* sql`${
+              insertFromRecordSet(
+                sql,
+                types,
+                "process_instances",
+                created.map(createdRow),
+                "ON CONFLICT (id) DO NOTHING RETURNING id"
+              )
+            }`
           if (inserted.length < created.length) {
             if (batch.length === 1) return [undefined]
             return yield* Effect.die(new Error("an instance of the batch exists already"))
           }
           // Claiming the command ids before any other write makes a duplicate delivery write nothing (and costs no extra lookup).
-          const claimed = yield* sql`INSERT INTO instance_commands ${
-            sql.insert(Arr.map(batch as Arr.NonEmptyReadonlyArray<CommitInput>, commandRow))
-          } ON CONFLICT DO NOTHING RETURNING command_id`
+          const claimed = yield* sql`${
+            insertFromRecordSet(
+              sql,
+              types,
+              "instance_commands",
+              batch.map(commandRow),
+              "ON CONFLICT DO NOTHING RETURNING command_id"
+            )
+          }`
           if (claimed.length < batch.length) {
             if (batch.length === 1) return [undefined]
             return yield* Effect.die(new Error("a command of the batch was applied before"))
@@ -207,8 +221,8 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
             }
           }
           const { events, outboxWritten, writes } = gathered ?? gatherBatch(batch)
-          const outboxFromClaims = yield* writes.flush(sql)
-          yield* insertRows(sql, "instance_events", events)
+          const outboxFromClaims = yield* writes.flush(sql, types)
+          yield* insertRecordSets(sql, types, "instance_events", events)
           return batch.map((input, index) =>
             committedOf(input, outboxWritten[index]! + (outboxFromClaims.has(input.instance.id) ? 1 : 0))
           )

@@ -100,3 +100,12 @@ export const byColumns = (
   }
   return [...groups.values()]
 }
+
+/** The rows written with `insertFromRecordSet`, one statement per set of columns (`byColumns`). */
+export const insertRecordSets = (
+  sql: SqlClient.SqlClient,
+  types: ColumnTypes,
+  table: string,
+  rows: ReadonlyArray<Record<string, unknown>>
+): Effect.Effect<void, SqlError.SqlError> =>
+  Effect.forEach(byColumns(rows), (group) => sql`${insertFromRecordSet(sql, types, table, group)}`, { discard: true })

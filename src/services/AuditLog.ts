@@ -5,6 +5,7 @@ import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { makeGroupCommit } from "../persistence/GroupCommit.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
+import { insertFromRecordSet, loadColumnTypes } from "../persistence/RecordSetInsert.ts"
 import { tenantWhere } from "../persistence/TenantWhere.ts"
 import { type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { AuditEvent } from "../schema/Audit.ts"
@@ -80,12 +81,14 @@ export class AuditLog extends Context.Service<AuditLog, AuditLogShape>()("flowco
     AuditLog,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      // Records of concurrent requests share one INSERT and one commit; each request still waits for its own.
+      const types = yield* Effect.orDie(loadColumnTypes(sql, ["audit_events"]))
+      // Records of concurrent requests share one INSERT and one commit; each request still waits for its own. The rows
+      // travel as one jsonb parameter, so every batch, whatever its size, reuses one prepared statement.
       const rows = makeGroupCommit<Record<string, unknown>, void, never>({
         maxBatch: 500,
         maxInFlight: 2,
         flush: (batch) =>
-          sql`INSERT INTO audit_events ${sql.insert(batch)}`.pipe(
+          sql`${insertFromRecordSet(sql, types, "audit_events", batch)}`.pipe(
             Effect.orDie,
             Effect.map(() => batch.map(() => Exit.void))
           )

@@ -88,14 +88,15 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient) => 
       const instanceIds = [...new Set(jobs.map((job) => job.processInstanceId))]
       const rows = yield* sql<
         { id: string; deployment_id: string; engine_state: unknown }
-      >`SELECT id, deployment_id, engine_state FROM process_instances WHERE ${sql.in("id", instanceIds)}`.pipe(
+      >`SELECT id, deployment_id, engine_state FROM process_instances
+        WHERE id = ANY(${pgArray(instanceIds)}::uuid[])`.pipe(
         Effect.orDie
       )
       // Graphs are read only for deployments not seen before (each is immutable).
       const unseen = [...new Set(rows.map((row) => row.deployment_id))].filter((id) => !graphs.has(id))
       if (unseen.length > 0) {
         const deployments = yield* sql<{ id: string; graph: unknown }>`SELECT id, graph FROM deployments
-          WHERE ${sql.in("id", unseen)}`.pipe(Effect.orDie)
+          WHERE id = ANY(${pgArray(unseen)}::uuid[])`.pipe(Effect.orDie)
         for (const deployment of deployments) graphOf(deployment.id, deployment.graph)
       }
       const states = new Map(

@@ -2,7 +2,7 @@
 // armed boundary / event-gateway / event-subprocess events). A message subscription takes a buffered message nobody
 // awaited when it was published — the first within its time to live — claimed in this same transaction.
 import { Effect } from "effect"
-import { insertRows, type RowsChange, type RowsClaim } from "../BatchWrites.ts"
+import type { RowsChange, RowsClaim } from "../BatchWrites.ts"
 import { fromJson, pgArray, toJson } from "../SqlValues.ts"
 import type { ProjectionContext, Projections } from "./Projection.ts"
 
@@ -49,19 +49,21 @@ const claimBufferedMessages: RowsClaim<MessageWait> = {
           RETURNING id, variables`
         const message = claimed[0]
         if (message === undefined) continue
-        yield* insertRows(sql, "instance_outbox", [{
-          tenant_id: wait.tenant_id,
-          source_instance_id: wait.instance_id,
-          target_instance_id: wait.instance_id,
-          kind: "CORRELATE_MESSAGE",
-          payload: toJson({
-            subscriptionId: wait.subscription_id,
-            messageKey: message.id,
-            variables: fromJson(message.variables)
-          }),
-          actor: wait.actor,
-          created_at: wait.at
-        }])
+        yield* sql`INSERT INTO instance_outbox ${
+          sql.insert({
+            tenant_id: wait.tenant_id,
+            source_instance_id: wait.instance_id,
+            target_instance_id: wait.instance_id,
+            kind: "CORRELATE_MESSAGE",
+            payload: toJson({
+              subscriptionId: wait.subscription_id,
+              messageKey: message.id,
+              variables: fromJson(message.variables)
+            }),
+            actor: wait.actor,
+            created_at: wait.at
+          })
+        }`
         outboxWritten(wait.instance_id)
       }
     })
