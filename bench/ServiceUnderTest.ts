@@ -60,6 +60,19 @@ export const postgresCpuMillis = (): number => {
   return total
 }
 
+/** The service's V8 heap (used / reserved) and memory outside it, in MB, from its /metrics. */
+export const heapOf = async (base: string, token: string) => {
+  const text = await (await fetch(`${base.replace("/api/v1", "")}/metrics`, {
+    headers: { authorization: `Bearer ${token}` }
+  })).text()
+  const mb = (name: string) => Math.round(Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? 0) / 1048576)
+  return {
+    used: mb("nodejs_heap_size_used_bytes"),
+    total: mb("nodejs_heap_size_total_bytes"),
+    external: mb("nodejs_external_memory_bytes")
+  }
+}
+
 /** Signs in as the bootstrap admin; `call` answers the success envelope's data or throws with the failure. */
 export const signedIn = async (base: string) => {
   const login = await (await fetch(`${base}/auth/login`, {

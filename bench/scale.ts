@@ -9,7 +9,7 @@
 //   WAITING=100000 FEW=1000 PROBE=500 CONCURRENCY=32 DB=postgres|pglite npm run bench:scale
 import { execFileSync } from "node:child_process"
 import { readFileSync } from "node:fs"
-import { onFreshDatabase, rssOf, signedIn, startService } from "./ServiceUnderTest.ts"
+import { heapOf, onFreshDatabase, rssOf, signedIn, startService } from "./ServiceUnderTest.ts"
 
 const WAITING = Number(process.env["WAITING"] ?? 100_000)
 const FEW = Number(process.env["FEW"] ?? 1_000)
@@ -68,7 +68,7 @@ const oneTask = async (call: Call, deploymentId: string) => {
 const measure = async (env: Record<string, string>) => {
   const service = await startService(env)
   try {
-    const { call } = await signedIn(service.base)
+    const { call, token } = await signedIn(service.base)
     const waiting = await call("POST", "/deployments", {
       id: "bench-scale",
       nodes: [
@@ -89,6 +89,7 @@ const measure = async (env: Record<string, string>) => {
     await new Promise((resolve) => setTimeout(resolve, IDLE_WAIT_MS))
     const few = { correlations: await correlations(call, 0), instances: await oneTask(call, task.id) }
     const rssFew = rssOf(service.child.pid!)
+    const heapFew = await heapOf(service.base, token)
     const seconds = await wait(call, waiting.id, FEW + PROBE, WAITING + 2 * PROBE)
     // A database that took 100,000 instances in three minutes is measured as it is after its autovacuum caught up
     // (VACUUM ANALYZE: fresh statistics, no vacuum competing for the 2 cores), as hours of waiting would leave it.
@@ -99,13 +100,15 @@ const measure = async (env: Record<string, string>) => {
     await new Promise((resolve) => setTimeout(resolve, IDLE_WAIT_MS))
     const many = { correlations: await correlations(call, WAITING), instances: await oneTask(call, task.id) }
     const rssMany = rssOf(service.child.pid!)
+    const heapMany = await heapOf(service.base, token)
     console.log(
       `\n${WAITING} waiting instances started in ${Math.round(seconds)} s (${Math.round(WAITING / seconds)}/s)`
     )
-    console.log("| waiting | correlations/s | one-task instances/s | RSS MB |")
-    console.log("|---|---|---|---|")
-    console.log(`| ${FEW} | ${few.correlations} | ${few.instances} | ${rssFew} |`)
-    console.log(`| ${WAITING} | ${many.correlations} | ${many.instances} | ${rssMany} |`)
+    console.log("| waiting | correlations/s | one-task instances/s | RSS MB | heap used / reserved MB | external MB |")
+    console.log("|---|---|---|---|---|---|")
+    const heap = (h: Awaited<ReturnType<typeof heapOf>>) => `${h.used} / ${h.total} | ${h.external}`
+    console.log(`| ${FEW} | ${few.correlations} | ${few.instances} | ${rssFew} | ${heap(heapFew)} |`)
+    console.log(`| ${WAITING} | ${many.correlations} | ${many.instances} | ${rssMany} | ${heap(heapMany)} |`)
     console.log(
       `ratios at ${WAITING} ÷ at ${FEW}: correlations ${(many.correlations / few.correlations).toFixed(2)}, ` +
         `instances ${(many.instances / few.instances).toFixed(2)} (target: ≥ 0.90)`

@@ -54,6 +54,25 @@ export const timerLagSeconds = Metric.gauge("flowcore_timer_lag_seconds", {
   description: "how late the last timers fired"
 })
 
+/** The process's memory, read at each scrape (the names prom-client's default metrics use). */
+const memoryGauges = {
+  rss: Metric.gauge("process_resident_memory_bytes", { description: "resident set size of the process" }),
+  heapTotal: Metric.gauge("nodejs_heap_size_total_bytes", { description: "V8 heap reserved" }),
+  heapUsed: Metric.gauge("nodejs_heap_size_used_bytes", { description: "V8 heap in use (live and not yet collected)" }),
+  external: Metric.gauge("nodejs_external_memory_bytes", {
+    description: "memory outside the V8 heap held by JavaScript objects (buffers)"
+  })
+}
+export const recordMemory: Effect.Effect<void> = Effect.suspend(() => {
+  const usage = process.memoryUsage()
+  return Effect.all([
+    Metric.update(memoryGauges.rss, usage.rss),
+    Metric.update(memoryGauges.heapTotal, usage.heapTotal),
+    Metric.update(memoryGauges.heapUsed, usage.heapUsed),
+    Metric.update(memoryGauges.external, usage.external)
+  ], { discard: true })
+})
+
 const engineEvents = counter(
   "flowcore_engine_events_total",
   "what the engine did, by event: instances started / completed / canceled, jobs created / completed / failed, " +

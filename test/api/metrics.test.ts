@@ -62,4 +62,14 @@ describe("metrics", () => {
     expect(after).not.toContain(instance.id) // ids never become labels
     expect(after).toContain("flowcore_commit_duration_seconds")
   })
+
+  it("report the process's memory as it is at the scrape", async () => {
+    const text = (await scrape("test-metrics-token")).text
+    const rss = valueOf(text, "process_resident_memory_bytes")
+    const heapUsed = valueOf(text, "nodejs_heap_size_used_bytes")
+    expect(heapUsed).toBeGreaterThan(1024 * 1024)
+    expect(valueOf(text, "nodejs_heap_size_total_bytes")).toBeGreaterThanOrEqual(heapUsed)
+    expect(rss).toBeGreaterThan(heapUsed)
+    expect(valueOf(text, "nodejs_external_memory_bytes")).toBeGreaterThan(0)
+  })
 })
