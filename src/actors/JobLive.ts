@@ -7,6 +7,7 @@ import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { AppConfig } from "../config.ts"
 import { JobLeases } from "../persistence/JobLeases.ts"
+import { JobReads } from "../persistence/JobReads.ts"
 import { countOf, fromJson, toJson } from "../persistence/SqlValues.ts"
 import { conflict, notFound } from "../schema/ApiErrors.ts"
 import type { AdHocJobResult, RetryPolicy } from "../schema/Work.ts"
@@ -29,6 +30,7 @@ const behaviour = Effect.gen(function*() {
   const instances = yield* ProcessInstances
   const config = yield* AppConfig
   const leases = yield* JobLeases
+  const reads = yield* JobReads
   const availability = yield* JobAvailability
 
   const asPrincipal = (payload: { readonly tenantId: string; readonly actor: string }): Principal => ({
@@ -40,9 +42,7 @@ const behaviour = Effect.gen(function*() {
 
   const row = (tenantId: string) =>
     Effect.gen(function*() {
-      const [found] = yield* sql<JobRow>`SELECT * FROM jobs WHERE tenant_id = ${tenantId} AND id = ${jobId}`.pipe(
-        Effect.orDie
-      )
+      const found = (yield* reads.read(tenantId, jobId)) as JobRow | undefined
       if (found === undefined) return yield* notFound("job", jobId)
       return found
     })

@@ -107,6 +107,34 @@ describe("the job's entity", () => {
     expect(ids.length + rest.length).toBe(20)
   })
 
+  it("completions read their jobs together: each answers its own job, and another tenant's attempt stays 404", async () => {
+    const owner = await (await givenTenant()).owner()
+    const stranger = await (await givenTenant()).owner()
+    const mine = await owner.deploy(oneTask("batched"))
+    const theirs = await stranger.deploy(oneTask("batched"))
+    for (let i = 0; i < 8; i++) {
+      await owner.start(mine.id, { i })
+      await stranger.start(theirs.id, { i })
+    }
+    const myJobs = await owner.activateJobs("batched-work", { maxJobsToActivate: 8 })
+    const theirJobs = await stranger.activateJobs("batched-work", { maxJobsToActivate: 8 })
+    expect(myJobs).toHaveLength(8)
+    expect(theirJobs).toHaveLength(8)
+    const [mineDone, theirsDone, trespass] = await Promise.all([
+      Promise.all(myJobs.map((job: { id: string }) => owner.post(`/jobs/${job.id}/complete`, {}))),
+      Promise.all(theirJobs.map((job: { id: string }) => stranger.post(`/jobs/${job.id}/complete`, {}))),
+      Promise.all(myJobs.map((job: { id: string }) => stranger.post(`/jobs/${job.id}/fail`, { errorMessage: "x" })))
+    ])
+    for (const [done, jobs] of [[mineDone, myJobs], [theirsDone, theirJobs]] as const) {
+      done.forEach((answer, i) => {
+        const job = answer.ok()
+        expect(job.id).toBe(jobs[i].id)
+        expect(job.state).toBe("COMPLETED")
+      })
+    }
+    expect(trespass.every((answer) => answer.status === 404)).toBe(true)
+  })
+
   it("another tenant's job is not found, whatever the message", async () => {
     const owner = await (await givenTenant()).owner()
     const stranger = await (await givenTenant()).owner()

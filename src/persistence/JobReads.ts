@@ -1,0 +1,42 @@
+// The job rows that jobs' entities read (actors/JobLive.ts: a completion, a failure, a heartbeat each start by reading
+// their job), read together: the reads that arrive while earlier ones are under way go to the database as one SELECT.
+// Each entity still reads only after its own earlier writes finished, so a read batched with others sees what it would
+// see alone.
+import { Context, Effect, Exit, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { makeGroupCommit } from "./GroupCommit.ts"
+import { pgArray } from "./SqlValues.ts"
+
+export interface JobReadsShape {
+  /** The job's row, or undefined when the tenant has no such job. */
+  readonly read: (tenantId: string, jobId: string) => Effect.Effect<Record<string, unknown> | undefined>
+}
+
+export class JobReads extends Context.Service<JobReads, JobReadsShape>()("flowcore/JobReads") {
+  static readonly layer = Layer.effect(
+    JobReads,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const reads = makeGroupCommit<
+        { readonly tenantId: string; readonly jobId: string },
+        Record<string, unknown> | undefined,
+        never
+      >({
+        maxBatch: 500,
+        maxInFlight: 4,
+        flush: (asked) =>
+          Effect.gen(function*() {
+            const rows = yield* sql<Record<string, unknown>>`SELECT * FROM jobs
+              WHERE id = ANY(${pgArray([...new Set(asked.map((a) => a.jobId))])}::uuid[])`.pipe(Effect.orDie)
+            const byId = new Map(rows.map((row) => [String(row["id"]).toLowerCase(), row]))
+            return asked.map(({ jobId, tenantId }) => {
+              const row = byId.get(jobId.toLowerCase())
+              const ofTenant = row !== undefined && String(row["tenant_id"]).toLowerCase() === tenantId.toLowerCase()
+              return Exit.succeed(ofTenant ? row : undefined)
+            })
+          })
+      })
+      return { read: (tenantId, jobId) => reads.submit({ tenantId, jobId }) }
+    })
+  )
+}
