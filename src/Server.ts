@@ -4,6 +4,7 @@
 // at once.
 import { Cause, Effect, Exit, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
+import { setFlagsFromString } from "node:v8"
 import { loggingLayer, makeApp } from "./App.ts"
 import { ConfigError, configFromEnv } from "./config.ts"
 import { NodeLifecycleState } from "./http/NodeLifecycle.ts"
@@ -19,6 +20,9 @@ try {
   }
   throw error
 }
+
+// The heap's growth past its live objects (HEAP_GROWTH_PERCENT): V8 reads the flag at each full collection.
+if (config.heapGrowthPercent > 0) setFlagsFromString(`--heap-growing-percent=${config.heapGrowthPercent}`)
 
 const announce = Effect.gen(function*() {
   const server = yield* HttpServer.HttpServer

@@ -47,6 +47,12 @@ export interface AppConfigShape {
   readonly jobTimeoutLimit: number
   /** An instance's entity idle this long leaves memory (it is reloaded from its rows by its next command). */
   readonly entityIdleSeconds: number
+  /**
+   * How far past its live objects V8 lets the heap grow after a full collection, in percent (V8's
+   * --heap-growing-percent); 0 leaves it to V8, which under a high allocation rate lets it grow to several times the
+   * live size and keeps the memory. Set by the process entry (Server.ts), not by an app built in a test.
+   */
+  readonly heapGrowthPercent: number
   /** The FEEL budget of one evaluation (see src/decision/FeelBudget.ts for the other limits). */
   readonly feel: { readonly maxSteps: number; readonly maxMillis: number }
   readonly cluster: {
@@ -179,6 +185,7 @@ export const configFromEnv = (env: Env = process.env): AppConfigShape => {
     idempotencyRetentionHours: integer(env, "IDEMPOTENCY_RETENTION_HOURS", 24, 1, 24 * 365),
     jobTimeoutLimit: integer(env, "JOB_TIMEOUT_LIMIT", 3, 1, 1000),
     entityIdleSeconds: integer(env, "ENTITY_IDLE_SECONDS", 10, 1, 86_400),
+    heapGrowthPercent: integer(env, "HEAP_GROWTH_PERCENT", 0, 0, 1_000),
     metricsToken: text(env, "METRICS_TOKEN"),
     otel: {
       endpoint: text(env, "OTEL_EXPORTER_OTLP_ENDPOINT"),

@@ -86,6 +86,7 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   idempotencyRetentionHours: 24,
   jobTimeoutLimit: 3,
   entityIdleSeconds: 15,
+  heapGrowthPercent: 0,
   metricsToken: "test-metrics-token",
   otel: { endpoint: undefined, serviceName: "flowcore-test" },
   feel: { maxSteps: 1_000_000, maxMillis: 1_000 },

@@ -1,0 +1,18 @@
+// Configuration from the environment: defaults, and a clear refusal naming the variable for a bad value.
+import { describe, expect, it } from "vitest"
+import { ConfigError, configFromEnv } from "../../src/config.ts"
+
+describe("configuration", () => {
+  it("leaves the heap's growth to V8 unless HEAP_GROWTH_PERCENT says otherwise", () => {
+    expect(configFromEnv({}).heapGrowthPercent).toBe(0)
+    expect(configFromEnv({ HEAP_GROWTH_PERCENT: "40" }).heapGrowthPercent).toBe(40)
+  })
+
+  it("refuses a value out of range or not a number, naming the variable", () => {
+    for (const bad of ["-1", "1001", "forty", "2.5"]) {
+      expect(() => configFromEnv({ HEAP_GROWTH_PERCENT: bad })).toThrow(ConfigError)
+      expect(() => configFromEnv({ HEAP_GROWTH_PERCENT: bad })).toThrow(/HEAP_GROWTH_PERCENT/)
+    }
+    expect(() => configFromEnv({ ENTITY_IDLE_SECONDS: "0" })).toThrow(/ENTITY_IDLE_SECONDS/)
+  })
+})
