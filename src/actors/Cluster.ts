@@ -32,11 +32,21 @@ export interface ClusterInfoShape {
   readonly runnerAddress: string | undefined
   readonly status: Effect.Effect<"UP" | "DOWN">
   readonly activeEntities: Effect.Effect<number>
+  /**
+   * Whether other runners may be up: false once the health watch has seen none besides this one (and always in
+   * single mode). Until its first look, true.
+   */
+  readonly hasPeers: () => boolean
+}
+
+/** The other healthy runners the health watch saw at its last look (socket mode); undefined before its first. */
+class Peers {
+  count: number | undefined = undefined
 }
 
 export class ClusterInfo extends Context.Service<ClusterInfo, ClusterInfoShape>()("flowcore/ClusterInfo") {}
 
-const clusterInfo = (mode: string, runnerAddress: string | undefined) =>
+const clusterInfo = (mode: string, runnerAddress: string | undefined, peers: Peers | undefined) =>
   Layer.effect(
     ClusterInfo,
     Effect.gen(function*() {
@@ -46,7 +56,8 @@ const clusterInfo = (mode: string, runnerAddress: string | undefined) =>
         runnerStorage: "sql",
         runnerAddress,
         status: Effect.map(sharding.isShutdown, (down) => (down ? "DOWN" : "UP")),
-        activeEntities: sharding.activeEntityCount
+        activeEntities: sharding.activeEntityCount,
+        hasPeers: () => peers !== undefined && peers.count !== 0
       }
     })
   )
@@ -95,38 +106,41 @@ const quickPing = Layer.effect(
 
 // Every node watches every other one. (effect's own health check is a cluster singleton: when the node that runs it
 // is the one that dies, nobody notices until the dead runner's heartbeat expires — several seconds.) Marking a
-// runner unhealthy makes every survivor drop it from the shard assignment at its next refresh.
-const HealthWatch = Layer.effectDiscard(
-  Effect.gen(function*() {
-    const storage = yield* RunnerStorage.RunnerStorage
-    const health = yield* RunnerHealth.RunnerHealth
-    const config = yield* ShardingConfig.ShardingConfig
-    const self = Option.map(config.runnerAddress, (address) => `${address.host}:${address.port}`)
-    const round = Effect.gen(function*() {
-      const runners = yield* storage.getRunners
-      const others = runners.filter(([runner, healthy]) =>
-        healthy && Option.getOrUndefined(self) !== `${runner.address.host}:${runner.address.port}`
-      )
-      yield* Effect.forEach(
-        others,
-        ([runner]) =>
-          Effect.flatMap(health.isAlive(runner.address), (alive) =>
-            alive ? Effect.void : Effect.andThen(
-              Effect.logWarning(
-                `runner ${runner.address.host}:${runner.address.port} does not answer: its shards move to the others`
-              ),
-              storage.setRunnerHealth(runner.address, false)
-            )),
-        { concurrency: 8, discard: true }
-      )
-    }).pipe(Effect.catchCause((cause) => Effect.logDebug("runner health watch failed", cause)))
-    yield* Effect.forkScoped(Effect.repeat(round, Schedule.spaced("250 millis")))
-  })
-)
+// runner unhealthy makes every survivor drop it from the shard assignment at its next refresh. Each look also counts
+// the other runners (ClusterInfo.hasPeers): a node alone has no one to tell about new jobs.
+const healthWatch = (peers: Peers) =>
+  Layer.effectDiscard(
+    Effect.gen(function*() {
+      const storage = yield* RunnerStorage.RunnerStorage
+      const health = yield* RunnerHealth.RunnerHealth
+      const config = yield* ShardingConfig.ShardingConfig
+      const self = Option.map(config.runnerAddress, (address) => `${address.host}:${address.port}`)
+      const round = Effect.gen(function*() {
+        const runners = yield* storage.getRunners
+        const others = runners.filter(([runner, healthy]) =>
+          healthy && Option.getOrUndefined(self) !== `${runner.address.host}:${runner.address.port}`
+        )
+        peers.count = others.length
+        yield* Effect.forEach(
+          others,
+          ([runner]) =>
+            Effect.flatMap(health.isAlive(runner.address), (alive) =>
+              alive ? Effect.void : Effect.andThen(
+                Effect.logWarning(
+                  `runner ${runner.address.host}:${runner.address.port} does not answer: its shards move to the others`
+                ),
+                storage.setRunnerHealth(runner.address, false)
+              )),
+          { concurrency: 8, discard: true }
+        )
+      }).pipe(Effect.catchCause((cause) => Effect.logDebug("runner health watch failed", cause)))
+      yield* Effect.forkScoped(Effect.repeat(round, Schedule.spaced("250 millis")))
+    })
+  )
 
 /** NodeClusterSocket.layer's composition (TCP transport, SQL storage), with the quicker health check and its watch. */
-const socketSharding = (shardingConfig: Partial<ShardingConfig.ShardingConfig["Service"]>) =>
-  Layer.merge(SocketRunner.layer, HealthWatch).pipe(
+const socketSharding = (shardingConfig: Partial<ShardingConfig.ShardingConfig["Service"]>, peers: Peers) =>
+  Layer.merge(SocketRunner.layer, healthWatch(peers)).pipe(
     Layer.provide([NodeClusterSocket.layerSocketServer, NodeClusterSocket.layerClientProtocol]),
     Layer.provideMerge(quickPing),
     Layer.provideMerge(SqlMessageStorage.layer.pipe(Layer.provide(NodeCrypto.layerDigest))),
@@ -145,6 +159,7 @@ const socketRunners = (config: AppConfigShape["cluster"]) =>
     Effect.gen(function*() {
       const port = config.runnerPort !== 0 ? config.runnerPort : yield* Effect.orDie(freePort(config.runnerListenHost))
       const address = `${config.runnerHost}:${port}`
+      const peers = new Peers()
       const sharding = socketSharding({
         ...commonFor(config),
         runnerAddress: Option.some(RunnerAddress.make(config.runnerHost, port)),
@@ -157,12 +172,12 @@ const socketRunners = (config: AppConfigShape["cluster"]) =>
         shardLockRefreshInterval: "2 seconds",
         shardLockExpiration: "6 seconds",
         entityTerminationTimeout: "5 seconds"
-      })
-      return clusterInfo(`socket runner ${address}`, address).pipe(Layer.provideMerge(Layer.orDie(sharding)))
+      }, peers)
+      return clusterInfo(`socket runner ${address}`, address, peers).pipe(Layer.provideMerge(Layer.orDie(sharding)))
     })
   )
 
 export const ClusterLive = (config: AppConfigShape["cluster"]) =>
   config.mode === "socket"
     ? socketRunners(config)
-    : clusterInfo("single-runner", undefined).pipe(Layer.provideMerge(singleRunner(config)))
+    : clusterInfo("single-runner", undefined, undefined).pipe(Layer.provideMerge(singleRunner(config)))

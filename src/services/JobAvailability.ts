@@ -5,6 +5,7 @@
 // an announcement (a retry backoff running out, an expired lock) is found a moment later.
 import { PgClient } from "@effect/sql-pg"
 import { Context, Deferred, Effect, Exit, Layer, Queue, type Scope } from "effect"
+import { ClusterInfo } from "../actors/Cluster.ts"
 import { AppConfig } from "../config.ts"
 import { makeGroupCommit } from "../persistence/GroupCommit.ts"
 import type { Job } from "../schema/Work.ts"
@@ -130,6 +131,7 @@ export class JobAvailability
       const local = inProcess()
       if ((yield* AppConfig).cluster.mode !== "socket") return local
       const pg = yield* PgClient.PgClient
+      const cluster = yield* ClusterInfo
       const notifications = yield* pg.listen(CHANNEL)
       yield* Effect.forkScoped(Effect.forever(
         Effect.flatMap(Queue.take(notifications), (notification) => {
@@ -168,11 +170,17 @@ export class JobAvailability
         }
       })
       return {
-        // Workers on this node are told at once; the other nodes' announcement is not waited for.
+        // Workers on this node are told at once; the other nodes' announcement is not waited for, and a node that
+        // is alone sends none (a node that joins is seen at the health watch's next look, within 250 ms; its
+        // workers' own looks cover a job created meanwhile).
         announce: (tenantId, jobTypes) =>
           Effect.andThen(
             local.announce(tenantId, jobTypes),
-            Effect.asVoid(Effect.forkDetach(outgoing.submit({ tenantId, jobTypes })))
+            Effect.suspend(() =>
+              cluster.hasPeers()
+                ? Effect.asVoid(Effect.forkDetach(outgoing.submit({ tenantId, jobTypes })))
+                : Effect.void
+            )
           ),
         listen: local.listen,
         reserve: local.reserve
