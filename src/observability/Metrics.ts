@@ -3,6 +3,7 @@
 // commits, and the node's own state (requests in flight, resident entities). Route labels are templates
 // (`/api/v1/process-instances/{id}`), never raw ids, so the series stay few.
 import { Effect, Metric } from "effect"
+import { monitorEventLoopDelay } from "node:perf_hooks"
 import type { InstanceEvent } from "../engine/InstanceState.ts"
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -63,13 +64,39 @@ const memoryGauges = {
     description: "memory outside the V8 heap held by JavaScript objects (buffers)"
   })
 }
-export const recordMemory: Effect.Effect<void> = Effect.suspend(() => {
+/**
+ * How late the event loop ran its callbacks since the previous scrape (prom-client's names): a long synchronous
+ * piece of work, or a long GC pause, delays every request on the node by as much.
+ */
+const LOOP_SAMPLE_MS = 10
+const loopDelay = monitorEventLoopDelay({ resolution: LOOP_SAMPLE_MS })
+loopDelay.enable()
+const loopGauges = {
+  p50: Metric.gauge("nodejs_eventloop_lag_p50_seconds", {
+    description: "event loop delay, median since the last scrape"
+  }),
+  p99: Metric.gauge("nodejs_eventloop_lag_p99_seconds", { description: "event loop delay, p99 since the last scrape" }),
+  max: Metric.gauge("nodejs_eventloop_lag_max_seconds", {
+    description: "event loop delay, longest since the last scrape"
+  })
+}
+
+/** The process's memory and event loop delay, read at a scrape (the delay's histogram starts again after it). */
+export const recordProcess: Effect.Effect<void> = Effect.suspend(() => {
   const usage = process.memoryUsage()
+  // Node measures the time between its sampling timer's runs: the delay is what exceeds the sampling interval.
+  const seconds = (nanoseconds: number) =>
+    loopDelay.count === 0 || !Number.isFinite(nanoseconds) ? 0 : Math.max(0, nanoseconds / 1e9 - LOOP_SAMPLE_MS / 1e3)
+  const delays = { p50: loopDelay.percentile(50), p99: loopDelay.percentile(99), max: loopDelay.max }
+  loopDelay.reset()
   return Effect.all([
     Metric.update(memoryGauges.rss, usage.rss),
     Metric.update(memoryGauges.heapTotal, usage.heapTotal),
     Metric.update(memoryGauges.heapUsed, usage.heapUsed),
-    Metric.update(memoryGauges.external, usage.external)
+    Metric.update(memoryGauges.external, usage.external),
+    Metric.update(loopGauges.p50, seconds(delays.p50)),
+    Metric.update(loopGauges.p99, seconds(delays.p99)),
+    Metric.update(loopGauges.max, seconds(delays.max))
   ], { discard: true })
 })
 

@@ -7,7 +7,7 @@ import { PrometheusMetrics } from "effect/observability"
 import { TokenService } from "../auth/TokenService.ts"
 import { AppConfig } from "../config.ts"
 import { NodeLifecycle } from "../http/NodeLifecycle.ts"
-import { activeEntities, recordMemory, requestsInFlight } from "./Metrics.ts"
+import { activeEntities, recordProcess, requestsInFlight } from "./Metrics.ts"
 
 const refused = (status: 401 | 403, message: string) =>
   HttpServerResponse.jsonUnsafe({
@@ -40,7 +40,7 @@ export const MetricsRoute = HttpRouter.use(Effect.fnUntraced(function*(router) {
       }
       yield* Metric.update(requestsInFlight, lifecycle.inFlight)
       yield* Metric.update(activeEntities, yield* sharding.activeEntityCount)
-      yield* recordMemory
+      yield* recordProcess
       return HttpServerResponse.text(yield* PrometheusMetrics.format(), { contentType: "text/plain; version=0.0.4" })
     })
   )

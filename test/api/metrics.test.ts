@@ -63,7 +63,7 @@ describe("metrics", () => {
     expect(after).toContain("flowcore_commit_duration_seconds")
   })
 
-  it("report the process's memory as it is at the scrape", async () => {
+  it("report the process's memory and event loop delay as they are at the scrape", async () => {
     const text = (await scrape("test-metrics-token")).text
     const rss = valueOf(text, "process_resident_memory_bytes")
     const heapUsed = valueOf(text, "nodejs_heap_size_used_bytes")
@@ -71,5 +71,11 @@ describe("metrics", () => {
     expect(valueOf(text, "nodejs_heap_size_total_bytes")).toBeGreaterThanOrEqual(heapUsed)
     expect(rss).toBeGreaterThan(heapUsed)
     expect(valueOf(text, "nodejs_external_memory_bytes")).toBeGreaterThan(0)
+    for (const name of ["p50", "p99", "max"]) {
+      expect(text).toMatch(new RegExp(`^nodejs_eventloop_lag_${name}_seconds \\d`, "m"))
+    }
+    expect(valueOf(text, "nodejs_eventloop_lag_max_seconds")).toBeGreaterThanOrEqual(
+      valueOf(text, "nodejs_eventloop_lag_p50_seconds")
+    )
   })
 })
