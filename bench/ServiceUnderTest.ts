@@ -68,7 +68,7 @@ const scrape = async (base: string, token: string) =>
 /** The event loop's delay p99 and longest (ms) since the previous scrape: each call starts a new window. */
 export const loopDelayOf = async (base: string, token: string) => {
   const text = await scrape(base, token)
-  const ms = (name: string) => Math.round(gaugeOf(text, name) * 1000)
+  const ms = (name: string) => Math.round(gaugeOf(text, name) * 10_000) / 10
   return { p99: ms("nodejs_eventloop_lag_p99_seconds"), max: ms("nodejs_eventloop_lag_max_seconds") }
 }
 
