@@ -24,13 +24,16 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
       const client = yield* ProcessInstance.client
       const fireDue = Effect.gen(function*() {
         const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+        // Due timers first, by their index; each one's instance and deployment looked up on its own (LATERAL). As a
+        // plain join, a plan made while the tables were small or unanalyzed (a prepared statement keeps its plan)
+        // read every active instance on every round: 77–135 ms per round with 30,000 instances waiting on messages.
         const due = yield* sql<
           { instance_id: string; id: string; tenant_id: string; due_at: unknown }
         >`SELECT s.instance_id, s.id, s.tenant_id, s.due_at
           FROM event_subscriptions s
-            JOIN process_instances i ON i.id = s.instance_id
-            JOIN deployments d ON d.id = i.deployment_id
-          WHERE s.kind = 'TIMER' AND s.due_at <= ${now} AND i.state = 'ACTIVE' AND d.state = 'ACTIVE'
+            CROSS JOIN LATERAL (SELECT 1 FROM process_instances i JOIN deployments d ON d.id = i.deployment_id
+              WHERE i.id = s.instance_id AND i.state = 'ACTIVE' AND d.state = 'ACTIVE' LIMIT 1) active
+          WHERE s.kind = 'TIMER' AND s.due_at <= ${now}
           ORDER BY s.due_at LIMIT 500`
         // How late the oldest due timer fires (0 when none is due): the lag an operator watches.
         const oldest = due[0] === undefined ? undefined : new Date(due[0].due_at as string).getTime()
