@@ -1,12 +1,10 @@
 // Ad-hoc subprocesses over HTTP: each tool call the agent's worker asks for runs in a scope of its own (Camunda 8.8's
 // inner instances) — its variables are its own, and the output element reads them there.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../support/BpmnXml.ts"
 import { givenTenant } from "../support/Scenario.ts"
 
-const agent = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="ad-hoc-scopes" isExecutable="true">
+const agent = definitions(`<bpmn:process id="ad-hoc-scopes" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="tools" />
     <bpmn:adHocSubProcess id="tools">
@@ -20,8 +18,7 @@ const agent = `<?xml version="1.0" encoding="UTF-8"?>
     </bpmn:adHocSubProcess>
     <bpmn:sequenceFlow id="f2" sourceRef="tools" targetRef="end" />
     <bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 
 describe("ad-hoc activations in scopes of their own", () => {
   it("give each tool call its own variables, and collect each call's result from its own scope", async () => {

@@ -1,16 +1,14 @@
 // Ad-hoc subprocesses over HTTP, as an AI-agent model uses them: the tools to run are a variable, each tool is a job
 // for its worker, every tool's result is collected, and the subprocess ends when the agent says it is done.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../support/BpmnXml.ts"
 import { givenTenant } from "../support/Scenario.ts"
 
 const tool = (id: string) =>
   `<bpmn:serviceTask id="${id}"><bpmn:extensionElements><zeebe:taskDefinition type="tool-${id}" /></bpmn:extensionElements></bpmn:serviceTask>`
 
-const agent = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="ad-hoc-agent" isExecutable="true">
+const agent = definitions(
+  `<bpmn:process id="ad-hoc-agent" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="tools" />
     <bpmn:adHocSubProcess id="tools">
@@ -22,8 +20,9 @@ const agent = `<?xml version="1.0" encoding="UTF-8"?>
     </bpmn:adHocSubProcess>
     <bpmn:sequenceFlow id="f2" sourceRef="tools" targetRef="end" />
     <bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`,
+  { xsi: true }
+)
 
 describe("ad-hoc subprocesses", () => {
   it("run the tools the variable names, collect their results, and complete when the condition holds", async () => {

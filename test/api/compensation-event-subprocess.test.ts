@@ -2,15 +2,13 @@
 // subprocess instead of the handlers inside (with the subprocess's variables as it completed), and a compensation
 // throw event inside it undoes the subprocess's activities in reverse order.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../support/BpmnXml.ts"
 import { compensated, xmlServiceTask } from "../support/CompensationModels.ts"
 import { givenTenant } from "../support/Scenario.ts"
 
 /** start -> booking (flight -> hotel; compensation event subprocess: refund [-> inner throw]) -> pay -> undo (end). */
 const trip = (processId: string, innerThrow: boolean) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="${processId}" isExecutable="true">
+  definitions(`<bpmn:process id="${processId}" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="booking" />
     <bpmn:subProcess id="booking">
@@ -41,8 +39,7 @@ const trip = (processId: string, innerThrow: boolean) =>
     ${xmlServiceTask("pay")}
     <bpmn:sequenceFlow id="f3" sourceRef="pay" targetRef="undo" />
     <bpmn:endEvent id="undo"><bpmn:compensateEventDefinition /></bpmn:endEvent>
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 
 type Owner = Awaited<ReturnType<Awaited<ReturnType<typeof givenTenant>>["owner"]>>
 const book = async (owner: Owner, processId: string, innerThrow: boolean) => {

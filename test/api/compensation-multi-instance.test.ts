@@ -1,13 +1,11 @@
 // Compensation of a multi-instance activity over HTTP: each completed inner instance is undone on its own, the last
 // completed first, each handler job with the variables its inner instance had.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../support/BpmnXml.ts"
 import { givenTenant } from "../support/Scenario.ts"
 
 const rooms = (sequential: boolean) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="rooms-${sequential ? "seq" : "par"}" isExecutable="true">
+  definitions(`<bpmn:process id="rooms-${sequential ? "seq" : "par"}" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="book" />
     <bpmn:serviceTask id="book"><bpmn:extensionElements><zeebe:taskDefinition type="book-room" /></bpmn:extensionElements>
@@ -22,8 +20,7 @@ const rooms = (sequential: boolean) =>
     <bpmn:association id="a" sourceRef="book-comp" targetRef="release" />
     <bpmn:sequenceFlow id="f2" sourceRef="book" targetRef="undo" />
     <bpmn:endEvent id="undo"><bpmn:compensateEventDefinition /></bpmn:endEvent>
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 
 type Owner = Awaited<ReturnType<Awaited<ReturnType<typeof givenTenant>>["owner"]>>
 

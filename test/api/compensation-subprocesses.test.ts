@@ -1,12 +1,8 @@
 // Compensation over HTTP reaching into a completed embedded subprocess, and the budget of compensation records.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../support/BpmnXml.ts"
 import { compensated, xmlServiceTask } from "../support/CompensationModels.ts"
 import { givenTenant } from "../support/Scenario.ts"
-
-const definitions = (process: string) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">${process}</bpmn:definitions>`
 
 const trip = definitions(`<bpmn:process id="trip-sub" isExecutable="true">
     <bpmn:startEvent id="start" />

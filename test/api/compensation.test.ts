@@ -1,12 +1,10 @@
 // Compensation over HTTP: a trip booking undone in reverse order when the payment fails.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../support/BpmnXml.ts"
 import { compensated } from "../support/CompensationModels.ts"
 import { givenTenant } from "../support/Scenario.ts"
 
-const trip = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="trip" isExecutable="true">
+const trip = definitions(`<bpmn:process id="trip" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="flight" />
     ${compensated("flight", "cancel")}
@@ -20,8 +18,7 @@ const trip = `<?xml version="1.0" encoding="UTF-8"?>
     </bpmn:sequenceFlow>
     <bpmn:endEvent id="done" />
     <bpmn:endEvent id="undo"><bpmn:compensateEventDefinition /></bpmn:endEvent>
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 
 describe("compensation", () => {
   it("undoes what was booked, in reverse order, before the instance ends", async () => {

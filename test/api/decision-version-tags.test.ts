@@ -1,6 +1,7 @@
 // Binding by version tag: a business rule task with bindingType="versionTag" evaluates the latest version of the
 // decision deployed with that zeebe:versionTag, not the latest version; a tag nobody deployed is an incident naming it.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../support/BpmnXml.ts"
 import { eventually } from "../support/Eventually.ts"
 import { givenTenant } from "../support/Scenario.ts"
 
@@ -19,10 +20,7 @@ const dmn = (tag: string, dish: string) =>
 </definitions>`
 
 const process = (tag: string) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="dinner-${tag}" isExecutable="true">
+  definitions(`<bpmn:process id="dinner-${tag}" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="decide" />
     <bpmn:businessRuleTask id="decide">
@@ -34,8 +32,7 @@ const process = (tag: string) =>
     <bpmn:userTask id="wait"><bpmn:extensionElements><zeebe:userTask /></bpmn:extensionElements></bpmn:userTask>
     <bpmn:sequenceFlow id="f3" sourceRef="wait" targetRef="end" />
     <bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 
 describe("decision version tags", () => {
   it("bind a business rule task to the version deployed with the tag", async () => {

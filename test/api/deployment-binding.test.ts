@@ -3,21 +3,21 @@
 // and a deployment that lacks the resource it binds to is refused at deploy (Zeebe: "Expected to find process with id
 // '...' in current deployment"), naming the element and the missing id.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../support/BpmnXml.ts"
 import { eventually } from "../support/Eventually.ts"
 import { type Caller, givenTenant } from "../support/Scenario.ts"
 
 const bpmn = (id: string, body: string) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d-${id}" targetNamespace="t">
-  <bpmn:process id="${id}" isExecutable="true">
+  definitions(
+    `<bpmn:process id="${id}" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="step" />
     ${body}
     <bpmn:sequenceFlow id="f2" sourceRef="step" targetRef="end" />
     <bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`,
+    { id: `d-${id}` }
+  )
 
 const child = (jobType: string) =>
   bpmn(

@@ -1,5 +1,6 @@
 // Deployments: BPMN XML or JSON graph, versioned per process key, validated with every problem listed.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../support/BpmnXml.ts"
 import { fixture, givenTenant } from "../support/Scenario.ts"
 
 const jsonProcess = (key: string) => ({
@@ -83,9 +84,7 @@ describe("deployments", () => {
 
   it("refuses listeners and non-latest bindings by element and name instead of running without them", async () => {
     const owner = await (await givenTenant()).owner()
-    const xml = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="listened" isExecutable="true">
+    const xml = definitions(`<bpmn:process id="listened" isExecutable="true">
     <bpmn:startEvent id="s" />
     <bpmn:userTask id="work"><bpmn:extensionElements><zeebe:userTask />
       <zeebe:taskListeners><zeebe:taskListener eventType="escalating" type="audit" /></zeebe:taskListeners>
@@ -93,8 +92,7 @@ describe("deployments", () => {
     <bpmn:endEvent id="e" />
     <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="work" />
     <bpmn:sequenceFlow id="f2" sourceRef="work" targetRef="e" />
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
     const body = (await owner.call("POST", "/deployments", { rawBody: xml, contentType: "application/xml" })).fails(
       400,
       "VALIDATION_ERROR"

@@ -1,13 +1,11 @@
 // Execution listeners on the process itself over HTTP (Camunda 8.6+): start listeners run, as jobs of their types and
 // in order, before the start event; end listeners after the last element, before the instance completes.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../support/BpmnXml.ts"
 import { givenTenant } from "../support/Scenario.ts"
 
 const model = (processId: string) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="${processId}" isExecutable="true">
+  definitions(`<bpmn:process id="${processId}" isExecutable="true">
     <bpmn:extensionElements>
       <zeebe:executionListeners>
         <zeebe:executionListener eventType="start" type="${processId}-open" retries="1" />
@@ -22,8 +20,7 @@ const model = (processId: string) =>
     </bpmn:serviceTask>
     <bpmn:sequenceFlow id="f2" sourceRef="charge" targetRef="end" />
     <bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 
 describe("execution listeners on the process", () => {
   it("run start listeners in order before the start event, end listeners before the instance completes", async () => {

@@ -1,11 +1,9 @@
 // Execution listeners over HTTP: a listener is a job of its type; the element waits for it, and its variables count.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../support/BpmnXml.ts"
 import { givenTenant } from "../support/Scenario.ts"
 
-const model = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="listened-order" isExecutable="true">
+const model = definitions(`<bpmn:process id="listened-order" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="charge" />
     <bpmn:serviceTask id="charge">
@@ -19,8 +17,7 @@ const model = `<?xml version="1.0" encoding="UTF-8"?>
     </bpmn:serviceTask>
     <bpmn:sequenceFlow id="f2" sourceRef="charge" targetRef="end" />
     <bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 
 describe("execution listeners", () => {
   it("hold the element until their jobs complete: start before it runs, end before it leaves", async () => {

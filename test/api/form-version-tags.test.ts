@@ -1,13 +1,11 @@
 // A user task's form bound by version tag (zeebe:formDefinition bindingType="versionTag"): GET /tasks/{id}/form serves
 // the latest version of the form carrying that versionTag, not the latest version; none is a 404 naming the tag.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../support/BpmnXml.ts"
 import { givenTenant } from "../support/Scenario.ts"
 
 const process = (tag: string) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="leave-${tag}" isExecutable="true">
+  definitions(`<bpmn:process id="leave-${tag}" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="fill" />
     <bpmn:userTask id="fill">
@@ -18,8 +16,7 @@ const process = (tag: string) =>
     </bpmn:userTask>
     <bpmn:sequenceFlow id="f2" sourceRef="fill" targetRef="end" />
     <bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 
 describe("form version tags", () => {
   it("serve the form version carrying the task's tag", async () => {

@@ -4,11 +4,9 @@
 import { describe, expect, it } from "vitest"
 import { compileDraft } from "../../src/bpmn/CompileGraph.ts"
 import { readBpmnXml } from "../../src/bpmn/ReadBpmnXml.ts"
+import { definitions } from "../support/BpmnXml.ts"
 
-const model = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="p" isExecutable="true">
+const model = definitions(`<bpmn:process id="p" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="split" />
     <bpmn:parallelGateway id="split" />
@@ -19,8 +17,7 @@ const model = `<?xml version="1.0" encoding="UTF-8"?>
     </bpmn:serviceTask>
     <bpmn:association id="a" associationDirection="One" sourceRef="split-comp" targetRef="undo" />
     <bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 
 describe("compensation boundary events", () => {
   it("are refused at deploy on an element that is no activity", async () => {

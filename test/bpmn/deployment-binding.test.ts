@@ -4,12 +4,10 @@ import { describe, expect, it } from "vitest"
 import { deploymentBindingProblems } from "../../src/bpmn/DeploymentBinding.ts"
 import { readBpmnXml } from "../../src/bpmn/ReadBpmnXml.ts"
 import { writeBpmnXml } from "../../src/bpmn/WriteBpmnXml.ts"
+import { definitions } from "../support/BpmnXml.ts"
 import { compileXml, graphOfXml } from "../support/Graphs.ts"
 
-const model = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="order" isExecutable="true">
+const model = definitions(`<bpmn:process id="order" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="sub" />
     <bpmn:subProcess id="sub">
@@ -34,8 +32,7 @@ const model = `<?xml version="1.0" encoding="UTF-8"?>
       <zeebe:formDefinition formId="leave-form" bindingType="deployment" /></bpmn:extensionElements></bpmn:userTask>
     <bpmn:sequenceFlow id="f5" sourceRef="fill" targetRef="end" />
     <bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 
 const none = new Set<string>()
 

@@ -3,16 +3,14 @@
 import { describe, expect, it } from "vitest"
 import { compileDraft } from "../../src/bpmn/CompileGraph.ts"
 import { readBpmnXml } from "../../src/bpmn/ReadBpmnXml.ts"
+import { definitions } from "../support/BpmnXml.ts"
 
 const model = (attribute: string, target: string) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="p" isExecutable="true">
+  definitions(`<bpmn:process id="p" isExecutable="true">
     <bpmn:startEvent id="s"><bpmn:extensionElements><zeebe:properties><zeebe:property name="example" value="${attribute}"/></zeebe:properties></bpmn:extensionElements></bpmn:startEvent>
     <bpmn:endEvent id="e"/>
     <bpmn:sequenceFlow id="f" sourceRef="s" targetRef="${target}"/>
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 
 describe("reading BPMN XML", () => {
   it("accepts an attribute value of 140 KB inside the document limit", async () => {

@@ -2,11 +2,10 @@
 import { describe, expect, it } from "vitest"
 import { compileDraft } from "../../src/bpmn/CompileGraph.ts"
 import { readBpmnXml } from "../../src/bpmn/ReadBpmnXml.ts"
+import { definitions } from "../support/BpmnXml.ts"
 
 const model = (processExtensions: string, taskXml: string) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="p" isExecutable="true">
+  definitions(`<bpmn:process id="p" isExecutable="true">
     <bpmn:extensionElements>${processExtensions}</bpmn:extensionElements>
     <bpmn:startEvent id="s" />
     <bpmn:subProcess id="sub">
@@ -15,8 +14,7 @@ const model = (processExtensions: string, taskXml: string) =>
       <bpmn:sequenceFlow id="sf" sourceRef="sub-s" targetRef="t" />
     </bpmn:subProcess>
     <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="sub" />
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 
 /** What reading refuses, or else what compiling refuses (a model is refused by one or the other). */
 const problemsOf = async (xml: string) => {

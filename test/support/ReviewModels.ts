@@ -1,5 +1,7 @@
 // The BPMN the user task listener tests share: start -> user task "review" -> end, the task carrying the given
 // extension elements (listeners, an assignment), and whatever else a test adds to the process (a boundary event...).
+import { definitions } from "./BpmnXml.ts"
+
 export const reviewModel = (
   options: {
     /** zeebe:* elements inside the user task's extensionElements, besides zeebe:userTask. */
@@ -11,10 +13,7 @@ export const reviewModel = (
     readonly definitions?: string
   }
 ) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  ${options.definitions ?? ""}
+  definitions(`${options.definitions ?? ""}
   <bpmn:process id="${options.processId ?? "p"}" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="review" />
@@ -24,8 +23,7 @@ export const reviewModel = (
     <bpmn:sequenceFlow id="f2" sourceRef="review" targetRef="end" />
     <bpmn:endEvent id="end" />
     ${options.extra ?? ""}
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 
 /** The task's listeners, as zeebe:taskListeners. */
 export const taskListeners = (listeners: string) => `<zeebe:taskListeners>${listeners}</zeebe:taskListeners>`

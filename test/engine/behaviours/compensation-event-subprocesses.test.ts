@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest"
 import { execute } from "../../../src/engine/Execute.ts"
 import { MAX_COMPENSABLE } from "../../../src/engine/InstanceState.ts"
+import { definitions } from "../../support/BpmnXml.ts"
 import { compensated, xmlServiceTask } from "../../support/CompensationModels.ts"
 import { scenario } from "../../support/EngineScenario.ts"
 import { compileXml as compile, graphOfXml as graphOf } from "../../support/Graphs.ts"
@@ -25,10 +26,7 @@ const innerThrow = (activityRef?: string) =>
 
 /** start -> booking (flight -> hotel; its local bookingRef) -> car -> undo (compensation throw) -> end. */
 const model = (options: { esp?: string; throwEvent?: string; extra?: string; bookingExtra?: string } = {}) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="trip" isExecutable="true">
+  definitions(`<bpmn:process id="trip" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="booking" />
     <bpmn:subProcess id="booking" ${options.bookingExtra ?? ""}>
@@ -52,8 +50,7 @@ const model = (options: { esp?: string; throwEvent?: string; extra?: string; boo
   }
     <bpmn:sequenceFlow id="f4" sourceRef="undo" targetRef="end" /><bpmn:endEvent id="end" />
     ${options.extra ?? ""}
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 
 const problemsOf = async (xml: string) => {
   const compiled = await compile(xml)

@@ -3,6 +3,7 @@
 // is recorded with the variables it saw (its inputElement and loopCounter included) and undone on its own, in reverse
 // order of completion; inner instances that did not complete are not undone.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../../support/BpmnXml.ts"
 import { scenario } from "../../support/EngineScenario.ts"
 import { graphOfXml as graphOf } from "../../support/Graphs.ts"
 
@@ -15,10 +16,7 @@ const loop = (sequential: boolean) =>
   </bpmn:multiInstanceLoopCharacteristics>`
 
 const model = (activity: string, throwEvent = "") =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="booking" isExecutable="true">
+  definitions(`<bpmn:process id="booking" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="book" />
     ${activity}
@@ -31,8 +29,7 @@ const model = (activity: string, throwEvent = "") =>
     `<bpmn:intermediateThrowEvent id="undo"><bpmn:compensateEventDefinition /></bpmn:intermediateThrowEvent>`
   }
     <bpmn:sequenceFlow id="f3" sourceRef="undo" targetRef="end" /><bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 
 type Scenario = ReturnType<typeof scenario>
 const complete = (s: Scenario, node: string, pick: (variables: Record<string, unknown>) => boolean = () => true) => {

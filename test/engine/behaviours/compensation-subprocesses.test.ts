@@ -4,16 +4,14 @@
 import { describe, expect, it } from "vitest"
 import { execute } from "../../../src/engine/Execute.ts"
 import { MAX_COMPENSABLE } from "../../../src/engine/InstanceState.ts"
+import { definitions } from "../../support/BpmnXml.ts"
 import { compensated, xmlServiceTask } from "../../support/CompensationModels.ts"
 import { scenario } from "../../support/EngineScenario.ts"
 import { compileXml as compile, graphOfXml as graphOf } from "../../support/Graphs.ts"
 
 /** start -> booking (subprocess: flight -> hotel) -> car -> throw event -> end; `extra` goes at process level. */
 const model = (throwEvent: string, extra = "") =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="trip" isExecutable="true">
+  definitions(`<bpmn:process id="trip" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="booking" />
     <bpmn:subProcess id="booking">
@@ -31,8 +29,7 @@ const model = (throwEvent: string, extra = "") =>
     ${throwEvent}
     <bpmn:sequenceFlow id="f4" sourceRef="undo" targetRef="end" /><bpmn:endEvent id="end" />
     ${extra}
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 const throwAll =
   `<bpmn:intermediateThrowEvent id="undo"><bpmn:compensateEventDefinition /></bpmn:intermediateThrowEvent>`
 const throwFor = (activity: string) =>

@@ -2,15 +2,13 @@
 // activities with a compensation handler are undone by a compensation throw event, in reverse order of completion,
 // each handler seeing the variables its activity had; an activity is undone once.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../../support/BpmnXml.ts"
 import { compensated } from "../../support/CompensationModels.ts"
 import { scenario } from "../../support/EngineScenario.ts"
 import { compileXml as compile, graphOfXml as graphOf } from "../../support/Graphs.ts"
 
 const model = (throwEvent: string) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="booking" isExecutable="true">
+  definitions(`<bpmn:process id="booking" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="flight" />
     ${compensated("flight")}
@@ -18,8 +16,7 @@ const model = (throwEvent: string) =>
     ${compensated("hotel")}
     <bpmn:sequenceFlow id="f3" sourceRef="hotel" targetRef="undo" />
     ${throwEvent}
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 
 const throwAll =
   `<bpmn:intermediateThrowEvent id="undo"><bpmn:compensateEventDefinition /></bpmn:intermediateThrowEvent>

@@ -1,6 +1,7 @@
 // Unit tests of the pure core: execution listeners (zeebe:executionListeners), read from BPMN XML. Start listeners
 // run in order before the element, end listeners after it and before it leaves; each is a job the token waits for.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../../support/BpmnXml.ts"
 import { scenario } from "../../support/EngineScenario.ts"
 import { compileXml as compile, graphOfXml as graphOf } from "../../support/Graphs.ts"
 
@@ -9,12 +10,7 @@ const listeners = (...list: Array<[string, string]>) =>
     list.map(([eventType, type]) => `<zeebe:executionListener eventType="${eventType}" type="${type}" />`).join("")
   }</zeebe:executionListeners>`
 
-const model = (body: string) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="listened" isExecutable="true">${body}</bpmn:process>
-</bpmn:definitions>`
+const model = (body: string) => definitions(`<bpmn:process id="listened" isExecutable="true">${body}</bpmn:process>`)
 
 type Scenario = ReturnType<typeof scenario>
 const jobs = (s: Scenario) => s.events.flatMap((e) => (e.type === "JobCreated" ? [`${e.nodeId}:${e.jobType}`] : []))

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest"
 import { compileDraft } from "../../../src/bpmn/CompileGraph.ts"
 import { execute } from "../../../src/engine/Execute.ts"
+import { definitions } from "../../support/BpmnXml.ts"
 import { scenario } from "../../support/EngineScenario.ts"
 import { compileXml as compile, graphOfXml as graphOf } from "../../support/Graphs.ts"
 
@@ -13,10 +14,7 @@ const listeners = (...list: Array<[string, string]>) =>
   }</zeebe:executionListeners>`
 
 const model = (processListeners: string, body?: string) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:message id="m" name="go" />
+  definitions(`<bpmn:message id="m" name="go" />
   <bpmn:process id="listened" isExecutable="true">
     <bpmn:extensionElements>${processListeners}</bpmn:extensionElements>
     ${
@@ -29,8 +27,7 @@ const model = (processListeners: string, body?: string) =>
     <bpmn:sequenceFlow id="f2" sourceRef="work" targetRef="end" />
     <bpmn:endEvent id="end" />`
   }
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 
 type Scenario = ReturnType<typeof scenario>
 const jobs = (s: Scenario) => s.events.flatMap((e) => (e.type === "JobCreated" ? [`${e.nodeId}:${e.jobType}`] : []))

@@ -2,6 +2,7 @@
 // The task is canceled at once and the instance goes on; the listener jobs follow, held by a token in the nearest
 // scope still running (which waits for them). When the instance itself is canceled, they do not run.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../../support/BpmnXml.ts"
 import { expectOk as ok, scenario } from "../../support/EngineScenario.ts"
 import { graphOfXml as graphOf } from "../../support/Graphs.ts"
 
@@ -18,18 +19,14 @@ const timer = (attachedTo: string) =>
   <bpmn:sequenceFlow id="f5" sourceRef="escalate" targetRef="end2" /><bpmn:endEvent id="end2" />`
 
 const model = (body: string, extra = "") =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="p" isExecutable="true">
+  definitions(`<bpmn:process id="p" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="work" />
     ${body}
     <bpmn:sequenceFlow id="f2" sourceRef="work" targetRef="end" />
     <bpmn:endEvent id="end" />
     ${extra}
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 const plain = model(userTask.replace(`id="review"`, `id="work"`), timer("work"))
 const nested = model(
   `<bpmn:subProcess id="work"><bpmn:startEvent id="s-start" /><bpmn:sequenceFlow id="s1" sourceRef="s-start" targetRef="review" />

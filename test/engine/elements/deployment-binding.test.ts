@@ -1,21 +1,18 @@
 // Unit tests of the pure core: bindingType="deployment" travels with what the instance asks of the outside — the
 // called process, the decision and the task's form — so the host resolves each within the caller's deployment.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../../support/BpmnXml.ts"
 import { scenario } from "../../support/EngineScenario.ts"
 import { graphOfXml } from "../../support/Graphs.ts"
 
 const model = (element: string) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="p" isExecutable="true">
+  definitions(`<bpmn:process id="p" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="step" />
     ${element}
     <bpmn:sequenceFlow id="f2" sourceRef="step" targetRef="end" />
     <bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`)
 
 describe("bindingType deployment", () => {
   it("a call activity asks for its child with the binding", async () => {

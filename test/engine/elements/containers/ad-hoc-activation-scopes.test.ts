@@ -2,14 +2,12 @@
 // 8.8's inner instances): the worker's variables for it are that scope's locals, a variable it already has stays
 // there, the output element is read in it, and an error boundary of the subprocess still catches for the subprocess.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../../../support/BpmnXml.ts"
 import { expectOk as ok, scenario } from "../../../support/EngineScenario.ts"
 import { graphOfXml as graphOf } from "../../../support/Graphs.ts"
 
 const model = (adHoc: string, extra = "") =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="agent" isExecutable="true">
+  definitions(`<bpmn:process id="agent" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="tools" />
     <bpmn:adHocSubProcess id="tools">
@@ -25,8 +23,7 @@ const model = (adHoc: string, extra = "") =>
     <bpmn:sequenceFlow id="f3" sourceRef="after" targetRef="end" />
     <bpmn:endEvent id="end" />
   </bpmn:process>
-  <bpmn:error id="failed" errorCode="FAILED" />
-</bpmn:definitions>`
+  <bpmn:error id="failed" errorCode="FAILED" />`)
 
 type Scenario = ReturnType<typeof scenario>
 const jobsAt = (s: Scenario, node: string) => s.waiting("job").filter((j) => j.node === node)

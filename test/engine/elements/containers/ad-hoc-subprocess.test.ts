@@ -2,15 +2,13 @@
 // them: elements activated by activeElementsCollection, completion by condition or when no path is left,
 // cancelRemainingInstances, the output collection, incidents for bad collections, and deploy-time checks.
 import { describe, expect, it } from "vitest"
+import { definitions } from "../../../support/BpmnXml.ts"
 import { scenario } from "../../../support/EngineScenario.ts"
 import { compileXml as compile, graphOfXml as graphOf } from "../../../support/Graphs.ts"
 
 const model = (adHoc: string, inner: string, attributes = "") =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
-  xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
-  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="d" targetNamespace="t">
-  <bpmn:process id="agent" isExecutable="true">
+  definitions(
+    `<bpmn:process id="agent" isExecutable="true">
     <bpmn:startEvent id="start" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="tools" />
     <bpmn:adHocSubProcess id="tools" ${attributes}>
@@ -21,8 +19,9 @@ const model = (adHoc: string, inner: string, attributes = "") =>
     <bpmn:serviceTask id="after"><bpmn:extensionElements><zeebe:taskDefinition type="after" /></bpmn:extensionElements></bpmn:serviceTask>
     <bpmn:sequenceFlow id="f3" sourceRef="after" targetRef="end" />
     <bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`
+  </bpmn:process>`,
+    { xsi: true }
+  )
 
 const task = (id: string, output = "") =>
   `<bpmn:serviceTask id="${id}"><bpmn:extensionElements><zeebe:taskDefinition type="${id}" />${output}</bpmn:extensionElements></bpmn:serviceTask>`
