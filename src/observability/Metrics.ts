@@ -84,19 +84,25 @@ const loopGauges = {
 /** The process's memory and event loop delay, read at a scrape (the delay's histogram starts again after it). */
 export const recordProcess: Effect.Effect<void> = Effect.suspend(() => {
   const usage = process.memoryUsage()
-  // Node measures the time between its sampling timer's runs: the delay is what exceeds the sampling interval.
+  // Node measures the time between its sampling timer's runs: the delay is what exceeds the sampling interval. Read
+  // before the histogram starts again.
+  const sampled = loopDelay.count > 0
   const seconds = (nanoseconds: number) =>
-    loopDelay.count === 0 || !Number.isFinite(nanoseconds) ? 0 : Math.max(0, nanoseconds / 1e9 - LOOP_SAMPLE_MS / 1e3)
-  const delays = { p50: loopDelay.percentile(50), p99: loopDelay.percentile(99), max: loopDelay.max }
+    !sampled || !Number.isFinite(nanoseconds) ? 0 : Math.max(0, nanoseconds / 1e9 - LOOP_SAMPLE_MS / 1e3)
+  const delays = {
+    p50: seconds(loopDelay.percentile(50)),
+    p99: seconds(loopDelay.percentile(99)),
+    max: seconds(loopDelay.max)
+  }
   loopDelay.reset()
   return Effect.all([
     Metric.update(memoryGauges.rss, usage.rss),
     Metric.update(memoryGauges.heapTotal, usage.heapTotal),
     Metric.update(memoryGauges.heapUsed, usage.heapUsed),
     Metric.update(memoryGauges.external, usage.external),
-    Metric.update(loopGauges.p50, seconds(delays.p50)),
-    Metric.update(loopGauges.p99, seconds(delays.p99)),
-    Metric.update(loopGauges.max, seconds(delays.max))
+    Metric.update(loopGauges.p50, delays.p50),
+    Metric.update(loopGauges.p99, delays.p99),
+    Metric.update(loopGauges.max, delays.max)
   ], { discard: true })
 })
 
