@@ -62,19 +62,20 @@ export const postgresCpuMillis = (): number => {
 
 /** One gauge's value from the service's /metrics text. */
 const gaugeOf = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? 0)
-const scrape = async (base: string, token: string) =>
+/** The service's /metrics text (Prometheus' format). */
+export const metricsText = async (base: string, token: string) =>
   (await fetch(`${base.replace("/api/v1", "")}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text()
 
 /** The event loop's delay p99 and longest (ms) since the previous scrape: each call starts a new window. */
 export const loopDelayOf = async (base: string, token: string) => {
-  const text = await scrape(base, token)
+  const text = await metricsText(base, token)
   const ms = (name: string) => Math.round(gaugeOf(text, name) * 10_000) / 10
   return { p99: ms("nodejs_eventloop_lag_p99_seconds"), max: ms("nodejs_eventloop_lag_max_seconds") }
 }
 
 /** The service's V8 heap (used / reserved) and memory outside it, in MB, from its /metrics. */
 export const heapOf = async (base: string, token: string) => {
-  const text = await scrape(base, token)
+  const text = await metricsText(base, token)
   const mb = (name: string) => Math.round(gaugeOf(text, name) / 1048576)
   return {
     used: mb("nodejs_heap_size_used_bytes"),

@@ -5,7 +5,14 @@
 //   COUNT=2000 CONCURRENCY=16 DB=postgres|pglite npm run bench:cost
 //   CPU_PROF=<dir> also writes the service's CPU profile there (node --cpu-prof)
 import { readFileSync } from "node:fs"
-import { cpuMillisOf, onFreshDatabase, postgresCpuMillis, signedIn, startService } from "./ServiceUnderTest.ts"
+import {
+  cpuMillisOf,
+  metricsText,
+  onFreshDatabase,
+  postgresCpuMillis,
+  signedIn,
+  startService
+} from "./ServiceUnderTest.ts"
 
 const COUNT = Number(process.env["COUNT"] ?? 2000)
 const CONCURRENCY = Number(process.env["CONCURRENCY"] ?? 16)
@@ -56,9 +63,7 @@ const run = async (env: Record<string, string>) => {
   const pid = service.child.pid!
   try {
     const { call, token } = await signedIn(service.base)
-    metrics = () =>
-      fetch(`${service.base.replace("/api/v1", "")}/metrics`, { headers: { authorization: `Bearer ${token}` } })
-        .then((response) => response.text())
+    metrics = () => metricsText(service.base, token)
     const oneTask = await call("POST", "/deployments", serviceTask, "application/xml")
     const noTask = await call("POST", "/deployments", straight)
     const some = await call("POST", "/process-instances", { deploymentId: noTask.id })

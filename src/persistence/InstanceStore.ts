@@ -185,29 +185,25 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
           // and answers as a duplicate.
           const inserted = created.length === 0 ?
             [] :
-            yield* sql`${
-              insertFromRecordSet(
-                sql,
-                types,
-                "process_instances",
-                created.map(createdRow),
-                "ON CONFLICT (id) DO NOTHING RETURNING id"
-              )
-            }`
+            yield* insertFromRecordSet(
+              sql,
+              types,
+              "process_instances",
+              created.map(createdRow),
+              "ON CONFLICT (id) DO NOTHING RETURNING id"
+            )
           if (inserted.length < created.length) {
             if (batch.length === 1) return [undefined]
             return yield* Effect.die(new Error("an instance of the batch exists already"))
           }
           // Claiming the command ids before any other write makes a duplicate delivery write nothing (and costs no extra lookup).
-          const claimed = yield* sql`${
-            insertFromRecordSet(
-              sql,
-              types,
-              "instance_commands",
-              batch.map(commandRow),
-              "ON CONFLICT DO NOTHING RETURNING command_id"
-            )
-          }`
+          const claimed = yield* insertFromRecordSet(
+            sql,
+            types,
+            "instance_commands",
+            batch.map(commandRow),
+            "ON CONFLICT DO NOTHING RETURNING command_id"
+          )
           if (claimed.length < batch.length) {
             if (batch.length === 1) return [undefined]
             return yield* Effect.die(new Error("a command of the batch was applied before"))

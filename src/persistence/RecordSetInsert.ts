@@ -72,7 +72,7 @@ const insertText = (types: ColumnTypes, table: string, columns: ReadonlyArray<st
 /**
  * `INSERT INTO table (columns) SELECT ... FROM jsonb_to_recordset($rows)`, for rows that all have the same columns
  * (the caller groups them so). `suffix` follows it (ON CONFLICT ..., RETURNING ...). Fails as a defect when a column
- * is not in the catalog: a programming error, never input.
+ * is not in the catalog: a programming error, never input. It runs as it is, or stands as a part of a larger statement.
  */
 export const insertFromRecordSet = (
   sql: SqlClient.SqlClient,
@@ -80,7 +80,7 @@ export const insertFromRecordSet = (
   table: string,
   rows: ReadonlyArray<Record<string, unknown>>,
   suffix = ""
-): Statement.Fragment => {
+): Statement.Statement<Record<string, unknown>> => {
   const text = insertText(types, table, Object.keys(rows[0] ?? {}))
   return sql`INSERT INTO ${sql.literal(text.into)} SELECT ${sql.literal(text.select)} FROM jsonb_to_recordset(${
     JSON.stringify(rows)
@@ -108,4 +108,4 @@ export const insertRecordSets = (
   table: string,
   rows: ReadonlyArray<Record<string, unknown>>
 ): Effect.Effect<void, SqlError.SqlError> =>
-  Effect.forEach(byColumns(rows), (group) => sql`${insertFromRecordSet(sql, types, table, group)}`, { discard: true })
+  Effect.forEach(byColumns(rows), (group) => insertFromRecordSet(sql, types, table, group), { discard: true })

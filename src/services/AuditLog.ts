@@ -88,7 +88,7 @@ export class AuditLog extends Context.Service<AuditLog, AuditLogShape>()("flowco
         maxBatch: 500,
         maxInFlight: 2,
         flush: (batch) =>
-          sql`${insertFromRecordSet(sql, types, "audit_events", batch)}`.pipe(
+          insertFromRecordSet(sql, types, "audit_events", batch).pipe(
             Effect.orDie,
             Effect.map(() => batch.map(() => Exit.void))
           )
