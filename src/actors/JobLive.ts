@@ -1,16 +1,17 @@
-// The Job entity: each message reads the job's row, decides, and writes the lease columns or forwards the outcome to
-// the instance's entity (with the job's command ids). It keeps nothing in memory between messages: the row is the
-// truth (the instance's commits close it), and the entity is what puts this job's messages in one line.
+// The Job entity (protocol in Job.ts): each message reads the job's row, decides, and writes the job's columns or
+// forwards the outcome to the instance's entity (with the job's command ids). It keeps nothing in memory between
+// messages: the row is the truth (the instance's commits close it), and the entity is what puts this job's messages
+// in one line. Leases and completions do not pass through it (see Job.ts).
 import { Duration, Effect, Layer } from "effect"
 import { Entity } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { AppConfig } from "../config.ts"
-import { JobLeases } from "../persistence/JobLeases.ts"
 import { JobReads } from "../persistence/JobReads.ts"
 import { countOf, fromJson, toJson } from "../persistence/SqlValues.ts"
 import { conflict, notFound } from "../schema/ApiErrors.ts"
-import type { AdHocJobResult, RetryPolicy } from "../schema/Work.ts"
+import { ProcessInstanceId } from "../schema/ResourceIds.ts"
+import type { RetryPolicy } from "../schema/Work.ts"
 import { newId } from "../services/Ids.ts"
 import { DEFAULT_LOCK_MS, type JobRow, toJob } from "../services/JobActivation.ts"
 import { JobAvailability } from "../services/JobAvailability.ts"
@@ -19,17 +20,11 @@ import { backoffFor } from "../services/RetryBackoff.ts"
 import { isoOrNull, nowMillis } from "../services/Time.ts"
 import { JobEntity } from "./Job.ts"
 
-/** The engine's job result carries no `type` tag (only an ad-hoc subprocess's job takes one). */
-const withoutType = ({ type: _, ...result }: typeof AdHocJobResult.Type) => result
-
-type LeasedRow = JobRow & { readonly previous_state: string; readonly previous_worker: string | null }
-
 const behaviour = Effect.gen(function*() {
   const jobId = (yield* Entity.CurrentAddress).entityId
   const sql = yield* SqlClient.SqlClient
   const instances = yield* ProcessInstances
   const config = yield* AppConfig
-  const leases = yield* JobLeases
   const reads = yield* JobReads
   const availability = yield* JobAvailability
 
@@ -121,31 +116,39 @@ const behaviour = Effect.gen(function*() {
    * at JOB_TIMEOUT_LIMIT the job is not handed out again but fails into a JOB_TIMEOUTS_EXCEEDED incident naming the
    * count and the workers. Answers whether the job was dead-lettered.
    */
-  const recordExpiry = (tenantId: string, leased: LeasedRow, now: string) =>
+  const recordExpiry = (
+    tenantId: string,
+    leased: {
+      readonly instanceId: ProcessInstanceId
+      readonly previousWorker: string | null
+      readonly retries: number
+      readonly lockExpiries: number
+    },
+    now: string
+  ) =>
     Effect.gen(function*() {
       yield* sql`INSERT INTO job_failures (tenant_id, job_id, attempt, worker, error_message, retries_left, retry_at, failed_at, kind)
-        SELECT ${tenantId}, ${jobId}, (SELECT count(*) + 1 FROM job_failures WHERE job_id = ${jobId}), ${leased.previous_worker},
+        SELECT ${tenantId}, ${jobId}, (SELECT count(*) + 1 FROM job_failures WHERE job_id = ${jobId}), ${leased.previousWorker},
           ${`the lock of worker ${
-        leased.previous_worker ?? "?"
+        leased.previousWorker ?? "?"
       } ran out before it completed, failed or extended the job`},
           ${leased.retries}, NULL, ${now}, 'LOCK_EXPIRED'`.pipe(Effect.orDie)
-      if (Number(leased.lock_expiries) < config.jobTimeoutLimit) return false
+      if (leased.lockExpiries < config.jobTimeoutLimit) return false
       const workers = yield* sql<{ worker: string | null }>`SELECT DISTINCT worker FROM job_failures
         WHERE job_id = ${jobId} AND kind = 'LOCK_EXPIRED' ORDER BY worker`.pipe(Effect.orDie)
       const names = workers.map((w) => w.worker ?? "?").join(", ")
       // Not handed to the worker asking now: the failure is the system's.
       yield* sql`UPDATE jobs SET worker = NULL WHERE id = ${jobId}`.pipe(Effect.orDie)
       const system: Principal = { sub: "system:job-timeouts", tenantId, roles: [], source: "local" }
-      yield* instances.apply(system, leased.instance_id, {
+      yield* instances.apply(system, leased.instanceId, {
         type: "FailJob",
         jobId,
         retries: 0,
-        errorMessage: `job ${jobId} timed out ${
-          Number(leased.lock_expiries)
-        } times (workers: ${names}); its lock ran out each time`,
+        errorMessage:
+          `job ${jobId} timed out ${leased.lockExpiries} times (workers: ${names}); its lock ran out each time`,
         retryAt: null,
         incidentType: "JOB_TIMEOUTS_EXCEEDED"
-      }, `job-timeouts:${jobId}:${Number(leased.lock_expiries)}`).pipe(
+      }, `job-timeouts:${jobId}:${leased.lockExpiries}`).pipe(
         Effect.catchCause((cause) =>
           Effect.logWarning(`job ${jobId} could not be dead-lettered after its timeouts`, cause)
         )
@@ -154,40 +157,13 @@ const behaviour = Effect.gen(function*() {
     })
 
   return JobEntity.of({
-    Lease: ({ payload }) =>
-      Effect.gen(function*() {
-        // The lease is taken only if the row still allows it (the instance may have closed the job or been suspended
-        // since the worker's query saw it); the state it had says whether a lease ran out.
-        const leased = (yield* leases.lease({
-          jobId,
-          tenantId: payload.tenantId,
-          worker: payload.worker,
-          deadline: payload.deadline,
-          now: payload.now
-        })) as LeasedRow | undefined
-        if (leased === undefined) return null
-        if (leased.previous_state === "ACTIVATED" && (yield* recordExpiry(payload.tenantId, leased, payload.now))) {
-          return null
-        }
-        return toJob(leased)
-      }),
-    Complete: ({ payload }) =>
-      Effect.gen(function*() {
-        const job = yield* row(payload.tenantId)
-        if (job.state === "COMPLETED" || job.state === "CANCELED") {
-          return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()} and cannot be completed`)
-        }
-        const reply = yield* instances.apply(asPrincipal(payload), job.instance_id, {
-          type: "CompleteJob",
-          jobId,
-          variables: payload.variables,
-          ...(payload.result === undefined ? {} : { result: withoutType(payload.result) })
-        }, `complete-job:${jobId}`)
-        // The completion changed the row's state and time only: no need to read it again.
-        return reply.committedAt === undefined
-          ? yield* reread(payload.tenantId)
-          : toJob({ ...job, state: "COMPLETED", updated_at: reply.committedAt })
-      }),
+    LeaseExpired: ({ payload }) =>
+      recordExpiry(payload.tenantId, {
+        instanceId: ProcessInstanceId.make(payload.instanceId),
+        previousWorker: payload.previousWorker,
+        retries: payload.retries,
+        lockExpiries: payload.lockExpiries
+      }, payload.now),
     ThrowError: ({ payload }) =>
       Effect.gen(function*() {
         const job = yield* open(payload.tenantId, "no error can be thrown for it")

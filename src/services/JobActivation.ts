@@ -1,12 +1,13 @@
-// Job activation: find up to N jobs of a type that may be leased, ask each job's entity for the lease (the entity
-// counts a lease that ran out, and dead-letters the job at JOB_TIMEOUT_LIMIT), and hand each leased job the variables
-// its instance holds now (engine/JobVariables.ts).
+// Job activation: find up to N jobs of a type that may be leased, lease them with one guarded UPDATE (a lease that
+// replaced one that ran out is recorded by the job's entity, which dead-letters the job at JOB_TIMEOUT_LIMIT), and
+// hand each leased job the variables its instance holds now (engine/JobVariables.ts).
 import { Effect, Metric, Semaphore } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import type { InstanceState } from "../engine/InstanceState.ts"
 import { jobVariablesNow } from "../engine/JobVariables.ts"
 import { jobsActivated } from "../observability/Metrics.ts"
+import type { JobLeasesShape } from "../persistence/JobLeases.ts"
 import { fromJson, pgArray } from "../persistence/SqlValues.ts"
 import { JobId, type ProcessInstanceId } from "../schema/ResourceIds.ts"
 import type { Job } from "../schema/Work.ts"
@@ -69,7 +70,9 @@ export interface ActivationRequest {
   readonly requestTimeout?: number | undefined
 }
 
-export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient) => {
+type LeasedRow = JobRow & { readonly previous_state: string; readonly previous_worker: string | null }
+
+export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, leases: JobLeasesShape) => {
   // Graphs never change for a deployment: parsed once.
   const graphs = new Map<string, ProcessGraph>()
   const graphOf = (deploymentId: string, raw: unknown): ProcessGraph => {
@@ -149,8 +152,10 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient) => 
   }
 
   /**
-   * Each candidate's entity decides whether it is leased (actors/JobLive.ts): another node's worker may have taken
-   * it meanwhile, or the instance closed it. A round that lost jobs that way looks again, a few times at most.
+   * The database decides whether each candidate is leased: the UPDATE's guard (persistence/JobLeases.ts) takes it
+   * only if it is still free, or its lease ran out, and its instance active; another node's worker may have taken it
+   * meanwhile, or the instance closed it. A round that lost jobs that way looks again, a few times at most. A lease
+   * that replaced one that ran out is recorded by the job's entity, which may dead-letter the job instead.
    */
   const lease = (tenantId: string, request: ActivationRequest, nowText: string, deadline: string) =>
     Effect.gen(function*() {
@@ -174,15 +179,13 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient) => 
         const answers = yield* Effect.forEach(
           ids,
           (id) =>
-            sendToEntity(
-              jobs(JobId.make(id)).Lease({
-                tenantId,
-                actor: request.worker,
-                worker: request.worker,
-                deadline,
-                now: nowText
-              })
-            ).pipe(Effect.catch(() => Effect.succeed(null))),
+            Effect.flatMap(
+              leases.lease({ jobId: id, tenantId, worker: request.worker, deadline, now: nowText }),
+              (row) =>
+                row === undefined
+                  ? Effect.succeed(null)
+                  : afterLease(tenantId, request.worker, nowText, row as unknown as LeasedRow)
+            ),
           { concurrency: "unbounded" }
         ).pipe(Effect.ensuring(Effect.sync(() => ids.forEach((id) => leasing.delete(id)))))
         const won = answers.filter((job): job is Job => job !== null)
@@ -191,6 +194,26 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient) => 
       }
       return leased
     })
+
+  /** The leased job, or null when the lease replaced one that ran out too often (the job was dead-lettered). */
+  const afterLease = (tenantId: string, worker: string, now: string, leased: LeasedRow): Effect.Effect<Job | null> =>
+    leased.previous_state !== "ACTIVATED" ? Effect.succeed(toJob(leased)) : sendToEntity(
+      jobs(JobId.make(leased.id)).LeaseExpired({
+        tenantId,
+        actor: worker,
+        instanceId: leased.instance_id,
+        previousWorker: leased.previous_worker,
+        retries: Number(leased.retries),
+        lockExpiries: Number(leased.lock_expiries),
+        now
+      })
+    ).pipe(
+      Effect.map((deadLettered) => (deadLettered ? null : toJob(leased))),
+      // The lease stands (the database took it); only the record of the one that ran out is missing.
+      Effect.catchCause((cause) =>
+        Effect.as(Effect.logWarning(`the expired lease of job ${leased.id} was not recorded`, cause), toJob(leased))
+      )
+    )
 
   const activateNow = (tenantId: string, request: ActivationRequest) =>
     Effect.gen(function*() {

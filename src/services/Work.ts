@@ -1,13 +1,16 @@
 // Jobs, human tasks and incidents as workers and people see them. Reads work on the projections of the request's
-// tenant (CurrentTenant); what changes a job goes to the job's entity (actors/Job.ts) with the principal it is given
-// (the connector runtime and batches send them outside a request), which leases it and forwards its outcome to the
-// instance's entity; a task's completion is the caller's (CurrentPrincipal) and goes to the instance's entity. Command
-// ids derived from the job or task make a retried completion apply once.
+// tenant (CurrentTenant). A job is leased by one guarded UPDATE (JobActivation.ts) and its completion goes straight to
+// the instance's entity (JobCompletion.ts); its other changes go to the job's entity (actors/Job.ts) with the
+// principal they are given (the connector runtime and batches send them outside a request), which forwards the
+// outcome to the instance's entity. A task's completion is the caller's (CurrentPrincipal) and goes to the instance's
+// entity. Command ids derived from the job or task make a retried completion apply once.
 import { Clock, Context, Effect, Layer, Metric, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal, type Principal } from "../auth/Principal.ts"
 import { jobsActivated } from "../observability/Metrics.ts"
+import { JobLeases } from "../persistence/JobLeases.ts"
+import { JobReads } from "../persistence/JobReads.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { tenantWhere } from "../persistence/TenantWhere.ts"
 import {
@@ -33,6 +36,7 @@ import {
   toJob
 } from "./JobActivation.ts"
 import { JobAvailability } from "./JobAvailability.ts"
+import { makeJobCompletion } from "./JobCompletion.ts"
 import { JobEntityClient } from "./JobEntityClient.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
 import { queryInstant } from "./QueryInstant.ts"
@@ -137,7 +141,8 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
         })
 
       const jobs = yield* JobEntityClient
-      const { activateNow } = makeJobActivation(sql, jobs)
+      const { activateNow } = makeJobActivation(sql, jobs, yield* JobLeases)
+      const completion = makeJobCompletion(yield* JobReads, instances)
       /** A waiting activation as a taker of pushed jobs (JobAvailability): its worker and lease length. */
       const takerOf = (request: ActivationRequest) => ({
         worker: request.worker,
@@ -185,15 +190,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
               return pushed === undefined ? [] : yield* handedOver(pushed, request)
             }))).pipe(Stream.flattenIterable)
           }),
-        completeJob: (principal, jobId, variables, result) =>
-          sendToEntity(
-            jobs(jobId).Complete({
-              tenantId: principal.tenantId,
-              actor: principal.sub,
-              variables,
-              ...(result === undefined ? {} : { result })
-            })
-          ),
+        completeJob: completion,
         throwError: (principal, jobId, error) =>
           sendToEntity(
             jobs(jobId).ThrowError({ tenantId: principal.tenantId, actor: principal.sub, ...error })
