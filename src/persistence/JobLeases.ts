@@ -1,5 +1,5 @@
-// The lease writes of the job entities (actors/JobLive.ts), group-committed: the leases that jobs' entities take while
-// an earlier write is under way go to the database together, as one UPDATE. Each lease is still decided row by row by
+// The lease writes of job activations (services/JobActivation.ts), group-committed: the leases asked for while an
+// earlier write is under way go to the database together, as one UPDATE. Each lease is still decided row by row by
 // the statement's guard (the job must still be free, or its lease run out; its instance active), so a write batched
 // with others changes nothing about which leases are taken.
 import { Context, Effect, Exit, Layer } from "effect"
