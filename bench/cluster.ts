@@ -34,13 +34,21 @@ const startNode = (databaseUrl: string, port: number) =>
       },
       stdio: ["ignore", "pipe", "pipe"]
     })
+    // Only the last few kilobytes are kept once the node listens (see ServiceUnderTest.startService).
     let output = ""
-    const onData = (chunk: Buffer) => {
+    let listening = false
+    const keep = (chunk: Buffer) => {
       output += chunk.toString()
-      if (/listening on/.test(output)) resolve(child)
+      if (listening && output.length > 16_384) output = output.slice(-8_192)
+    }
+    const onData = (chunk: Buffer) => {
+      keep(chunk)
+      if (listening || !/listening on/.test(output)) return
+      listening = true
+      resolve(child)
     }
     child.stdout!.on("data", onData)
-    child.stderr!.on("data", (chunk: Buffer) => void (output += chunk.toString()))
+    child.stderr!.on("data", keep)
     child.on("exit", (code) => reject(new Error(`node exited with ${code}: ${output}`)))
   })
 
