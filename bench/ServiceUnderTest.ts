@@ -5,6 +5,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
+/** Requests answered 503 with Retry-After (the node at MAX_RESIDENT_ENTITIES) and sent again, in this process. */
+export let busyRetries = 0
+
 export const BENCH_PASSWORD = "bench-password-1"
 
 export const percentile = (sorted: ReadonlyArray<number>, p: number) =>
@@ -104,11 +107,21 @@ export const signedIn = async (base: string) => {
   })).json() as { data: { token: string } }
   const token = login.data.token
   const call = async (method: string, path: string, body?: unknown, contentType = "application/json") => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, "content-type": contentType },
-      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
-    })
+    const send = () =>
+      fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, "content-type": contentType },
+        ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
+      })
+    let response = await send()
+    // A node at its limit of resident entities answers 503 with Retry-After: as a client or load balancer would, wait
+    // and send again (counted: busyRetries).
+    for (let attempt = 0; response.status === 503 && response.headers.has("retry-after") && attempt < 30; attempt++) {
+      busyRetries++
+      await response.arrayBuffer()
+      await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get("retry-after")) * 1000))
+      response = await send()
+    }
     const json = await response.json() as { success: boolean; data: any; message?: string }
     if (!json.success) throw new Error(`${method} ${path}: ${response.status} ${json.message}`)
     return json.data

@@ -9,7 +9,7 @@
 //   WAITING=100000 FEW=1000 PROBE=500 CONCURRENCY=32 DB=postgres|pglite npm run bench:scale
 import { execFileSync } from "node:child_process"
 import { readFileSync } from "node:fs"
-import { heapOf, onFreshDatabase, rssOf, signedIn, startService } from "./ServiceUnderTest.ts"
+import { busyRetries, heapOf, onFreshDatabase, rssOf, signedIn, startService } from "./ServiceUnderTest.ts"
 
 const WAITING = Number(process.env["WAITING"] ?? 100_000)
 const FEW = Number(process.env["FEW"] ?? 1_000)
@@ -102,7 +102,8 @@ const measure = async (env: Record<string, string>) => {
     const rssMany = rssOf(service.child.pid!)
     const heapMany = await heapOf(service.base, token)
     console.log(
-      `\n${WAITING} waiting instances started in ${Math.round(seconds)} s (${Math.round(WAITING / seconds)}/s)`
+      `\n${WAITING} waiting instances started in ${Math.round(seconds)} s (${Math.round(WAITING / seconds)}/s); ` +
+        `${busyRetries} requests answered 503 (MAX_RESIDENT_ENTITIES) and were sent again`
     )
     console.log("| waiting | correlations/s | one-task instances/s | RSS MB | heap used / reserved MB | external MB |")
     console.log("|---|---|---|---|---|---|")
