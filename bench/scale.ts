@@ -16,7 +16,7 @@ const FEW = Number(process.env["FEW"] ?? 1_000)
 const PROBE = Number(process.env["PROBE"] ?? 500)
 const CONCURRENCY = Number(process.env["CONCURRENCY"] ?? 32)
 const DB = (process.env["DB"] ?? "postgres").toLowerCase()
-/** Longer than the service's ENTITY_IDLE_SECONDS (default 10): the waiting instances have left memory. */
+/** Longer than the service's ENTITY_IDLE_SECONDS (default 3): the waiting instances have left memory. */
 const IDLE_WAIT_MS = Number(process.env["IDLE_WAIT_MS"] ?? 12_000)
 const serviceTask = readFileSync(new URL("../test/fixtures/service-task.bpmn", import.meta.url), "utf8")
 

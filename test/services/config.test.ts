@@ -8,6 +8,11 @@ describe("configuration", () => {
     expect(configFromEnv({ HEAP_GROWTH_PERCENT: "40" }).heapGrowthPercent).toBe(40)
   })
 
+  it("lets an idle instance leave memory after 3 seconds unless ENTITY_IDLE_SECONDS says otherwise", () => {
+    expect(configFromEnv({}).entityIdleSeconds).toBe(3)
+    expect(configFromEnv({ ENTITY_IDLE_SECONDS: "30" }).entityIdleSeconds).toBe(30)
+  })
+
   it("refuses a value out of range or not a number, naming the variable", () => {
     for (const bad of ["-1", "1001", "forty", "2.5"]) {
       expect(() => configFromEnv({ HEAP_GROWTH_PERCENT: bad })).toThrow(ConfigError)
