@@ -195,6 +195,9 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
       return leased
     })
 
+  const notRecorded = (leased: LeasedRow, why: unknown) =>
+    Effect.as(Effect.logWarning(`the expired lease of job ${leased.id} was not recorded`, why), toJob(leased))
+
   /** The leased job, or null when the lease replaced one that ran out too often (the job was dead-lettered). */
   const afterLease = (tenantId: string, worker: string, now: string, leased: LeasedRow): Effect.Effect<Job | null> =>
     leased.previous_state !== "ACTIVATED" ? Effect.succeed(toJob(leased)) : sendToEntity(
@@ -209,10 +212,10 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
       })
     ).pipe(
       Effect.map((deadLettered) => (deadLettered ? null : toJob(leased))),
-      // The lease stands (the database took it); only the record of the one that ran out is missing.
-      Effect.catchCause((cause) =>
-        Effect.as(Effect.logWarning(`the expired lease of job ${leased.id} was not recorded`, cause), toJob(leased))
-      )
+      // The lease stands (the database took it); only the record of the one that ran out is missing. (An interrupted
+      // activation stays interrupted.)
+      Effect.catch((error) => notRecorded(leased, error)),
+      Effect.catchDefect((defect) => notRecorded(leased, defect))
     )
 
   const activateNow = (tenantId: string, request: ActivationRequest) =>
