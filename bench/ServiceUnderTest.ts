@@ -13,6 +13,31 @@ export const BENCH_PASSWORD = "bench-password-1"
 export const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
 
+/**
+ * Calls `listening` once the child's output matches `pattern`, and answers its output so far, for an error. Until
+ * then the output is kept whole (and searched); from then on only its last few kilobytes. Searching all of it on every
+ * chunk grew with the run and took CPU from the load this process makes (an access line per request): rates measured
+ * before that fix (session 9) are low.
+ */
+export const whenListening = (child: ChildProcess, pattern: RegExp, listening: (match: RegExpExecArray) => void) => {
+  let output = ""
+  let found = false
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString()
+    if (found) {
+      if (output.length > 16_384) output = output.slice(-8_192)
+      return
+    }
+    const match = pattern.exec(output)
+    if (match === null) return
+    found = true
+    listening(match)
+  }
+  child.stdout!.on("data", onData)
+  child.stderr!.on("data", onData)
+  return () => output
+}
+
 export const startService = (env: Record<string, string>, nodeArgs: ReadonlyArray<string> = []) =>
   new Promise<{ child: ChildProcess; base: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgs, "src/main.ts"], {
@@ -26,26 +51,12 @@ export const startService = (env: Record<string, string>, nodeArgs: ReadonlyArra
       },
       stdio: ["ignore", "pipe", "pipe"]
     })
-    // Until the service listens its output is kept (and searched for the port); from then on only its last few
-    // kilobytes are, for the error if it exits. Searching all of it on every chunk grew with the run and took CPU from
-    // the load this process makes (an access line per request): the rates measured before that fix are low.
-    let output = ""
-    let listening = false
-    const keep = (chunk: Buffer) => {
-      output += chunk.toString()
-      if (listening && output.length > 16_384) output = output.slice(-8_192)
-    }
-    const onData = (chunk: Buffer) => {
-      keep(chunk)
-      if (listening) return
-      const match = /listening on 127\.0\.0\.1:(\d+)/.exec(output)
-      if (match === null) return
-      listening = true
-      resolve({ child, base: `http://127.0.0.1:${match[1]}/api/v1` })
-    }
-    child.stdout!.on("data", onData)
-    child.stderr!.on("data", keep)
-    child.on("exit", (code) => reject(new Error(`service exited with ${code}: ${output}`)))
+    const output = whenListening(
+      child,
+      /listening on 127\.0\.0\.1:(\d+)/,
+      (match) => resolve({ child, base: `http://127.0.0.1:${match[1]}/api/v1` })
+    )
+    child.on("exit", (code) => reject(new Error(`service exited with ${code}: ${output()}`)))
   })
 
 export const rssOf = (pid: number): number => {

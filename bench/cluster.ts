@@ -5,6 +5,7 @@
 //   SECONDS=10 STARTERS=16 WORKERS=4 npm run bench:cluster
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
+import { whenListening } from "./ServiceUnderTest.ts"
 
 const SECONDS = Number(process.env["SECONDS"] ?? 10)
 const STARTERS = Number(process.env["STARTERS"] ?? 16)
@@ -34,22 +35,8 @@ const startNode = (databaseUrl: string, port: number) =>
       },
       stdio: ["ignore", "pipe", "pipe"]
     })
-    // Only the last few kilobytes are kept once the node listens (see ServiceUnderTest.startService).
-    let output = ""
-    let listening = false
-    const keep = (chunk: Buffer) => {
-      output += chunk.toString()
-      if (listening && output.length > 16_384) output = output.slice(-8_192)
-    }
-    const onData = (chunk: Buffer) => {
-      keep(chunk)
-      if (listening || !/listening on/.test(output)) return
-      listening = true
-      resolve(child)
-    }
-    child.stdout!.on("data", onData)
-    child.stderr!.on("data", keep)
-    child.on("exit", (code) => reject(new Error(`node exited with ${code}: ${output}`)))
+    const output = whenListening(child, /listening on/, () => resolve(child))
+    child.on("exit", (code) => reject(new Error(`node exited with ${code}: ${output()}`)))
   })
 
 const run = async (nodeCount: number) => {

@@ -9,11 +9,11 @@ import type { Principal } from "../auth/Principal.ts"
 import { AppConfig } from "../config.ts"
 import { JobReads } from "../persistence/JobReads.ts"
 import { countOf, fromJson, toJson } from "../persistence/SqlValues.ts"
-import { conflict, notFound } from "../schema/ApiErrors.ts"
+import { conflict } from "../schema/ApiErrors.ts"
 import { ProcessInstanceId } from "../schema/ResourceIds.ts"
 import type { RetryPolicy } from "../schema/Work.ts"
 import { newId } from "../services/Ids.ts"
-import { DEFAULT_LOCK_MS, type JobRow, toJob } from "../services/JobActivation.ts"
+import { DEFAULT_LOCK_MS, type JobRow, readJobRow, toJob } from "../services/JobActivation.ts"
 import { JobAvailability } from "../services/JobAvailability.ts"
 import { ProcessInstances } from "../services/ProcessInstances.ts"
 import { backoffFor } from "../services/RetryBackoff.ts"
@@ -35,12 +35,7 @@ const behaviour = Effect.gen(function*() {
     source: "local"
   })
 
-  const row = (tenantId: string) =>
-    Effect.gen(function*() {
-      const found = (yield* reads.read(tenantId, jobId)) as JobRow | undefined
-      if (found === undefined) return yield* notFound("job", jobId)
-      return found
-    })
+  const row = (tenantId: string) => readJobRow(reads, tenantId, jobId)
 
   const open = (tenantId: string, doing: string) =>
     Effect.flatMap(row(tenantId), (job) =>

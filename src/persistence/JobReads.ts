@@ -1,7 +1,7 @@
 // The job rows that completions (services/JobCompletion.ts) and jobs' entities (actors/JobLive.ts: a failure, a
-// heartbeat) start by reading, read together: the reads that arrive while earlier ones are under way go to the database as one SELECT.
-// Each entity still reads only after its own earlier writes finished, so a read batched with others sees what it would
-// see alone.
+// heartbeat) start by reading, read together: the reads that arrive while earlier ones are under way go to the
+// database as one SELECT. Each caller still reads only after its own earlier writes finished, so a read batched with
+// others sees what it would see alone.
 import { Context, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { makeGroupCommit } from "./GroupCommit.ts"

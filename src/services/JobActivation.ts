@@ -8,7 +8,9 @@ import type { InstanceState } from "../engine/InstanceState.ts"
 import { jobVariablesNow } from "../engine/JobVariables.ts"
 import { jobsActivated } from "../observability/Metrics.ts"
 import type { JobLeasesShape } from "../persistence/JobLeases.ts"
+import type { JobReadsShape } from "../persistence/JobReads.ts"
 import { fromJson, pgArray } from "../persistence/SqlValues.ts"
+import { type NotFound, notFound } from "../schema/ApiErrors.ts"
 import { JobId, type ProcessInstanceId } from "../schema/ResourceIds.ts"
 import type { Job } from "../schema/Work.ts"
 import { sendToEntity } from "./EntitySend.ts"
@@ -53,6 +55,13 @@ export const toJob = (row: JobRow): Job => ({
   createdAt: isoFromDb(row.created_at),
   updatedAt: isoFromDb(row.updated_at)
 })
+
+/** The tenant's job row (read with others: JobReads), or 404 when the tenant has no such job. */
+export const readJobRow = (reads: JobReadsShape, tenantId: string, jobId: string): Effect.Effect<JobRow, NotFound> =>
+  Effect.flatMap(
+    reads.read(tenantId, jobId),
+    (found) => found === undefined ? Effect.fail(notFound("job", jobId)) : Effect.succeed(found as unknown as JobRow)
+  )
 
 /** The job with only the variables the worker asked for (`fetchVariable`), or all of them. */
 export const requestedVariables = (job: Job, only: ReadonlyArray<string> | undefined): Job =>

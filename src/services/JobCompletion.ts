@@ -6,22 +6,16 @@
 import { Effect } from "effect"
 import type { Principal } from "../auth/Principal.ts"
 import type { JobReadsShape } from "../persistence/JobReads.ts"
-import { type ClientError, conflict, notFound } from "../schema/ApiErrors.ts"
+import { type ClientError, conflict } from "../schema/ApiErrors.ts"
 import type { JobId } from "../schema/ResourceIds.ts"
 import type { AdHocJobResult, Job } from "../schema/Work.ts"
-import { type JobRow, toJob } from "./JobActivation.ts"
+import { readJobRow, toJob } from "./JobActivation.ts"
 import type { ProcessInstancesShape } from "./ProcessInstances.ts"
 
 /** The engine's job result carries no `type` tag (only an ad-hoc subprocess's job takes one). */
 const withoutType = ({ type: _, ...result }: typeof AdHocJobResult.Type) => result
 
 export const makeJobCompletion = (reads: JobReadsShape, instances: ProcessInstancesShape) => {
-  const row = (tenantId: string, jobId: JobId) =>
-    Effect.flatMap(
-      reads.read(tenantId, jobId),
-      (found) => found === undefined ? Effect.fail(notFound("job", jobId)) : Effect.succeed(found as unknown as JobRow)
-    )
-
   return (
     principal: Principal,
     jobId: JobId,
@@ -29,7 +23,7 @@ export const makeJobCompletion = (reads: JobReadsShape, instances: ProcessInstan
     result: typeof AdHocJobResult.Type | undefined
   ): Effect.Effect<Job, ClientError> =>
     Effect.gen(function*() {
-      const job = yield* row(principal.tenantId, jobId)
+      const job = yield* readJobRow(reads, principal.tenantId, jobId)
       if (job.state === "COMPLETED" || job.state === "CANCELED") {
         return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()} and cannot be completed`)
       }
@@ -44,7 +38,7 @@ export const makeJobCompletion = (reads: JobReadsShape, instances: ProcessInstan
       // with the first's recorded reply (both succeed, as a retry does). A recorded reply without a commit time (one
       // older than that field) is read back.
       return reply.committedAt === undefined
-        ? toJob(yield* row(principal.tenantId, jobId))
+        ? toJob(yield* readJobRow(reads, principal.tenantId, jobId))
         : toJob({ ...job, state: "COMPLETED", updated_at: reply.committedAt })
     })
 }
