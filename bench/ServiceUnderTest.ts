@@ -4,6 +4,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { send } from "./LeanHttp.ts"
 
 /** Requests answered 503 with Retry-After (the node at MAX_RESIDENT_ENTITIES) and sent again, in this process. */
 export let busyRetries = 0
@@ -118,22 +119,26 @@ export const signedIn = async (base: string) => {
   })).json() as { data: { token: string } }
   const token = login.data.token
   const call = async (method: string, path: string, body?: unknown, contentType = "application/json") => {
-    const send = () =>
-      fetch(`${base}${path}`, {
+    const again = () =>
+      send(
+        `${base}${path}`,
         method,
-        headers: { authorization: `Bearer ${token}`, "content-type": contentType },
-        ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
-      })
-    let response = await send()
+        { authorization: `Bearer ${token}`, "content-type": contentType },
+        body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body)
+      )
+    let response = await again()
     // A node at its limit of resident entities answers 503 with Retry-After: as a client or load balancer would, wait
     // and send again (counted: busyRetries).
-    for (let attempt = 0; response.status === 503 && response.headers.has("retry-after") && attempt < 30; attempt++) {
+    for (
+      let attempt = 0;
+      response.status === 503 && response.headers["retry-after"] !== undefined && attempt < 30;
+      attempt++
+    ) {
       busyRetries++
-      await response.arrayBuffer()
-      await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get("retry-after")) * 1000))
-      response = await send()
+      await new Promise((resolve) => setTimeout(resolve, Number(response.headers["retry-after"]) * 1000))
+      response = await again()
     }
-    const json = await response.json() as { success: boolean; data: any; message?: string }
+    const json = JSON.parse(response.text) as { success: boolean; data: any; message?: string }
     if (!json.success) throw new Error(`${method} ${path}: ${response.status} ${json.message}`)
     return json.data
   }

@@ -21,6 +21,7 @@ import { AppConfig } from "../src/config.ts"
 import { DatabaseLive } from "../src/persistence/Database.ts"
 import { testConfig } from "../test/support/TestApp.ts"
 import { publishAtRate, pushAtRate, streamPushAtRate } from "./HalfRate.ts"
+import { send } from "./LeanHttp.ts"
 import {
   BENCH_PASSWORD,
   cpuMillisOf,
@@ -104,12 +105,13 @@ const run = async (
     body?: unknown,
     contentType = "application/json"
   ) => {
-    const response = await fetch(`${service.base}${path}`, {
+    const response = await send(
+      `${service.base}${path}`,
       method,
-      headers: { authorization: `Bearer ${token}`, "content-type": contentType },
-      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
-    })
-    const json = await response.json() as { success: boolean; data: any; message?: string }
+      { authorization: `Bearer ${token}`, "content-type": contentType },
+      body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body)
+    )
+    const json = JSON.parse(response.text) as { success: boolean; data: any; message?: string }
     if (!json.success) throw new Error(`${method} ${path}: ${response.status} ${json.message}`)
     return json.data
   }
