@@ -4,7 +4,7 @@
 //    Idle entities leave memory within seconds, so the send is tried again for a moment; still full, the request
 //    fails with the error, which the edge answers as 503 with Retry-After (see EdgeMiddleware), never a 500.
 //  * the other cluster failures (storage, a shard in transit past the cluster's own retries) are defects.
-import { Effect, Schedule } from "effect"
+import { Context, Effect, Logger, References, Schedule, Tracer } from "effect"
 import type { ClusterError } from "effect/cluster"
 
 type ClusterFailure =
@@ -32,12 +32,39 @@ export const isEntitiesFull = (error: unknown): boolean => tagOf(error) === "Mai
 const FULL_RETRIES = 20
 const whileFull = Schedule.spaced("100 millis")
 
+// The send runs with only the caller's tracing and logging. effect/cluster hands a message to an entity on this node
+// with its sender's context, and the entity's handler runs in that context merged with the entity's own services (a
+// copy of both maps; a new entity merges once more). From an HTTP handler the sender's context is the request's, ~70
+// services: 30 KB of the ~340 KB a start allocates went into those copies, and the handler saw the request's
+// principal and state, which it must not use. What it needs besides its own services is the trace (the span the
+// message belongs to, the tracer that exports it) and the loggers.
+const carried: ReadonlyArray<Context.Key<any, any>> = [
+  Tracer.ParentSpan,
+  Tracer.Tracer,
+  References.TracerEnabled,
+  Logger.CurrentLoggers,
+  References.MinimumLogLevel,
+  References.CurrentLogAnnotations
+]
+const senderContext = (context: Context.Context<never>): Context.Context<never> => {
+  let lean = Context.empty() as Context.Context<unknown>
+  for (const key of carried) {
+    const value = Context.getOption(context, key)
+    if (value._tag === "Some") lean = Context.add(lean, key, value.value)
+  }
+  return lean as Context.Context<never>
+}
+
 /** Tries a send again while the node has no room for the entity; then its cluster failures become defects. */
-export const sendToEntity = <A, E, R>(
-  effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, Exclude<E, ClusterFailure>, R> =>
+export const sendToEntity = <A, E>(
+  effect: Effect.Effect<A, E>
+): Effect.Effect<A, Exclude<E, ClusterFailure>> =>
   Effect.catchIf(
-    Effect.retry(effect, { while: isEntitiesFull, schedule: whileFull, times: FULL_RETRIES }),
+    Effect.retry(Effect.updateContext(effect, senderContext), {
+      while: isEntitiesFull,
+      schedule: whileFull,
+      times: FULL_RETRIES
+    }),
     isClusterFailure,
     Effect.die
-  ) as Effect.Effect<A, Exclude<E, ClusterFailure>, R>
+  ) as Effect.Effect<A, Exclude<E, ClusterFailure>>
