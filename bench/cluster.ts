@@ -5,6 +5,7 @@
 //   SECONDS=10 STARTERS=16 WORKERS=4 npm run bench:cluster
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
+import { send } from "./LeanHttp.ts"
 import { whenListening } from "./ServiceUnderTest.ts"
 
 const SECONDS = Number(process.env["SECONDS"] ?? 10)
@@ -56,12 +57,13 @@ const run = async (nodeCount: number) => {
     body?: unknown,
     contentType = "application/json"
   ) => {
-    const response = await fetch(`${base()}${path}`, {
+    const response = await send(
+      `${base()}${path}`,
       method,
-      headers: { authorization: `Bearer ${token}`, "content-type": contentType },
-      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
-    })
-    const json = await response.json() as { success: boolean; data: any; message?: string }
+      { authorization: `Bearer ${token}`, "content-type": contentType },
+      body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body)
+    )
+    const json = JSON.parse(response.text) as { success: boolean; data: any; message?: string }
     if (!json.success) throw new Error(`${method} ${path}: ${response.status} ${json.message}`)
     return json.data
   }
