@@ -5,6 +5,7 @@
 //   COUNT=2000 CONCURRENCY=16 DB=postgres|pglite npm run bench:cost
 //   CPU_PROF=<dir> also writes the service's CPU profile there (node --cpu-prof)
 import { readFileSync } from "node:fs"
+import { machineSpeedMillis } from "./MachineSpeed.ts"
 import {
   cpuMillisOf,
   metricsText,
@@ -67,7 +68,10 @@ const run = async (env: Record<string, string>) => {
     const oneTask = await call("POST", "/deployments", serviceTask, "application/xml")
     const noTask = await call("POST", "/deployments", straight)
     const some = await call("POST", "/process-instances", { deploymentId: noTask.id })
-    console.log(`\nservice CPU per request, ${COUNT} requests of each kind, ${CONCURRENCY} in flight (${DB})`)
+    console.log(
+      `\nservice CPU per request, ${COUNT} requests of each kind, ${CONCURRENCY} in flight (${DB}); machine speed ` +
+        `${machineSpeedMillis()} ms (bench/MachineSpeed.ts, lower is faster)`
+    )
     console.log("| request | service ms | PostgreSQL ms | requests/s | commands per commit |")
     console.log("|---|---|---|---|---|")
     await measure(pid, "GET /health", () => fetch(`${service.base}/health`).then((r) => r.arrayBuffer()))

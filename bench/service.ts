@@ -22,6 +22,7 @@ import { DatabaseLive } from "../src/persistence/Database.ts"
 import { testConfig } from "../test/support/TestApp.ts"
 import { publishAtRate, pushAtRate, streamPushAtRate } from "./HalfRate.ts"
 import { send } from "./LeanHttp.ts"
+import { machineSpeedMillis } from "./MachineSpeed.ts"
 import {
   BENCH_PASSWORD,
   cpuMillisOf,
@@ -349,6 +350,7 @@ const cpuPer = (from: { service: number; database: number }, pid: number, operat
 const baselineOn = (config: ReturnType<typeof testConfig>) =>
   DatabaseLive.pipe(Layer.provide(AppConfig.layer(config))) as unknown as Layer.Layer<SqlClient.SqlClient, unknown>
 
+const speedAtStart = machineSpeedMillis()
 const rows = []
 if (DB === "both" || DB === "pglite") {
   const dataDir = mkdtempSync(join(tmpdir(), "flowcore-bench-"))
@@ -377,6 +379,11 @@ if (DB === "both" || DB === "postgres") {
   })
 }
 
+const speedAtEnd = machineSpeedMillis()
+console.log(
+  `\nmachine speed (bench/MachineSpeed.ts, lower is faster): ${speedAtStart} ms at the start, ${speedAtEnd} ms at the ` +
+    "end — compare runs only at similar speeds, or as interleaved pairs"
+)
 console.log(
   `\nservice in its own process (node src/main.ts), load over HTTP from another: ${STARTERS} starters + ${WORKERS} workers for ${SECONDS} s; ` +
     `${N} correlations with ${CONCURRENCY} in flight`
