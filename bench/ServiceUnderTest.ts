@@ -110,7 +110,42 @@ export const heapOf = async (base: string, token: string) => {
   }
 }
 
-/** Signs in as the bootstrap admin; `call` answers the success envelope's data or throws with the failure. */
+/**
+ * One API call with a bearer token; answers the success envelope's data or throws with the failure. A node at its
+ * limit of resident entities answers 503 with Retry-After: as a client or load balancer would, this waits and sends
+ * again (counted: busyRetries).
+ */
+export const apiCall = async (
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = "application/json"
+) => {
+  const again = () =>
+    send(
+      `${base}${path}`,
+      method,
+      { authorization: `Bearer ${token}`, "content-type": contentType },
+      body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body)
+    )
+  let response = await again()
+  for (
+    let attempt = 0;
+    response.status === 503 && response.headers["retry-after"] !== undefined && attempt < 30;
+    attempt++
+  ) {
+    busyRetries++
+    await new Promise((resolve) => setTimeout(resolve, Number(response.headers["retry-after"]) * 1000))
+    response = await again()
+  }
+  const json = JSON.parse(response.text) as { success: boolean; data: any; message?: string }
+  if (!json.success) throw new Error(`${method} ${path}: ${response.status} ${json.message}`)
+  return json.data
+}
+
+/** Signs in as the bootstrap admin; `call` is apiCall with that token. */
 export const signedIn = async (base: string) => {
   const login = await (await fetch(`${base}/auth/login`, {
     method: "POST",
@@ -118,30 +153,8 @@ export const signedIn = async (base: string) => {
     body: JSON.stringify({ username: "admin", password: BENCH_PASSWORD })
   })).json() as { data: { token: string } }
   const token = login.data.token
-  const call = async (method: string, path: string, body?: unknown, contentType = "application/json") => {
-    const again = () =>
-      send(
-        `${base}${path}`,
-        method,
-        { authorization: `Bearer ${token}`, "content-type": contentType },
-        body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body)
-      )
-    let response = await again()
-    // A node at its limit of resident entities answers 503 with Retry-After: as a client or load balancer would, wait
-    // and send again (counted: busyRetries).
-    for (
-      let attempt = 0;
-      response.status === 503 && response.headers["retry-after"] !== undefined && attempt < 30;
-      attempt++
-    ) {
-      busyRetries++
-      await new Promise((resolve) => setTimeout(resolve, Number(response.headers["retry-after"]) * 1000))
-      response = await again()
-    }
-    const json = JSON.parse(response.text) as { success: boolean; data: any; message?: string }
-    if (!json.success) throw new Error(`${method} ${path}: ${response.status} ${json.message}`)
-    return json.data
-  }
+  const call = (method: string, path: string, body?: unknown, contentType = "application/json") =>
+    apiCall(base, token, method, path, body, contentType)
   return { token, call }
 }
 

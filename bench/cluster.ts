@@ -5,8 +5,7 @@
 //   SECONDS=10 STARTERS=16 WORKERS=4 npm run bench:cluster
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
-import { send } from "./LeanHttp.ts"
-import { whenListening } from "./ServiceUnderTest.ts"
+import { apiCall, whenListening } from "./ServiceUnderTest.ts"
 
 const SECONDS = Number(process.env["SECONDS"] ?? 10)
 const STARTERS = Number(process.env["STARTERS"] ?? 16)
@@ -50,23 +49,8 @@ const run = async (nodeCount: number) => {
   const nodes = await Promise.all(ports.map((port) => startNode(url.toString(), port)))
   let next = 0
   const base = () => `http://127.0.0.1:${ports[next++ % ports.length]}/api/v1`
-  const call = async (
-    token: string,
-    method: string,
-    path: string,
-    body?: unknown,
-    contentType = "application/json"
-  ) => {
-    const response = await send(
-      `${base()}${path}`,
-      method,
-      { authorization: `Bearer ${token}`, "content-type": contentType },
-      body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body)
-    )
-    const json = JSON.parse(response.text) as { success: boolean; data: any; message?: string }
-    if (!json.success) throw new Error(`${method} ${path}: ${response.status} ${json.message}`)
-    return json.data
-  }
+  const call = (token: string, method: string, path: string, body?: unknown, contentType = "application/json") =>
+    apiCall(base(), token, method, path, body, contentType)
   try {
     const login = await (await fetch(`${base()}/auth/login`, {
       method: "POST",

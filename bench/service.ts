@@ -21,9 +21,9 @@ import { AppConfig } from "../src/config.ts"
 import { DatabaseLive } from "../src/persistence/Database.ts"
 import { testConfig } from "../test/support/TestApp.ts"
 import { publishAtRate, pushAtRate, streamPushAtRate } from "./HalfRate.ts"
-import { send } from "./LeanHttp.ts"
 import { machineSpeedMillis } from "./MachineSpeed.ts"
 import {
+  apiCall,
   BENCH_PASSWORD,
   cpuMillisOf,
   loopDelayOf,
@@ -99,23 +99,8 @@ const run = async (
   baselineLayer: Layer.Layer<SqlClient.SqlClient, unknown>
 ) => {
   const service = await startBenchService(env)
-  const call = async (
-    token: string,
-    method: string,
-    path: string,
-    body?: unknown,
-    contentType = "application/json"
-  ) => {
-    const response = await send(
-      `${service.base}${path}`,
-      method,
-      { authorization: `Bearer ${token}`, "content-type": contentType },
-      body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body)
-    )
-    const json = JSON.parse(response.text) as { success: boolean; data: any; message?: string }
-    if (!json.success) throw new Error(`${method} ${path}: ${response.status} ${json.message}`)
-    return json.data
-  }
+  const call = (token: string, method: string, path: string, body?: unknown, contentType = "application/json") =>
+    apiCall(service.base, token, method, path, body, contentType)
   try {
     const login = await (await fetch(`${service.base}/auth/login`, {
       method: "POST",

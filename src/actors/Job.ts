@@ -4,7 +4,7 @@
 // the instance's entity with the job's command ids, so a redelivery applies once.
 // The two hot writes do not pass through it (a message each, measured at ~0.25 ms of CPU per job under load): a lease is one guarded
 // UPDATE that the database decides (services/JobActivation.ts, persistence/JobLeases.ts), and a completion goes
-// straight to the instance's entity, whose engine refuses a job that is no longer open (services/Work.ts).
+// straight to the instance's entity, whose engine refuses a job that is no longer open (services/JobCompletion.ts).
 import { Schema } from "effect"
 import { Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
