@@ -10,6 +10,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { makeApp } from "../src/App.ts"
 import { configFromEnv } from "../src/config.ts"
+import { apiCall, BENCH_PASSWORD, percentile } from "./ServiceUnderTest.ts"
 
 const N = Number(process.env["N"] ?? 2000)
 const STARTERS = Number(process.env["STARTERS"] ?? 16)
@@ -17,26 +18,9 @@ const WORKERS = Number(process.env["WORKERS"] ?? 4)
 const BATCH = Number(process.env["BATCH"] ?? 32)
 const xml = readFileSync(new URL("../test/fixtures/service-task.bpmn", import.meta.url), "utf8")
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
-
-const call = async (
-  base: string,
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  contentType = "application/json"
-) => {
-  const response = await fetch(`${base}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, "content-type": contentType },
-    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
-  })
-  const json = await response.json() as { success: boolean; data: any; message?: string }
-  if (!json.success) throw new Error(`${method} ${path}: ${response.status} ${json.message}`)
-  return json.data
-}
+/** An API call against the app at `base` (its root): apiCall of ServiceUnderTest.ts. */
+const call = (base: string, token: string, method: string, path: string, body?: unknown, contentType?: string) =>
+  apiCall(`${base}/api/v1`, token, method, path, body, contentType)
 
 const run = async (label: string, env: Record<string, string | undefined>) => {
   const config = {
@@ -46,7 +30,7 @@ const run = async (label: string, env: Record<string, string | undefined>) => {
       PORT: "0",
       HOST: "127.0.0.1",
       LOG_LEVEL: "warn",
-      ADMIN_PASSWORD: "bench-password-1"
+      ADMIN_PASSWORD: BENCH_PASSWORD
     })
   }
   const runtime = ManagedRuntime.make(makeApp(config) as Layer.Layer<any, unknown, never>)
@@ -56,7 +40,7 @@ const run = async (label: string, env: Record<string, string | undefined>) => {
   const login = await (await fetch(`${base}/api/v1/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: "admin", password: "bench-password-1" })
+    body: JSON.stringify({ username: "admin", password: BENCH_PASSWORD })
   })).json() as { data: { token: string } }
   const token = login.data.token
   const deployment = await call(base, token, "POST", "/deployments", xml, "application/xml")
