@@ -637,7 +637,10 @@ describe.skipIf(CHROMIUM === undefined && !IN_CI)("web UI in Chromium", () => {
     await page.getByTestId("form-dialog").getByLabel("Group names").fill(`${clerks}, auditors`)
     await page.getByTestId("form-dialog").getByTestId("confirm").click()
     await page.getByTestId("my-groups").getByText("chosen in this browser").waitFor()
-    expect(await page.getByTestId("my-groups").locator(".badge").allTextContents()).toEqual([clerks, "auditors"])
+    await expect.poll(() => page.getByTestId("my-groups").locator(".badge").allTextContents()).toEqual([
+      clerks,
+      "auditors"
+    ])
   })
 
   it("migrates an instance to a new version: maps a renamed element, shows the API's refusal, then migrates a batch", async () => {
