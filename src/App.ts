@@ -12,7 +12,9 @@ import { ConnectorRunner } from "./actors/ConnectorRunner.ts"
 import { JobLive } from "./actors/JobLive.ts"
 import { OutboxRelay } from "./actors/OutboxRelay.ts"
 import { PlaySessionLive } from "./actors/PlaySessionLive.ts"
+import { InstanceClient } from "./actors/InstanceClient.ts"
 import { ProcessInstanceLive } from "./actors/ProcessInstanceLive.ts"
+import { ResidentInstances } from "./actors/ResidentInstances.ts"
 import { TimerPoller } from "./actors/TimerPoller.ts"
 import { TokenService } from "./auth/TokenService.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
@@ -153,7 +155,10 @@ const EnginesLive = Layer.mergeAll(
   ),
   Layer.provideMerge(DecisionEvaluator.layer),
   Layer.provideMerge(Decisions.layer),
-  Layer.provideMerge(DeploymentStates.layer)
+  Layer.provideMerge(DeploymentStates.layer),
+  // Instances' commands run in this node's copies when it owns their shard, else go to their node as messages.
+  Layer.provideMerge(InstanceClient.layer),
+  Layer.provideMerge(ResidentInstances.layer)
 )
 
 const ServicesLive = EnginesLive.pipe(Layer.provideMerge(AdministrationLive), Layer.provideMerge(CoresLive))

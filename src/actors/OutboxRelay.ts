@@ -10,7 +10,7 @@ import { fromJson } from "../persistence/SqlValues.ts"
 import { DecisionEvaluator } from "../services/DecisionEvaluator.ts"
 import { Signals } from "../services/Signals.ts"
 import { type PendingWork, runPendingWork } from "./ClusterLoop.ts"
-import { ProcessInstance } from "./ProcessInstance.ts"
+import { InstanceClient } from "./InstanceClient.ts"
 
 interface OutboxRow {
   readonly id: string
@@ -27,7 +27,7 @@ export class OutboxRelay extends Context.Service<OutboxRelay, PendingWork>()("fl
     OutboxRelay,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const client = yield* ProcessInstance.client
+      const client = yield* InstanceClient
       const decisions = yield* DecisionEvaluator
       const signals = yield* Signals
 

@@ -61,4 +61,6 @@ export const Execute = Rpc.make("Execute", {
   error: InstanceRejected
 })
 
+export type InstanceCommandPayload = Rpc.Payload<typeof Execute>
+
 export const ProcessInstance = Entity.make("ProcessInstance", [Execute])

@@ -9,7 +9,7 @@ import { derivedId } from "../engine/Execute.ts"
 import { timerLagSeconds } from "../observability/Metrics.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
 import { runClusterLoop } from "./ClusterLoop.ts"
-import { ProcessInstance } from "./ProcessInstance.ts"
+import { InstanceClient } from "./InstanceClient.ts"
 
 export interface TimerPollerShape {
   /** Fires every timer due now (tests call it after moving the clock). */
@@ -21,7 +21,7 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
     TimerPoller,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const client = yield* ProcessInstance.client
+      const client = yield* InstanceClient
       const fireDue = Effect.gen(function*() {
         const now = new Date(yield* Clock.currentTimeMillis).toISOString()
         // Due timers first, by their index; each one's instance and deployment looked up on its own (LATERAL). As a

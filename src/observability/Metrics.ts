@@ -49,7 +49,10 @@ export const requestsInFlight = Metric.gauge("flowcore_http_requests_in_flight",
   description: "requests this node is answering"
 })
 export const activeEntities = Metric.gauge("flowcore_entities_active", {
-  description: "entities resident on this node's runner"
+  description: "entities resident on this node: the cluster's and the process instances in memory"
+})
+export const residentInstances = Metric.gauge("flowcore_instances_resident", {
+  description: "process instances in this node's memory (actors/ResidentInstances.ts)"
 })
 export const timerLagSeconds = Metric.gauge("flowcore_timer_lag_seconds", {
   description: "how late the last timers fired"

@@ -4,10 +4,11 @@ import { Effect, Metric } from "effect"
 import { Sharding } from "effect/cluster"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
+import { ResidentInstances } from "../actors/ResidentInstances.ts"
 import { TokenService } from "../auth/TokenService.ts"
 import { AppConfig } from "../config.ts"
 import { NodeLifecycle } from "../http/NodeLifecycle.ts"
-import { activeEntities, recordProcess, requestsInFlight } from "./Metrics.ts"
+import { activeEntities, recordProcess, requestsInFlight, residentInstances } from "./Metrics.ts"
 
 const refused = (status: 401 | 403, message: string) =>
   HttpServerResponse.jsonUnsafe({
@@ -24,6 +25,7 @@ export const MetricsRoute = HttpRouter.use(Effect.fnUntraced(function*(router) {
   const tokens = yield* TokenService
   const lifecycle = yield* NodeLifecycle
   const sharding = yield* Sharding.Sharding
+  const residents = yield* ResidentInstances
   yield* router.add(
     "GET",
     "/metrics",
@@ -39,7 +41,8 @@ export const MetricsRoute = HttpRouter.use(Effect.fnUntraced(function*(router) {
         }
       }
       yield* Metric.update(requestsInFlight, lifecycle.inFlight)
-      yield* Metric.update(activeEntities, yield* sharding.activeEntityCount)
+      yield* Metric.update(activeEntities, (yield* sharding.activeEntityCount) + residents.count())
+      yield* Metric.update(residentInstances, residents.count())
       yield* recordProcess
       return HttpServerResponse.text(yield* PrometheusMetrics.format(), { contentType: "text/plain; version=0.0.4" })
     })

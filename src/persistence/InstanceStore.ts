@@ -87,6 +87,15 @@ const GRAPH_CACHE_SIZE = 1_000
 /** The tables a batch written as one statement inserts into (their column types are read once). */
 const ONE_STATEMENT_TABLES = ["process_instances", "instance_commands", "instance_events", ...TABLES]
 
+/** A commit found its instance changed by another writer since the copy it came from was loaded: nothing written. */
+export class StaleInstanceWrite extends Error {
+  readonly instanceId: string
+  constructor(instanceId: string) {
+    super(`instance ${instanceId} was changed by another writer`)
+    this.instanceId = instanceId
+  }
+}
+
 export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreShape>()("flowcore/InstanceStore") {
   static readonly layer = Layer.effect(
     InstanceStore,
@@ -213,7 +222,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
             const updated = yield* updateInstances(sql, updates)
             if (updated.length < updates.length) {
               const stale = updates.find((input) => !updated.some((row) => row["id"] === input.instance.id))
-              return yield* Effect.die(new Error(`instance ${stale?.instance.id} was changed by another writer`))
+              return yield* Effect.die(new StaleInstanceWrite(stale?.instance.id ?? "?"))
             }
           }
           const { events, outboxWritten, writes } = gathered ?? gatherBatch(batch)

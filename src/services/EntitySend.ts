@@ -1,19 +1,23 @@
 // What a message to an entity (a process instance's, a job's) may meet in the cluster besides the entity's answer,
 // and what the services make of it:
-//  * MailboxFull — the node holds as many entities as it may (MAX_RESIDENT_ENTITIES) and this one is not among them.
+//  * MailboxFull (the cluster's entities) or ResidentInstancesFull (instances in memory, actors/ResidentInstances.ts)
+//    — the node holds as many as it may (MAX_RESIDENT_ENTITIES) and this one is not among them.
 //    Idle entities leave memory within seconds, so the send is tried again for a moment; still full, the request
 //    fails with the error, which the edge answers as 503 with Retry-After (see EdgeMiddleware), never a 500.
 //  * the other cluster failures (storage, a shard in transit past the cluster's own retries) are defects.
-import { Context, Effect, Logger, References, Schedule, Tracer } from "effect"
+import { Clock, Context, Effect, Logger, References, Schedule, Tracer } from "effect"
 import type { ClusterError } from "effect/cluster"
+import type { ResidentInstancesFull } from "../actors/ResidentInstances.ts"
 
 type ClusterFailure =
+  | ResidentInstancesFull
   | ClusterError.MailboxFull
   | ClusterError.AlreadyProcessingMessage
   | ClusterError.PersistenceError
   | ClusterError.EntityNotAssignedToRunner
 
 const clusterTags: ReadonlySet<string> = new Set([
+  "ResidentInstancesFull",
   "MailboxFull",
   "AlreadyProcessingMessage",
   "PersistenceError",
@@ -26,7 +30,8 @@ const tagOf = (error: unknown): string | undefined =>
 const isClusterFailure = (error: unknown): error is ClusterFailure => clusterTags.has(tagOf(error) ?? "")
 
 /** True for the error of a send that found no room for another resident entity. */
-export const isEntitiesFull = (error: unknown): boolean => tagOf(error) === "MailboxFull"
+export const isEntitiesFull = (error: unknown): boolean =>
+  tagOf(error) === "MailboxFull" || tagOf(error) === "ResidentInstancesFull"
 
 /** About two seconds in all. */
 const FULL_RETRIES = 20
@@ -37,8 +42,10 @@ const whileFull = Schedule.spaced("100 millis")
 // copy of both maps; a new entity merges once more). From an HTTP handler the sender's context is the request's, ~70
 // services: 30 KB of the ~340 KB a start allocates went into those copies, and the handler saw the request's
 // principal and state, which it must not use. What it needs besides its own services is the trace (the span the
-// message belongs to, the tracer that exports it) and the loggers.
+// message belongs to, the tracer that exports it), the loggers and the clock (an instance's command on the node that
+// owns it runs in this context alone: actors/ResidentInstances.ts).
 const carried: ReadonlyArray<Context.Key<any, any>> = [
+  Clock.Clock,
   Tracer.ParentSpan,
   Tracer.Tracer,
   References.TracerEnabled,

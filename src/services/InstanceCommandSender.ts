@@ -2,20 +2,18 @@
 // INVALID_STATE and CONFLICT a 409, a faulty input a 400 naming the field, INTERNAL a defect (500).
 import { Effect } from "effect"
 import type { InstanceRejected, InstanceSnapshot as EntityReply } from "../actors/ProcessInstance.ts"
-import type { ProcessInstance as ProcessInstanceEntity } from "../actors/ProcessInstance.ts"
+import type { InstanceClientShape } from "../actors/InstanceClient.ts"
 import type { Principal } from "../auth/Principal.ts"
 import type { InstanceCommand } from "../engine/InstanceCommands.ts"
 import { type ClientError, conflict, NotFound, type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { ProcessInstanceId } from "../schema/ResourceIds.ts"
 import { sendToEntity } from "./EntitySend.ts"
 
-type EntityClient = Effect.Success<typeof ProcessInstanceEntity.client>
-
 // The core names the faulty field of a rejected command as a value (InstanceRejected.field).
 const rejectedInput = (rejected: InstanceRejected): ValidationError =>
   validationError(rejected.field ?? "command", rejected.message)
 
-export const sendCommand = (client: EntityClient) =>
+export const sendCommand = (client: InstanceClientShape) =>
 (
   principal: Principal,
   id: ProcessInstanceId,

@@ -3,10 +3,8 @@
 // answer. Commands name their principal: correlations, job workers and batches send them outside a request too.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import {
-  type InstanceSnapshot as EntityReply,
-  ProcessInstance as ProcessInstanceEntity
-} from "../actors/ProcessInstance.ts"
+import { InstanceClient } from "../actors/InstanceClient.ts"
+import type { InstanceSnapshot as EntityReply } from "../actors/ProcessInstance.ts"
 import { CurrentTenant, inTenant } from "../auth/CurrentTenant.ts"
 import type { Principal } from "../auth/Principal.ts"
 import type { InstanceCommand } from "../engine/InstanceCommands.ts"
@@ -64,7 +62,7 @@ export class ProcessInstances
     ProcessInstances,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const client = yield* ProcessInstanceEntity.client
+      const client = yield* InstanceClient
       const queries = yield* makeInstanceQueries
       const send = sendCommand(client)
       const migrate = yield* makeInstanceMigration(send)
