@@ -28,7 +28,17 @@ export const send = (
       text: await response.text()
     }))
   }
-  return new Promise((resolve, reject) => {
+  return leanSend(url, method, headers, body, true)
+}
+
+const leanSend = (
+  url: string,
+  method: string,
+  headers: Readonly<Record<string, string>>,
+  body: string | undefined,
+  mayResend: boolean
+): Promise<LeanResponse> =>
+  new Promise((resolve, reject) => {
     const outgoing = request(url, {
       method,
       agent,
@@ -44,7 +54,12 @@ export const send = (
         }))
       incoming.on("error", reject)
     })
-    outgoing.on("error", reject)
+    // A kept-alive socket the server closed for idleness just as this request went out: the server never read the
+    // request, so it is sent again on a fresh socket (Node's documented remedy, `request.reusedSocket`).
+    outgoing.on("error", (error: NodeJS.ErrnoException) =>
+      mayResend && outgoing.reusedSocket && error.code === "ECONNRESET"
+        ? leanSend(url, method, headers, body, false).then(resolve, reject)
+        : reject(error)
+    )
     outgoing.end(body)
   })
-}

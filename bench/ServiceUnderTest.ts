@@ -52,12 +52,17 @@ export const startService = (env: Record<string, string>, nodeArgs: ReadonlyArra
       },
       stdio: ["ignore", "pipe", "pipe"]
     })
-    const output = whenListening(
-      child,
-      /listening on 127\.0\.0\.1:(\d+)/,
-      (match) => resolve({ child, base: `http://127.0.0.1:${match[1]}/api/v1` })
-    )
-    child.on("exit", (code) => reject(new Error(`service exited with ${code}: ${output()}`)))
+    let listening = false
+    const output = whenListening(child, /listening on 127\.0\.0\.1:(\d+)/, (match) => {
+      listening = true
+      resolve({ child, base: `http://127.0.0.1:${match[1]}/api/v1` })
+    })
+    child.on("exit", (code, signal) => {
+      const why = `service exited with ${code ?? signal}: ${output()}`
+      // After it listened: a crash under load (the bench stops it with SIGTERM or SIGKILL).
+      if (!listening) reject(new Error(why))
+      else if (signal !== "SIGTERM" && signal !== "SIGKILL" && code !== 0) console.error(why.slice(-4_000))
+    })
   })
 
 export const rssOf = (pid: number): number => {
