@@ -59,7 +59,6 @@ const leanSend = (
     outgoing.on("error", (error: NodeJS.ErrnoException) =>
       mayResend && outgoing.reusedSocket && error.code === "ECONNRESET"
         ? leanSend(url, method, headers, body, false).then(resolve, reject)
-        : reject(error)
-    )
+        : reject(error))
     outgoing.end(body)
   })

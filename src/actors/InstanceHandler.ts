@@ -14,13 +14,13 @@ import { isRejection, ProcessEngine, type ProcessEngineShape } from "../services
 import type { PendingWork } from "./ClusterLoop.ts"
 import { leasesOf, pushedJob, reserveTakers } from "./JobPush.ts"
 import { OutboxRelay } from "./OutboxRelay.ts"
-import type { InstanceHandler } from "./ResidentInstances.ts"
 import {
   type InstanceCommandPayload,
   InstanceRejected,
   type InstanceSnapshot,
   type StartedInstance
 } from "./ProcessInstance.ts"
+import type { InstanceHandler } from "./ResidentInstances.ts"
 
 /** The most an instance's variables may take, as JSON text (Zeebe's default message size limit is also 4 MB). */
 export const MAX_INSTANCE_VARIABLES_BYTES = 4 * 1024 * 1024
@@ -101,174 +101,174 @@ export const makeInstanceHandler = (
     })
 
   const apply = (payload: InstanceCommandPayload) =>
-      Effect.gen(function*() {
-        // A command id applied before answers with its recorded reply. It is looked up only when the command does
-        // not apply (as a duplicate typically does not) or when its commit finds the id taken.
-        const rejected = (reason: InstanceRejected["reason"], message: string, field?: string) =>
-          Effect.flatMap(store.recordedReply(instanceId, payload.commandId), (recorded) =>
-            recorded !== undefined
-              ? Effect.succeed(recorded as InstanceSnapshot)
-              : Effect.fail(
-                new InstanceRejected(field === undefined ? { reason, message } : { reason, message, field })
-              ))
+    Effect.gen(function*() {
+      // A command id applied before answers with its recorded reply. It is looked up only when the command does
+      // not apply (as a duplicate typically does not) or when its commit finds the id taken.
+      const rejected = (reason: InstanceRejected["reason"], message: string, field?: string) =>
+        Effect.flatMap(store.recordedReply(instanceId, payload.commandId), (recorded) =>
+          recorded !== undefined
+            ? Effect.succeed(recorded as InstanceSnapshot)
+            : Effect.fail(
+              new InstanceRejected(field === undefined ? { reason, message } : { reason, message, field })
+            ))
 
-        yield* load(payload.freshId === true && payload.command.type === "StartInstance")
-        let instance: StoredInstance
-        let created: NewInstance | undefined
-        if (current === undefined) {
-          if (payload.command.type !== "StartInstance" || payload.deploymentId === undefined) {
-            return yield* rejected("NOT_FOUND", `process instance ${instanceId} not found`)
-          }
-          const deployment = yield* store.deploymentForStart(payload.tenantId, payload.deploymentId)
-          if (deployment === undefined) {
-            return yield* rejected("NOT_FOUND", `deployment ${payload.deploymentId} not found`)
-          }
-          if (deployment.state === "SUSPENDED") {
-            return yield* rejected(
-              "INVALID_STATE",
-              `deployment ${deployment.id} is suspended: new instances cannot start`
-            )
-          }
-          created = {
-            id: instanceId,
-            tenantId: payload.tenantId,
-            deploymentId: deployment.id,
-            processKey: deployment.key,
-            version: deployment.version,
-            startedBy: payload.actor,
-            parentInstanceId: payload.parent?.instanceId ?? null,
-            parentNodeId: payload.parent?.nodeId ?? null,
-            rootInstanceId: payload.parent?.rootInstanceId ?? instanceId
-          }
-          instance = {
-            id: instanceId,
-            tenantId: payload.tenantId,
-            parentInstanceId: payload.parent?.instanceId ?? null,
-            deploymentId: deployment.id,
-            processKey: deployment.key,
-            version: deployment.version,
-            status: "ACTIVE",
-            engineState: undefined,
-            lastEventSeq: 0,
-            graph: deployment.graph
-          }
-        } else {
-          // Another tenant's instance answers exactly like a missing one.
-          if (current.tenantId !== payload.tenantId) {
-            return yield* rejected("NOT_FOUND", `process instance ${instanceId} not found`)
-          }
-          if (payload.command.type === "StartInstance") {
-            return yield* rejected("INVALID_STATE", `process instance ${instanceId} already exists`)
-          }
-          instance = current
+      yield* load(payload.freshId === true && payload.command.type === "StartInstance")
+      let instance: StoredInstance
+      let created: NewInstance | undefined
+      if (current === undefined) {
+        if (payload.command.type !== "StartInstance" || payload.deploymentId === undefined) {
+          return yield* rejected("NOT_FOUND", `process instance ${instanceId} not found`)
         }
+        const deployment = yield* store.deploymentForStart(payload.tenantId, payload.deploymentId)
+        if (deployment === undefined) {
+          return yield* rejected("NOT_FOUND", `deployment ${payload.deploymentId} not found`)
+        }
+        if (deployment.state === "SUSPENDED") {
+          return yield* rejected(
+            "INVALID_STATE",
+            `deployment ${deployment.id} is suspended: new instances cannot start`
+          )
+        }
+        created = {
+          id: instanceId,
+          tenantId: payload.tenantId,
+          deploymentId: deployment.id,
+          processKey: deployment.key,
+          version: deployment.version,
+          startedBy: payload.actor,
+          parentInstanceId: payload.parent?.instanceId ?? null,
+          parentNodeId: payload.parent?.nodeId ?? null,
+          rootInstanceId: payload.parent?.rootInstanceId ?? instanceId
+        }
+        instance = {
+          id: instanceId,
+          tenantId: payload.tenantId,
+          parentInstanceId: payload.parent?.instanceId ?? null,
+          deploymentId: deployment.id,
+          processKey: deployment.key,
+          version: deployment.version,
+          status: "ACTIVE",
+          engineState: undefined,
+          lastEventSeq: 0,
+          graph: deployment.graph
+        }
+      } else {
+        // Another tenant's instance answers exactly like a missing one.
+        if (current.tenantId !== payload.tenantId) {
+          return yield* rejected("NOT_FOUND", `process instance ${instanceId} not found`)
+        }
+        if (payload.command.type === "StartInstance") {
+          return yield* rejected("INVALID_STATE", `process instance ${instanceId} already exists`)
+        }
+        instance = current
+      }
 
-        const now = yield* Clock.currentTimeMillis
-        const command = payload.command
-        let outcome: ReturnType<typeof engine.execute>
-        if (command.type === "MigrateInstance") {
-          // A migration runs against the target version's graph, and the instance belongs to it from then on.
-          const target = yield* store.deploymentForStart(payload.tenantId, command.targetDeploymentId)
-          if (target === undefined) {
-            return yield* rejected("NOT_FOUND", `deployment ${command.targetDeploymentId} not found`)
-          }
-          if (target.key !== instance.processKey) {
-            return yield* rejected(
-              "INVALID_ARGUMENT",
-              `deployment ${target.id} is process ${target.key}, the instance runs process ${instance.processKey}: migration stays within one process`
-            )
-          }
-          if (instance.engineState === undefined) {
-            return yield* rejected("NOT_FOUND", `process instance ${instanceId} not found`)
-          }
-          outcome = engine.migrate({
-            source: instance.graph,
-            target: target.graph,
-            instanceId,
-            state: instance.engineState,
-            command,
-            now
+      const now = yield* Clock.currentTimeMillis
+      const command = payload.command
+      let outcome: ReturnType<typeof engine.execute>
+      if (command.type === "MigrateInstance") {
+        // A migration runs against the target version's graph, and the instance belongs to it from then on.
+        const target = yield* store.deploymentForStart(payload.tenantId, command.targetDeploymentId)
+        if (target === undefined) {
+          return yield* rejected("NOT_FOUND", `deployment ${command.targetDeploymentId} not found`)
+        }
+        if (target.key !== instance.processKey) {
+          return yield* rejected(
+            "INVALID_ARGUMENT",
+            `deployment ${target.id} is process ${target.key}, the instance runs process ${instance.processKey}: migration stays within one process`
+          )
+        }
+        if (instance.engineState === undefined) {
+          return yield* rejected("NOT_FOUND", `process instance ${instanceId} not found`)
+        }
+        outcome = engine.migrate({
+          source: instance.graph,
+          target: target.graph,
+          instanceId,
+          state: instance.engineState,
+          command,
+          now
+        })
+        instance = { ...instance, deploymentId: target.id, version: target.version, graph: target.graph }
+      } else {
+        outcome = engine.execute({ graph: instance.graph, instanceId, state: instance.engineState, command, now })
+      }
+      if (isRejection(outcome)) {
+        return yield* rejected(outcome.reason, outcome.message, outcome.field)
+      }
+      // Values PostgreSQL cannot store (a NUL made by a script, say) or an instance grown past its budget are
+      // refused before the commit, naming the variable, instead of failing inside it.
+      const unstorable = variablesProblem(outcome.variables)
+      if (unstorable !== undefined) return yield* rejected("INVALID_ARGUMENT", unstorable.message, unstorable.field)
+
+      const nowIso = new Date(now).toISOString()
+      const reply: InstanceSnapshot = {
+        ...snapshotOf(instance),
+        state: outcome.status,
+        lastEventSeq: instance.lastEventSeq + outcome.events.length,
+        committedAt: nowIso
+      }
+      const commitStarted = performance.now()
+      // Jobs created for workers waiting on this node are committed leased to them (JobPush.ts).
+      const pushes = reserveTakers(availability, instance.tenantId, outcome.instanceEvents, now)
+      const committed = yield* store.commit({
+        instance,
+        created,
+        outcome,
+        commandId: payload.commandId,
+        reply,
+        actor: payload.actor,
+        now: nowIso,
+        leases: leasesOf(pushes)
+      }).pipe(
+        Effect.withSpan("flowcore.instance.commit", { attributes: { "flowcore.events": outcome.events.length } }, {
+          captureStackTrace: false
+        }),
+        Effect.onExit((exit) =>
+          Effect.sync(() => {
+            if (exit._tag === "Failure" || exit.value === undefined) pushes.forEach((push) => push.taker.release())
           })
-          instance = { ...instance, deploymentId: target.id, version: target.version, graph: target.graph }
-        } else {
-          outcome = engine.execute({ graph: instance.graph, instanceId, state: instance.engineState, command, now })
-        }
-        if (isRejection(outcome)) {
-          return yield* rejected(outcome.reason, outcome.message, outcome.field)
-        }
-        // Values PostgreSQL cannot store (a NUL made by a script, say) or an instance grown past its budget are
-        // refused before the commit, naming the variable, instead of failing inside it.
-        const unstorable = variablesProblem(outcome.variables)
-        if (unstorable !== undefined) return yield* rejected("INVALID_ARGUMENT", unstorable.message, unstorable.field)
-
-        const nowIso = new Date(now).toISOString()
-        const reply: InstanceSnapshot = {
-          ...snapshotOf(instance),
-          state: outcome.status,
-          lastEventSeq: instance.lastEventSeq + outcome.events.length,
-          committedAt: nowIso
-        }
-        const commitStarted = performance.now()
-        // Jobs created for workers waiting on this node are committed leased to them (JobPush.ts).
-        const pushes = reserveTakers(availability, instance.tenantId, outcome.instanceEvents, now)
-        const committed = yield* store.commit({
-          instance,
-          created,
-          outcome,
-          commandId: payload.commandId,
-          reply,
-          actor: payload.actor,
-          now: nowIso,
-          leases: leasesOf(pushes)
-        }).pipe(
-          Effect.withSpan("flowcore.instance.commit", { attributes: { "flowcore.events": outcome.events.length } }, {
-            captureStackTrace: false
-          }),
-          Effect.onExit((exit) =>
-            Effect.sync(() => {
-              if (exit._tag === "Failure" || exit.value === undefined) pushes.forEach((push) => push.taker.release())
-            })
-          )
         )
-        if (committed === undefined) {
-          const recorded = yield* store.recordedReply(instanceId, payload.commandId)
-          if (recorded !== undefined) return recorded as InstanceSnapshot
-          // A start whose instance row is there already, from another command.
-          current = yield* store.load(instanceId)
-          return yield* Effect.fail(
-            new InstanceRejected({ reason: "INVALID_STATE", message: `process instance ${instanceId} already exists` })
-          )
-        }
-        current = committed.instance
-        const started: StartedInstance | undefined = created === undefined ? undefined : {
-          deploymentId: created.deploymentId,
-          processKey: created.processKey,
-          version: created.version,
-          incidentCount: outcome.openIncidents,
-          parentInstanceId: created.parentInstanceId,
-          rootInstanceId: created.rootInstanceId,
-          variables: outcome.variables,
-          startedBy: created.startedBy,
-          startedAt: nowIso,
-          endedAt: outcome.status === "COMPLETED" || outcome.status === "CANCELED" ? nowIso : null
-        }
-        yield* Metric.update(commitSeconds, (performance.now() - commitStarted) / 1000)
-        yield* Metric.update(commitEvents, outcome.events.length)
-        yield* countEngineEvents(outcome.instanceEvents)
-        // Messages this command owes other instances were committed to the outbox: deliver them now.
-        if (committed.outboxWritten > 0) yield* relay.wake
-        // The jobs leased at creation go to their workers; the others are announced to whoever polls or streams.
-        for (const push of pushes) {
-          push.taker.deliver(pushedJob(push, instanceId, instance.graph, outcome.state, nowIso))
-        }
-        if (pushes.length > 0) yield* Metric.update(jobsPushed, pushes.length)
-        const pushed = new Set(pushes.map((push) => push.created.jobId))
-        const jobTypes = outcome.instanceEvents.flatMap((event) =>
-          event.type === "JobCreated" && !pushed.has(event.jobId) ? [event.jobType] : []
+      )
+      if (committed === undefined) {
+        const recorded = yield* store.recordedReply(instanceId, payload.commandId)
+        if (recorded !== undefined) return recorded as InstanceSnapshot
+        // A start whose instance row is there already, from another command.
+        current = yield* store.load(instanceId)
+        return yield* Effect.fail(
+          new InstanceRejected({ reason: "INVALID_STATE", message: `process instance ${instanceId} already exists` })
         )
-        if (jobTypes.length > 0) yield* availability.announce(instance.tenantId, jobTypes)
-        return started === undefined ? reply : { ...reply, started }
-      })
+      }
+      current = committed.instance
+      const started: StartedInstance | undefined = created === undefined ? undefined : {
+        deploymentId: created.deploymentId,
+        processKey: created.processKey,
+        version: created.version,
+        incidentCount: outcome.openIncidents,
+        parentInstanceId: created.parentInstanceId,
+        rootInstanceId: created.rootInstanceId,
+        variables: outcome.variables,
+        startedBy: created.startedBy,
+        startedAt: nowIso,
+        endedAt: outcome.status === "COMPLETED" || outcome.status === "CANCELED" ? nowIso : null
+      }
+      yield* Metric.update(commitSeconds, (performance.now() - commitStarted) / 1000)
+      yield* Metric.update(commitEvents, outcome.events.length)
+      yield* countEngineEvents(outcome.instanceEvents)
+      // Messages this command owes other instances were committed to the outbox: deliver them now.
+      if (committed.outboxWritten > 0) yield* relay.wake
+      // The jobs leased at creation go to their workers; the others are announced to whoever polls or streams.
+      for (const push of pushes) {
+        push.taker.deliver(pushedJob(push, instanceId, instance.graph, outcome.state, nowIso))
+      }
+      if (pushes.length > 0) yield* Metric.update(jobsPushed, pushes.length)
+      const pushed = new Set(pushes.map((push) => push.created.jobId))
+      const jobTypes = outcome.instanceEvents.flatMap((event) =>
+        event.type === "JobCreated" && !pushed.has(event.jobId) ? [event.jobType] : []
+      )
+      if (jobTypes.length > 0) yield* availability.announce(instance.tenantId, jobTypes)
+      return started === undefined ? reply : { ...reply, started }
+    })
 
   // A copy another writer overtook (this node lost the instance's shard and got it back, say) committed nothing; it
   // is reloaded from the rows and the command runs once more, against what was committed.
@@ -278,17 +278,17 @@ export const makeInstanceHandler = (
   })
 
   return (payload) =>
-      apply(payload).pipe(
-        Effect.catchDefect((defect) =>
-          defect instanceof StaleInstanceWrite ? Effect.andThen(reload, apply(payload)) : Effect.die(defect)
-        ),
-        Effect.catchDefect(answerDefect(payload.commandId)),
-        Effect.withSpan("flowcore.instance.command", {
-          attributes: {
-            "flowcore.instance.id": instanceId,
-            "flowcore.command": payload.command.type,
-            "flowcore.tenant": payload.tenantId
-          }
-        }, { captureStackTrace: false })
-      )
+    apply(payload).pipe(
+      Effect.catchDefect((defect) =>
+        defect instanceof StaleInstanceWrite ? Effect.andThen(reload, apply(payload)) : Effect.die(defect)
+      ),
+      Effect.catchDefect(answerDefect(payload.commandId)),
+      Effect.withSpan("flowcore.instance.command", {
+        attributes: {
+          "flowcore.instance.id": instanceId,
+          "flowcore.command": payload.command.type,
+          "flowcore.tenant": payload.tenantId
+        }
+      }, { captureStackTrace: false })
+    )
 }

@@ -31,9 +31,12 @@ const ServeResidents = Layer.effectDiscard(
  * The entity, passivated after ENTITY_IDLE_SECONDS without a command (as the copies in ResidentInstances are): an
  * instance waiting for days holds no memory, and its next command loads it from its rows (one query).
  */
-export const ProcessInstanceLive = Layer.merge(ServeResidents, Layer.unwrap(
-  Effect.map(
-    AppConfig,
-    (config) => ProcessInstance.toLayer(behaviour, { maxIdleTime: Duration.seconds(config.entityIdleSeconds) })
+export const ProcessInstanceLive = Layer.merge(
+  ServeResidents,
+  Layer.unwrap(
+    Effect.map(
+      AppConfig,
+      (config) => ProcessInstance.toLayer(behaviour, { maxIdleTime: Duration.seconds(config.entityIdleSeconds) })
+    )
   )
-))
+)

@@ -87,23 +87,28 @@ export class ResidentInstances
       }
 
       const execute: ResidentInstancesShape["execute"] = (instanceId, payload, capped) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<InstanceSnapshot, InstanceRejected | ResidentInstancesFull> => {
-          const resident = residentFor(instanceId, capped, now)
-          if (resident === undefined) {
-            return Effect.fail(
-              new ResidentInstancesFull({ message: `this node holds ${cap} instances in memory (MAX_RESIDENT_ENTITIES)` })
+        Effect.flatMap(
+          Clock.currentTimeMillis,
+          (now): Effect.Effect<InstanceSnapshot, InstanceRejected | ResidentInstancesFull> => {
+            const resident = residentFor(instanceId, capped, now)
+            if (resident === undefined) {
+              return Effect.fail(
+                new ResidentInstancesFull({
+                  message: `this node holds ${cap} instances in memory (MAX_RESIDENT_ENTITIES)`
+                })
+              )
+            }
+            resident.pending++
+            // A command runs to its end once it holds the lock, even if its caller gives up: the copy in memory must
+            // follow what was committed.
+            return resident.lock.withPermits(1)(Effect.uninterruptible(resident.handle(payload))).pipe(
+              Effect.ensuring(Effect.map(Clock.currentTimeMillis, (done) => {
+                resident.pending--
+                resident.lastUsedMillis = done
+              }))
             )
           }
-          resident.pending++
-          // A command runs to its end once it holds the lock, even if its caller gives up: the copy in memory must
-          // follow what was committed.
-          return resident.lock.withPermits(1)(Effect.uninterruptible(resident.handle(payload))).pipe(
-            Effect.ensuring(Effect.map(Clock.currentTimeMillis, (done) => {
-              resident.pending--
-              resident.lastUsedMillis = done
-            }))
-          )
-        })
+        )
 
       // Idle copies leave memory (their next command reloads them from their rows), and so do copies of instances
       // whose shard this node no longer owns.

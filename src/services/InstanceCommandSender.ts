@@ -1,8 +1,8 @@
 // Sending a command to a process instance's entity, and what its rejections become for a client: NOT_FOUND a 404,
 // INVALID_STATE and CONFLICT a 409, a faulty input a 400 naming the field, INTERNAL a defect (500).
 import { Effect } from "effect"
-import type { InstanceRejected, InstanceSnapshot as EntityReply } from "../actors/ProcessInstance.ts"
 import type { InstanceClientShape } from "../actors/InstanceClient.ts"
+import type { InstanceRejected, InstanceSnapshot as EntityReply } from "../actors/ProcessInstance.ts"
 import type { Principal } from "../auth/Principal.ts"
 import type { InstanceCommand } from "../engine/InstanceCommands.ts"
 import { type ClientError, conflict, NotFound, type ValidationError, validationError } from "../schema/ApiErrors.ts"

@@ -2,10 +2,10 @@
 // the copy in this node's memory, one at a time, without a message through the cluster's entity machinery; commands
 // that do arrive through the entity run on the same copy; idle copies leave memory; a copy another writer overtook
 // reloads and applies the command.
-import { randomUUID } from "node:crypto"
 import { Effect } from "effect"
 import { Sharding } from "effect/cluster"
 import { SqlClient } from "effect/sql"
+import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ProcessInstance } from "../../src/actors/ProcessInstance.ts"
 import { ResidentInstances } from "../../src/actors/ResidentInstances.ts"
@@ -18,8 +18,14 @@ describe("resident instances", () => {
   let owner: Caller
   let deploymentId: string
   const run = <A>(effect: Effect.Effect<A, unknown, any>): Promise<A> => app.runtime.runPromise(effect)
-  const residents = () => run(Effect.gen(function*() { return (yield* ResidentInstances).count() }))
-  const clusterEntities = () => run(Effect.gen(function*() { return yield* (yield* Sharding.Sharding).activeEntityCount }))
+  const residents = () =>
+    run(Effect.gen(function*() {
+      return (yield* ResidentInstances).count()
+    }))
+  const clusterEntities = () =>
+    run(Effect.gen(function*() {
+      return yield* (yield* Sharding.Sharding).activeEntityCount
+    }))
 
   beforeAll(async () => {
     // An app of its own (the clock is moved below), on the embedded database.
@@ -46,8 +52,16 @@ describe("resident instances", () => {
     const instance = await owner.start(deploymentId)
     const viaEntity = (i: number) => {
       const command = { type: i % 2 === 0 ? "SuspendInstance" as const : "ResumeInstance" as const }
-      const send = Effect.flatMap(ProcessInstance.client, (client) =>
-        client(instance.id).Execute({ commandId: `toggle-${i}`, tenantId: tenant.id, actor: "resident-tester", command }))
+      const send = Effect.flatMap(
+        ProcessInstance.client,
+        (client) =>
+          client(instance.id).Execute({
+            commandId: `toggle-${i}`,
+            tenantId: tenant.id,
+            actor: "resident-tester",
+            command
+          })
+      )
       return run(send).then(() => 200, () => 409)
     }
     const viaHttp = async (i: number) =>
