@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest"
 import { ConfigError, configFromEnv } from "../../src/config.ts"
 
 describe("configuration", () => {
-  it("leaves the heap's growth to V8 unless HEAP_GROWTH_PERCENT says otherwise", () => {
-    expect(configFromEnv({}).heapGrowthPercent).toBe(0)
+  it("lets the heap grow 100 % past its live objects unless HEAP_GROWTH_PERCENT says otherwise (0: V8 decides)", () => {
+    expect(configFromEnv({}).heapGrowthPercent).toBe(100)
+    expect(configFromEnv({ HEAP_GROWTH_PERCENT: "0" }).heapGrowthPercent).toBe(0)
     expect(configFromEnv({ HEAP_GROWTH_PERCENT: "40" }).heapGrowthPercent).toBe(40)
   })
 
