@@ -25,6 +25,16 @@ const straight = {
   flows: [{ id: "f1", source: "start", target: "end" }]
 }
 
+const messageWait = {
+  id: "cost-message",
+  nodes: [
+    { id: "start", type: "startEvent" },
+    { id: "wait", type: "intermediateCatchEvent", properties: { messageName: "cost-paid", correlationKey: "= key" } },
+    { id: "end", type: "endEvent" }
+  ],
+  flows: [{ id: "f1", source: "start", target: "wait" }, { id: "f2", source: "wait", target: "end" }]
+}
+
 let metrics: (() => Promise<string>) | undefined
 /** Instance commands committed so far, and in how many transactions (the group commit's histogram). */
 const commitBatches = async () => {
@@ -90,6 +100,19 @@ const run = async (env: Record<string, string>) => {
       for (const job of batch.jobs as Array<{ id: string }>) jobs.push(job.id)
     }, Math.ceil(COUNT / 32)).then(() => console.log(`(activated ${jobs.length}; the row above is per request)`))
     await measure(pid, "complete job → end", (i) => call("POST", `/jobs/${jobs[i]}/complete`, {}), jobs.length)
+    // Correlations: COUNT instances waiting at a message catch event (started unmeasured), then one publish each.
+    const waiting = await call("POST", "/deployments", messageWait)
+    let started = 0
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      while (started < COUNT) {
+        const i = started++
+        await call("POST", "/process-instances", { deploymentId: waiting.id, variables: { key: `k-${i}` } })
+      }
+    }))
+    await measure(pid, "publish → correlate → end", async (i) => {
+      const result = await call("POST", "/messages", { messageName: "cost-paid", correlationKey: `k-${i}` })
+      if (result.correlatedCount !== 1) throw new Error(`message k-${i} correlated ${result.correlatedCount}`)
+    })
   } finally {
     // With CPU_PROF the profile is written as the process exits: a graceful stop.
     if (process.env["CPU_PROF"] === undefined) service.child.kill("SIGKILL")
