@@ -196,3 +196,14 @@ export const onFreshDatabase = async (
     execFileSync("psql", [admin.toString(), "-qc", `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`])
   }
 }
+
+/** start → a message catch event (`messageName`, correlation key `= key`) → end: an instance waits for its message. */
+export const messageWaitModel = (id: string, messageName: string) => ({
+  id,
+  nodes: [
+    { id: "start", type: "startEvent" },
+    { id: "wait", type: "intermediateCatchEvent", properties: { messageName, correlationKey: "= key" } },
+    { id: "end", type: "endEvent" }
+  ],
+  flows: [{ id: "f1", source: "start", target: "wait" }, { id: "f2", source: "wait", target: "end" }]
+})

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs"
 import { machineSpeedMillis } from "./MachineSpeed.ts"
 import {
   cpuMillisOf,
+  messageWaitModel,
   metricsText,
   onFreshDatabase,
   postgresCpuMillis,
@@ -23,16 +24,6 @@ const straight = {
   id: "cost-straight",
   nodes: [{ id: "start", type: "startEvent" }, { id: "end", type: "endEvent" }],
   flows: [{ id: "f1", source: "start", target: "end" }]
-}
-
-const messageWait = {
-  id: "cost-message",
-  nodes: [
-    { id: "start", type: "startEvent" },
-    { id: "wait", type: "intermediateCatchEvent", properties: { messageName: "cost-paid", correlationKey: "= key" } },
-    { id: "end", type: "endEvent" }
-  ],
-  flows: [{ id: "f1", source: "start", target: "wait" }, { id: "f2", source: "wait", target: "end" }]
 }
 
 let metrics: (() => Promise<string>) | undefined
@@ -101,7 +92,7 @@ const run = async (env: Record<string, string>) => {
     }, Math.ceil(COUNT / 32)).then(() => console.log(`(activated ${jobs.length}; the row above is per request)`))
     await measure(pid, "complete job → end", (i) => call("POST", `/jobs/${jobs[i]}/complete`, {}), jobs.length)
     // Correlations: COUNT instances waiting at a message catch event (started unmeasured), then one publish each.
-    const waiting = await call("POST", "/deployments", messageWait)
+    const waiting = await call("POST", "/deployments", messageWaitModel("cost-message", "cost-paid"))
     let started = 0
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
       while (started < COUNT) {

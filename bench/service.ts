@@ -27,6 +27,7 @@ import {
   BENCH_PASSWORD,
   cpuMillisOf,
   loopDelayOf,
+  messageWaitModel,
   onFreshDatabase,
   percentile,
   postgresCpuMillis,
@@ -57,16 +58,6 @@ const oneJob = (id: string) => ({
   ],
   flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
 })
-const messageWait = {
-  id: "bench-wait",
-  nodes: [
-    { id: "start", type: "startEvent" },
-    { id: "wait", type: "intermediateCatchEvent", properties: { messageName: "bench-paid", correlationKey: "= key" } },
-    { id: "end", type: "endEvent" }
-  ],
-  flows: [{ id: "f1", source: "start", target: "wait" }, { id: "f2", source: "wait", target: "end" }]
-}
-
 const startBenchService = (env: Record<string, string>) =>
   startService(env, PROFILE ? ["--cpu-prof", "--cpu-prof-dir=bench-profiles"] : [])
 
@@ -164,7 +155,7 @@ const run = async (
     latencies.sort((a, b) => a - b)
 
     // Correlations: N waiting instances, then N publishes with CONCURRENCY in flight.
-    const waiting = await call(token, "POST", "/deployments", messageWait)
+    const waiting = await call(token, "POST", "/deployments", messageWaitModel("bench-wait", "bench-paid"))
     let started = 0
     await Promise.all(Array.from({ length: 32 }, async () => {
       while (started < N) {
