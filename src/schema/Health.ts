@@ -9,6 +9,7 @@ export const Health = Schema.Struct({
     status: ComponentStatus,
     mode: Schema.String,
     runnerStorage: Schema.String,
+    /** Entities in this node's memory: the cluster's (jobs, Play sessions) and the process instances it holds. */
     activeEntities: Schema.Int
   }),
   /** Requests this node is answering right now, this health check included (a graceful stop waits for them). */

@@ -43,6 +43,9 @@ describe("resident instances", () => {
     const started = await Promise.all(Array.from({ length: 5 }, () => owner.start(deploymentId)))
     expect(await residents()).toBe(before + 5)
     expect(await clusterEntities()).toBe(0)
+    // The health endpoint counts them among the node's entities.
+    const health = (await owner.get("/health")).ok()
+    expect(health.cluster.activeEntities).toBe(before + 5)
     const suspended = await owner.post(`/process-instances/${started[0]!.id}/suspend`)
     expect(suspended.status).toBe(200)
     expect(await clusterEntities()).toBe(0)
