@@ -5,13 +5,14 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { InstanceClient } from "../actors/InstanceClient.ts"
 import type { InstanceSnapshot as EntityReply } from "../actors/ProcessInstance.ts"
+import { ResidentInstances } from "../actors/ResidentInstances.ts"
 import { CurrentTenant, inTenant } from "../auth/CurrentTenant.ts"
 import type { Principal } from "../auth/Principal.ts"
 import type { InstanceCommand } from "../engine/InstanceCommands.ts"
 import { type BusinessError, businessError, type ClientError, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { ProcessInstance } from "../schema/ProcessInstances.ts"
 import { ProcessInstanceId } from "../schema/ResourceIds.ts"
-import { isUuid, newId } from "./Ids.ts"
+import { CurrentIdSeed, isUuid, newId } from "./Ids.ts"
 import { sendCommand } from "./InstanceCommandSender.ts"
 import { makeInstanceMigration, type MigrateInstances } from "./InstanceMigration.ts"
 import { type InstanceQueriesShape, makeInstanceQueries } from "./InstanceQueries.ts"
@@ -63,6 +64,16 @@ export class ProcessInstances
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const client = yield* InstanceClient
+      const residents = yield* ResidentInstances
+      // A start's id drawn at random is drawn again (a few times at most) until its shard is one this node owns, so
+      // the start runs here instead of travelling to another node. Ids derived from a seed (a retried idempotent
+      // request) stay as derived: the retry must find the same id, wherever it lands.
+      const newInstanceId = Effect.gen(function*() {
+        let id = yield* newId
+        if ((yield* CurrentIdSeed) !== undefined) return id
+        for (let draw = 0; draw < 32 && !residents.isLocal(id); draw++) id = yield* newId
+        return id
+      })
       const queries = yield* makeInstanceQueries
       const send = sendCommand(client)
       const migrate = yield* makeInstanceMigration(send)
@@ -75,7 +86,7 @@ export class ProcessInstances
         start: (principal, deploymentId, variables, startNodeId, instanceId) =>
           Effect.gen(function*() {
             if (!isUuid(deploymentId)) return yield* notFound("deployment", deploymentId)
-            const id = ProcessInstanceId.make(instanceId ?? (yield* newId))
+            const id = ProcessInstanceId.make(instanceId ?? (yield* newInstanceId))
             const command = {
               type: "StartInstance" as const,
               variables,
