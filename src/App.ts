@@ -15,6 +15,7 @@ import { OutboxRelay } from "./actors/OutboxRelay.ts"
 import { PlaySessionLive } from "./actors/PlaySessionLive.ts"
 import { ProcessInstanceLive } from "./actors/ProcessInstanceLive.ts"
 import { ResidentInstances } from "./actors/ResidentInstances.ts"
+import { StatisticsKeeper } from "./actors/StatisticsKeeper.ts"
 import { TimerPoller } from "./actors/TimerPoller.ts"
 import { TokenService } from "./auth/TokenService.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
@@ -133,6 +134,7 @@ const EnginesLive = Layer.mergeAll(
   Messages.layer,
   ConditionalStarts.layer,
   TimerPoller.layer,
+  StatisticsKeeper,
   ProcessInstanceLive,
   JobLive
 ).pipe(

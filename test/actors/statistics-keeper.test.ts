@@ -1,0 +1,32 @@
+// StatisticsKeeper (src/actors/StatisticsKeeper.ts): without autovacuum (the embedded PGlite has none), a table whose
+// rows changed past PostgreSQL's analyze threshold gets ANALYZEd, so the planner sees its real size.
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { describe, expect, it } from "vitest"
+import { eventually } from "../support/Eventually.ts"
+import { fixture, givenTenant } from "../support/Scenario.ts"
+
+describe("table statistics", () => {
+  it("ANALYZEs a table once enough of its rows changed", async () => {
+    const tenant = await givenTenant()
+    const owner = await tenant.owner()
+    const deployment = await owner.deploy(fixture("service-task.bpmn"))
+    const analyzed = () =>
+      tenant.app.runtime.runPromise(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const [row] = yield* sql<{ last_analyze: unknown; n_mod_since_analyze: number | string }>`
+          SELECT last_analyze, n_mod_since_analyze FROM pg_stat_user_tables WHERE relname = 'jobs'`
+        return row
+      }))
+    const before = await analyzed()
+    for (let round = 0; round < 10; round++) {
+      await Promise.all(Array.from({ length: 20 }, () => owner.start(deployment.id)))
+    }
+    // 200 new jobs are past 50 + 10 % of the table: the next round of the loop (every 5 s) analyzes it.
+    await eventually(async () => {
+      const now = await analyzed()
+      expect(now?.last_analyze).not.toBeNull()
+      expect(String(now?.last_analyze)).not.toBe(String(before?.last_analyze))
+    }, { timeoutMs: 20_000, intervalMs: 250 })
+  }, 60_000)
+})
