@@ -1,12 +1,16 @@
-// StatisticsKeeper (src/actors/StatisticsKeeper.ts): without autovacuum (the embedded PGlite has none), a table whose
-// rows changed past PostgreSQL's analyze threshold gets ANALYZEd, so the planner sees its real size.
+// StatisticsKeeper (src/actors/StatisticsKeeper.ts): on a PostgreSQL server run with autovacuum off, a table whose
+// rows changed past autovacuum's analyze threshold gets ANALYZEd, so the planner sees its real size.
+// Runs on PostgreSQL (DATABASE_URL; .ci/run's API stage); on a server whose autovacuum is on there is nothing to check.
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
 import { eventually } from "../support/Eventually.ts"
 import { fixture, givenTenant } from "../support/Scenario.ts"
 
-describe("table statistics", () => {
+const onPostgres = process.env["DATABASE_URL"] !== undefined
+if (!onPostgres) console.warn("test/actors/statistics-keeper skipped: it needs DATABASE_URL; .ci/run runs it")
+
+describe.runIf(onPostgres)("table statistics", () => {
   it("ANALYZEs a table once enough of its rows changed", async () => {
     const tenant = await givenTenant()
     const owner = await tenant.owner()
@@ -18,6 +22,11 @@ describe("table statistics", () => {
           SELECT last_analyze, n_mod_since_analyze FROM pg_stat_user_tables WHERE relname = 'jobs'`
         return row
       }))
+    const autovacuum = await tenant.app.runtime.runPromise(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return (yield* sql<{ autovacuum: string }>`SHOW autovacuum`)[0]?.autovacuum
+    }))
+    if (autovacuum === "on") return console.warn("autovacuum is on: the keeper has nothing to do here")
     const before = await analyzed()
     for (let round = 0; round < 10; round++) {
       await Promise.all(Array.from({ length: 20 }, () => owner.start(deployment.id)))
