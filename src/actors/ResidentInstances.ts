@@ -16,7 +16,10 @@ import { AppConfig } from "../config.ts"
 import { ProcessInstance } from "./ProcessInstance.ts"
 import type { InstanceCommandPayload, InstanceRejected, InstanceSnapshot } from "./ProcessInstance.ts"
 
-/** The node holds MAX_RESIDENT_ENTITIES instances and the command's instance is not among them (the edge: 503). */
+/**
+ * The node holds MAX_RESIDENT_ENTITIES instances and the command's instance is not among them, or the node is stopping
+ * (the edge answers 503 with Retry-After).
+ */
 export class ResidentInstancesFull extends Schema.TaggedError<ResidentInstancesFull>()("ResidentInstancesFull", {
   message: Schema.String
 }) {}
@@ -94,7 +97,9 @@ export class ResidentInstances
             if (resident === undefined) {
               return Effect.fail(
                 new ResidentInstancesFull({
-                  message: `this node holds ${cap} instances in memory (MAX_RESIDENT_ENTITIES)`
+                  message: make === undefined
+                    ? "this node is stopping: it takes no more instances"
+                    : `this node holds ${cap} instances in memory (MAX_RESIDENT_ENTITIES)`
                 })
               )
             }
