@@ -103,7 +103,7 @@ const run = async (
     // Instances: start -> service task -> end, for SECONDS.
     const oneTask = await call(token, "POST", "/deployments", serviceTask, "application/xml")
     const stats0 = await databaseStats(label)
-    const cpu0 = { service: cpuMillisOf(service.child.pid!), database: postgresCpuMillis() }
+    const cpu0 = { service: cpuMillisOf(service.child.pid!), database: postgresCpuMillis(), load: loadCpuMillis() }
     const latencies: Array<number> = []
     let completed = 0
     const deadline = performance.now() + SECONDS * 1000
@@ -164,7 +164,7 @@ const run = async (
       }
     }))
     let published = 0
-    const cpuC = { service: cpuMillisOf(service.child.pid!), database: postgresCpuMillis() }
+    const cpuC = { service: cpuMillisOf(service.child.pid!), database: postgresCpuMillis(), load: loadCpuMillis() }
     const publishLatencies: Array<number> = []
     const c0 = performance.now()
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
@@ -317,10 +317,20 @@ const databaseStats = async (label: string): Promise<DatabaseStats | undefined> 
   return { commits: out[0]!, inserted: out[1]!, updated: out[2]!, returned: out[3]! }
 }
 
-/** Milliseconds of CPU per operation since `from`: the service process's, and PostgreSQL's (all its processes). */
-const cpuPer = (from: { service: number; database: number }, pid: number, operations: number) => ({
+/** This process's CPU so far (the load generator), in ms. */
+const loadCpuMillis = () => {
+  const usage = process.cpuUsage()
+  return (usage.user + usage.system) / 1000
+}
+
+/**
+ * Milliseconds of CPU per operation since `from`: the service process's, PostgreSQL's (all its processes), and this
+ * load generator's (it shares the machine's cores with both).
+ */
+const cpuPer = (from: { service: number; database: number; load: number }, pid: number, operations: number) => ({
   service: (cpuMillisOf(pid) - from.service) / Math.max(1, operations),
-  database: (postgresCpuMillis() - from.database) / Math.max(1, operations)
+  database: (postgresCpuMillis() - from.database) / Math.max(1, operations),
+  load: (loadCpuMillis() - from.load) / Math.max(1, operations)
 })
 
 const baselineOn = (config: ReturnType<typeof testConfig>) =>
@@ -392,8 +402,11 @@ for (const r of rows) {
   )
 }
 // CPU per operation does not depend on how busy the machine is (the rates above do): compare these across changes.
-console.log("\nCPU ms per operation (service process / PostgreSQL processes; PGlite runs inside the service)")
+console.log(
+  "\nCPU ms per operation (service process / PostgreSQL processes / this load generator; PGlite runs inside the service)"
+)
 console.log("| database | per instance | per correlation |")
 console.log("|---|---|---|")
-const ms = (cpu: { service: number; database: number }) => `${cpu.service.toFixed(2)} / ${cpu.database.toFixed(2)}`
+const ms = (cpu: { service: number; database: number; load: number }) =>
+  `${cpu.service.toFixed(2)} / ${cpu.database.toFixed(2)} / ${cpu.load.toFixed(2)}`
 for (const r of rows) console.log(`| ${r.label} | ${ms(r.instanceCpu)} | ${ms(r.correlationCpu)} |`)
