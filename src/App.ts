@@ -14,7 +14,6 @@ import { JobLive } from "./actors/JobLive.ts"
 import { OutboxRelay } from "./actors/OutboxRelay.ts"
 import { PlaySessionLive } from "./actors/PlaySessionLive.ts"
 import { ProcessInstanceLive } from "./actors/ProcessInstanceLive.ts"
-import { ResidentInstances } from "./actors/ResidentInstances.ts"
 import { StatisticsKeeper } from "./actors/StatisticsKeeper.ts"
 import { TimerPoller } from "./actors/TimerPoller.ts"
 import { TokenService } from "./auth/TokenService.ts"
@@ -158,9 +157,9 @@ const EnginesLive = Layer.mergeAll(
   Layer.provideMerge(DecisionEvaluator.layer),
   Layer.provideMerge(Decisions.layer),
   Layer.provideMerge(DeploymentStates.layer),
-  // Instances' commands run in this node's copies when it owns their shard, else go to their node as messages.
-  Layer.provideMerge(InstanceClient.layer),
-  Layer.provideMerge(ResidentInstances.layer)
+  // Instances' commands run in this node's copies (ResidentInstances, beside the cluster) when it owns their
+  // shard, else go to their node as messages.
+  Layer.provideMerge(InstanceClient.layer)
 )
 
 const ServicesLive = EnginesLive.pipe(Layer.provideMerge(AdministrationLive), Layer.provideMerge(CoresLive))

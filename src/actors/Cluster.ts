@@ -24,6 +24,7 @@ import {
 import { RpcSerialization } from "effect/rpc"
 import { createServer } from "node:net"
 import type { AppConfigShape } from "../config.ts"
+import { ResidentInstances } from "./ResidentInstances.ts"
 
 export interface ClusterInfoShape {
   readonly mode: string
@@ -31,6 +32,8 @@ export interface ClusterInfoShape {
   /** host:port of this node's runner (socket mode). */
   readonly runnerAddress: string | undefined
   readonly status: Effect.Effect<"UP" | "DOWN">
+  /** The cluster's entities resident here (jobs, Play sessions, instances addressed from other nodes) and the
+   * process instances in memory (ResidentInstances). */
   readonly activeEntities: Effect.Effect<number>
   /**
    * Whether other runners may be up: false once the health watch has seen none besides this one (and always in
@@ -51,12 +54,13 @@ const clusterInfo = (mode: string, runnerAddress: string | undefined, peers: Pee
     ClusterInfo,
     Effect.gen(function*() {
       const sharding = yield* Sharding.Sharding
+      const residents = yield* ResidentInstances
       return {
         mode,
         runnerStorage: "sql",
         runnerAddress,
         status: Effect.map(sharding.isShutdown, (down) => (down ? "DOWN" : "UP")),
-        activeEntities: sharding.activeEntityCount,
+        activeEntities: Effect.map(sharding.activeEntityCount, (count) => count + residents.count()),
         hasPeers: () => peers !== undefined && peers.count !== 0
       }
     })
@@ -173,11 +177,17 @@ const socketRunners = (config: AppConfigShape["cluster"]) =>
         shardLockExpiration: "6 seconds",
         entityTerminationTimeout: "5 seconds"
       }, peers)
-      return clusterInfo(`socket runner ${address}`, address, peers).pipe(Layer.provideMerge(Layer.orDie(sharding)))
+      return clusterInfo(`socket runner ${address}`, address, peers).pipe(
+        Layer.provideMerge(ResidentInstances.layer),
+        Layer.provideMerge(Layer.orDie(sharding))
+      )
     })
   )
 
 export const ClusterLive = (config: AppConfigShape["cluster"]) =>
   config.mode === "socket"
     ? socketRunners(config)
-    : clusterInfo("single-runner", undefined, undefined).pipe(Layer.provideMerge(singleRunner(config)))
+    : clusterInfo("single-runner", undefined, undefined).pipe(
+      Layer.provideMerge(ResidentInstances.layer),
+      Layer.provideMerge(singleRunner(config))
+    )

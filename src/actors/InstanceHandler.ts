@@ -85,8 +85,8 @@ export const makeInstanceHandler = (
       }
     )
 
-  // A defect (a bug, or the database refusing a value) must answer the caller, not escape: an escaped defect makes
-  // the cluster restart the entity and deliver the same command again, forever. The command was not committed, so
+  // A defect (a bug, or the database refusing a value) must answer the caller, not escape (through the cluster's
+  // entity, an escaped defect restarted the entity and delivered the same command again). The command was not committed, so
   // the state is reloaded from the rows (the in-memory copy changes only after a commit) and the caller gets an
   // INTERNAL rejection (a 500 naming the correlation id).
   const answerDefect = (commandId: string) => (defect: unknown) =>

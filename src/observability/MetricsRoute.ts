@@ -1,9 +1,9 @@
 // GET /metrics: every metric in Prometheus' text format, outside the /api/v1 business routes. A scraper presents
 // METRICS_TOKEN as its bearer token (when set); a person may use an ADMIN's token instead. Anyone else gets 401/403.
 import { Effect, Metric } from "effect"
-import { Sharding } from "effect/cluster"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
+import { ClusterInfo } from "../actors/Cluster.ts"
 import { ResidentInstances } from "../actors/ResidentInstances.ts"
 import { TokenService } from "../auth/TokenService.ts"
 import { AppConfig } from "../config.ts"
@@ -24,7 +24,7 @@ export const MetricsRoute = HttpRouter.use(Effect.fnUntraced(function*(router) {
   const config = yield* AppConfig
   const tokens = yield* TokenService
   const lifecycle = yield* NodeLifecycle
-  const sharding = yield* Sharding.Sharding
+  const cluster = yield* ClusterInfo
   const residents = yield* ResidentInstances
   yield* router.add(
     "GET",
@@ -41,7 +41,7 @@ export const MetricsRoute = HttpRouter.use(Effect.fnUntraced(function*(router) {
         }
       }
       yield* Metric.update(requestsInFlight, lifecycle.inFlight)
-      yield* Metric.update(activeEntities, (yield* sharding.activeEntityCount) + residents.count())
+      yield* Metric.update(activeEntities, yield* cluster.activeEntities)
       yield* Metric.update(residentInstances, residents.count())
       yield* recordProcess
       return HttpServerResponse.text(yield* PrometheusMetrics.format(), { contentType: "text/plain; version=0.0.4" })

@@ -3,6 +3,7 @@
 // Ids derived for a retried idempotent start stay as derived (the failover test covers those).
 // Runs only against PostgreSQL (DATABASE_URL; the test makes and drops a database of its own beside it).
 import { execFileSync } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { afterAll, describe, expect, it } from "vitest"
 import { type ChildService, startService, stopService } from "../support/ChildService.ts"
 import { eventually } from "../support/Eventually.ts"
@@ -15,15 +16,8 @@ if (databaseUrl === undefined) {
 const PASSWORD = "cluster-password-1"
 const SHARDS = 30
 
-const model = {
-  id: "local-start",
-  nodes: [
-    { id: "start", type: "startEvent" },
-    { id: "work", type: "serviceTask", properties: { taskType: "local-start-work" } },
-    { id: "end", type: "endEvent" }
-  ],
-  flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
-}
+// start → service task → end: an instance waits at its job.
+const model = readFileSync(new URL("../fixtures/service-task.bpmn", import.meta.url), "utf8")
 
 describe.runIf(databaseUrl !== undefined)("two nodes", () => {
   const admin = new URL(databaseUrl ?? "postgres://localhost/postgres")
@@ -56,10 +50,10 @@ describe.runIf(databaseUrl !== undefined)("two nodes", () => {
       const response = await fetch(`${node.baseUrl}${path}`, {
         method,
         headers: {
-          "content-type": "application/json",
+          "content-type": typeof body === "string" ? "application/xml" : "application/json",
           ...(token === undefined ? {} : { authorization: `Bearer ${token}` })
         },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+        ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
       })
       return { status: response.status, text: await response.text() }
     }

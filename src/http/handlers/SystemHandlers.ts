@@ -2,7 +2,6 @@ import { Clock, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { ClusterInfo } from "../../actors/Cluster.ts"
-import { ResidentInstances } from "../../actors/ResidentInstances.ts"
 import { DatabaseInfo } from "../../persistence/Database.ts"
 import { Api } from "../Api.ts"
 import { ServiceUnavailable } from "../api/SystemApi.ts"
@@ -15,7 +14,6 @@ export const SystemHandlers = HttpApiBuilder.group(Api, "system", (handlers) =>
     const sql = yield* SqlClient.SqlClient
     const database = yield* DatabaseInfo
     const cluster = yield* ClusterInfo
-    const residents = yield* ResidentInstances
     const startedAt = yield* Clock.currentTimeMillis
     const lifecycle = yield* NodeLifecycle
     return handlers.handle("health", () =>
@@ -36,8 +34,7 @@ export const SystemHandlers = HttpApiBuilder.group(Api, "system", (handlers) =>
           })
         }
         const clusterStatus = yield* cluster.status
-        // The cluster's entities (jobs, Play sessions, instances addressed from other nodes) and the instances in memory.
-        const activeEntities = (yield* cluster.activeEntities) + residents.count()
+        const activeEntities = yield* cluster.activeEntities
         return {
           status: clusterStatus === "UP" ? "UP" as const : "DOWN" as const,
           database: { status: "UP" as const, kind: database.kind, latencyMs: now - before },
