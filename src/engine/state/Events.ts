@@ -6,6 +6,11 @@ import type { BoundaryKind } from "../InstanceState.ts"
 import type { BehaviourEvent } from "./BehaviourEvents.ts"
 import type { TokenEvent } from "./TokenEvent.ts"
 
+/** The life of a boundary event's subscription: `nodeId` is the boundary event, `hostTokenId` the token it is attached to. */
+type BoundaryEvent<Type extends string, Fields extends object = {}> =
+  & { readonly type: Type; readonly hostTokenId: string; readonly nodeId: string; readonly subscriptionId: string }
+  & Fields
+
 export type InstanceEvent =
   | BehaviourEvent
   | {
@@ -159,11 +164,7 @@ export type InstanceEvent =
     readonly variables: Readonly<Record<string, unknown>>
   }>
   | TokenEvent<"MessageSubscriptionClosed", { readonly subscriptionId: string }>
-  | {
-    readonly type: "BoundaryOpened"
-    readonly hostTokenId: string
-    readonly nodeId: string
-    readonly subscriptionId: string
+  | BoundaryEvent<"BoundaryOpened", {
     readonly kind: BoundaryKind
     readonly name: string | null
     readonly correlationKey: string | null
@@ -172,21 +173,12 @@ export type InstanceEvent =
     readonly eventScopeId?: string | undefined
     /** A timer cycle re-armed after a fire: the occurrences fired so far. */
     readonly fired?: number | undefined
-  }
-  | {
-    readonly type: "BoundaryClosed"
-    readonly hostTokenId: string
-    readonly nodeId: string
-    readonly subscriptionId: string
-  }
-  | {
-    readonly type: "BoundaryTriggered"
-    readonly hostTokenId: string
-    readonly nodeId: string
-    readonly subscriptionId: string
+  }>
+  | BoundaryEvent<"BoundaryClosed">
+  | BoundaryEvent<"BoundaryTriggered", {
     readonly interrupting: boolean
     readonly variables: Readonly<Record<string, unknown>>
-  }
+  }>
   | TokenEvent<"TimerScheduled", {
     readonly subscriptionId: string
     readonly dueAt: string
