@@ -27,6 +27,9 @@ export const BusinessErrorHttp = asFailureEnvelope(BusinessError, "BUSINESS_ERRO
 /** What a request to change something can be refused with: 404, 409, 400 naming the field, 422. */
 export type ClientError = NotFound | Conflict | ValidationError | BusinessError
 
+/** The answers of ClientError, for an endpoint that may be refused with any of them. */
+export const ClientErrorsHttp = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
+
 /** The errors an ordinary authenticated endpoint can answer besides its own. */
 export const CommonErrors = [ValidationErrorHttp, NotFoundHttp] as const
 

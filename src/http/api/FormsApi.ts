@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
+import { ClientErrorsHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
 import { Created, Ok } from "../../schema/Envelope.ts"
 import {
   CreateFormDefinition,
@@ -30,13 +30,12 @@ import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { itemById } from "./ItemById.ts"
 import { pagedList } from "./PagedList.ts"
 
-const Errors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
 const transition = <const Name extends string, const Path extends `/${string}`>(
   name: Name,
   path: Path,
   summary: string
 ) =>
-  HttpApiEndpoint.post(name, path, { params: { id: FormDefinitionId }, success: Ok(FormValidation), error: Errors })
+  HttpApiEndpoint.post(name, path, { params: { id: FormDefinitionId }, success: Ok(FormValidation), error: ClientErrorsHttp })
     .annotateMerge(
       OpenApi.annotations({ summary })
     )
@@ -69,7 +68,7 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
     HttpApiEndpoint.post("create", "/", {
       payload: CreateFormDefinition,
       success: Created(FormDefinition, "Draft created"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Create a DRAFT from a form-js form (version 1)" })),
     definitionRead("get", "/:id", FormDefinition),
@@ -77,13 +76,13 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
       params: { id: FormDefinitionId },
       payload: UpdateFormDefinition,
       success: Ok(FormDefinition),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Edit a DRAFT (a new version; 409 in any other state)" })),
     HttpApiEndpoint.delete("remove", "/:id", {
       params: { id: FormDefinitionId },
       success: Ok(FormDefinition, "Deleted"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Delete a DRAFT (409 in any other state)" })),
     transition(
@@ -132,7 +131,7 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
     HttpApiEndpoint.post("restore", "/:id/versions/:version/restore", {
       params: { id: FormDefinitionId, version: Schema.NumberFromString.check(Schema.isInt()) },
       success: Created(FormDefinition, "Restored"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
       OpenApi.annotations({
         summary: "Restore a version as a NEW draft definition (same key), recorded in both forms' lineage and audit"
@@ -155,7 +154,7 @@ export class FormDefinitionsApi extends HttpApiGroup.make("formDefinitions")
       params: LocaleParams,
       payload: SaveLocale,
       success: Ok(FormLocale),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
@@ -188,7 +187,7 @@ export class LegacyFormsApi extends HttpApiGroup.make("legacyForms")
     HttpApiEndpoint.post("deploy", "/", {
       payload: DeployLegacyForm,
       success: Created(LegacyForm, "Deployed"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({ summary: "Deploy a simple form schema under a key (the next version of that key)" })
@@ -198,7 +197,7 @@ export class LegacyFormsApi extends HttpApiGroup.make("legacyForms")
       params: { id: LegacyFormId },
       payload: EditLegacyForm,
       success: Ok(LegacyForm, "New version"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
@@ -214,7 +213,7 @@ export class LegacyFormsApi extends HttpApiGroup.make("legacyForms")
     HttpApiEndpoint.post("migrate", "/:id/migrate-to-v1", {
       params: { id: LegacyFormId },
       success: Created(FormDefinition, "Migrated"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({

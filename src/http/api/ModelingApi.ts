@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
+import { ClientErrorsHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
 import { PageQueryFields } from "../../schema/Common.ts"
 import { Created, Ok } from "../../schema/Envelope.ts"
 import {
@@ -31,7 +31,6 @@ import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { itemById } from "./ItemById.ts"
 import { pagedList } from "./PagedList.ts"
 
-const Errors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
 
 export class ProjectsApi extends HttpApiGroup.make("projects")
   .add(
@@ -39,7 +38,7 @@ export class ProjectsApi extends HttpApiGroup.make("projects")
     HttpApiEndpoint.post("create", "/", {
       payload: CreateProject,
       success: Created(Project, "Project created"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Create a project; the caller becomes its first OWNER" })),
     itemById(ProjectId, Project, Requires.anyRole),
@@ -47,13 +46,13 @@ export class ProjectsApi extends HttpApiGroup.make("projects")
       params: { id: ProjectId },
       payload: UpdateProject,
       success: Ok(Project),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Rename or describe a project (its OWNERs, or an ADMIN)" })),
     HttpApiEndpoint.delete("remove", "/:id", {
       params: { id: ProjectId },
       success: Ok(Project, "Deleted"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({ summary: "Delete a project with its folders and models (its OWNERs, or an ADMIN)" })
@@ -67,7 +66,7 @@ export class ProjectsApi extends HttpApiGroup.make("projects")
       params: { id: ProjectId },
       payload: AddProjectMember,
       success: Created(ProjectMember, "Member added"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
@@ -77,7 +76,7 @@ export class ProjectsApi extends HttpApiGroup.make("projects")
     HttpApiEndpoint.delete("removeMember", "/:id/members/:userId", {
       params: { id: ProjectId, userId: Schema.String },
       success: Ok(ProjectMember, "Member removed"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
       OpenApi.annotations({ summary: "Remove a member (OWNERs only; the last OWNER cannot go: 409)" })
     ),
@@ -90,7 +89,7 @@ export class ProjectsApi extends HttpApiGroup.make("projects")
       params: { id: ProjectId },
       payload: CreateFolder,
       success: Created(Folder, "Folder created"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
@@ -107,7 +106,7 @@ export class ModelsApi extends HttpApiGroup.make("models")
     HttpApiEndpoint.post("create", "/", {
       payload: CreateModel,
       success: Created(Model, "Model created"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
@@ -115,14 +114,14 @@ export class ModelsApi extends HttpApiGroup.make("models")
         })
       ),
     itemById(ModelId, Model, Requires.anyRole),
-    HttpApiEndpoint.delete("remove", "/:id", { params: { id: ModelId }, success: Ok(Model, "Deleted"), error: Errors })
+    HttpApiEndpoint.delete("remove", "/:id", { params: { id: ModelId }, success: Ok(Model, "Deleted"), error: ClientErrorsHttp })
       .annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Delete a model (not while someone else holds its lock)" })),
     HttpApiEndpoint.put("saveContent", "/:id/content", {
       params: { id: ModelId },
       payload: SaveModelContent,
       success: Ok(Model, "Saved"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({
         summary:
@@ -138,7 +137,7 @@ export class ModelsApi extends HttpApiGroup.make("models")
       params: { id: ModelId },
       payload: RestoreModel,
       success: Ok(Model, "Restored"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Restore an earlier revision's content as a new revision" })),
     HttpApiEndpoint.get("lock", "/:id/lock", { params: { id: ModelId }, success: Ok(LockState), error: NotFoundHttp })
@@ -147,7 +146,7 @@ export class ModelsApi extends HttpApiGroup.make("models")
     HttpApiEndpoint.post("acquireLock", "/:id/lock", {
       params: { id: ModelId },
       success: Ok(LockState, "Locked"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({ summary: "Acquire the editing lock for 5 minutes (409 while another user holds it)" })
@@ -155,13 +154,13 @@ export class ModelsApi extends HttpApiGroup.make("models")
     HttpApiEndpoint.delete("releaseLock", "/:id/lock", {
       params: { id: ModelId },
       success: Ok(LockState, "Released"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Release the lock (its holder, or an ADMIN)" })),
     HttpApiEndpoint.post("renewLock", "/:id/lock/renew", {
       params: { id: ModelId },
       success: Ok(LockState, "Renewed"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
@@ -171,7 +170,7 @@ export class ModelsApi extends HttpApiGroup.make("models")
     HttpApiEndpoint.post("takeoverLock", "/:id/lock/takeover", {
       params: { id: ModelId },
       success: Ok(LockState, "Taken over"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
@@ -194,14 +193,14 @@ export class DraftsApi extends HttpApiGroup.make("drafts")
     HttpApiEndpoint.post("create", "/", {
       payload: CreateDraft,
       success: Created(Draft, "Draft created"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner),
     itemById(DraftId, Draft, Requires.adminOrProcessOwner, "One of the caller's drafts (another user's is 404)"),
     HttpApiEndpoint.put("save", "/:id", {
       params: { id: DraftId },
       payload: SaveDraft,
       success: Ok(Draft, "Saved"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner),
     HttpApiEndpoint.delete("remove", "/:id", {
       params: { id: DraftId },
@@ -211,7 +210,7 @@ export class DraftsApi extends HttpApiGroup.make("drafts")
     HttpApiEndpoint.post("promote", "/:id/promote", {
       params: { id: DraftId },
       success: Ok(Draft, "Promoted"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({
         summary:
@@ -228,7 +227,7 @@ export class TemplatesApi extends HttpApiGroup.make("templates")
     HttpApiEndpoint.post("create", "/", {
       payload: SaveTemplate,
       success: Created(Template, "Template created"),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(
         OpenApi.annotations({
@@ -240,7 +239,7 @@ export class TemplatesApi extends HttpApiGroup.make("templates")
       params: { id: TemplateId },
       payload: SaveTemplate,
       success: Ok(Template),
-      error: Errors
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner),
     HttpApiEndpoint.delete("remove", "/:id", {
       params: { id: TemplateId },

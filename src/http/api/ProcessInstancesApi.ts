@@ -1,6 +1,12 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
+import {
+  BusinessErrorHttp,
+  ClientErrorsHttp,
+  ConflictHttp,
+  NotFoundHttp,
+  ValidationErrorHttp
+} from "../../schema/ApiErrors.ts"
 import { IdempotencyHeaders, Page, PageQueryFields } from "../../schema/Common.ts"
 import { Created, Ok } from "../../schema/Envelope.ts"
 import {
@@ -78,7 +84,7 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       params: { id: ProcessInstanceId },
       payload: MoveToken,
       success: Ok(ProcessInstance, "Token moved"),
-      error: [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
       summary: "Move a waiting token to another node of its scope",
       description:

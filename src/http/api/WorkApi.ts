@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
+import { BusinessErrorHttp, ClientErrorsHttp, ConflictHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
 import { IdempotencyHeaders } from "../../schema/Common.ts"
 import { Created, Ok } from "../../schema/Envelope.ts"
 import { FormDefinition, TaskForm } from "../../schema/Forms.ts"
@@ -40,21 +40,20 @@ import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { pagedList } from "./PagedList.ts"
 import { writesOn } from "./WritesOn.ts"
 
-const AllErrors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
 const WorkErrors = [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
 
 // Job workers act for the process owner: their service accounts carry PROCESS_OWNER.
 const jobCompletion = writesOn(JobId, Job, WorkErrors, Requires.adminOrProcessOwner, IdempotencyHeaders)
 const jobReport = writesOn(JobId, Job, WorkErrors, Requires.adminOrProcessOwner)
 const jobLease = writesOn(JobId, Job, [NotFoundHttp, ConflictHttp], Requires.adminOrProcessOwner)
-const retriesChange = writesOn(JobId, Job, AllErrors, Requires.adminOrProcessOwner)
-const retryChange = writesOn(JobId, RetryState, AllErrors, Requires.adminOrProcessOwner)
+const retriesChange = writesOn(JobId, Job, ClientErrorsHttp, Requires.adminOrProcessOwner)
+const retryChange = writesOn(JobId, RetryState, ClientErrorsHttp, Requires.adminOrProcessOwner)
 // People complete their own tasks: any authenticated caller, subject to the task's assignee.
 const taskCompletion = writesOn(TaskId, UserTask, WorkErrors, Requires.anyRole, IdempotencyHeaders)
 // Claiming, releasing and delegating are what task users do; assigning to others is an operator's call.
 const taskChange = writesOn(TaskId, UserTask, WorkErrors, Requires.anyRole)
 const taskAssignment = writesOn(TaskId, UserTask, WorkErrors, Requires.adminOrProcessOwner)
-const recovery = writesOn(IncidentId, Incident, AllErrors, Requires.adminOrProcessOwner)
+const recovery = writesOn(IncidentId, Incident, ClientErrorsHttp, Requires.adminOrProcessOwner)
 
 export class JobsApi extends HttpApiGroup.make("jobs")
   .add(
@@ -195,7 +194,7 @@ export class TasksApi extends HttpApiGroup.make("tasks")
       params: { id: TaskId },
       payload: UpdateTask,
       success: Ok(UserTask, "Update requested"),
-      error: [NotFoundHttp, ConflictHttp, BusinessErrorHttp, ValidationErrorHttp]
+      error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({
         summary:
