@@ -8,19 +8,32 @@ import { BroadcastSignal } from "../../schema/Signals.ts"
 import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 
+// A message or a signal comes from the systems around the processes (their service accounts carry PROCESS_OWNER). It
+// resumes waiting instances and starts new ones, so the answer is 202 with what it did; a retry with the same
+// Idempotency-Key does nothing twice.
+const delivery = <const Name extends string, Payload extends Schema.Top, Result extends Schema.Top>(
+  name: Name,
+  payload: Payload,
+  result: Result,
+  message: string,
+  error: Array<typeof ConflictHttp | typeof BusinessErrorHttp>,
+  summary: string
+) =>
+  HttpApiEndpoint.post(name, "/", { payload, headers: IdempotencyHeaders, success: Accepted(result, message), error })
+    .annotateMerge(Requires.adminOrProcessOwner)
+    .annotateMerge(OpenApi.annotations({ summary }))
+
 export class MessagesApi extends HttpApiGroup.make("messages")
   .add(
-    // Messages come from the systems around the processes: their service accounts carry PROCESS_OWNER.
-    HttpApiEndpoint.post("publish", "/", {
-      payload: PublishMessage,
-      headers: IdempotencyHeaders,
-      success: Accepted(CorrelationResult, "Message published"),
-      error: [ConflictHttp, BusinessErrorHttp]
-    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
-      summary:
-        "Publish a message: resumes every waiting instance whose subscription matches name and correlation key, and " +
+    delivery(
+      "publish",
+      PublishMessage,
+      CorrelationResult,
+      "Message published",
+      [ConflictHttp, BusinessErrorHttp],
+      "Publish a message: resumes every waiting instance whose subscription matches name and correlation key, and " +
         "starts an instance of every process whose message start event has that name; matching nothing is 202 with zero counts"
-    }))
+    )
   )
   .pipe(authenticatedGroup("/api/v1/messages", "Messages"))
 {}
@@ -33,16 +46,15 @@ const SignalResult = Schema.Struct({
 
 export class SignalsApi extends HttpApiGroup.make("signals")
   .add(
-    HttpApiEndpoint.post("broadcast", "/", {
-      payload: BroadcastSignal,
-      headers: IdempotencyHeaders,
-      success: Accepted(SignalResult, "Signal broadcast"),
-      error: BusinessErrorHttp
-    }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(OpenApi.annotations({
-      summary:
-        "Broadcast a signal: resumes every instance waiting for it and starts an instance of every process whose signal " +
+    delivery(
+      "broadcast",
+      BroadcastSignal,
+      SignalResult,
+      "Signal broadcast",
+      [BusinessErrorHttp],
+      "Broadcast a signal: resumes every instance waiting for it and starts an instance of every process whose signal " +
         "start event listens; matching nothing is 202 with zero counts"
-    }))
+    )
   )
   .pipe(authenticatedGroup("/api/v1/signals", "Signals"))
 {}
