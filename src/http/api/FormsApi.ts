@@ -35,7 +35,11 @@ const transition = <const Name extends string, const Path extends `/${string}`>(
   path: Path,
   summary: string
 ) =>
-  HttpApiEndpoint.post(name, path, { params: { id: FormDefinitionId }, success: Ok(FormValidation), error: ClientErrorsHttp })
+  HttpApiEndpoint.post(name, path, {
+    params: { id: FormDefinitionId },
+    success: Ok(FormValidation),
+    error: ClientErrorsHttp
+  })
     .annotateMerge(
       OpenApi.annotations({ summary })
     )
