@@ -30,7 +30,12 @@ import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { itemById } from "./ItemById.ts"
 import { pagedList } from "./PagedList.ts"
+import { writesOn } from "./WritesOn.ts"
 
+// Modelers' writes on a model (its content, its editing lock) and on a draft: the same answer, errors and access each.
+const modelChange = writesOn(ModelId, Model, ClientErrorsHttp, Requires.adminOrProcessOwner)
+const lockChange = writesOn(ModelId, LockState, ClientErrorsHttp, Requires.adminOrProcessOwner)
+const draftChange = writesOn(DraftId, Draft, ClientErrorsHttp, Requires.adminOrProcessOwner)
 
 export class ProjectsApi extends HttpApiGroup.make("projects")
   .add(
@@ -114,7 +119,11 @@ export class ModelsApi extends HttpApiGroup.make("models")
         })
       ),
     itemById(ModelId, Model, Requires.anyRole),
-    HttpApiEndpoint.delete("remove", "/:id", { params: { id: ModelId }, success: Ok(Model, "Deleted"), error: ClientErrorsHttp })
+    HttpApiEndpoint.delete("remove", "/:id", {
+      params: { id: ModelId },
+      success: Ok(Model, "Deleted"),
+      error: ClientErrorsHttp
+    })
       .annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Delete a model (not while someone else holds its lock)" })),
     HttpApiEndpoint.put("saveContent", "/:id/content", {
@@ -133,51 +142,40 @@ export class ModelsApi extends HttpApiGroup.make("models")
       error: NotFoundHttp
     }).annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "Revision history, newest first" })),
-    HttpApiEndpoint.post("restore", "/:id/restore", {
-      params: { id: ModelId },
-      payload: RestoreModel,
-      success: Ok(Model, "Restored"),
-      error: ClientErrorsHttp
-    }).annotateMerge(Requires.adminOrProcessOwner)
-      .annotateMerge(OpenApi.annotations({ summary: "Restore an earlier revision's content as a new revision" })),
+    modelChange(
+      "restore",
+      "/:id/restore",
+      "Restored",
+      "Restore an earlier revision's content as a new revision",
+      RestoreModel
+    ),
     HttpApiEndpoint.get("lock", "/:id/lock", { params: { id: ModelId }, success: Ok(LockState), error: NotFoundHttp })
       .annotateMerge(Requires.anyRole)
       .annotateMerge(OpenApi.annotations({ summary: "The editing lock (null when free or lapsed)" })),
-    HttpApiEndpoint.post("acquireLock", "/:id/lock", {
-      params: { id: ModelId },
-      success: Ok(LockState, "Locked"),
-      error: ClientErrorsHttp
-    }).annotateMerge(Requires.adminOrProcessOwner)
-      .annotateMerge(
-        OpenApi.annotations({ summary: "Acquire the editing lock for 5 minutes (409 while another user holds it)" })
-      ),
+    lockChange(
+      "acquireLock",
+      "/:id/lock",
+      "Locked",
+      "Acquire the editing lock for 5 minutes (409 while another user holds it)"
+    ),
     HttpApiEndpoint.delete("releaseLock", "/:id/lock", {
       params: { id: ModelId },
       success: Ok(LockState, "Released"),
       error: ClientErrorsHttp
     }).annotateMerge(Requires.adminOrProcessOwner)
       .annotateMerge(OpenApi.annotations({ summary: "Release the lock (its holder, or an ADMIN)" })),
-    HttpApiEndpoint.post("renewLock", "/:id/lock/renew", {
-      params: { id: ModelId },
-      success: Ok(LockState, "Renewed"),
-      error: ClientErrorsHttp
-    }).annotateMerge(Requires.adminOrProcessOwner)
-      .annotateMerge(
-        OpenApi.annotations({
-          summary: "Keep the lock another 5 minutes (its holder; also just after it lapsed if nobody took it)"
-        })
-      ),
-    HttpApiEndpoint.post("takeoverLock", "/:id/lock/takeover", {
-      params: { id: ModelId },
-      success: Ok(LockState, "Taken over"),
-      error: ClientErrorsHttp
-    }).annotateMerge(Requires.adminOrProcessOwner)
-      .annotateMerge(
-        OpenApi.annotations({
-          summary:
-            "Take the lock over from another user (a project OWNER or an ADMIN; a lapsed or free lock: any editor)"
-        })
-      )
+    lockChange(
+      "renewLock",
+      "/:id/lock/renew",
+      "Renewed",
+      "Keep the lock another 5 minutes (its holder; also just after it lapsed if nobody took it)"
+    ),
+    lockChange(
+      "takeoverLock",
+      "/:id/lock/takeover",
+      "Taken over",
+      "Take the lock over from another user (a project OWNER or an ADMIN; a lapsed or free lock: any editor)"
+    )
   )
   .pipe(authenticatedGroup("/api/v1/models", "Models"))
 {}
@@ -207,16 +205,13 @@ export class DraftsApi extends HttpApiGroup.make("drafts")
       success: Ok(Draft, "Deleted"),
       error: NotFoundHttp
     }).annotateMerge(Requires.adminOrProcessOwner),
-    HttpApiEndpoint.post("promote", "/:id/promote", {
-      params: { id: DraftId },
-      success: Ok(Draft, "Promoted"),
-      error: ClientErrorsHttp
-    }).annotateMerge(Requires.adminOrProcessOwner)
-      .annotateMerge(OpenApi.annotations({
-        summary:
-          "Deploy the draft: PROCESS as a deployment (BPMN XML or JSON graph), DECISION as a decision (DMN XML import or JSON table); " +
-          "promotedTo names what was created. Invalid content: 400 listing the problems. FORM drafts: 422 until forms are deployable."
-      }))
+    draftChange(
+      "promote",
+      "/:id/promote",
+      "Promoted",
+      "Deploy the draft: PROCESS as a deployment (BPMN XML or JSON graph), DECISION as a decision (DMN XML import or JSON table); " +
+        "promotedTo names what was created. Invalid content: 400 listing the problems. FORM drafts: 422 until forms are deployable."
+    )
   )
   .pipe(authenticatedGroup("/api/v1/drafts", "Drafts"))
 {}
