@@ -21,6 +21,10 @@ import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { itemById } from "./ItemById.ts"
 import { pagedList } from "./PagedList.ts"
+import { readsOn } from "./ReadsOn.ts"
+
+// The reads of what belongs to a decision model (GET /:id/...): any role, 404 without the model.
+const decisionModelRead = readsOn(DecisionModelId, Requires.anyRole)
 
 const DmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/xml" })).annotate({
   description: "DMN 1.3, 1.4 or 1.5 XML"
@@ -100,12 +104,7 @@ export class DecisionModelsApi extends HttpApiGroup.make("decisionModels")
       Requires.anyRole,
       "A model's decisions, decision services and required inputs"
     ),
-    HttpApiEndpoint.get("xml", "/:id/xml", {
-      params: { id: DecisionModelId },
-      success: Ok(XmlDocument),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(OpenApi.annotations({ summary: "The model's DMN XML" })),
+    decisionModelRead("xml", "/:id/xml", XmlDocument, "The model's DMN XML"),
     evaluation("evaluateDecision", "/:id/decisions/:decisionId/evaluate", {
       id: DecisionModelId,
       decisionId: Schema.String

@@ -18,7 +18,11 @@ import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { itemById } from "./ItemById.ts"
 import { pagedList } from "./PagedList.ts"
+import { readsOn } from "./ReadsOn.ts"
 import { writesOn } from "./WritesOn.ts"
+
+// The reads of what belongs to a deployment (GET /:id/...): any role, 404 without the deployment.
+const deploymentRead = readsOn(DeploymentId, Requires.anyRole)
 
 export const BpmnXmlBody = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/xml" })).annotate({
   description: "BPMN 2.0 XML as Camunda Modeler writes it"
@@ -87,12 +91,12 @@ export class DeploymentsApi extends HttpApiGroup.make("deployments")
           "gateway takes its first event unless one is listed). A run ends COMPLETED, INCIDENT, STUCK (waits for something the " +
           "simulator cannot give) or STEP_LIMIT; stops lists where and why."
       })),
-    HttpApiEndpoint.get("nodes", "/:id/nodes", {
-      params: { id: DeploymentId },
-      success: Ok(Schema.Array(DeploymentNode)),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(OpenApi.annotations({ summary: "Node ids, types and names, for building a migration mapping" }))
+    deploymentRead(
+      "nodes",
+      "/:id/nodes",
+      Schema.Array(DeploymentNode),
+      "Node ids, types and names, for building a migration mapping"
+    )
   )
   .pipe(authenticatedGroup("/api/v1/deployments", "Deployments"))
 {}

@@ -30,7 +30,12 @@ import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { itemById } from "./ItemById.ts"
 import { pagedList } from "./PagedList.ts"
+import { readsOn } from "./ReadsOn.ts"
 import { writesOn } from "./WritesOn.ts"
+
+// The reads of what belongs to a project or a model (GET /:id/...): any role, 404 without it.
+const projectRead = readsOn(ProjectId, Requires.anyRole)
+const modelRead = readsOn(ModelId, Requires.anyRole)
 
 // Modelers' writes on a model (its content, its editing lock) and on a draft: the same answer, errors and access each.
 const modelChange = writesOn(ModelId, Model, ClientErrorsHttp, Requires.adminOrProcessOwner)
@@ -62,11 +67,7 @@ export class ProjectsApi extends HttpApiGroup.make("projects")
       .annotateMerge(
         OpenApi.annotations({ summary: "Delete a project with its folders and models (its OWNERs, or an ADMIN)" })
       ),
-    HttpApiEndpoint.get("members", "/:id/members", {
-      params: { id: ProjectId },
-      success: Ok(Schema.Array(ProjectMember)),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole),
+    projectRead("members", "/:id/members", Schema.Array(ProjectMember)),
     HttpApiEndpoint.post("addMember", "/:id/members", {
       params: { id: ProjectId },
       payload: AddProjectMember,
@@ -85,11 +86,7 @@ export class ProjectsApi extends HttpApiGroup.make("projects")
     }).annotateMerge(Requires.adminOrProcessOwner).annotateMerge(
       OpenApi.annotations({ summary: "Remove a member (OWNERs only; the last OWNER cannot go: 409)" })
     ),
-    HttpApiEndpoint.get("folders", "/:id/folders", {
-      params: { id: ProjectId },
-      success: Ok(Schema.Array(Folder)),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole),
+    projectRead("folders", "/:id/folders", Schema.Array(Folder)),
     HttpApiEndpoint.post("createFolder", "/:id/folders", {
       params: { id: ProjectId },
       payload: CreateFolder,
@@ -136,12 +133,7 @@ export class ModelsApi extends HttpApiGroup.make("models")
         summary:
           "Save content as a new revision; 409 while another user holds the lock, or when baseRevision is not the latest"
       })),
-    HttpApiEndpoint.get("revisions", "/:id/revisions", {
-      params: { id: ModelId },
-      success: Ok(Schema.Array(ModelRevision)),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(OpenApi.annotations({ summary: "Revision history, newest first" })),
+    modelRead("revisions", "/:id/revisions", Schema.Array(ModelRevision), "Revision history, newest first"),
     modelChange(
       "restore",
       "/:id/restore",
@@ -149,9 +141,7 @@ export class ModelsApi extends HttpApiGroup.make("models")
       "Restore an earlier revision's content as a new revision",
       RestoreModel
     ),
-    HttpApiEndpoint.get("lock", "/:id/lock", { params: { id: ModelId }, success: Ok(LockState), error: NotFoundHttp })
-      .annotateMerge(Requires.anyRole)
-      .annotateMerge(OpenApi.annotations({ summary: "The editing lock (null when free or lapsed)" })),
+    modelRead("lock", "/:id/lock", LockState, "The editing lock (null when free or lapsed)"),
     lockChange(
       "acquireLock",
       "/:id/lock",

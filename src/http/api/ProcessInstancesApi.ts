@@ -30,7 +30,11 @@ import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { itemById } from "./ItemById.ts"
 import { pagedList } from "./PagedList.ts"
+import { readsOn } from "./ReadsOn.ts"
 import { writesOn } from "./WritesOn.ts"
+
+// The reads of what belongs to an instance (GET /:id/...): any role, 404 without the instance.
+const instanceRead = readsOn(ProcessInstanceId, Requires.anyRole)
 
 // Operators change a running instance: its owner's role, the same answer and errors for each.
 const instanceChange = writesOn(
@@ -122,30 +126,24 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
     }).annotateMerge(Requires.anyRole).annotateMerge(
       OpenApi.annotations({ summary: "Variables and active nodes as of one history event (replayed from the history)" })
     ),
-    HttpApiEndpoint.get("tokens", "/:id/tokens", {
-      params: { id: ProcessInstanceId },
-      success: Ok(Schema.Array(InstanceToken)),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({
-          summary: "Tokens and where they are parked: at a job, a user task, a join or an incident"
-        })
-      ),
-    HttpApiEndpoint.get("eventSubscriptions", "/:id/event-subscriptions", {
-      params: { id: ProcessInstanceId },
-      success: Ok(Schema.Array(EventSubscription)),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(OpenApi.annotations({ summary: "Pending timer and message subscriptions" })),
-    HttpApiEndpoint.get("getVariables", "/:id/variables", {
-      params: { id: ProcessInstanceId },
-      success: Ok(InstanceVariables),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({ summary: "The instance's variables with their version (for optimistic locking)" })
-      ),
+    instanceRead(
+      "tokens",
+      "/:id/tokens",
+      Schema.Array(InstanceToken),
+      "Tokens and where they are parked: at a job, a user task, a join or an incident"
+    ),
+    instanceRead(
+      "eventSubscriptions",
+      "/:id/event-subscriptions",
+      Schema.Array(EventSubscription),
+      "Pending timer and message subscriptions"
+    ),
+    instanceRead(
+      "getVariables",
+      "/:id/variables",
+      InstanceVariables,
+      "The instance's variables with their version (for optimistic locking)"
+    ),
     HttpApiEndpoint.put("updateVariables", "/:id/variables", {
       params: { id: ProcessInstanceId },
       payload: UpdateVariables,
@@ -155,12 +153,12 @@ export class ProcessInstancesApi extends HttpApiGroup.make("processInstances")
       summary:
         "Set variables (merged into the instance's variables); with expectedVersion, a stale version answers 409 CONFLICT naming the current one"
     })),
-    HttpApiEndpoint.get("nodeVariables", "/:id/node-variables", {
-      params: { id: ProcessInstanceId },
-      success: Ok(Schema.Array(NodeVariables)),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(OpenApi.annotations({ summary: "Variables attached to specific nodes" })),
+    instanceRead(
+      "nodeVariables",
+      "/:id/node-variables",
+      Schema.Array(NodeVariables),
+      "Variables attached to specific nodes"
+    ),
     HttpApiEndpoint.put("setNodeVariables", "/:id/nodes/:nodeId/variables", {
       params: { id: ProcessInstanceId, nodeId: Schema.String },
       payload: SetNodeVariables,

@@ -38,7 +38,12 @@ import {
 import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 import { pagedList } from "./PagedList.ts"
+import { readsOn } from "./ReadsOn.ts"
 import { writesOn } from "./WritesOn.ts"
+
+// The reads of what belongs to a job or a task (GET /:id/...): any role, 404 without it.
+const jobRead = readsOn(JobId, Requires.anyRole)
+const taskRead = readsOn(TaskId, Requires.anyRole)
 
 const WorkErrors = [NotFoundHttp, ConflictHttp, BusinessErrorHttp]
 
@@ -110,16 +115,12 @@ export class JobsApi extends HttpApiGroup.make("jobs")
           "One `data:` event per job (the Job as JSON). Pushed jobs are activated exactly as by POST /jobs/activation; the stream " +
           "runs until the client disconnects. Jobs whose lock expires go back to the pool."
       })),
-    HttpApiEndpoint.get("retryState", "/:id/retry", {
-      params: { id: JobId },
-      success: Ok(RetryState),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({
-          summary: "The job's retries, retry policy, failed attempts and pending retry (nextRetryAt)"
-        })
-      ),
+    jobRead(
+      "retryState",
+      "/:id/retry",
+      RetryState,
+      "The job's retries, retry policy, failed attempts and pending retry (nextRetryAt)"
+    ),
     retryChange(
       "setRetryPolicy",
       "/:id/retry",
@@ -139,16 +140,12 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       "Retry canceled",
       "Cancel a pending retry: the job is FAILED and an incident JOB_NO_RETRIES is raised (409 without a pending retry)"
     ),
-    HttpApiEndpoint.get("retryHistory", "/:id/retry/history", {
-      params: { id: JobId },
-      success: Ok(Schema.Array(RetryAttempt)),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({
-          summary: "Every reported failure of the job, oldest first: worker, message, retries left, when it was retried"
-        })
-      ),
+    jobRead(
+      "retryHistory",
+      "/:id/retry/history",
+      Schema.Array(RetryAttempt),
+      "Every reported failure of the job, oldest first: worker, message, retries left, when it was retried"
+    ),
     pagedList(JobQuery, Job, Requires.anyRole, "List jobs, newest first")
   )
   .pipe(authenticatedGroup("/api/v1/jobs", "Jobs"))
@@ -214,22 +211,13 @@ export class TasksApi extends HttpApiGroup.make("tasks")
         summary:
           "The task's form schema by its formKey: the DEPLOYED form definition with that key, else the latest legacy form of that key (404 if none)"
       })),
-    HttpApiEndpoint.get("formDefinition", "/:id/form-definition", {
-      params: { id: TaskId },
-      success: Ok(FormDefinition),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(
-        OpenApi.annotations({
-          summary: "The DEPLOYED form-designer definition whose key is the task's formKey (404 if none)"
-        })
-      ),
-    HttpApiEndpoint.get("comments", "/:id/comments", {
-      params: { id: TaskId },
-      success: Ok(Schema.Array(TaskComment)),
-      error: NotFoundHttp
-    }).annotateMerge(Requires.anyRole)
-      .annotateMerge(OpenApi.annotations({ summary: "The task's comment thread, oldest first" })),
+    taskRead(
+      "formDefinition",
+      "/:id/form-definition",
+      FormDefinition,
+      "The DEPLOYED form-designer definition whose key is the task's formKey (404 if none)"
+    ),
+    taskRead("comments", "/:id/comments", Schema.Array(TaskComment), "The task's comment thread, oldest first"),
     HttpApiEndpoint.post("addComment", "/:id/comments", {
       params: { id: TaskId },
       payload: AddComment,
