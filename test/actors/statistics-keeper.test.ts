@@ -4,6 +4,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
+import { staleTables } from "../../src/actors/StatisticsKeeper.ts"
 import { eventually } from "../support/Eventually.ts"
 import { fixture, givenTenant } from "../support/Scenario.ts"
 
@@ -47,5 +48,37 @@ describe.runIf(onPostgres)("table statistics", () => {
     }))
     expect(bounds).toBeGreaterThan(1)
     expect(bounds).toBeLessThanOrEqual(11)
+  }, 60_000)
+
+  it("waits a minute before analyzing a table again, unless it more than doubled", async () => {
+    const tenant = await givenTenant()
+    // A schema of its own: the service's keeper looks only at `public`, so it cannot analyze this table meanwhile.
+    const schema = `keeper_${Math.random().toString(36).slice(2, 10)}`
+    const run = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
+      tenant.app.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, f))
+    const counters = () =>
+      run((sql) =>
+        sql<{ mods: string | number }>`SELECT n_mod_since_analyze AS mods FROM pg_stat_user_tables
+          WHERE schemaname = ${schema} AND relname = 'rows'`
+      ).then((rows) => Number(rows[0]?.mods ?? -1))
+    const stale = () => run((sql) => staleTables(sql, schema)).then((rows) => rows.map((row) => row.table_name))
+    const insert = (count: number) =>
+      run((sql) => sql`INSERT INTO ${sql(schema)}.rows (n) SELECT generate_series(1, ${count})`)
+    await run((sql) => sql`CREATE SCHEMA ${sql(schema)}`)
+    try {
+      await run((sql) => sql`CREATE TABLE ${sql(schema)}.rows (id bigserial PRIMARY KEY, n integer NOT NULL)`)
+      await insert(1_000)
+      await eventually(async () => expect(await counters()).toBeGreaterThanOrEqual(1_000), { timeoutMs: 10_000 })
+      expect(await stale()).toEqual(["rows"]) // never analyzed
+      await run((sql) => sql.withTransaction(sql`ANALYZE ${sql(schema)}.rows`))
+      await insert(500) // +50 %: past autovacuum's 10 %, but analyzed just now and not doubled
+      await eventually(async () => expect(await counters()).toBe(500), { timeoutMs: 10_000 })
+      expect(await stale()).toEqual([])
+      await insert(1_000) // 2,500 rows against the 1,000 the ANALYZE saw
+      await eventually(async () => expect(await counters()).toBe(1_500), { timeoutMs: 10_000 })
+      expect(await stale()).toEqual(["rows"])
+    } finally {
+      await run((sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`)
+    }
   }, 60_000)
 })
