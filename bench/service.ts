@@ -6,8 +6,8 @@
 //   correlations/s  N instances wait at a message catch event, then N messages are published, CONCURRENCY in flight
 //   baseline tx/s single-row inserts, each its own transaction (autocommit, as pgbench's insert script runs them),
 //                 through the same Node SQL client (@effect/sql-pg) at CONCURRENCY, measured before the service
-//                 starts, after a warm-up; also printed: the same insert between BEGIN and COMMIT (what earlier
-//                 rounds divided by, measured after the load and with the pool's connections still opening)
+//                 starts, after a warm-up; also printed: the same insert between BEGIN and COMMIT (the form earlier
+//                 rounds divided by; they measured it after the load, with the pool's connections still opening)
 //   job push      p50/p99 from a job's creation to a long-polling worker holding it, at a light load
 //   at half rate  publish p50/p99 and job push p50/p99 (WORKERS long-polling workers; WORKERS job streams) at half of the measured
 //                 correlation and instance rates, open-loop for HALF_SECONDS (bench/HalfRate.ts)

@@ -30,9 +30,11 @@ const STATISTICS_TARGET = 10
  */
 const MIN_INTERVAL_SECONDS = 60
 
-/** The tables of `schema` whose statistics are due: changed past autovacuum's threshold, and not analyzed within
+/**
+ * The tables of `schema` whose statistics are due: changed past autovacuum's threshold, and not analyzed within
  * MIN_INTERVAL_SECONDS unless they more than doubled since (reltuples: the row count the last ANALYZE saw, -1 or 0
- * before any). */
+ * before any).
+ */
 export const staleTables = (sql: SqlClient.SqlClient, schema: string) =>
   sql<{ table_name: string }>`SELECT s.relname AS table_name
     FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid

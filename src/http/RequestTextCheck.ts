@@ -35,8 +35,9 @@ const decodeComponent = (raw: string): string | undefined => {
 }
 
 /**
- * A URL with no percent-encoding and no control characters decodes to itself (but `+`), and can hold neither NUL nor
- * a surrogate (the server reads its bytes as Latin-1): most requests' URLs, checked with one regex test.
+ * A URL with no percent-encoding and no control characters decodes to itself (but `+`), so it can hold neither NUL
+ * nor a surrogate: most requests' URLs, checked with one regex test. (Raw control or non-ASCII bytes never get here:
+ * Node's HTTP parser answers them 400 itself.)
  */
 const PLAIN_URL = /^[^%\x00-\x20\x7f]*$/
 

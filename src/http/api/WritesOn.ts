@@ -3,13 +3,11 @@
 // and summary.
 import type { Context, Schema } from "effect"
 import { HttpApiEndpoint, OpenApi } from "effect/http-api"
-import type { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
+import type { ClientErrorsHttp } from "../../schema/ApiErrors.ts"
 import { Ok } from "../../schema/Envelope.ts"
 
 /** The errors a write may declare (each endpoint names its own; its handler's failures are typed by the whole set). */
-type WriteErrors = Array<
-  typeof NotFoundHttp | typeof ConflictHttp | typeof ValidationErrorHttp | typeof BusinessErrorHttp
->
+type WriteErrors = typeof ClientErrorsHttp
 
 export const writesOn = <
   Id extends Schema.Top,
