@@ -58,6 +58,7 @@ import { DeploymentStates } from "./persistence/DeploymentStates.ts"
 import { InstanceStore } from "./persistence/InstanceStore.ts"
 import { JobLeases } from "./persistence/JobLeases.ts"
 import { JobReads } from "./persistence/JobReads.ts"
+import { MessageTargets } from "./persistence/MessageTargets.ts"
 import { MigrationsLive } from "./persistence/Migrations.ts"
 import { AuditLog } from "./services/AuditLog.ts"
 import { BatchOperations } from "./services/BatchOperations.ts"
@@ -142,7 +143,7 @@ const EnginesLive = Layer.mergeAll(
   Layer.provideMerge(Layer.mergeAll(Connections.layer, Projects.layer, LegacyForms.layer)),
   Layer.provideMerge(FormDefinitions.layer),
   Layer.provideMerge(Layer.mergeAll(Work.layer, IncidentRecovery.layer)),
-  Layer.provideMerge(Layer.mergeAll(JobEntityClient.layer, JobLeases.layer, JobReads.layer)),
+  Layer.provideMerge(Layer.mergeAll(JobEntityClient.layer, JobLeases.layer, JobReads.layer, MessageTargets.layer)),
   Layer.provideMerge(OutboxRelay.layer),
   Layer.provideMerge(Signals.layer),
   Layer.provideMerge(

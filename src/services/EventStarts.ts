@@ -5,12 +5,8 @@ import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { derivedId } from "../engine/Execute.ts"
+import type { EventStartRow as EventStart } from "../persistence/MessageTargets.ts"
 import type { ProcessInstancesShape } from "./ProcessInstances.ts"
-
-interface EventStart {
-  readonly deployment_id: string
-  readonly node_id: string
-}
 
 type StartKind = "message-start" | "signal-start"
 
@@ -35,17 +31,26 @@ export const startAtEventStarts = (
 ): Effect.Effect<ReadonlyArray<string>> =>
   Effect.flatMap(
     startEvents(sql, principal.tenantId, event.kind, event.name),
-    (starts) =>
-      Effect.forEach(starts, (start) =>
-        instances.start(
-          principal,
-          start.deployment_id,
-          variables,
-          start.node_id,
-          derivedId(deliveryKey, `${event.kind}:${start.deployment_id}:${start.node_id}`)
-        ).pipe(
-          Effect.map((instance) => [instance.id]),
-          Effect.catch(() => Effect.succeed([] as Array<string>))
-        ), { concurrency: 16 })
+    (starts) => startAt(instances, principal, event.kind, starts, variables, deliveryKey)
   )
-    .pipe(Effect.map((ids) => ids.flat()))
+
+/** startAtEventStarts with the start events already read (a publish reads them with its waiting subscriptions). */
+export const startAt = (
+  instances: ProcessInstancesShape,
+  principal: Principal,
+  kind: StartKind,
+  starts: ReadonlyArray<EventStart>,
+  variables: Readonly<Record<string, unknown>>,
+  deliveryKey: string
+): Effect.Effect<ReadonlyArray<string>> =>
+  Effect.forEach(starts, (start) =>
+    instances.start(
+      principal,
+      start.deployment_id,
+      variables,
+      start.node_id,
+      derivedId(deliveryKey, `${kind}:${start.deployment_id}:${start.node_id}`)
+    ).pipe(
+      Effect.map((instance) => [instance.id]),
+      Effect.catch(() => Effect.succeed([] as Array<string>))
+    ), { concurrency: 16 }).pipe(Effect.map((ids) => ids.flat()))

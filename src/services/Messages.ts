@@ -9,14 +9,15 @@ import { Context, Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { runClusterLoop } from "../actors/ClusterLoop.ts"
 import type { Principal } from "../auth/Principal.ts"
+import { MessageTargets } from "../persistence/MessageTargets.ts"
 import { toJson } from "../persistence/SqlValues.ts"
 import { type Conflict, conflict, type ValidationError, validationError } from "../schema/ApiErrors.ts"
-import { startAtEventStarts } from "./EventStarts.ts"
+import { startAt } from "./EventStarts.ts"
 import { fingerprintOf, type IdempotentClaim, IdempotentRequests } from "./IdempotentRequests.ts"
 import { newId } from "./Ids.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
 import { nowMillis } from "./Time.ts"
-import { deliverToWaiting, type WaitingSubscription } from "./WaitingSubscriptions.ts"
+import { deliverToWaiting } from "./WaitingSubscriptions.ts"
 
 export interface Publication {
   readonly messageName: string
@@ -75,6 +76,7 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
       const sql = yield* SqlClient.SqlClient
       const instances = yield* ProcessInstances
       const idempotent = yield* IdempotentRequests
+      const targets = yield* MessageTargets
 
       // The publish itself. Its ids (the message key, and from it every command id) are drawn with newId, so a rerun
       // under the same IdSeed repeats nothing. It runs to its end even if the client goes away.
@@ -84,26 +86,17 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
           const variables = message.variables ?? {}
           const messageKey = yield* newId
           const now = yield* nowMillis
-          // Delivered to who waits for it and started where it starts a process at the same time: the two lookups go
-          // out together (one round trip); every command id and instance id derives from the message key.
-          // Subscriptions are indexed by (tenant_id, kind, name, correlation_key); each instance's oldest one wins.
-          const event = { kind: "message-start", name: message.messageName } as const
+          // Delivered to who waits for it and started where it starts a process, at the same time: one lookup finds both
+          // (MessageTargets, shared with concurrent publishes); every command id and instance id derives from the
+          // message key. Each waiting instance's oldest matching subscription wins.
+          const { starts, waiting } = yield* targets.of(principal.tenantId, message.messageName, key)
           const [correlated, startedIds] = yield* Effect.all([
-            sql<WaitingSubscription>`SELECT DISTINCT ON (instance_id) instance_id, id
-              FROM event_subscriptions
-              WHERE tenant_id = ${principal.tenantId} AND kind = 'MESSAGE' AND name = ${message.messageName}
-                AND correlation_key = ${key}
-              ORDER BY instance_id, created_at, id`.pipe(
-              Effect.orDie,
-              Effect.flatMap((waiting) =>
-                deliverToWaiting(instances, principal, waiting, (subscriptionId) => ({
-                  type: "CorrelateMessage",
-                  subscriptionId,
-                  variables
-                }), `message:${messageKey}`)
-              )
-            ),
-            startAtEventStarts(sql, instances, principal, event, variables, messageKey)
+            deliverToWaiting(instances, principal, waiting, (subscriptionId) => ({
+              type: "CorrelateMessage",
+              subscriptionId,
+              variables
+            }), `message:${messageKey}`),
+            startAt(instances, principal, "message-start", starts, variables, messageKey)
           ], { concurrency: 2 })
           // A suspended instance holds the message and applies it when resumed: reached, but not (yet) correlated.
           const resumedIds = correlated.filter((c) => c.delivery === "applied").map((c) => c.instanceId)

@@ -79,6 +79,41 @@ describe("messages", () => {
     expect(bad.errors[0].field).toBe("messageName")
   })
 
+  it("answers each of many publishes sent at once with its own targets: key, name and tenant apart", async () => {
+    const owner = await (await givenTenant()).owner()
+    const stranger = await (await givenTenant()).owner()
+    const waits = await owner.deploy(fixture("message-wait.bpmn"))
+    await owner.deploy(messageStart("intake-many", "order-placed"))
+    const strangerWaits = await stranger.deploy(fixture("message-wait.bpmn"))
+    const keys = Array.from({ length: 24 }, (_, i) => `K-${i}`)
+    const waiting = await Promise.all(keys.map((orderId) => owner.start(waits.id, { orderId })))
+    const strangers = await Promise.all(
+      keys.slice(0, 4).map((orderId) => stranger.start(strangerWaits.id, { orderId }))
+    )
+    // Sent together, they are looked up together: each answer must still be only its own.
+    const answers = await Promise.all([
+      ...keys.map((correlationKey) => owner.post("/messages", { messageName: "payment-received", correlationKey })),
+      owner.post("/messages", { messageName: "order-placed" }),
+      owner.post("/messages", { messageName: "payment-received", correlationKey: "nobody" })
+    ])
+    keys.forEach((_, i) => {
+      expect(answers[i]!.ok(202)).toEqual({
+        correlatedCount: 1,
+        heldCount: 0,
+        startedCount: 0,
+        instanceIds: [waiting[i]!.id],
+        buffered: false
+      })
+    })
+    expect(answers[keys.length]!.ok(202)).toMatchObject({ correlatedCount: 0, startedCount: 1 })
+    expect(answers[keys.length + 1]!.ok(202)).toMatchObject({ correlatedCount: 0, startedCount: 0 })
+    for (const instance of strangers) {
+      expect((await stranger.get(`/process-instances/${instance.id}/event-subscriptions`)).ok()[0]).toMatchObject({
+        name: "payment-received"
+      })
+    }
+  })
+
   it("keeps a message nothing awaits for its time to live: the first instance that starts waiting takes it", async () => {
     const owner = await (await givenTenant()).owner()
     const deployment = await owner.deploy(fixture("message-wait.bpmn"))

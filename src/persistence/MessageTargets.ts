@@ -1,0 +1,98 @@
+// Whom a published message reaches: the subscriptions waiting for it (each instance's oldest one) and the message start
+// events of its name in the tenant's ACTIVE deployments. The lookups of publishes that arrive while earlier ones are
+// under way go to the database together, as one statement (makeGroupCommit's batching, used here for reads): under
+// load a publish costs a fraction of a statement instead of two. A batched read sees what it would see alone: each
+// publish asks only after its own earlier writes finished, and the statement reads what is committed when it starts.
+import { Context, Effect, Exit, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import type { ProcessInstanceId } from "../schema/ResourceIds.ts"
+import { makeGroupCommit } from "./GroupCommit.ts"
+import { pgArray, toJson } from "./SqlValues.ts"
+
+export interface WaitingSubscriptionRow {
+  readonly instance_id: ProcessInstanceId
+  readonly id: string
+}
+
+export interface EventStartRow {
+  readonly deployment_id: string
+  readonly node_id: string
+}
+
+export interface MessageTargetRows {
+  readonly waiting: ReadonlyArray<WaitingSubscriptionRow>
+  readonly starts: ReadonlyArray<EventStartRow>
+}
+
+export interface MessageTargetsShape {
+  readonly of: (tenantId: string, messageName: string, correlationKey: string) => Effect.Effect<MessageTargetRows>
+}
+
+interface Asked {
+  readonly i: number
+  readonly tenant_id: string
+  readonly name: string
+  readonly correlation_key: string
+}
+
+interface TargetRow {
+  readonly i: number
+  readonly instance_id: ProcessInstanceId | null
+  readonly id: string | null
+  readonly deployment_id: string | null
+  readonly node_id: string | null
+}
+
+export class MessageTargets extends Context.Service<MessageTargets, MessageTargetsShape>()("flowcore/MessageTargets") {
+  static readonly layer = Layer.effect(
+    MessageTargets,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const lookups = makeGroupCommit<Omit<Asked, "i">, MessageTargetRows, never>({
+        maxBatch: 256,
+        maxInFlight: 4,
+        flush: (batch) =>
+          Effect.gen(function*() {
+            const asked: ReadonlyArray<Asked> = batch.map((item, i) => ({ ...item, i }))
+            // The waiting subscriptions are read per asked row (LATERAL: by the (tenant, kind, name, key) index); the
+            // start events by a join the ANY arrays keep on their index.
+            const rows = yield* sql<TargetRow>`WITH asked AS (
+                SELECT * FROM jsonb_to_recordset(${toJson(asked)}::jsonb)
+                  AS a(i int, tenant_id uuid, name text, correlation_key text))
+              SELECT a.i, w.instance_id, w.id, NULL::uuid AS deployment_id, NULL::text AS node_id
+              FROM asked a CROSS JOIN LATERAL (
+                SELECT DISTINCT ON (s.instance_id) s.instance_id, s.id FROM event_subscriptions s
+                WHERE s.tenant_id = a.tenant_id AND s.kind = 'MESSAGE' AND s.name = a.name
+                  AND s.correlation_key = a.correlation_key
+                ORDER BY s.instance_id, s.created_at, s.id) w
+              UNION ALL
+              SELECT a.i, NULL, NULL, m.deployment_id, m.node_id
+              FROM asked a
+              JOIN message_start_events m ON m.tenant_id = a.tenant_id AND m.message_name = a.name
+              JOIN deployments d ON d.id = m.deployment_id
+              WHERE d.state = 'ACTIVE'
+                AND m.tenant_id = ANY(${pgArray([...new Set(asked.map((a) => a.tenant_id))])}::uuid[])
+                AND m.message_name = ANY(${pgArray([...new Set(asked.map((a) => a.name))])}::text[])
+              ORDER BY 1, 2`.pipe(Effect.orDie)
+            const answers = asked.map(() => ({
+              waiting: [] as Array<WaitingSubscriptionRow>,
+              starts: [] as Array<EventStartRow>
+            }))
+            for (const row of rows) {
+              const answer = answers[row.i]!
+              if (row.instance_id !== null && row.id !== null) {
+                answer.waiting.push({ instance_id: row.instance_id, id: row.id })
+              } else if (row.deployment_id !== null && row.node_id !== null) {
+                answer.starts.push({ deployment_id: row.deployment_id, node_id: row.node_id })
+              }
+            }
+            return answers.map((answer) => Exit.succeed(answer))
+          })
+      })
+      return {
+        of: (tenantId, messageName, correlationKey) =>
+          lookups.submit({ tenant_id: tenantId, name: messageName, correlation_key: correlationKey })
+      }
+    })
+  )
+}
