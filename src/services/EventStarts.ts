@@ -10,31 +10,28 @@ import type { ProcessInstancesShape } from "./ProcessInstances.ts"
 
 type StartKind = "message-start" | "signal-start"
 
-/** The start events of that kind and name in the tenant's ACTIVE deployments. */
-const startEvents = (sql: SqlClient.SqlClient, tenantId: string, kind: StartKind, name: string) =>
-  (kind === "message-start"
-    ? sql<EventStart>`SELECT m.deployment_id, m.node_id
-        FROM message_start_events m JOIN deployments d ON d.id = m.deployment_id
-        WHERE m.tenant_id = ${tenantId} AND m.message_name = ${name} AND d.state = 'ACTIVE'`
-    : sql<EventStart>`SELECT s.deployment_id, s.node_id
-        FROM signal_start_events s JOIN deployments d ON d.id = s.deployment_id
-        WHERE s.tenant_id = ${tenantId} AND s.signal_name = ${name} AND d.state = 'ACTIVE'`).pipe(Effect.orDie)
+/** The signal start events of that name in the tenant's ACTIVE deployments (a publish reads its message start events
+ * with its waiting subscriptions, in persistence/MessageTargets.ts). */
+const signalStarts = (sql: SqlClient.SqlClient, tenantId: string, name: string) =>
+  sql<EventStart>`SELECT s.deployment_id, s.node_id
+    FROM signal_start_events s JOIN deployments d ON d.id = s.deployment_id
+    WHERE s.tenant_id = ${tenantId} AND s.signal_name = ${name} AND d.state = 'ACTIVE'`.pipe(Effect.orDie)
 
-/** The ids of the instances started (or already started by an earlier delivery of the same key). */
-export const startAtEventStarts = (
+/** The ids of the instances a broadcast started (or an earlier delivery of the same broadcast already started). */
+export const startAtSignalStarts = (
   sql: SqlClient.SqlClient,
   instances: ProcessInstancesShape,
   principal: Principal,
-  event: { readonly kind: StartKind; readonly name: string },
+  signalName: string,
   variables: Readonly<Record<string, unknown>>,
-  deliveryKey: string
+  broadcastId: string
 ): Effect.Effect<ReadonlyArray<string>> =>
   Effect.flatMap(
-    startEvents(sql, principal.tenantId, event.kind, event.name),
-    (starts) => startAt(instances, principal, event.kind, starts, variables, deliveryKey)
+    signalStarts(sql, principal.tenantId, signalName),
+    (starts) => startAt(instances, principal, "signal-start", starts, variables, broadcastId)
   )
 
-/** startAtEventStarts with the start events already read (a publish reads them with its waiting subscriptions). */
+/** Starts an instance at each of the start events, its id derived from the delivery's key and the start event. */
 export const startAt = (
   instances: ProcessInstancesShape,
   principal: Principal,

@@ -3,7 +3,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
-import { startAtEventStarts } from "./EventStarts.ts"
+import { startAtSignalStarts } from "./EventStarts.ts"
 import { newId } from "./Ids.ts"
 import type { CorrelationResult } from "./Messages.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
@@ -37,8 +37,14 @@ export class Signals extends Context.Service<Signals, SignalsShape>()("flowcore/
               subscriptionId,
               variables
             }), `signal:${broadcastId}`)
-            const event = { kind: "signal-start", name: signal.signalName } as const
-            const startedIds = yield* startAtEventStarts(sql, instances, principal, event, variables, broadcastId)
+            const startedIds = yield* startAtSignalStarts(
+              sql,
+              instances,
+              principal,
+              signal.signalName,
+              variables,
+              broadcastId
+            )
             const resumedIds = [...new Set(triggered.filter((t) => t.delivery !== "missed").map((t) => t.instanceId))]
             return {
               correlatedCount: resumedIds.length,
