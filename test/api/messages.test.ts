@@ -114,6 +114,31 @@ describe("messages", () => {
     }
   })
 
+  it("matches names and keys holding quotes, backslashes, braces and commas exactly, and nothing else", async () => {
+    const owner = await (await givenTenant()).owner()
+    const name = "pay \"A\", {b} \\ c"
+    await owner.deploy(messageStart("odd-names", name))
+    const waits = await owner.deploy({
+      id: "odd-wait",
+      nodes: [
+        { id: "start", type: "startEvent" },
+        { id: "wait", type: "intermediateCatchEvent", properties: { messageName: name, correlationKey: "= key" } },
+        { id: "end", type: "endEvent" }
+      ],
+      flows: [{ id: "f1", source: "start", target: "wait" }, { id: "f2", source: "wait", target: "end" }]
+    })
+    const key = "{\"k\": 1}, \\"
+    const waiting = await owner.start(waits.id, { key })
+    const [near, exact] = await Promise.all([
+      owner.post("/messages", { messageName: name, correlationKey: `${key} ` }),
+      owner.post("/messages", { messageName: name, correlationKey: key })
+    ])
+    expect(near.ok(202)).toMatchObject({ correlatedCount: 0, startedCount: 1 })
+    const answered = exact.ok(202)
+    expect(answered).toMatchObject({ correlatedCount: 1, startedCount: 1 })
+    expect(answered.instanceIds[0]).toBe(waiting.id)
+  })
+
   it("keeps a message nothing awaits for its time to live: the first instance that starts waiting takes it", async () => {
     const owner = await (await givenTenant()).owner()
     const deployment = await owner.deploy(fixture("message-wait.bpmn"))
