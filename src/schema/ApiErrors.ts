@@ -24,8 +24,11 @@ export const NotFoundHttp = asFailureEnvelope(NotFound, "RESOURCE_NOT_FOUND", 40
 export const ConflictHttp = asFailureEnvelope(Conflict, "CONFLICT", 409, (f) => new Conflict(f))
 export const BusinessErrorHttp = asFailureEnvelope(BusinessError, "BUSINESS_ERROR", 422, (f) => new BusinessError(f))
 
+/** What a request that breaks no business rule can still be refused with: 404, 409, 400 naming the field. */
+export type RequestError = NotFound | Conflict | ValidationError
+
 /** What a request to change something can be refused with: 404, 409, 400 naming the field, 422. */
-export type ClientError = NotFound | Conflict | ValidationError | BusinessError
+export type ClientError = RequestError | BusinessError
 
 /** The answers of ClientError, for an endpoint that may be refused with any of them. */
 export const ClientErrorsHttp = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]

@@ -8,14 +8,7 @@ import { CurrentPrincipal } from "../auth/Principal.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
 import { tenantWhere } from "../persistence/TenantWhere.ts"
-import {
-  type Conflict,
-  conflict,
-  type NotFound,
-  notFound,
-  type ValidationError,
-  validationError
-} from "../schema/ApiErrors.ts"
+import { conflict, type NotFound, notFound, type RequestError, validationError } from "../schema/ApiErrors.ts"
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { Connection, ConnectionTest } from "../schema/Connectors.ts"
 import { ConnectionId } from "../schema/ResourceIds.ts"
@@ -69,8 +62,6 @@ const toConnection = (row: ConnectionRow): Connection => {
   }
 }
 
-type Failure = NotFound | Conflict | ValidationError
-
 /** The connections of the request's tenant (CurrentTenant), but for the connector runtime's `resolve`. */
 export interface ConnectionsShape {
   readonly list: (
@@ -85,12 +76,12 @@ export interface ConnectionsShape {
       readonly config: Readonly<Record<string, unknown>>
       readonly enabled?: boolean | undefined
     }
-  ) => Effect.Effect<Connection, Failure, CurrentTenant | CurrentPrincipal>
+  ) => Effect.Effect<Connection, RequestError, CurrentTenant | CurrentPrincipal>
   readonly get: (id: ConnectionId) => Effect.Effect<Connection, NotFound, CurrentTenant>
   readonly update: (
     id: ConnectionId,
     input: { readonly name?: string | undefined; readonly config?: Readonly<Record<string, unknown>> | undefined }
-  ) => Effect.Effect<Connection, Failure, CurrentTenant>
+  ) => Effect.Effect<Connection, RequestError, CurrentTenant>
   readonly remove: (id: ConnectionId) => Effect.Effect<Connection, NotFound, CurrentTenant>
   readonly setEnabled: (id: ConnectionId, enabled: boolean) => Effect.Effect<Connection, NotFound, CurrentTenant>
   readonly test: (id: ConnectionId) => Effect.Effect<typeof ConnectionTest.Type, NotFound, CurrentTenant>

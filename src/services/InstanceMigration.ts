@@ -5,14 +5,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
-import {
-  type Conflict,
-  conflict,
-  type NotFound,
-  notFound,
-  ValidationError,
-  validationError
-} from "../schema/ApiErrors.ts"
+import { conflict, notFound, type RequestError, ValidationError, validationError } from "../schema/ApiErrors.ts"
 import { parseId, ProcessInstanceId } from "../schema/ResourceIds.ts"
 import { isUuid, newId } from "./Ids.ts"
 import type { sendCommand } from "./InstanceCommandSender.ts"
@@ -35,7 +28,7 @@ export interface MigrationOutcome {
 export type MigrateInstances = (
   principal: Principal,
   input: MigrationRequest
-) => Effect.Effect<MigrationOutcome, NotFound | Conflict | ValidationError>
+) => Effect.Effect<MigrationOutcome, RequestError>
 
 /** Migration in the principal's tenant, its commands sent with `send`. */
 export const makeInstanceMigration = (

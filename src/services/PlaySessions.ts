@@ -3,29 +3,20 @@
 import { Context, Effect, Layer } from "effect"
 import { type PlayRejected, PlaySession } from "../actors/PlaySession.ts"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
-import {
-  type Conflict,
-  conflict,
-  type NotFound,
-  notFound,
-  type ValidationError,
-  validationError
-} from "../schema/ApiErrors.ts"
+import { conflict, notFound, type RequestError, validationError } from "../schema/ApiErrors.ts"
 import type { PlaySessionView, PlayStepRequest, StartPlaySession } from "../schema/Play.ts"
 import type { PlaySessionId } from "../schema/ResourceIds.ts"
 import { newId } from "./Ids.ts"
 import { ProcessModels } from "./ProcessModels.ts"
 
-type PlayError = NotFound | Conflict | ValidationError
-
 /** For the request's tenant (CurrentTenant). */
 export interface PlaySessionsShape {
-  readonly start: (input: typeof StartPlaySession.Type) => Effect.Effect<PlaySessionView, PlayError, CurrentTenant>
+  readonly start: (input: typeof StartPlaySession.Type) => Effect.Effect<PlaySessionView, RequestError, CurrentTenant>
   readonly step: (
     id: PlaySessionId,
     step: typeof PlayStepRequest.Type
-  ) => Effect.Effect<PlaySessionView, PlayError, CurrentTenant>
-  readonly get: (id: PlaySessionId) => Effect.Effect<PlaySessionView, PlayError, CurrentTenant>
+  ) => Effect.Effect<PlaySessionView, RequestError, CurrentTenant>
+  readonly get: (id: PlaySessionId) => Effect.Effect<PlaySessionView, RequestError, CurrentTenant>
 }
 
 export class PlaySessions extends Context.Service<PlaySessions, PlaySessionsShape>()("flowcore/PlaySessions") {
@@ -35,7 +26,7 @@ export class PlaySessions extends Context.Service<PlaySessions, PlaySessionsShap
       const models = yield* ProcessModels
       const client = yield* PlaySession.client
 
-      const failure = (id: string) => (rejected: PlayRejected): PlayError => {
+      const failure = (id: string) => (rejected: PlayRejected): RequestError => {
         if (rejected.reason === "NOT_FOUND") return notFound("play session", id)
         if (rejected.reason === "INVALID_ARGUMENT") {
           const field = /^(\w+): /.exec(rejected.message)?.[1]
