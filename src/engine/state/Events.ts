@@ -11,6 +11,24 @@ type BoundaryEvent<Type extends string, Fields extends object = {}> =
   & { readonly type: Type; readonly hostTokenId: string; readonly nodeId: string; readonly subscriptionId: string }
   & Fields
 
+/** The life of a job a token waits for. */
+type JobEvent<Type extends string, Fields extends object = {}> =
+  & TokenEvent<Type>
+  & { readonly jobId: string }
+  & Fields
+
+/** The life of a user task a token waits for. */
+type UserTaskEvent<Type extends string, Fields extends object = {}> =
+  & TokenEvent<Type>
+  & { readonly taskId: string }
+  & Fields
+
+/** The life of a message, signal or timer subscription a token waits on. */
+type SubscriptionEvent<Type extends string, Fields extends object = {}> =
+  & TokenEvent<Type>
+  & { readonly subscriptionId: string }
+  & Fields
+
 export type InstanceEvent =
   | BehaviourEvent
   | {
@@ -105,8 +123,7 @@ export type InstanceEvent =
     readonly variables: Readonly<Record<string, unknown>>
   }>
   | TokenEvent<"ChildInstanceCancelRequested", { readonly childInstanceId: string }>
-  | TokenEvent<"JobCreated", {
-    readonly jobId: string
+  | JobEvent<"JobCreated", {
     readonly jobType: string
     readonly retries: number
     readonly headers: Readonly<Record<string, string>>
@@ -114,13 +131,9 @@ export type InstanceEvent =
     /** The job of an execution listener: which one, and (end listeners) the flows the element leaves by after. */
     readonly listener?: ListenerProgress | undefined
   }>
-  | TokenEvent<"JobCompleted", {
-    readonly jobId: string
-    readonly variables: Readonly<Record<string, unknown>>
-  }>
-  | TokenEvent<"JobCanceled", { readonly jobId: string }>
-  | TokenEvent<"JobErrorThrown", {
-    readonly jobId: string
+  | JobEvent<"JobCompleted", { readonly variables: Readonly<Record<string, unknown>> }>
+  | JobEvent<"JobCanceled">
+  | JobEvent<"JobErrorThrown", {
     readonly errorCode: string
     readonly errorMessage: string
   }>
@@ -129,8 +142,7 @@ export type InstanceEvent =
     readonly hostTokenId: string
     readonly boundaryNodeId: string
   }>
-  | TokenEvent<"UserTaskCreated", {
-    readonly taskId: string
+  | UserTaskEvent<"UserTaskCreated", {
     readonly name: string | null
     readonly assignee: string | null
     readonly candidateGroups: ReadonlyArray<string>
@@ -148,22 +160,15 @@ export type InstanceEvent =
     readonly assigningListeners?: boolean | undefined
     readonly variables: Readonly<Record<string, unknown>>
   }>
-  | TokenEvent<"UserTaskCompleted", {
-    readonly taskId: string
-    readonly variables: Readonly<Record<string, unknown>>
-  }>
-  | TokenEvent<"UserTaskCanceled", { readonly taskId: string }>
+  | UserTaskEvent<"UserTaskCompleted", { readonly variables: Readonly<Record<string, unknown>> }>
+  | UserTaskEvent<"UserTaskCanceled">
   | TokenEvent<"JoinArrived">
-  | TokenEvent<"MessageSubscriptionOpened", {
-    readonly subscriptionId: string
+  | SubscriptionEvent<"MessageSubscriptionOpened", {
     readonly messageName: string
     readonly correlationKey: string
   }>
-  | TokenEvent<"MessageCorrelated", {
-    readonly subscriptionId: string
-    readonly variables: Readonly<Record<string, unknown>>
-  }>
-  | TokenEvent<"MessageSubscriptionClosed", { readonly subscriptionId: string }>
+  | SubscriptionEvent<"MessageCorrelated", { readonly variables: Readonly<Record<string, unknown>> }>
+  | SubscriptionEvent<"MessageSubscriptionClosed">
   | BoundaryEvent<"BoundaryOpened", {
     readonly kind: BoundaryKind
     readonly name: string | null
@@ -179,27 +184,18 @@ export type InstanceEvent =
     readonly interrupting: boolean
     readonly variables: Readonly<Record<string, unknown>>
   }>
-  | TokenEvent<"TimerScheduled", {
-    readonly subscriptionId: string
-    readonly dueAt: string
-  }>
-  | TokenEvent<"TimerFired", { readonly subscriptionId: string }>
-  | TokenEvent<"TimerCanceled", { readonly subscriptionId: string }>
+  | SubscriptionEvent<"TimerScheduled", { readonly dueAt: string }>
+  | SubscriptionEvent<"TimerFired">
+  | SubscriptionEvent<"TimerCanceled">
   | TokenEvent<"ConditionSubscribed">
   | TokenEvent<"ConditionTriggered">
   | TokenEvent<"SignalThrown", {
     readonly signalName: string
     readonly variables: Readonly<Record<string, unknown>>
   }>
-  | TokenEvent<"SignalSubscriptionOpened", {
-    readonly subscriptionId: string
-    readonly signalName: string
-  }>
-  | TokenEvent<"SignalTriggered", {
-    readonly subscriptionId: string
-    readonly variables: Readonly<Record<string, unknown>>
-  }>
-  | TokenEvent<"SignalSubscriptionClosed", { readonly subscriptionId: string }>
+  | SubscriptionEvent<"SignalSubscriptionOpened", { readonly signalName: string }>
+  | SubscriptionEvent<"SignalTriggered", { readonly variables: Readonly<Record<string, unknown>> }>
+  | SubscriptionEvent<"SignalSubscriptionClosed">
   | TokenEvent<"IncidentRaised", {
     readonly incidentId: string
     readonly incidentType: string
@@ -207,17 +203,13 @@ export type InstanceEvent =
     readonly jobId?: string | undefined
   }>
   /** A worker reported a technical failure: the job waits for `retryAt`, or with no retries left an incident follows. */
-  | TokenEvent<"JobFailed", {
-    readonly jobId: string
+  | JobEvent<"JobFailed", {
     readonly retries: number
     readonly errorMessage: string
     readonly retryAt: string | null
   }>
   /** The job has `retries` again and the token waits for it (after an incident, it is activatable again). */
-  | TokenEvent<"JobRetriesUpdated", {
-    readonly jobId: string
-    readonly retries: number
-  }>
+  | JobEvent<"JobRetriesUpdated", { readonly retries: number }>
   /** An incident was resolved by running its node again: the token is back at the start of the node. */
   | TokenEvent<"NodeRetried", { readonly incidentId: string }>
   /** An incident was resolved by going past its node without running it. */
