@@ -29,6 +29,7 @@ import taskFormVersionTags from "./migrations/0026_task_form_version_tags.ts"
 import taskAssigningListeners from "./migrations/0027_task_assigning_listeners.ts"
 import deploymentBinding from "./migrations/0028_deployment_binding.ts"
 import batchCheck from "./migrations/0029_batch_check.ts"
+import historyWithoutForeignKeys from "./migrations/0030_history_without_foreign_keys.ts"
 
 const migrate = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -59,7 +60,8 @@ const migrate = Migrator.make({})({
     "0026_task_form_version_tags": taskFormVersionTags,
     "0027_task_assigning_listeners": taskAssigningListeners,
     "0028_deployment_binding": deploymentBinding,
-    "0029_batch_check": batchCheck
+    "0029_batch_check": batchCheck,
+    "0030_history_without_foreign_keys": historyWithoutForeignKeys
   }),
   table: "schema_migrations"
 })

@@ -7,6 +7,7 @@ import { CurrentPrincipal } from "../auth/Principal.ts"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { dueAt } from "../bpmn/Timer.ts"
 import { DeploymentStates } from "../persistence/DeploymentStates.ts"
+import { deleteInstances } from "../persistence/InstanceDeletion.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
 import { fromJson, isUniqueViolation, toJson } from "../persistence/SqlValues.ts"
 import { tenantWhere } from "../persistence/TenantWhere.ts"
@@ -259,7 +260,7 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
                   }]
                 )
               }
-              yield* sql`DELETE FROM process_instances WHERE tenant_id = ${tenantId} AND deployment_id = ${id}`
+              yield* deleteInstances(sql, sql`tenant_id = ${tenantId} AND deployment_id = ${id}`)
               yield* sql`DELETE FROM deployments WHERE tenant_id = ${tenantId} AND id = ${id}`
               deploymentStates.forget(id)
               yield* activateEventStarts(tenantId, row.key)

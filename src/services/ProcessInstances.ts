@@ -9,6 +9,7 @@ import { ResidentInstances } from "../actors/ResidentInstances.ts"
 import { CurrentTenant, inTenant } from "../auth/CurrentTenant.ts"
 import type { Principal } from "../auth/Principal.ts"
 import type { InstanceCommand } from "../engine/InstanceCommands.ts"
+import { deleteInstances } from "../persistence/InstanceDeletion.ts"
 import { type BusinessError, businessError, type ClientError, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { ProcessInstance } from "../schema/ProcessInstances.ts"
 import { ProcessInstanceId } from "../schema/ResourceIds.ts"
@@ -130,7 +131,7 @@ export class ProcessInstances
                 ]
               )
             }
-            yield* sql`DELETE FROM process_instances WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+            yield* deleteInstances(sql, sql`tenant_id = ${tenantId} AND id = ${id}`).pipe(Effect.orDie)
             return instance
           })
       }
