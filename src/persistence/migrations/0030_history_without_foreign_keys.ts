@@ -1,7 +1,7 @@
 // An instance's history events and applied commands no longer carry a foreign key to process_instances. They are most
 // of the rows an instance writes (a message correlation writes six events and a command row beside its instance's
 // row), each checked against its instance by the key's trigger: at 64 publishes in flight, dropping the two keys took
-// PostgreSQL's CPU per correlation from 0.37–0.41 to 0.27–0.31 ms (docs/scaling.md, session 15). The commit keeps
+// PostgreSQL's CPU per correlation from a median of 0.37 to 0.31 ms (docs/scaling.md, session 15). The commit keeps
 // them consistent without it: a batch writes an instance's rows only in the statement that creates the instance's row
 // or updates it from the version it read (OneStatementCommit's check undoes the batch otherwise), and they leave with
 // their instance in one statement (persistence/InstanceDeletion.ts). The runtime rows (jobs, user tasks,
