@@ -5,7 +5,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
-import { givenTenant } from "../support/Scenario.ts"
+import { type Caller, givenTenant } from "../support/Scenario.ts"
 import { testApp } from "../support/TestApp.ts"
 
 // Every kind of row at once: a job that fails into an incident, a user task, a message subscription, and a scope (an
@@ -69,7 +69,7 @@ const total = (counts: Record<string, number>) => Object.values(counts).reduce((
 
 /** An instance with a row of every kind, then canceled (only finished instances can be deleted). */
 const finishedWithEverything = async (
-  owner: Awaited<ReturnType<Awaited<ReturnType<typeof givenTenant>>["owner"]>>,
+  owner: Caller,
   id: string,
   deploymentId: string
 ) => {
