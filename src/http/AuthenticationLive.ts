@@ -10,6 +10,7 @@ import { Tenants } from "../services/Tenants.ts"
 import { accessOf, describeAccess } from "./Access.ts"
 import { Authentication } from "./Middleware.ts"
 import { RequestState } from "./RequestState.ts"
+import { successStatusOf } from "./RouteTable.ts"
 
 const unauthorized = (message: string) =>
   new Unauthorized({ message, errors: [{ field: "Authorization", message, code: "UNAUTHORIZED" }] })
@@ -30,7 +31,10 @@ export const AuthenticationLive = Layer.effect(
           yield* tenants.ensure(principal.tenantId)
           yield* tenants.seen(principal.tenantId, principal.sub)
           const state = yield* RequestState
-          if (state !== undefined) state.principal = principal
+          if (state !== undefined) {
+            state.principal = principal
+            state.successStatus = successStatusOf(group.identifier, endpoint.identifier)
+          }
           const access = accessOf(endpoint)
           if (access === undefined) {
             return yield* Effect.die(new Error(`${group.identifier}.${endpoint.identifier} declares no required role`))

@@ -5,7 +5,8 @@
 //  * everything the API's own schemas do not answer becomes a failure envelope: unknown routes (404), wrong methods
 //    (405), unsupported media types (415), oversized bodies (413) and defects (500 INTERNAL_ERROR, logged with the
 //    correlation id; no stack or internals in the body); an HTML page (GET /ui's "not built") stays a page;
-//  * one audit record per state-changing call under /api/v1 (written here, so no handler can forget it);
+//  * one audit record per state-changing call under /api/v1 (RequestAudit: written here, or by the request's first
+//    instance commit, so no handler can forget it);
 //  * one log line per request;
 //  * request text no handler should see (invalid UTF-8, JSON nested too deep, NUL, lone surrogates) -> 400;
 //  * while the node drains for a graceful stop, new requests -> 503 (see NodeLifecycle).
@@ -15,17 +16,15 @@ import type * as Types from "effect/Types"
 import { randomUUID } from "node:crypto"
 import { AppConfig } from "../config.ts"
 import { recordRequest } from "../observability/Metrics.ts"
+import { CommitAudit } from "../persistence/CommitAudit.ts"
 import type { ErrorDetail } from "../schema/Envelope.ts"
 import { AuditLog } from "../services/AuditLog.ts"
 import { isEntitiesFull } from "../services/EntitySend.ts"
 import { NodeLifecycle } from "./NodeLifecycle.ts"
-import { newRequestState, RequestState, type RequestStateShape } from "./RequestState.ts"
+import { makeRequestAudit } from "./RequestAudit.ts"
+import { newRequestState, RequestState } from "./RequestState.ts"
 import { requestTextProblem } from "./RequestTextCheck.ts"
 import { allowedMethods } from "./RouteTable.ts"
-
-const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"])
-// Sign-in changes nothing; it is not audited (and has no tenant before it succeeds).
-const NOT_AUDITED = new Set(["/api/v1/auth/login"])
 
 const failure = (
   status: number,
@@ -121,44 +120,11 @@ const fallbackResponse = (
   return failure(status, errorCodeFor(status), `request failed with status ${status}`, correlationId, timestamp)
 }
 
-const resourceFromPath = (path: string): { readonly kind: string | null; readonly id: string | null } => {
-  const segments = path.replace(/^\/api\/v1\/?/, "").split("/").filter((s) => s !== "")
-  const rest = segments[0] === "auth" ? segments.slice(1) : segments
-  return { kind: rest[0] ?? null, id: rest[1] ?? null }
-}
-
 export const EdgeMiddleware = HttpRouter.middleware(
   Effect.gen(function*() {
     const config = yield* AppConfig
     const audit = yield* AuditLog
     const lifecycle = yield* NodeLifecycle
-
-    const writeAudit = (
-      request: HttpServerRequest.HttpServerRequest,
-      path: string,
-      status: number,
-      state: RequestStateShape,
-      correlationId: string
-    ) => {
-      const tenantId = state.principal?.tenantId ?? state.tenantId
-      if (
-        tenantId === undefined || !STATE_CHANGING.has(request.method) || !path.startsWith("/api/v1/") ||
-        NOT_AUDITED.has(path)
-      ) {
-        return Effect.void
-      }
-      const derived = resourceFromPath(path)
-      return audit.record({
-        tenantId,
-        actor: state.principal?.sub ?? state.actor ?? null,
-        method: request.method,
-        path,
-        resourceKind: state.resourceKind ?? derived.kind,
-        resourceId: state.resourceId ?? derived.id,
-        status,
-        correlationId
-      }).pipe(Effect.catchCause((cause) => Effect.logError("audit record failed", Cause.pretty(cause))))
-    }
 
     return (
       httpEffect
@@ -212,8 +178,10 @@ export const EdgeMiddleware = HttpRouter.middleware(
           return HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
         }
 
+        const requestAudit = makeRequestAudit(audit, request.method, path, state)
         let response = yield* httpEffect.pipe(
           Effect.provideService(RequestState, state),
+          Effect.provideService(CommitAudit, requestAudit),
           Effect.catchCause((cause) => {
             const error = Cause.squash(cause)
             if (isRouteNotFound(error)) {
@@ -251,7 +219,9 @@ export const EdgeMiddleware = HttpRouter.middleware(
           response = fallbackResponse(request, response.status, correlationId, timestamp, config.maxBodyBytes)
         }
         response = HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
-        yield* writeAudit(request, path, response.status, state, correlationId)
+        yield* requestAudit.finish(response.status).pipe(
+          Effect.catchCause((cause) => Effect.logError("audit record failed", Cause.pretty(cause)))
+        )
         const durationMs = (yield* Clock.currentTimeMillis) - startedAt
         yield* recordRequest(request.method, path, response.status, durationMs / 1000)
         yield* Effect.logInfo(`${request.method} ${path} ${response.status}`).pipe(

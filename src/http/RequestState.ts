@@ -14,6 +14,8 @@ export interface RequestStateShape {
   actor: string | undefined
   resourceKind: string | undefined
   resourceId: string | undefined
+  /** The status the endpoint answers on success (set by the authentication middleware, which knows the endpoint). */
+  successStatus: number | undefined
 }
 
 export const RequestState = Context.Reference<RequestStateShape | undefined>("flowcore/RequestState", {
@@ -26,7 +28,8 @@ export const newRequestState = (correlationId: string): RequestStateShape => ({
   tenantId: undefined,
   actor: undefined,
   resourceKind: undefined,
-  resourceId: undefined
+  resourceId: undefined,
+  successStatus: undefined
 })
 
 /** Names the resource a call created or changed, for its audit record. */

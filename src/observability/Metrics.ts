@@ -40,6 +40,18 @@ const commitCounters = {
   one_by_one: Metric.withAttributes(commitsWritten, { as: "one_by_one" })
 }
 export const countCommit = (way: CommitWay): Effect.Effect<void> => Metric.update(commitCounters[way], 1)
+const auditRecords = counter(
+  "flowcore_audit_records_total",
+  "audit records by how they were written: with the request's instance command, in its commit, or alone after the " +
+    "response; `corrected`: written with a command, then made to say the response's other status"
+)
+export type AuditWay = "with_command" | "alone" | "corrected"
+const auditCounters = {
+  with_command: Metric.withAttributes(auditRecords, { written: "with_command" }),
+  alone: Metric.withAttributes(auditRecords, { written: "alone" }),
+  corrected: Metric.withAttributes(auditRecords, { written: "corrected" })
+}
+export const countAuditRecord = (way: AuditWay): Effect.Effect<void> => Metric.update(auditCounters[way], 1)
 export const jobsPushed = counter(
   "flowcore_jobs_pushed_total",
   "jobs committed leased to a worker waiting on this node and handed to it (job push)"

@@ -18,7 +18,8 @@ export const TABLES = [
   "event_subscriptions",
   "incidents",
   "instance_scopes",
-  "instance_outbox"
+  "instance_outbox",
+  "audit_events"
 ] as const
 export type InsertTable = typeof TABLES[number]
 

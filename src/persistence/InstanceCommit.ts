@@ -49,6 +49,8 @@ export interface CommitInput {
   readonly now: string
   /** Jobs this command creates already leased to a waiting worker (job push): their rows say ACTIVATED. */
   readonly leases?: ReadonlyMap<string, JobLease> | undefined
+  /** The audit record of the request this command serves, written with it (CommitAudit.ts). */
+  readonly audit?: Record<string, unknown> | undefined
 }
 
 export interface JobLease {

@@ -8,6 +8,7 @@ import type { InstanceStatus } from "../engine/EngineOutcome.ts"
 import type { InstanceState } from "../engine/InstanceState.ts"
 import { commitBatchSize, countCommit } from "../observability/Metrics.ts"
 import { BatchWrites, TABLES } from "./BatchWrites.ts"
+import { CommitAudit } from "./CommitAudit.ts"
 import { DeploymentStates } from "./DeploymentStates.ts"
 import { makeGroupCommit } from "./GroupCommit.ts"
 import {
@@ -121,11 +122,12 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
 
       /** The rows of one command (not its instance row or command id), gathered into the batch's writes. */
       const gather = (
-        { instance, outcome, actor, now, leases }: CommitInput,
+        { instance, outcome, actor, now, leases, audit }: CommitInput,
         writes: BatchWrites,
         events: Array<Record<string, unknown>>
       ): number => {
         const tenantId = instance.tenantId
+        if (audit !== undefined) writes.insert("audit_events", audit)
         outcome.events.forEach((event, index) =>
           events.push({
             tenant_id: tenantId,
@@ -298,7 +300,23 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
             )
           )
       })
-      const commit: InstanceStoreShape["commit"] = commits.submit
+      // The request's audit record rides with its first command committed here; a commit that fails or writes
+      // nothing (a duplicate) hands it back to the edge.
+      const commit: InstanceStoreShape["commit"] = (input) =>
+        Effect.flatMap(CommitAudit, (offered) => {
+          const audit = offered?.take(
+            input.instance.tenantId,
+            input.instance.id,
+            input.created !== undefined,
+            input.now
+          )
+          if (audit === undefined) return commits.submit(input)
+          return commits.submit({ ...input, audit }).pipe(
+            Effect.onExit((exit) =>
+              Effect.sync(() => offered!.settle(exit._tag === "Success" && exit.value !== undefined))
+            )
+          )
+        })
 
       return {
         load: (instanceId) =>

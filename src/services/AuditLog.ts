@@ -67,8 +67,24 @@ const parseInstant = (field: string, value: string | undefined): Effect.Effect<s
     : Effect.succeed(new Date(ms).toISOString())
 }
 
+/** The audit_events row of a record (InstanceStore writes it as it is, when a commit carries it: CommitAudit.ts). */
+export const auditRow = (record: AuditRecord, id: string, occurredAt: string): Record<string, unknown> => ({
+  tenant_id: record.tenantId,
+  id,
+  occurred_at: occurredAt,
+  actor: record.actor,
+  method: record.method,
+  path: record.path,
+  resource_kind: record.resourceKind,
+  resource_id: record.resourceId,
+  status: record.status,
+  correlation_id: record.correlationId
+})
+
 export interface AuditLogShape {
   readonly record: (record: AuditRecord) => Effect.Effect<void>
+  /** A record written by a commit before its response was known, made to say what the response did. */
+  readonly correct: (id: string, record: AuditRecord) => Effect.Effect<void>
   /** The request's tenant's log (CurrentTenant). */
   readonly list: (
     filter: AuditFilter,
@@ -96,19 +112,14 @@ export class AuditLog extends Context.Service<AuditLog, AuditLogShape>()("flowco
       return {
         record: (record) =>
           Effect.gen(function*() {
-            yield* rows.submit({
-              tenant_id: record.tenantId,
-              id: yield* newId,
-              occurred_at: yield* nowIso,
-              actor: record.actor,
-              method: record.method,
-              path: record.path,
-              resource_kind: record.resourceKind,
-              resource_id: record.resourceId,
-              status: record.status,
-              correlation_id: record.correlationId
-            })
+            yield* rows.submit(auditRow(record, yield* newId, yield* nowIso))
           }),
+        correct: (id, record) =>
+          sql`UPDATE audit_events SET status = ${record.status}, resource_kind = ${record.resourceKind},
+              resource_id = ${record.resourceId} WHERE tenant_id = ${record.tenantId} AND id = ${id}`.pipe(
+            Effect.orDie,
+            Effect.asVoid
+          ),
         list: (filter, page) =>
           Effect.gen(function*() {
             const from = yield* parseInstant("from", filter.from)

@@ -8,6 +8,7 @@
 import { Clock, Context, Effect, Logger, References, Schedule, Tracer } from "effect"
 import type { ClusterError } from "effect/cluster"
 import type { ResidentInstancesFull } from "../actors/ResidentInstances.ts"
+import { CommitAudit } from "../persistence/CommitAudit.ts"
 
 type ClusterFailure =
   | ResidentInstancesFull
@@ -43,8 +44,10 @@ const whileFull = Schedule.spaced("100 millis")
 // services: 30 KB of the ~340 KB a start allocates went into those copies, and the handler saw the request's
 // principal and state, which it must not use. What it needs besides its own services is the trace (the span the
 // message belongs to, the tracer that exports it), the loggers and the clock (an instance's command on the node that
-// owns it runs in this context alone: actors/ResidentInstances.ts).
+// owns it runs in this context alone: actors/ResidentInstances.ts) — and the request's audit record, offered to the
+// command's commit (persistence/CommitAudit.ts).
 const carried: ReadonlyArray<Context.Key<any, any>> = [
+  CommitAudit,
   Clock.Clock,
   Tracer.ParentSpan,
   Tracer.Tracer,

@@ -1,0 +1,100 @@
+// The audit record of one request: one per state-changing call under /api/v1 (written by the edge, so no handler can
+// forget it). Offered to the request's first instance commit on this node (persistence/CommitAudit.ts): that commit
+// writes it with the endpoint's success status, and the request waits for no second commit. Otherwise the edge writes
+// it after the response, in a group commit of its own (AuditLog). When a commit carried it and the response ended
+// with another status or names another resource (a later step failed), the record is corrected to say so.
+import { Deferred, Effect } from "effect"
+import { countAuditRecord } from "../observability/Metrics.ts"
+import type { CommitAuditShape } from "../persistence/CommitAudit.ts"
+import { type AuditLogShape, type AuditRecord, auditRow } from "../services/AuditLog.ts"
+import { uuidV7 } from "../services/Ids.ts"
+import type { RequestStateShape } from "./RequestState.ts"
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"])
+// Sign-in changes nothing; it is not audited (and has no tenant before it succeeds).
+const NOT_AUDITED = new Set(["/api/v1/auth/login"])
+
+const resourceFromPath = (path: string): { readonly kind: string | null; readonly id: string | null } => {
+  const segments = path.replace(/^\/api\/v1\/?/, "").split("/").filter((s) => s !== "")
+  const rest = segments[0] === "auth" ? segments.slice(1) : segments
+  return { kind: rest[0] ?? null, id: rest[1] ?? null }
+}
+
+export interface RequestAudit extends CommitAuditShape {
+  /** After the response: writes the record unless a commit did, or corrects the one a commit wrote. */
+  readonly finish: (status: number) => Effect.Effect<void>
+}
+
+export const makeRequestAudit = (
+  log: AuditLogShape,
+  method: string,
+  path: string,
+  state: RequestStateShape
+): RequestAudit => {
+  const audited = STATE_CHANGING.has(method) && path.startsWith("/api/v1/") && !NOT_AUDITED.has(path)
+  const derived = resourceFromPath(path)
+  /** open: nobody holds the record; taken: a commit carrying it is under way; written: it committed. */
+  let phase: "open" | "taken" | "written" = "open"
+  let closing = false
+  let written: { readonly id: string; readonly record: AuditRecord } | undefined
+  let settled: Deferred.Deferred<void> | undefined
+
+  const recordOf = (status: number, startedInstance?: string): AuditRecord | undefined => {
+    const tenantId = state.principal?.tenantId ?? state.tenantId
+    if (!audited || tenantId === undefined) return undefined
+    return {
+      tenantId,
+      actor: state.principal?.sub ?? state.actor ?? null,
+      method,
+      path,
+      resourceKind: state.resourceKind ?? derived.kind,
+      // A start's resource is the instance it creates (POST /process-instances names none).
+      resourceId: state.resourceId ?? derived.id ?? (derived.kind === "process-instances" ? startedInstance : null) ??
+        null,
+      status,
+      correlationId: state.correlationId
+    }
+  }
+
+  return {
+    take: (tenantId, instanceId, started, now) => {
+      if (phase !== "open" || closing || state.successStatus === undefined) return undefined
+      const record = recordOf(state.successStatus, started ? instanceId : undefined)
+      if (record === undefined || record.tenantId !== tenantId) return undefined
+      const id = uuidV7(Date.parse(now))
+      phase = "taken"
+      written = { id, record }
+      return auditRow(record, id, now)
+    },
+    settle: (committed) => {
+      phase = committed ? "written" : "open"
+      if (!committed) written = undefined
+      if (settled !== undefined) Deferred.doneUnsafe(settled, Effect.void)
+    },
+    finish: (status) =>
+      Effect.gen(function*() {
+        closing = true
+        // A commit that took the record is still under way (one forked by the handler): its outcome decides.
+        if (phase === "taken") {
+          settled = Deferred.makeUnsafe<void>()
+          yield* Deferred.await(settled)
+        }
+        const record = recordOf(status)
+        if (record === undefined) return
+        if (phase === "open") {
+          yield* log.record(record)
+          return yield* countAuditRecord("alone")
+        }
+        const carried = written!
+        yield* countAuditRecord("with_command")
+        const final = { ...record, resourceId: record.resourceId ?? carried.record.resourceId }
+        if (
+          carried.record.status !== final.status || carried.record.resourceKind !== final.resourceKind ||
+          carried.record.resourceId !== final.resourceId
+        ) {
+          yield* log.correct(carried.id, final)
+          yield* countAuditRecord("corrected")
+        }
+      })
+  }
+}
