@@ -14,6 +14,7 @@
 //   RSS           of the service process at the end
 //   correlations are measured after min(WARM_UP, 1000) unmeasured publishes, to instances of their own
 //   SECONDS=10 STARTERS=16 WORKERS=4 N=2000 CONCURRENCY=64 WARM_UP=3000 HALF_SECONDS=5 DB=both|pglite|postgres npm run bench
+//   HALF_PUBLISH_RATE=… HALF_START_RATE=…: the half-rate phases at these rates (to compare two builds at one load)
 import { PgClient } from "@effect/sql-pg"
 import { Layer, ManagedRuntime, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
@@ -52,6 +53,13 @@ const PUSH_EVERY_MS = Number(process.env["PUSH_EVERY_MS"] ?? 20)
 /** How long each half-rate measurement runs (HalfRate.ts). */
 const HALF_SECONDS = Number(process.env["HALF_SECONDS"] ?? 5)
 const DB = (process.env["DB"] ?? "both").toLowerCase()
+/** The half-rate phases at these rates instead of half the measured ones (to compare two builds at the same load). */
+const HALF_PUBLISH_RATE = process.env["HALF_PUBLISH_RATE"] === undefined
+  ? undefined
+  : Number(process.env["HALF_PUBLISH_RATE"])
+const HALF_START_RATE = process.env["HALF_START_RATE"] === undefined
+  ? undefined
+  : Number(process.env["HALF_START_RATE"])
 /** npm run bench:profile: the service writes a V8 CPU profile (bench-profiles/) and its top functions are printed. */
 const PROFILE = process.env["PROFILE"] === "1"
 const serviceTask = readFileSync(new URL("../test/fixtures/service-task.bpmn", import.meta.url), "utf8")
@@ -241,11 +249,13 @@ const run = async (
     // WORKERS long-polling workers taking and completing the jobs.
     const asAdmin = (method: string, path: string, body?: unknown) => call(token, method, path, body)
     await loopDelayOf(service.base, token)
-    const publishHalf = await publishAtRate(asAdmin, waiting.id, correlationsPerSecond / 2, HALF_SECONDS)
+    const publishRate = HALF_PUBLISH_RATE ?? correlationsPerSecond / 2
+    const startRate = HALF_START_RATE ?? instancesPerSecond / 2
+    const publishHalf = await publishAtRate(asAdmin, waiting.id, publishRate, HALF_SECONDS)
     const publishLoop = await loopDelayOf(service.base, token)
     const halfTask = await call(token, "POST", "/deployments", oneJob("bench-half"))
     await loopDelayOf(service.base, token)
-    const pushHalf = await pushAtRate(asAdmin, halfTask.id, "bench-half", WORKERS, instancesPerSecond / 2, HALF_SECONDS)
+    const pushHalf = await pushAtRate(asAdmin, halfTask.id, "bench-half", WORKERS, startRate, HALF_SECONDS)
     const pushLoop = await loopDelayOf(service.base, token)
     const openStream = (query: string, signal: AbortSignal) =>
       fetch(`${service.base}/jobs/stream?${query}`, { headers: { authorization: `Bearer ${token}` }, signal })
@@ -255,7 +265,7 @@ const run = async (
       halfTask.id,
       "bench-half",
       WORKERS,
-      instancesPerSecond / 2,
+      startRate,
       HALF_SECONDS
     )
     const rss = rssOf(service.child.pid!)
@@ -270,6 +280,8 @@ const run = async (
       pushP50: Math.round(percentile(pushLatencies, 50)),
       pushP99: Math.round(percentile(pushLatencies, 99)),
       publishHalf,
+      publishRate,
+      startRate,
       publishLoop,
       pushLoop,
       pushHalf,
@@ -430,10 +442,8 @@ console.log(
 console.log("|---|---|---|---|---|---|---|")
 for (const r of rows) {
   console.log(
-    `| ${r.label} | ${Math.floor(r.correlationsPerSecond / 2)} | ${r.publishHalf.p50}/${r.publishHalf.p99} | ` +
-      `${
-        Math.floor(r.instancesPerSecond / 2)
-      } | ${r.pushHalf.p50}/${r.pushHalf.p99} | ${r.streamHalf.p50}/${r.streamHalf.p99} | ` +
+    `| ${r.label} | ${Math.floor(r.publishRate)} | ${r.publishHalf.p50}/${r.publishHalf.p99} | ` +
+      `${Math.floor(r.startRate)} | ${r.pushHalf.p50}/${r.pushHalf.p99} | ${r.streamHalf.p50}/${r.streamHalf.p99} | ` +
       `${r.publishLoop.p99}/${r.publishLoop.max}, ${r.pushLoop.p99}/${r.pushLoop.max} |`
   )
 }
