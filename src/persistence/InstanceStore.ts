@@ -27,7 +27,7 @@ import { projectionOf } from "./projections/Registry.ts"
 import { type ColumnTypes, insertFromRecordSet, insertRecordSets, loadColumnTypes } from "./RecordSetInsert.ts"
 
 export type { OutboxKind, OutboxMessage } from "./projections/OutboxMessage.ts"
-import { fromJson, toJson } from "./SqlValues.ts"
+import { fromJson, isUuid, pgArray, toJson } from "./SqlValues.ts"
 
 export type { CommitInput, Committed, NewInstance, StoredInstance } from "./InstanceCommit.ts"
 export interface DeploymentForStart {
@@ -302,6 +302,26 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
       })
       // The request's audit record rides with its first command committed here; a commit that fails or writes
       // nothing (a duplicate) hands it back to the edge.
+      // The rows of instances loaded at about the same time (commands for instances not in memory: a burst of
+      // correlations to waiting instances) are read by one statement. Each load comes after its instance's earlier
+      // commits (one command at a time per instance), so the batched read sees what a read of its own would.
+      const rows = makeGroupCommit<string, InstanceRow | undefined, never>({
+        maxBatch: 256,
+        maxInFlight: 4,
+        flush: (ids) => {
+          const asked = ids.filter(isUuid)
+          return (asked.length === 0 ? Effect.succeed([]) : sql<InstanceRow>`SELECT id, tenant_id, deployment_id,
+              process_key, version, state, parent_instance_id, engine_state, last_event_seq FROM process_instances
+              WHERE id = ANY(${pgArray(asked)}::uuid[])`).pipe(
+            Effect.orDie,
+            Effect.map((found) => {
+              const byId = new Map(found.map((row) => [row.id, row]))
+              return ids.map((id) => Exit.succeed(byId.get(id.toLowerCase())))
+            })
+          )
+        }
+      })
+
       const commit: InstanceStoreShape["commit"] = (input) =>
         Effect.flatMap(CommitAudit, (offered) => {
           const audit = offered?.take(
@@ -321,9 +341,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
       return {
         load: (instanceId) =>
           Effect.gen(function*() {
-            const rows = yield* sql<InstanceRow>`SELECT id, tenant_id, deployment_id, process_key, version, state,
-                parent_instance_id, engine_state, last_event_seq FROM process_instances WHERE id = ${instanceId}`
-            const row = rows[0]
+            const row = yield* rows.submit(instanceId)
             if (row === undefined) return undefined
             const graph = yield* graphOf(row.deployment_id)
             if (graph === undefined) return undefined

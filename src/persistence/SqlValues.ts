@@ -17,6 +17,10 @@ export const toJson = (value: unknown): string => JSON.stringify(value)
 export const pgArray = (values: ReadonlyArray<string>): string =>
   `{${values.map((value) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(",")}}`
 
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** True for text a uuid column accepts (anything else would fail the whole statement it is cast in). */
+export const isUuid = (value: string): boolean => UUID_PATTERN.test(value)
+
 /** Any JSON value (also a bare string, such as XML text) for a jsonb column, wrapped as { value } so it reads back unambiguously. */
 export const storedContent = (content: unknown): string => toJson({ value: content })
 export const contentOf = (column: unknown): unknown => fromJson<{ readonly value: unknown }>(column).value

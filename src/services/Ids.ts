@@ -56,5 +56,4 @@ export const withIdsFrom =
   (key: string, epochMillis: number) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.provideService(effect, CurrentIdSeed, { key, epochMillis, next: 0 })
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-export const isUuid = (value: string): boolean => UUID_PATTERN.test(value)
+export { isUuid } from "../persistence/SqlValues.ts"

@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ProcessInstance } from "../../src/actors/ProcessInstance.ts"
 import { ResidentInstances } from "../../src/actors/ResidentInstances.ts"
+import { InstanceStore } from "../../src/persistence/InstanceStore.ts"
 import { type Caller, fixture, Tenant } from "../support/Scenario.ts"
 import { bootApp, type TestApp } from "../support/TestApp.ts"
 
@@ -107,5 +108,33 @@ describe("resident instances", () => {
     expect(toggles).toHaveLength(2)
     expect(toggles[0]).toMatch(/Suspended/)
     expect(toggles[1]).toMatch(/Resumed/)
+  })
+
+  it("instances loaded at about the same time are read together, each from its own row", async () => {
+    const waiting = (await owner.deploy(fixture("message-wait.bpmn"))).id
+    const keys = Array.from({ length: 12 }, (_, i) => `batch-${i}`)
+    const started = await Promise.all(keys.map((orderId) => owner.start(waiting, { orderId })))
+    app.clock.advance("6 seconds")
+    await expect.poll(residents, { timeout: 10_000 }).toBe(0)
+    const published = await Promise.all(
+      keys.map(async (correlationKey, i) =>
+        (await owner.post("/messages", { messageName: "payment-received", correlationKey, variables: { paid: i } }))
+          .ok(202)
+      )
+    )
+    published.forEach((result, i) => expect(result.instanceIds).toEqual([started[i].id]))
+    const instances = await Promise.all(started.map((instance: { id: string }) => owner.instance(instance.id)))
+    instances.forEach((instance, i) => expect(instance.variables).toMatchObject({ orderId: keys[i], paid: i }))
+    // In one batch with rows that exist: an id of no instance, and text that is no uuid, are read as absent.
+    const loaded = await run(Effect.gen(function*() {
+      const store = yield* InstanceStore
+      return yield* Effect.all(
+        [store.load(randomUUID()), store.load("not-a-uuid"), store.load(started[0].id.toUpperCase())],
+        { concurrency: "unbounded" }
+      )
+    }))
+    expect(loaded[0]).toBeUndefined()
+    expect(loaded[1]).toBeUndefined()
+    expect(loaded[2]).toMatchObject({ id: started[0].id, processKey: expect.any(String) })
   })
 })
