@@ -12,7 +12,7 @@ import { jsonValueProblem } from "../persistence/StorableJson.ts"
 import { JobAvailability, type JobAvailabilityShape } from "../services/JobAvailability.ts"
 import { isRejection, ProcessEngine, type ProcessEngineShape } from "../services/ProcessEngine.ts"
 import type { PendingWork } from "./ClusterLoop.ts"
-import { leasesOf, pushedJob, reserveTakers } from "./JobPush.ts"
+import { auditsOf, leasesOf, pushedJob, reserveTakers } from "./JobPush.ts"
 import { OutboxRelay } from "./OutboxRelay.ts"
 import {
   type InstanceCommandPayload,
@@ -219,7 +219,8 @@ export const makeInstanceHandler = (
         reply,
         actor: payload.actor,
         now: nowIso,
-        leases: leasesOf(pushes)
+        leases: leasesOf(pushes),
+        alsoAudit: auditsOf(pushes)
       }).pipe(
         Effect.withSpan("flowcore.instance.commit", { attributes: { "flowcore.events": outcome.events.length } }, {
           captureStackTrace: false

@@ -8,6 +8,7 @@
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import type { InstanceEvent, InstanceState } from "../engine/InstanceState.ts"
 import { jobVariablesNow } from "../engine/JobVariables.ts"
+import type { CommitAuditShape } from "../persistence/CommitAudit.ts"
 import type { JobLease } from "../persistence/InstanceCommit.ts"
 import type { Job } from "../schema/Work.ts"
 import type { JobAvailabilityShape, JobTaker } from "../services/JobAvailability.ts"
@@ -40,6 +41,12 @@ export const reserveTakers = (
 
 export const leasesOf = (pushes: ReadonlyArray<JobPush>): ReadonlyMap<string, JobLease> | undefined =>
   pushes.length === 0 ? undefined : new Map(pushes.map((push) => [push.created.jobId, push.lease]))
+
+/** The audit records of the workers' requests, offered to the commit that leases them their jobs. */
+export const auditsOf = (pushes: ReadonlyArray<JobPush>): ReadonlyArray<CommitAuditShape> | undefined => {
+  const audits = pushes.flatMap((push) => (push.taker.audit === undefined ? [] : [push.taker.audit]))
+  return audits.length === 0 ? undefined : audits
+}
 
 /** The job as an activation right after the commit would answer it (its variables as they are now). */
 export const pushedJob = (

@@ -5,6 +5,7 @@ import type { SqlClient } from "effect/sql"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import type { EngineOutcome, InstanceStatus } from "../engine/EngineOutcome.ts"
 import type { InstanceState } from "../engine/InstanceState.ts"
+import type { CommitAuditShape } from "./CommitAudit.ts"
 import { pgArray, toJson } from "./SqlValues.ts"
 
 export interface StoredInstance {
@@ -49,8 +50,10 @@ export interface CommitInput {
   readonly now: string
   /** Jobs this command creates already leased to a waiting worker (job push): their rows say ACTIVATED. */
   readonly leases?: ReadonlyMap<string, JobLease> | undefined
-  /** The audit record of the request this command serves, written with it (CommitAudit.ts). */
-  readonly audit?: Record<string, unknown> | undefined
+  /** Audit records of other requests this commit answers (workers its jobs are leased to): offered to it. */
+  readonly alsoAudit?: ReadonlyArray<CommitAuditShape> | undefined
+  /** The audit_events rows it writes (InstanceStore fills it from the offers: CommitAudit.ts). */
+  readonly auditRows?: ReadonlyArray<Record<string, unknown>> | undefined
 }
 
 export interface JobLease {

@@ -8,7 +8,7 @@ import type { InstanceStatus } from "../engine/EngineOutcome.ts"
 import type { InstanceState } from "../engine/InstanceState.ts"
 import { commitBatchSize, countCommit } from "../observability/Metrics.ts"
 import { BatchWrites, TABLES } from "./BatchWrites.ts"
-import { CommitAudit } from "./CommitAudit.ts"
+import { CommitAudit, type CommitAuditShape } from "./CommitAudit.ts"
 import { DeploymentStates } from "./DeploymentStates.ts"
 import { makeGroupCommit } from "./GroupCommit.ts"
 import {
@@ -122,12 +122,12 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
 
       /** The rows of one command (not its instance row or command id), gathered into the batch's writes. */
       const gather = (
-        { instance, outcome, actor, now, leases, audit }: CommitInput,
+        { instance, outcome, actor, now, leases, auditRows }: CommitInput,
         writes: BatchWrites,
         events: Array<Record<string, unknown>>
       ): number => {
         const tenantId = instance.tenantId
-        if (audit !== undefined) writes.insert("audit_events", audit)
+        for (const row of auditRows ?? []) writes.insert("audit_events", row)
         outcome.events.forEach((event, index) =>
           events.push({
             tenant_id: tenantId,
@@ -300,8 +300,6 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
             )
           )
       })
-      // The request's audit record rides with its first command committed here; a commit that fails or writes
-      // nothing (a duplicate) hands it back to the edge.
       // The rows of instances loaded at about the same time (commands for instances not in memory: a burst of
       // correlations to waiting instances) are read by one statement. Each load comes after its instance's earlier
       // commits (one command at a time per instance), so the batched read sees what a read of its own would.
@@ -322,18 +320,26 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
         }
       })
 
+      // The request's audit record rides with its first command committed here, and so do those of the workers its
+      // jobs are leased to; a commit that fails or writes nothing (a duplicate) hands them back to their edges.
       const commit: InstanceStoreShape["commit"] = (input) =>
         Effect.flatMap(CommitAudit, (offered) => {
-          const audit = offered?.take(
-            input.instance.tenantId,
-            input.instance.id,
-            input.created !== undefined,
-            input.now
-          )
-          if (audit === undefined) return commits.submit(input)
-          return commits.submit({ ...input, audit }).pipe(
+          const offers = offered === undefined ? input.alsoAudit ?? [] : [offered, ...(input.alsoAudit ?? [])]
+          const taken: Array<CommitAuditShape> = []
+          const auditRows: Array<Record<string, unknown>> = []
+          for (const offer of offers) {
+            const row = offer.take(input.instance.tenantId, input.instance.id, input.created !== undefined, input.now)
+            if (row === undefined) continue
+            taken.push(offer)
+            auditRows.push(row)
+          }
+          if (taken.length === 0) return commits.submit(input)
+          return commits.submit({ ...input, auditRows }).pipe(
             Effect.onExit((exit) =>
-              Effect.sync(() => offered!.settle(exit._tag === "Success" && exit.value !== undefined))
+              Effect.sync(() => {
+                const written = exit._tag === "Success" && exit.value !== undefined
+                for (const offer of taken) offer.settle(written)
+              })
             )
           )
         })

@@ -7,6 +7,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, Deferred, Effect, Exit, Layer, Queue, type Scope } from "effect"
 import { ClusterInfo } from "../actors/Cluster.ts"
 import { AppConfig } from "../config.ts"
+import type { CommitAuditShape } from "../persistence/CommitAudit.ts"
 import { makeGroupCommit } from "../persistence/GroupCommit.ts"
 import type { Job } from "../schema/Work.ts"
 
@@ -22,11 +23,16 @@ export interface JobTaker {
   readonly worker: string
   /** How long the worker's lease lasts (its activation's `timeout`). */
   readonly lockMillis: number
+  /** The audit record of the worker's request, which the commit of the job leased to it may write (CommitAudit.ts). */
+  readonly audit: CommitAuditShape | undefined
   /** The job was committed leased to this worker: the activation answers it. */
   readonly deliver: (job: Job) => void
   /** The commit did not happen: the activation goes back to looking. */
   readonly release: () => void
 }
+
+/** What a listener that takes pushed jobs says of itself. */
+export type TakerOf = Pick<JobTaker, "worker" | "lockMillis" | "audit">
 
 export interface JobAvailabilityShape {
   readonly announce: (tenantId: string, jobTypes: ReadonlyArray<string>) => Effect.Effect<void>
@@ -38,7 +44,7 @@ export interface JobAvailabilityShape {
   readonly listen: (
     tenantId: string,
     jobType: string,
-    taker?: { readonly worker: string; readonly lockMillis: number }
+    taker?: TakerOf
   ) => Effect.Effect<(timeoutMillis: number) => Effect.Effect<Job | undefined>, never, Scope.Scope>
   /**
    * A worker of this node waiting (not looking) for a job of the type, taken out of the waiting: the caller commits
@@ -49,7 +55,7 @@ export interface JobAvailabilityShape {
 
 interface Listener {
   readonly answer: Deferred.Deferred<Job | undefined>
-  readonly taker: { readonly worker: string; readonly lockMillis: number } | undefined
+  readonly taker: TakerOf | undefined
   /** looking: not yet waiting (only woken); waiting: may be reserved; reserved: a commit is handing it a job. */
   state: "looking" | "waiting" | "reserved"
 }
@@ -113,6 +119,7 @@ const inProcess = (): JobAvailabilityShape => {
         return {
           worker: listener.taker.worker,
           lockMillis: listener.taker.lockMillis,
+          audit: listener.taker.audit,
           deliver: (job) => Deferred.doneUnsafe(listener.answer, Effect.succeed(job)),
           release: () => Deferred.doneUnsafe(listener.answer, Effect.succeed(undefined))
         }

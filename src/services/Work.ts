@@ -9,6 +9,7 @@ import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal, type Principal } from "../auth/Principal.ts"
 import { jobsActivated } from "../observability/Metrics.ts"
+import { CommitAudit, type CommitAuditShape } from "../persistence/CommitAudit.ts"
 import { JobLeases } from "../persistence/JobLeases.ts"
 import { JobReads } from "../persistence/JobReads.ts"
 import { pagedQuery } from "../persistence/PagedQuery.ts"
@@ -35,7 +36,7 @@ import {
   requestedVariables,
   toJob
 } from "./JobActivation.ts"
-import { JobAvailability } from "./JobAvailability.ts"
+import { JobAvailability, type TakerOf } from "./JobAvailability.ts"
 import { makeJobCompletion } from "./JobCompletion.ts"
 import { JobEntityClient } from "./JobEntityClient.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
@@ -143,10 +144,14 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
       const jobs = yield* JobEntityClient
       const { activateNow } = makeJobActivation(sql, jobs, yield* JobLeases)
       const completion = makeJobCompletion(yield* JobReads, instances)
-      /** A waiting activation as a taker of pushed jobs (JobAvailability): its worker and lease length. */
-      const takerOf = (request: ActivationRequest) => ({
+      /**
+       * A waiting activation as a taker of pushed jobs (JobAvailability): its worker, lease length, and the request's
+       * audit record (written by the commit that leases it a job, so the answer waits for no commit of its own).
+       */
+      const takerOf = (request: ActivationRequest, audit: CommitAuditShape | undefined): TakerOf => ({
         worker: request.worker,
-        lockMillis: request.timeout ?? DEFAULT_LOCK_MS
+        lockMillis: request.timeout ?? DEFAULT_LOCK_MS,
+        audit
       })
       /** A job pushed to a waiting activation, as the activation answers it. */
       const handedOver = (job: Job, request: ActivationRequest) =>
@@ -156,13 +161,14 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
         activateJobs: (request) =>
           Effect.gen(function*() {
             const tenantId = yield* CurrentTenant
+            const audit = yield* CommitAudit
             const until = (yield* Clock.currentTimeMillis) + (request.requestTimeout ?? 0)
             for (;;) {
               // Listening before looking: a job announced while this activation looks still wakes it.
               const found = yield* Effect.scoped(Effect.gen(function*() {
                 // A waiting activation is a taker: a job created meanwhile on this node may be committed leased to
                 // it and handed over (job push), with no query of its own.
-                const wait = yield* availability.listen(tenantId, request.type, takerOf(request))
+                const wait = yield* availability.listen(tenantId, request.type, takerOf(request, audit))
                 const jobs = yield* activateNow(tenantId, request)
                 const left = until - (yield* Clock.currentTimeMillis)
                 if (jobs.length > 0 || left <= 0) return jobs
@@ -180,7 +186,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             let look = true
             return Stream.fromEffectRepeat(Effect.scoped(Effect.gen(function*() {
               // Between two looks the stream waits as a taker: jobs created meanwhile on this node are pushed to it.
-              const wait = yield* availability.listen(tenantId, request.type, takerOf(request))
+              const wait = yield* availability.listen(tenantId, request.type, takerOf(request, undefined))
               if (look) {
                 const jobs = yield* activateNow(tenantId, request)
                 if (jobs.length > 0) return jobs

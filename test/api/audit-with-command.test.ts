@@ -27,6 +27,17 @@ const auditWays = async () => {
   return { withCommand: value("with_command"), alone: value("alone"), corrected: value("corrected") }
 }
 
+/** Until the node answers a request besides the metrics one: the long poll has arrived (it may still be looking). */
+const untilInFlight = async () => {
+  const app = await testApp()
+  for (let i = 0; i < 200; i++) {
+    const text = await (await fetch(`${app.baseUrl}/metrics`, {
+      headers: { authorization: "Bearer test-metrics-token" }
+    })).text()
+    if (Number(/^flowcore_http_requests_in_flight(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1]) >= 2) return
+  }
+}
+
 /** What one call adds to each way. */
 const delta = async (call: () => Promise<unknown>) => {
   const before = await auditWays()
@@ -136,5 +147,49 @@ describe("audit records written with the instance's command", () => {
     }))
     const events = (await admin.get("/audit-events?size=100")).ok().items as ReadonlyArray<Record<string, unknown>>
     for (const id of ids) expect(events.filter((event) => event["correlationId"] === id), id).toHaveLength(1)
+  })
+
+  it("writes a waiting worker's record with the commit that leases it the job it is handed (job push)", async () => {
+    const tenant = await givenTenant()
+    const owner = await tenant.owner()
+    const admin = await tenant.admin()
+    const deployment = await owner.deploy(oneTask)
+    const pushedTotal = async () => {
+      const app = await testApp()
+      const text = await (await fetch(`${app.baseUrl}/metrics`, {
+        headers: { authorization: "Bearer test-metrics-token" }
+      })).text()
+      return Number(/^flowcore_jobs_pushed_total(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1] ?? 0)
+    }
+    // Whether the poll already waits when the job is created (push) or still looks (it then finds the job itself)
+    // is up to timing: the round is repeated until a push happened. Either way each call has one record.
+    let pushedRound: { withCommand: number; alone: number } | undefined
+    for (let round = 0; round < 40 && pushedRound === undefined; round++) {
+      const pushedBefore = await pushedTotal()
+      const before = await auditWays()
+      const polling = owner.call("POST", "/jobs/activation", {
+        body: { type: "audited-work", worker: "waiter", maxJobsToActivate: 1, requestTimeout: 30_000 },
+        headers: { "x-correlation-id": `c-poll-${round}` }
+      })
+      await untilInFlight()
+      await owner.call("POST", "/process-instances", {
+        body: { deploymentId: deployment.id },
+        headers: { "x-correlation-id": `c-started-${round}` }
+      })
+      const { jobs } = (await polling).ok(200)
+      expect(jobs).toHaveLength(1)
+      const after = await auditWays()
+      if ((await pushedTotal()) > pushedBefore) {
+        pushedRound = { withCommand: after.withCommand - before.withCommand, alone: after.alone - before.alone }
+      }
+      const events = (await admin.get("/audit-events?size=100")).ok().items as ReadonlyArray<Record<string, unknown>>
+      for (const id of [`c-poll-${round}`, `c-started-${round}`]) {
+        const records = events.filter((event) => event["correlationId"] === id)
+        expect(records, id).toHaveLength(1)
+        expect(records[0]!["status"], id).toBe(id.startsWith("c-poll") ? 200 : 201)
+      }
+      ;(await owner.post(`/jobs/${jobs[0].id}/complete`, {})).ok()
+    }
+    expect(pushedRound).toEqual({ withCommand: 2, alone: 0 })
   })
 })
