@@ -28,30 +28,36 @@ export const commitBatchSize = Metric.histogram("flowcore_commit_batch_size", {
   description: "instance commands committed together in one transaction (group commit)",
   boundaries: [1, 2, 4, 8, 16, 32, 64]
 })
-const commitsWritten = counter(
+/**
+ * A counter with one label whose values are known: each value's series made once, so counting builds no attributes;
+ * answers the function that counts one for a value.
+ */
+const countedBy = <const Value extends string>(
+  name: string,
+  description: string,
+  label: string,
+  values: ReadonlyArray<Value>
+): (value: Value) => Effect.Effect<void> => {
+  const total = counter(name, description)
+  const series = new Map(values.map((value) => [value, Metric.withAttributes(total, { [label]: value })]))
+  return (value) => Metric.update(series.get(value)!, 1)
+}
+export type CommitWay = "one_statement" | "transaction" | "one_by_one"
+export const countCommit = countedBy<CommitWay>(
   "flowcore_commits_total",
   "group-committed batches of instance commands by how they were written: as one statement, as a " +
-    "transaction of several (writes that must see earlier ones), or command by command (after a batch failed)"
-)
-export type CommitWay = "one_statement" | "transaction" | "one_by_one"
-const commitCounters = {
-  one_statement: Metric.withAttributes(commitsWritten, { as: "one_statement" }),
-  transaction: Metric.withAttributes(commitsWritten, { as: "transaction" }),
-  one_by_one: Metric.withAttributes(commitsWritten, { as: "one_by_one" })
-}
-export const countCommit = (way: CommitWay): Effect.Effect<void> => Metric.update(commitCounters[way], 1)
-const auditRecords = counter(
-  "flowcore_audit_records_total",
-  "audit records by how they were written: with the request's instance command, in its commit, or alone after the " +
-    "response; `corrected`: written with a command, then made to say the response's other status"
+    "transaction of several (writes that must see earlier ones), or command by command (after a batch failed)",
+  "as",
+  ["one_statement", "transaction", "one_by_one"]
 )
 export type AuditWay = "with_command" | "alone" | "corrected"
-const auditCounters = {
-  with_command: Metric.withAttributes(auditRecords, { written: "with_command" }),
-  alone: Metric.withAttributes(auditRecords, { written: "alone" }),
-  corrected: Metric.withAttributes(auditRecords, { written: "corrected" })
-}
-export const countAuditRecord = (way: AuditWay): Effect.Effect<void> => Metric.update(auditCounters[way], 1)
+export const countAuditRecord = countedBy<AuditWay>(
+  "flowcore_audit_records_total",
+  "audit records by how they were written: with the request's instance command, in its commit, or alone after the " +
+    "response; `corrected`: written with a command, then made to say the response's other status",
+  "written",
+  ["with_command", "alone", "corrected"]
+)
 export const jobsPushed = counter(
   "flowcore_jobs_pushed_total",
   "jobs committed leased to a worker waiting on this node and handed to it (job push)"

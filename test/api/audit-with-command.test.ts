@@ -2,8 +2,8 @@
 // both, http/RequestAudit.ts); every other call's record is written after its response. Either way: one record per
 // call, saying what the response did. flowcore_audit_records_total tells the two ways apart.
 import { describe, expect, it } from "vitest"
+import { metricsText, metricSum, untilInFlight } from "../support/MetricsScrape.ts"
 import { fixture, givenTenant } from "../support/Scenario.ts"
-import { testApp } from "../support/TestApp.ts"
 
 const oneTask = {
   id: "audited",
@@ -16,26 +16,9 @@ const oneTask = {
 }
 
 const auditWays = async () => {
-  const app = await testApp()
-  const text = await (await fetch(`${app.baseUrl}/metrics`, {
-    headers: { authorization: "Bearer test-metrics-token" }
-  })).text()
-  const value = (way: string) =>
-    text.split("\n")
-      .filter((line) => line.startsWith("flowcore_audit_records_total{") && line.includes(`written="${way}"`))
-      .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0)
+  const text = await metricsText()
+  const value = (way: string) => metricSum(text, "flowcore_audit_records_total", `written="${way}"`)
   return { withCommand: value("with_command"), alone: value("alone"), corrected: value("corrected") }
-}
-
-/** Until the node answers a request besides the metrics one: the long poll has arrived (it may still be looking). */
-const untilInFlight = async () => {
-  const app = await testApp()
-  for (let i = 0; i < 200; i++) {
-    const text = await (await fetch(`${app.baseUrl}/metrics`, {
-      headers: { authorization: "Bearer test-metrics-token" }
-    })).text()
-    if (Number(/^flowcore_http_requests_in_flight(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1]) >= 2) return
-  }
 }
 
 /** What one call adds to each way. */
@@ -154,13 +137,7 @@ describe("audit records written with the instance's command", () => {
     const owner = await tenant.owner()
     const admin = await tenant.admin()
     const deployment = await owner.deploy(oneTask)
-    const pushedTotal = async () => {
-      const app = await testApp()
-      const text = await (await fetch(`${app.baseUrl}/metrics`, {
-        headers: { authorization: "Bearer test-metrics-token" }
-      })).text()
-      return Number(/^flowcore_jobs_pushed_total(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1] ?? 0)
-    }
+    const pushedTotal = async () => metricSum(await metricsText(), "flowcore_jobs_pushed_total")
     // Whether the poll already waits when the job is created (push) or still looks (it then finds the job itself)
     // is up to timing: the round is repeated until a push happened. Either way each call has one record.
     let pushedRound: { withCommand: number; alone: number } | undefined

@@ -2,8 +2,8 @@
 // a transaction of several statements, else command by command: what the instances, jobs and history show is the
 // same whichever way a batch went, and flowcore_commits_total says which ways were taken.
 import { describe, expect, it } from "vitest"
+import { metricsText, metricSum } from "../support/MetricsScrape.ts"
 import { givenTenant } from "../support/Scenario.ts"
-import { testApp } from "../support/TestApp.ts"
 
 const oneTask = {
   id: "batched",
@@ -34,14 +34,8 @@ const createdAndCanceled = {
 }
 
 const commits = async () => {
-  const app = await testApp()
-  const text = await (await fetch(`${app.baseUrl}/metrics`, {
-    headers: { authorization: "Bearer test-metrics-token" }
-  })).text()
-  const value = (way: string) =>
-    text.split("\n")
-      .filter((line) => line.startsWith("flowcore_commits_total{") && line.includes(`as="${way}"`))
-      .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0)
+  const text = await metricsText()
+  const value = (way: string) => metricSum(text, "flowcore_commits_total", `as="${way}"`)
   return { oneStatement: value("one_statement"), transaction: value("transaction"), oneByOne: value("one_by_one") }
 }
 
