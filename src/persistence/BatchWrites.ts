@@ -45,12 +45,23 @@ export interface RowsClaim<R> {
   readonly name: string
   readonly phase: "claim"
   readonly key: (row: R) => string
+  /**
+   * A condition true when the claim has nothing to take (usually so): the batch is then written as one statement,
+   * which checks it; where it is false the statement writes nothing and the batch runs the claim in a transaction.
+   */
+  readonly nothingToClaim: (sql: SqlClient.SqlClient, rows: ReadonlyArray<R>) => Statement.Fragment
   /** `outboxWritten` is told each instance a message was written to the outbox for (the relay is woken for it). */
   readonly run: (
     sql: SqlClient.SqlClient,
     rows: ReadonlyArray<R>,
     outboxWritten: (instanceId: string) => void
   ) => Effect.Effect<unknown, SqlError.SqlError>
+}
+
+/** A batch's writes as parts of one statement, valid where every `unclaimed` condition holds. */
+export interface StatementParts {
+  readonly parts: ReadonlyArray<Statement.Fragment>
+  readonly unclaimed: ReadonlyArray<Statement.Fragment>
 }
 
 type Sequential = (sql: SqlClient.SqlClient) => Effect.Effect<unknown, SqlError.SqlError>
@@ -83,15 +94,20 @@ export class BatchWrites {
   }
 
   /**
-   * The writes as parts of ONE statement (data-modifying CTEs: inserts first, then updates and deletes), or undefined
-   * when they need statements of their own: a claim or a sequential statement (they read what was written before
-   * them), or a row both inserted and changed by this batch.
+   * The writes as parts of ONE statement (data-modifying CTEs: inserts first, then updates and deletes), with the
+   * conditions under which that statement may stand for them (its claims have nothing to take: `unclaimed`), or
+   * undefined when they need statements of their own: a sequential statement (it reads what was written before it),
+   * or a row both inserted and changed by this batch.
    */
-  parts(sql: SqlClient.SqlClient, types: ColumnTypes): ReadonlyArray<Statement.Fragment> | undefined {
+  parts(sql: SqlClient.SqlClient, types: ColumnTypes): StatementParts | undefined {
     if (this.sequential.length > 0) return undefined
     const changes: Array<Statement.Fragment> = []
+    const unclaimed: Array<Statement.Fragment> = []
     for (const [statement, rows] of this.keyed) {
-      if (statement.phase === "claim") return undefined
+      if (statement.phase === "claim") {
+        unclaimed.push(statement.nothingToClaim(sql, [...rows.values()]))
+        continue
+      }
       const inserted = this.inserts.get(statement.table)
       if (inserted !== undefined && inserted.some((row) => rows.has(statement.insertedKey(row)))) return undefined
       changes.push(statement.statement(sql, [...rows.values()]))
@@ -99,7 +115,7 @@ export class BatchWrites {
     const inserts = TABLES.flatMap((table) =>
       byColumns(this.inserts.get(table) ?? []).map((rows) => insertFromRecordSet(sql, types, table, rows))
     )
-    return [...inserts, ...changes]
+    return { parts: [...inserts, ...changes], unclaimed }
   }
 
   /** Writes everything; answers the instances that got outbox messages beyond those inserted with `insert`. */

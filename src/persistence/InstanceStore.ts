@@ -20,7 +20,7 @@ import {
   type StoredInstance,
   updateInstances
 } from "./InstanceCommit.ts"
-import { isBatchCheckFailure, oneStatementCommit } from "./OneStatementCommit.ts"
+import { claimsWait, isBatchCheckFailure, oneStatementCommit } from "./OneStatementCommit.ts"
 import type { OutboxMessage } from "./projections/OutboxMessage.ts"
 import type { ProjectionContext } from "./projections/Projection.ts"
 import { projectionOf } from "./projections/Registry.ts"
@@ -245,7 +245,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
 
       /**
        * The batch as ONE statement (OneStatementCommit.ts); not written (its gathered rows handed back for
-       * `transaction`) when its writes need statements of their own (BatchWrites.parts: claims, sequential statements,
+       * `transaction`) when its writes need statements of their own (BatchWrites.parts: claims with something to take, sequential statements,
        * a row inserted and changed in the same batch). Fails when a check fails: the commands are then written one by
        * one with `transaction`.
        */
@@ -254,18 +254,23 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
           const types = yield* typesOfColumns
           const gathered = gatherBatch(batch)
           const { events, outboxWritten, writes } = gathered
-          const parts = writes.parts(sql, types)
-          if (parts === undefined) return { written: false as const, gathered }
+          const statement = writes.parts(sql, types)
+          if (statement === undefined) return { written: false as const, gathered }
           const updates = batch.filter((input) => input.created === undefined)
-          yield* oneStatementCommit(sql, types, {
+          const outcome = yield* Effect.exit(oneStatementCommit(sql, types, {
             created: batch.filter((input) => input.created !== undefined).map(createdRow),
             commands: batch.map(commandRow),
             updated: updates.length === 0
               ? undefined
               : { statement: updateInstances(sql, updates), count: updates.length },
-            parts,
+            parts: statement.parts,
+            unclaimed: statement.unclaimed,
             events
-          })
+          }))
+          // Its claims have something to take (a buffered message for a new subscription): nothing was written, and
+          // the batch runs them in a transaction.
+          if (outcome._tag === "Failure" && claimsWait(outcome.cause)) return { written: false as const, gathered }
+          if (outcome._tag === "Failure") return yield* Effect.failCause(outcome.cause)
           return {
             written: true as const,
             results: batch.map((input, index) => committedOf(input, outboxWritten[index]!))

@@ -20,6 +20,8 @@ export interface OneStatementBatch {
   readonly updated: { readonly statement: Statement.Fragment; readonly count: number } | undefined
   /** The projections' writes (BatchWrites.parts). */
   readonly parts: ReadonlyArray<Statement.Fragment>
+  /** Conditions true when the batch's claims have nothing to take (BatchWrites.parts). */
+  readonly unclaimed: ReadonlyArray<Statement.Fragment>
   /** instance_events rows. */
   readonly events: ReadonlyArray<Record<string, unknown>>
 }
@@ -50,17 +52,33 @@ export const oneStatementCommit = (
   }
   batch.parts.forEach((fragment, index) => part(`written_${index}`, fragment))
   if (batch.events.length > 0) part("events", insertFromRecordSet(sql, types, "instance_events", batch.events))
-  return sql<{ readonly ok: boolean }>`WITH ${sql.csv(ctes)} SELECT flowcore_batch_check(${
+  const checked = sql`flowcore_batch_check(${
     sql.and(checks)
-  }, 'an instance of the batch exists already, a command was applied before, or an instance changed meanwhile') AS ok`
+  }, 'an instance of the batch exists already, a command was applied before, or an instance changed meanwhile')`
+  // CASE evaluates in order: a batch that fails both checks is told apart as the first.
+  return batch.unclaimed.length === 0
+    ? sql<{ readonly ok: boolean }>`WITH ${sql.csv(ctes)} SELECT ${checked} AS ok`
+    : sql<{ readonly ok: boolean }>`WITH ${sql.csv(ctes)} SELECT CASE WHEN ${checked} THEN flowcore_batch_check(${
+      sql.and(batch.unclaimed)
+    }, ${CLAIMS_WAIT}) END AS ok`
 }
+
+/** The problem named when the batch's claims have something to take. */
+const CLAIMS_WAIT = "claims wait: buffered messages for a new subscription"
 
 /** The SQLSTATE flowcore_batch_check raises with (migration 0029). */
 const BATCH_CHECK_FAILED = "FB001"
 
-/** True when a batch failed its check (a duplicate, a stale writer), not on a value or an error of the database. */
-export const isBatchCheckFailure = (cause: Cause.Cause<unknown>): boolean => {
+const checkFailure = (cause: Cause.Cause<unknown>): { readonly message?: unknown } | undefined => {
   const error = Cause.squash(cause)
-  return SqlError.isSqlError(error) &&
-    (error.reason as { readonly cause?: { readonly code?: unknown } }).cause?.code === BATCH_CHECK_FAILED
+  if (!SqlError.isSqlError(error)) return undefined
+  const failure = (error.reason as { readonly cause?: { readonly code?: unknown; readonly message?: unknown } }).cause
+  return failure?.code === BATCH_CHECK_FAILED ? failure : undefined
 }
+
+/** True when a batch failed its check (a duplicate, a stale writer), not on a value or an error of the database. */
+export const isBatchCheckFailure = (cause: Cause.Cause<unknown>): boolean => checkFailure(cause) !== undefined
+
+/** True when a batch was not written because its claims have something to take (it then runs them in a transaction). */
+export const claimsWait = (cause: Cause.Cause<unknown>): boolean =>
+  String(checkFailure(cause)?.message ?? "").includes(CLAIMS_WAIT)

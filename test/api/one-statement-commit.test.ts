@@ -2,8 +2,9 @@
 // a transaction of several statements, else command by command: what the instances, jobs and history show is the
 // same whichever way a batch went, and flowcore_commits_total says which ways were taken.
 import { describe, expect, it } from "vitest"
+import { eventually } from "../support/Eventually.ts"
 import { metricsText, metricSum } from "../support/MetricsScrape.ts"
-import { givenTenant } from "../support/Scenario.ts"
+import { fixture, givenTenant } from "../support/Scenario.ts"
 
 const oneTask = {
   id: "batched",
@@ -79,5 +80,46 @@ describe("group commit as one statement", () => {
     )
       .toEqual(["CANCELED"])
     expect((await commits()).transaction).toBeGreaterThan(before.transaction)
+  })
+
+  it("writes new message subscriptions as one statement while no buffered message waits, else claims it in a transaction", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(fixture("message-wait.bpmn"))
+    const before = await commits()
+    const plain = await Promise.all(
+      Array.from({ length: 12 }, (_, n) => owner.start(deployment.id, { orderId: `p-${n}` }))
+    )
+    const afterPlain = await commits()
+    expect(afterPlain.oneStatement).toBeGreaterThan(before.oneStatement)
+    expect(afterPlain.transaction).toBe(before.transaction)
+    for (const instance of plain) {
+      expect((await owner.get(`/process-instances/${instance.id}/event-subscriptions`)).ok()[0]).toMatchObject({
+        name: "payment-received"
+      })
+    }
+    // Two messages buffered for one key: the first two instances to wait for it take one each, in order.
+    for (const n of [1, 2]) {
+      ;(await owner.post("/messages", {
+        messageName: "payment-received",
+        correlationKey: "held",
+        timeToLive: 60_000,
+        variables: { paid: n }
+      })).ok(202)
+    }
+    const mixed = await Promise.all(
+      ["other-1", "held", "other-2", "held", "other-3", "held"].map((orderId) =>
+        owner.start(deployment.id, { orderId })
+      )
+    )
+    const afterMixed = await commits()
+    expect(afterMixed.transaction).toBeGreaterThan(afterPlain.transaction)
+    expect(afterMixed.oneByOne).toBe(before.oneByOne)
+    await eventually(async () => {
+      const paid = await Promise.all(
+        mixed.map(async (instance) => (await owner.instance(instance.id)).variables["paid"])
+      )
+      expect(paid.filter((value) => value !== undefined).sort()).toEqual([1, 2])
+      expect(paid.filter((_, i) => [0, 2, 4].includes(i))).toEqual([undefined, undefined, undefined])
+    })
   })
 })

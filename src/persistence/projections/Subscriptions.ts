@@ -2,6 +2,7 @@
 // armed boundary / event-gateway / event-subprocess events). A message subscription takes a buffered message nobody
 // awaited when it was published — the first within its time to live — claimed in this same transaction.
 import { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
 import type { RowsChange, RowsClaim } from "../BatchWrites.ts"
 import { fromJson, pgArray, toJson } from "../SqlValues.ts"
 import type { ProjectionContext, Projections } from "./Projection.ts"
@@ -18,24 +19,31 @@ interface MessageWait {
   readonly at: string
 }
 
+/** The (tenant, name, key) pairs of the waits that have a buffered message to take. */
+const bufferedFor = (sql: SqlClient.SqlClient, waits: ReadonlyArray<MessageWait>) =>
+  sql`SELECT DISTINCT b.tenant_id, b.name, b.correlation_key FROM buffered_messages b
+    JOIN jsonb_to_recordset(${toJson(waits)}::jsonb)
+      AS v(tenant_id uuid, name text, correlation_key text, at timestamptz)
+      ON b.tenant_id = v.tenant_id AND b.name = v.name AND b.correlation_key = v.correlation_key
+    WHERE b.state = 'BUFFERED' AND b.expires_at > v.at
+      AND b.tenant_id = ANY(${pgArray(waits.map((wait) => wait.tenant_id))}::uuid[])
+      AND b.name = ANY(${pgArray(waits.map((wait) => wait.name ?? ""))}::text[])`
+
 /**
- * New message subscriptions take buffered messages: one query finds which of the batch's (name, key) pairs have any
- * (usually none), and only those claim theirs, one by one, in the order they subscribed.
+ * New message subscriptions take buffered messages. Usually there are none: the batch's one statement checks so
+ * (`nothingToClaim`). Where there are, the batch is written as a transaction, and this runs in it: one query finds
+ * which of the batch's (name, key) pairs have any, and only those claim theirs, one by one, in the order they subscribed.
  */
 const claimBufferedMessages: RowsClaim<MessageWait> = {
   name: "claim buffered messages",
   phase: "claim",
   key: (row) => `${row.instance_id}/${row.subscription_id}`,
+  nothingToClaim: (sql, waits) => sql`NOT EXISTS (SELECT 1 FROM (${bufferedFor(sql, waits)}) pending)`,
   run: (sql, waits, outboxWritten) =>
     Effect.gen(function*() {
-      const pending = yield* sql<{ tenant_id: string; name: string; correlation_key: string }>`
-        SELECT DISTINCT b.tenant_id, b.name, b.correlation_key FROM buffered_messages b
-        JOIN jsonb_to_recordset(${toJson(waits)}::jsonb)
-          AS v(tenant_id uuid, name text, correlation_key text, at timestamptz)
-          ON b.tenant_id = v.tenant_id AND b.name = v.name AND b.correlation_key = v.correlation_key
-        WHERE b.state = 'BUFFERED' AND b.expires_at > v.at
-          AND b.tenant_id = ANY(${pgArray(waits.map((wait) => wait.tenant_id))}::uuid[])
-          AND b.name = ANY(${pgArray(waits.map((wait) => wait.name ?? ""))}::text[])`
+      const pending = yield* sql<{ tenant_id: string; name: string; correlation_key: string }>`${
+        bufferedFor(sql, waits)
+      }`
       if (pending.length === 0) return
       const keyOf = (tenantId: string, name: string | null, key: string | null) => JSON.stringify([tenantId, name, key])
       const buffered = new Set(pending.map((row) => keyOf(row.tenant_id, row.name, row.correlation_key)))
