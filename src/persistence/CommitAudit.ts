@@ -3,7 +3,7 @@
 // second commit was ~40 % of a publish's median latency). The edge (http/RequestAudit.ts) offers it; InstanceStore
 // takes it for the first command it commits on the request's behalf and settles it when that commit has ended. A
 // record nobody took, or whose commit failed or wrote nothing, the edge writes on its own as before.
-import { Context } from "effect"
+import { Context, Effect } from "effect"
 
 export interface CommitAuditShape {
   /**
@@ -24,3 +24,36 @@ export interface CommitAuditShape {
 export const CommitAudit = Context.Reference<CommitAuditShape | undefined>("flowcore/CommitAudit", {
   defaultValue: () => undefined
 })
+
+/**
+ * Commits with the audit records offered to the commit of one instance's command: the request's (CommitAudit) and
+ * `also` (the workers its jobs are leased to). `commit` gets the rows taken (undefined: none); each offer taken is
+ * settled with the outcome — written when the commit answered a value, handed back when it failed or answered
+ * undefined (a duplicate, nothing written).
+ */
+export const withOfferedAudits = <A, E>(
+  about: { readonly tenantId: string; readonly instanceId: string; readonly started: boolean },
+  now: string,
+  also: ReadonlyArray<CommitAuditShape> | undefined,
+  commit: (rows: ReadonlyArray<Record<string, unknown>> | undefined) => Effect.Effect<A | undefined, E>
+): Effect.Effect<A | undefined, E> =>
+  Effect.flatMap(CommitAudit, (offered) => {
+    const offers = offered === undefined ? also ?? [] : [offered, ...(also ?? [])]
+    const taken: Array<CommitAuditShape> = []
+    const rows: Array<Record<string, unknown>> = []
+    for (const offer of offers) {
+      const row = offer.take(about.tenantId, about.instanceId, about.started, now)
+      if (row === undefined) continue
+      taken.push(offer)
+      rows.push(row)
+    }
+    if (taken.length === 0) return commit(undefined)
+    return commit(rows).pipe(
+      Effect.onExit((exit) =>
+        Effect.sync(() => {
+          const written = exit._tag === "Success" && exit.value !== undefined
+          for (const offer of taken) offer.settle(written)
+        })
+      )
+    )
+  })

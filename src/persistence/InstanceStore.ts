@@ -8,7 +8,7 @@ import type { InstanceStatus } from "../engine/EngineOutcome.ts"
 import type { InstanceState } from "../engine/InstanceState.ts"
 import { commitBatchSize, countCommit } from "../observability/Metrics.ts"
 import { BatchWrites, TABLES } from "./BatchWrites.ts"
-import { CommitAudit, type CommitAuditShape } from "./CommitAudit.ts"
+import { withOfferedAudits } from "./CommitAudit.ts"
 import { DeploymentStates } from "./DeploymentStates.ts"
 import { makeGroupCommit } from "./GroupCommit.ts"
 import {
@@ -326,28 +326,14 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
       })
 
       // The request's audit record rides with its first command committed here, and so do those of the workers its
-      // jobs are leased to; a commit that fails or writes nothing (a duplicate) hands them back to their edges.
+      // jobs are leased to (CommitAudit.ts).
       const commit: InstanceStoreShape["commit"] = (input) =>
-        Effect.flatMap(CommitAudit, (offered) => {
-          const offers = offered === undefined ? input.alsoAudit ?? [] : [offered, ...(input.alsoAudit ?? [])]
-          const taken: Array<CommitAuditShape> = []
-          const auditRows: Array<Record<string, unknown>> = []
-          for (const offer of offers) {
-            const row = offer.take(input.instance.tenantId, input.instance.id, input.created !== undefined, input.now)
-            if (row === undefined) continue
-            taken.push(offer)
-            auditRows.push(row)
-          }
-          if (taken.length === 0) return commits.submit(input)
-          return commits.submit({ ...input, auditRows }).pipe(
-            Effect.onExit((exit) =>
-              Effect.sync(() => {
-                const written = exit._tag === "Success" && exit.value !== undefined
-                for (const offer of taken) offer.settle(written)
-              })
-            )
-          )
-        })
+        withOfferedAudits(
+          { tenantId: input.instance.tenantId, instanceId: input.instance.id, started: input.created !== undefined },
+          input.now,
+          input.alsoAudit,
+          (auditRows) => commits.submit(auditRows === undefined ? input : { ...input, auditRows })
+        )
 
       return {
         load: (instanceId) =>
