@@ -1,5 +1,6 @@
 // Getting jobs without busy polling: long-polling activation (requestTimeout) and the server-sent job stream.
 import { describe, expect, it } from "vitest"
+import { metricsText, metricSum, untilInFlight } from "../support/MetricsScrape.ts"
 import { type Caller, givenTenant } from "../support/Scenario.ts"
 
 const oneTask = (id: string, taskType: string) => ({
@@ -41,22 +42,8 @@ const streamedJobs = async (caller: Caller, query: string, count: number, opened
   return jobs
 }
 
-const metricsText = async (caller: Caller) =>
-  (await fetch(`${caller.app.baseUrl}/metrics`, { headers: { authorization: "Bearer test-metrics-token" } })).text()
-
 /** Jobs handed over by push so far (the app is shared by the tests of this file: compare before and after). */
-const pushedCount = async (caller: Caller) =>
-  Number(/^flowcore_jobs_pushed_total(?:\{[^}]*\})? (\S+)$/m.exec(await metricsText(caller))?.[1] ?? 0)
-
-/** Until the node answers a request besides the metrics one: the long poll has arrived (it may still be looking). */
-const untilInFlight = async (caller: Caller) => {
-  for (let i = 0; i < 200; i++) {
-    const inFlight = Number(
-      /^flowcore_http_requests_in_flight(?:\{[^}]*\})? (\S+)$/m.exec(await metricsText(caller))?.[1]
-    )
-    if (inFlight >= 2) return
-  }
-}
+const pushedCount = async () => metricSum(await metricsText(), "flowcore_jobs_pushed_total")
 
 describe("job streaming", () => {
   it("long polling: an activation waiting with requestTimeout answers as soon as a job is created", async () => {
@@ -81,10 +68,10 @@ describe("job streaming", () => {
   it("job push: a job created while a long poll waits is committed leased to it and handed over", async () => {
     const owner = await (await givenTenant()).owner()
     const deployment = await owner.deploy(oneTask("pushed", "pushed-work"))
-    const before = await pushedCount(owner)
+    const before = await pushedCount()
     // Whether the poll already waits (push) or still looks (it then finds the job itself) when the job is created is
     // up to timing: the scenario is repeated until one push happened — each round must hand the job over either way.
-    for (let round = 0; round < 40 && (await pushedCount(owner)) === before; round++) {
+    for (let round = 0; round < 40 && (await pushedCount()) === before; round++) {
       const waiting = owner.post("/jobs/activation", {
         type: "pushed-work",
         worker: "waiter",
@@ -92,7 +79,7 @@ describe("job streaming", () => {
         fetchVariable: ["kept"],
         requestTimeout: 30_000
       })
-      await untilInFlight(owner)
+      await untilInFlight()
       const instance = await owner.start(deployment.id, { kept: round, dropped: true })
       const { jobs } = (await waiting).ok()
       expect(jobs).toHaveLength(1)
@@ -107,7 +94,7 @@ describe("job streaming", () => {
       ;(await owner.post(`/jobs/${jobs[0].id}/complete`, {})).ok()
       expect((await owner.instance(instance.id)).state).toBe("COMPLETED")
     }
-    expect(await pushedCount(owner)).toBeGreaterThan(before)
+    expect(await pushedCount()).toBeGreaterThan(before)
   })
 
   it("the stream pushes jobs created after it opened, locked for the streaming worker", async () => {
