@@ -3,7 +3,7 @@
 // A lone write is never delayed (with a free slot it is flushed at once); under load the batches grow by themselves,
 // because everything that queued during one flush goes into the next. Up to `maxInFlight` flushes run at once (each
 // on its own pooled connection), each with at most `maxBatch` writes. The same batching serves reads that many
-// requests make at once (JobReads, MessageTargets): one statement answers the whole batch.
+// requests make at once (JobReads, MessageTargets, InstanceStore.load): one statement answers the whole batch.
 import { Deferred, Effect, Exit } from "effect"
 import type { NonEmptyReadonlyArray } from "effect/Array"
 

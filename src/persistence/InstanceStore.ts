@@ -245,9 +245,9 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
 
       /**
        * The batch as ONE statement (OneStatementCommit.ts); not written (its gathered rows handed back for
-       * `transaction`) when its writes need statements of their own (BatchWrites.parts: claims with something to take, sequential statements,
-       * a row inserted and changed in the same batch). Fails when a check fails: the commands are then written one by
-       * one with `transaction`.
+       * `transaction`) when its writes need statements of their own (BatchWrites.parts: claims with something to take,
+       * sequential statements, a row inserted and changed in the same batch). Fails when a check fails: the commands
+       * are then written one by one with `transaction`.
        */
       const oneStatement = (batch: ReadonlyArray<CommitInput>) =>
         Effect.gen(function*() {

@@ -30,6 +30,7 @@ import taskAssigningListeners from "./migrations/0027_task_assigning_listeners.t
 import deploymentBinding from "./migrations/0028_deployment_binding.ts"
 import batchCheck from "./migrations/0029_batch_check.ts"
 import historyWithoutForeignKeys from "./migrations/0030_history_without_foreign_keys.ts"
+import claimsCheck from "./migrations/0031_claims_check.ts"
 
 const migrate = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -61,7 +62,8 @@ const migrate = Migrator.make({})({
     "0027_task_assigning_listeners": taskAssigningListeners,
     "0028_deployment_binding": deploymentBinding,
     "0029_batch_check": batchCheck,
-    "0030_history_without_foreign_keys": historyWithoutForeignKeys
+    "0030_history_without_foreign_keys": historyWithoutForeignKeys,
+    "0031_claims_check": claimsCheck
   }),
   table: "schema_migrations"
 })

@@ -60,25 +60,26 @@ export const oneStatementCommit = (
     ? sql<{ readonly ok: boolean }>`WITH ${sql.csv(ctes)} SELECT ${checked} AS ok`
     : sql<{ readonly ok: boolean }>`WITH ${sql.csv(ctes)} SELECT CASE WHEN ${checked} THEN flowcore_batch_check(${
       sql.and(batch.unclaimed)
-    }, ${CLAIMS_WAIT}) END AS ok`
+    }, 'buffered messages wait for a new subscription', ${CLAIMS_WAIT}) END AS ok`
 }
-
-/** The problem named when the batch's claims have something to take. */
-const CLAIMS_WAIT = "claims wait: buffered messages for a new subscription"
 
 /** The SQLSTATE flowcore_batch_check raises with (migration 0029). */
 const BATCH_CHECK_FAILED = "FB001"
+/** The SQLSTATE of the second check: the batch's claims have something to take (migration 0031). */
+const CLAIMS_WAIT = "FB002"
 
-const checkFailure = (cause: Cause.Cause<unknown>): { readonly message?: unknown } | undefined => {
+const sqlStateOf = (cause: Cause.Cause<unknown>): unknown => {
   const error = Cause.squash(cause)
-  if (!SqlError.isSqlError(error)) return undefined
-  const failure = (error.reason as { readonly cause?: { readonly code?: unknown; readonly message?: unknown } }).cause
-  return failure?.code === BATCH_CHECK_FAILED ? failure : undefined
+  return SqlError.isSqlError(error)
+    ? (error.reason as { readonly cause?: { readonly code?: unknown } }).cause?.code
+    : undefined
 }
 
-/** True when a batch failed its check (a duplicate, a stale writer), not on a value or an error of the database. */
-export const isBatchCheckFailure = (cause: Cause.Cause<unknown>): boolean => checkFailure(cause) !== undefined
+/** True when a batch failed a check (a duplicate, a stale writer, a claim), not on a value or an error of the database. */
+export const isBatchCheckFailure = (cause: Cause.Cause<unknown>): boolean => {
+  const code = sqlStateOf(cause)
+  return code === BATCH_CHECK_FAILED || code === CLAIMS_WAIT
+}
 
 /** True when a batch was not written because its claims have something to take (it then runs them in a transaction). */
-export const claimsWait = (cause: Cause.Cause<unknown>): boolean =>
-  String(checkFailure(cause)?.message ?? "").includes(CLAIMS_WAIT)
+export const claimsWait = (cause: Cause.Cause<unknown>): boolean => sqlStateOf(cause) === CLAIMS_WAIT
