@@ -86,7 +86,7 @@ const MAX_BATCHES_IN_FLIGHT = 4
 const GRAPH_CACHE_SIZE = 1_000
 
 /** The tables a batch written as one statement inserts into (their column types are read once). */
-const ONE_STATEMENT_TABLES = ["process_instances", "instance_commands", "instance_events", ...TABLES]
+const ONE_STATEMENT_TABLES = ["process_instances", "instance_commands", "instance_event_batches", ...TABLES]
 
 /** A commit found its instance changed by another writer since the copy it came from was loaded: nothing written. */
 export class StaleInstanceWrite extends Error {
@@ -128,19 +128,22 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
       ): number => {
         const tenantId = instance.tenantId
         for (const row of auditRows ?? []) writes.insert("audit_events", row)
-        outcome.events.forEach((event, index) =>
+        // The command's history events as one row (the view instance_events numbers them from first_seq).
+        if (outcome.events.length > 0) {
           events.push({
             tenant_id: tenantId,
             instance_id: instance.id,
-            event_seq: instance.lastEventSeq + index + 1,
-            type: event.type,
-            node_id: event.nodeId,
-            token_id: event.tokenId,
-            payload: toJson(event.payload),
+            first_seq: instance.lastEventSeq + 1,
+            events: outcome.events.map((event) => ({
+              type: event.type,
+              node_id: event.nodeId,
+              token_id: event.tokenId,
+              payload: event.payload
+            })),
             actor,
             occurred_at: now
           })
-        )
+        }
         let outboxWritten = 0
         // Stored as kind = the message's tag and payload = its other fields.
         const outbox = (target: string, { _tag, ...payload }: OutboxMessage) => {
@@ -229,7 +232,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
           }
           const { events, outboxWritten, writes } = gathered ?? gatherBatch(batch)
           const outboxFromClaims = yield* writes.flush(sql, types)
-          yield* insertRecordSets(sql, types, "instance_events", events)
+          yield* insertRecordSets(sql, types, "instance_event_batches", events)
           return batch.map((input, index) =>
             committedOf(input, outboxWritten[index]! + (outboxFromClaims.has(input.instance.id) ? 1 : 0))
           )

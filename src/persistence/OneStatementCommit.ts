@@ -22,7 +22,7 @@ export interface OneStatementBatch {
   readonly parts: ReadonlyArray<Statement.Fragment>
   /** Conditions true when the batch's claims have nothing to take (BatchWrites.parts). */
   readonly unclaimed: ReadonlyArray<Statement.Fragment>
-  /** instance_events rows. */
+  /** instance_event_batches rows (one per command: its history events). */
   readonly events: ReadonlyArray<Record<string, unknown>>
 }
 
@@ -51,7 +51,7 @@ export const oneStatementCommit = (
     checks.push(sql`(SELECT count(*) FROM updated) = ${batch.updated.count}`)
   }
   batch.parts.forEach((fragment, index) => part(`written_${index}`, fragment))
-  if (batch.events.length > 0) part("events", insertFromRecordSet(sql, types, "instance_events", batch.events))
+  if (batch.events.length > 0) part("events", insertFromRecordSet(sql, types, "instance_event_batches", batch.events))
   const checked = sql`flowcore_batch_check(${
     sql.and(checks)
   }, 'an instance of the batch exists already, a command was applied before, or an instance changed meanwhile')`

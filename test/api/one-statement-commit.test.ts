@@ -58,8 +58,10 @@ describe("group commit as one statement", () => {
       const finished = await owner.instance(instance.id)
       expect(finished.state).toBe("COMPLETED")
       expect(finished.variables).toMatchObject({ n })
-      const history = (await owner.history(instance.id)) as Array<{ type: string }>
+      const history = (await owner.history(instance.id)) as Array<{ type: string; eventSeq: number }>
       expect(history.at(-1)!.type).toBe("InstanceCompleted")
+      // numbered 1, 2, ... across the start's commit and the completion's (one history row per commit)
+      expect(history.map((event) => event.eventSeq)).toEqual(history.map((_, index) => index + 1))
       histories.add(history.map((event) => event.type).join(" "))
     }
     // every instance went the same way, whichever batch its commands were in
