@@ -51,6 +51,28 @@ export interface JobAvailabilityShape {
    * the job leased to it, then calls `deliver` — or `release` when the commit failed. Undefined: none waits here.
    */
   readonly reserve: (tenantId: string, jobType: string) => JobTaker | undefined
+  /**
+   * A job stream's standing listener, for the stream's whole life (its scope): unlike a long poll, which takes one
+   * pushed job and answers, a stream may be handed several jobs at once — as many as `capacity` not yet taken by it.
+   */
+  readonly listenStream: (
+    tenantId: string,
+    jobType: string,
+    taker: TakerOf,
+    capacity: number
+  ) => Effect.Effect<JobStreamListener, never, Scope.Scope>
+}
+
+/** What a job stream asks for next (JobAvailability.listenStream). */
+export interface JobStreamListener {
+  /**
+   * The jobs handed to the stream since it last asked; when there are none, waits up to `timeoutMillis` for some.
+   * `look`: a job of the type was announced (one nobody here was handed), or the time ran out — the stream looks in
+   * the database (for jobs of other nodes, retries whose backoff ran out, expired locks).
+   */
+  readonly next: (
+    timeoutMillis: number
+  ) => Effect.Effect<{ readonly jobs: ReadonlyArray<Job>; readonly look: boolean }>
 }
 
 interface Listener {
@@ -60,9 +82,40 @@ interface Listener {
   state: "looking" | "waiting" | "reserved"
 }
 
-const inProcess = (): JobAvailabilityShape => {
+interface StreamListener {
+  readonly taker: TakerOf
+  readonly capacity: number
+  /** Jobs reserved for the stream and not yet taken by it: being committed, or delivered and waiting. */
+  outstanding: number
+  readonly delivered: Array<Job>
+  /** A job of the type was announced since the stream last looked. */
+  announced: boolean
+  /** The stream's wait for the next job, while it waits. */
+  waiter: Deferred.Deferred<void> | undefined
+}
+
+const wake = (stream: StreamListener) => {
+  const waiter = stream.waiter
+  stream.waiter = undefined
+  if (waiter !== undefined) Deferred.doneUnsafe(waiter, Exit.void)
+}
+
+/** Availability within this process (the cluster adds announcements between nodes, below). */
+export const inProcess = (): JobAvailabilityShape => {
   const listeners = new Map<string, Set<Listener>>()
+  const streams = new Map<string, Set<StreamListener>>()
   const keyOf = (tenantId: string, jobType: string) => `${tenantId}\u0000${jobType}`
+  /** A stream with room, moved to the back of its set so that the streams of a type take turns. */
+  const streamWithRoom = (key: string) => {
+    const set = streams.get(key)
+    for (const stream of set ?? []) {
+      if (stream.outstanding >= stream.capacity) continue
+      set!.delete(stream)
+      set!.add(stream)
+      return stream
+    }
+    return undefined
+  }
   const remove = (key: string, listener: Listener) => {
     const current = listeners.get(key)
     current?.delete(listener)
@@ -77,6 +130,10 @@ const inProcess = (): JobAvailabilityShape => {
             if (listener.state === "reserved") continue
             Deferred.doneUnsafe(listener.answer, Effect.succeed(undefined))
             remove(key, listener)
+          }
+          for (const stream of streams.get(key) ?? []) {
+            stream.announced = true
+            wake(stream)
           }
         }
       }),
@@ -112,6 +169,19 @@ const inProcess = (): JobAvailabilityShape => {
       ),
     reserve: (tenantId, jobType) => {
       const key = keyOf(tenantId, jobType)
+      // Streams first (as Zeebe pushes to streams before long polls answer): a stream is always listening.
+      const stream = streamWithRoom(key)
+      if (stream !== undefined) {
+        stream.outstanding++
+        return {
+          ...stream.taker,
+          deliver: (job) => {
+            stream.delivered.push(job)
+            wake(stream)
+          },
+          release: () => void stream.outstanding--
+        }
+      }
       for (const listener of listeners.get(key) ?? []) {
         if (listener.taker === undefined || listener.state !== "waiting") continue
         listener.state = "reserved"
@@ -125,7 +195,54 @@ const inProcess = (): JobAvailabilityShape => {
         }
       }
       return undefined
-    }
+    },
+    listenStream: (tenantId, jobType, taker, capacity) =>
+      Effect.map(
+        Effect.acquireRelease(
+          Effect.sync(() => {
+            const key = keyOf(tenantId, jobType)
+            const stream: StreamListener = {
+              taker,
+              capacity,
+              outstanding: 0,
+              delivered: [],
+              announced: false,
+              waiter: undefined
+            }
+            const set = streams.get(key) ?? new Set()
+            set.add(stream)
+            streams.set(key, set)
+            return { key, stream }
+          }),
+          ({ key, stream }) =>
+            Effect.sync(() => {
+              const set = streams.get(key)
+              set?.delete(stream)
+              if (set !== undefined && set.size === 0) streams.delete(key)
+            })
+        ),
+        ({ stream }): JobStreamListener => {
+          const answer = (timedOut: boolean) => {
+            const jobs = stream.delivered.splice(0)
+            stream.outstanding -= jobs.length
+            const look = jobs.length === 0 && (timedOut || stream.announced)
+            if (look) stream.announced = false
+            return { jobs, look }
+          }
+          return {
+            next: (timeoutMillis) =>
+              Effect.suspend(() => {
+                if (stream.delivered.length > 0 || stream.announced) return Effect.succeed(answer(false))
+                const waiter = Deferred.makeUnsafe<void>()
+                stream.waiter = waiter
+                return Effect.map(Effect.timeoutOption(Deferred.await(waiter), timeoutMillis), (woken) => {
+                  if (stream.waiter === waiter) stream.waiter = undefined
+                  return answer(woken._tag === "None")
+                })
+              })
+          }
+        }
+      )
   }
 }
 
@@ -190,7 +307,8 @@ export class JobAvailability
             )
           ),
         listen: local.listen,
-        reserve: local.reserve
+        reserve: local.reserve,
+        listenStream: local.listenStream
       }
     })
   )

@@ -44,6 +44,12 @@ import { queryInstant } from "./QueryInstant.ts"
 import { taskOrder, type TaskRow, toTask } from "./TaskRows.ts"
 import { nowMillis } from "./Time.ts"
 
+/**
+ * The most jobs a job stream may be handed (committed leased to its worker) and not yet have written out: beyond it,
+ * new jobs are announced and go to whoever looks first, so a stream whose client reads slowly does not hoard them.
+ */
+const STREAM_CAPACITY = 32
+
 export type { ActivationRequest } from "./JobActivation.ts"
 
 export interface WorkShape {
@@ -153,9 +159,12 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
         lockMillis: request.timeout ?? DEFAULT_LOCK_MS,
         audit
       })
-      /** A job pushed to a waiting activation, as the activation answers it. */
-      const handedOver = (job: Job, request: ActivationRequest) =>
-        Effect.as(Metric.update(jobsActivated, 1), [requestedVariables(job, request.fetchVariable)])
+      /** Jobs pushed to a waiting activation or stream, as the activation answers them. */
+      const handedOver = (jobs: ReadonlyArray<Job>, request: ActivationRequest) =>
+        Effect.as(
+          Metric.update(jobsActivated, jobs.length),
+          jobs.map((job) => requestedVariables(job, request.fetchVariable))
+        )
 
       return {
         activateJobs: (request) =>
@@ -174,28 +183,34 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
                 if (jobs.length > 0 || left <= 0) return jobs
                 // Woken by new jobs of the type, and re-checking at least every second for retries and expired locks.
                 const pushed = yield* wait(Math.min(left, 1000))
-                return pushed === undefined ? undefined : yield* handedOver(pushed, request)
+                return pushed === undefined ? undefined : yield* handedOver([pushed], request)
               }))
               if (found !== undefined) return found
             }
           }),
         streamJobs: (request) =>
-          Effect.map(CurrentTenant, (tenantId) => {
-            // After a job was pushed to it the stream waits again at once: only an announcement (a job nobody on
-            // this node waited for) or a second without one sends it looking in the database.
-            let look = true
-            return Stream.fromEffectRepeat(Effect.scoped(Effect.gen(function*() {
-              // Between two looks the stream waits as a taker: jobs created meanwhile on this node are pushed to it.
-              const wait = yield* availability.listen(tenantId, request.type, takerOf(request, undefined))
-              if (look) {
-                const jobs = yield* activateNow(tenantId, request)
-                if (jobs.length > 0) return jobs
-              }
-              const pushed = yield* wait(1000)
-              look = pushed === undefined
-              return pushed === undefined ? [] : yield* handedOver(pushed, request)
-            }))).pipe(Stream.flattenIterable)
-          }),
+          Effect.map(CurrentTenant, (tenantId) =>
+            Stream.unwrap(Effect.gen(function*() {
+              // The stream is one standing taker for its whole life: jobs created on this node are committed leased
+              // to it while fewer than STREAM_CAPACITY of them wait to be written out. Only an announcement (a job
+              // nobody on this node was handed) or a quiet second sends it looking in the database.
+              const listener = yield* availability.listenStream(
+                tenantId,
+                request.type,
+                takerOf(request, undefined),
+                STREAM_CAPACITY
+              )
+              let look = true
+              return Stream.fromEffectRepeat(Effect.gen(function*() {
+                if (look) {
+                  const jobs = yield* activateNow(tenantId, request)
+                  if (jobs.length > 0) return jobs
+                }
+                const next = yield* listener.next(1000)
+                look = next.look
+                return next.jobs.length === 0 ? [] : yield* handedOver(next.jobs, request)
+              })).pipe(Stream.flattenIterable)
+            }))),
         completeJob: completion,
         throwError: (principal, jobId, error) =>
           sendToEntity(

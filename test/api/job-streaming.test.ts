@@ -110,6 +110,45 @@ describe("job streaming", () => {
     expect((await owner.post("/jobs/activation", { type: "streamed-work", worker: "other" })).ok().jobs).toEqual([])
   })
 
+  it("a stream is handed every job created while it listens, several at once, each pushed in its creating commit", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(oneTask("burst", "burst-work"))
+    const controller = new AbortController()
+    const response = await fetch(
+      `${owner.app.baseUrl}/api/v1/jobs/stream?type=burst-work&worker=burster&timeout=60000`,
+      { headers: { authorization: `Bearer ${owner.token}` }, signal: controller.signal }
+    )
+    const reader = response.body!.getReader()
+    const decoder = new TextDecoder()
+    let buffer = ""
+    const nextJobs = async (count: number) => {
+      const jobs: Array<Record<string, unknown>> = []
+      while (jobs.length < count) {
+        const { value, done } = await reader.read()
+        if (done) break
+        buffer += decoder.decode(value, { stream: true })
+        for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+          const data = buffer.slice(0, end).split("\n").filter((line) => line.startsWith("data:"))
+            .map((line) => line.slice(5).trim()).join("\n")
+          buffer = buffer.slice(end + 2)
+          if (data !== "") jobs.push(JSON.parse(data))
+        }
+      }
+      return jobs
+    }
+    // The first job proves the stream listens (pushed, or found by its first look).
+    const first = await owner.start(deployment.id)
+    expect((await nextJobs(1)).map((job) => job["processInstanceId"])).toEqual([first.id])
+    const before = await pushedCount()
+    // Started together, their jobs are committed together: a stream takes them all, not one per look.
+    const burst = await Promise.all(Array.from({ length: 8 }, (_, n) => owner.start(deployment.id, { n })))
+    const jobs = await nextJobs(8)
+    controller.abort()
+    expect(jobs.map((job) => job["processInstanceId"]).sort()).toEqual(burst.map((instance) => instance.id).sort())
+    expect(jobs.every((job) => job["state"] === "ACTIVATED" && job["worker"] === "burster")).toBe(true)
+    expect(await pushedCount()).toBe(before + 8)
+  })
+
   it("the stream needs a type and a worker, and an operator role", async () => {
     const tenant = await givenTenant()
     const owner = await tenant.owner()
