@@ -2,7 +2,8 @@
 // load from this one over HTTP, on the embedded PGlite and on PostgreSQL, each next to a baseline of the same
 // database measured in the same run. Prints one table:
 //   instances/s   one-task instances completed per second (STARTERS clients start, WORKERS loops activate 32 jobs
-//                 at a time and complete each), with start latency p50/p99
+//                 at a time and complete each), with start latency p50/p99, measured after INSTANCE_WARM_UP_SECONDS of
+//                 the same load unmeasured (before session 17 it was measured cold, JIT and caches warming in the window)
 //   correlations/s  N instances wait at a message catch event, then N messages are published, CONCURRENCY in flight
 //   baseline tx/s single-row inserts, each its own transaction (autocommit, as pgbench's insert script runs them),
 //                 through the same Node SQL client (@effect/sql-pg) at CONCURRENCY, measured before the service
@@ -13,7 +14,8 @@
 //                 correlation and instance rates, open-loop for HALF_SECONDS (bench/HalfRate.ts)
 //   RSS           of the service process at the end
 //   correlations are measured after min(WARM_UP, 1000) unmeasured publishes, to instances of their own
-//   SECONDS=10 STARTERS=16 WORKERS=4 N=2000 CONCURRENCY=64 WARM_UP=3000 HALF_SECONDS=5 DB=both|pglite|postgres npm run bench
+//   SECONDS=10 STARTERS=16 WORKERS=4 N=2000 CONCURRENCY=64 WARM_UP=3000 INSTANCE_WARM_UP_SECONDS=3 HALF_SECONDS=5
+//   DB=both|pglite|postgres npm run bench
 //   HALF_PUBLISH_RATE=… HALF_START_RATE=…: the half-rate phases at these rates (to compare two builds at one load)
 import { PgClient } from "@effect/sql-pg"
 import { Layer, ManagedRuntime, Redacted } from "effect"
@@ -47,6 +49,8 @@ const N = Number(process.env["N"] ?? 2000)
 /** Unmeasured operations before each measured phase (the baseline's inserts, the correlations' publishes). */
 const WARM_UP = Number(process.env["WARM_UP"] ?? 3000)
 const PUBLISH_WARM_UP = Math.min(WARM_UP, 1000)
+/** Seconds of the instance load run unmeasured before the measured SECONDS. */
+const INSTANCE_WARM_UP_SECONDS = Number(process.env["INSTANCE_WARM_UP_SECONDS"] ?? 3)
 const CONCURRENCY = Number(process.env["CONCURRENCY"] ?? 64)
 /** Job push: one instance started every this many ms while a worker waits in a long poll. */
 const PUSH_EVERY_MS = Number(process.env["PUSH_EVERY_MS"] ?? 20)
@@ -131,36 +135,43 @@ const run = async (
 
     // Instances: start -> service task -> end, for SECONDS.
     const oneTask = await call(token, "POST", "/deployments", serviceTask, "application/xml")
+    /** STARTERS start instances while WORKERS activate and complete their jobs, for `seconds`. */
+    const instancesFor = async (seconds: number, latencies: Array<number>) => {
+      let completed = 0
+      const deadline = performance.now() + seconds * 1000
+      await Promise.all([
+        ...Array.from({ length: STARTERS }, async () => {
+          while (performance.now() < deadline) {
+            const t = performance.now()
+            await call(token, "POST", "/process-instances", { deploymentId: oneTask.id })
+            latencies.push(performance.now() - t)
+          }
+        }),
+        ...Array.from({ length: WORKERS }, async (_, w) => {
+          while (performance.now() < deadline) {
+            const { jobs } = await call(token, "POST", "/jobs/activation", {
+              type: "charge-card",
+              worker: `w${w}`,
+              maxJobsToActivate: 32,
+              timeout: 60_000,
+              requestTimeout: 200
+            })
+            await Promise.all(jobs.map(async (job: { id: string }) => {
+              await call(token, "POST", `/jobs/${job.id}/complete`, {})
+              completed++
+            }))
+          }
+        })
+      ])
+      return completed
+    }
+    // Unmeasured first, like the baseline and the publishes: the service's code paths compiled, its caches filled.
+    await instancesFor(INSTANCE_WARM_UP_SECONDS, [])
     const stats0 = await databaseStats(label)
     const cpu0 = { service: cpuMillisOf(service.child.pid!), database: postgresCpuMillis(), load: loadCpuMillis() }
     const latencies: Array<number> = []
-    let completed = 0
-    const deadline = performance.now() + SECONDS * 1000
     const t0 = performance.now()
-    await Promise.all([
-      ...Array.from({ length: STARTERS }, async () => {
-        while (performance.now() < deadline) {
-          const t = performance.now()
-          await call(token, "POST", "/process-instances", { deploymentId: oneTask.id })
-          latencies.push(performance.now() - t)
-        }
-      }),
-      ...Array.from({ length: WORKERS }, async (_, w) => {
-        while (performance.now() < deadline) {
-          const { jobs } = await call(token, "POST", "/jobs/activation", {
-            type: "charge-card",
-            worker: `w${w}`,
-            maxJobsToActivate: 32,
-            timeout: 60_000,
-            requestTimeout: 200
-          })
-          await Promise.all(jobs.map(async (job: { id: string }) => {
-            await call(token, "POST", `/jobs/${job.id}/complete`, {})
-            completed++
-          }))
-        }
-      })
-    ])
+    const completed = await instancesFor(SECONDS, latencies)
     const instancesPerSecond = Math.round(completed / ((performance.now() - t0) / 1000))
     const instanceCpu = cpuPer(cpu0, service.child.pid!, completed)
     const stats1 = await databaseStats(label)
@@ -411,7 +422,7 @@ console.log(
     "end — compare runs only at similar speeds, or as interleaved pairs"
 )
 console.log(
-  `\nservice in its own process (node src/main.ts), load over HTTP from another: ${STARTERS} starters + ${WORKERS} workers for ${SECONDS} s; ` +
+  `\nservice in its own process (node src/main.ts), load over HTTP from another: ${STARTERS} starters + ${WORKERS} workers for ${SECONDS} s after ${INSTANCE_WARM_UP_SECONDS} s unmeasured; ` +
     `${N} correlations with ${CONCURRENCY} in flight`
 )
 console.log(
