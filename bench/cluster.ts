@@ -5,6 +5,7 @@
 //   SECONDS=10 STARTERS=16 WORKERS=4 npm run bench:cluster
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
+import { oneTaskLoad } from "./OneTaskLoad.ts"
 import { apiCall, whenListening } from "./ServiceUnderTest.ts"
 
 const SECONDS = Number(process.env["SECONDS"] ?? 10)
@@ -59,31 +60,11 @@ const run = async (nodeCount: number) => {
     })).json() as { data: { token: string } }
     const token = login.data.token
     const deployment = await call(token, "POST", "/deployments", xml, "application/xml")
-    const deadline = performance.now() + SECONDS * 1000
-    let started = 0
-    let completed = 0
-    const starters = Array.from({ length: STARTERS }, async () => {
-      while (performance.now() < deadline) {
-        await call(token, "POST", "/process-instances", { deploymentId: deployment.id })
-        started++
-      }
-    })
-    const workers = Array.from({ length: WORKERS }, async (_, w) => {
-      while (performance.now() < deadline) {
-        const { jobs } = await call(token, "POST", "/jobs/activation", {
-          type: "charge-card",
-          worker: `w${w}`,
-          maxJobsToActivate: 32,
-          timeout: 60_000,
-          requestTimeout: 200
-        })
-        await Promise.all(jobs.map(async (job: { id: string }) => {
-          await call(token, "POST", `/jobs/${job.id}/complete`, {})
-          completed++
-        }))
-      }
-    })
-    await Promise.all([...starters, ...workers])
+    const { completed, started } = await oneTaskLoad(
+      (method, path, body) => call(token, method, path, body),
+      deployment.id,
+      { seconds: SECONDS, starters: STARTERS, workers: WORKERS }
+    )
     return { nodes: nodeCount, started: Math.round(started / SECONDS), completed: Math.round(completed / SECONDS) }
   } finally {
     for (const node of nodes) node.kill("SIGKILL")

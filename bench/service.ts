@@ -29,6 +29,7 @@ import { DatabaseLive } from "../src/persistence/Database.ts"
 import { testConfig } from "../test/support/TestApp.ts"
 import { publishAtRate, pushAtRate, streamPushAtRate } from "./HalfRate.ts"
 import { machineSpeedMillis } from "./MachineSpeed.ts"
+import { oneTaskLoad } from "./OneTaskLoad.ts"
 import {
   apiCall,
   BENCH_PASSWORD,
@@ -135,43 +136,19 @@ const run = async (
 
     // Instances: start -> service task -> end, for SECONDS.
     const oneTask = await call(token, "POST", "/deployments", serviceTask, "application/xml")
-    /** STARTERS start instances while WORKERS activate and complete their jobs, for `seconds`. */
-    const instancesFor = async (seconds: number, latencies: Array<number>) => {
-      let completed = 0
-      const deadline = performance.now() + seconds * 1000
-      await Promise.all([
-        ...Array.from({ length: STARTERS }, async () => {
-          while (performance.now() < deadline) {
-            const t = performance.now()
-            await call(token, "POST", "/process-instances", { deploymentId: oneTask.id })
-            latencies.push(performance.now() - t)
-          }
-        }),
-        ...Array.from({ length: WORKERS }, async (_, w) => {
-          while (performance.now() < deadline) {
-            const { jobs } = await call(token, "POST", "/jobs/activation", {
-              type: "charge-card",
-              worker: `w${w}`,
-              maxJobsToActivate: 32,
-              timeout: 60_000,
-              requestTimeout: 200
-            })
-            await Promise.all(jobs.map(async (job: { id: string }) => {
-              await call(token, "POST", `/jobs/${job.id}/complete`, {})
-              completed++
-            }))
-          }
-        })
-      ])
-      return completed
-    }
+    const load = (seconds: number) =>
+      oneTaskLoad((method, path, body) => call(token, method, path, body), oneTask.id, {
+        seconds,
+        starters: STARTERS,
+        workers: WORKERS
+      })
     // Unmeasured first, like the baseline and the publishes: the service's code paths compiled, its caches filled.
-    await instancesFor(INSTANCE_WARM_UP_SECONDS, [])
+    await load(INSTANCE_WARM_UP_SECONDS)
     const stats0 = await databaseStats(label)
     const cpu0 = { service: cpuMillisOf(service.child.pid!), database: postgresCpuMillis(), load: loadCpuMillis() }
-    const latencies: Array<number> = []
     const t0 = performance.now()
-    const completed = await instancesFor(SECONDS, latencies)
+    const { completed, startLatencies } = await load(SECONDS)
+    const latencies = [...startLatencies]
     const instancesPerSecond = Math.round(completed / ((performance.now() - t0) / 1000))
     const instanceCpu = cpuPer(cpu0, service.child.pid!, completed)
     const stats1 = await databaseStats(label)
