@@ -1,6 +1,7 @@
 // Latencies at half of the maximum rate (issue 11's targets are stated there): the load is open-loop — requests go out
 // on a fixed schedule whether or not earlier ones have been answered — so a slow answer cannot slow the load down and
 // hide itself, as it does in a closed loop of clients.
+import { sseData } from "../test/support/ServerSentEvents.ts"
 import { percentile } from "./ServiceUnderTest.ts"
 
 type Call = (method: string, path: string, body?: unknown) => Promise<any>
@@ -115,24 +116,11 @@ export const streamPushAtRate = async (
     // wrapped: an async function returning the promise itself would wait for it
     return {
       reading: (async () => {
-        const reader = response.body!.getReader()
-        const decoder = new TextDecoder()
-        let buffer = ""
         try {
-          for (;;) {
-            const { value, done: ended } = await reader.read()
-            if (ended) return
-            buffer += decoder.decode(value, { stream: true })
-            for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-              const data = buffer.slice(0, end).split("\n").filter((line) => line.startsWith("data:"))
-                .map((line) => line.slice(5).trim()).join("\n")
-              buffer = buffer.slice(end + 2)
-              if (data === "") continue
-              const job = JSON.parse(data) as { id: string; createdAt: string }
-              latencies.push(Date.now() - Date.parse(job.createdAt))
-              completions.push(call("POST", `/jobs/${job.id}/complete`, {}))
-              if (++received >= total) allReceived()
-            }
+          for await (const job of sseData<{ id: string; createdAt: string }>(response.body!)) {
+            latencies.push(Date.now() - Date.parse(job.createdAt))
+            completions.push(call("POST", `/jobs/${job.id}/complete`, {}))
+            if (++received >= total) allReceived()
           }
         } catch {
           // aborted at the end

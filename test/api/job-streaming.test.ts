@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest"
 import { metricsText, metricSum, untilInFlight } from "../support/MetricsScrape.ts"
 import { type Caller, givenTenant } from "../support/Scenario.ts"
+import { nextOf, sseData } from "../support/ServerSentEvents.ts"
 
 const oneTask = (id: string, taskType: string) => ({
   id,
@@ -22,22 +23,7 @@ const streamedJobs = async (caller: Caller, query: string, count: number, opened
   expect(response.status).toBe(200)
   expect(response.headers.get("content-type")).toContain("text/event-stream")
   await opened()
-  const reader = response.body!.getReader()
-  const decoder = new TextDecoder()
-  const jobs: Array<Record<string, unknown>> = []
-  let buffer = ""
-  while (jobs.length < count) {
-    const { value, done } = await reader.read()
-    if (done) break
-    buffer += decoder.decode(value, { stream: true })
-    for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-      const event = buffer.slice(0, end)
-      buffer = buffer.slice(end + 2)
-      const data = event.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trim())
-        .join("\n")
-      if (data !== "") jobs.push(JSON.parse(data))
-    }
-  }
+  const jobs = await nextOf(sseData(response.body!), count)
   controller.abort()
   return jobs
 }
@@ -118,24 +104,8 @@ describe("job streaming", () => {
       `${owner.app.baseUrl}/api/v1/jobs/stream?type=burst-work&worker=burster&timeout=60000`,
       { headers: { authorization: `Bearer ${owner.token}` }, signal: controller.signal }
     )
-    const reader = response.body!.getReader()
-    const decoder = new TextDecoder()
-    let buffer = ""
-    const nextJobs = async (count: number) => {
-      const jobs: Array<Record<string, unknown>> = []
-      while (jobs.length < count) {
-        const { value, done } = await reader.read()
-        if (done) break
-        buffer += decoder.decode(value, { stream: true })
-        for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-          const data = buffer.slice(0, end).split("\n").filter((line) => line.startsWith("data:"))
-            .map((line) => line.slice(5).trim()).join("\n")
-          buffer = buffer.slice(end + 2)
-          if (data !== "") jobs.push(JSON.parse(data))
-        }
-      }
-      return jobs
-    }
+    const events = sseData(response.body!)
+    const nextJobs = (count: number) => nextOf(events, count)
     // The first job proves the stream listens (pushed, or found by its first look).
     const first = await owner.start(deployment.id)
     expect((await nextJobs(1)).map((job) => job["processInstanceId"])).toEqual([first.id])
