@@ -28,7 +28,7 @@ export interface MessageTargetsShape {
   readonly of: (tenantId: string, messageName: string, correlationKey: string) => Effect.Effect<MessageTargetRows>
 }
 
-interface Asked {
+export interface Asked {
   readonly i: number
   readonly tenant_id: string
   readonly name: string
@@ -43,6 +43,38 @@ interface TargetRow {
   readonly node_id: string | null
 }
 
+/**
+ * The waiting subscriptions of each asked row (LATERAL: by the (tenant, kind, name, key) index) and the start events of
+ * the asked names (a join the ANY arrays keep on their index), as one statement.
+ *
+ * `OFFSET 0` keeps the subscription lookup a subquery of its own, planned on the message index alone. Without it the
+ * planner may read the subscriptions in primary-key order to serve the DISTINCT ON's ordering, filtering every row:
+ * it chose that whenever the statistics said the table was nearly empty (the last ANALYZE saw the subscriptions all
+ * consumed) while thousands had been added since — ~1 ms per asked key over 8,000 rows, 35–80 ms per lookup batch,
+ * and publishes 300–800 ms late for the seconds until the next ANALYZE (npm run bench, half-rate phase, session 18).
+ */
+export const targetsStatement = (sql: SqlClient.SqlClient, asked: ReadonlyArray<Asked>) =>
+  sql<TargetRow>`WITH asked AS (
+      SELECT * FROM jsonb_to_recordset(${toJson(asked)}::jsonb)
+        AS a(i int, tenant_id uuid, name text, correlation_key text))
+    SELECT a.i, w.instance_id, w.id, NULL::uuid AS deployment_id, NULL::text AS node_id
+    FROM asked a CROSS JOIN LATERAL (
+      SELECT DISTINCT ON (c.instance_id) c.instance_id, c.id FROM (
+        SELECT s.instance_id, s.id, s.created_at FROM event_subscriptions s
+        WHERE s.tenant_id = a.tenant_id AND s.kind = 'MESSAGE' AND s.name = a.name
+          AND s.correlation_key = a.correlation_key
+        OFFSET 0) c
+      ORDER BY c.instance_id, c.created_at, c.id) w
+    UNION ALL
+    SELECT a.i, NULL, NULL, m.deployment_id, m.node_id
+    FROM asked a
+    JOIN message_start_events m ON m.tenant_id = a.tenant_id AND m.message_name = a.name
+    JOIN deployments d ON d.id = m.deployment_id
+    WHERE d.state = 'ACTIVE'
+      AND m.tenant_id = ANY(${pgArray([...new Set(asked.map((a) => a.tenant_id))])}::uuid[])
+      AND m.message_name = ANY(${pgArray([...new Set(asked.map((a) => a.name))])}::text[])
+    ORDER BY 1, 2`
+
 export class MessageTargets extends Context.Service<MessageTargets, MessageTargetsShape>()("flowcore/MessageTargets") {
   static readonly layer = Layer.effect(
     MessageTargets,
@@ -54,26 +86,7 @@ export class MessageTargets extends Context.Service<MessageTargets, MessageTarge
         flush: (batch) =>
           Effect.gen(function*() {
             const asked: ReadonlyArray<Asked> = batch.map((item, i) => ({ ...item, i }))
-            // The waiting subscriptions are read per asked row (LATERAL: by the (tenant, kind, name, key) index); the
-            // start events by a join the ANY arrays keep on their index.
-            const rows = yield* sql<TargetRow>`WITH asked AS (
-                SELECT * FROM jsonb_to_recordset(${toJson(asked)}::jsonb)
-                  AS a(i int, tenant_id uuid, name text, correlation_key text))
-              SELECT a.i, w.instance_id, w.id, NULL::uuid AS deployment_id, NULL::text AS node_id
-              FROM asked a CROSS JOIN LATERAL (
-                SELECT DISTINCT ON (s.instance_id) s.instance_id, s.id FROM event_subscriptions s
-                WHERE s.tenant_id = a.tenant_id AND s.kind = 'MESSAGE' AND s.name = a.name
-                  AND s.correlation_key = a.correlation_key
-                ORDER BY s.instance_id, s.created_at, s.id) w
-              UNION ALL
-              SELECT a.i, NULL, NULL, m.deployment_id, m.node_id
-              FROM asked a
-              JOIN message_start_events m ON m.tenant_id = a.tenant_id AND m.message_name = a.name
-              JOIN deployments d ON d.id = m.deployment_id
-              WHERE d.state = 'ACTIVE'
-                AND m.tenant_id = ANY(${pgArray([...new Set(asked.map((a) => a.tenant_id))])}::uuid[])
-                AND m.message_name = ANY(${pgArray([...new Set(asked.map((a) => a.name))])}::text[])
-              ORDER BY 1, 2`.pipe(Effect.orDie)
+            const rows = yield* targetsStatement(sql, asked).pipe(Effect.orDie)
             const answers = asked.map(() => ({
               waiting: [] as Array<WaitingSubscriptionRow>,
               starts: [] as Array<EventStartRow>
