@@ -110,6 +110,33 @@ describe("resident instances", () => {
     expect(toggles[1]).toMatch(/Resumed/)
   })
 
+  it("an instance that ends leaves memory with the command that ended it; a later command reads its rows", async () => {
+    const taskType = `ending-${randomUUID()}`
+    const ending = (await owner.deploy({
+      id: "ending",
+      nodes: [
+        { id: "start", type: "startEvent" },
+        { id: "work", type: "serviceTask", properties: { taskType } },
+        { id: "end", type: "endEvent" }
+      ],
+      flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
+    })).id
+    const before = await residents()
+    const completed = await owner.start(ending)
+    expect(await residents()).toBe(before + 1)
+    const [job] = await owner.activateJobs(taskType, { maxJobsToActivate: 1 })
+    expect(job.processInstanceId).toBe(completed.id)
+    await owner.completeJob(job.id)
+    expect((await owner.instance(completed.id)).state).toBe("COMPLETED")
+    expect(await residents()).toBe(before)
+    const cancelled = await owner.start(ending)
+    expect(await residents()).toBe(before + 1)
+    expect((await owner.post(`/process-instances/${cancelled.id}/cancel`)).status).toBe(200)
+    expect(await residents()).toBe(before)
+    // Loaded again from its rows, the ended instance refuses the command as before.
+    expect((await owner.post(`/process-instances/${cancelled.id}/suspend`)).status).toBe(409)
+  })
+
   it("instances loaded at about the same time are read together, each from its own row", async () => {
     const waiting = (await owner.deploy(fixture("message-wait.bpmn"))).id
     const keys = Array.from({ length: 12 }, (_, i) => `batch-${i}`)
