@@ -38,14 +38,21 @@ export interface JobAvailabilityShape {
   readonly announce: (tenantId: string, jobTypes: ReadonlyArray<string>) => Effect.Effect<void>
   /**
    * Starts listening for jobs of the type; the answer waits until one is announced (or was announced since the
-   * listening began) or `timeoutMillis` — or, when the listener is a taker, until a job is handed to it. Listen
-   * BEFORE looking for jobs: an announcement made while the worker looks then still wakes it.
+   * listening began) or `timeoutMillis` — or, when the listener is a taker, until jobs are handed to it: up to
+   * `capacity` (default 1) of them, those reserved for it before the first was handed over (the jobs of the commits in
+   * flight then, so the first waits at most for one more commit). Listen BEFORE looking for jobs: an announcement made
+   * while the worker looks then still wakes it.
    */
   readonly listen: (
     tenantId: string,
     jobType: string,
-    taker?: TakerOf
-  ) => Effect.Effect<(timeoutMillis: number) => Effect.Effect<Job | undefined>, never, Scope.Scope>
+    taker?: TakerOf,
+    capacity?: number
+  ) => Effect.Effect<
+    (timeoutMillis: number) => Effect.Effect<ReadonlyArray<Job> | undefined>,
+    never,
+    Scope.Scope
+  >
   /**
    * A worker of this node waiting (not looking) for a job of the type, taken out of the waiting: the caller commits
    * the job leased to it, then calls `deliver` — or `release` when the commit failed. Undefined: none waits here.
@@ -76,10 +83,17 @@ export interface JobStreamListener {
 }
 
 interface Listener {
-  readonly answer: Deferred.Deferred<Job | undefined>
+  readonly answer: Deferred.Deferred<ReadonlyArray<Job> | undefined>
   readonly taker: TakerOf | undefined
-  /** looking: not yet waiting (only woken); waiting: may be reserved; reserved: a commit is handing it a job. */
-  state: "looking" | "waiting" | "reserved"
+  readonly capacity: number
+  /**
+   * looking: not yet waiting (only woken); waiting: may be reserved; reserved: commits are handing it jobs, and more
+   * may be reserved for it while there is room; closing: one of them has ended, it answers when the others have.
+   */
+  state: "looking" | "waiting" | "reserved" | "closing"
+  /** Reservations whose commits have not ended. */
+  outstanding: number
+  readonly delivered: Array<Job>
 }
 
 interface StreamListener {
@@ -116,6 +130,13 @@ export const inProcess = (): JobAvailabilityShape => {
     }
     return undefined
   }
+  const longPollFor = (key: string, state: "waiting" | "reserved") => {
+    for (const listener of listeners.get(key) ?? []) {
+      if (listener.taker === undefined || listener.state !== state) continue
+      if (listener.outstanding + listener.delivered.length < listener.capacity) return listener
+    }
+    return undefined
+  }
   const remove = (key: string, listener: Listener) => {
     const current = listeners.get(key)
     current?.delete(listener)
@@ -127,7 +148,7 @@ export const inProcess = (): JobAvailabilityShape => {
         for (const jobType of new Set(jobTypes)) {
           const key = keyOf(tenantId, jobType)
           for (const listener of listeners.get(key) ?? []) {
-            if (listener.state === "reserved") continue
+            if (listener.state === "reserved" || listener.state === "closing") continue
             Deferred.doneUnsafe(listener.answer, Effect.succeed(undefined))
             remove(key, listener)
           }
@@ -137,11 +158,18 @@ export const inProcess = (): JobAvailabilityShape => {
           }
         }
       }),
-    listen: (tenantId, jobType, taker) =>
+    listen: (tenantId, jobType, taker, capacity = 1) =>
       Effect.acquireRelease(
         Effect.sync(() => {
           const key = keyOf(tenantId, jobType)
-          const listener: Listener = { answer: Deferred.makeUnsafe<Job | undefined>(), taker, state: "looking" }
+          const listener: Listener = {
+            answer: Deferred.makeUnsafe<ReadonlyArray<Job> | undefined>(),
+            taker,
+            capacity,
+            state: "looking",
+            outstanding: 0,
+            delivered: []
+          }
           const set = listeners.get(key) ?? new Set()
           set.add(listener)
           listeners.set(key, set)
@@ -156,8 +184,8 @@ export const inProcess = (): JobAvailabilityShape => {
               Effect.timeoutOption(timeoutMillis),
               Effect.flatMap((answered) => {
                 if (answered._tag === "Some") return Effect.succeed(answered.value)
-                // Timed out: unless a commit is handing it a job right now, it stops waiting.
-                if (listener.state !== "reserved") {
+                // Timed out: unless commits are handing it jobs right now, it stops waiting.
+                if (listener.state !== "reserved" && listener.state !== "closing") {
                   remove(key, listener)
                   return Effect.succeed(undefined)
                 }
@@ -182,19 +210,29 @@ export const inProcess = (): JobAvailabilityShape => {
           release: () => void stream.outstanding--
         }
       }
-      for (const listener of listeners.get(key) ?? []) {
-        if (listener.taker === undefined || listener.state !== "waiting") continue
-        listener.state = "reserved"
+      // A long poll that waits with nothing yet; else one whose first job is still being committed, while it has room.
+      const listener = longPollFor(key, "waiting") ?? longPollFor(key, "reserved")
+      if (listener === undefined || listener.taker === undefined) return undefined
+      listener.state = "reserved"
+      listener.outstanding++
+      const settled = (job: Job | undefined) => {
+        if (job !== undefined) listener.delivered.push(job)
+        listener.outstanding--
+        listener.state = "closing"
         remove(key, listener)
-        return {
-          worker: listener.taker.worker,
-          lockMillis: listener.taker.lockMillis,
-          audit: listener.taker.audit,
-          deliver: (job) => Deferred.doneUnsafe(listener.answer, Effect.succeed(job)),
-          release: () => Deferred.doneUnsafe(listener.answer, Effect.succeed(undefined))
-        }
+        if (listener.outstanding > 0) return
+        Deferred.doneUnsafe(
+          listener.answer,
+          Effect.succeed(listener.delivered.length > 0 ? listener.delivered : undefined)
+        )
       }
-      return undefined
+      return {
+        worker: listener.taker.worker,
+        lockMillis: listener.taker.lockMillis,
+        audit: listener.taker.audit,
+        deliver: settled,
+        release: () => settled(undefined)
+      }
     },
     listenStream: (tenantId, jobType, taker, capacity) =>
       Effect.map(

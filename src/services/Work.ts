@@ -32,6 +32,7 @@ import { toIncident } from "./IncidentRows.ts"
 import {
   type ActivationRequest,
   DEFAULT_LOCK_MS,
+  DEFAULT_MAX_JOBS,
   makeJobActivation,
   requestedVariables,
   toJob
@@ -177,13 +178,18 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
               const found = yield* Effect.scoped(Effect.gen(function*() {
                 // A waiting activation is a taker: a job created meanwhile on this node may be committed leased to
                 // it and handed over (job push), with no query of its own.
-                const wait = yield* availability.listen(tenantId, request.type, takerOf(request, audit))
+                const wait = yield* availability.listen(
+                  tenantId,
+                  request.type,
+                  takerOf(request, audit),
+                  request.maxJobsToActivate ?? DEFAULT_MAX_JOBS
+                )
                 const jobs = yield* activateNow(tenantId, request)
                 const left = until - (yield* Clock.currentTimeMillis)
                 if (jobs.length > 0 || left <= 0) return jobs
                 // Woken by new jobs of the type, and re-checking at least every second for retries and expired locks.
                 const pushed = yield* wait(Math.min(left, 1000))
-                return pushed === undefined ? undefined : yield* handedOver([pushed], request)
+                return pushed === undefined ? undefined : yield* handedOver(pushed, request)
               }))
               if (found !== undefined) return found
             }

@@ -1,0 +1,74 @@
+// A long-polling activation as a taker of pushed jobs (services/JobAvailability.ts): jobs committed while its first
+// one is being committed join its answer, up to its capacity (maxJobsToActivate); once one of its commits has ended it
+// takes no more and answers when the rest have; a job whose commit failed is not in the answer.
+import { Effect, Fiber, type Scope } from "effect"
+import { TestClock } from "effect/testing"
+import { describe, expect, it } from "vitest"
+import type { Job } from "../../src/schema/Work.ts"
+import { inProcess } from "../../src/services/JobAvailability.ts"
+
+const TENANT = "tenant-a"
+const taker = (worker: string) => ({ worker, lockMillis: 60_000, audit: undefined })
+const job = (id: string) => ({ id }) as unknown as Job
+
+const run = <A>(effect: Effect.Effect<A, never, Scope.Scope>) =>
+  Effect.runPromise(Effect.scoped(effect.pipe(Effect.provide(TestClock.layer()))))
+
+describe("long-poll listener", () => {
+  it("takes the jobs reserved before its first is handed over, up to its capacity, in one answer", () =>
+    run(Effect.gen(function*() {
+      const availability = inProcess()
+      const wait = yield* availability.listen(TENANT, "work", taker("poll"), 3)
+      const answer = yield* Effect.forkChild(wait(60_000))
+      yield* Effect.yieldNow
+      const reserved = [1, 2, 3].map(() => availability.reserve(TENANT, "work"))
+      expect(reserved.map((one) => one?.worker)).toEqual(["poll", "poll", "poll"])
+      // full: the next job is announced instead
+      expect(availability.reserve(TENANT, "work")).toBeUndefined()
+      reserved[1]!.deliver(job("b"))
+      reserved[0]!.release()
+      // one commit has ended: it answers with what the others bring, and takes no more meanwhile
+      expect(availability.reserve(TENANT, "work")).toBeUndefined()
+      expect(answer.pollUnsafe()).toBeUndefined()
+      reserved[2]!.deliver(job("c"))
+      expect(yield* Fiber.join(answer)).toEqual([job("b"), job("c")])
+    })))
+
+  it("a waiting long poll is chosen before one that already has a job coming", () =>
+    run(Effect.gen(function*() {
+      const availability = inProcess()
+      const first = yield* availability.listen(TENANT, "work", taker("first"), 10)
+      const second = yield* availability.listen(TENANT, "work", taker("second"), 10)
+      const answers = yield* Effect.forkChild(Effect.all([first(60_000), second(60_000)], { concurrency: 2 }))
+      yield* Effect.yieldNow
+      const reserved = [1, 2, 3].map(() => availability.reserve(TENANT, "work")!)
+      expect(reserved.map((one) => one.worker)).toEqual(["first", "second", "first"])
+      reserved.forEach((one, index) => one.deliver(job(`j${index}`)))
+      expect(yield* Fiber.join(answers)).toEqual([[job("j0"), job("j2")], [job("j1")]])
+    })))
+
+  it("answers nothing when every commit handing it a job failed, also after its time ran out", () =>
+    run(Effect.gen(function*() {
+      const availability = inProcess()
+      const wait = yield* availability.listen(TENANT, "work", taker("poll"), 5)
+      const answer = yield* Effect.forkChild(wait(1000))
+      yield* Effect.yieldNow
+      const reserved = availability.reserve(TENANT, "work")!
+      yield* TestClock.adjust(5000)
+      // the commit is still under way: the answer waits for it
+      expect(answer.pollUnsafe()).toBeUndefined()
+      reserved.release()
+      expect(yield* Fiber.join(answer)).toBeUndefined()
+    })))
+
+  it("a long poll without a taker is handed nothing; an announcement wakes it", () =>
+    run(Effect.gen(function*() {
+      const availability = inProcess()
+      const plain = yield* availability.listen(TENANT, "work")
+      const waiting = yield* Effect.forkChild(plain(60_000))
+      yield* Effect.yieldNow
+      expect(availability.reserve(TENANT, "work")).toBeUndefined()
+      yield* availability.announce(TENANT, ["work"])
+      expect(yield* Fiber.join(waiting)).toBeUndefined()
+    })))
+})
