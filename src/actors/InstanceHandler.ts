@@ -64,224 +64,242 @@ export const InstanceHandlerServices = Effect.gen(function*() {
   } satisfies InstanceHandlerServices
 })
 
+/** An instance's copy in memory, as its handler keeps it between commands. */
+interface InstanceCopy {
+  readonly services: InstanceHandlerServices
+  readonly instanceId: string
+  /** Loaded with the first command (not when the handler is made): a start with a fresh id needs no lookup. */
+  current: StoredInstance | undefined
+  loaded: boolean
+}
+
+const loadCopy = (copy: InstanceCopy, fresh: boolean) =>
+  copy.loaded ? Effect.void : Effect.map(
+    fresh ? Effect.succeed(undefined) : copy.services.store.load(copy.instanceId),
+    (instance) => {
+      copy.current = instance
+      copy.loaded = true
+    }
+  )
+
+/**
+ * One command against the copy. Made once (fnUntraced) with the copy as an argument, not as a generator function per
+ * command: V8 gives each generator function made at run time a map of its own in the old generation, which keeps what
+ * the function closes over alive until the next full collection (docs/scaling.md, session 18).
+ */
+const applyCommand = Effect.fnUntraced(function*(copy: InstanceCopy, payload: InstanceCommandPayload) {
+  const { availability, engine, relay, store } = copy.services
+  // A command id applied before answers with its recorded reply. It is looked up only when the command does
+  // not apply (as a duplicate typically does not) or when its commit finds the id taken.
+  const rejected = (reason: InstanceRejected["reason"], message: string, field?: string) =>
+    Effect.flatMap(store.recordedReply(copy.instanceId, payload.commandId), (recorded) =>
+      recorded !== undefined
+        ? Effect.succeed(recorded as InstanceSnapshot)
+        : Effect.fail(
+          new InstanceRejected(field === undefined ? { reason, message } : { reason, message, field })
+        ))
+
+  yield* loadCopy(copy, payload.freshId === true && payload.command.type === "StartInstance")
+  let instance: StoredInstance
+  let created: NewInstance | undefined
+  if (copy.current === undefined) {
+    if (payload.command.type !== "StartInstance" || payload.deploymentId === undefined) {
+      return yield* rejected("NOT_FOUND", `process instance ${copy.instanceId} not found`)
+    }
+    const deployment = yield* store.deploymentForStart(payload.tenantId, payload.deploymentId)
+    if (deployment === undefined) {
+      return yield* rejected("NOT_FOUND", `deployment ${payload.deploymentId} not found`)
+    }
+    if (deployment.state === "SUSPENDED") {
+      return yield* rejected(
+        "INVALID_STATE",
+        `deployment ${deployment.id} is suspended: new instances cannot start`
+      )
+    }
+    created = {
+      id: copy.instanceId,
+      tenantId: payload.tenantId,
+      deploymentId: deployment.id,
+      processKey: deployment.key,
+      version: deployment.version,
+      startedBy: payload.actor,
+      parentInstanceId: payload.parent?.instanceId ?? null,
+      parentNodeId: payload.parent?.nodeId ?? null,
+      rootInstanceId: payload.parent?.rootInstanceId ?? copy.instanceId
+    }
+    instance = {
+      id: copy.instanceId,
+      tenantId: payload.tenantId,
+      parentInstanceId: payload.parent?.instanceId ?? null,
+      deploymentId: deployment.id,
+      processKey: deployment.key,
+      version: deployment.version,
+      status: "ACTIVE",
+      engineState: undefined,
+      lastEventSeq: 0,
+      graph: deployment.graph
+    }
+  } else {
+    // Another tenant's instance answers exactly like a missing one.
+    if (copy.current.tenantId !== payload.tenantId) {
+      return yield* rejected("NOT_FOUND", `process instance ${copy.instanceId} not found`)
+    }
+    if (payload.command.type === "StartInstance") {
+      return yield* rejected("INVALID_STATE", `process instance ${copy.instanceId} already exists`)
+    }
+    instance = copy.current
+  }
+
+  const now = yield* Clock.currentTimeMillis
+  const command = payload.command
+  let outcome: ReturnType<typeof engine.execute>
+  if (command.type === "MigrateInstance") {
+    // A migration runs against the target version's graph, and the instance belongs to it from then on.
+    const target = yield* store.deploymentForStart(payload.tenantId, command.targetDeploymentId)
+    if (target === undefined) {
+      return yield* rejected("NOT_FOUND", `deployment ${command.targetDeploymentId} not found`)
+    }
+    if (target.key !== instance.processKey) {
+      return yield* rejected(
+        "INVALID_ARGUMENT",
+        `deployment ${target.id} is process ${target.key}, the instance runs process ${instance.processKey}: migration stays within one process`
+      )
+    }
+    if (instance.engineState === undefined) {
+      return yield* rejected("NOT_FOUND", `process instance ${copy.instanceId} not found`)
+    }
+    outcome = engine.migrate({
+      source: instance.graph,
+      target: target.graph,
+      instanceId: copy.instanceId,
+      state: instance.engineState,
+      command,
+      now
+    })
+    instance = { ...instance, deploymentId: target.id, version: target.version, graph: target.graph }
+  } else {
+    outcome = engine.execute({
+      graph: instance.graph,
+      instanceId: copy.instanceId,
+      state: instance.engineState,
+      command,
+      now
+    })
+  }
+  if (isRejection(outcome)) {
+    return yield* rejected(outcome.reason, outcome.message, outcome.field)
+  }
+  // Values PostgreSQL cannot store (a NUL made by a script, say) or an instance grown past its budget are
+  // refused before the commit, naming the variable, instead of failing inside it.
+  const unstorable = variablesProblem(outcome.variables)
+  if (unstorable !== undefined) return yield* rejected("INVALID_ARGUMENT", unstorable.message, unstorable.field)
+
+  const nowIso = new Date(now).toISOString()
+  const reply: InstanceSnapshot = {
+    ...snapshotOf(instance),
+    state: outcome.status,
+    lastEventSeq: instance.lastEventSeq + outcome.events.length,
+    committedAt: nowIso
+  }
+  const commitStarted = performance.now()
+  // Jobs created for workers waiting on this node are committed leased to them (JobPush.ts).
+  const pushes = reserveTakers(availability, instance.tenantId, outcome.instanceEvents, now)
+  const committed = yield* store.commit({
+    instance,
+    created,
+    outcome,
+    commandId: payload.commandId,
+    reply,
+    actor: payload.actor,
+    now: nowIso,
+    leases: leasesOf(pushes),
+    alsoAudit: auditsOf(pushes)
+  }).pipe(
+    Effect.withSpan("flowcore.instance.commit", { attributes: { "flowcore.events": outcome.events.length } }, {
+      captureStackTrace: false
+    }),
+    Effect.onExit((exit) =>
+      Effect.sync(() => {
+        if (exit._tag === "Failure" || exit.value === undefined) pushes.forEach((push) => push.taker.release())
+      })
+    )
+  )
+  if (committed === undefined) {
+    const recorded = yield* store.recordedReply(copy.instanceId, payload.commandId)
+    if (recorded !== undefined) return recorded as InstanceSnapshot
+    // A start whose instance row is there already, from another command.
+    copy.current = yield* store.load(copy.instanceId)
+    return yield* Effect.fail(
+      new InstanceRejected({ reason: "INVALID_STATE", message: `process instance ${copy.instanceId} already exists` })
+    )
+  }
+  copy.current = committed.instance
+  const started: StartedInstance | undefined = created === undefined ? undefined : {
+    deploymentId: created.deploymentId,
+    processKey: created.processKey,
+    version: created.version,
+    incidentCount: outcome.openIncidents,
+    parentInstanceId: created.parentInstanceId,
+    rootInstanceId: created.rootInstanceId,
+    variables: outcome.variables,
+    startedBy: created.startedBy,
+    startedAt: nowIso,
+    endedAt: outcome.status === "COMPLETED" || outcome.status === "CANCELED" ? nowIso : null
+  }
+  yield* Metric.update(commitSeconds, (performance.now() - commitStarted) / 1000)
+  yield* Metric.update(commitEvents, outcome.events.length)
+  yield* countEngineEvents(outcome.instanceEvents)
+  // Messages this command owes other instances were committed to the outbox: deliver them now.
+  if (committed.outboxWritten > 0) yield* relay.wake
+  // The jobs leased at creation go to their workers; the others are announced to whoever polls or streams.
+  for (const push of pushes) {
+    push.taker.deliver(pushedJob(push, copy.instanceId, instance.graph, outcome.state, nowIso))
+  }
+  if (pushes.length > 0) yield* Metric.update(jobsPushed, pushes.length)
+  const pushed = new Set(pushes.map((push) => push.created.jobId))
+  const jobTypes = outcome.instanceEvents.flatMap((event) =>
+    event.type === "JobCreated" && !pushed.has(event.jobId) ? [event.jobType] : []
+  )
+  if (jobTypes.length > 0) yield* availability.announce(instance.tenantId, jobTypes)
+  return started === undefined ? reply : { ...reply, started }
+})
+
 /**
  * The handler of one instance's commands: loads the instance (state + compiled graph) with its first command, then
  * applies each command — dedupe by command id, run the pure core, commit events + state + projections + command id
  * in one transaction — and only then changes its copy in memory. Memory is a cache: a restart rebuilds it from rows.
  */
-export const makeInstanceHandler = (
-  { availability, engine, relay, store }: InstanceHandlerServices,
-  instanceId: string
-): InstanceHandler => {
-  // Loaded with the first command (not when the entity starts): a start with a fresh id needs no lookup.
-  let current: StoredInstance | undefined
-  let loaded = false
-  const load = (fresh: boolean) =>
-    loaded ? Effect.void : Effect.map(
-      fresh ? Effect.succeed(undefined) : store.load(instanceId),
-      (instance) => {
-        current = instance
-        loaded = true
-      }
-    )
+export const makeInstanceHandler = (services: InstanceHandlerServices, instanceId: string): InstanceHandler => {
+  const copy: InstanceCopy = { services, instanceId, current: undefined, loaded: false }
+  const { store } = services
 
   // A defect (a bug, or the database refusing a value) must answer the caller, not escape (through the cluster's
   // entity, an escaped defect restarted the entity and delivered the same command again). The command was not committed, so
   // the state is reloaded from the rows (the in-memory copy changes only after a commit) and the caller gets an
   // INTERNAL rejection (a 500 naming the correlation id).
   const answerDefect = (commandId: string) => (defect: unknown) =>
-    Effect.gen(function*() {
-      yield* Effect.logError("instance command failed with a defect; not applied", defect).pipe(
-        Effect.annotateLogs({ instanceId, commandId })
-      )
-      current = yield* store.load(instanceId).pipe(Effect.catchDefect(() => Effect.succeed(current)))
-      return yield* Effect.fail(
-        new InstanceRejected({ reason: "INTERNAL", message: `command ${commandId} on instance ${instanceId} failed` })
-      )
-    })
-
-  const apply = (payload: InstanceCommandPayload) =>
-    Effect.gen(function*() {
-      // A command id applied before answers with its recorded reply. It is looked up only when the command does
-      // not apply (as a duplicate typically does not) or when its commit finds the id taken.
-      const rejected = (reason: InstanceRejected["reason"], message: string, field?: string) =>
-        Effect.flatMap(store.recordedReply(instanceId, payload.commandId), (recorded) =>
-          recorded !== undefined
-            ? Effect.succeed(recorded as InstanceSnapshot)
-            : Effect.fail(
-              new InstanceRejected(field === undefined ? { reason, message } : { reason, message, field })
-            ))
-
-      yield* load(payload.freshId === true && payload.command.type === "StartInstance")
-      let instance: StoredInstance
-      let created: NewInstance | undefined
-      if (current === undefined) {
-        if (payload.command.type !== "StartInstance" || payload.deploymentId === undefined) {
-          return yield* rejected("NOT_FOUND", `process instance ${instanceId} not found`)
-        }
-        const deployment = yield* store.deploymentForStart(payload.tenantId, payload.deploymentId)
-        if (deployment === undefined) {
-          return yield* rejected("NOT_FOUND", `deployment ${payload.deploymentId} not found`)
-        }
-        if (deployment.state === "SUSPENDED") {
-          return yield* rejected(
-            "INVALID_STATE",
-            `deployment ${deployment.id} is suspended: new instances cannot start`
-          )
-        }
-        created = {
-          id: instanceId,
-          tenantId: payload.tenantId,
-          deploymentId: deployment.id,
-          processKey: deployment.key,
-          version: deployment.version,
-          startedBy: payload.actor,
-          parentInstanceId: payload.parent?.instanceId ?? null,
-          parentNodeId: payload.parent?.nodeId ?? null,
-          rootInstanceId: payload.parent?.rootInstanceId ?? instanceId
-        }
-        instance = {
-          id: instanceId,
-          tenantId: payload.tenantId,
-          parentInstanceId: payload.parent?.instanceId ?? null,
-          deploymentId: deployment.id,
-          processKey: deployment.key,
-          version: deployment.version,
-          status: "ACTIVE",
-          engineState: undefined,
-          lastEventSeq: 0,
-          graph: deployment.graph
-        }
-      } else {
-        // Another tenant's instance answers exactly like a missing one.
-        if (current.tenantId !== payload.tenantId) {
-          return yield* rejected("NOT_FOUND", `process instance ${instanceId} not found`)
-        }
-        if (payload.command.type === "StartInstance") {
-          return yield* rejected("INVALID_STATE", `process instance ${instanceId} already exists`)
-        }
-        instance = current
-      }
-
-      const now = yield* Clock.currentTimeMillis
-      const command = payload.command
-      let outcome: ReturnType<typeof engine.execute>
-      if (command.type === "MigrateInstance") {
-        // A migration runs against the target version's graph, and the instance belongs to it from then on.
-        const target = yield* store.deploymentForStart(payload.tenantId, command.targetDeploymentId)
-        if (target === undefined) {
-          return yield* rejected("NOT_FOUND", `deployment ${command.targetDeploymentId} not found`)
-        }
-        if (target.key !== instance.processKey) {
-          return yield* rejected(
-            "INVALID_ARGUMENT",
-            `deployment ${target.id} is process ${target.key}, the instance runs process ${instance.processKey}: migration stays within one process`
-          )
-        }
-        if (instance.engineState === undefined) {
-          return yield* rejected("NOT_FOUND", `process instance ${instanceId} not found`)
-        }
-        outcome = engine.migrate({
-          source: instance.graph,
-          target: target.graph,
-          instanceId,
-          state: instance.engineState,
-          command,
-          now
-        })
-        instance = { ...instance, deploymentId: target.id, version: target.version, graph: target.graph }
-      } else {
-        outcome = engine.execute({ graph: instance.graph, instanceId, state: instance.engineState, command, now })
-      }
-      if (isRejection(outcome)) {
-        return yield* rejected(outcome.reason, outcome.message, outcome.field)
-      }
-      // Values PostgreSQL cannot store (a NUL made by a script, say) or an instance grown past its budget are
-      // refused before the commit, naming the variable, instead of failing inside it.
-      const unstorable = variablesProblem(outcome.variables)
-      if (unstorable !== undefined) return yield* rejected("INVALID_ARGUMENT", unstorable.message, unstorable.field)
-
-      const nowIso = new Date(now).toISOString()
-      const reply: InstanceSnapshot = {
-        ...snapshotOf(instance),
-        state: outcome.status,
-        lastEventSeq: instance.lastEventSeq + outcome.events.length,
-        committedAt: nowIso
-      }
-      const commitStarted = performance.now()
-      // Jobs created for workers waiting on this node are committed leased to them (JobPush.ts).
-      const pushes = reserveTakers(availability, instance.tenantId, outcome.instanceEvents, now)
-      const committed = yield* store.commit({
-        instance,
-        created,
-        outcome,
-        commandId: payload.commandId,
-        reply,
-        actor: payload.actor,
-        now: nowIso,
-        leases: leasesOf(pushes),
-        alsoAudit: auditsOf(pushes)
-      }).pipe(
-        Effect.withSpan("flowcore.instance.commit", { attributes: { "flowcore.events": outcome.events.length } }, {
-          captureStackTrace: false
-        }),
-        Effect.onExit((exit) =>
-          Effect.sync(() => {
-            if (exit._tag === "Failure" || exit.value === undefined) pushes.forEach((push) => push.taker.release())
-          })
+    Effect.logError("instance command failed with a defect; not applied", defect).pipe(
+      Effect.annotateLogs({ instanceId, commandId }),
+      Effect.andThen(store.load(instanceId).pipe(Effect.catchDefect(() => Effect.succeed(copy.current)))),
+      Effect.flatMap((reloaded) => {
+        copy.current = reloaded
+        return Effect.fail(
+          new InstanceRejected({ reason: "INTERNAL", message: `command ${commandId} on instance ${instanceId} failed` })
         )
-      )
-      if (committed === undefined) {
-        const recorded = yield* store.recordedReply(instanceId, payload.commandId)
-        if (recorded !== undefined) return recorded as InstanceSnapshot
-        // A start whose instance row is there already, from another command.
-        current = yield* store.load(instanceId)
-        return yield* Effect.fail(
-          new InstanceRejected({ reason: "INVALID_STATE", message: `process instance ${instanceId} already exists` })
-        )
-      }
-      current = committed.instance
-      const started: StartedInstance | undefined = created === undefined ? undefined : {
-        deploymentId: created.deploymentId,
-        processKey: created.processKey,
-        version: created.version,
-        incidentCount: outcome.openIncidents,
-        parentInstanceId: created.parentInstanceId,
-        rootInstanceId: created.rootInstanceId,
-        variables: outcome.variables,
-        startedBy: created.startedBy,
-        startedAt: nowIso,
-        endedAt: outcome.status === "COMPLETED" || outcome.status === "CANCELED" ? nowIso : null
-      }
-      yield* Metric.update(commitSeconds, (performance.now() - commitStarted) / 1000)
-      yield* Metric.update(commitEvents, outcome.events.length)
-      yield* countEngineEvents(outcome.instanceEvents)
-      // Messages this command owes other instances were committed to the outbox: deliver them now.
-      if (committed.outboxWritten > 0) yield* relay.wake
-      // The jobs leased at creation go to their workers; the others are announced to whoever polls or streams.
-      for (const push of pushes) {
-        push.taker.deliver(pushedJob(push, instanceId, instance.graph, outcome.state, nowIso))
-      }
-      if (pushes.length > 0) yield* Metric.update(jobsPushed, pushes.length)
-      const pushed = new Set(pushes.map((push) => push.created.jobId))
-      const jobTypes = outcome.instanceEvents.flatMap((event) =>
-        event.type === "JobCreated" && !pushed.has(event.jobId) ? [event.jobType] : []
-      )
-      if (jobTypes.length > 0) yield* availability.announce(instance.tenantId, jobTypes)
-      return started === undefined ? reply : { ...reply, started }
-    })
+      })
+    )
 
   // A copy another writer overtook (this node lost the instance's shard and got it back, say) committed nothing; it
   // is reloaded from the rows and the command runs once more, against what was committed.
   const reload = Effect.map(store.load(instanceId), (instance) => {
-    current = instance
-    loaded = true
+    copy.current = instance
+    copy.loaded = true
   })
 
   return (payload) =>
-    apply(payload).pipe(
+    applyCommand(copy, payload).pipe(
       Effect.catchDefect((defect) =>
-        defect instanceof StaleInstanceWrite ? Effect.andThen(reload, apply(payload)) : Effect.die(defect)
+        defect instanceof StaleInstanceWrite ? Effect.andThen(reload, applyCommand(copy, payload)) : Effect.die(defect)
       ),
       Effect.catchDefect(answerDefect(payload.commandId)),
       Effect.withSpan("flowcore.instance.command", {

@@ -59,45 +59,45 @@ export class TokenService extends Context.Service<TokenService, TokenServiceShap
         verified.set(token, { principal, expiresAt: exp * 1000 })
       }
 
-      const verify = (token: string) =>
-        Effect.gen(function*() {
-          const nowMs = yield* nowMillis
-          const cached = verified.get(token)
-          if (cached !== undefined && nowMs < cached.expiresAt) return cached.principal
-          const now = new Date(nowMs)
-          return yield* Effect.tryPromise({
-            try: async () => {
-              let issuer: unknown
-              try {
-                issuer = decodeJwt(token).iss
-              } catch {
-                throw new InvalidToken("token is not a JWT")
-              }
-              if (config.oidc !== undefined && jwks !== undefined && issuer === config.oidc.issuer) {
-                const { payload } = await jwtVerify(token, jwks, {
-                  issuer: config.oidc.issuer,
-                  currentDate: now,
-                  ...(config.oidc.audience === undefined ? {} : { audience: config.oidc.audience })
-                })
-                const principal = claimsToPrincipal(payload, "oidc")
-                remember(token, principal, payload.exp)
-                return principal
-              }
-              const { payload } = await jwtVerify(token, secret, {
-                issuer: config.jwtIssuer,
-                algorithms: ["HS256"],
-                currentDate: now
+      // Made once (fnUntraced), not a generator function per request: see http/AuthenticationLive.ts.
+      const verify = Effect.fnUntraced(function*(token: string) {
+        const nowMs = yield* nowMillis
+        const cached = verified.get(token)
+        if (cached !== undefined && nowMs < cached.expiresAt) return cached.principal
+        const now = new Date(nowMs)
+        return yield* Effect.tryPromise({
+          try: async () => {
+            let issuer: unknown
+            try {
+              issuer = decodeJwt(token).iss
+            } catch {
+              throw new InvalidToken("token is not a JWT")
+            }
+            if (config.oidc !== undefined && jwks !== undefined && issuer === config.oidc.issuer) {
+              const { payload } = await jwtVerify(token, jwks, {
+                issuer: config.oidc.issuer,
+                currentDate: now,
+                ...(config.oidc.audience === undefined ? {} : { audience: config.oidc.audience })
               })
-              const principal = claimsToPrincipal(payload, "local")
+              const principal = claimsToPrincipal(payload, "oidc")
               remember(token, principal, payload.exp)
               return principal
-            },
-            catch: (error) =>
-              error instanceof InvalidToken
-                ? error
-                : new InvalidToken(error instanceof Error ? error.message : String(error))
-          })
+            }
+            const { payload } = await jwtVerify(token, secret, {
+              issuer: config.jwtIssuer,
+              algorithms: ["HS256"],
+              currentDate: now
+            })
+            const principal = claimsToPrincipal(payload, "local")
+            remember(token, principal, payload.exp)
+            return principal
+          },
+          catch: (error) =>
+            error instanceof InvalidToken
+              ? error
+              : new InvalidToken(error instanceof Error ? error.message : String(error))
         })
+      })
 
       const issue: TokenServiceShape["issue"] = ({ sub, tenantId, roles }) =>
         Effect.gen(function*() {

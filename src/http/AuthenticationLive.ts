@@ -21,37 +21,39 @@ export const AuthenticationLive = Layer.effect(
     const tokens = yield* TokenService
     const tenants = yield* Tenants
     return {
-      bearer: (httpEffect, { credential, endpoint, group }) =>
-        Effect.gen(function*() {
-          const token = Redacted.value(credential).trim()
-          if (token === "") return yield* unauthorized("missing bearer token: send Authorization: Bearer <token>")
-          const principal = yield* tokens.verify(token).pipe(
-            Effect.mapError((error) => unauthorized(`invalid token: ${error.message}`))
-          )
-          yield* tenants.ensure(principal.tenantId)
-          yield* tenants.seen(principal.tenantId, principal.sub)
-          const state = yield* RequestState
-          if (state !== undefined) {
-            state.principal = principal
-            state.successStatus = successStatusOf(group.identifier, endpoint.identifier)
-          }
-          const access = accessOf(endpoint)
-          if (access === undefined) {
-            return yield* Effect.die(new Error(`${group.identifier}.${endpoint.identifier} declares no required role`))
-          }
-          if (access.kind === "roles" && !hasAnyRole(principal, access.roles)) {
-            return yield* new Forbidden({
-              message: `${describeAccess(access)} The caller has ${
-                principal.roles.length === 0 ? "no role" : principal.roles.join(", ")
-              }.`,
-              errors: [{ field: "roles", message: `requires ${access.roles.join(" or ")}`, code: "MISSING_ROLE" }]
-            })
-          }
-          return yield* httpEffect.pipe(
-            Effect.provideService(CurrentPrincipal, principal),
-            Effect.provideService(CurrentTenant, principal.tenantId)
-          )
-        })
+      // Made once (fnUntraced), not a generator function per request: V8 gives each generator function made at run
+      // time a map of its own, in the old generation, that keeps what the function closes over alive until the next
+      // full collection — every request's objects were promoted (docs/scaling.md, session 18).
+      bearer: Effect.fnUntraced(function*(httpEffect, { credential, endpoint, group }) {
+        const token = Redacted.value(credential).trim()
+        if (token === "") return yield* unauthorized("missing bearer token: send Authorization: Bearer <token>")
+        const principal = yield* tokens.verify(token).pipe(
+          Effect.mapError((error) => unauthorized(`invalid token: ${error.message}`))
+        )
+        yield* tenants.ensure(principal.tenantId)
+        yield* tenants.seen(principal.tenantId, principal.sub)
+        const state = yield* RequestState
+        if (state !== undefined) {
+          state.principal = principal
+          state.successStatus = successStatusOf(group.identifier, endpoint.identifier)
+        }
+        const access = accessOf(endpoint)
+        if (access === undefined) {
+          return yield* Effect.die(new Error(`${group.identifier}.${endpoint.identifier} declares no required role`))
+        }
+        if (access.kind === "roles" && !hasAnyRole(principal, access.roles)) {
+          return yield* new Forbidden({
+            message: `${describeAccess(access)} The caller has ${
+              principal.roles.length === 0 ? "no role" : principal.roles.join(", ")
+            }.`,
+            errors: [{ field: "roles", message: `requires ${access.roles.join(" or ")}`, code: "MISSING_ROLE" }]
+          })
+        }
+        return yield* httpEffect.pipe(
+          Effect.provideService(CurrentPrincipal, principal),
+          Effect.provideService(CurrentTenant, principal.tenantId)
+        )
+      })
     }
   })
 )

@@ -126,117 +126,122 @@ export const EdgeMiddleware = HttpRouter.middleware(
     const audit = yield* AuditLog
     const lifecycle = yield* NodeLifecycle
 
+    // Made once (fnUntraced), not a generator function per request: see AuthenticationLive.ts.
+    const handle = Effect.fnUntraced(function*(
+      httpEffect: Effect.Effect<
+        HttpServerResponse.HttpServerResponse,
+        Types.unhandled,
+        HttpServerRequest.HttpServerRequest
+      >
+    ) {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const incoming = request.headers["x-correlation-id"]
+      const correlationId = incoming !== undefined && incoming !== "" ? incoming : randomUUID()
+      const state = newRequestState(correlationId)
+      const startedAt = yield* Clock.currentTimeMillis
+      const timestamp = new Date(startedAt).toISOString()
+      const path = request.url.split("?")[0] ?? request.url
+      yield* Effect.annotateCurrentSpan("flowcore.correlation_id", correlationId)
+
+      if (lifecycle.draining && path !== HEALTH_PATH) {
+        return HttpServerResponse.setHeaders(
+          failure(
+            503,
+            "INTERNAL_ERROR",
+            "the node is shutting down; retry on another node",
+            correlationId,
+            timestamp
+          ),
+          { connection: "close", "retry-after": "1", "x-correlation-id": correlationId }
+        )
+      }
+      const textProblem = yield* Effect.result(requestTextProblem(request))
+      const refused = textProblem._tag === "Failure"
+        ? fallbackResponse(
+          request,
+          isBodyTooLarge(textProblem.failure) ? 413 : 400,
+          correlationId,
+          timestamp,
+          config.maxBodyBytes
+        )
+        : textProblem.success === undefined
+        ? undefined
+        : failure(
+          400,
+          textProblem.success.errorCode,
+          textProblem.success.message,
+          correlationId,
+          timestamp,
+          textProblem.success.errors
+        )
+      if (refused !== undefined) {
+        const response = refused
+        yield* Effect.logInfo(`${request.method} ${path} ${response.status}`).pipe(
+          Effect.annotateLogs({ correlationId })
+        )
+        return HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
+      }
+
+      const requestAudit = makeRequestAudit(audit, request.method, path, state)
+      let response = yield* httpEffect.pipe(
+        Effect.provideService(RequestState, state),
+        Effect.provideService(CommitAudit, requestAudit),
+        Effect.catchCause((cause) => {
+          const error = Cause.squash(cause)
+          if (isRouteNotFound(error)) {
+            return Effect.succeed(fallbackResponse(request, 404, correlationId, timestamp, config.maxBodyBytes))
+          }
+          if (isBodyTooLarge(error)) {
+            return Effect.succeed(fallbackResponse(request, 413, correlationId, timestamp, config.maxBodyBytes))
+          }
+          // The node holds as many entities as it may, and none left memory in time: busy, not broken.
+          if (isEntitiesFull(error)) {
+            return Effect.logWarning("no room for another resident entity (MAX_RESIDENT_ENTITIES): 503").pipe(
+              Effect.annotateLogs({ correlationId, method: request.method, path }),
+              Effect.as(HttpServerResponse.setHeader(
+                failure(
+                  503,
+                  "INTERNAL_ERROR",
+                  "the node is at its limit of instances in memory; retry in a moment",
+                  correlationId,
+                  timestamp
+                ),
+                "retry-after",
+                "1"
+              ))
+            )
+          }
+          return Effect.logError("request failed with a defect", Cause.pretty(cause)).pipe(
+            Effect.annotateLogs({ correlationId, method: request.method, path }),
+            Effect.as(fallbackResponse(request, 500, correlationId, timestamp, config.maxBodyBytes))
+          )
+        })
+      )
+      const contentType = response.headers["content-type"] ?? ""
+      // A page meant for a person (GET /ui without its bundle) stays a page.
+      if (response.status >= 400 && !contentType.includes("json") && !contentType.includes("text/html")) {
+        response = fallbackResponse(request, response.status, correlationId, timestamp, config.maxBodyBytes)
+      }
+      response = HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
+      yield* requestAudit.finish(response.status).pipe(
+        Effect.catchCause((cause) => Effect.logError("audit record failed", Cause.pretty(cause)))
+      )
+      const durationMs = (yield* Clock.currentTimeMillis) - startedAt
+      yield* recordRequest(request.method, path, response.status, durationMs / 1000)
+      yield* Effect.logInfo(`${request.method} ${path} ${response.status}`).pipe(
+        Effect.annotateLogs({ correlationId, durationMs, tenant: state.principal?.tenantId ?? state.tenantId ?? "-" })
+      )
+      if (lifecycle.draining) response = HttpServerResponse.setHeader(response, "connection", "close")
+      return response
+    })
     return (
       httpEffect
     ): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
-      Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const incoming = request.headers["x-correlation-id"]
-        const correlationId = incoming !== undefined && incoming !== "" ? incoming : randomUUID()
-        const state = newRequestState(correlationId)
-        const startedAt = yield* Clock.currentTimeMillis
-        const timestamp = new Date(startedAt).toISOString()
-        const path = request.url.split("?")[0] ?? request.url
-        yield* Effect.annotateCurrentSpan("flowcore.correlation_id", correlationId)
-
-        if (lifecycle.draining && path !== HEALTH_PATH) {
-          return HttpServerResponse.setHeaders(
-            failure(
-              503,
-              "INTERNAL_ERROR",
-              "the node is shutting down; retry on another node",
-              correlationId,
-              timestamp
-            ),
-            { connection: "close", "retry-after": "1", "x-correlation-id": correlationId }
-          )
-        }
-        const textProblem = yield* Effect.result(requestTextProblem(request))
-        const refused = textProblem._tag === "Failure"
-          ? fallbackResponse(
-            request,
-            isBodyTooLarge(textProblem.failure) ? 413 : 400,
-            correlationId,
-            timestamp,
-            config.maxBodyBytes
-          )
-          : textProblem.success === undefined
-          ? undefined
-          : failure(
-            400,
-            textProblem.success.errorCode,
-            textProblem.success.message,
-            correlationId,
-            timestamp,
-            textProblem.success.errors
-          )
-        if (refused !== undefined) {
-          const response = refused
-          yield* Effect.logInfo(`${request.method} ${path} ${response.status}`).pipe(
-            Effect.annotateLogs({ correlationId })
-          )
-          return HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
-        }
-
-        const requestAudit = makeRequestAudit(audit, request.method, path, state)
-        let response = yield* httpEffect.pipe(
-          Effect.provideService(RequestState, state),
-          Effect.provideService(CommitAudit, requestAudit),
-          Effect.catchCause((cause) => {
-            const error = Cause.squash(cause)
-            if (isRouteNotFound(error)) {
-              return Effect.succeed(fallbackResponse(request, 404, correlationId, timestamp, config.maxBodyBytes))
-            }
-            if (isBodyTooLarge(error)) {
-              return Effect.succeed(fallbackResponse(request, 413, correlationId, timestamp, config.maxBodyBytes))
-            }
-            // The node holds as many entities as it may, and none left memory in time: busy, not broken.
-            if (isEntitiesFull(error)) {
-              return Effect.logWarning("no room for another resident entity (MAX_RESIDENT_ENTITIES): 503").pipe(
-                Effect.annotateLogs({ correlationId, method: request.method, path }),
-                Effect.as(HttpServerResponse.setHeader(
-                  failure(
-                    503,
-                    "INTERNAL_ERROR",
-                    "the node is at its limit of instances in memory; retry in a moment",
-                    correlationId,
-                    timestamp
-                  ),
-                  "retry-after",
-                  "1"
-                ))
-              )
-            }
-            return Effect.logError("request failed with a defect", Cause.pretty(cause)).pipe(
-              Effect.annotateLogs({ correlationId, method: request.method, path }),
-              Effect.as(fallbackResponse(request, 500, correlationId, timestamp, config.maxBodyBytes))
-            )
-          })
-        )
-        const contentType = response.headers["content-type"] ?? ""
-        // A page meant for a person (GET /ui without its bundle) stays a page.
-        if (response.status >= 400 && !contentType.includes("json") && !contentType.includes("text/html")) {
-          response = fallbackResponse(request, response.status, correlationId, timestamp, config.maxBodyBytes)
-        }
-        response = HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
-        yield* requestAudit.finish(response.status).pipe(
-          Effect.catchCause((cause) => Effect.logError("audit record failed", Cause.pretty(cause)))
-        )
-        const durationMs = (yield* Clock.currentTimeMillis) - startedAt
-        yield* recordRequest(request.method, path, response.status, durationMs / 1000)
-        yield* Effect.logInfo(`${request.method} ${path} ${response.status}`).pipe(
-          Effect.annotateLogs({ correlationId, durationMs, tenant: state.principal?.tenantId ?? state.tenantId ?? "-" })
-        )
-        if (lifecycle.draining) response = HttpServerResponse.setHeader(response, "connection", "close")
-        return response
-      }).pipe(
-        // counted in flight from here to the response (a graceful stop waits for them)
-        (handled) =>
-          Effect.suspend(() => {
-            lifecycle.enter()
-            return Effect.ensuring(handled, Effect.sync(() => lifecycle.leave()))
-          })
-      )
+      // counted in flight from here to the response (a graceful stop waits for them)
+      Effect.suspend(() => {
+        lifecycle.enter()
+        return Effect.ensuring(handle(httpEffect), Effect.sync(() => lifecycle.leave()))
+      })
   }),
   { global: true }
 )

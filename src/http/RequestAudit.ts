@@ -56,6 +56,20 @@ export const makeRequestAudit = (
     }
   }
 
+  const writeOrCorrect = (status: number): Effect.Effect<void> => {
+    const record = recordOf(status)
+    if (record === undefined) return Effect.void
+    if (phase === "open") return Effect.andThen(log.record(record), countAuditRecord("alone"))
+    const carried = written!
+    const final = { ...record, resourceId: record.resourceId ?? carried.record.resourceId }
+    const changed = carried.record.status !== final.status || carried.record.resourceKind !== final.resourceKind ||
+      carried.record.resourceId !== final.resourceId
+    return Effect.andThen(
+      countAuditRecord("with_command"),
+      changed ? Effect.andThen(log.correct(carried.id, final), countAuditRecord("corrected")) : Effect.void
+    )
+  }
+
   return {
     take: (tenantId, instanceId, started, now) => {
       if (phase !== "open" || closing || state.successStatus === undefined) return undefined
@@ -71,30 +85,15 @@ export const makeRequestAudit = (
       if (!committed) written = undefined
       if (settled !== undefined) Deferred.doneUnsafe(settled, Effect.void)
     },
+    // Combinators, not Effect.gen: a generator function made per request keeps what it closes over alive until a
+    // full collection (AuthenticationLive.ts).
     finish: (status) =>
-      Effect.gen(function*() {
+      Effect.suspend(() => {
         closing = true
         // A commit that took the record is still under way (one forked by the handler): its outcome decides.
-        if (phase === "taken") {
-          settled = Deferred.makeUnsafe<void>()
-          yield* Deferred.await(settled)
-        }
-        const record = recordOf(status)
-        if (record === undefined) return
-        if (phase === "open") {
-          yield* log.record(record)
-          return yield* countAuditRecord("alone")
-        }
-        const carried = written!
-        yield* countAuditRecord("with_command")
-        const final = { ...record, resourceId: record.resourceId ?? carried.record.resourceId }
-        if (
-          carried.record.status !== final.status || carried.record.resourceKind !== final.resourceKind ||
-          carried.record.resourceId !== final.resourceId
-        ) {
-          yield* log.correct(carried.id, final)
-          yield* countAuditRecord("corrected")
-        }
+        if (phase !== "taken") return writeOrCorrect(status)
+        settled = Deferred.makeUnsafe<void>()
+        return Effect.andThen(Deferred.await(settled), Effect.suspend(() => writeOrCorrect(status)))
       })
   }
 }

@@ -97,13 +97,12 @@ const bodyProblem = (bytes: ArrayBuffer, isJson: boolean): RequestTextProblem | 
 /** Reads the body (cached by the request: the route reads it again for free) and checks all of the request's text. */
 export const requestTextProblem = (
   request: HttpServerRequest.HttpServerRequest
-): Effect.Effect<RequestTextProblem | undefined, unknown> =>
-  Effect.gen(function*() {
-    const inUrl = urlProblem(request.url)
-    if (inUrl !== undefined) return inUrl
-    if (!BODY_METHODS.has(request.method)) return undefined
-    const contentType = (request.headers["content-type"] ?? "").toLowerCase()
-    const isJson = contentType.includes("json")
-    if (!isJson && !contentType.includes("xml") && !contentType.startsWith("text/")) return undefined
-    return bodyProblem(yield* request.arrayBuffer, isJson)
-  })
+): Effect.Effect<RequestTextProblem | undefined, unknown> => {
+  const inUrl = urlProblem(request.url)
+  if (inUrl !== undefined) return Effect.succeed(inUrl)
+  if (!BODY_METHODS.has(request.method)) return Effect.succeed(undefined)
+  const contentType = (request.headers["content-type"] ?? "").toLowerCase()
+  const isJson = contentType.includes("json")
+  if (!isJson && !contentType.includes("xml") && !contentType.startsWith("text/")) return Effect.succeed(undefined)
+  return Effect.map(request.arrayBuffer, (bytes) => bodyProblem(bytes, isJson))
+}

@@ -190,53 +190,56 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
        * a command whose id was applied before — alone only: in a larger batch that fails the batch, and each command
        * is then committed alone.
        */
-      const transaction = (batch: ReadonlyArray<CommitInput>, gathered?: Gathered) =>
-        sql.withTransaction(Effect.gen(function*() {
-          // Every INSERT takes its rows as one jsonb parameter, so its prepared statement serves any batch size.
-          const types = yield* typesOfColumns
-          const created = batch.filter((input) => input.created !== undefined)
-          // ON CONFLICT: a start whose row exists (a start redelivered after its entity restarted) writes nothing
-          // and answers as a duplicate.
-          const inserted = created.length === 0 ?
-            [] :
-            yield* insertFromRecordSet(
-              sql,
-              types,
-              "process_instances",
-              created.map(createdRow),
-              "ON CONFLICT (id) DO NOTHING RETURNING id"
-            )
-          if (inserted.length < created.length) {
-            if (batch.length === 1) return [undefined]
-            return yield* Effect.die(new Error("an instance of the batch exists already"))
-          }
-          // Claiming the command ids before any other write makes a duplicate delivery write nothing (and costs no extra lookup).
-          const claimed = yield* insertFromRecordSet(
+      // The generator functions here are made once (fnUntraced), not per batch or per call: a generator function
+      // made at run time keeps what it closes over alive until a full collection (http/AuthenticationLive.ts).
+      const transactionBody = Effect.fnUntraced(function*(batch: ReadonlyArray<CommitInput>, gathered?: Gathered) {
+        // Every INSERT takes its rows as one jsonb parameter, so its prepared statement serves any batch size.
+        const types = yield* typesOfColumns
+        const created = batch.filter((input) => input.created !== undefined)
+        // ON CONFLICT: a start whose row exists (a start redelivered after its entity restarted) writes nothing
+        // and answers as a duplicate.
+        const inserted = created.length === 0 ?
+          [] :
+          yield* insertFromRecordSet(
             sql,
             types,
-            "instance_commands",
-            batch.map(commandRow),
-            "ON CONFLICT DO NOTHING RETURNING command_id"
+            "process_instances",
+            created.map(createdRow),
+            "ON CONFLICT (id) DO NOTHING RETURNING id"
           )
-          if (claimed.length < batch.length) {
-            if (batch.length === 1) return [undefined]
-            return yield* Effect.die(new Error("a command of the batch was applied before"))
+        if (inserted.length < created.length) {
+          if (batch.length === 1) return [undefined]
+          return yield* Effect.die(new Error("an instance of the batch exists already"))
+        }
+        // Claiming the command ids before any other write makes a duplicate delivery write nothing (and costs no extra lookup).
+        const claimed = yield* insertFromRecordSet(
+          sql,
+          types,
+          "instance_commands",
+          batch.map(commandRow),
+          "ON CONFLICT DO NOTHING RETURNING command_id"
+        )
+        if (claimed.length < batch.length) {
+          if (batch.length === 1) return [undefined]
+          return yield* Effect.die(new Error("a command of the batch was applied before"))
+        }
+        const updates = batch.filter((input) => input.created === undefined)
+        if (updates.length > 0) {
+          const updated = yield* updateInstances(sql, updates)
+          if (updated.length < updates.length) {
+            const stale = updates.find((input) => !updated.some((row) => row["id"] === input.instance.id))
+            return yield* Effect.die(new StaleInstanceWrite(stale?.instance.id ?? "?"))
           }
-          const updates = batch.filter((input) => input.created === undefined)
-          if (updates.length > 0) {
-            const updated = yield* updateInstances(sql, updates)
-            if (updated.length < updates.length) {
-              const stale = updates.find((input) => !updated.some((row) => row["id"] === input.instance.id))
-              return yield* Effect.die(new StaleInstanceWrite(stale?.instance.id ?? "?"))
-            }
-          }
-          const { events, outboxWritten, writes } = gathered ?? gatherBatch(batch)
-          const outboxFromClaims = yield* writes.flush(sql, types)
-          yield* insertRecordSets(sql, types, "instance_event_batches", events)
-          return batch.map((input, index) =>
-            committedOf(input, outboxWritten[index]! + (outboxFromClaims.has(input.instance.id) ? 1 : 0))
-          )
-        }))
+        }
+        const { events, outboxWritten, writes } = gathered ?? gatherBatch(batch)
+        const outboxFromClaims = yield* writes.flush(sql, types)
+        yield* insertRecordSets(sql, types, "instance_event_batches", events)
+        return batch.map((input, index) =>
+          committedOf(input, outboxWritten[index]! + (outboxFromClaims.has(input.instance.id) ? 1 : 0))
+        )
+      })
+      const transaction = (batch: ReadonlyArray<CommitInput>, gathered?: Gathered) =>
+        sql.withTransaction(transactionBody(batch, gathered))
 
       let columnTypes: ColumnTypes | undefined
       const typesOfColumns = Effect.suspend(() =>
@@ -252,33 +255,32 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
        * sequential statements, a row inserted and changed in the same batch). Fails when a check fails: the commands
        * are then written one by one with `transaction`.
        */
-      const oneStatement = (batch: ReadonlyArray<CommitInput>) =>
-        Effect.gen(function*() {
-          const types = yield* typesOfColumns
-          const gathered = gatherBatch(batch)
-          const { events, outboxWritten, writes } = gathered
-          const statement = writes.parts(sql, types)
-          if (statement === undefined) return { written: false as const, gathered }
-          const updates = batch.filter((input) => input.created === undefined)
-          const outcome = yield* Effect.exit(oneStatementCommit(sql, types, {
-            created: batch.filter((input) => input.created !== undefined).map(createdRow),
-            commands: batch.map(commandRow),
-            updated: updates.length === 0
-              ? undefined
-              : { statement: updateInstances(sql, updates), count: updates.length },
-            parts: statement.parts,
-            unclaimed: statement.unclaimed,
-            events
-          }))
-          // Its claims have something to take (a buffered message for a new subscription): nothing was written, and
-          // the batch runs them in a transaction.
-          if (outcome._tag === "Failure" && claimsWait(outcome.cause)) return { written: false as const, gathered }
-          if (outcome._tag === "Failure") return yield* Effect.failCause(outcome.cause)
-          return {
-            written: true as const,
-            results: batch.map((input, index) => committedOf(input, outboxWritten[index]!))
-          }
-        })
+      const oneStatement = Effect.fnUntraced(function*(batch: ReadonlyArray<CommitInput>) {
+        const types = yield* typesOfColumns
+        const gathered = gatherBatch(batch)
+        const { events, outboxWritten, writes } = gathered
+        const statement = writes.parts(sql, types)
+        if (statement === undefined) return { written: false as const, gathered }
+        const updates = batch.filter((input) => input.created === undefined)
+        const outcome = yield* Effect.exit(oneStatementCommit(sql, types, {
+          created: batch.filter((input) => input.created !== undefined).map(createdRow),
+          commands: batch.map(commandRow),
+          updated: updates.length === 0
+            ? undefined
+            : { statement: updateInstances(sql, updates), count: updates.length },
+          parts: statement.parts,
+          unclaimed: statement.unclaimed,
+          events
+        }))
+        // Its claims have something to take (a buffered message for a new subscription): nothing was written, and
+        // the batch runs them in a transaction.
+        if (outcome._tag === "Failure" && claimsWait(outcome.cause)) return { written: false as const, gathered }
+        if (outcome._tag === "Failure") return yield* Effect.failCause(outcome.cause)
+        return {
+          written: true as const,
+          results: batch.map((input, index) => committedOf(input, outboxWritten[index]!))
+        }
+      })
 
       const alone = (input: CommitInput) =>
         transaction([input]).pipe(Effect.map((results) => results[0]), Effect.orDie, Effect.exit)
@@ -339,44 +341,42 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
         )
 
       return {
-        load: (instanceId) =>
-          Effect.gen(function*() {
-            const row = yield* rows.submit(instanceId)
-            if (row === undefined) return undefined
-            const graph = yield* graphOf(row.deployment_id)
-            if (graph === undefined) return undefined
-            return {
-              id: row.id,
-              tenantId: row.tenant_id,
-              parentInstanceId: row.parent_instance_id,
-              deploymentId: row.deployment_id,
-              processKey: row.process_key,
-              version: Number(row.version),
-              status: row.state,
-              engineState: fromJson<InstanceState>(row.engine_state),
-              lastEventSeq: Number(row.last_event_seq),
-              graph
-            }
-          }).pipe(Effect.orDie),
-        deploymentForStart: (tenantId, deploymentId) =>
-          Effect.gen(function*() {
-            // A deployment's graph never changes: it is read and parsed once; its state (suspension) at most every
-            // FRESH_FOR_MS (DeploymentStates).
-            const cached = graphs.get(deploymentId)
-            const known = cached === undefined ? undefined : deploymentStates.fresh(tenantId, deploymentId)
-            if (known !== undefined) return { ...known, graph: cached! }
-            const rows = yield* (cached === undefined
-              ? sql<DeploymentRow>`SELECT id, key, version, state, graph FROM deployments
+        load: Effect.fnUntraced(function*(instanceId) {
+          const row = yield* rows.submit(instanceId)
+          if (row === undefined) return undefined
+          const graph = yield* graphOf(row.deployment_id)
+          if (graph === undefined) return undefined
+          return {
+            id: row.id,
+            tenantId: row.tenant_id,
+            parentInstanceId: row.parent_instance_id,
+            deploymentId: row.deployment_id,
+            processKey: row.process_key,
+            version: Number(row.version),
+            status: row.state,
+            engineState: fromJson<InstanceState>(row.engine_state),
+            lastEventSeq: Number(row.last_event_seq),
+            graph
+          }
+        }, Effect.orDie),
+        deploymentForStart: Effect.fnUntraced(function*(tenantId, deploymentId) {
+          // A deployment's graph never changes: it is read and parsed once; its state (suspension) at most every
+          // FRESH_FOR_MS (DeploymentStates).
+          const cached = graphs.get(deploymentId)
+          const known = cached === undefined ? undefined : deploymentStates.fresh(tenantId, deploymentId)
+          if (known !== undefined) return { ...known, graph: cached! }
+          const rows = yield* (cached === undefined
+            ? sql<DeploymentRow>`SELECT id, key, version, state, graph FROM deployments
                   WHERE tenant_id = ${tenantId} AND id = ${deploymentId}`
-              : sql<DeploymentRow>`SELECT id, key, version, state FROM deployments
+            : sql<DeploymentRow>`SELECT id, key, version, state FROM deployments
                   WHERE tenant_id = ${tenantId} AND id = ${deploymentId}`)
-            const row = rows[0]
-            if (row === undefined) return undefined
-            const graph = cached ?? remember(deploymentId, fromJson<ProcessGraph>(row.graph))
-            const state = { tenantId, id: row.id, key: row.key, version: Number(row.version), state: row.state }
-            deploymentStates.remember(state)
-            return { ...state, graph }
-          }).pipe(Effect.orDie),
+          const row = rows[0]
+          if (row === undefined) return undefined
+          const graph = cached ?? remember(deploymentId, fromJson<ProcessGraph>(row.graph))
+          const state = { tenantId, id: row.id, key: row.key, version: Number(row.version), state: row.state }
+          deploymentStates.remember(state)
+          return { ...state, graph }
+        }, Effect.orDie),
         recordedReply: (instanceId, commandId) =>
           sql<
             { reply: unknown }

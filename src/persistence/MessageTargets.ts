@@ -83,24 +83,24 @@ export class MessageTargets extends Context.Service<MessageTargets, MessageTarge
       const lookups = makeGroupCommit<Omit<Asked, "i">, MessageTargetRows, never>({
         maxBatch: 256,
         maxInFlight: 4,
-        flush: (batch) =>
-          Effect.gen(function*() {
-            const asked: ReadonlyArray<Asked> = batch.map((item, i) => ({ ...item, i }))
-            const rows = yield* targetsStatement(sql, asked).pipe(Effect.orDie)
-            const answers = asked.map(() => ({
-              waiting: [] as Array<WaitingSubscriptionRow>,
-              starts: [] as Array<EventStartRow>
-            }))
-            for (const row of rows) {
-              const answer = answers[row.i]!
-              if (row.instance_id !== null && row.id !== null) {
-                answer.waiting.push({ instance_id: row.instance_id, id: row.id })
-              } else if (row.deployment_id !== null && row.node_id !== null) {
-                answer.starts.push({ deployment_id: row.deployment_id, node_id: row.node_id })
-              }
+        // Made once (fnUntraced), not a generator function per batch: see http/AuthenticationLive.ts.
+        flush: Effect.fnUntraced(function*(batch) {
+          const asked: ReadonlyArray<Asked> = batch.map((item, i) => ({ ...item, i }))
+          const rows = yield* targetsStatement(sql, asked).pipe(Effect.orDie)
+          const answers = asked.map(() => ({
+            waiting: [] as Array<WaitingSubscriptionRow>,
+            starts: [] as Array<EventStartRow>
+          }))
+          for (const row of rows) {
+            const answer = answers[row.i]!
+            if (row.instance_id !== null && row.id !== null) {
+              answer.waiting.push({ instance_id: row.instance_id, id: row.id })
+            } else if (row.deployment_id !== null && row.node_id !== null) {
+              answer.starts.push({ deployment_id: row.deployment_id, node_id: row.node_id })
             }
-            return answers.map((answer) => Exit.succeed(answer))
-          })
+          }
+          return answers.map((answer) => Exit.succeed(answer))
+        })
       })
       return {
         of: (tenantId, messageName, correlationKey) =>

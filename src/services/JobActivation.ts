@@ -94,37 +94,37 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
   }
 
   /** The variables of just-activated jobs as their instances hold them now (see core/JobVariables.ts). */
-  const withVariablesNow = (jobs: ReadonlyArray<Job>) =>
-    Effect.gen(function*() {
-      if (jobs.length === 0) return jobs
-      const instanceIds = [...new Set(jobs.map((job) => job.processInstanceId))]
-      const rows = yield* sql<
-        { id: string; deployment_id: string; engine_state: unknown }
-      >`SELECT id, deployment_id, engine_state FROM process_instances
+  // The generator functions here are made once (fnUntraced), not per activation: see http/AuthenticationLive.ts.
+  const withVariablesNow = Effect.fnUntraced(function*(jobs: ReadonlyArray<Job>) {
+    if (jobs.length === 0) return jobs
+    const instanceIds = [...new Set(jobs.map((job) => job.processInstanceId))]
+    const rows = yield* sql<
+      { id: string; deployment_id: string; engine_state: unknown }
+    >`SELECT id, deployment_id, engine_state FROM process_instances
         WHERE id = ANY(${pgArray(instanceIds)}::uuid[])`.pipe(
-        Effect.orDie
-      )
-      // Graphs are read only for deployments not seen before (each is immutable).
-      const unseen = [...new Set(rows.map((row) => row.deployment_id))].filter((id) => !graphs.has(id))
-      if (unseen.length > 0) {
-        const deployments = yield* sql<{ id: string; graph: unknown }>`SELECT id, graph FROM deployments
+      Effect.orDie
+    )
+    // Graphs are read only for deployments not seen before (each is immutable).
+    const unseen = [...new Set(rows.map((row) => row.deployment_id))].filter((id) => !graphs.has(id))
+    if (unseen.length > 0) {
+      const deployments = yield* sql<{ id: string; graph: unknown }>`SELECT id, graph FROM deployments
           WHERE id = ANY(${pgArray(unseen)}::uuid[])`.pipe(Effect.orDie)
-        for (const deployment of deployments) graphOf(deployment.id, deployment.graph)
-      }
-      const states = new Map(
-        rows.flatMap((row) => {
-          const graph = graphs.get(row.deployment_id)
-          return graph === undefined
-            ? []
-            : [[row.id, { graph, state: fromJson<InstanceState>(row.engine_state) }] as const]
-        })
-      )
-      return jobs.map((job) => {
-        const instance = states.get(job.processInstanceId)
-        const now = instance === undefined ? undefined : jobVariablesNow(instance.graph, instance.state, job.id)
-        return now === undefined ? job : { ...job, variables: now }
+      for (const deployment of deployments) graphOf(deployment.id, deployment.graph)
+    }
+    const states = new Map(
+      rows.flatMap((row) => {
+        const graph = graphs.get(row.deployment_id)
+        return graph === undefined
+          ? []
+          : [[row.id, { graph, state: fromJson<InstanceState>(row.engine_state) }] as const]
       })
+    )
+    return jobs.map((job) => {
+      const instance = states.get(job.processInstanceId)
+      const now = instance === undefined ? undefined : jobVariablesNow(instance.graph, instance.state, job.id)
+      return now === undefined ? job : { ...job, variables: now }
     })
+  })
 
   // Jobs this node is leasing right now: a concurrent activation here does not pick them again.
   const leasing = new Set<string>()
@@ -166,43 +166,47 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
    * meanwhile, or the instance closed it. A round that lost jobs that way looks again, a few times at most. A lease
    * that replaced one that ran out is recorded by the job's entity, which may dead-letter the job instead.
    */
-  const lease = (tenantId: string, request: ActivationRequest, nowText: string, deadline: string) =>
-    Effect.gen(function*() {
-      const limit = request.maxJobsToActivate ?? DEFAULT_MAX_JOBS
-      const leased: Array<Job> = []
-      for (let round = 0; round < 3 && leased.length < limit; round++) {
-        // Picked one activation at a time per job type on this node, and marked before the next one looks: two
-        // workers polling here never ask for the same jobs.
-        const ids = yield* pickerOf(tenantId, request.type).withPermits(1)(
-          // Suspended: the query must leave out the jobs marked while it waited for its turn.
-          Effect.map(
-            Effect.suspend(() => candidates(tenantId, request.type, nowText, limit - leased.length)),
-            (found) => {
-              const ids = found.map((row) => row.id)
-              for (const id of ids) leasing.add(id)
-              return ids
-            }
-          )
+  const lease = Effect.fnUntraced(function*(
+    tenantId: string,
+    request: ActivationRequest,
+    nowText: string,
+    deadline: string
+  ) {
+    const limit = request.maxJobsToActivate ?? DEFAULT_MAX_JOBS
+    const leased: Array<Job> = []
+    for (let round = 0; round < 3 && leased.length < limit; round++) {
+      // Picked one activation at a time per job type on this node, and marked before the next one looks: two
+      // workers polling here never ask for the same jobs.
+      const ids = yield* pickerOf(tenantId, request.type).withPermits(1)(
+        // Suspended: the query must leave out the jobs marked while it waited for its turn.
+        Effect.map(
+          Effect.suspend(() => candidates(tenantId, request.type, nowText, limit - leased.length)),
+          (found) => {
+            const ids = found.map((row) => row.id)
+            for (const id of ids) leasing.add(id)
+            return ids
+          }
         )
-        if (ids.length === 0) break
-        const answers = yield* Effect.forEach(
-          ids,
-          (id) =>
-            Effect.flatMap(
-              leases.lease({ jobId: id, tenantId, worker: request.worker, deadline, now: nowText }),
-              (row) =>
-                row === undefined
-                  ? Effect.succeed(null)
-                  : afterLease(tenantId, request.worker, nowText, row as unknown as LeasedRow)
-            ),
-          { concurrency: "unbounded" }
-        ).pipe(Effect.ensuring(Effect.sync(() => ids.forEach((id) => leasing.delete(id)))))
-        const won = answers.filter((job): job is Job => job !== null)
-        leased.push(...won)
-        if (won.length === ids.length) break
-      }
-      return leased
-    })
+      )
+      if (ids.length === 0) break
+      const answers = yield* Effect.forEach(
+        ids,
+        (id) =>
+          Effect.flatMap(
+            leases.lease({ jobId: id, tenantId, worker: request.worker, deadline, now: nowText }),
+            (row) =>
+              row === undefined
+                ? Effect.succeed(null)
+                : afterLease(tenantId, request.worker, nowText, row as unknown as LeasedRow)
+          ),
+        { concurrency: "unbounded" }
+      ).pipe(Effect.ensuring(Effect.sync(() => ids.forEach((id) => leasing.delete(id)))))
+      const won = answers.filter((job): job is Job => job !== null)
+      leased.push(...won)
+      if (won.length === ids.length) break
+    }
+    return leased
+  })
 
   const notRecorded = (leased: LeasedRow, why: unknown) =>
     Effect.as(Effect.logWarning(`the expired lease of job ${leased.id} was not recorded`, why), toJob(leased))
@@ -227,17 +231,16 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
       Effect.catchDefect((defect) => notRecorded(leased, defect))
     )
 
-  const activateNow = (tenantId: string, request: ActivationRequest) =>
-    Effect.gen(function*() {
-      const now = yield* nowMillis
-      const nowText = new Date(now).toISOString()
-      const deadline = new Date(now + (request.timeout ?? DEFAULT_LOCK_MS)).toISOString()
-      const locked = (yield* lease(tenantId, request, nowText, deadline))
-        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
-      const jobs = yield* withVariablesNow(locked)
-      if (jobs.length > 0) yield* Metric.update(jobsActivated, jobs.length)
-      return jobs.map((job) => requestedVariables(job, request.fetchVariable))
-    })
+  const activateNow = Effect.fnUntraced(function*(tenantId: string, request: ActivationRequest) {
+    const now = yield* nowMillis
+    const nowText = new Date(now).toISOString()
+    const deadline = new Date(now + (request.timeout ?? DEFAULT_LOCK_MS)).toISOString()
+    const locked = (yield* lease(tenantId, request, nowText, deadline))
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+    const jobs = yield* withVariablesNow(locked)
+    if (jobs.length > 0) yield* Metric.update(jobsActivated, jobs.length)
+    return jobs.map((job) => requestedVariables(job, request.fetchVariable))
+  })
 
   return { activateNow }
 }

@@ -16,29 +16,30 @@ import type { ProcessInstancesShape } from "./ProcessInstances.ts"
 const withoutType = ({ type: _, ...result }: typeof AdHocJobResult.Type) => result
 
 export const makeJobCompletion = (reads: JobReadsShape, instances: ProcessInstancesShape) => {
-  return (
+  // Made once (fnUntraced), not a generator function per completion: see http/AuthenticationLive.ts.
+  const complete: (
     principal: Principal,
     jobId: JobId,
     variables: Readonly<Record<string, unknown>>,
     result: typeof AdHocJobResult.Type | undefined
-  ): Effect.Effect<Job, ClientError> =>
-    Effect.gen(function*() {
-      const job = yield* readJobRow(reads, principal.tenantId, jobId)
-      if (job.state === "COMPLETED" || job.state === "CANCELED") {
-        return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()} and cannot be completed`)
-      }
-      const reply = yield* instances.apply(principal, job.instance_id, {
-        type: "CompleteJob",
-        jobId,
-        variables,
-        ...(result === undefined ? {} : { result: withoutType(result) })
-      }, `complete-job:${jobId}`)
-      // The completion changed the row's state and time only: no need to read it again. Two requests completing the
-      // same job at the same time carry the same command id: the instance applies the first, and answers the second
-      // with the first's recorded reply (both succeed, as a retry does). A recorded reply without a commit time (one
-      // older than that field) is read back.
-      return reply.committedAt === undefined
-        ? toJob(yield* readJobRow(reads, principal.tenantId, jobId))
-        : toJob({ ...job, state: "COMPLETED", updated_at: reply.committedAt })
-    })
+  ) => Effect.Effect<Job, ClientError> = Effect.fnUntraced(function*(principal, jobId, variables, result) {
+    const job = yield* readJobRow(reads, principal.tenantId, jobId)
+    if (job.state === "COMPLETED" || job.state === "CANCELED") {
+      return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()} and cannot be completed`)
+    }
+    const reply = yield* instances.apply(principal, job.instance_id, {
+      type: "CompleteJob",
+      jobId,
+      variables,
+      ...(result === undefined ? {} : { result: withoutType(result) })
+    }, `complete-job:${jobId}`)
+    // The completion changed the row's state and time only: no need to read it again. Two requests completing the
+    // same job at the same time carry the same command id: the instance applies the first, and answers the second
+    // with the first's recorded reply (both succeed, as a retry does). A recorded reply without a commit time (one
+    // older than that field) is read back.
+    return reply.committedAt === undefined
+      ? toJob(yield* readJobRow(reads, principal.tenantId, jobId))
+      : toJob({ ...job, state: "COMPLETED", updated_at: reply.committedAt })
+  })
+  return complete
 }

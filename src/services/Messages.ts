@@ -80,45 +80,45 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
 
       // The publish itself. Its ids (the message key, and from it every command id) are drawn with newId, so a rerun
       // under the same IdSeed repeats nothing. It runs to its end even if the client goes away.
-      const correlate = (principal: Principal, message: Publication, ttl: number) =>
-        Effect.gen(function*() {
-          const key = message.correlationKey === undefined ? "" : String(message.correlationKey)
-          const variables = message.variables ?? {}
-          const messageKey = yield* newId
-          const now = yield* nowMillis
-          // Delivered to who waits for it and started where it starts a process, at the same time: one lookup finds both
-          // (MessageTargets, shared with concurrent publishes); every command id and instance id derives from the
-          // message key. Each waiting instance's oldest matching subscription wins.
-          const { starts, waiting } = yield* targets.of(principal.tenantId, message.messageName, key)
-          const [correlated, startedIds] = yield* Effect.all([
-            deliverToWaiting(instances, principal, waiting, (subscriptionId) => ({
-              type: "CorrelateMessage",
-              subscriptionId,
-              variables
-            }), `message:${messageKey}`),
-            startAt(instances, principal, "message-start", starts, variables, messageKey)
-          ], { concurrency: 2 })
-          // A suspended instance holds the message and applies it when resumed: reached, but not (yet) correlated.
-          const resumedIds = correlated.filter((c) => c.delivery === "applied").map((c) => c.instanceId)
-          const heldIds = correlated.filter((c) => c.delivery === "held").map((c) => c.instanceId)
-          // Kept only if nothing awaited it: the first instance that starts waiting within the TTL takes it.
-          const buffered = ttl > 0 && resumedIds.length === 0 && heldIds.length === 0 && startedIds.length === 0
-          if (buffered) {
-            yield* sql`INSERT INTO buffered_messages (tenant_id, id, message_id, name, correlation_key, variables, state, expires_at, created_at)
+      // Generator functions made once (fnUntraced), not per publish: see http/AuthenticationLive.ts.
+      const correlate = Effect.fnUntraced(function*(principal: Principal, message: Publication, ttl: number) {
+        const key = message.correlationKey === undefined ? "" : String(message.correlationKey)
+        const variables = message.variables ?? {}
+        const messageKey = yield* newId
+        const now = yield* nowMillis
+        // Delivered to who waits for it and started where it starts a process, at the same time: one lookup finds both
+        // (MessageTargets, shared with concurrent publishes); every command id and instance id derives from the
+        // message key. Each waiting instance's oldest matching subscription wins.
+        const { starts, waiting } = yield* targets.of(principal.tenantId, message.messageName, key)
+        const [correlated, startedIds] = yield* Effect.all([
+          deliverToWaiting(instances, principal, waiting, (subscriptionId) => ({
+            type: "CorrelateMessage",
+            subscriptionId,
+            variables
+          }), `message:${messageKey}`),
+          startAt(instances, principal, "message-start", starts, variables, messageKey)
+        ], { concurrency: 2 })
+        // A suspended instance holds the message and applies it when resumed: reached, but not (yet) correlated.
+        const resumedIds = correlated.filter((c) => c.delivery === "applied").map((c) => c.instanceId)
+        const heldIds = correlated.filter((c) => c.delivery === "held").map((c) => c.instanceId)
+        // Kept only if nothing awaited it: the first instance that starts waiting within the TTL takes it.
+        const buffered = ttl > 0 && resumedIds.length === 0 && heldIds.length === 0 && startedIds.length === 0
+        if (buffered) {
+          yield* sql`INSERT INTO buffered_messages (tenant_id, id, message_id, name, correlation_key, variables, state, expires_at, created_at)
               VALUES (${principal.tenantId}, ${messageKey}, NULL, ${message.messageName}, ${key}, ${
-              toJson(variables)
-            }::jsonb, 'BUFFERED',
+            toJson(variables)
+          }::jsonb, 'BUFFERED',
                 ${new Date(now + ttl).toISOString()}, ${new Date(now).toISOString()})
               ON CONFLICT DO NOTHING`.pipe(Effect.orDie)
-          }
-          return {
-            correlatedCount: resumedIds.length,
-            heldCount: heldIds.length,
-            startedCount: startedIds.length,
-            instanceIds: [...resumedIds, ...heldIds, ...startedIds],
-            buffered
-          }
-        }).pipe(Effect.uninterruptible)
+        }
+        return {
+          correlatedCount: resumedIds.length,
+          heldCount: heldIds.length,
+          startedCount: startedIds.length,
+          instanceIds: [...resumedIds, ...heldIds, ...startedIds],
+          buffered
+        }
+      }, Effect.uninterruptible)
 
       const claimOf = (
         principal: Principal,
@@ -134,20 +134,19 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
         retainMillis: ttl
       })
 
-      const publish: MessagesShape["publish"] = (principal, message) =>
-        Effect.gen(function*() {
-          const ttl = yield* ttlMillis(message.timeToLive)
-          const messageId = message.messageId
-          if (messageId === undefined) return yield* correlate(principal, message, ttl)
-          return yield* idempotent.run(
-            claimOf(principal, { ...message, messageId }, ttl),
-            correlate(principal, message, ttl),
-            () =>
-              Effect.fail(conflict(`message ${messageId} was already published`, [
-                { field: "messageId", message: "already published", code: "DUPLICATE" }
-              ]))
-          )
-        })
+      const publish: MessagesShape["publish"] = Effect.fnUntraced(function*(principal, message) {
+        const ttl = yield* ttlMillis(message.timeToLive)
+        const messageId = message.messageId
+        if (messageId === undefined) return yield* correlate(principal, message, ttl)
+        return yield* idempotent.run(
+          claimOf(principal, { ...message, messageId }, ttl),
+          correlate(principal, message, ttl),
+          () =>
+            Effect.fail(conflict(`message ${messageId} was already published`, [
+              { field: "messageId", message: "already published", code: "DUPLICATE" }
+            ]))
+        )
+      })
 
       const recover = Effect.gen(function*() {
         const interrupted = yield* idempotent.interrupted("message", MESSAGE_RECOVERY_AFTER_MILLIS, 100)

@@ -84,40 +84,39 @@ export class ProcessInstances
 
       return {
         ...queries,
-        start: (principal, deploymentId, variables, startNodeId, instanceId) =>
-          Effect.gen(function*() {
-            if (!isUuid(deploymentId)) return yield* notFound("deployment", deploymentId)
-            const id = ProcessInstanceId.make(instanceId ?? (yield* newInstanceId))
-            const command = {
-              type: "StartInstance" as const,
-              variables,
-              ...(startNodeId === undefined ? {} : { startNodeId })
-            }
-            const reply = yield* send(principal, id, "start", command, deploymentId, instanceId === undefined)
-            // The instance as its start committed it: no need to read it back (a repeated start's reply lacks it).
-            const started = reply.started
-            if (started === undefined) return yield* instanceOf(principal, id)
-            return { id, ...started, state: reply.state, updatedAt: started.startedAt } satisfies ProcessInstance
-          }),
+        // Generator functions made once (fnUntraced), not per call: see http/AuthenticationLive.ts.
+        start: Effect.fnUntraced(function*(principal, deploymentId, variables, startNodeId, instanceId) {
+          if (!isUuid(deploymentId)) return yield* notFound("deployment", deploymentId)
+          const id = ProcessInstanceId.make(instanceId ?? (yield* newInstanceId))
+          const command = {
+            type: "StartInstance" as const,
+            variables,
+            ...(startNodeId === undefined ? {} : { startNodeId })
+          }
+          const reply = yield* send(principal, id, "start", command, deploymentId, instanceId === undefined)
+          // The instance as its start committed it: no need to read it back (a repeated start's reply lacks it).
+          const started = reply.started
+          if (started === undefined) return yield* instanceOf(principal, id)
+          return { id, ...started, state: reply.state, updatedAt: started.startedAt } satisfies ProcessInstance
+        }),
         deliver: (principal, id, command, commandId) =>
           send(principal, id, commandId, command).pipe(
             Effect.map((reply): Delivery => (reply.state === "SUSPENDED" ? "held" : "applied")),
             Effect.catch(() => Effect.succeed<Delivery>("missed"))
           ),
         apply: (principal, id, command, commandId) => send(principal, id, commandId, command),
-        command: (principal, id, command, commandId) =>
-          Effect.gen(function*() {
-            const instance = command.type === "CancelInstance" ? yield* instanceOf(principal, id) : undefined
-            // A called instance belongs to its caller's call tree: it ends with its root (as in Camunda 8).
-            if (instance !== undefined && instance.parentInstanceId !== null) {
-              return yield* businessError(
-                `process instance ${id} was started by a call activity of ${instance.parentInstanceId}; cancel the root instance ${instance.rootInstanceId}`,
-                [{ field: "id", message: "a called instance cannot be canceled on its own", code: "CALLED_INSTANCE" }]
-              )
-            }
-            yield* send(principal, id, commandId ?? (yield* newId), command)
-            return yield* instanceOf(principal, id)
-          }),
+        command: Effect.fnUntraced(function*(principal, id, command, commandId) {
+          const instance = command.type === "CancelInstance" ? yield* instanceOf(principal, id) : undefined
+          // A called instance belongs to its caller's call tree: it ends with its root (as in Camunda 8).
+          if (instance !== undefined && instance.parentInstanceId !== null) {
+            return yield* businessError(
+              `process instance ${id} was started by a call activity of ${instance.parentInstanceId}; cancel the root instance ${instance.rootInstanceId}`,
+              [{ field: "id", message: "a called instance cannot be canceled on its own", code: "CALLED_INSTANCE" }]
+            )
+          }
+          yield* send(principal, id, commandId ?? (yield* newId), command)
+          return yield* instanceOf(principal, id)
+        }),
         migrate,
         remove: (id) =>
           Effect.gen(function*() {

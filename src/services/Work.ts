@@ -167,33 +167,44 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
           jobs.map((job) => requestedVariables(job, request.fetchVariable))
         )
 
+      /**
+       * One look for jobs, then a wait for jobs pushed or announced: undefined when woken with nothing handed over
+       * (the activation looks again). Made once (fnUntraced), not a generator function per activation: see
+       * http/AuthenticationLive.ts.
+       */
+      const activationRound = Effect.fnUntraced(function*(
+        tenantId: string,
+        request: ActivationRequest,
+        audit: CommitAuditShape | undefined,
+        until: number
+      ) {
+        // Listening before looking: a job announced while this activation looks still wakes it. A waiting activation
+        // is a taker: a job created meanwhile on this node may be committed leased to it and handed over (job push),
+        // with no query of its own.
+        const wait = yield* availability.listen(
+          tenantId,
+          request.type,
+          takerOf(request, audit),
+          request.maxJobsToActivate ?? DEFAULT_MAX_JOBS
+        )
+        const jobs = yield* activateNow(tenantId, request)
+        const left = until - (yield* Clock.currentTimeMillis)
+        if (jobs.length > 0 || left <= 0) return jobs
+        // Woken by new jobs of the type, and re-checking at least every second for retries and expired locks.
+        const pushed = yield* wait(Math.min(left, 1000))
+        return pushed === undefined ? undefined : yield* handedOver(pushed, request)
+      })
+
       return {
-        activateJobs: (request) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const audit = yield* CommitAudit
-            const until = (yield* Clock.currentTimeMillis) + (request.requestTimeout ?? 0)
-            for (;;) {
-              // Listening before looking: a job announced while this activation looks still wakes it.
-              const found = yield* Effect.scoped(Effect.gen(function*() {
-                // A waiting activation is a taker: a job created meanwhile on this node may be committed leased to
-                // it and handed over (job push), with no query of its own.
-                const wait = yield* availability.listen(
-                  tenantId,
-                  request.type,
-                  takerOf(request, audit),
-                  request.maxJobsToActivate ?? DEFAULT_MAX_JOBS
-                )
-                const jobs = yield* activateNow(tenantId, request)
-                const left = until - (yield* Clock.currentTimeMillis)
-                if (jobs.length > 0 || left <= 0) return jobs
-                // Woken by new jobs of the type, and re-checking at least every second for retries and expired locks.
-                const pushed = yield* wait(Math.min(left, 1000))
-                return pushed === undefined ? undefined : yield* handedOver(pushed, request)
-              }))
-              if (found !== undefined) return found
-            }
-          }),
+        activateJobs: Effect.fnUntraced(function*(request) {
+          const tenantId = yield* CurrentTenant
+          const audit = yield* CommitAudit
+          const until = (yield* Clock.currentTimeMillis) + (request.requestTimeout ?? 0)
+          for (;;) {
+            const found = yield* Effect.scoped(activationRound(tenantId, request, audit, until))
+            if (found !== undefined) return found
+          }
+        }),
         streamJobs: (request) =>
           Effect.map(CurrentTenant, (tenantId) =>
             Stream.unwrap(Effect.gen(function*() {

@@ -15,8 +15,10 @@ export const ProcessInstancesHandlers = HttpApiBuilder.group(
     Effect.gen(function*() {
       const instances = yield* ProcessInstances
       return handlers
-        .handle("start", ({ payload, headers }) =>
-          Effect.gen(function*() {
+        // Made once (fnUntraced), not a generator function per request: see AuthenticationLive.ts.
+        .handle(
+          "start",
+          Effect.fnUntraced(function*({ payload, headers }) {
             const principal = yield* CurrentPrincipal
             const instance = yield* idempotently(
               principal,
@@ -27,7 +29,8 @@ export const ProcessInstancesHandlers = HttpApiBuilder.group(
             )
             yield* recordResource("process-instances", instance.id)
             return instance
-          }))
+          })
+        )
         .handle("list", ({ query }) =>
           instances.list({
             deploymentId: query.deploymentId,
