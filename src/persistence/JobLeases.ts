@@ -37,23 +37,23 @@ export class JobLeases extends Context.Service<JobLeases, JobLeasesShape>()("flo
       const writes = makeGroupCommit<LeaseRequest, LeasedJobRow | undefined, never>({
         maxBatch: 500,
         maxInFlight: 2,
-        flush: (requests) =>
-          Effect.gen(function*() {
-            const rows = yield* sql<LeasedJobRow>`WITH asked AS (
+        // Made once (fnUntraced), not a generator function per batch (test/structure/hot-path-generators.test.ts).
+        flush: Effect.fnUntraced(function*(requests) {
+          const rows = yield* sql<LeasedJobRow>`WITH asked AS (
                 SELECT * FROM jsonb_to_recordset(${
-              toJson(requests.map((r) => ({
-                id: r.jobId,
-                tenant_id: r.tenantId,
-                worker: r.worker,
-                deadline: r.deadline,
-                now: r.now
-              })))
-            }::jsonb) AS r(id uuid, tenant_id text, worker text, deadline timestamptz, now timestamptz)),
+            toJson(requests.map((r) => ({
+              id: r.jobId,
+              tenant_id: r.tenantId,
+              worker: r.worker,
+              deadline: r.deadline,
+              now: r.now
+            })))
+          }::jsonb) AS r(id uuid, tenant_id text, worker text, deadline timestamptz, now timestamptz)),
               previous AS (
                 SELECT j.id, j.state AS previous_state, j.worker AS previous_worker FROM jobs j JOIN asked ON asked.id = j.id
                 WHERE j.id = ANY(${
-              pgArray(requests.map((r) => r.jobId))
-            }::uuid[]) AND j.tenant_id::text = asked.tenant_id)
+            pgArray(requests.map((r) => r.jobId))
+          }::uuid[]) AND j.tenant_id::text = asked.tenant_id)
               UPDATE jobs SET state = 'ACTIVATED', worker = asked.worker, deadline = asked.deadline,
                 updated_at = asked.now,
                 lock_expiries = jobs.lock_expiries + CASE WHEN jobs.state = 'ACTIVATED' THEN 1 ELSE 0 END
@@ -63,9 +63,9 @@ export class JobLeases extends Context.Service<JobLeases, JobLeasesShape>()("flo
                   OR (jobs.state = 'ACTIVATED' AND jobs.deadline < asked.now))
                 AND NOT EXISTS (SELECT 1 FROM process_instances i WHERE i.id = jobs.instance_id AND i.state <> 'ACTIVE')
               RETURNING jobs.*, previous.previous_state, previous.previous_worker`.pipe(Effect.orDie)
-            const byId = new Map(rows.map((row) => [String(row.id), row]))
-            return requests.map((request) => Exit.succeed(byId.get(request.jobId)))
-          })
+          const byId = new Map(rows.map((row) => [String(row.id), row]))
+          return requests.map((request) => Exit.succeed(byId.get(request.jobId)))
+        })
       })
       return { lease: writes.submit }
     })

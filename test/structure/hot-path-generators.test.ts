@@ -17,6 +17,7 @@ const HOT = [
   "http/RequestAudit.ts",
   "http/RequestTextCheck.ts",
   "persistence/InstanceStore.ts",
+  "persistence/JobLeases.ts",
   "persistence/MessageTargets.ts",
   "services/JobActivation.ts",
   "services/JobCompletion.ts",
