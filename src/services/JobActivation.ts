@@ -15,6 +15,7 @@ import { JobId, type ProcessInstanceId } from "../schema/ResourceIds.ts"
 import type { Job } from "../schema/Work.ts"
 import { sendToEntity } from "./EntitySend.ts"
 import type { JobClient } from "./JobEntityClient.ts"
+import type { LookBudget } from "./LongPollListeners.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
 
 export const DEFAULT_MAX_JOBS = 10
@@ -170,20 +171,29 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
     tenantId: string,
     request: ActivationRequest,
     nowText: string,
-    deadline: string
+    deadline: string,
+    budget: LookBudget | undefined
   ) {
     const limit = request.maxJobsToActivate ?? DEFAULT_MAX_JOBS
     const leased: Array<Job> = []
-    for (let round = 0; round < 3 && leased.length < limit; round++) {
+    // Jobs pushed to the activation while it looks (its budget) count against its limit too.
+    const left = () => limit - leased.length - (budget?.handed() ?? 0)
+    for (let round = 0; round < 3 && left() > 0; round++) {
       // Picked one activation at a time per job type on this node, and marked before the next one looks: two
       // workers polling here never ask for the same jobs.
       const ids = yield* pickerOf(tenantId, request.type).withPermits(1)(
         // Suspended: the query must leave out the jobs marked while it waited for its turn.
         Effect.map(
-          Effect.suspend(() => candidates(tenantId, request.type, nowText, limit - leased.length)),
+          // No job is pushed to it while it picks: the picked and the pushed together stay within its limit.
+          Effect.suspend(() => {
+            budget?.picking()
+            return candidates(tenantId, request.type, nowText, left())
+          }),
           (found) => {
             const ids = found.map((row) => row.id)
             for (const id of ids) leasing.add(id)
+            // While these are leased, jobs created meanwhile may be pushed to it, in the room they leave.
+            budget?.holding(leased.length + ids.length)
             return ids
           }
         )
@@ -231,11 +241,18 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
       Effect.catchDefect((defect) => notRecorded(leased, defect))
     )
 
-  const activateNow = Effect.fnUntraced(function*(tenantId: string, request: ActivationRequest) {
+  /** `budget`: a long poll's, when jobs may be pushed to it while it looks (LongPollListeners.ts). */
+  const activateNow = Effect.fnUntraced(function*(
+    tenantId: string,
+    request: ActivationRequest,
+    budget?: LookBudget
+  ) {
     const now = yield* nowMillis
     const nowText = new Date(now).toISOString()
     const deadline = new Date(now + (request.timeout ?? DEFAULT_LOCK_MS)).toISOString()
-    const locked = (yield* lease(tenantId, request, nowText, deadline))
+    const locked = (yield* lease(tenantId, request, nowText, deadline, budget).pipe(
+      Effect.ensuring(Effect.sync(() => budget?.picking()))
+    ))
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
     const jobs = yield* withVariablesNow(locked)
     if (jobs.length > 0) yield* Metric.update(jobsActivated, jobs.length)

@@ -10,6 +10,7 @@ import { AppConfig } from "../config.ts"
 import type { CommitAuditShape } from "../persistence/CommitAudit.ts"
 import { makeGroupCommit } from "../persistence/GroupCommit.ts"
 import type { Job } from "../schema/Work.ts"
+import { type ListenLongPoll, makeLongPolls } from "./LongPollListeners.ts"
 
 const CHANNEL = "flowcore_jobs"
 
@@ -37,25 +38,15 @@ export type TakerOf = Pick<JobTaker, "worker" | "lockMillis" | "audit">
 export interface JobAvailabilityShape {
   readonly announce: (tenantId: string, jobTypes: ReadonlyArray<string>) => Effect.Effect<void>
   /**
-   * Starts listening for jobs of the type; the answer waits until one is announced (or was announced since the
-   * listening began) or `timeoutMillis` — or, when the listener is a taker, until jobs are handed to it: up to
-   * `capacity` (default 1) of them, those reserved for it before the first was handed over (the jobs of the commits in
-   * flight then, so the first waits at most for one more commit). Listen BEFORE looking for jobs: an announcement made
-   * while the worker looks then still wakes it.
+   * Starts listening for jobs of the type, for the activation's scope (LongPollListeners.ts): its answer waits until
+   * one is announced (or was announced since the listening began), or jobs are handed to it — up to `capacity`
+   * (default 1), while it waits and, within the room its look leaves, while it looks. Listen BEFORE looking for jobs:
+   * an announcement made while the worker looks then still wakes it.
    */
-  readonly listen: (
-    tenantId: string,
-    jobType: string,
-    taker?: TakerOf,
-    capacity?: number
-  ) => Effect.Effect<
-    (timeoutMillis: number) => Effect.Effect<ReadonlyArray<Job> | undefined>,
-    never,
-    Scope.Scope
-  >
+  readonly listen: ListenLongPoll
   /**
-   * A worker of this node waiting (not looking) for a job of the type, taken out of the waiting: the caller commits
-   * the job leased to it, then calls `deliver` — or `release` when the commit failed. Undefined: none waits here.
+   * A worker of this node waiting for a job of the type (a stream, else a long poll with room): the caller commits the
+   * job leased to it, then calls `deliver` — or `release` when the commit failed. Undefined: none waits here.
    */
   readonly reserve: (tenantId: string, jobType: string) => JobTaker | undefined
   /**
@@ -82,20 +73,6 @@ export interface JobStreamListener {
   ) => Effect.Effect<{ readonly jobs: ReadonlyArray<Job>; readonly look: boolean }>
 }
 
-interface Listener {
-  readonly answer: Deferred.Deferred<ReadonlyArray<Job> | undefined>
-  readonly taker: TakerOf | undefined
-  readonly capacity: number
-  /**
-   * looking: not yet waiting (only woken); waiting: may be reserved; reserved: commits are handing it jobs, and more
-   * may be reserved for it while there is room; closing: one of them has ended, it answers when the others have.
-   */
-  state: "looking" | "waiting" | "reserved" | "closing"
-  /** Reservations whose commits have not ended. */
-  outstanding: number
-  readonly delivered: Array<Job>
-}
-
 interface StreamListener {
   readonly taker: TakerOf
   readonly capacity: number
@@ -116,7 +93,7 @@ const wake = (stream: StreamListener) => {
 
 /** Availability within this process (the cluster adds announcements between nodes, below). */
 export const inProcess = (): JobAvailabilityShape => {
-  const listeners = new Map<string, Set<Listener>>()
+  const longPolls = makeLongPolls()
   const streams = new Map<string, Set<StreamListener>>()
   const keyOf = (tenantId: string, jobType: string) => `${tenantId}\u0000${jobType}`
   /** A stream with room, moved to the back of its set so that the streams of a type take turns. */
@@ -130,71 +107,19 @@ export const inProcess = (): JobAvailabilityShape => {
     }
     return undefined
   }
-  const longPollFor = (key: string, state: "waiting" | "reserved") => {
-    for (const listener of listeners.get(key) ?? []) {
-      if (listener.taker === undefined || listener.state !== state) continue
-      if (listener.outstanding + listener.delivered.length < listener.capacity) return listener
-    }
-    return undefined
-  }
-  const remove = (key: string, listener: Listener) => {
-    const current = listeners.get(key)
-    current?.delete(listener)
-    if (current !== undefined && current.size === 0) listeners.delete(key)
-  }
   return {
     announce: (tenantId, jobTypes) =>
       Effect.sync(() => {
         for (const jobType of new Set(jobTypes)) {
           const key = keyOf(tenantId, jobType)
-          for (const listener of listeners.get(key) ?? []) {
-            if (listener.state === "reserved" || listener.state === "closing") continue
-            Deferred.doneUnsafe(listener.answer, Effect.succeed(undefined))
-            remove(key, listener)
-          }
+          longPolls.announce(key)
           for (const stream of streams.get(key) ?? []) {
             stream.announced = true
             wake(stream)
           }
         }
       }),
-    listen: (tenantId, jobType, taker, capacity = 1) =>
-      Effect.acquireRelease(
-        Effect.sync(() => {
-          const key = keyOf(tenantId, jobType)
-          const listener: Listener = {
-            answer: Deferred.makeUnsafe<ReadonlyArray<Job> | undefined>(),
-            taker,
-            capacity,
-            state: "looking",
-            outstanding: 0,
-            delivered: []
-          }
-          const set = listeners.get(key) ?? new Set()
-          set.add(listener)
-          listeners.set(key, set)
-          return { key, listener }
-        }),
-        ({ key, listener }) => Effect.sync(() => remove(key, listener))
-      ).pipe(
-        Effect.map(({ key, listener }) => (timeoutMillis: number) =>
-          Effect.suspend(() => {
-            if (listener.state === "looking") listener.state = "waiting"
-            return Deferred.await(listener.answer).pipe(
-              Effect.timeoutOption(timeoutMillis),
-              Effect.flatMap((answered) => {
-                if (answered._tag === "Some") return Effect.succeed(answered.value)
-                // Timed out: unless commits are handing it jobs right now, it stops waiting.
-                if (listener.state !== "reserved" && listener.state !== "closing") {
-                  remove(key, listener)
-                  return Effect.succeed(undefined)
-                }
-                return Deferred.await(listener.answer)
-              })
-            )
-          })
-        )
-      ),
+    listen: (tenantId, jobType, taker, capacity = 1) => longPolls.listen(keyOf(tenantId, jobType), taker, capacity),
     reserve: (tenantId, jobType) => {
       const key = keyOf(tenantId, jobType)
       // Streams first (as Zeebe pushes to streams before long polls answer): a stream is always listening.
@@ -210,29 +135,7 @@ export const inProcess = (): JobAvailabilityShape => {
           release: () => void stream.outstanding--
         }
       }
-      // A long poll that waits with nothing yet; else one whose first job is still being committed, while it has room.
-      const listener = longPollFor(key, "waiting") ?? longPollFor(key, "reserved")
-      if (listener === undefined || listener.taker === undefined) return undefined
-      listener.state = "reserved"
-      listener.outstanding++
-      const settled = (job: Job | undefined) => {
-        if (job !== undefined) listener.delivered.push(job)
-        listener.outstanding--
-        listener.state = "closing"
-        remove(key, listener)
-        if (listener.outstanding > 0) return
-        Deferred.doneUnsafe(
-          listener.answer,
-          Effect.succeed(listener.delivered.length > 0 ? listener.delivered : undefined)
-        )
-      }
-      return {
-        worker: listener.taker.worker,
-        lockMillis: listener.taker.lockMillis,
-        audit: listener.taker.audit,
-        deliver: settled,
-        release: () => settled(undefined)
-      }
+      return longPolls.reserve(key)
     },
     listenStream: (tenantId, jobType, taker, capacity) =>
       Effect.map(

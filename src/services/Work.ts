@@ -178,20 +178,23 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
         audit: CommitAuditShape | undefined,
         until: number
       ) {
-        // Listening before looking: a job announced while this activation looks still wakes it. A waiting activation
-        // is a taker: a job created meanwhile on this node may be committed leased to it and handed over (job push),
-        // with no query of its own.
-        const wait = yield* availability.listen(
+        // Listening before looking: a job announced while this activation looks still wakes it. The activation is a
+        // taker: a job created meanwhile on this node may be committed leased to it and handed over (job push), with
+        // no query of its own — while it waits, and while it looks within the room its look leaves.
+        const listener = yield* availability.listen(
           tenantId,
           request.type,
           takerOf(request, audit),
           request.maxJobsToActivate ?? DEFAULT_MAX_JOBS
         )
-        const jobs = yield* activateNow(tenantId, request)
+        const jobs = yield* activateNow(tenantId, request, listener.budget)
         const left = until - (yield* Clock.currentTimeMillis)
-        if (jobs.length > 0 || left <= 0) return jobs
+        if (jobs.length > 0 || left <= 0) {
+          const pushed = yield* listener.collect
+          return pushed.length === 0 ? jobs : [...jobs, ...(yield* handedOver(pushed, request))]
+        }
         // Woken by new jobs of the type, and re-checking at least every second for retries and expired locks.
-        const pushed = yield* wait(Math.min(left, 1000))
+        const pushed = yield* listener.wait(Math.min(left, 1000))
         return pushed === undefined ? undefined : yield* handedOver(pushed, request)
       })
 

@@ -119,6 +119,46 @@ describe("job streaming", () => {
     expect(await pushedCount()).toBe(before + 8)
   })
 
+  it(
+    "long polls under a burst: every job once, to the worker that asked, no answer over maxJobsToActivate",
+    async () => {
+      const owner = await (await givenTenant()).owner()
+      const deployment = await owner.deploy(oneTask("burst-poll", "burst-poll-work"))
+      const COUNT = 40
+      const received: Array<string> = []
+      const sizes: Array<number> = []
+      const poll = async (worker: string) => {
+        while (received.length < COUNT) {
+          const { jobs } = (await owner.post("/jobs/activation", {
+            type: "burst-poll-work",
+            worker,
+            maxJobsToActivate: 3,
+            requestTimeout: 2_000
+          })).ok()
+          sizes.push(jobs.length)
+          for (const job of jobs as Array<{ id: string; worker: string }>) {
+            expect(job.worker).toBe(worker)
+            received.push(job.id)
+          }
+        }
+      }
+      // Two workers keep polling while the instances start in waves (jobs come while they wait and while they look).
+      await Promise.all([
+        poll("burst-a"),
+        poll("burst-b"),
+        (async () => {
+          for (let wave = 0; wave < COUNT / 8; wave++) {
+            await Promise.all(Array.from({ length: 8 }, () => owner.start(deployment.id)))
+          }
+        })()
+      ])
+      expect(new Set(received).size).toBe(COUNT)
+      expect(received).toHaveLength(COUNT)
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(3)
+    },
+    60_000
+  )
+
   it("the stream needs a type and a worker, and an operator role", async () => {
     const tenant = await givenTenant()
     const owner = await tenant.owner()

@@ -1,6 +1,7 @@
-// A long-polling activation as a taker of pushed jobs (services/JobAvailability.ts): jobs committed while its first
+// A long-polling activation as a taker of pushed jobs (services/LongPollListeners.ts): jobs committed while its first
 // one is being committed join its answer, up to its capacity (maxJobsToActivate); once one of its commits has ended it
-// takes no more and answers when the rest have; a job whose commit failed is not in the answer.
+// takes no more and answers when the rest have; a job whose commit failed is not in the answer. While it looks in the
+// database it is handed jobs only within the room its look leaves, and it answers those with what the look found.
 import { Effect, Fiber, type Scope } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
@@ -18,7 +19,7 @@ describe("long-poll listener", () => {
   it("takes the jobs reserved before its first is handed over, up to its capacity, in one answer", () =>
     run(Effect.gen(function*() {
       const availability = inProcess()
-      const wait = yield* availability.listen(TENANT, "work", taker("poll"), 3)
+      const { wait } = yield* availability.listen(TENANT, "work", taker("poll"), 3)
       const answer = yield* Effect.forkChild(wait(60_000))
       yield* Effect.yieldNow
       const reserved = [1, 2, 3].map(() => availability.reserve(TENANT, "work"))
@@ -39,7 +40,7 @@ describe("long-poll listener", () => {
       const availability = inProcess()
       const first = yield* availability.listen(TENANT, "work", taker("first"), 10)
       const second = yield* availability.listen(TENANT, "work", taker("second"), 10)
-      const answers = yield* Effect.forkChild(Effect.all([first(60_000), second(60_000)], { concurrency: 2 }))
+      const answers = yield* Effect.forkChild(Effect.all([first.wait(60_000), second.wait(60_000)], { concurrency: 2 }))
       yield* Effect.yieldNow
       const reserved = [1, 2, 3].map(() => availability.reserve(TENANT, "work")!)
       expect(reserved.map((one) => one.worker)).toEqual(["first", "second", "first"])
@@ -50,7 +51,7 @@ describe("long-poll listener", () => {
   it("answers nothing when every commit handing it a job failed, also after its time ran out", () =>
     run(Effect.gen(function*() {
       const availability = inProcess()
-      const wait = yield* availability.listen(TENANT, "work", taker("poll"), 5)
+      const { wait } = yield* availability.listen(TENANT, "work", taker("poll"), 5)
       const answer = yield* Effect.forkChild(wait(1000))
       yield* Effect.yieldNow
       const reserved = availability.reserve(TENANT, "work")!
@@ -65,10 +66,62 @@ describe("long-poll listener", () => {
     run(Effect.gen(function*() {
       const availability = inProcess()
       const plain = yield* availability.listen(TENANT, "work")
-      const waiting = yield* Effect.forkChild(plain(60_000))
+      const waiting = yield* Effect.forkChild(plain.wait(60_000))
       yield* Effect.yieldNow
       expect(availability.reserve(TENANT, "work")).toBeUndefined()
       yield* availability.announce(TENANT, ["work"])
       expect(yield* Fiber.join(waiting)).toBeUndefined()
+    })))
+
+  it("while it looks, it is handed jobs only within the room its look leaves", () =>
+    run(Effect.gen(function*() {
+      const availability = inProcess()
+      const poll = yield* availability.listen(TENANT, "work", taker("poll"), 5)
+      // before its look has picked its candidates: nothing
+      expect(availability.reserve(TENANT, "work")).toBeUndefined()
+      // its look holds 3 jobs: room for 2 more
+      poll.budget.holding(3)
+      const reserved = [1, 2].map(() => availability.reserve(TENANT, "work"))
+      expect(reserved.map((one) => one?.worker)).toEqual(["poll", "poll"])
+      expect(availability.reserve(TENANT, "work")).toBeUndefined()
+      expect(poll.budget.handed()).toBe(2)
+      // the look found jobs: it answers them with the two, once their commits have ended
+      const collected = yield* Effect.forkChild(poll.collect)
+      yield* Effect.yieldNow
+      reserved[0]!.deliver(job("a"))
+      expect(collected.pollUnsafe()).toBeUndefined()
+      reserved[1]!.deliver(job("b"))
+      expect(yield* Fiber.join(collected)).toEqual([job("a"), job("b")])
+    })))
+
+  it("a look that found nothing waits with the jobs handed while it looked", () =>
+    run(Effect.gen(function*() {
+      const availability = inProcess()
+      const poll = yield* availability.listen(TENANT, "work", taker("poll"), 5)
+      poll.budget.holding(4)
+      const reserved = availability.reserve(TENANT, "work")!
+      expect(availability.reserve(TENANT, "work")).toBeUndefined()
+      // picking again, or done: nothing more
+      poll.budget.picking()
+      poll.budget.holding(5)
+      expect(availability.reserve(TENANT, "work")).toBeUndefined()
+      // an announcement does not wake a long poll that has a job coming
+      yield* availability.announce(TENANT, ["work"])
+      const waiting = yield* Effect.forkChild(poll.wait(1000))
+      yield* Effect.yieldNow
+      reserved.deliver(job("pushed"))
+      expect(yield* Fiber.join(waiting)).toEqual([job("pushed")])
+    })))
+
+  it("a look that found jobs and was handed none answers nothing more; an announcement wakes an idle look", () =>
+    run(Effect.gen(function*() {
+      const availability = inProcess()
+      const poll = yield* availability.listen(TENANT, "work", taker("poll"), 5)
+      poll.budget.holding(2)
+      expect(yield* poll.collect).toEqual([])
+      expect(availability.reserve(TENANT, "work")).toBeUndefined()
+      const other = yield* availability.listen(TENANT, "work", taker("other"), 5)
+      yield* availability.announce(TENANT, ["work"])
+      expect(yield* other.wait(1000)).toBeUndefined()
     })))
 })

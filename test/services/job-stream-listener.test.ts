@@ -36,7 +36,7 @@ describe("job stream listener", () => {
       const poll = yield* availability.listen(TENANT, "work", taker("poll"))
       yield* availability.listenStream(TENANT, "work", taker("first"), 10)
       yield* availability.listenStream(TENANT, "work", taker("second"), 10)
-      const polling = yield* Effect.forkChild(poll(60_000))
+      const polling = yield* Effect.forkChild(poll.wait(60_000))
       yield* Effect.yieldNow
       expect([1, 2, 3, 4].map(() => availability.reserve(TENANT, "work")?.worker)).toEqual([
         "first",

@@ -1,0 +1,168 @@
+// Long-polling activations waiting on this node (JobAvailability.ts composes them with the job streams). A long poll
+// is a taker of pushed jobs while it waits, and also while it looks in the database — within the room its
+// maxJobsToActivate leaves once the look has picked its candidates: under load a long poll is almost never waiting
+// (it is on its way or looking), so a job created meanwhile was announced and waited for the worker's next look
+// (33 of 4,750 jobs pushed at 950 starts/s with 4 workers; docs/scaling.md, session 18).
+import { Deferred, Effect, type Scope } from "effect"
+import type { Job } from "../schema/Work.ts"
+import type { JobTaker, TakerOf } from "./JobAvailability.ts"
+
+/**
+ * How a look in the database and the jobs pushed meanwhile share an activation's maxJobsToActivate (the listener's
+ * capacity): the look tells what it holds, the listener keeps the jobs handed to it within what is left.
+ */
+export interface LookBudget {
+  /** Jobs handed to the activation so far while it looks (they count against its maxJobsToActivate). */
+  readonly handed: () => number
+  /** The look picks candidates, or is over: no job is handed to it until it says what it holds. */
+  readonly picking: () => void
+  /** The look holds `jobs` (leased, or picked and being leased): jobs may be handed to it in the room left. */
+  readonly holding: (jobs: number) => void
+}
+
+/** A long poll's listener, for the activation's scope (JobAvailability.listen). */
+export interface LongPollListener {
+  readonly budget: LookBudget
+  /**
+   * After a look that found nothing: waits up to `timeoutMillis` for jobs handed over (up to the capacity), or an
+   * announcement (undefined: look again). Handed jobs whose commits are under way are waited for.
+   */
+  readonly wait: (timeoutMillis: number) => Effect.Effect<ReadonlyArray<Job> | undefined>
+  /** After a look that found jobs: no more are handed; the jobs handed while it looked, once their commits ended. */
+  readonly collect: Effect.Effect<ReadonlyArray<Job>>
+}
+
+interface Listener {
+  readonly answer: Deferred.Deferred<ReadonlyArray<Job> | undefined>
+  readonly taker: TakerOf | undefined
+  readonly capacity: number
+  /**
+   * looking: in the database (may be handed jobs within `room`); waiting: may be handed jobs up to the capacity;
+   * closing: a commit handing it a job has ended (or it collects): it takes no more, and answers when the others have.
+   */
+  state: "looking" | "waiting" | "closing"
+  /** How many jobs (handed and being handed) it may hold now. */
+  room: number
+  /** Reservations whose commits have not ended. */
+  outstanding: number
+  readonly delivered: Array<Job>
+}
+
+const held = (listener: Listener) => listener.outstanding + listener.delivered.length
+
+export const makeLongPolls = () => {
+  const listeners = new Map<string, Set<Listener>>()
+  const remove = (key: string, listener: Listener) => {
+    const current = listeners.get(key)
+    current?.delete(listener)
+    if (current !== undefined && current.size === 0) listeners.delete(key)
+  }
+  const settle = (key: string, listener: Listener, job: Job | undefined) => {
+    if (job !== undefined) listener.delivered.push(job)
+    listener.outstanding--
+    listener.state = "closing"
+    remove(key, listener)
+    if (listener.outstanding > 0) return
+    Deferred.doneUnsafe(listener.answer, Effect.succeed(listener.delivered.length > 0 ? listener.delivered : undefined))
+  }
+  /** One that holds nothing yet first (waiting, then looking); else one that has room for more. */
+  const takerFor = (key: string): Listener | undefined => {
+    let fallback: Listener | undefined
+    for (const listener of listeners.get(key) ?? []) {
+      if (listener.taker === undefined || listener.state === "closing" || held(listener) >= listener.room) continue
+      if (held(listener) === 0 && listener.state === "waiting") return listener
+      fallback = fallback === undefined || (held(fallback) > 0 && held(listener) === 0) ? listener : fallback
+    }
+    return fallback
+  }
+
+  return {
+    /** Wakes the listeners of the key that hold nothing: they look (again). */
+    announce: (key: string) => {
+      for (const listener of listeners.get(key) ?? []) {
+        if (listener.state === "closing" || held(listener) > 0) continue
+        Deferred.doneUnsafe(listener.answer, Effect.succeed(undefined))
+        remove(key, listener)
+      }
+    },
+    listen: (key: string, taker: TakerOf | undefined, capacity: number) =>
+      Effect.acquireRelease(
+        Effect.sync(() => {
+          const listener: Listener = {
+            answer: Deferred.makeUnsafe<ReadonlyArray<Job> | undefined>(),
+            taker,
+            capacity,
+            state: "looking",
+            room: 0,
+            outstanding: 0,
+            delivered: []
+          }
+          const set = listeners.get(key) ?? new Set()
+          set.add(listener)
+          listeners.set(key, set)
+          return listener
+        }),
+        (listener) => Effect.sync(() => remove(key, listener))
+      ).pipe(Effect.map((listener): LongPollListener => ({
+        budget: {
+          handed: () => held(listener),
+          picking: () => {
+            if (listener.state === "looking") listener.room = held(listener)
+          },
+          holding: (jobs) => {
+            if (listener.state === "looking") listener.room = Math.max(held(listener), listener.capacity - jobs)
+          }
+        },
+        wait: (timeoutMillis) =>
+          Effect.suspend(() => {
+            if (listener.state === "looking") {
+              listener.state = "waiting"
+              listener.room = listener.capacity
+            }
+            return Deferred.await(listener.answer).pipe(
+              Effect.timeoutOption(timeoutMillis),
+              Effect.flatMap((answered) => {
+                if (answered._tag === "Some") return Effect.succeed(answered.value)
+                // Timed out: unless commits are handing it jobs right now, it stops waiting.
+                if (held(listener) === 0) {
+                  remove(key, listener)
+                  return Effect.succeed(undefined)
+                }
+                return Deferred.await(listener.answer)
+              })
+            )
+          }),
+        collect: Effect.suspend(() => {
+          listener.room = 0
+          if (listener.outstanding === 0) {
+            remove(key, listener)
+            return Effect.succeed(listener.delivered)
+          }
+          return Effect.map(Deferred.await(listener.answer), (jobs) => jobs ?? [])
+        })
+      }))),
+    /** A long poll with room reserved for a job being committed (its taker), or undefined. */
+    reserve: (key: string): JobTaker | undefined => {
+      const listener = takerFor(key)
+      if (listener === undefined || listener.taker === undefined) return undefined
+      listener.outstanding++
+      return {
+        worker: listener.taker.worker,
+        lockMillis: listener.taker.lockMillis,
+        audit: listener.taker.audit,
+        deliver: (job) => settle(key, listener, job),
+        release: () => settle(key, listener, undefined)
+      }
+    }
+  }
+}
+
+export type LongPolls = ReturnType<typeof makeLongPolls>
+
+/** For the scope of a long poll: a listener (JobAvailability.listen). */
+export type ListenLongPoll = (
+  tenantId: string,
+  jobType: string,
+  taker?: TakerOf,
+  capacity?: number
+) => Effect.Effect<LongPollListener, never, Scope.Scope>
