@@ -44,26 +44,25 @@ const behaviour = Effect.gen(function*() {
         : Effect.fail(conflict(`job ${jobId} is ${job.state.toLowerCase()}: ${doing}`)))
 
   /** A job waiting for its retry: activatable, with its backoff's end ahead. */
-  const pendingRetry = (tenantId: string) =>
-    Effect.gen(function*() {
-      const job = yield* row(tenantId)
-      if (job.state !== "ACTIVATABLE" && job.state !== "ACTIVATED" && job.state !== "FAILED") {
-        return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()}: it has no retries to manage`)
-      }
-      const deadline = isoOrNull(job.deadline)
-      if (job.state !== "ACTIVATABLE" || deadline === null || Date.parse(deadline) <= (yield* nowMillis)) {
-        return yield* conflict(`job ${jobId} has no pending retry`, [{
-          field: "id",
-          message: "no retry is waiting",
-          code: "NO_PENDING_RETRY"
-        }])
-      }
-      return job
-    })
+  const pendingRetry = Effect.fnUntraced(function*(tenantId: string) {
+    const job = yield* row(tenantId)
+    if (job.state !== "ACTIVATABLE" && job.state !== "ACTIVATED" && job.state !== "FAILED") {
+      return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()}: it has no retries to manage`)
+    }
+    const deadline = isoOrNull(job.deadline)
+    if (job.state !== "ACTIVATABLE" || deadline === null || Date.parse(deadline) <= (yield* nowMillis)) {
+      return yield* conflict(`job ${jobId} has no pending retry`, [{
+        field: "id",
+        message: "no retry is waiting",
+        code: "NO_PENDING_RETRY"
+      }])
+    }
+    return job
+  })
 
   const reread = (tenantId: string) => Effect.map(row(tenantId), toJob)
 
-  const fail = (
+  const fail = Effect.fnUntraced(function*(
     principal: Principal,
     job: JobRow,
     failure: {
@@ -72,30 +71,29 @@ const behaviour = Effect.gen(function*() {
       readonly retryBackOff?: number | undefined
       readonly variables?: Readonly<Record<string, unknown>> | undefined
     }
-  ) =>
-    Effect.gen(function*() {
-      // Without an explicit count, one retry is used up (Camunda 7's habit; Zeebe workers send the count).
-      const retries = Math.max(0, failure.retries ?? Number(job.retries) - 1)
-      const now = yield* nowMillis
-      // Without a backoff from the worker, the job's retry policy decides (attempt = failures so far + 1).
-      const policy = job.retry_policy === null || job.retry_policy === undefined
-        ? null
-        : fromJson<RetryPolicy>(job.retry_policy)
-      const failures = policy === null || failure.retryBackOff !== undefined ? 0 : countOf(
-        yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM job_failures WHERE job_id = ${jobId}`.pipe(
-          Effect.orDie
-        )
+  ) {
+    // Without an explicit count, one retry is used up (Camunda 7's habit; Zeebe workers send the count).
+    const retries = Math.max(0, failure.retries ?? Number(job.retries) - 1)
+    const now = yield* nowMillis
+    // Without a backoff from the worker, the job's retry policy decides (attempt = failures so far + 1).
+    const policy = job.retry_policy === null || job.retry_policy === undefined
+      ? null
+      : fromJson<RetryPolicy>(job.retry_policy)
+    const failures = policy === null || failure.retryBackOff !== undefined ? 0 : countOf(
+      yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM job_failures WHERE job_id = ${jobId}`.pipe(
+        Effect.orDie
       )
-      const backOff = failure.retryBackOff ?? (policy === null ? 0 : backoffFor(policy, failures + 1))
-      yield* instances.apply(principal, job.instance_id, {
-        type: "FailJob",
-        jobId,
-        retries,
-        errorMessage: failure.errorMessage ?? "",
-        retryAt: backOff > 0 && retries > 0 ? new Date(now + backOff).toISOString() : null,
-        ...(failure.variables === undefined ? {} : { variables: failure.variables })
-      }, yield* newId)
-    })
+    )
+    const backOff = failure.retryBackOff ?? (policy === null ? 0 : backoffFor(policy, failures + 1))
+    yield* instances.apply(principal, job.instance_id, {
+      type: "FailJob",
+      jobId,
+      retries,
+      errorMessage: failure.errorMessage ?? "",
+      retryAt: backOff > 0 && retries > 0 ? new Date(now + backOff).toISOString() : null,
+      ...(failure.variables === undefined ? {} : { variables: failure.variables })
+    }, yield* newId)
+  })
 
   const updateRetries = (principal: Principal, job: JobRow, retries: number) =>
     job.state !== "ACTIVATABLE" && job.state !== "ACTIVATED" && job.state !== "FAILED"
@@ -111,7 +109,7 @@ const behaviour = Effect.gen(function*() {
    * at JOB_TIMEOUT_LIMIT the job is not handed out again but fails into a JOB_TIMEOUTS_EXCEEDED incident naming the
    * count and the workers. Answers whether the job was dead-lettered.
    */
-  const recordExpiry = (
+  const recordExpiry = Effect.fnUntraced(function*(
     tenantId: string,
     leased: {
       readonly instanceId: ProcessInstanceId
@@ -120,36 +118,35 @@ const behaviour = Effect.gen(function*() {
       readonly lockExpiries: number
     },
     now: string
-  ) =>
-    Effect.gen(function*() {
-      yield* sql`INSERT INTO job_failures (tenant_id, job_id, attempt, worker, error_message, retries_left, retry_at, failed_at, kind)
+  ) {
+    yield* sql`INSERT INTO job_failures (tenant_id, job_id, attempt, worker, error_message, retries_left, retry_at, failed_at, kind)
         SELECT ${tenantId}, ${jobId}, (SELECT count(*) + 1 FROM job_failures WHERE job_id = ${jobId}), ${leased.previousWorker},
           ${`the lock of worker ${
-        leased.previousWorker ?? "?"
-      } ran out before it completed, failed or extended the job`},
+      leased.previousWorker ?? "?"
+    } ran out before it completed, failed or extended the job`},
           ${leased.retries}, NULL, ${now}, 'LOCK_EXPIRED'`.pipe(Effect.orDie)
-      if (leased.lockExpiries < config.jobTimeoutLimit) return false
-      const workers = yield* sql<{ worker: string | null }>`SELECT DISTINCT worker FROM job_failures
+    if (leased.lockExpiries < config.jobTimeoutLimit) return false
+    const workers = yield* sql<{ worker: string | null }>`SELECT DISTINCT worker FROM job_failures
         WHERE job_id = ${jobId} AND kind = 'LOCK_EXPIRED' ORDER BY worker`.pipe(Effect.orDie)
-      const names = workers.map((w) => w.worker ?? "?").join(", ")
-      // Not handed to the worker asking now: the failure is the system's.
-      yield* sql`UPDATE jobs SET worker = NULL WHERE id = ${jobId}`.pipe(Effect.orDie)
-      const system: Principal = { sub: "system:job-timeouts", tenantId, roles: [], source: "local" }
-      yield* instances.apply(system, leased.instanceId, {
-        type: "FailJob",
-        jobId,
-        retries: 0,
-        errorMessage:
-          `job ${jobId} timed out ${leased.lockExpiries} times (workers: ${names}); its lock ran out each time`,
-        retryAt: null,
-        incidentType: "JOB_TIMEOUTS_EXCEEDED"
-      }, `job-timeouts:${jobId}:${leased.lockExpiries}`).pipe(
-        Effect.catchCause((cause) =>
-          Effect.logWarning(`job ${jobId} could not be dead-lettered after its timeouts`, cause)
-        )
+    const names = workers.map((w) => w.worker ?? "?").join(", ")
+    // Not handed to the worker asking now: the failure is the system's.
+    yield* sql`UPDATE jobs SET worker = NULL WHERE id = ${jobId}`.pipe(Effect.orDie)
+    const system: Principal = { sub: "system:job-timeouts", tenantId, roles: [], source: "local" }
+    yield* instances.apply(system, leased.instanceId, {
+      type: "FailJob",
+      jobId,
+      retries: 0,
+      errorMessage:
+        `job ${jobId} timed out ${leased.lockExpiries} times (workers: ${names}); its lock ran out each time`,
+      retryAt: null,
+      incidentType: "JOB_TIMEOUTS_EXCEEDED"
+    }, `job-timeouts:${jobId}:${leased.lockExpiries}`).pipe(
+      Effect.catchCause((cause) =>
+        Effect.logWarning(`job ${jobId} could not be dead-lettered after its timeouts`, cause)
       )
-      return true
-    })
+    )
+    return true
+  })
 
   return JobEntity.of({
     LeaseExpired: ({ payload }) =>
@@ -159,82 +156,75 @@ const behaviour = Effect.gen(function*() {
         retries: payload.retries,
         lockExpiries: payload.lockExpiries
       }, payload.now),
-    ThrowError: ({ payload }) =>
-      Effect.gen(function*() {
-        const job = yield* open(payload.tenantId, "no error can be thrown for it")
-        yield* instances.apply(asPrincipal(payload), job.instance_id, {
-          type: "ThrowError",
-          jobId,
-          errorCode: payload.errorCode,
-          errorMessage: payload.errorMessage ?? "",
-          variables: payload.variables ?? {}
-        }, `job-error:${jobId}`)
-        return yield* reread(payload.tenantId)
-      }),
-    Fail: ({ payload }) =>
-      Effect.gen(function*() {
-        const job = yield* open(payload.tenantId, "only an open job can fail")
-        yield* fail(asPrincipal(payload), job, payload)
-        return yield* reread(payload.tenantId)
-      }),
-    UpdateRetries: ({ payload }) =>
-      Effect.gen(function*() {
-        yield* updateRetries(asPrincipal(payload), yield* row(payload.tenantId), payload.retries)
-        return yield* reread(payload.tenantId)
-      }),
-    Heartbeat: ({ payload }) =>
-      Effect.gen(function*() {
-        const job = yield* row(payload.tenantId)
-        if (job.state !== "ACTIVATED") {
-          return yield* conflict(
-            `job ${jobId} is ${job.state.toLowerCase()}: only an activated job has a lock to extend`
-          )
-        }
-        if (payload.worker !== undefined && payload.worker !== job.worker) {
-          return yield* conflict(`job ${jobId} is locked by ${job.worker}, not ${payload.worker}`, [{
-            field: "worker",
-            message: `locked by ${job.worker}`,
-            code: "NOT_LOCK_HOLDER"
-          }])
-        }
-        const now = yield* nowMillis
-        const [extended] = yield* sql<JobRow>`UPDATE jobs
+    ThrowError: Effect.fnUntraced(function*({ payload }) {
+      const job = yield* open(payload.tenantId, "no error can be thrown for it")
+      yield* instances.apply(asPrincipal(payload), job.instance_id, {
+        type: "ThrowError",
+        jobId,
+        errorCode: payload.errorCode,
+        errorMessage: payload.errorMessage ?? "",
+        variables: payload.variables ?? {}
+      }, `job-error:${jobId}`)
+      return yield* reread(payload.tenantId)
+    }),
+    Fail: Effect.fnUntraced(function*({ payload }) {
+      const job = yield* open(payload.tenantId, "only an open job can fail")
+      yield* fail(asPrincipal(payload), job, payload)
+      return yield* reread(payload.tenantId)
+    }),
+    UpdateRetries: Effect.fnUntraced(function*({ payload }) {
+      yield* updateRetries(asPrincipal(payload), yield* row(payload.tenantId), payload.retries)
+      return yield* reread(payload.tenantId)
+    }),
+    Heartbeat: Effect.fnUntraced(function*({ payload }) {
+      const job = yield* row(payload.tenantId)
+      if (job.state !== "ACTIVATED") {
+        return yield* conflict(
+          `job ${jobId} is ${job.state.toLowerCase()}: only an activated job has a lock to extend`
+        )
+      }
+      if (payload.worker !== undefined && payload.worker !== job.worker) {
+        return yield* conflict(`job ${jobId} is locked by ${job.worker}, not ${payload.worker}`, [{
+          field: "worker",
+          message: `locked by ${job.worker}`,
+          code: "NOT_LOCK_HOLDER"
+        }])
+      }
+      const now = yield* nowMillis
+      const [extended] = yield* sql<JobRow>`UPDATE jobs
             SET deadline = ${new Date(now + (payload.timeout ?? DEFAULT_LOCK_MS)).toISOString()},
               updated_at = ${new Date(now).toISOString()}
             WHERE tenant_id = ${payload.tenantId} AND id = ${jobId} AND state = 'ACTIVATED'
               AND worker IS NOT DISTINCT FROM ${job.worker}
             RETURNING *`.pipe(Effect.orDie)
-        // The instance closed the job meanwhile (canceled, say).
-        if (extended === undefined) return yield* conflict(`job ${jobId} changed meanwhile; activate it again`)
-        return toJob(extended)
-      }),
-    SetRetryPolicy: ({ payload }) =>
-      Effect.gen(function*() {
-        const job = yield* row(payload.tenantId)
-        if (job.state !== "ACTIVATABLE" && job.state !== "ACTIVATED" && job.state !== "FAILED") {
-          return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()}: it has no retries to manage`)
-        }
-        yield* sql`UPDATE jobs SET retry_policy = ${toJson(payload.policy)}::jsonb
+      // The instance closed the job meanwhile (canceled, say).
+      if (extended === undefined) return yield* conflict(`job ${jobId} changed meanwhile; activate it again`)
+      return toJob(extended)
+    }),
+    SetRetryPolicy: Effect.fnUntraced(function*({ payload }) {
+      const job = yield* row(payload.tenantId)
+      if (job.state !== "ACTIVATABLE" && job.state !== "ACTIVATED" && job.state !== "FAILED") {
+        return yield* conflict(`job ${jobId} is ${job.state.toLowerCase()}: it has no retries to manage`)
+      }
+      yield* sql`UPDATE jobs SET retry_policy = ${toJson(payload.policy)}::jsonb
           WHERE tenant_id = ${payload.tenantId} AND id = ${jobId}`.pipe(Effect.orDie)
-        if (payload.retries !== undefined) yield* updateRetries(asPrincipal(payload), job, payload.retries)
-      }),
-    RetryNow: ({ payload }) =>
-      Effect.gen(function*() {
-        const job = yield* pendingRetry(payload.tenantId)
-        yield* sql`UPDATE jobs SET deadline = NULL
+      if (payload.retries !== undefined) yield* updateRetries(asPrincipal(payload), job, payload.retries)
+    }),
+    RetryNow: Effect.fnUntraced(function*({ payload }) {
+      const job = yield* pendingRetry(payload.tenantId)
+      yield* sql`UPDATE jobs SET deadline = NULL
           WHERE tenant_id = ${payload.tenantId} AND id = ${jobId} AND state = 'ACTIVATABLE'`.pipe(Effect.orDie)
-        // Workers long-polling or streaming the type take it now, not at their next look.
-        yield* availability.announce(payload.tenantId, [job.type])
-      }),
-    CancelRetry: ({ payload }) =>
-      Effect.gen(function*() {
-        const job = yield* pendingRetry(payload.tenantId)
-        // No more attempts: the job is dead-lettered into an incident, as when its retries run out.
-        yield* fail(asPrincipal(payload), job, {
-          retries: 0,
-          errorMessage: `pending retry canceled by ${payload.actor}`
-        })
+      // Workers long-polling or streaming the type take it now, not at their next look.
+      yield* availability.announce(payload.tenantId, [job.type])
+    }),
+    CancelRetry: Effect.fnUntraced(function*({ payload }) {
+      const job = yield* pendingRetry(payload.tenantId)
+      // No more attempts: the job is dead-lettered into an incident, as when its retries run out.
+      yield* fail(asPrincipal(payload), job, {
+        retries: 0,
+        errorMessage: `pending retry canceled by ${payload.actor}`
       })
+    })
   })
 })
 

@@ -45,8 +45,8 @@ export class OutboxRelay extends Context.Service<OutboxRelay, PendingWork>()("fl
           ...extra
         })
 
-      const deliver = (row: OutboxRow) =>
-        Effect.gen(function*() {
+      const deliver = Effect.fnUntraced(
+        function*(row: OutboxRow) {
           const decoded = decodeOutboxMessage({ ...fromJson<Record<string, unknown>>(row.payload), _tag: row.kind })
           if (Result.isFailure(decoded)) {
             // Not a message this version knows how to deliver: kept and reported, never guessed at.
@@ -102,10 +102,13 @@ export class OutboxRelay extends Context.Service<OutboxRelay, PendingWork>()("fl
                   rootInstanceId: parent?.root_instance_id ?? row.source_instance_id
                 }
               }).pipe(
-                Effect.catchTag("InstanceRejected", (rejected) =>
-                  rejected.reason === "INVALID_STATE" && /already exists/.test(rejected.message)
-                    ? Effect.void
-                    : failed(`called process ${processKey} could not start: ${rejected.message}`))
+                Effect.catchTag(
+                  "InstanceRejected",
+                  (rejected) =>
+                    rejected.reason === "INVALID_STATE" && /already exists/.test(rejected.message)
+                      ? Effect.void
+                      : failed(`called process ${processKey} could not start: ${rejected.message}`)
+                )
               )
             }
             case "CANCEL_CHILD":
@@ -165,13 +168,15 @@ export class OutboxRelay extends Context.Service<OutboxRelay, PendingWork>()("fl
                 variables: message.variables
               })
           }
-        }).pipe(
-          // The target no longer takes it (finished, canceled meanwhile): nothing left to deliver. A defect in the
-          // target (INTERNAL) is not the message's fault: it stays, and is tried again on a later round.
-          Effect.catchTag("InstanceRejected", (rejected) =>
-            rejected.reason === "INTERNAL" ? Effect.fail(rejected) : Effect.void),
-          Effect.andThen(sql`DELETE FROM instance_outbox WHERE id = ${row.id}`)
-        )
+        },
+        // The target no longer takes it (finished, canceled meanwhile): nothing left to deliver. A defect in the
+        // target (INTERNAL) is not the message's fault: it stays, and is tried again on a later round.
+        Effect.catchTag(
+          "InstanceRejected",
+          (rejected) => rejected.reason === "INTERNAL" ? Effect.fail(rejected) : Effect.void
+        ),
+        (effect, row) => Effect.andThen(effect, sql`DELETE FROM instance_outbox WHERE id = ${row.id}`)
+      )
 
       // One round walks the outbox once, in id order: a row that could not be delivered stays for a later round
       // instead of being picked again at once (which would spin on it).

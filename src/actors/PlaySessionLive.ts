@@ -67,42 +67,40 @@ export const PlaySessionLive = PlaySession.toLayer(
         : Effect.fail(new PlayRejected({ reason: "NOT_FOUND", message: `play session ${id} not found` }))
 
     return PlaySession.of({
-      Start: ({ payload }) =>
-        Effect.gen(function*() {
-          if (session !== undefined) {
-            return yield* new PlayRejected({ reason: "CONFLICT", message: `play session ${id} already exists` })
-          }
-          const graph = payload.graph as ProcessGraph
-          const outcome = playStart(graph, id, payload.variables, payload.chooseFlows)
-          if (!outcome.ok) {
-            return yield* rejectedBy(outcome)
-          }
-          session = {
-            tenantId: payload.tenantId,
-            processKey: payload.processKey,
-            graph,
-            mocks: payload.mocks,
-            state: outcome.state,
-            steps: 0,
-            path: [{ step: 0, answered: outcome.answered, passed: outcome.passed }],
-            createdAt: new Date(yield* Clock.currentTimeMillis).toISOString()
-          }
-          return viewOf(id, session)
-        }),
-      Step: ({ payload }) =>
-        Effect.gen(function*() {
-          const played = yield* current(payload.tenantId)
-          const outcome = playStep(played.graph, id, played.state, payload.step, played.mocks, 0)
-          if (!outcome.ok) return yield* rejectedBy(outcome)
-          const taken = { step: played.steps + 1, answered: outcome.answered, passed: outcome.passed }
-          session = {
-            ...played,
-            state: outcome.state,
-            steps: played.steps + 1,
-            path: [...played.path, taken].slice(-MAX_PATH)
-          }
-          return viewOf(id, session)
-        }),
+      Start: Effect.fnUntraced(function*({ payload }) {
+        if (session !== undefined) {
+          return yield* new PlayRejected({ reason: "CONFLICT", message: `play session ${id} already exists` })
+        }
+        const graph = payload.graph as ProcessGraph
+        const outcome = playStart(graph, id, payload.variables, payload.chooseFlows)
+        if (!outcome.ok) {
+          return yield* rejectedBy(outcome)
+        }
+        session = {
+          tenantId: payload.tenantId,
+          processKey: payload.processKey,
+          graph,
+          mocks: payload.mocks,
+          state: outcome.state,
+          steps: 0,
+          path: [{ step: 0, answered: outcome.answered, passed: outcome.passed }],
+          createdAt: new Date(yield* Clock.currentTimeMillis).toISOString()
+        }
+        return viewOf(id, session)
+      }),
+      Step: Effect.fnUntraced(function*({ payload }) {
+        const played = yield* current(payload.tenantId)
+        const outcome = playStep(played.graph, id, played.state, payload.step, played.mocks, 0)
+        if (!outcome.ok) return yield* rejectedBy(outcome)
+        const taken = { step: played.steps + 1, answered: outcome.answered, passed: outcome.passed }
+        session = {
+          ...played,
+          state: outcome.state,
+          steps: played.steps + 1,
+          path: [...played.path, taken].slice(-MAX_PATH)
+        }
+        return viewOf(id, session)
+      }),
       Get: ({ payload }) => Effect.map(current(payload.tenantId), (played) => viewOf(id, played))
     })
   }),

@@ -141,16 +141,15 @@ export class ResidentInstances
         isLocal: (instanceId) => make !== undefined && sharding.hasShardId(shardOf(instanceId)),
         execute,
         count: () => residents.size,
-        serve: (handlers) =>
-          Effect.gen(function*() {
-            make = handlers
-            yield* Effect.addFinalizer(() =>
-              Effect.sync(() => {
-                make = undefined
-              })
-            )
-            yield* Effect.forkScoped(Effect.repeat(sweep, Schedule.spaced(Duration.seconds(1))))
-          })
+        serve: Effect.fnUntraced(function*(handlers) {
+          make = handlers
+          yield* Effect.addFinalizer(() =>
+            Effect.sync(() => {
+              make = undefined
+            })
+          )
+          yield* Effect.forkScoped(Effect.repeat(sweep, Schedule.spaced(Duration.seconds(1))))
+        })
       })
     })
   )

@@ -99,21 +99,20 @@ export class TokenService extends Context.Service<TokenService, TokenServiceShap
         })
       })
 
-      const issue: TokenServiceShape["issue"] = ({ sub, tenantId, roles }) =>
-        Effect.gen(function*() {
-          const nowSeconds = Math.floor((yield* nowMillis) / 1000)
-          const exp = nowSeconds + config.tokenTtlSeconds
-          const token = yield* Effect.promise(() =>
-            new SignJWT({ tenantId, roles: [...roles] })
-              .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-              .setSubject(sub)
-              .setIssuer(config.jwtIssuer)
-              .setIssuedAt(nowSeconds)
-              .setExpirationTime(exp)
-              .sign(secret)
-          )
-          return { token, expiresAt: new Date(exp * 1000).toISOString(), expiresIn: config.tokenTtlSeconds }
-        })
+      const issue: TokenServiceShape["issue"] = Effect.fnUntraced(function*({ sub, tenantId, roles }) {
+        const nowSeconds = Math.floor((yield* nowMillis) / 1000)
+        const exp = nowSeconds + config.tokenTtlSeconds
+        const token = yield* Effect.promise(() =>
+          new SignJWT({ tenantId, roles: [...roles] })
+            .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+            .setSubject(sub)
+            .setIssuer(config.jwtIssuer)
+            .setIssuedAt(nowSeconds)
+            .setExpirationTime(exp)
+            .sign(secret)
+        )
+        return { token, expiresAt: new Date(exp * 1000).toISOString(), expiresIn: config.tokenTtlSeconds }
+      })
 
       return { issue, verify, oidcIssuer: config.oidc?.issuer }
     })

@@ -33,13 +33,12 @@ const encodeNotFound = Schema.encodeEffect(NotFoundHttp)
  * written here with that schema rather than declared again on this API-wide middleware (which would document a 404
  * for every operation).
  */
-const pathIdNotFound = (param: string, kind: string) =>
-  Effect.gen(function*() {
-    const route = yield* HttpRouter.RouteContext
-    const id = route.params[param] ?? ""
-    const body = yield* Effect.orDie(encodeNotFound(notFound(kind, id)))
-    return HttpServerResponse.jsonUnsafe(body, { status: 404 })
-  })
+const pathIdNotFound = Effect.fnUntraced(function*(param: string, kind: string) {
+  const route = yield* HttpRouter.RouteContext
+  const id = route.params[param] ?? ""
+  const body = yield* Effect.orDie(encodeNotFound(notFound(kind, id)))
+  return HttpServerResponse.jsonUnsafe(body, { status: 404 })
+})
 
 const SOURCE: Record<string, string> = { Payload: "body", Query: "query", Params: "path", Headers: "header" }
 

@@ -24,17 +24,16 @@ export class JobReads extends Context.Service<JobReads, JobReadsShape>()("flowco
       >({
         maxBatch: 500,
         maxInFlight: 4,
-        flush: (asked) =>
-          Effect.gen(function*() {
-            const rows = yield* sql<Record<string, unknown>>`SELECT * FROM jobs
+        flush: Effect.fnUntraced(function*(asked) {
+          const rows = yield* sql<Record<string, unknown>>`SELECT * FROM jobs
               WHERE id = ANY(${pgArray([...new Set(asked.map((a) => a.jobId))])}::uuid[])`.pipe(Effect.orDie)
-            const byId = new Map(rows.map((row) => [String(row["id"]).toLowerCase(), row]))
-            return asked.map(({ jobId, tenantId }) => {
-              const row = byId.get(jobId.toLowerCase())
-              const ofTenant = row !== undefined && String(row["tenant_id"]).toLowerCase() === tenantId.toLowerCase()
-              return Exit.succeed(ofTenant ? row : undefined)
-            })
+          const byId = new Map(rows.map((row) => [String(row["id"]).toLowerCase(), row]))
+          return asked.map(({ jobId, tenantId }) => {
+            const row = byId.get(jobId.toLowerCase())
+            const ofTenant = row !== undefined && String(row["tenant_id"]).toLowerCase() === tenantId.toLowerCase()
+            return Exit.succeed(ofTenant ? row : undefined)
           })
+        })
       })
       return { read: (tenantId, jobId) => reads.submit({ tenantId, jobId }) }
     })

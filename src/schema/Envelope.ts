@@ -78,19 +78,18 @@ export const asFailureEnvelope = <S extends Schema.Top & { readonly Type: ApiErr
       Schema.toType(errorClass),
       SchemaTransformation.transformEffect({
         decode: (wire: FailureEnvelope) => Effect.succeed(make({ message: wire.message, errors: wire.errors })),
-        encode: (error: ApiErrorShape) =>
-          Effect.gen(function*() {
-            const correlationId = (yield* RequestState)?.correlationId ?? ""
-            const timestamp = yield* nowIso
-            return {
-              success: false as const,
-              errorCode,
-              message: error.message,
-              timestamp,
-              errors: error.errors,
-              correlationId
-            }
-          })
+        encode: Effect.fnUntraced(function*(error: ApiErrorShape) {
+          const correlationId = (yield* RequestState)?.correlationId ?? ""
+          const timestamp = yield* nowIso
+          return {
+            success: false as const,
+            errorCode,
+            message: error.message,
+            timestamp,
+            errors: error.errors,
+            correlationId
+          }
+        })
       }) as unknown as SchemaTransformation.Transformation<S["Type"], FailureEnvelope>
     ),
     HttpApiSchema.status(status)

@@ -110,37 +110,35 @@ export class AuditLog extends Context.Service<AuditLog, AuditLogShape>()("flowco
           )
       })
       return {
-        record: (record) =>
-          Effect.gen(function*() {
-            yield* rows.submit(auditRow(record, yield* newId, yield* nowIso))
-          }),
+        record: Effect.fnUntraced(function*(record) {
+          yield* rows.submit(auditRow(record, yield* newId, yield* nowIso))
+        }),
         correct: (id, record) =>
           sql`UPDATE audit_events SET status = ${record.status}, resource_kind = ${record.resourceKind},
               resource_id = ${record.resourceId} WHERE tenant_id = ${record.tenantId} AND id = ${id}`.pipe(
             Effect.orDie,
             Effect.asVoid
           ),
-        list: (filter, page) =>
-          Effect.gen(function*() {
-            const from = yield* parseInstant("from", filter.from)
-            const to = yield* parseInstant("to", filter.to)
-            const where = yield* tenantWhere(sql, [
-              ...(filter.actor === undefined ? [] : [sql`actor = ${filter.actor}`]),
-              ...(filter.resourceKind === undefined ? [] : [sql`resource_kind = ${filter.resourceKind}`]),
-              ...(filter.resourceId === undefined ? [] : [sql`resource_id = ${filter.resourceId}`]),
-              ...(filter.method === undefined ? [] : [sql`method = ${filter.method}`]),
-              ...(from === undefined ? [] : [sql`occurred_at >= ${from}`]),
-              ...(to === undefined ? [] : [sql`occurred_at < ${to}`])
-            ])
-            return yield* pagedQuery(sql, {
-              select: sql`SELECT * FROM audit_events`,
-              countFrom: sql`audit_events`,
-              where,
-              orderBy: sql`occurred_at DESC, id DESC`,
-              page,
-              toItem: toEvent
-            }).pipe(Effect.orDie)
-          })
+        list: Effect.fnUntraced(function*(filter, page) {
+          const from = yield* parseInstant("from", filter.from)
+          const to = yield* parseInstant("to", filter.to)
+          const where = yield* tenantWhere(sql, [
+            ...(filter.actor === undefined ? [] : [sql`actor = ${filter.actor}`]),
+            ...(filter.resourceKind === undefined ? [] : [sql`resource_kind = ${filter.resourceKind}`]),
+            ...(filter.resourceId === undefined ? [] : [sql`resource_id = ${filter.resourceId}`]),
+            ...(filter.method === undefined ? [] : [sql`method = ${filter.method}`]),
+            ...(from === undefined ? [] : [sql`occurred_at >= ${from}`]),
+            ...(to === undefined ? [] : [sql`occurred_at < ${to}`])
+          ])
+          return yield* pagedQuery(sql, {
+            select: sql`SELECT * FROM audit_events`,
+            countFrom: sql`audit_events`,
+            where,
+            orderBy: sql`occurred_at DESC, id DESC`,
+            page,
+            toItem: toEvent
+          }).pipe(Effect.orDie)
+        })
       }
     })
   )

@@ -26,21 +26,19 @@ const compile = (draft: Draft) => {
 
 export const BpmnProcessModels = {
   layer: Layer.succeed(ProcessModels, {
-    fromXml: (xml) =>
-      Effect.gen(function*() {
-        const read = yield* Effect.promise(() => readBpmnXml(xml))
-        if (!read.ok) return yield* invalid(read.problems)
-        const graph = { ...yield* compile(read.draft), versionTag: read.versionTag }
-        return { key: graph.key, name: graph.name, graph, nodes: nodesOf(graph), bpmnXml: xml } satisfies CompiledModel
-      }),
-    fromJson: (json) =>
-      Effect.gen(function*() {
-        const read = readJsonGraph(json)
-        if (!read.ok) return yield* invalid(read.problems)
-        const graph = { ...yield* compile(read.draft), versionTag: read.versionTag }
-        const bpmnXml = yield* Effect.promise(() => writeBpmnXml(graph))
-        return { key: graph.key, name: graph.name, graph, nodes: nodesOf(graph), bpmnXml } satisfies CompiledModel
-      }),
+    fromXml: Effect.fnUntraced(function*(xml) {
+      const read = yield* Effect.promise(() => readBpmnXml(xml))
+      if (!read.ok) return yield* invalid(read.problems)
+      const graph = { ...yield* compile(read.draft), versionTag: read.versionTag }
+      return { key: graph.key, name: graph.name, graph, nodes: nodesOf(graph), bpmnXml: xml } satisfies CompiledModel
+    }),
+    fromJson: Effect.fnUntraced(function*(json) {
+      const read = readJsonGraph(json)
+      if (!read.ok) return yield* invalid(read.problems)
+      const graph = { ...yield* compile(read.draft), versionTag: read.versionTag }
+      const bpmnXml = yield* Effect.promise(() => writeBpmnXml(graph))
+      return { key: graph.key, name: graph.name, graph, nodes: nodesOf(graph), bpmnXml } satisfies CompiledModel
+    }),
     analyseVariables: (graph) => analyseVariables(graph as ProcessGraph)
   })
 }

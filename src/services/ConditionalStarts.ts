@@ -28,37 +28,38 @@ export class ConditionalStarts
       const sql = yield* SqlClient.SqlClient
       const instances = yield* ProcessInstances
       return {
-        evaluate: (principal, request) =>
-          Effect.gen(function*() {
-            const variables = request.variables ?? {}
-            const latest = yield* sql<{ id: string; state: string; starts: unknown }>`SELECT * FROM (
+        evaluate: Effect.fnUntraced(function*(principal, request) {
+          const variables = request.variables ?? {}
+          const latest = yield* sql<{ id: string; state: string; starts: unknown }>`SELECT * FROM (
                 SELECT DISTINCT ON (key) id, key, state, graph->'conditionalStarts' AS starts FROM deployments
                 WHERE tenant_id = ${principal.tenantId} ${
-              request.processKey === undefined ? sql`` : sql`AND key = ${request.processKey}`
-            }
+            request.processKey === undefined ? sql`` : sql`AND key = ${request.processKey}`
+          }
                 ORDER BY key, version DESC) latest
               WHERE state = 'ACTIVE' AND jsonb_array_length(coalesce(starts, '[]'::jsonb)) > 0`.pipe(Effect.orDie)
-            const holding = latest.flatMap((deployment) =>
-              fromJson<Array<{ nodeId: string; condition: string }>>(deployment.starts)
-                .filter((start) => {
-                  const outcome = evaluateFeel(
-                    start.condition.trimStart().startsWith("=") ? start.condition : `=${start.condition}`,
-                    variables
-                  )
-                  return outcome.ok && outcome.value === true
-                })
-                .map((start) => ({ deploymentId: deployment.id, nodeId: start.nodeId }))
-            )
-            const started = yield* Effect.forEach(holding, (start) =>
+          const holding = latest.flatMap((deployment) =>
+            fromJson<Array<{ nodeId: string; condition: string }>>(deployment.starts)
+              .filter((start) => {
+                const outcome = evaluateFeel(
+                  start.condition.trimStart().startsWith("=") ? start.condition : `=${start.condition}`,
+                  variables
+                )
+                return outcome.ok && outcome.value === true
+              })
+              .map((start) => ({ deploymentId: deployment.id, nodeId: start.nodeId }))
+          )
+          const started = yield* Effect.forEach(
+            holding,
+            (start) =>
               instances.start(principal, start.deploymentId, variables, start.nodeId).pipe(
                 Effect.map((instance) => [instance.id]),
-                Effect.catch(() =>
-                  Effect.succeed([] as Array<string>)
-                )
-              ), { concurrency: 16 })
-            const ids = started.flat()
-            return { correlatedCount: 0, startedCount: ids.length, instanceIds: ids }
-          })
+                Effect.catch(() => Effect.succeed([] as Array<string>))
+              ),
+            { concurrency: 16 }
+          )
+          const ids = started.flat()
+          return { correlatedCount: 0, startedCount: ids.length, instanceIds: ids }
+        })
       }
     })
   )

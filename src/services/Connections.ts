@@ -95,14 +95,13 @@ export class Connections extends Context.Service<Connections, ConnectionsShape>(
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
 
-      const row = (tenantId: string, id: ConnectionId) =>
-        Effect.gen(function*() {
-          const [found] = yield* sql<
-            ConnectionRow
-          >`SELECT * FROM connections WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
-          if (found === undefined) return yield* notFound("connection", id)
-          return found
-        })
+      const row = Effect.fnUntraced(function*(tenantId: string, id: ConnectionId) {
+        const [found] = yield* sql<
+          ConnectionRow
+        >`SELECT * FROM connections WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+        if (found === undefined) return yield* notFound("connection", id)
+        return found
+      })
 
       const nameTaken = (name: string) =>
         conflict(`a connection named ${name} already exists`, [{
@@ -112,80 +111,75 @@ export class Connections extends Context.Service<Connections, ConnectionsShape>(
         }])
 
       return {
-        list: (filter, page) =>
-          Effect.gen(function*() {
-            const where = yield* tenantWhere(sql, [
-              ...(filter.connectorType === undefined ? [] : [sql`connector_type = ${filter.connectorType}`]),
-              ...(filter.enabled === undefined ? [] : [sql`enabled = ${filter.enabled}`])
-            ])
-            return yield* pagedQuery(sql, {
-              select: sql`SELECT * FROM connections`,
-              countFrom: sql`connections`,
-              where,
-              orderBy: sql`lower(name), id`,
-              page,
-              toItem: toConnection
-            })
-          }).pipe(Effect.orDie),
-        create: (input) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const sub = (yield* CurrentPrincipal).sub
-            if (!CONNECTOR_TYPES.some((t) => t.type === input.connectorType)) {
-              return yield* validationError(
-                "connectorType",
-                `${input.connectorType} is not a connector type of this installation (GET /connectors)`
-              )
-            }
-            const id = ConnectionId.make(yield* newId)
-            const now = new Date(yield* nowMillis).toISOString()
-            yield* sql`INSERT INTO connections (tenant_id, id, name, connector_type, config, enabled, created_by, created_at, updated_at)
+        list: Effect.fnUntraced(function*(filter, page) {
+          const where = yield* tenantWhere(sql, [
+            ...(filter.connectorType === undefined ? [] : [sql`connector_type = ${filter.connectorType}`]),
+            ...(filter.enabled === undefined ? [] : [sql`enabled = ${filter.enabled}`])
+          ])
+          return yield* pagedQuery(sql, {
+            select: sql`SELECT * FROM connections`,
+            countFrom: sql`connections`,
+            where,
+            orderBy: sql`lower(name), id`,
+            page,
+            toItem: toConnection
+          })
+        }, Effect.orDie),
+        create: Effect.fnUntraced(function*(input) {
+          const tenantId = yield* CurrentTenant
+          const sub = (yield* CurrentPrincipal).sub
+          if (!CONNECTOR_TYPES.some((t) => t.type === input.connectorType)) {
+            return yield* validationError(
+              "connectorType",
+              `${input.connectorType} is not a connector type of this installation (GET /connectors)`
+            )
+          }
+          const id = ConnectionId.make(yield* newId)
+          const now = new Date(yield* nowMillis).toISOString()
+          yield* sql`INSERT INTO connections (tenant_id, id, name, connector_type, config, enabled, created_by, created_at, updated_at)
               VALUES (${tenantId}, ${id}, ${input.name}, ${input.connectorType}, ${toJson(input.config)}::jsonb, ${
-              input.enabled ?? true
-            }, ${sub}, ${now}, ${now})`.pipe(
-              Effect.catchIf(isUniqueViolation, () => Effect.fail(nameTaken(input.name))),
-              Effect.catchTag("SqlError", Effect.die)
-            )
-            return toConnection(yield* row(tenantId, id))
-          }),
+            input.enabled ?? true
+          }, ${sub}, ${now}, ${now})`.pipe(
+            Effect.catchIf(isUniqueViolation, () => Effect.fail(nameTaken(input.name))),
+            Effect.catchTag("SqlError", Effect.die)
+          )
+          return toConnection(yield* row(tenantId, id))
+        }),
         get: (id) => Effect.flatMap(CurrentTenant, (tenantId) => Effect.map(row(tenantId, id), toConnection)),
-        update: (id, input) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const current = yield* row(tenantId, id)
-            const saved = fromJson<Record<string, unknown>>(current.config)
-            // A masked secret sent back unchanged keeps the saved one.
-            const config = input.config === undefined
-              ? saved
-              : Object.fromEntries(
-                Object.entries(input.config).map(([key, value]) => [key, value === MASK ? saved[key] : value])
-              )
-            const now = new Date(yield* nowMillis).toISOString()
-            yield* sql`UPDATE connections SET name = ${input.name ?? current.name}, config = ${
-              toJson(config)
-            }::jsonb, updated_at = ${now}
-              WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
-              Effect.catchIf(isUniqueViolation, () => Effect.fail(nameTaken(input.name ?? current.name))),
-              Effect.catchTag("SqlError", Effect.die)
+        update: Effect.fnUntraced(function*(id, input) {
+          const tenantId = yield* CurrentTenant
+          const current = yield* row(tenantId, id)
+          const saved = fromJson<Record<string, unknown>>(current.config)
+          // A masked secret sent back unchanged keeps the saved one.
+          const config = input.config === undefined
+            ? saved
+            : Object.fromEntries(
+              Object.entries(input.config).map(([key, value]) => [key, value === MASK ? saved[key] : value])
             )
-            return toConnection(yield* row(tenantId, id))
-          }),
-        remove: (id) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const current = yield* row(tenantId, id)
-            yield* sql`DELETE FROM connections WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
-            return toConnection(current)
-          }),
-        setEnabled: (id, enabled) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            yield* row(tenantId, id)
-            const now = new Date(yield* nowMillis).toISOString()
-            yield* sql`UPDATE connections SET enabled = ${enabled}, updated_at = ${now} WHERE tenant_id = ${tenantId} AND id = ${id}`
-              .pipe(Effect.orDie)
-            return toConnection(yield* row(tenantId, id))
-          }),
+          const now = new Date(yield* nowMillis).toISOString()
+          yield* sql`UPDATE connections SET name = ${input.name ?? current.name}, config = ${
+            toJson(config)
+          }::jsonb, updated_at = ${now}
+              WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
+            Effect.catchIf(isUniqueViolation, () => Effect.fail(nameTaken(input.name ?? current.name))),
+            Effect.catchTag("SqlError", Effect.die)
+          )
+          return toConnection(yield* row(tenantId, id))
+        }),
+        remove: Effect.fnUntraced(function*(id) {
+          const tenantId = yield* CurrentTenant
+          const current = yield* row(tenantId, id)
+          yield* sql`DELETE FROM connections WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          return toConnection(current)
+        }),
+        setEnabled: Effect.fnUntraced(function*(id, enabled) {
+          const tenantId = yield* CurrentTenant
+          yield* row(tenantId, id)
+          const now = new Date(yield* nowMillis).toISOString()
+          yield* sql`UPDATE connections SET enabled = ${enabled}, updated_at = ${now} WHERE tenant_id = ${tenantId} AND id = ${id}`
+            .pipe(Effect.orDie)
+          return toConnection(yield* row(tenantId, id))
+        }),
         test: (id) =>
           Effect.flatMap(CurrentTenant, (tenantId) =>
             Effect.map(row(tenantId, id), (current) => {
@@ -195,23 +189,22 @@ export class Connections extends Context.Service<Connections, ConnectionsShape>(
               )
               return { connectionId: id, complete: problems.length === 0, problems }
             })),
-        resolve: (tenantId, nameOrId) =>
-          Effect.gen(function*() {
-            const rows = isUuid(nameOrId)
-              ? yield* sql<ConnectionRow>`SELECT * FROM connections WHERE tenant_id = ${tenantId} AND id = ${nameOrId}`
-              : yield* sql<
-                ConnectionRow
-              >`SELECT * FROM connections WHERE tenant_id = ${tenantId} AND lower(name) = lower(${nameOrId})`
-            const found = rows[0]
-            return found === undefined
-              ? undefined
-              : {
-                id: found.id,
-                connectorType: found.connector_type,
-                config: fromJson<Record<string, unknown>>(found.config),
-                enabled: found.enabled
-              }
-          }).pipe(Effect.orDie)
+        resolve: Effect.fnUntraced(function*(tenantId, nameOrId) {
+          const rows = isUuid(nameOrId)
+            ? yield* sql<ConnectionRow>`SELECT * FROM connections WHERE tenant_id = ${tenantId} AND id = ${nameOrId}`
+            : yield* sql<
+              ConnectionRow
+            >`SELECT * FROM connections WHERE tenant_id = ${tenantId} AND lower(name) = lower(${nameOrId})`
+          const found = rows[0]
+          return found === undefined
+            ? undefined
+            : {
+              id: found.id,
+              connectorType: found.connector_type,
+              config: fromJson<Record<string, unknown>>(found.config),
+              enabled: found.enabled
+            }
+        }, Effect.orDie)
       }
     })
   )

@@ -122,34 +122,35 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
       const engine = yield* DecisionEngine
       const cache = new Map<string, ParsedDecisionModel>()
 
-      const modelRow = (tenantId: string, id: DecisionModelId) =>
-        Effect.gen(function*() {
-          const rows = yield* sql<ModelRow>`SELECT * FROM decision_models WHERE tenant_id = ${tenantId} AND id = ${id}`
-            .pipe(Effect.orDie)
-          if (rows[0] === undefined) return yield* notFound("decision model", id)
-          return rows[0]
-        })
+      const modelRow = Effect.fnUntraced(function*(tenantId: string, id: DecisionModelId) {
+        const rows = yield* sql<ModelRow>`SELECT * FROM decision_models WHERE tenant_id = ${tenantId} AND id = ${id}`
+          .pipe(Effect.orDie)
+        if (rows[0] === undefined) return yield* notFound("decision model", id)
+        return rows[0]
+      })
 
       /** A stored model parses: it was validated when it was stored. */
-      const parsed = (row: ModelRow) =>
-        Effect.gen(function*() {
-          const hit = cache.get(row.id)
-          if (hit !== undefined) return hit
-          const model = yield* engine.parse(row.dmn_xml).pipe(Effect.orDie)
-          if (cache.size >= MODEL_CACHE_SIZE) cache.delete(cache.keys().next().value!)
-          cache.set(row.id, model)
-          return model
-        })
+      const parsed = Effect.fnUntraced(function*(row: ModelRow) {
+        const hit = cache.get(row.id)
+        if (hit !== undefined) return hit
+        const model = yield* engine.parse(row.dmn_xml).pipe(Effect.orDie)
+        if (cache.size >= MODEL_CACHE_SIZE) cache.delete(cache.keys().next().value!)
+        cache.set(row.id, model)
+        return model
+      })
 
       /** The model with its imports linked to the tenant's latest model of each imported namespace. */
       const linked = (tenantId: string, model: ParsedDecisionModel) =>
-        linkImports(engine, model, (namespace) =>
-          Effect.gen(function*() {
+        linkImports(
+          engine,
+          model,
+          Effect.fnUntraced(function*(namespace) {
             const rows = yield* sql<ModelRow>`SELECT * FROM decision_models
               WHERE tenant_id = ${tenantId} AND namespace = ${namespace}
               ORDER BY created_at DESC, id DESC LIMIT 1`.pipe(Effect.orDie)
             return rows[0] === undefined ? undefined : yield* parsed(rows[0])
-          }))
+          })
+        )
 
       const decisionRow = (tenantId: string, id: string) => findDecision(sql, tenantId, id)
 
@@ -210,181 +211,170 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
           Effect.orDie
         )
 
-      const evaluateRow = (
+      const evaluateRow = Effect.fnUntraced(function*(
         tenantId: string,
         row: DecisionRow,
         variables: Readonly<Record<string, unknown>>,
         options: EvaluationOptions
-      ) =>
-        Effect.gen(function*() {
-          const model = yield* linked(tenantId, yield* parsed(yield* modelRow(tenantId, row.decision_model_id)))
-          const evaluation = yield* engine.evaluate(model, row.key, variables, options)
-          const summary = model.decisions.find((d) => d.key === row.key)
-          return {
-            ...evaluation,
-            decisionId: row.id,
-            decisionKey: row.key,
-            version: Number(row.version),
-            outputName: summary?.outputNames.length === 1 ? summary.outputNames[0]! : null
-          }
-        })
+      ) {
+        const model = yield* linked(tenantId, yield* parsed(yield* modelRow(tenantId, row.decision_model_id)))
+        const evaluation = yield* engine.evaluate(model, row.key, variables, options)
+        const summary = model.decisions.find((d) => d.key === row.key)
+        return {
+          ...evaluation,
+          decisionId: row.id,
+          decisionKey: row.key,
+          version: Number(row.version),
+          outputName: summary?.outputNames.length === 1 ? summary.outputNames[0]! : null
+        }
+      })
 
       return {
-        deployTable: (table) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const actor = (yield* CurrentPrincipal).sub
-            const generated = yield* engine.fromTable(table)
-            const model = yield* engine.parse(generated.xml)
-            const stored = yield* store(tenantId, actor, generated.xml, model, "JSON_TABLE", table)
-            return stored.decisions.find((d) => d.key === generated.decisionId) ?? stored.decisions[0]!
-          }),
-        importXml: (xml, bundleId) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const actor = (yield* CurrentPrincipal).sub
-            const model = yield* engine.parse(xml)
-            const stored = yield* store(tenantId, actor, xml, model, "DMN_XML", undefined, bundleId ?? null)
-            return toModel(
-              {
-                id: stored.modelId,
-                name: model.name,
-                namespace: model.namespace,
-                format: "DMN_XML",
-                dmn_xml: xml,
-                created_by: actor,
-                created_at: stored.now
-              },
-              model,
-              stored.decisions
-            )
-          }),
-        list: (filter, page) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const where = sql.and([
-              sql`d.tenant_id = ${tenantId}`,
-              ...(filter.key === undefined ? [] : [sql`d.key = ${filter.key}`])
-            ])
-            const order = filter.key === undefined ? sql`d.created_at DESC, d.id DESC` : sql`d.version DESC`
-            return yield* pagedQuery(sql, {
-              select: sql`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id`,
-              countFrom: sql`decisions d`,
-              where,
-              orderBy: order,
-              page,
-              toItem: toDecision
-            })
-          }).pipe(Effect.orDie),
-        get: (id) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const row = yield* decisionRow(tenantId, id)
-            const model = yield* parsed(yield* modelRow(tenantId, row.decision_model_id))
-            const summary = model.decisions.find((d) => d.key === row.key)
-            return {
-              decision: toDecision(row),
-              requiredDecisions: summary?.requiredDecisions ?? [],
-              requiredInputs: summary?.requiredInputs ?? [],
-              table: row.source === null ? null : fromJson(row.source)
-            }
-          }),
-        xmlOf: (id) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const row = yield* decisionRow(tenantId, id)
-            return (yield* modelRow(tenantId, row.decision_model_id)).dmn_xml
-          }),
+        deployTable: Effect.fnUntraced(function*(table) {
+          const tenantId = yield* CurrentTenant
+          const actor = (yield* CurrentPrincipal).sub
+          const generated = yield* engine.fromTable(table)
+          const model = yield* engine.parse(generated.xml)
+          const stored = yield* store(tenantId, actor, generated.xml, model, "JSON_TABLE", table)
+          return stored.decisions.find((d) => d.key === generated.decisionId) ?? stored.decisions[0]!
+        }),
+        importXml: Effect.fnUntraced(function*(xml, bundleId) {
+          const tenantId = yield* CurrentTenant
+          const actor = (yield* CurrentPrincipal).sub
+          const model = yield* engine.parse(xml)
+          const stored = yield* store(tenantId, actor, xml, model, "DMN_XML", undefined, bundleId ?? null)
+          return toModel(
+            {
+              id: stored.modelId,
+              name: model.name,
+              namespace: model.namespace,
+              format: "DMN_XML",
+              dmn_xml: xml,
+              created_by: actor,
+              created_at: stored.now
+            },
+            model,
+            stored.decisions
+          )
+        }),
+        list: Effect.fnUntraced(function*(filter, page) {
+          const tenantId = yield* CurrentTenant
+          const where = sql.and([
+            sql`d.tenant_id = ${tenantId}`,
+            ...(filter.key === undefined ? [] : [sql`d.key = ${filter.key}`])
+          ])
+          const order = filter.key === undefined ? sql`d.created_at DESC, d.id DESC` : sql`d.version DESC`
+          return yield* pagedQuery(sql, {
+            select: sql`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id`,
+            countFrom: sql`decisions d`,
+            where,
+            orderBy: order,
+            page,
+            toItem: toDecision
+          })
+        }, Effect.orDie),
+        get: Effect.fnUntraced(function*(id) {
+          const tenantId = yield* CurrentTenant
+          const row = yield* decisionRow(tenantId, id)
+          const model = yield* parsed(yield* modelRow(tenantId, row.decision_model_id))
+          const summary = model.decisions.find((d) => d.key === row.key)
+          return {
+            decision: toDecision(row),
+            requiredDecisions: summary?.requiredDecisions ?? [],
+            requiredInputs: summary?.requiredInputs ?? [],
+            table: row.source === null ? null : fromJson(row.source)
+          }
+        }),
+        xmlOf: Effect.fnUntraced(function*(id) {
+          const tenantId = yield* CurrentTenant
+          const row = yield* decisionRow(tenantId, id)
+          return (yield* modelRow(tenantId, row.decision_model_id)).dmn_xml
+        }),
         evaluate: (id, variables, options) =>
           Effect.flatMap(
             CurrentTenant,
             (tenantId) =>
               Effect.flatMap(decisionRow(tenantId, id), (row) => evaluateRow(tenantId, row, variables, options))
           ),
-        evaluateLatest: (key, variables, binding = {}) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const { versionTag, deploymentOfInstance } = binding
-            const tagged = versionTag == null ? sql`true` : sql`d.version_tag = ${versionTag}`
-            const together = deploymentOfInstance === undefined ? sql`true` : sql`m.bundle_id = (
+        evaluateLatest: Effect.fnUntraced(function*(key, variables, binding = {}) {
+          const tenantId = yield* CurrentTenant
+          const { versionTag, deploymentOfInstance } = binding
+          const tagged = versionTag == null ? sql`true` : sql`d.version_tag = ${versionTag}`
+          const together = deploymentOfInstance === undefined ? sql`true` : sql`m.bundle_id = (
               SELECT coalesce(p.bundle_id, p.id) FROM process_instances i JOIN deployments p ON p.id = i.deployment_id
               WHERE i.tenant_id = ${tenantId} AND i.id = ${deploymentOfInstance})`
-            const rows = yield* sql<
-              DecisionRow
-            >`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id
+          const rows = yield* sql<
+            DecisionRow
+          >`SELECT d.*, m.format FROM decisions d JOIN decision_models m ON m.id = d.decision_model_id
               WHERE d.tenant_id = ${tenantId} AND d.key = ${key} AND ${tagged} AND ${together}
               ORDER BY d.version DESC LIMIT 1`.pipe(Effect.orDie)
-            if (rows[0] === undefined) {
-              return yield* notFound(
-                "decision",
-                deploymentOfInstance !== undefined
-                  ? `${key} in the deployment of the process version (bindingType deployment)`
-                  : versionTag == null
-                  ? key
-                  : `${key} with version tag ${versionTag}`
-              )
-            }
-            return yield* evaluateRow(tenantId, rows[0], variables, { trace: false })
-          }),
-        listModels: (page) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            return yield* pagedQuery(sql, {
-              select: sql`SELECT m.id, m.name, m.namespace, m.format, m.created_by, m.created_at,
+          if (rows[0] === undefined) {
+            return yield* notFound(
+              "decision",
+              deploymentOfInstance !== undefined
+                ? `${key} in the deployment of the process version (bindingType deployment)`
+                : versionTag == null
+                ? key
+                : `${key} with version tag ${versionTag}`
+            )
+          }
+          return yield* evaluateRow(tenantId, rows[0], variables, { trace: false })
+        }),
+        listModels: Effect.fnUntraced(function*(page) {
+          const tenantId = yield* CurrentTenant
+          return yield* pagedQuery(sql, {
+            select: sql`SELECT m.id, m.name, m.namespace, m.format, m.created_by, m.created_at,
                   (SELECT count(*) FROM decisions d WHERE d.decision_model_id = m.id) AS decision_count
                 FROM decision_models m`,
-              countFrom: sql`decision_models m`,
-              where: sql`m.tenant_id = ${tenantId}`,
-              orderBy: sql`m.created_at DESC, m.id DESC`,
-              page,
-              toItem: (row: ModelRow) => ({
-                id: row.id,
-                name: row.name,
-                namespace: row.namespace,
-                format: row.format,
-                decisionCount: Number(row.decision_count ?? 0),
-                createdBy: row.created_by,
-                createdAt: isoFromDb(row.created_at)
-              })
+            countFrom: sql`decision_models m`,
+            where: sql`m.tenant_id = ${tenantId}`,
+            orderBy: sql`m.created_at DESC, m.id DESC`,
+            page,
+            toItem: (row: ModelRow) => ({
+              id: row.id,
+              name: row.name,
+              namespace: row.namespace,
+              format: row.format,
+              decisionCount: Number(row.decision_count ?? 0),
+              createdBy: row.created_by,
+              createdAt: isoFromDb(row.created_at)
             })
-          }).pipe(Effect.orDie),
-        getModel: (id) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const row = yield* modelRow(tenantId, id)
-            return toModel(row, yield* parsed(row), yield* decisionsOfModel(tenantId, id))
-          }),
+          })
+        }, Effect.orDie),
+        getModel: Effect.fnUntraced(function*(id) {
+          const tenantId = yield* CurrentTenant
+          const row = yield* modelRow(tenantId, id)
+          return toModel(row, yield* parsed(row), yield* decisionsOfModel(tenantId, id))
+        }),
         modelXml: (id) =>
           Effect.flatMap(CurrentTenant, (tenantId) => Effect.map(modelRow(tenantId, id), (row) => row.dmn_xml)),
-        evaluateInModel: (modelId, decisionRef, variables, options) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const row = yield* modelRow(tenantId, modelId)
-            const model = yield* linked(tenantId, yield* parsed(row))
-            const summary = decisionByRef(model, decisionRef)
-            if (summary === undefined) return yield* notFound("decision", decisionRef)
-            const evaluation = yield* engine.evaluate(model, summary.key, variables, {
-              trace: false,
-              typed: options?.typed
-            })
-            const stored = (yield* decisionsOfModel(tenantId, modelId)).find((d) => d.key === summary.key)
-            return {
-              ...evaluation,
-              decisionId: stored?.id ?? summary.key,
-              decisionKey: summary.key,
-              version: stored?.version ?? null,
-              outputName: null
-            }
-          }),
-        evaluateService: (modelId, serviceRef, variables, options) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const model = yield* linked(tenantId, yield* parsed(yield* modelRow(tenantId, modelId)))
-            const service = serviceByRef(model, serviceRef)
-            if (service === undefined) return yield* notFound("decision service", serviceRef)
-            const evaluation = yield* engine.evaluateService(model, service.key, variables, options)
-            return { ...evaluation, decisionId: service.key, decisionKey: service.key, version: null, outputName: null }
+        evaluateInModel: Effect.fnUntraced(function*(modelId, decisionRef, variables, options) {
+          const tenantId = yield* CurrentTenant
+          const row = yield* modelRow(tenantId, modelId)
+          const model = yield* linked(tenantId, yield* parsed(row))
+          const summary = decisionByRef(model, decisionRef)
+          if (summary === undefined) return yield* notFound("decision", decisionRef)
+          const evaluation = yield* engine.evaluate(model, summary.key, variables, {
+            trace: false,
+            typed: options?.typed
           })
+          const stored = (yield* decisionsOfModel(tenantId, modelId)).find((d) => d.key === summary.key)
+          return {
+            ...evaluation,
+            decisionId: stored?.id ?? summary.key,
+            decisionKey: summary.key,
+            version: stored?.version ?? null,
+            outputName: null
+          }
+        }),
+        evaluateService: Effect.fnUntraced(function*(modelId, serviceRef, variables, options) {
+          const tenantId = yield* CurrentTenant
+          const model = yield* linked(tenantId, yield* parsed(yield* modelRow(tenantId, modelId)))
+          const service = serviceByRef(model, serviceRef)
+          if (service === undefined) return yield* notFound("decision service", serviceRef)
+          const evaluation = yield* engine.evaluateService(model, service.key, variables, options)
+          return { ...evaluation, decisionId: service.key, decisionKey: service.key, version: null, outputName: null }
+        })
       }
     })
   )

@@ -116,68 +116,66 @@ export class DeploymentBundles
         )
       }
 
-      const store = (bundleId: string, r: Read) =>
-        Effect.gen(function*() {
-          if (r.kind === "PROCESS") {
-            const deployment = yield* deployments.deployInBundle(r.model, { format: "BPMN_XML", xml: r.xml }, bundleId)
-            const entry: DeployedResource = {
-              name: r.name,
-              kind: "PROCESS",
-              id: deployment.id,
-              key: deployment.key,
-              version: deployment.version
-            }
-            return { deployment, entries: [entry] }
-          }
-          if (r.kind === "DECISION") {
-            const model = yield* decisions.importXml(r.xml, bundleId)
-            const entries = model.decisions.map((d): DeployedResource => ({
-              name: r.name,
-              kind: "DECISION",
-              id: d.id,
-              key: d.key,
-              version: d.version
-            }))
-            return { deployment: undefined, entries }
-          }
-          const form = yield* forms.deployInBundle(r.key, r.form, bundleId)
+      const store = Effect.fnUntraced(function*(bundleId: string, r: Read) {
+        if (r.kind === "PROCESS") {
+          const deployment = yield* deployments.deployInBundle(r.model, { format: "BPMN_XML", xml: r.xml }, bundleId)
           const entry: DeployedResource = {
             name: r.name,
-            kind: "FORM",
-            id: form.id,
-            key: form.key,
-            version: form.version
+            kind: "PROCESS",
+            id: deployment.id,
+            key: deployment.key,
+            version: deployment.version
           }
-          return { deployment: undefined, entries: [entry] }
-        })
+          return { deployment, entries: [entry] }
+        }
+        if (r.kind === "DECISION") {
+          const model = yield* decisions.importXml(r.xml, bundleId)
+          const entries = model.decisions.map((d): DeployedResource => ({
+            name: r.name,
+            kind: "DECISION",
+            id: d.id,
+            key: d.key,
+            version: d.version
+          }))
+          return { deployment: undefined, entries }
+        }
+        const form = yield* forms.deployInBundle(r.key, r.form, bundleId)
+        const entry: DeployedResource = {
+          name: r.name,
+          kind: "FORM",
+          id: form.id,
+          key: form.key,
+          version: form.version
+        }
+        return { deployment: undefined, entries: [entry] }
+      })
 
       return {
-        deploy: (bundle) =>
-          Effect.gen(function*() {
-            const all = yield* Effect.forEach(bundle.resources, read)
-            const twice = duplicates(all)
-            if (twice.length > 0) {
-              return yield* refused("resources", `deployed twice in one deployment: ${twice.join(", ")}`, "DUPLICATE")
-            }
-            const processes = all.flatMap((r) => (r.kind === "PROCESS" ? [r.model] : []))
-            if (processes.length === 0) {
-              return yield* refused(
-                "resources",
-                "a deployment holds at least one process (.bpmn); deploy decisions alone with POST /decisions/import, forms with POST /forms"
-              )
-            }
-            yield* checkDeploymentBinding(processes.map((m) => m.graph as ProcessGraph), {
-              processes: new Set(processes.map((m) => m.key)),
-              decisions: new Set(all.flatMap((r) => (r.kind === "DECISION" ? r.keys : []))),
-              forms: new Set(all.flatMap((r) => (r.kind === "FORM" ? [r.key] : [])))
-            })
-            const bundleId = yield* newId
-            const stored = yield* sql.withTransaction(Effect.forEach(all, (r) => store(bundleId, r))).pipe(
-              Effect.catchTag("SqlError", Effect.die)
+        deploy: Effect.fnUntraced(function*(bundle) {
+          const all = yield* Effect.forEach(bundle.resources, read)
+          const twice = duplicates(all)
+          if (twice.length > 0) {
+            return yield* refused("resources", `deployed twice in one deployment: ${twice.join(", ")}`, "DUPLICATE")
+          }
+          const processes = all.flatMap((r) => (r.kind === "PROCESS" ? [r.model] : []))
+          if (processes.length === 0) {
+            return yield* refused(
+              "resources",
+              "a deployment holds at least one process (.bpmn); deploy decisions alone with POST /decisions/import, forms with POST /forms"
             )
-            const first = stored.find((s) => s.deployment !== undefined)!.deployment!
-            return { ...first, resources: stored.flatMap((s) => s.entries) }
+          }
+          yield* checkDeploymentBinding(processes.map((m) => m.graph as ProcessGraph), {
+            processes: new Set(processes.map((m) => m.key)),
+            decisions: new Set(all.flatMap((r) => (r.kind === "DECISION" ? r.keys : []))),
+            forms: new Set(all.flatMap((r) => (r.kind === "FORM" ? [r.key] : [])))
           })
+          const bundleId = yield* newId
+          const stored = yield* sql.withTransaction(Effect.forEach(all, (r) => store(bundleId, r))).pipe(
+            Effect.catchTag("SqlError", Effect.die)
+          )
+          const first = stored.find((s) => s.deployment !== undefined)!.deployment!
+          return { ...first, resources: stored.flatMap((s) => s.entries) }
+        })
       }
     })
   )

@@ -140,8 +140,8 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
         })).pipe(Effect.retry({ times: 5, while: isUniqueViolation }), Effect.orDie)
 
       // A new version replaces the pending timer starts of the older ones (as in Camunda 8).
-      const scheduleTimerStarts = (tenantId: string, deployment: Deployment, graph: ProcessGraph, deployedAt: number) =>
-        Effect.gen(function*() {
+      const scheduleTimerStarts = Effect.fnUntraced(
+        function*(tenantId: string, deployment: Deployment, graph: ProcessGraph, deployedAt: number) {
           yield* sql`DELETE FROM timer_start_events WHERE tenant_id = ${tenantId} AND process_key = ${deployment.key}`
           for (const start of graph.timerStarts ?? []) {
             const due = dueAt(start.timer, deployedAt, {})
@@ -151,122 +151,115 @@ export class Deployments extends Context.Service<Deployments, DeploymentsShape>(
               new Date(due.dueAt).toISOString()
             })`
           }
-        })
+        }
+      )
 
       // Only the latest version of a process listens to its message and signal start events (as in Camunda 8).
-      const activateEventStarts = (tenantId: string, key: string) =>
-        Effect.gen(function*() {
-          yield* sql`DELETE FROM signal_start_events WHERE tenant_id = ${tenantId} AND process_key = ${key}`
-          yield* sql`INSERT INTO signal_start_events (tenant_id, process_key, deployment_id, signal_name, node_id)
+      const activateEventStarts = Effect.fnUntraced(function*(tenantId: string, key: string) {
+        yield* sql`DELETE FROM signal_start_events WHERE tenant_id = ${tenantId} AND process_key = ${key}`
+        yield* sql`INSERT INTO signal_start_events (tenant_id, process_key, deployment_id, signal_name, node_id)
             SELECT d.tenant_id, d.key, d.id, m->>'signalName', m->>'nodeId'
             FROM (SELECT * FROM deployments WHERE tenant_id = ${tenantId} AND key = ${key} ORDER BY version DESC LIMIT 1) d,
               jsonb_array_elements(coalesce(d.graph->'signalStarts', '[]'::jsonb)) m`
-          yield* sql`DELETE FROM message_start_events WHERE tenant_id = ${tenantId} AND process_key = ${key}`
-          yield* sql`INSERT INTO message_start_events (tenant_id, process_key, deployment_id, message_name, node_id)
+        yield* sql`DELETE FROM message_start_events WHERE tenant_id = ${tenantId} AND process_key = ${key}`
+        yield* sql`INSERT INTO message_start_events (tenant_id, process_key, deployment_id, message_name, node_id)
             SELECT d.tenant_id, d.key, d.id, m->>'messageName', m->>'nodeId'
             FROM (SELECT * FROM deployments WHERE tenant_id = ${tenantId} AND key = ${key} ORDER BY version DESC LIMIT 1) d,
               jsonb_array_elements(coalesce(d.graph->'messageStarts', '[]'::jsonb)) m`
-        })
+      })
 
-      const getRow = (tenantId: string, id: DeploymentId, columns: string) =>
-        Effect.gen(function*() {
-          const rows = yield* sql<DeploymentRow>`SELECT ${sql.literal(columns)} FROM deployments
+      const getRow = Effect.fnUntraced(function*(tenantId: string, id: DeploymentId, columns: string) {
+        const rows = yield* sql<DeploymentRow>`SELECT ${sql.literal(columns)} FROM deployments
             WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
-          if (rows[0] === undefined) return yield* notFound("deployment", id)
-          return rows[0]
-        })
+        if (rows[0] === undefined) return yield* notFound("deployment", id)
+        return rows[0]
+      })
 
       return {
-        deploy: (source) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const actor = (yield* CurrentPrincipal).sub
-            const model = source.format === "BPMN_XML"
-              ? yield* models.fromXml(source.xml)
-              : yield* models.fromJson(source.graph)
-            // Deployed alone, a process holds nothing but itself: bindingType="deployment" can only call itself.
-            const alone = { processes: new Set([model.key]), decisions: new Set<string>(), forms: new Set<string>() }
-            yield* checkDeploymentBinding([model.graph as ProcessGraph], alone)
-            return yield* insertVersion(tenantId, actor, model, source, null)
-          }),
-        deployInBundle: (model, source, bundleId) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const actor = (yield* CurrentPrincipal).sub
-            return yield* insertVersion(tenantId, actor, model, source, bundleId)
-          }),
-        list: (filter, page) =>
-          Effect.gen(function*() {
-            const where = yield* tenantWhere(sql, [
-              ...(filter.key === undefined ? [] : [sql`key = ${filter.key}`])
-            ])
-            const order = filter.key === undefined ? sql`created_at DESC, id DESC` : sql`version DESC`
-            return yield* pagedQuery(sql, {
-              select: sql`SELECT ${summary} FROM deployments`,
-              countFrom: sql`deployments`,
-              where,
-              orderBy: order,
-              page,
-              toItem: toDeployment
-            })
-          }).pipe(Effect.orDie),
+        deploy: Effect.fnUntraced(function*(source) {
+          const tenantId = yield* CurrentTenant
+          const actor = (yield* CurrentPrincipal).sub
+          const model = source.format === "BPMN_XML"
+            ? yield* models.fromXml(source.xml)
+            : yield* models.fromJson(source.graph)
+          // Deployed alone, a process holds nothing but itself: bindingType="deployment" can only call itself.
+          const alone = { processes: new Set([model.key]), decisions: new Set<string>(), forms: new Set<string>() }
+          yield* checkDeploymentBinding([model.graph as ProcessGraph], alone)
+          return yield* insertVersion(tenantId, actor, model, source, null)
+        }),
+        deployInBundle: Effect.fnUntraced(function*(model, source, bundleId) {
+          const tenantId = yield* CurrentTenant
+          const actor = (yield* CurrentPrincipal).sub
+          return yield* insertVersion(tenantId, actor, model, source, bundleId)
+        }),
+        list: Effect.fnUntraced(function*(filter, page) {
+          const where = yield* tenantWhere(sql, [
+            ...(filter.key === undefined ? [] : [sql`key = ${filter.key}`])
+          ])
+          const order = filter.key === undefined ? sql`created_at DESC, id DESC` : sql`version DESC`
+          return yield* pagedQuery(sql, {
+            select: sql`SELECT ${summary} FROM deployments`,
+            countFrom: sql`deployments`,
+            where,
+            orderBy: order,
+            page,
+            toItem: toDeployment
+          })
+        }, Effect.orDie),
         get: (id) =>
           Effect.flatMap(
             CurrentTenant,
             (tenantId) => Effect.map(getRow(tenantId, id, `${SUMMARY_COLUMNS}, bpmn_xml, source`), toDetail)
           ),
-        nodes: (id) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const row = yield* getRow(tenantId, id, "id, bpmn_xml, source, format")
-            const model = row.format === "JSON_GRAPH"
-              ? yield* models.fromJson(fromJson(row.source))
-              : yield* models.fromXml(row.bpmn_xml ?? "")
-            return model.nodes
-          }).pipe(Effect.catchTag("ValidationError", Effect.die)),
-        setState: (id, state) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            yield* getRow(tenantId, id, "id")
-            const now = yield* nowIso
-            const rows = yield* sql<DeploymentRow>`UPDATE deployments SET state = ${state}, updated_at = ${now}
+        nodes: Effect.fnUntraced(function*(id) {
+          const tenantId = yield* CurrentTenant
+          const row = yield* getRow(tenantId, id, "id, bpmn_xml, source, format")
+          const model = row.format === "JSON_GRAPH"
+            ? yield* models.fromJson(fromJson(row.source))
+            : yield* models.fromXml(row.bpmn_xml ?? "")
+          return model.nodes
+        }, Effect.catchTag("ValidationError", Effect.die)),
+        setState: Effect.fnUntraced(function*(id, state) {
+          const tenantId = yield* CurrentTenant
+          yield* getRow(tenantId, id, "id")
+          const now = yield* nowIso
+          const rows = yield* sql<DeploymentRow>`UPDATE deployments SET state = ${state}, updated_at = ${now}
               WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING ${summary}`.pipe(Effect.orDie)
-            deploymentStates.forget(id)
-            return toDeployment(rows[0]!)
-          }),
-        remove: (id, includeFinishedInstances) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const row = yield* getRow(tenantId, id, SUMMARY_COLUMNS)
-            return yield* sql.withTransaction(Effect.gen(function*() {
-              const instances = yield* sql<{ running: unknown; finished: unknown }>`SELECT
+          deploymentStates.forget(id)
+          return toDeployment(rows[0]!)
+        }),
+        remove: Effect.fnUntraced(function*(id, includeFinishedInstances) {
+          const tenantId = yield* CurrentTenant
+          const row = yield* getRow(tenantId, id, SUMMARY_COLUMNS)
+          return yield* sql.withTransaction(Effect.gen(function*() {
+            const instances = yield* sql<{ running: unknown; finished: unknown }>`SELECT
                   count(*) FILTER (WHERE state IN ('ACTIVE', 'SUSPENDED')) AS running,
                   count(*) FILTER (WHERE state NOT IN ('ACTIVE', 'SUSPENDED')) AS finished
                 FROM process_instances WHERE tenant_id = ${tenantId} AND deployment_id = ${id}`
-              const running = Number(instances[0]?.running ?? 0)
-              const finished = Number(instances[0]?.finished ?? 0)
-              if (running > 0) {
-                return yield* businessError(`deployment ${id} has ${running} running instance(s); cancel them first`, [
-                  { field: "id", message: `${running} running instance(s)`, code: "HAS_RUNNING_INSTANCES" }
-                ])
-              }
-              if (finished > 0 && !includeFinishedInstances) {
-                return yield* businessError(
-                  `deployment ${id} has ${finished} finished instance(s); pass includeFinishedInstances=true to delete them too`,
-                  [{
-                    field: "includeFinishedInstances",
-                    message: `${finished} finished instance(s)`,
-                    code: "HAS_FINISHED_INSTANCES"
-                  }]
-                )
-              }
-              yield* deleteInstances(sql, sql`tenant_id = ${tenantId} AND deployment_id = ${id}`)
-              yield* sql`DELETE FROM deployments WHERE tenant_id = ${tenantId} AND id = ${id}`
-              deploymentStates.forget(id)
-              yield* activateEventStarts(tenantId, row.key)
-              return toDeployment(row)
-            })).pipe(Effect.catchTag("SqlError", Effect.die))
-          }),
+            const running = Number(instances[0]?.running ?? 0)
+            const finished = Number(instances[0]?.finished ?? 0)
+            if (running > 0) {
+              return yield* businessError(`deployment ${id} has ${running} running instance(s); cancel them first`, [
+                { field: "id", message: `${running} running instance(s)`, code: "HAS_RUNNING_INSTANCES" }
+              ])
+            }
+            if (finished > 0 && !includeFinishedInstances) {
+              return yield* businessError(
+                `deployment ${id} has ${finished} finished instance(s); pass includeFinishedInstances=true to delete them too`,
+                [{
+                  field: "includeFinishedInstances",
+                  message: `${finished} finished instance(s)`,
+                  code: "HAS_FINISHED_INSTANCES"
+                }]
+              )
+            }
+            yield* deleteInstances(sql, sql`tenant_id = ${tenantId} AND deployment_id = ${id}`)
+            yield* sql`DELETE FROM deployments WHERE tenant_id = ${tenantId} AND id = ${id}`
+            deploymentStates.forget(id)
+            yield* activateEventStarts(tenantId, row.key)
+            return toDeployment(row)
+          })).pipe(Effect.catchTag("SqlError", Effect.die))
+        }),
         graphOf: (id) =>
           Effect.flatMap(CurrentTenant, (tenantId) =>
             Effect.map(

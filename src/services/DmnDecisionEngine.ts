@@ -124,52 +124,50 @@ const settle = (
 
 export const DmnDecisionEngine = {
   layer: Layer.succeed(DecisionEngine, {
-    parse: (xml) =>
-      Effect.gen(function*() {
-        const precheck = precheckXml(xml)
-        if (precheck.length > 0) {
-          return yield* invalid(
-            `the DMN document is refused: ${precheck[0]!.message}`,
-            precheck.map((p) => ({ field: "dmn", message: p.message }))
-          )
-        }
-        const imported = yield* Effect.promise(() => importDmnXml(xml))
-        if (!imported.ok) {
-          return yield* invalid(
-            `the DMN document is invalid: ${imported.error.map((p) => `${p.path}: ${p.message}`).join("; ")}`,
-            imported.error.map((p) => ({ field: p.path || "dmn", message: p.message }))
-          )
-        }
-        // A library of business knowledge models or item definitions, for other models to import, has no decision.
-        const m = imported.value
-        if (
-          m.decisions.length + m.businessKnowledgeModels.length + m.decisionServices.length +
-              m.itemDefinitions.length ===
-            0
-        ) {
-          return yield* invalid("the DMN document has no decision, business knowledge model or item definition", [{
-            field: "dmn",
-            message: "no decision, business knowledge model or item definition"
-          }])
-        }
-        return summarise(imported.value)
-      }),
+    parse: Effect.fnUntraced(function*(xml) {
+      const precheck = precheckXml(xml)
+      if (precheck.length > 0) {
+        return yield* invalid(
+          `the DMN document is refused: ${precheck[0]!.message}`,
+          precheck.map((p) => ({ field: "dmn", message: p.message }))
+        )
+      }
+      const imported = yield* Effect.promise(() => importDmnXml(xml))
+      if (!imported.ok) {
+        return yield* invalid(
+          `the DMN document is invalid: ${imported.error.map((p) => `${p.path}: ${p.message}`).join("; ")}`,
+          imported.error.map((p) => ({ field: p.path || "dmn", message: p.message }))
+        )
+      }
+      // A library of business knowledge models or item definitions, for other models to import, has no decision.
+      const m = imported.value
+      if (
+        m.decisions.length + m.businessKnowledgeModels.length + m.decisionServices.length +
+            m.itemDefinitions.length ===
+          0
+      ) {
+        return yield* invalid("the DMN document has no decision, business knowledge model or item definition", [{
+          field: "dmn",
+          message: "no decision, business knowledge model or item definition"
+        }])
+      }
+      return summarise(imported.value)
+    }),
     link: (parsed, available) => ({
       ...parsed,
       handle: resolveImports(parsed.handle as DecisionModel, available.map((m) => m.handle as DecisionModel))
     }),
-    fromTable: (json) =>
-      Effect.gen(function*() {
-        const table = decisionTableFromJson(json)
-        if (!table.ok) {
-          return yield* invalid(
-            `the decision table is invalid: ${table.error.map((p) => `${p.path || "/"}: ${p.message}`).join("; ")}`,
-            table.error.map((p) => ({ field: p.path || "/", message: p.message }))
-          )
-        }
-        const xml = yield* Effect.promise(() => decisionTableToDmnXml(table.value))
-        return { xml, decisionId: table.value.id }
-      }),
+    fromTable: Effect.fnUntraced(function*(json) {
+      const table = decisionTableFromJson(json)
+      if (!table.ok) {
+        return yield* invalid(
+          `the decision table is invalid: ${table.error.map((p) => `${p.path || "/"}: ${p.message}`).join("; ")}`,
+          table.error.map((p) => ({ field: p.path || "/", message: p.message }))
+        )
+      }
+      const xml = yield* Effect.promise(() => decisionTableToDmnXml(table.value))
+      return { xml, decisionId: table.value.id }
+    }),
     evaluate: (parsed, decisionKey, variables, options) => {
       const model = parsed.handle as DecisionModel
       return Effect.flatMap(

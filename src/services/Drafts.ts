@@ -68,53 +68,51 @@ export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Dra
         return { tenantId: yield* CurrentTenant, sub: (yield* CurrentPrincipal).sub }
       })
 
-      const row = (id: DraftId) =>
-        Effect.gen(function*() {
-          const owner = yield* caller
-          const [found] = yield* sql<
-            DraftRow
-          >`SELECT * FROM drafts WHERE tenant_id = ${owner.tenantId} AND id = ${id} AND owner = ${owner.sub}`
-            .pipe(Effect.orDie)
-          if (found === undefined) return yield* notFound("draft", id)
-          return found
-        })
+      const row = Effect.fnUntraced(function*(id: DraftId) {
+        const owner = yield* caller
+        const [found] = yield* sql<
+          DraftRow
+        >`SELECT * FROM drafts WHERE tenant_id = ${owner.tenantId} AND id = ${id} AND owner = ${owner.sub}`
+          .pipe(Effect.orDie)
+        if (found === undefined) return yield* notFound("draft", id)
+        return found
+      })
 
       /** Deploys the draft's content; the deployed resource's kind, id, key and version. */
-      const deploy = (draft: DraftRow) =>
-        Effect.gen(function*() {
-          const content = contentOf(draft.content)
-          switch (draft.kind) {
-            case "PROCESS": {
-              const deployment = yield* deployments.deploy(
-                typeof content === "string"
-                  ? { format: "BPMN_XML", xml: content }
-                  : { format: "JSON_GRAPH", graph: content }
-              )
-              return { kind: "deployment", id: deployment.id, key: deployment.key, version: deployment.version }
-            }
-            case "DECISION": {
-              if (typeof content === "string") {
-                const model = yield* decisions.importXml(content)
-                const first = model.decisions[0]
-                return {
-                  kind: "decisionModel",
-                  id: model.id,
-                  key: first?.key ?? model.id,
-                  version: first?.version ?? 1
-                }
-              }
-              const decision = yield* decisions.deployTable(content)
-              return { kind: "decision", id: decision.id, key: decision.key, version: decision.version }
-            }
-            case "FORM":
-              return yield* businessError(
-                "form drafts cannot be deployed yet: the Forms area (form definitions) is not available",
-                [
-                  { field: "kind", message: "FORM drafts are kept but not deployable yet", code: "NOT_DEPLOYABLE" }
-                ]
-              )
+      const deploy = Effect.fnUntraced(function*(draft: DraftRow) {
+        const content = contentOf(draft.content)
+        switch (draft.kind) {
+          case "PROCESS": {
+            const deployment = yield* deployments.deploy(
+              typeof content === "string"
+                ? { format: "BPMN_XML", xml: content }
+                : { format: "JSON_GRAPH", graph: content }
+            )
+            return { kind: "deployment", id: deployment.id, key: deployment.key, version: deployment.version }
           }
-        })
+          case "DECISION": {
+            if (typeof content === "string") {
+              const model = yield* decisions.importXml(content)
+              const first = model.decisions[0]
+              return {
+                kind: "decisionModel",
+                id: model.id,
+                key: first?.key ?? model.id,
+                version: first?.version ?? 1
+              }
+            }
+            const decision = yield* decisions.deployTable(content)
+            return { kind: "decision", id: decision.id, key: decision.key, version: decision.version }
+          }
+          case "FORM":
+            return yield* businessError(
+              "form drafts cannot be deployed yet: the Forms area (form definitions) is not available",
+              [
+                { field: "kind", message: "FORM drafts are kept but not deployable yet", code: "NOT_DEPLOYABLE" }
+              ]
+            )
+        }
+      })
 
       return {
         list: (kind) =>
@@ -124,51 +122,47 @@ export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Dra
               ${kind === undefined ? sql`` : sql`AND kind = ${kind}`} ORDER BY updated_at DESC, id`.pipe(Effect.orDie),
               (rows) => rows.map(toDraft)
             )),
-        create: (input) =>
-          Effect.gen(function*() {
-            const owner = yield* caller
-            const id = DraftId.make(yield* newId)
-            const now = new Date(yield* nowMillis).toISOString()
-            yield* sql`INSERT INTO drafts (tenant_id, id, owner, kind, name, content, promoted_to, created_at, updated_at)
+        create: Effect.fnUntraced(function*(input) {
+          const owner = yield* caller
+          const id = DraftId.make(yield* newId)
+          const now = new Date(yield* nowMillis).toISOString()
+          yield* sql`INSERT INTO drafts (tenant_id, id, owner, kind, name, content, promoted_to, created_at, updated_at)
               VALUES (${owner.tenantId}, ${id}, ${owner.sub}, ${input.kind}, ${input.name}, ${
-              storedContent(input.content ?? null)
-            }::jsonb, NULL, ${now}, ${now})`.pipe(Effect.orDie)
-            return toDraft(yield* Effect.orDie(row(id)))
-          }),
+            storedContent(input.content ?? null)
+          }::jsonb, NULL, ${now}, ${now})`.pipe(Effect.orDie)
+          return toDraft(yield* Effect.orDie(row(id)))
+        }),
         get: (id) => Effect.map(row(id), toDraft),
-        save: (id, input) =>
-          Effect.gen(function*() {
-            const current = yield* row(id)
-            const now = new Date(yield* nowMillis).toISOString()
-            yield* sql`UPDATE drafts SET name = ${input.name ?? current.name},
+        save: Effect.fnUntraced(function*(id, input) {
+          const current = yield* row(id)
+          const now = new Date(yield* nowMillis).toISOString()
+          yield* sql`UPDATE drafts SET name = ${input.name ?? current.name},
                 content = ${
-              input.content === undefined ? storedContent(contentOf(current.content)) : storedContent(input.content)
-            }::jsonb,
+            input.content === undefined ? storedContent(contentOf(current.content)) : storedContent(input.content)
+          }::jsonb,
                 promoted_to = NULL, updated_at = ${now}
               WHERE id = ${id}`.pipe(Effect.orDie)
-            return toDraft(yield* row(id))
-          }),
-        remove: (id) =>
-          Effect.gen(function*() {
-            const current = yield* row(id)
-            yield* sql`DELETE FROM drafts WHERE id = ${id}`.pipe(Effect.orDie)
-            return toDraft(current)
-          }),
-        promote: (id) =>
-          Effect.gen(function*() {
-            const current = yield* row(id)
-            if (current.promoted_to !== null) {
-              const done = fromJson<{ kind: string; id: string }>(current.promoted_to)
-              return yield* conflict(
-                `draft ${id} was already promoted (${done.kind} ${done.id}); save it again to promote a new version`
-              )
-            }
-            const promoted = yield* deploy(current)
-            const now = new Date(yield* nowMillis).toISOString()
-            yield* sql`UPDATE drafts SET promoted_to = ${toJson(promoted)}::jsonb, updated_at = ${now} WHERE id = ${id}`
-              .pipe(Effect.orDie)
-            return toDraft(yield* row(id))
-          })
+          return toDraft(yield* row(id))
+        }),
+        remove: Effect.fnUntraced(function*(id) {
+          const current = yield* row(id)
+          yield* sql`DELETE FROM drafts WHERE id = ${id}`.pipe(Effect.orDie)
+          return toDraft(current)
+        }),
+        promote: Effect.fnUntraced(function*(id) {
+          const current = yield* row(id)
+          if (current.promoted_to !== null) {
+            const done = fromJson<{ kind: string; id: string }>(current.promoted_to)
+            return yield* conflict(
+              `draft ${id} was already promoted (${done.kind} ${done.id}); save it again to promote a new version`
+            )
+          }
+          const promoted = yield* deploy(current)
+          const now = new Date(yield* nowMillis).toISOString()
+          yield* sql`UPDATE drafts SET promoted_to = ${toJson(promoted)}::jsonb, updated_at = ${now} WHERE id = ${id}`
+            .pipe(Effect.orDie)
+          return toDraft(yield* row(id))
+        })
       }
     })
   )

@@ -56,46 +56,43 @@ export const makeFormDefinitionLocales = Effect.gen(function*() {
 
   const locales: FormDefinitionLocalesShape = {
     locales: (id) => Effect.flatMap(row(id), () => localeRows(id)),
-    saveLocale: (id, locale, labels) =>
-      Effect.gen(function*() {
-        const principal = yield* CurrentPrincipal
-        yield* row(id)
-        if (!LOCALE.test(locale)) {
-          return yield* businessError(`${locale} is not a locale tag like de or de-CH`, [{
-            field: "locale",
-            message: "not a locale tag",
-            code: "INVALID_LOCALE"
-          }])
-        }
-        const now = new Date(yield* nowMillis).toISOString()
-        yield* sql`INSERT INTO form_definition_locales (form_id, locale, labels, updated_at) VALUES (${id}, ${locale}, ${
-          toJson(labels)
-        }::jsonb, ${now})
+    saveLocale: Effect.fnUntraced(function*(id, locale, labels) {
+      const principal = yield* CurrentPrincipal
+      yield* row(id)
+      if (!LOCALE.test(locale)) {
+        return yield* businessError(`${locale} is not a locale tag like de or de-CH`, [{
+          field: "locale",
+          message: "not a locale tag",
+          code: "INVALID_LOCALE"
+        }])
+      }
+      const now = new Date(yield* nowMillis).toISOString()
+      yield* sql`INSERT INTO form_definition_locales (form_id, locale, labels, updated_at) VALUES (${id}, ${locale}, ${
+        toJson(labels)
+      }::jsonb, ${now})
               ON CONFLICT (form_id, locale) DO UPDATE SET labels = ${toJson(labels)}::jsonb, updated_at = ${now}`.pipe(
-          Effect.orDie
-        )
-        yield* record(id, principal.sub, "LOCALE_SAVED", null, null, locale, now).pipe(Effect.orDie)
-        return { locale, labels: { ...labels }, updatedAt: now }
-      }),
-    removeLocale: (id, locale) =>
-      Effect.gen(function*() {
-        const principal = yield* CurrentPrincipal
-        yield* row(id)
-        const existing = (yield* localeRows(id)).find((l) => l.locale === locale)
-        if (existing === undefined) return yield* notFound("locale", `${locale} of form definition ${id}`)
-        const now = new Date(yield* nowMillis).toISOString()
-        yield* sql`DELETE FROM form_definition_locales WHERE form_id = ${id} AND locale = ${locale}`.pipe(
-          Effect.orDie
-        )
-        yield* record(id, principal.sub, "LOCALE_REMOVED", null, null, locale, now).pipe(Effect.orDie)
-        return existing
-      }),
-    resolved: (id, locale) =>
-      Effect.gen(function*() {
-        const current = yield* row(id)
-        const translations = new Map((yield* localeRows(id)).map((l) => [l.locale, l.labels] as const))
-        return resolveLabels(contentOf(current.schema), locale, translations)
-      })
+        Effect.orDie
+      )
+      yield* record(id, principal.sub, "LOCALE_SAVED", null, null, locale, now).pipe(Effect.orDie)
+      return { locale, labels: { ...labels }, updatedAt: now }
+    }),
+    removeLocale: Effect.fnUntraced(function*(id, locale) {
+      const principal = yield* CurrentPrincipal
+      yield* row(id)
+      const existing = (yield* localeRows(id)).find((l) => l.locale === locale)
+      if (existing === undefined) return yield* notFound("locale", `${locale} of form definition ${id}`)
+      const now = new Date(yield* nowMillis).toISOString()
+      yield* sql`DELETE FROM form_definition_locales WHERE form_id = ${id} AND locale = ${locale}`.pipe(
+        Effect.orDie
+      )
+      yield* record(id, principal.sub, "LOCALE_REMOVED", null, null, locale, now).pipe(Effect.orDie)
+      return existing
+    }),
+    resolved: Effect.fnUntraced(function*(id, locale) {
+      const current = yield* row(id)
+      const translations = new Map((yield* localeRows(id)).map((l) => [l.locale, l.labels] as const))
+      return resolveLabels(contentOf(current.schema), locale, translations)
+    })
   }
   return locales
 })

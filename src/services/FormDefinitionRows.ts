@@ -41,15 +41,14 @@ export const toDefinition = (row: DefinitionRow): FormDefinition => ({
 export const makeDefinitionRows = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
-  const row = (id: FormDefinitionId) =>
-    Effect.gen(function*() {
-      const tenantId = yield* CurrentTenant
-      const [found] = yield* sql<
-        DefinitionRow
-      >`SELECT * FROM form_definitions WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
-      if (found === undefined) return yield* notFound("form definition", id)
-      return found
-    })
+  const row = Effect.fnUntraced(function*(id: FormDefinitionId) {
+    const tenantId = yield* CurrentTenant
+    const [found] = yield* sql<
+      DefinitionRow
+    >`SELECT * FROM form_definitions WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+    if (found === undefined) return yield* notFound("form definition", id)
+    return found
+  })
 
   const record = (
     formId: string,

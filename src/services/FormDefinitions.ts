@@ -97,39 +97,38 @@ export class FormDefinitions
           errors.map((e) => ({ field: `schema.${e.path}`, message: e.message, code: "INVALID_FORM" }))
         )
 
-      const create: FormDefinitionsShape["create"] = (input, restoredFrom) =>
-        Effect.gen(function*() {
-          const tenantId = yield* CurrentTenant
-          const principal = yield* CurrentPrincipal
-          const { errors } = checkForm(input.schema)
-          // A draft may be incomplete, but it must be a form at all.
-          if (
-            typeof input.schema !== "object" || input.schema === null || Array.isArray(input.schema)
-          ) return yield* invalid(errors)
-          const id = FormDefinitionId.make(yield* newId)
-          const now = new Date(yield* nowMillis).toISOString()
-          yield* sql.withTransaction(Effect.gen(function*() {
-            yield* sql`INSERT INTO form_definitions (tenant_id, id, key, name, state, schema, version, restored_from, created_by, created_at, updated_at)
+      const create: FormDefinitionsShape["create"] = Effect.fnUntraced(function*(input, restoredFrom) {
+        const tenantId = yield* CurrentTenant
+        const principal = yield* CurrentPrincipal
+        const { errors } = checkForm(input.schema)
+        // A draft may be incomplete, but it must be a form at all.
+        if (
+          typeof input.schema !== "object" || input.schema === null || Array.isArray(input.schema)
+        ) return yield* invalid(errors)
+        const id = FormDefinitionId.make(yield* newId)
+        const now = new Date(yield* nowMillis).toISOString()
+        yield* sql.withTransaction(Effect.gen(function*() {
+          yield* sql`INSERT INTO form_definitions (tenant_id, id, key, name, state, schema, version, restored_from, created_by, created_at, updated_at)
               VALUES (${tenantId}, ${id}, ${input.key ?? keyOf(input.name, input.schema)}, ${input.name}, 'DRAFT', ${
-              storedContent(input.schema)
-            }::jsonb,
+            storedContent(input.schema)
+          }::jsonb,
                 1, ${
-              restoredFrom === undefined ? null : toJson(restoredFrom)
-            }::jsonb, ${principal.sub}, ${now}, ${now})`
-            yield* sql`INSERT INTO form_definition_versions (form_id, version, name, schema, author, created_at)
+            restoredFrom === undefined ? null : toJson(restoredFrom)
+          }::jsonb, ${principal.sub}, ${now}, ${now})`
+          yield* sql`INSERT INTO form_definition_versions (form_id, version, name, schema, author, created_at)
               VALUES (${id}, 1, ${input.name}, ${storedContent(input.schema)}::jsonb, ${principal.sub}, ${now})`
-            yield* record(
-              id,
-              principal.sub,
-              restoredFrom === undefined ? "CREATED" : "RESTORED",
-              null,
-              "DRAFT",
-              restoredFrom === undefined ? null : `from version ${restoredFrom.version} of ${restoredFrom.formId}`,
-              now
-            )
-          })).pipe(Effect.orDie)
-          return toDefinition(yield* Effect.orDie(row(id)))
-        })
+          yield* record(
+            id,
+            principal.sub,
+            restoredFrom === undefined ? "CREATED" : "RESTORED",
+            null,
+            "DRAFT",
+            restoredFrom === undefined ? null : `from version ${restoredFrom.version} of ${restoredFrom.formId}`,
+            now
+          )
+        })).pipe(Effect.orDie)
+        return toDefinition(yield* Effect.orDie(row(id)))
+      })
 
       const versions = yield* makeFormDefinitionVersions(create)
       const locales = yield* makeFormDefinitionLocales
@@ -137,96 +136,91 @@ export class FormDefinitions
       return {
         ...versions,
         ...locales,
-        list: (filter, page) =>
-          Effect.gen(function*() {
-            const where = yield* tenantWhere(sql, [
-              ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
-              ...(filter.key === undefined ? [] : [sql`key = ${filter.key}`])
-            ])
-            return yield* pagedQuery(sql, {
-              select: sql`SELECT * FROM form_definitions`,
-              countFrom: sql`form_definitions`,
-              where,
-              orderBy: sql`updated_at DESC, id`,
-              page,
-              toItem: toDefinition
-            }).pipe(Effect.orDie)
-          }),
+        list: Effect.fnUntraced(function*(filter, page) {
+          const where = yield* tenantWhere(sql, [
+            ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
+            ...(filter.key === undefined ? [] : [sql`key = ${filter.key}`])
+          ])
+          return yield* pagedQuery(sql, {
+            select: sql`SELECT * FROM form_definitions`,
+            countFrom: sql`form_definitions`,
+            where,
+            orderBy: sql`updated_at DESC, id`,
+            page,
+            toItem: toDefinition
+          }).pipe(Effect.orDie)
+        }),
         create,
         get: (id) => Effect.map(row(id), toDefinition),
-        update: (id, input) =>
-          Effect.gen(function*() {
-            const principal = yield* CurrentPrincipal
-            const current = yield* row(id)
-            yield* draftOnly(current, "edited")
-            const schema = input.schema === undefined ? contentOf(current.schema) : input.schema
-            if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
-              return yield* invalid(checkForm(schema).errors)
-            }
-            const version = Number(current.version) + 1
-            const name = input.name ?? current.name
-            const now = new Date(yield* nowMillis).toISOString()
-            yield* sql.withTransaction(Effect.gen(function*() {
-              yield* sql`UPDATE form_definitions SET name = ${name}, schema = ${
-                storedContent(schema)
-              }::jsonb, version = ${version}, updated_at = ${now}
+        update: Effect.fnUntraced(function*(id, input) {
+          const principal = yield* CurrentPrincipal
+          const current = yield* row(id)
+          yield* draftOnly(current, "edited")
+          const schema = input.schema === undefined ? contentOf(current.schema) : input.schema
+          if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+            return yield* invalid(checkForm(schema).errors)
+          }
+          const version = Number(current.version) + 1
+          const name = input.name ?? current.name
+          const now = new Date(yield* nowMillis).toISOString()
+          yield* sql.withTransaction(Effect.gen(function*() {
+            yield* sql`UPDATE form_definitions SET name = ${name}, schema = ${
+              storedContent(schema)
+            }::jsonb, version = ${version}, updated_at = ${now}
                 WHERE id = ${id}`
-              yield* sql`INSERT INTO form_definition_versions (form_id, version, name, schema, author, created_at)
+            yield* sql`INSERT INTO form_definition_versions (form_id, version, name, schema, author, created_at)
                 VALUES (${id}, ${version}, ${name}, ${storedContent(schema)}::jsonb, ${principal.sub}, ${now})`
-              yield* record(id, principal.sub, "EDITED", "DRAFT", "DRAFT", `version ${version}`, now)
-            })).pipe(Effect.orDie)
-            return toDefinition(yield* row(id))
-          }),
-        remove: (id) =>
-          Effect.gen(function*() {
-            const current = yield* row(id)
-            yield* draftOnly(current, "deleted")
-            yield* sql`DELETE FROM form_definitions WHERE id = ${id}`.pipe(Effect.orDie)
-            return toDefinition(current)
-          }),
-        transition: (id, transition) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const principal = yield* CurrentPrincipal
-            const current = yield* row(id)
-            const rule = TRANSITIONS[transition]!
-            if (!rule.from.includes(current.state)) {
-              return yield* conflict(
-                `form definition ${id} is ${current.state}: ${transition} needs ${rule.from.join(" or ")}`,
-                [
-                  { field: "state", message: `is ${current.state}`, code: "WRONG_STATE" }
-                ]
-              )
-            }
-            const check = checkForm(contentOf(current.schema))
-            if (transition === "validate" && check.errors.length > 0) return yield* invalid(check.errors)
-            const now = new Date(yield* nowMillis).toISOString()
-            yield* sql.withTransaction(Effect.gen(function*() {
-              if (transition === "deploy") {
-                // One deployed definition per key: the one deployed before is retired.
-                const previous = yield* sql<
-                  { id: string }
-                >`UPDATE form_definitions SET state = 'RETIRED', updated_at = ${now}
+            yield* record(id, principal.sub, "EDITED", "DRAFT", "DRAFT", `version ${version}`, now)
+          })).pipe(Effect.orDie)
+          return toDefinition(yield* row(id))
+        }),
+        remove: Effect.fnUntraced(function*(id) {
+          const current = yield* row(id)
+          yield* draftOnly(current, "deleted")
+          yield* sql`DELETE FROM form_definitions WHERE id = ${id}`.pipe(Effect.orDie)
+          return toDefinition(current)
+        }),
+        transition: Effect.fnUntraced(function*(id, transition) {
+          const tenantId = yield* CurrentTenant
+          const principal = yield* CurrentPrincipal
+          const current = yield* row(id)
+          const rule = TRANSITIONS[transition]!
+          if (!rule.from.includes(current.state)) {
+            return yield* conflict(
+              `form definition ${id} is ${current.state}: ${transition} needs ${rule.from.join(" or ")}`,
+              [
+                { field: "state", message: `is ${current.state}`, code: "WRONG_STATE" }
+              ]
+            )
+          }
+          const check = checkForm(contentOf(current.schema))
+          if (transition === "validate" && check.errors.length > 0) return yield* invalid(check.errors)
+          const now = new Date(yield* nowMillis).toISOString()
+          yield* sql.withTransaction(Effect.gen(function*() {
+            if (transition === "deploy") {
+              // One deployed definition per key: the one deployed before is retired.
+              const previous = yield* sql<
+                { id: string }
+              >`UPDATE form_definitions SET state = 'RETIRED', updated_at = ${now}
                   WHERE tenant_id = ${tenantId} AND key = ${current.key} AND state = 'DEPLOYED' AND id <> ${id} RETURNING id`
-                for (const retired of previous) {
-                  yield* record(retired.id, principal.sub, "RETIRED", "DEPLOYED", "RETIRED", `replaced by ${id}`, now)
-                }
+              for (const retired of previous) {
+                yield* record(retired.id, principal.sub, "RETIRED", "DEPLOYED", "RETIRED", `replaced by ${id}`, now)
               }
-              yield* sql`UPDATE form_definitions SET state = ${rule.to}, updated_at = ${now} WHERE id = ${id}`
-              yield* record(id, principal.sub, transition.toUpperCase(), current.state, rule.to, null, now)
-            })).pipe(Effect.orDie)
-            return { definition: toDefinition(yield* row(id)), warnings: check.warnings }
-          }),
+            }
+            yield* sql`UPDATE form_definitions SET state = ${rule.to}, updated_at = ${now} WHERE id = ${id}`
+            yield* record(id, principal.sub, transition.toUpperCase(), current.state, rule.to, null, now)
+          })).pipe(Effect.orDie)
+          return { definition: toDefinition(yield* row(id)), warnings: check.warnings }
+        }),
         playground: (id, data) => Effect.map(row(id), (current) => runForm(contentOf(current.schema), data)),
-        deployedByKey: (key) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const rows = yield* sql<
-              DefinitionRow
-            >`SELECT * FROM form_definitions WHERE tenant_id = ${tenantId} AND key = ${key} AND state = 'DEPLOYED' LIMIT 1`
-              .pipe(Effect.orDie)
-            return rows[0] === undefined ? undefined : toDefinition(rows[0])
-          })
+        deployedByKey: Effect.fnUntraced(function*(key) {
+          const tenantId = yield* CurrentTenant
+          const rows = yield* sql<
+            DefinitionRow
+          >`SELECT * FROM form_definitions WHERE tenant_id = ${tenantId} AND key = ${key} AND state = 'DEPLOYED' LIMIT 1`
+            .pipe(Effect.orDie)
+          return rows[0] === undefined ? undefined : toDefinition(rows[0])
+        })
       }
     })
   )

@@ -69,91 +69,85 @@ export class Groups extends Context.Service<Groups, GroupsShape>()("flowcore/Gro
               (SELECT count(*) FROM group_members m WHERE m.group_id = g.id) AS member_count
             FROM user_groups g WHERE g.tenant_id = ${tenantId}`
 
-      const get: GroupsShape["get"] = (id) =>
-        Effect.gen(function*() {
-          const tenantId = yield* CurrentTenant
-          const rows = yield* sql<GroupRow>`${selectGroups(tenantId)} AND g.id = ${id}`.pipe(Effect.orDie)
-          if (rows[0] === undefined) return yield* notFound("group", id)
-          return toGroup(rows[0])
-        })
+      const get: GroupsShape["get"] = Effect.fnUntraced(function*(id) {
+        const tenantId = yield* CurrentTenant
+        const rows = yield* sql<GroupRow>`${selectGroups(tenantId)} AND g.id = ${id}`.pipe(Effect.orDie)
+        if (rows[0] === undefined) return yield* notFound("group", id)
+        return toGroup(rows[0])
+      })
 
       return {
-        list: (page) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            return yield* pagedQuery(sql, {
-              select: sql`SELECT g.id, g.name, g.description, g.created_at,
+        list: Effect.fnUntraced(function*(page) {
+          const tenantId = yield* CurrentTenant
+          return yield* pagedQuery(sql, {
+            select: sql`SELECT g.id, g.name, g.description, g.created_at,
                   (SELECT count(*) FROM group_members m WHERE m.group_id = g.id) AS member_count
                 FROM user_groups g`,
-              countFrom: sql`user_groups g`,
-              where: sql`g.tenant_id = ${tenantId}`,
-              orderBy: sql`g.name, g.id`,
-              page,
-              toItem: toGroup
-            })
-          }).pipe(Effect.orDie),
-        create: (input) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const id = yield* newId
-            const now = yield* nowIso
-            const rows = yield* sql<GroupRow>`INSERT INTO user_groups (tenant_id, id, name, description, created_at)
+            countFrom: sql`user_groups g`,
+            where: sql`g.tenant_id = ${tenantId}`,
+            orderBy: sql`g.name, g.id`,
+            page,
+            toItem: toGroup
+          })
+        }, Effect.orDie),
+        create: Effect.fnUntraced(function*(input) {
+          const tenantId = yield* CurrentTenant
+          const id = yield* newId
+          const now = yield* nowIso
+          const rows = yield* sql<GroupRow>`INSERT INTO user_groups (tenant_id, id, name, description, created_at)
               VALUES (${tenantId}, ${id}, ${input.name}, ${input.description ?? null}, ${now})
               RETURNING id, name, description, created_at, 0 AS member_count`.pipe(
-              Effect.catchIf(isUniqueViolation, () =>
-                Effect.fail(conflict(`a group named ${input.name} already exists`, [
-                  { field: "name", message: "already exists", code: "DUPLICATE" }
-                ]))),
-              Effect.catchTag("SqlError", Effect.die)
-            )
-            return toGroup(rows[0]!)
-          }),
+            Effect.catchIf(isUniqueViolation, () =>
+              Effect.fail(conflict(`a group named ${input.name} already exists`, [
+                { field: "name", message: "already exists", code: "DUPLICATE" }
+              ]))),
+            Effect.catchTag("SqlError", Effect.die)
+          )
+          return toGroup(rows[0]!)
+        }),
         get,
-        members: (groupId, page) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            yield* get(groupId)
-            return yield* pagedQuery(sql, {
-              select: sql`SELECT m.group_id, m.user_id, u.username, m.added_at
+        members: Effect.fnUntraced(function*(groupId, page) {
+          const tenantId = yield* CurrentTenant
+          yield* get(groupId)
+          return yield* pagedQuery(sql, {
+            select: sql`SELECT m.group_id, m.user_id, u.username, m.added_at
                 FROM group_members m JOIN users u ON u.id = m.user_id`,
-              countFrom: sql`group_members m`,
-              where: sql`m.tenant_id = ${tenantId} AND m.group_id = ${groupId}`,
-              orderBy: sql`u.username`,
-              page,
-              toItem: toMember
-            }).pipe(Effect.orDie)
-          }),
-        addMember: (groupId, userId) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const group = yield* get(groupId)
-            const user = yield* users.get(userId)
-            const now = yield* nowIso
-            const inserted = yield* sql<MemberRow>`INSERT INTO group_members (tenant_id, group_id, user_id, added_at)
+            countFrom: sql`group_members m`,
+            where: sql`m.tenant_id = ${tenantId} AND m.group_id = ${groupId}`,
+            orderBy: sql`u.username`,
+            page,
+            toItem: toMember
+          }).pipe(Effect.orDie)
+        }),
+        addMember: Effect.fnUntraced(function*(groupId, userId) {
+          const tenantId = yield* CurrentTenant
+          const group = yield* get(groupId)
+          const user = yield* users.get(userId)
+          const now = yield* nowIso
+          const inserted = yield* sql<MemberRow>`INSERT INTO group_members (tenant_id, group_id, user_id, added_at)
               VALUES (${tenantId}, ${group.id}, ${user.id}, ${now}) ON CONFLICT DO NOTHING
               RETURNING group_id, user_id, added_at, ${user.username} AS username`.pipe(Effect.orDie)
-            if (inserted[0] === undefined) {
-              return yield* conflict(`user ${user.id} is already a member of group ${group.id}`, [
-                { field: "userId", message: "already a member", code: "DUPLICATE" }
-              ])
-            }
-            return toMember(inserted[0])
-          }),
-        removeMember: (groupId, userId) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const group = yield* get(groupId)
-            const rows = yield* sql<MemberRow>`DELETE FROM group_members m USING users u
+          if (inserted[0] === undefined) {
+            return yield* conflict(`user ${user.id} is already a member of group ${group.id}`, [
+              { field: "userId", message: "already a member", code: "DUPLICATE" }
+            ])
+          }
+          return toMember(inserted[0])
+        }),
+        removeMember: Effect.fnUntraced(function*(groupId, userId) {
+          const tenantId = yield* CurrentTenant
+          const group = yield* get(groupId)
+          const rows = yield* sql<MemberRow>`DELETE FROM group_members m USING users u
               WHERE m.tenant_id = ${tenantId} AND m.group_id = ${group.id} AND m.user_id = ${userId} AND u.id = m.user_id
               RETURNING m.group_id, m.user_id, m.added_at, u.username`.pipe(Effect.orDie)
-            if (rows[0] === undefined) {
-              return yield* new NotFound({
-                message: `group member ${userId} not found: user ${userId} is not a member of group ${group.id}`,
-                errors: [{ field: "userId", message: "not a member of the group", code: "NOT_FOUND" }]
-              })
-            }
-            return toMember(rows[0])
-          }),
+          if (rows[0] === undefined) {
+            return yield* new NotFound({
+              message: `group member ${userId} not found: user ${userId} is not a member of group ${group.id}`,
+              errors: [{ field: "userId", message: "not a member of the group", code: "NOT_FOUND" }]
+            })
+          }
+          return toMember(rows[0])
+        }),
         groupIdsOf: (userId) =>
           Effect.flatMap(CurrentTenant, (tenantId) =>
             sql<

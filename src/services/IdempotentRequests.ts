@@ -91,75 +91,71 @@ export class IdempotentRequests
       const config = yield* AppConfig
       const retentionMillis = config.idempotencyRetentionHours * 3_600_000
 
-      const claim: IdempotentRequestsShape["claim"] = (c) =>
-        Effect.gen(function*() {
-          const now = yield* Clock.currentTimeMillis
-          const nowText = new Date(now).toISOString()
-          const expires = new Date(now + Math.max(retentionMillis, c.retainMillis ?? 0)).toISOString()
-          // A new key, or an expired one taken over: ours to run from scratch.
-          const inserted =
-            yield* sql`INSERT INTO idempotent_requests (tenant_id, scope, key, fingerprint, state, actor, request,
+      const claim: IdempotentRequestsShape["claim"] = Effect.fnUntraced(function*(c) {
+        const now = yield* Clock.currentTimeMillis
+        const nowText = new Date(now).toISOString()
+        const expires = new Date(now + Math.max(retentionMillis, c.retainMillis ?? 0)).toISOString()
+        // A new key, or an expired one taken over: ours to run from scratch.
+        const inserted =
+          yield* sql`INSERT INTO idempotent_requests (tenant_id, scope, key, fingerprint, state, actor, request,
               response, started_at, finished_at, expires_at)
             VALUES (${c.tenantId}, ${c.scope}, ${c.key}, ${c.fingerprint}, 'IN_PROGRESS', ${c.actor}, ${
-              toJson(c.request ?? null)
-            }::jsonb,
+            toJson(c.request ?? null)
+          }::jsonb,
               NULL, ${nowText}, NULL, ${expires})
             ON CONFLICT (tenant_id, scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'IN_PROGRESS',
               actor = excluded.actor, request = excluded.request, response = NULL, started_at = excluded.started_at,
               finished_at = NULL, expires_at = excluded.expires_at
             WHERE idempotent_requests.expires_at <= ${nowText}
             RETURNING key`
-          if (inserted.length > 0) return { _tag: "Run", epochMillis: now } as const
-          const [row] = yield* sql<Row>`SELECT fingerprint, state, response, started_at FROM idempotent_requests
+        if (inserted.length > 0) return { _tag: "Run", epochMillis: now } as const
+        const [row] = yield* sql<Row>`SELECT fingerprint, state, response, started_at FROM idempotent_requests
             WHERE tenant_id = ${c.tenantId} AND scope = ${c.scope} AND key = ${c.key}`
-          if (row === undefined) return yield* claim(c) // expired and deleted meanwhile: claim afresh
-          if (row.state === "DONE") {
-            return { _tag: "Answered", fingerprint: row.fingerprint, response: fromJson(row.response) } as const
-          }
-          if (row.fingerprint !== c.fingerprint) {
-            return { _tag: "Answered", fingerprint: row.fingerprint, response: undefined } as const
-          }
-          return { _tag: "Run", epochMillis: new Date(row.started_at).getTime() } as const
-        }).pipe(Effect.orDie)
+        if (row === undefined) return yield* claim(c) // expired and deleted meanwhile: claim afresh
+        if (row.state === "DONE") {
+          return { _tag: "Answered", fingerprint: row.fingerprint, response: fromJson(row.response) } as const
+        }
+        if (row.fingerprint !== c.fingerprint) {
+          return { _tag: "Answered", fingerprint: row.fingerprint, response: undefined } as const
+        }
+        return { _tag: "Run", epochMillis: new Date(row.started_at).getTime() } as const
+      }, Effect.orDie)
 
-      const finish: IdempotentRequestsShape["finish"] = (c, response) =>
-        Effect.gen(function*() {
-          const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-          const stored = yield* sql`UPDATE idempotent_requests SET state = 'DONE', response = ${
-            toJson(response)
-          }::jsonb, finished_at = ${now}
+      const finish: IdempotentRequestsShape["finish"] = Effect.fnUntraced(function*(c, response) {
+        const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+        const stored = yield* sql`UPDATE idempotent_requests SET state = 'DONE', response = ${
+          toJson(response)
+        }::jsonb, finished_at = ${now}
             WHERE tenant_id = ${c.tenantId} AND scope = ${c.scope} AND key = ${c.key} AND state = 'IN_PROGRESS' RETURNING key`
-          if (stored.length > 0) return response
-          const [row] = yield* sql<{ response: unknown }>`SELECT response FROM idempotent_requests
+        if (stored.length > 0) return response
+        const [row] = yield* sql<{ response: unknown }>`SELECT response FROM idempotent_requests
             WHERE tenant_id = ${c.tenantId} AND scope = ${c.scope} AND key = ${c.key}`
-          return row === undefined ? response : fromJson(row.response)
-        }).pipe(Effect.orDie)
+        return row === undefined ? response : fromJson(row.response)
+      }, Effect.orDie)
 
       return {
         claim,
         finish,
-        run: (c, work, onAnswered) =>
-          Effect.gen(function*() {
-            const outcome = yield* claim(c)
-            if (outcome._tag === "Answered") return yield* onAnswered(outcome)
-            const result = yield* work.pipe(withIdsFrom(`${c.tenantId}/${c.scope}/${c.key}`, outcome.epochMillis))
-            return (yield* finish(c, result)) as typeof result
-          }),
-        interrupted: (scope, olderThanMillis, limit) =>
-          Effect.gen(function*() {
-            const before = new Date((yield* Clock.currentTimeMillis) - olderThanMillis).toISOString()
-            const rows = yield* sql<
-              { tenant_id: string; key: string; actor: string; request: unknown }
-            >`SELECT tenant_id, key, actor, request
+        run: Effect.fnUntraced(function*(c, work, onAnswered) {
+          const outcome = yield* claim(c)
+          if (outcome._tag === "Answered") return yield* onAnswered(outcome)
+          const result = yield* work.pipe(withIdsFrom(`${c.tenantId}/${c.scope}/${c.key}`, outcome.epochMillis))
+          return (yield* finish(c, result)) as typeof result
+        }),
+        interrupted: Effect.fnUntraced(function*(scope, olderThanMillis, limit) {
+          const before = new Date((yield* Clock.currentTimeMillis) - olderThanMillis).toISOString()
+          const rows = yield* sql<
+            { tenant_id: string; key: string; actor: string; request: unknown }
+          >`SELECT tenant_id, key, actor, request
               FROM idempotent_requests WHERE scope = ${scope} AND state = 'IN_PROGRESS' AND started_at < ${before}
               ORDER BY started_at LIMIT ${limit}`
-            return rows.map((row) => ({
-              tenantId: row.tenant_id,
-              key: row.key,
-              actor: row.actor,
-              request: fromJson(row.request)
-            }))
-          }).pipe(Effect.orDie),
+          return rows.map((row) => ({
+            tenantId: row.tenant_id,
+            key: row.key,
+            actor: row.actor,
+            request: fromJson(row.request)
+          }))
+        }, Effect.orDie),
         purgeExpired: Effect.gen(function*() {
           const now = new Date(yield* Clock.currentTimeMillis).toISOString()
           const purged = yield* sql`DELETE FROM idempotent_requests WHERE expires_at <= ${now} RETURNING key`

@@ -40,14 +40,13 @@ export class IncidentRecovery
       const sql = yield* SqlClient.SqlClient
       const instances = yield* ProcessInstances
 
-      const incidentById = (id: IncidentId) =>
-        Effect.gen(function*() {
-          const tenantId = yield* CurrentTenant
-          const rows = yield* sql<IncidentRow>`SELECT * FROM incidents WHERE tenant_id = ${tenantId} AND id = ${id}`
-            .pipe(Effect.orDie)
-          if (rows[0] === undefined) return yield* notFound("incident", id)
-          return rows[0]
-        })
+      const incidentById = Effect.fnUntraced(function*(id: IncidentId) {
+        const tenantId = yield* CurrentTenant
+        const rows = yield* sql<IncidentRow>`SELECT * FROM incidents WHERE tenant_id = ${tenantId} AND id = ${id}`
+          .pipe(Effect.orDie)
+        if (rows[0] === undefined) return yield* notFound("incident", id)
+        return rows[0]
+      })
 
       /** The command to the instance's entity that carries out the action. */
       const commandFor = (
@@ -81,15 +80,14 @@ export class IncidentRecovery
       }
 
       return {
-        recover: (incidentId, action) =>
-          Effect.gen(function*() {
-            const principal = yield* CurrentPrincipal
-            const incident = yield* incidentById(incidentId)
-            if (incident.state !== "OPEN") return yield* conflict(`incident ${incidentId} is already resolved`)
-            const command = yield* commandFor(incidentId, incident, action)
-            yield* instances.command(principal, incident.instance_id, command)
-            return toIncident(yield* incidentById(incidentId))
-          })
+        recover: Effect.fnUntraced(function*(incidentId, action) {
+          const principal = yield* CurrentPrincipal
+          const incident = yield* incidentById(incidentId)
+          if (incident.state !== "OPEN") return yield* conflict(`incident ${incidentId} is already resolved`)
+          const command = yield* commandFor(incidentId, incident, action)
+          yield* instances.command(principal, incident.instance_id, command)
+          return toIncident(yield* incidentById(incidentId))
+        })
       }
     })
   )

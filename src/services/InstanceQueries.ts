@@ -130,185 +130,175 @@ export const makeInstanceQueries: Effect.Effect<InstanceQueriesShape, never, Sql
     const engine = yield* ProcessEngine
     const columns = sql.literal(COLUMNS)
 
-    const get: InstanceQueriesShape["get"] = (id) =>
-      Effect.gen(function*() {
-        const tenantId = yield* CurrentTenant
-        const rows = yield* sql<
-          InstanceRow
-        >`SELECT ${columns} FROM process_instances WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
-        if (rows[0] === undefined) return yield* notFound("process instance", id)
-        return toInstance(rows[0])
-      })
+    const get: InstanceQueriesShape["get"] = Effect.fnUntraced(function*(id) {
+      const tenantId = yield* CurrentTenant
+      const rows = yield* sql<
+        InstanceRow
+      >`SELECT ${columns} FROM process_instances WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+      if (rows[0] === undefined) return yield* notFound("process instance", id)
+      return toInstance(rows[0])
+    })
 
-    const engineState = (id: ProcessInstanceId) =>
-      Effect.gen(function*() {
-        const tenantId = yield* CurrentTenant
-        const rows = yield* sql<{ engine_state: unknown }>`SELECT engine_state FROM process_instances
+    const engineState = Effect.fnUntraced(function*(id: ProcessInstanceId) {
+      const tenantId = yield* CurrentTenant
+      const rows = yield* sql<{ engine_state: unknown }>`SELECT engine_state FROM process_instances
             WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
-        if (rows[0] === undefined) return yield* notFound("process instance", id)
-        return fromJson<InstanceState>(rows[0].engine_state)
-      })
+      if (rows[0] === undefined) return yield* notFound("process instance", id)
+      return fromJson<InstanceState>(rows[0].engine_state)
+    })
 
-    const instanceOfScope: InstanceQueriesShape["instanceOfScope"] = (scopeId) =>
-      Effect.gen(function*() {
-        const tenantId = yield* CurrentTenant
-        const rows = yield* sql<{ instance_id: ProcessInstanceId }>`SELECT id AS instance_id FROM process_instances
+    const instanceOfScope: InstanceQueriesShape["instanceOfScope"] = Effect.fnUntraced(function*(scopeId) {
+      const tenantId = yield* CurrentTenant
+      const rows = yield* sql<{ instance_id: ProcessInstanceId }>`SELECT id AS instance_id FROM process_instances
               WHERE tenant_id = ${tenantId} AND id::text = ${scopeId}
             UNION ALL SELECT instance_id FROM instance_scopes WHERE tenant_id = ${tenantId} AND scope_id = ${scopeId}`
-          .pipe(Effect.orDie)
-        if (rows[0] === undefined) return yield* notFound("scope", scopeId)
-        return rows[0].instance_id
-      })
+        .pipe(Effect.orDie)
+      if (rows[0] === undefined) return yield* notFound("scope", scopeId)
+      return rows[0].instance_id
+    })
 
     return {
-      list: (filter, page) =>
-        Effect.gen(function*() {
-          const tenantId = yield* CurrentTenant
-          const startedAfter = yield* queryInstant("startedAfter", filter.startedAfter)
-          const startedBefore = yield* queryInstant("startedBefore", filter.startedBefore)
-          const endedAfter = yield* queryInstant("endedAfter", filter.endedAfter)
-          const endedBefore = yield* queryInstant("endedBefore", filter.endedBefore)
-          const variable = yield* variableFilter(filter.variableName, filter.variableValue)
-          const where = sql.and([
-            sql`tenant_id = ${tenantId}`,
-            ...(filter.deploymentId === undefined
-              ? []
-              : [isUuid(filter.deploymentId) ? sql`deployment_id = ${filter.deploymentId}` : sql`false`]),
-            ...(filter.processKey === undefined ? [] : [sql`process_key = ${filter.processKey}`]),
-            ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
-            ...(filter.hasIncident === undefined
-              ? []
-              : [filter.hasIncident ? sql`incident_count > 0` : sql`incident_count = 0`]),
-            ...(startedAfter === undefined ? [] : [sql`started_at >= ${startedAfter}`]),
-            ...(startedBefore === undefined ? [] : [sql`started_at < ${startedBefore}`]),
-            ...(endedAfter === undefined ? [] : [sql`ended_at >= ${endedAfter}`]),
-            ...(endedBefore === undefined ? [] : [sql`ended_at < ${endedBefore}`]),
-            ...(variable === undefined
-              ? []
-              : "value" in variable
-              ? [sql`variables @> ${toJson({ [variable.name]: variable.value })}::jsonb`]
-              : [sql`(variables -> ${variable.name}) IS NOT NULL`])
-          ])
-          return yield* pagedQuery(sql, {
-            select: sql`SELECT ${columns} FROM process_instances`,
-            countFrom: sql`process_instances`,
-            where,
-            orderBy: sql`started_at DESC, id DESC`,
-            page,
-            toItem: toInstance
-          }).pipe(Effect.orDie)
-        }),
+      list: Effect.fnUntraced(function*(filter, page) {
+        const tenantId = yield* CurrentTenant
+        const startedAfter = yield* queryInstant("startedAfter", filter.startedAfter)
+        const startedBefore = yield* queryInstant("startedBefore", filter.startedBefore)
+        const endedAfter = yield* queryInstant("endedAfter", filter.endedAfter)
+        const endedBefore = yield* queryInstant("endedBefore", filter.endedBefore)
+        const variable = yield* variableFilter(filter.variableName, filter.variableValue)
+        const where = sql.and([
+          sql`tenant_id = ${tenantId}`,
+          ...(filter.deploymentId === undefined
+            ? []
+            : [isUuid(filter.deploymentId) ? sql`deployment_id = ${filter.deploymentId}` : sql`false`]),
+          ...(filter.processKey === undefined ? [] : [sql`process_key = ${filter.processKey}`]),
+          ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
+          ...(filter.hasIncident === undefined
+            ? []
+            : [filter.hasIncident ? sql`incident_count > 0` : sql`incident_count = 0`]),
+          ...(startedAfter === undefined ? [] : [sql`started_at >= ${startedAfter}`]),
+          ...(startedBefore === undefined ? [] : [sql`started_at < ${startedBefore}`]),
+          ...(endedAfter === undefined ? [] : [sql`ended_at >= ${endedAfter}`]),
+          ...(endedBefore === undefined ? [] : [sql`ended_at < ${endedBefore}`]),
+          ...(variable === undefined
+            ? []
+            : "value" in variable
+            ? [sql`variables @> ${toJson({ [variable.name]: variable.value })}::jsonb`]
+            : [sql`(variables -> ${variable.name}) IS NOT NULL`])
+        ])
+        return yield* pagedQuery(sql, {
+          select: sql`SELECT ${columns} FROM process_instances`,
+          countFrom: sql`process_instances`,
+          where,
+          orderBy: sql`started_at DESC, id DESC`,
+          page,
+          toItem: toInstance
+        }).pipe(Effect.orDie)
+      }),
       get,
-      variables: (id) =>
-        Effect.gen(function*() {
-          const tenantId = yield* CurrentTenant
-          yield* get(id)
-          const rows = yield* sql<
-            { variables: unknown; variables_version: number }
-          >`SELECT variables, variables_version
+      variables: Effect.fnUntraced(function*(id) {
+        const tenantId = yield* CurrentTenant
+        yield* get(id)
+        const rows = yield* sql<
+          { variables: unknown; variables_version: number }
+        >`SELECT variables, variables_version
               FROM process_instances WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
-          return {
-            processInstanceId: id,
-            variables: fromJson<Record<string, unknown>>(rows[0]!.variables),
-            version: Number(rows[0]!.variables_version)
-          }
-        }),
-      tokens: (id) =>
-        Effect.gen(function*() {
-          const tenantId = yield* CurrentTenant
-          yield* get(id)
-          const rows = yield* sql<{ engine_state: unknown }>`SELECT engine_state FROM process_instances
+        return {
+          processInstanceId: id,
+          variables: fromJson<Record<string, unknown>>(rows[0]!.variables),
+          version: Number(rows[0]!.variables_version)
+        }
+      }),
+      tokens: Effect.fnUntraced(function*(id) {
+        const tenantId = yield* CurrentTenant
+        yield* get(id)
+        const rows = yield* sql<{ engine_state: unknown }>`SELECT engine_state FROM process_instances
               WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
-          return engine.tokens(fromJson(rows[0]!.engine_state))
-        }),
-      subscriptions: (id) =>
-        Effect.gen(function*() {
-          const tenantId = yield* CurrentTenant
-          yield* get(id)
-          const rows = yield* sql<
-            {
-              id: string
-              node_id: string
-              kind: "MESSAGE" | "TIMER" | "SIGNAL"
-              name: string | null
-              correlation_key: string | null
-              due_at: unknown
-              created_at: unknown
-            }
-          >`
+        return engine.tokens(fromJson(rows[0]!.engine_state))
+      }),
+      subscriptions: Effect.fnUntraced(function*(id) {
+        const tenantId = yield* CurrentTenant
+        yield* get(id)
+        const rows = yield* sql<
+          {
+            id: string
+            node_id: string
+            kind: "MESSAGE" | "TIMER" | "SIGNAL"
+            name: string | null
+            correlation_key: string | null
+            due_at: unknown
+            created_at: unknown
+          }
+        >`
               SELECT id, node_id, kind, name, correlation_key, due_at, created_at FROM event_subscriptions
               WHERE tenant_id = ${tenantId} AND instance_id = ${id} ORDER BY created_at, id`.pipe(Effect.orDie)
-          return rows.map((row) => ({
-            id: row.id,
-            nodeId: row.node_id,
-            kind: row.kind,
-            name: row.name,
-            correlationKey: row.correlation_key,
-            dueAt: isoOrNull(row.due_at),
-            createdAt: isoFromDb(row.created_at)
-          }))
-        }),
+        return rows.map((row) => ({
+          id: row.id,
+          nodeId: row.node_id,
+          kind: row.kind,
+          name: row.name,
+          correlationKey: row.correlation_key,
+          dueAt: isoOrNull(row.due_at),
+          createdAt: isoFromDb(row.created_at)
+        }))
+      }),
       nodeVariables: (id) =>
         Effect.map(
           engineState(id),
           (state) => Object.entries(engine.nodeVariables(state)).map(([nodeId, variables]) => ({ nodeId, variables }))
         ),
-      scopeVariables: (scopeId) =>
-        Effect.gen(function*() {
-          const instanceId = yield* instanceOfScope(scopeId)
-          const variables = engine.scopeVariables(yield* engineState(instanceId), scopeId)
-          if (variables === undefined) return yield* notFound("scope", scopeId)
-          return variables
-        }),
+      scopeVariables: Effect.fnUntraced(function*(scopeId) {
+        const instanceId = yield* instanceOfScope(scopeId)
+        const variables = engine.scopeVariables(yield* engineState(instanceId), scopeId)
+        if (variables === undefined) return yield* notFound("scope", scopeId)
+        return variables
+      }),
       instanceOfScope,
-      snapshot: (id, eventSeq) =>
-        Effect.gen(function*() {
-          const tenantId = yield* CurrentTenant
-          const instance = yield* get(id)
-          const rows = yield* sql<
-            { type: string; node_id: string | null; token_id: string | null; payload: unknown }
-          >`
+      snapshot: Effect.fnUntraced(function*(id, eventSeq) {
+        const tenantId = yield* CurrentTenant
+        const instance = yield* get(id)
+        const rows = yield* sql<
+          { type: string; node_id: string | null; token_id: string | null; payload: unknown }
+        >`
               SELECT type, node_id, token_id, payload FROM instance_events
               WHERE tenant_id = ${tenantId} AND instance_id = ${id} AND event_seq <= ${eventSeq} ORDER BY event_seq`
-            .pipe(Effect.orDie)
-          if (eventSeq < 1 || rows.length < eventSeq) {
-            return yield* notFound("history event", `${eventSeq} of process instance ${instance.id}`)
-          }
-          const history: Array<EngineHistoryEvent> = rows.map((row) => ({
+          .pipe(Effect.orDie)
+        if (eventSeq < 1 || rows.length < eventSeq) {
+          return yield* notFound("history event", `${eventSeq} of process instance ${instance.id}`)
+        }
+        const history: Array<EngineHistoryEvent> = rows.map((row) => ({
+          type: row.type,
+          nodeId: row.node_id,
+          tokenId: row.token_id,
+          payload: fromJson<Record<string, unknown>>(row.payload)
+        }))
+        const snapshot = engine.snapshot(id, history)
+        return {
+          processInstanceId: id,
+          eventSeq,
+          state: snapshot.status,
+          variables: snapshot.variables,
+          activeNodes: snapshot.activeNodes
+        }
+      }),
+      history: Effect.fnUntraced(function*(id, page) {
+        const tenantId = yield* CurrentTenant
+        yield* get(id)
+        return yield* pagedQuery(sql, {
+          select: sql`SELECT event_seq, type, node_id, token_id, payload, actor, occurred_at FROM instance_events`,
+          countFrom: sql`instance_events`,
+          where: sql`tenant_id = ${tenantId} AND instance_id = ${id}`,
+          orderBy: sql`event_seq`,
+          page,
+          toItem: (row: HistoryRow) => ({
+            eventSeq: Number(row.event_seq),
             type: row.type,
             nodeId: row.node_id,
             tokenId: row.token_id,
-            payload: fromJson<Record<string, unknown>>(row.payload)
-          }))
-          const snapshot = engine.snapshot(id, history)
-          return {
-            processInstanceId: id,
-            eventSeq,
-            state: snapshot.status,
-            variables: snapshot.variables,
-            activeNodes: snapshot.activeNodes
-          }
-        }),
-      history: (id, page) =>
-        Effect.gen(function*() {
-          const tenantId = yield* CurrentTenant
-          yield* get(id)
-          return yield* pagedQuery(sql, {
-            select: sql`SELECT event_seq, type, node_id, token_id, payload, actor, occurred_at FROM instance_events`,
-            countFrom: sql`instance_events`,
-            where: sql`tenant_id = ${tenantId} AND instance_id = ${id}`,
-            orderBy: sql`event_seq`,
-            page,
-            toItem: (row: HistoryRow) => ({
-              eventSeq: Number(row.event_seq),
-              type: row.type,
-              nodeId: row.node_id,
-              tokenId: row.token_id,
-              data: fromJson<Record<string, unknown>>(row.payload),
-              sub: row.actor,
-              occurredAt: isoFromDb(row.occurred_at)
-            })
-          }).pipe(Effect.orDie)
-        })
+            data: fromJson<Record<string, unknown>>(row.payload),
+            sub: row.actor,
+            occurredAt: isoFromDb(row.occurred_at)
+          })
+        }).pipe(Effect.orDie)
+      })
     }
   })

@@ -52,54 +52,53 @@ export class InstanceSummaryRebuild
       const sql = yield* SqlClient.SqlClient
       const engine = yield* ProcessEngine
       return {
-        rebuild: () =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const began = yield* Clock.currentTimeMillis
-            let instances = 0
-            let corrected = 0
-            for (let after = "";;) {
-              const rows = yield* sql<
-                SummaryRow
-              >`SELECT id, state, variables, variables_version, incident_count, last_event_seq
+        rebuild: Effect.fnUntraced(function*() {
+          const tenantId = yield* CurrentTenant
+          const began = yield* Clock.currentTimeMillis
+          let instances = 0
+          let corrected = 0
+          for (let after = "";;) {
+            const rows = yield* sql<
+              SummaryRow
+            >`SELECT id, state, variables, variables_version, incident_count, last_event_seq
                 FROM process_instances WHERE tenant_id = ${tenantId} AND id::text > ${after} ORDER BY id::text LIMIT ${BATCH}`
-              if (rows.length === 0) break
-              for (const row of rows) {
-                instances++
-                const events = yield* sql<
-                  { type: string; node_id: string | null; token_id: string | null; payload: unknown }
-                >`SELECT type, node_id,
+            if (rows.length === 0) break
+            for (const row of rows) {
+              instances++
+              const events = yield* sql<
+                { type: string; node_id: string | null; token_id: string | null; payload: unknown }
+              >`SELECT type, node_id,
                     token_id, payload FROM instance_events WHERE instance_id = ${row.id} ORDER BY event_seq`
-                if (events.length === 0) continue
-                const snapshot = engine.snapshot(
-                  row.id,
-                  events.map((event) => ({
-                    type: event.type,
-                    nodeId: event.node_id,
-                    tokenId: event.token_id,
-                    payload: fromJson<Record<string, unknown>>(event.payload)
-                  }))
-                )
-                const same = snapshot.status === row.state && Number(row.incident_count) === snapshot.openIncidents &&
-                  Number(row.variables_version) === snapshot.variablesVersion &&
-                  canonical(fromJson(row.variables)) === canonical(snapshot.variables)
-                if (same) continue
-                const updated = yield* sql`UPDATE process_instances SET state = ${snapshot.status}, variables = ${
-                  toJson(snapshot.variables)
-                }::jsonb,
+              if (events.length === 0) continue
+              const snapshot = engine.snapshot(
+                row.id,
+                events.map((event) => ({
+                  type: event.type,
+                  nodeId: event.node_id,
+                  tokenId: event.token_id,
+                  payload: fromJson<Record<string, unknown>>(event.payload)
+                }))
+              )
+              const same = snapshot.status === row.state && Number(row.incident_count) === snapshot.openIncidents &&
+                Number(row.variables_version) === snapshot.variablesVersion &&
+                canonical(fromJson(row.variables)) === canonical(snapshot.variables)
+              if (same) continue
+              const updated = yield* sql`UPDATE process_instances SET state = ${snapshot.status}, variables = ${
+                toJson(snapshot.variables)
+              }::jsonb,
                     variables_version = ${snapshot.variablesVersion}, incident_count = ${snapshot.openIncidents}
                   WHERE id = ${row.id} AND last_event_seq = ${Number(row.last_event_seq)} RETURNING id`
-                corrected += updated.length
-              }
-              after = rows[rows.length - 1]!.id
+              corrected += updated.length
             }
-            return {
-              projection: "instance-summary" as const,
-              instances,
-              corrected,
-              durationMillis: (yield* Clock.currentTimeMillis) - began
-            }
-          }).pipe(Effect.orDie)
+            after = rows[rows.length - 1]!.id
+          }
+          return {
+            projection: "instance-summary" as const,
+            instances,
+            corrected,
+            durationMillis: (yield* Clock.currentTimeMillis) - began
+          }
+        }, Effect.orDie)
       }
     })
   )

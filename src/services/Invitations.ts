@@ -73,111 +73,104 @@ export class Invitations extends Context.Service<Invitations, InvitationsShape>(
       const config = yield* AppConfig
 
       return {
-        listOutstanding: (page) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const now = yield* nowIso
-            const where = sql`tenant_id = ${tenantId} AND state = 'PENDING' AND expires_at > ${now}`
-            const ms = Date.parse(now)
-            return yield* pagedQuery(sql, {
-              select: sql`SELECT * FROM invitations`,
-              countFrom: sql`invitations`,
-              where,
-              orderBy: sql`created_at DESC, id DESC`,
-              page,
-              toItem: (row: InvitationRow) => toInvitation(row, ms)
-            })
-          }).pipe(Effect.orDie),
+        listOutstanding: Effect.fnUntraced(function*(page) {
+          const tenantId = yield* CurrentTenant
+          const now = yield* nowIso
+          const where = sql`tenant_id = ${tenantId} AND state = 'PENDING' AND expires_at > ${now}`
+          const ms = Date.parse(now)
+          return yield* pagedQuery(sql, {
+            select: sql`SELECT * FROM invitations`,
+            countFrom: sql`invitations`,
+            where,
+            orderBy: sql`created_at DESC, id DESC`,
+            page,
+            toItem: (row: InvitationRow) => toInvitation(row, ms)
+          })
+        }, Effect.orDie),
 
-        create: (input) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const invitedBy = (yield* CurrentPrincipal).sub
-            const now = yield* nowMillis
-            const nowText = new Date(now).toISOString()
-            const outstanding = yield* sql`SELECT 1 FROM invitations WHERE tenant_id = ${tenantId}
+        create: Effect.fnUntraced(function*(input) {
+          const tenantId = yield* CurrentTenant
+          const invitedBy = (yield* CurrentPrincipal).sub
+          const now = yield* nowMillis
+          const nowText = new Date(now).toISOString()
+          const outstanding = yield* sql`SELECT 1 FROM invitations WHERE tenant_id = ${tenantId}
               AND lower(email) = lower(${input.email}) AND state = 'PENDING' AND expires_at > ${nowText}`.pipe(
-              Effect.orDie
-            )
-            if (outstanding.length > 0) {
-              return yield* conflict(`an outstanding invitation for ${input.email} already exists`, [
-                { field: "email", message: "already invited", code: "DUPLICATE" }
-              ])
-            }
-            const id = yield* newId
-            const token = randomBytes(32).toString("base64url")
-            const expiresAt = new Date(now + (input.expiresInHours ?? config.invitationTtlHours) * 3_600_000)
-              .toISOString()
-            const rows = yield* sql<InvitationRow>`INSERT INTO invitations
+            Effect.orDie
+          )
+          if (outstanding.length > 0) {
+            return yield* conflict(`an outstanding invitation for ${input.email} already exists`, [
+              { field: "email", message: "already invited", code: "DUPLICATE" }
+            ])
+          }
+          const id = yield* newId
+          const token = randomBytes(32).toString("base64url")
+          const expiresAt = new Date(now + (input.expiresInHours ?? config.invitationTtlHours) * 3_600_000)
+            .toISOString()
+          const rows = yield* sql<InvitationRow>`INSERT INTO invitations
                 (tenant_id, id, email, roles, token_hash, state, invited_by, expires_at, accepted_user_id, created_at, updated_at)
               VALUES (${tenantId}, ${id}, ${input.email}, ${toJson([...new Set(input.roles)])}::jsonb, ${
-              hashToken(token)
-            }, 'PENDING',
+            hashToken(token)
+          }, 'PENDING',
                 ${invitedBy}, ${expiresAt}, NULL, ${nowText}, ${nowText})
               RETURNING *`.pipe(Effect.orDie)
-            return { ...toInvitation(rows[0]!, now), token }
-          }),
+          return { ...toInvitation(rows[0]!, now), token }
+        }),
 
-        accept: (input) =>
-          Effect.gen(function*() {
-            const now = yield* nowMillis
-            const rows = yield* sql<InvitationRow>`SELECT * FROM invitations WHERE token_hash = ${
-              hashToken(input.token)
-            }`.pipe(
+        accept: Effect.fnUntraced(function*(input) {
+          const now = yield* nowMillis
+          const rows = yield* sql<InvitationRow>`SELECT * FROM invitations WHERE token_hash = ${hashToken(input.token)}`
+            .pipe(
               Effect.orDie
             )
-            const row = rows[0]
-            if (row === undefined) return yield* notFound("invitation", "with the given token")
-            const invitation = toInvitation(row, now)
-            if (invitation.state !== "PENDING") {
-              return yield* conflict(
-                `invitation ${invitation.id} is ${invitation.state.toLowerCase()} and can no longer be accepted`,
-                [
-                  { field: "token", message: `invitation is ${invitation.state}`, code: invitation.state }
-                ]
-              )
-            }
-            // Claim the invitation first, so two concurrent accepts cannot both create a user.
-            const nowText = new Date(now).toISOString()
-            const claimed = yield* sql`UPDATE invitations SET state = 'ACCEPTED', updated_at = ${nowText}
+          const row = rows[0]
+          if (row === undefined) return yield* notFound("invitation", "with the given token")
+          const invitation = toInvitation(row, now)
+          if (invitation.state !== "PENDING") {
+            return yield* conflict(
+              `invitation ${invitation.id} is ${invitation.state.toLowerCase()} and can no longer be accepted`,
+              [
+                { field: "token", message: `invitation is ${invitation.state}`, code: invitation.state }
+              ]
+            )
+          }
+          // Claim the invitation first, so two concurrent accepts cannot both create a user.
+          const nowText = new Date(now).toISOString()
+          const claimed = yield* sql`UPDATE invitations SET state = 'ACCEPTED', updated_at = ${nowText}
               WHERE id = ${row.id} AND state = 'PENDING' RETURNING id`.pipe(Effect.orDie)
-            if (claimed.length === 0) return yield* conflict(`invitation ${row.id} was accepted concurrently`)
-            // Accepting needs no token: the invitation names the tenant.
-            const user = yield* users.create({
-              username: input.username,
-              password: input.password,
-              email: row.email,
-              roles: invitation.roles
-            }).pipe(
-              inTenant(row.tenant_id),
-              Effect.tapError(() =>
-                sql`UPDATE invitations SET state = 'PENDING' WHERE id = ${row.id}`.pipe(Effect.orDie)
-              )
-            )
-            const updated = yield* sql<InvitationRow>`UPDATE invitations SET accepted_user_id = ${user.id}
+          if (claimed.length === 0) return yield* conflict(`invitation ${row.id} was accepted concurrently`)
+          // Accepting needs no token: the invitation names the tenant.
+          const user = yield* users.create({
+            username: input.username,
+            password: input.password,
+            email: row.email,
+            roles: invitation.roles
+          }).pipe(
+            inTenant(row.tenant_id),
+            Effect.tapError(() => sql`UPDATE invitations SET state = 'PENDING' WHERE id = ${row.id}`.pipe(Effect.orDie))
+          )
+          const updated = yield* sql<InvitationRow>`UPDATE invitations SET accepted_user_id = ${user.id}
               WHERE id = ${row.id} RETURNING *`.pipe(Effect.orDie)
-            return { invitation: toInvitation(updated[0]!, now), user, tenantId: row.tenant_id }
-          }),
+          return { invitation: toInvitation(updated[0]!, now), user, tenantId: row.tenant_id }
+        }),
 
-        revoke: (id) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const now = yield* nowMillis
-            const rows = yield* sql<
-              InvitationRow
-            >`SELECT * FROM invitations WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
-              Effect.orDie
-            )
-            if (rows[0] === undefined) return yield* notFound("invitation", id)
-            const current = toInvitation(rows[0], now)
-            if (current.state === "ACCEPTED" || current.state === "REVOKED") {
-              return yield* conflict(`invitation ${id} is ${current.state.toLowerCase()} and cannot be revoked`)
-            }
-            const nowText = new Date(now).toISOString()
-            const updated = yield* sql<InvitationRow>`UPDATE invitations SET state = 'REVOKED', updated_at = ${nowText}
+        revoke: Effect.fnUntraced(function*(id) {
+          const tenantId = yield* CurrentTenant
+          const now = yield* nowMillis
+          const rows = yield* sql<
+            InvitationRow
+          >`SELECT * FROM invitations WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
+            Effect.orDie
+          )
+          if (rows[0] === undefined) return yield* notFound("invitation", id)
+          const current = toInvitation(rows[0], now)
+          if (current.state === "ACCEPTED" || current.state === "REVOKED") {
+            return yield* conflict(`invitation ${id} is ${current.state.toLowerCase()} and cannot be revoked`)
+          }
+          const nowText = new Date(now).toISOString()
+          const updated = yield* sql<InvitationRow>`UPDATE invitations SET state = 'REVOKED', updated_at = ${nowText}
               WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING *`.pipe(Effect.orDie)
-            return toInvitation(updated[0]!, now)
-          })
+          return toInvitation(updated[0]!, now)
+        })
       }
     })
   )

@@ -43,27 +43,26 @@ export class JobRetries extends Context.Service<JobRetries, JobRetriesShape>()("
       const sql = yield* SqlClient.SqlClient
       const jobs = yield* JobEntityClient
 
-      const state = (jobId: JobId) =>
-        Effect.gen(function*() {
-          const tenantId = yield* CurrentTenant
-          const [row] = yield* sql<RetryRow>`SELECT id, state, retries, deadline, retry_policy,
+      const state = Effect.fnUntraced(function*(jobId: JobId) {
+        const tenantId = yield* CurrentTenant
+        const [row] = yield* sql<RetryRow>`SELECT id, state, retries, deadline, retry_policy,
               (SELECT count(*) FROM job_failures f WHERE f.job_id = j.id) AS attempts
             FROM jobs j WHERE tenant_id = ${tenantId} AND id = ${jobId}`.pipe(Effect.orDie)
-          if (row === undefined) return yield* notFound("job", jobId)
-          const now = yield* nowMillis
-          // An activatable job whose deadline lies ahead waits for its retry (the backoff after a failure).
-          const deadline = isoOrNull(row.deadline)
-          const waiting = row.state === "ACTIVATABLE" && deadline !== null && Date.parse(deadline) > now
-          return {
-            jobId: row.id,
-            state: row.state,
-            retries: Number(row.retries),
-            policy: row.retry_policy === null ? null : fromJson<RetryPolicy>(row.retry_policy),
-            attempts: Number(row.attempts),
-            waiting,
-            nextRetryAt: waiting ? deadline : null
-          }
-        })
+        if (row === undefined) return yield* notFound("job", jobId)
+        const now = yield* nowMillis
+        // An activatable job whose deadline lies ahead waits for its retry (the backoff after a failure).
+        const deadline = isoOrNull(row.deadline)
+        const waiting = row.state === "ACTIVATABLE" && deadline !== null && Date.parse(deadline) > now
+        return {
+          jobId: row.id,
+          state: row.state,
+          retries: Number(row.retries),
+          policy: row.retry_policy === null ? null : fromJson<RetryPolicy>(row.retry_policy),
+          attempts: Number(row.attempts),
+          waiting,
+          nextRetryAt: waiting ? deadline : null
+        }
+      })
 
       /** Who pulls a lever, as the job's entity takes it: the request's tenant and caller. */
       const caller = Effect.gen(function*() {
@@ -72,47 +71,43 @@ export class JobRetries extends Context.Service<JobRetries, JobRetriesShape>()("
 
       return {
         state,
-        setPolicy: (jobId, input) =>
-          Effect.gen(function*() {
-            yield* sendToEntity(jobs(jobId).SetRetryPolicy({ ...(yield* caller), ...input }))
-            return yield* state(jobId)
-          }),
-        retryNow: (jobId) =>
-          Effect.gen(function*() {
-            yield* sendToEntity(jobs(jobId).RetryNow(yield* caller))
-            return yield* state(jobId)
-          }),
-        cancelRetry: (jobId) =>
-          Effect.gen(function*() {
-            yield* sendToEntity(jobs(jobId).CancelRetry(yield* caller))
-            return yield* state(jobId)
-          }),
-        history: (jobId) =>
-          Effect.gen(function*() {
-            yield* state(jobId)
-            const rows = yield* sql<
-              {
-                attempt: number
-                kind: "FAILED" | "LOCK_EXPIRED"
-                worker: string | null
-                error_message: string
-                retries_left: number
-                retry_at: unknown
-                failed_at: unknown
-              }
-            >`SELECT
+        setPolicy: Effect.fnUntraced(function*(jobId, input) {
+          yield* sendToEntity(jobs(jobId).SetRetryPolicy({ ...(yield* caller), ...input }))
+          return yield* state(jobId)
+        }),
+        retryNow: Effect.fnUntraced(function*(jobId) {
+          yield* sendToEntity(jobs(jobId).RetryNow(yield* caller))
+          return yield* state(jobId)
+        }),
+        cancelRetry: Effect.fnUntraced(function*(jobId) {
+          yield* sendToEntity(jobs(jobId).CancelRetry(yield* caller))
+          return yield* state(jobId)
+        }),
+        history: Effect.fnUntraced(function*(jobId) {
+          yield* state(jobId)
+          const rows = yield* sql<
+            {
+              attempt: number
+              kind: "FAILED" | "LOCK_EXPIRED"
+              worker: string | null
+              error_message: string
+              retries_left: number
+              retry_at: unknown
+              failed_at: unknown
+            }
+          >`SELECT
                 attempt, kind, worker, error_message, retries_left, retry_at, failed_at FROM job_failures WHERE job_id = ${jobId} ORDER BY attempt`
-              .pipe(Effect.orDie)
-            return rows.map((row) => ({
-              attempt: Number(row.attempt),
-              kind: row.kind,
-              worker: row.worker,
-              errorMessage: row.error_message,
-              retriesLeft: Number(row.retries_left),
-              retryAt: isoOrNull(row.retry_at),
-              failedAt: isoFromDb(row.failed_at)
-            }))
-          })
+            .pipe(Effect.orDie)
+          return rows.map((row) => ({
+            attempt: Number(row.attempt),
+            kind: row.kind,
+            worker: row.worker,
+            errorMessage: row.error_message,
+            retriesLeft: Number(row.retries_left),
+            retryAt: isoOrNull(row.retry_at),
+            failedAt: isoFromDb(row.failed_at)
+          }))
+        })
       }
     })
   )

@@ -93,78 +93,72 @@ export class LegacyForms extends Context.Service<LegacyForms, LegacyFormsShape>(
       const sql = yield* SqlClient.SqlClient
       const definitions = yield* FormDefinitions
 
-      const row = (id: LegacyFormId) =>
-        Effect.gen(function*() {
-          const tenantId = yield* CurrentTenant
-          const [found] = yield* sql<LegacyRow>`SELECT * FROM legacy_forms WHERE tenant_id = ${tenantId} AND id = ${id}`
-            .pipe(Effect.orDie)
-          if (found === undefined) return yield* notFound("form", id)
-          return found
-        })
+      const row = Effect.fnUntraced(function*(id: LegacyFormId) {
+        const tenantId = yield* CurrentTenant
+        const [found] = yield* sql<LegacyRow>`SELECT * FROM legacy_forms WHERE tenant_id = ${tenantId} AND id = ${id}`
+          .pipe(Effect.orDie)
+        if (found === undefined) return yield* notFound("form", id)
+        return found
+      })
 
-      const deploy = (
+      const deploy = Effect.fnUntraced(function*(
         key: string,
         schema: Schema | Readonly<Record<string, unknown>>,
         bundleId: string | null = null
-      ) =>
-        Effect.gen(function*() {
-          const tenantId = yield* CurrentTenant
-          const principal = yield* CurrentPrincipal
-          const id = LegacyFormId.make(yield* newId)
-          const now = new Date(yield* nowMillis).toISOString()
-          yield* sql`INSERT INTO legacy_forms (tenant_id, id, key, version, schema, created_by, created_at, bundle_id)
+      ) {
+        const tenantId = yield* CurrentTenant
+        const principal = yield* CurrentPrincipal
+        const id = LegacyFormId.make(yield* newId)
+        const now = new Date(yield* nowMillis).toISOString()
+        yield* sql`INSERT INTO legacy_forms (tenant_id, id, key, version, schema, created_by, created_at, bundle_id)
             VALUES (${tenantId}, ${id}, ${key},
               (SELECT coalesce(max(version), 0) + 1 FROM legacy_forms WHERE tenant_id = ${tenantId} AND key = ${key}),
               ${storedContent(schema)}::jsonb, ${principal.sub}, ${now}, ${bundleId})`.pipe(Effect.orDie)
-          return toLegacy(yield* Effect.orDie(row(id)))
-        })
+        return toLegacy(yield* Effect.orDie(row(id)))
+      })
 
       return {
-        list: (key, page) =>
-          Effect.gen(function*() {
-            const where = yield* tenantWhere(sql, key === undefined ? [] : [sql`key = ${key}`])
-            return yield* pagedQuery(sql, {
-              select: sql`SELECT * FROM legacy_forms`,
-              countFrom: sql`legacy_forms`,
-              where,
-              orderBy: sql`key, version DESC`,
-              page,
-              toItem: toLegacy
-            }).pipe(Effect.orDie)
-          }),
+        list: Effect.fnUntraced(function*(key, page) {
+          const where = yield* tenantWhere(sql, key === undefined ? [] : [sql`key = ${key}`])
+          return yield* pagedQuery(sql, {
+            select: sql`SELECT * FROM legacy_forms`,
+            countFrom: sql`legacy_forms`,
+            where,
+            orderBy: sql`key, version DESC`,
+            page,
+            toItem: toLegacy
+          }).pipe(Effect.orDie)
+        }),
         deploy: (key, schema) => deploy(key, schema),
         deployInBundle: deploy,
         get: (id) => Effect.map(row(id), toLegacy),
         edit: (id, schema) => Effect.flatMap(row(id), (current) => deploy(current.key, schema)),
-        remove: (id) =>
-          Effect.gen(function*() {
-            const current = yield* row(id)
-            yield* sql`DELETE FROM legacy_forms WHERE id = ${id}`.pipe(Effect.orDie)
-            return toLegacy(current)
-          }),
-        migrate: (id) =>
-          Effect.gen(function*() {
-            const current = yield* row(id)
-            const schema = contentOf(current.schema) as Schema
-            return yield* definitions.create({
-              name: current.key,
-              key: current.key,
-              schema: toFormJs(current.key, schema)
-            }, { formId: current.id, version: Number(current.version) })
-          }),
+        remove: Effect.fnUntraced(function*(id) {
+          const current = yield* row(id)
+          yield* sql`DELETE FROM legacy_forms WHERE id = ${id}`.pipe(Effect.orDie)
+          return toLegacy(current)
+        }),
+        migrate: Effect.fnUntraced(function*(id) {
+          const current = yield* row(id)
+          const schema = contentOf(current.schema) as Schema
+          return yield* definitions.create({
+            name: current.key,
+            key: current.key,
+            schema: toFormJs(current.key, schema)
+          }, { formId: current.id, version: Number(current.version) })
+        }),
         taggedForm: (key, versionTag) =>
           Effect.flatMap(CurrentTenant, (tenantId) => taggedForm(sql, tenantId, key, versionTag)),
         formDeployedWith: (key, instanceId) =>
           Effect.flatMap(CurrentTenant, (tenantId) => formDeployedWith(sql, tenantId, key, instanceId)),
-        latestByKey: (key) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const rows = yield* sql<
-              LegacyRow
-            >`SELECT * FROM legacy_forms WHERE tenant_id = ${tenantId} AND key = ${key} ORDER BY version DESC LIMIT 1`
-              .pipe(Effect.orDie)
-            return rows[0] === undefined ? undefined : toLegacy(rows[0])
-          })
+        latestByKey: Effect.fnUntraced(function*(key) {
+          const tenantId = yield* CurrentTenant
+          const rows = yield* sql<
+            LegacyRow
+          >`SELECT * FROM legacy_forms WHERE tenant_id = ${tenantId} AND key = ${key} ORDER BY version DESC LIMIT 1`
+            .pipe(Effect.orDie)
+          return rows[0] === undefined ? undefined : toLegacy(rows[0])
+        })
       }
     })
   )

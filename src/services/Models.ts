@@ -96,15 +96,14 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
       const projects = yield* Projects
       const projectIdOf = parseId(ProjectId)
 
-      const row = (id: ModelId) =>
-        Effect.gen(function*() {
-          const tenantId = yield* CurrentTenant
-          const [found] = yield* sql<ModelRow>`SELECT * FROM models WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
-            Effect.orDie
-          )
-          if (found === undefined) return yield* notFound("model", id)
-          return found
-        })
+      const row = Effect.fnUntraced(function*(id: ModelId) {
+        const tenantId = yield* CurrentTenant
+        const [found] = yield* sql<ModelRow>`SELECT * FROM models WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
+          Effect.orDie
+        )
+        if (found === undefined) return yield* notFound("model", id)
+        return found
+      })
 
       /** The lock as it stands now: an expired lock is no lock. */
       const lockOf = (model: ModelRow, now: number) => {
@@ -129,12 +128,11 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
           updatedAt: isoFromDb(model.updated_at)
         }))
 
-      const editable = (id: ModelId) =>
-        Effect.gen(function*() {
-          const model = yield* row(id)
-          yield* projects.requireRole(model.project_id, ["OWNER", "EDITOR"])
-          return model
-        })
+      const editable = Effect.fnUntraced(function*(id: ModelId) {
+        const model = yield* row(id)
+        yield* projects.requireRole(model.project_id, ["OWNER", "EDITOR"])
+        return model
+      })
 
       const heldByOther = (model: ModelRow, principal: Principal, now: number) => {
         const lock = lockOf(model, now)
@@ -149,17 +147,16 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
         )
 
       /** The caller and the model they change: one they may edit, and whose lock nobody else holds. */
-      const unlocked = (id: ModelId, nameTheLock: boolean) =>
-        Effect.gen(function*() {
-          const principal = yield* CurrentPrincipal
-          const model = yield* editable(id)
-          const other = heldByOther(model, principal, yield* nowMillis)
-          if (other !== null) return yield* lockedBy(id, other, nameTheLock)
-          return { model, principal }
-        })
+      const unlocked = Effect.fnUntraced(function*(id: ModelId, nameTheLock: boolean) {
+        const principal = yield* CurrentPrincipal
+        const model = yield* editable(id)
+        const other = heldByOther(model, principal, yield* nowMillis)
+        if (other !== null) return yield* lockedBy(id, other, nameTheLock)
+        return { model, principal }
+      })
 
-      const writeRevision = (principal: Principal, model: ModelRow, content: string, note: string | null) =>
-        Effect.gen(function*() {
+      const writeRevision = Effect.fnUntraced(
+        function*(principal: Principal, model: ModelRow, content: string, note: string | null) {
           const now = new Date(yield* nowMillis).toISOString()
           const revision = Number(model.revision) + 1
           const updated = yield* sql.withTransaction(Effect.gen(function*() {
@@ -176,7 +173,8 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
             )
           }
           return yield* view(yield* row(model.id))
-        })
+        }
+      )
 
       const setLock = (model: ModelRow, holder: string | null, now: number): Effect.Effect<LockView> =>
         Effect.map(
@@ -203,93 +201,86 @@ export class Models extends Context.Service<Models, ModelsShape>()("flowcore/Mod
         })
 
       return {
-        list: (filter, page) =>
-          Effect.gen(function*() {
-            const where = yield* tenantWhere(sql, [
-              ...(filter.projectId === undefined
-                ? []
-                : [isUuid(filter.projectId) ? sql`project_id = ${filter.projectId}` : sql`false`]),
-              ...(filter.folderId === undefined
-                ? []
-                : [isUuid(filter.folderId) ? sql`folder_id = ${filter.folderId}` : sql`false`]),
-              ...(filter.kind === undefined ? [] : [sql`kind = ${filter.kind}`])
-            ])
-            const rows = yield* pagedQuery(sql, {
-              select: sql`SELECT * FROM models`,
-              countFrom: sql`models`,
-              where,
-              orderBy: sql`lower(name), id`,
-              page,
-              toItem: (row: ModelRow) => row
-            }).pipe(Effect.orDie)
-            return { ...rows, items: yield* Effect.forEach(rows.items, view) }
-          }),
-        create: (input) =>
-          Effect.gen(function*() {
-            const principal = yield* CurrentPrincipal
-            const tenantId = yield* CurrentTenant
-            // The project is named in the body: one that is not a UUID names no project.
-            yield* projects.requireRole(yield* projectIdOf(input.projectId), ["OWNER", "EDITOR"])
-            if (input.folderId !== undefined) {
-              yield* projects.folderOf(input.projectId, input.folderId)
-            }
-            const id = ModelId.make(yield* newId)
-            const now = new Date(yield* nowMillis).toISOString()
-            const content = input.content ?? ""
-            yield* sql.withTransaction(Effect.gen(function*() {
-              yield* sql`INSERT INTO models (tenant_id, id, project_id, folder_id, name, kind, revision, content, lock_holder, lock_expires_at,
+        list: Effect.fnUntraced(function*(filter, page) {
+          const where = yield* tenantWhere(sql, [
+            ...(filter.projectId === undefined
+              ? []
+              : [isUuid(filter.projectId) ? sql`project_id = ${filter.projectId}` : sql`false`]),
+            ...(filter.folderId === undefined
+              ? []
+              : [isUuid(filter.folderId) ? sql`folder_id = ${filter.folderId}` : sql`false`]),
+            ...(filter.kind === undefined ? [] : [sql`kind = ${filter.kind}`])
+          ])
+          const rows = yield* pagedQuery(sql, {
+            select: sql`SELECT * FROM models`,
+            countFrom: sql`models`,
+            where,
+            orderBy: sql`lower(name), id`,
+            page,
+            toItem: (row: ModelRow) => row
+          }).pipe(Effect.orDie)
+          return { ...rows, items: yield* Effect.forEach(rows.items, view) }
+        }),
+        create: Effect.fnUntraced(function*(input) {
+          const principal = yield* CurrentPrincipal
+          const tenantId = yield* CurrentTenant
+          // The project is named in the body: one that is not a UUID names no project.
+          yield* projects.requireRole(yield* projectIdOf(input.projectId), ["OWNER", "EDITOR"])
+          if (input.folderId !== undefined) {
+            yield* projects.folderOf(input.projectId, input.folderId)
+          }
+          const id = ModelId.make(yield* newId)
+          const now = new Date(yield* nowMillis).toISOString()
+          const content = input.content ?? ""
+          yield* sql.withTransaction(Effect.gen(function*() {
+            yield* sql`INSERT INTO models (tenant_id, id, project_id, folder_id, name, kind, revision, content, lock_holder, lock_expires_at,
                   created_by, created_at, updated_at)
                 VALUES (${tenantId}, ${id}, ${input.projectId}, ${
-                input.folderId ?? null
-              }, ${input.name}, ${input.kind}, 1, ${content},
+              input.folderId ?? null
+            }, ${input.name}, ${input.kind}, 1, ${content},
                   NULL, NULL, ${principal.sub}, ${now}, ${now})`
-              yield* sql`INSERT INTO model_revisions (model_id, revision, content, author, note, created_at)
+            yield* sql`INSERT INTO model_revisions (model_id, revision, content, author, note, created_at)
                 VALUES (${id}, 1, ${content}, ${principal.sub}, 'created', ${now})`
-            })).pipe(Effect.orDie)
-            return yield* view(yield* row(id))
-          }),
+          })).pipe(Effect.orDie)
+          return yield* view(yield* row(id))
+        }),
         get: (id) => Effect.flatMap(row(id), view),
-        remove: (id) =>
-          Effect.gen(function*() {
-            const { model } = yield* unlocked(id, false)
-            const shown = yield* view(model)
-            yield* sql`DELETE FROM models WHERE id = ${id}`.pipe(Effect.orDie)
-            return shown
-          }),
-        save: (id, input) =>
-          Effect.gen(function*() {
-            const { model, principal } = yield* unlocked(id, true)
-            if (input.baseRevision !== undefined && input.baseRevision !== Number(model.revision)) {
-              return yield* conflict(
-                `model ${id} is at revision ${model.revision}, the edit started from ${input.baseRevision}`,
-                [
-                  { field: "baseRevision", message: `current revision is ${model.revision}`, code: "STALE" }
-                ]
-              )
-            }
-            return yield* writeRevision(principal, model, input.content, input.note ?? null)
-          }),
-        revisions: (id) =>
-          Effect.gen(function*() {
-            yield* row(id)
-            const rows = yield* sql<RevisionRow>`SELECT revision, author, note, content, created_at
+        remove: Effect.fnUntraced(function*(id) {
+          const { model } = yield* unlocked(id, false)
+          const shown = yield* view(model)
+          yield* sql`DELETE FROM models WHERE id = ${id}`.pipe(Effect.orDie)
+          return shown
+        }),
+        save: Effect.fnUntraced(function*(id, input) {
+          const { model, principal } = yield* unlocked(id, true)
+          if (input.baseRevision !== undefined && input.baseRevision !== Number(model.revision)) {
+            return yield* conflict(
+              `model ${id} is at revision ${model.revision}, the edit started from ${input.baseRevision}`,
+              [
+                { field: "baseRevision", message: `current revision is ${model.revision}`, code: "STALE" }
+              ]
+            )
+          }
+          return yield* writeRevision(principal, model, input.content, input.note ?? null)
+        }),
+        revisions: Effect.fnUntraced(function*(id) {
+          yield* row(id)
+          const rows = yield* sql<RevisionRow>`SELECT revision, author, note, content, created_at
               FROM model_revisions WHERE model_id = ${id} ORDER BY revision DESC`.pipe(Effect.orDie)
-            return rows.map(toRevision)
-          }),
-        restore: (id, revision) =>
-          Effect.gen(function*() {
-            const { model, principal } = yield* unlocked(id, false)
-            const [old] = yield* sql<
-              { content: string }
-            >`SELECT content FROM model_revisions WHERE model_id = ${id} AND revision = ${revision}`.pipe(Effect.orDie)
-            if (old === undefined) return yield* notFound("model revision", `${revision} of model ${id}`)
-            return yield* writeRevision(principal, model, old.content, `restored revision ${revision}`)
-          }),
-        lock: (id) =>
-          Effect.gen(function*() {
-            const model = yield* row(id)
-            return { modelId: id, lock: lockOf(model, yield* nowMillis) }
-          }),
+          return rows.map(toRevision)
+        }),
+        restore: Effect.fnUntraced(function*(id, revision) {
+          const { model, principal } = yield* unlocked(id, false)
+          const [old] = yield* sql<
+            { content: string }
+          >`SELECT content FROM model_revisions WHERE model_id = ${id} AND revision = ${revision}`.pipe(Effect.orDie)
+          if (old === undefined) return yield* notFound("model revision", `${revision} of model ${id}`)
+          return yield* writeRevision(principal, model, old.content, `restored revision ${revision}`)
+        }),
+        lock: Effect.fnUntraced(function*(id) {
+          const model = yield* row(id)
+          return { modelId: id, lock: lockOf(model, yield* nowMillis) }
+        }),
         acquire: (id) =>
           changeLock(id, (model, principal, now) => {
             const other = heldByOther(model, principal, now)

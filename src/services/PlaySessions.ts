@@ -46,28 +46,27 @@ export class PlaySessions extends Context.Service<PlaySessions, PlaySessionsShap
         )
 
       return {
-        start: (input) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            if ((input.xml === undefined) === (input.graph === undefined)) {
-              return yield* validationError("xml", "give the draft as xml or as graph")
-            }
-            const model = input.xml !== undefined
-              ? yield* models.fromXml(input.xml)
-              : yield* models.fromJson(input.graph)
-            const id = yield* newId
-            return yield* call(
-              id,
-              client(id).Start({
-                tenantId,
-                processKey: model.key,
-                graph: model.graph,
-                variables: input.variables ?? {},
-                mocks: input.mocks ?? {},
-                chooseFlows: input.chooseFlows ?? {}
-              })
-            )
-          }),
+        start: Effect.fnUntraced(function*(input) {
+          const tenantId = yield* CurrentTenant
+          if ((input.xml === undefined) === (input.graph === undefined)) {
+            return yield* validationError("xml", "give the draft as xml or as graph")
+          }
+          const model = input.xml !== undefined
+            ? yield* models.fromXml(input.xml)
+            : yield* models.fromJson(input.graph)
+          const id = yield* newId
+          return yield* call(
+            id,
+            client(id).Start({
+              tenantId,
+              processKey: model.key,
+              graph: model.graph,
+              variables: input.variables ?? {},
+              mocks: input.mocks ?? {},
+              chooseFlows: input.chooseFlows ?? {}
+            })
+          )
+        }),
         step: (id, step) => Effect.flatMap(CurrentTenant, (tenantId) => call(id, client(id).Step({ tenantId, step }))),
         get: (id) => Effect.flatMap(CurrentTenant, (tenantId) => call(id, client(id).Get({ tenantId })))
       }

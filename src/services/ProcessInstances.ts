@@ -118,21 +118,20 @@ export class ProcessInstances
           return yield* instanceOf(principal, id)
         }),
         migrate,
-        remove: (id) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const instance = yield* queries.get(id)
-            if (instance.state === "ACTIVE" || instance.state === "SUSPENDED") {
-              return yield* businessError(
-                `process instance ${id} is ${instance.state.toLowerCase()}: only finished instances can be deleted; cancel it first`,
-                [
-                  { field: "id", message: `instance is ${instance.state}`, code: "NOT_FINISHED" }
-                ]
-              )
-            }
-            yield* deleteInstances(sql, sql`tenant_id = ${tenantId} AND id = ${id}`).pipe(Effect.orDie)
-            return instance
-          })
+        remove: Effect.fnUntraced(function*(id) {
+          const tenantId = yield* CurrentTenant
+          const instance = yield* queries.get(id)
+          if (instance.state === "ACTIVE" || instance.state === "SUSPENDED") {
+            return yield* businessError(
+              `process instance ${id} is ${instance.state.toLowerCase()}: only finished instances can be deleted; cancel it first`,
+              [
+                { field: "id", message: `instance is ${instance.state}`, code: "NOT_FINISHED" }
+              ]
+            )
+          }
+          yield* deleteInstances(sql, sql`tenant_id = ${tenantId} AND id = ${id}`).pipe(Effect.orDie)
+          return instance
+        })
       }
     })
   )

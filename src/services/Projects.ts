@@ -97,13 +97,12 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
       const sql = yield* SqlClient.SqlClient
       const tenants = yield* Tenants
 
-      const row = (tenantId: string, id: ProjectId) =>
-        Effect.gen(function*() {
-          const [found] = yield* sql<ProjectRow>`SELECT * FROM projects WHERE tenant_id = ${tenantId} AND id = ${id}`
-            .pipe(Effect.orDie)
-          if (found === undefined) return yield* notFound("project", id)
-          return found
-        })
+      const row = Effect.fnUntraced(function*(tenantId: string, id: ProjectId) {
+        const [found] = yield* sql<ProjectRow>`SELECT * FROM projects WHERE tenant_id = ${tenantId} AND id = ${id}`
+          .pipe(Effect.orDie)
+        if (found === undefined) return yield* notFound("project", id)
+        return found
+      })
 
       const roleOf = (projectId: string, userId: string) =>
         Effect.map(
@@ -115,24 +114,23 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
           (rows) => rows[0]?.role
         )
 
-      const requireRole: ProjectsShape["requireRole"] = (projectId, roles) =>
-        Effect.gen(function*() {
-          const principal = yield* CurrentPrincipal
-          const tenantId = yield* CurrentTenant
-          yield* row(tenantId, projectId)
-          if (principal.roles.includes("ADMIN")) return
-          const role = yield* roleOf(projectId, principal.sub)
-          if (role === undefined || !roles.includes(role)) {
-            return yield* businessError(
-              `project ${projectId} needs the project role ${roles.join(" or ")} for this (you are ${
-                role ?? "not a member"
-              })`,
-              [
-                { field: "projectId", message: `needs ${roles.join(" or ")}`, code: "PROJECT_ROLE" }
-              ]
-            )
-          }
-        })
+      const requireRole: ProjectsShape["requireRole"] = Effect.fnUntraced(function*(projectId, roles) {
+        const principal = yield* CurrentPrincipal
+        const tenantId = yield* CurrentTenant
+        yield* row(tenantId, projectId)
+        if (principal.roles.includes("ADMIN")) return
+        const role = yield* roleOf(projectId, principal.sub)
+        if (role === undefined || !roles.includes(role)) {
+          return yield* businessError(
+            `project ${projectId} needs the project role ${roles.join(" or ")} for this (you are ${
+              role ?? "not a member"
+            })`,
+            [
+              { field: "projectId", message: `needs ${roles.join(" or ")}`, code: "PROJECT_ROLE" }
+            ]
+          )
+        }
+      })
 
       const memberRow = (m: { user_id: string; role: ProjectRole; added_at: unknown }) => ({
         userId: m.user_id,
@@ -140,147 +138,137 @@ export class Projects extends Context.Service<Projects, ProjectsShape>()("flowco
         addedAt: isoFromDb(m.added_at)
       })
 
-      const folderOf: ProjectsShape["folderOf"] = (projectId, folderId) =>
-        Effect.gen(function*() {
-          const tenantId = yield* CurrentTenant
-          if (!isUuid(folderId)) return yield* notFound("folder", folderId)
-          const [found] =
-            yield* sql`SELECT id FROM project_folders WHERE tenant_id = ${tenantId} AND project_id = ${projectId} AND id = ${folderId}`
-              .pipe(Effect.orDie)
-          if (found === undefined) return yield* notFound("folder", folderId)
-        })
+      const folderOf: ProjectsShape["folderOf"] = Effect.fnUntraced(function*(projectId, folderId) {
+        const tenantId = yield* CurrentTenant
+        if (!isUuid(folderId)) return yield* notFound("folder", folderId)
+        const [found] =
+          yield* sql`SELECT id FROM project_folders WHERE tenant_id = ${tenantId} AND project_id = ${projectId} AND id = ${folderId}`
+            .pipe(Effect.orDie)
+        if (found === undefined) return yield* notFound("folder", folderId)
+      })
 
       return {
         requireRole,
         folderOf,
-        list: (page) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            return yield* pagedQuery(sql, {
-              select: sql`SELECT * FROM projects`,
-              countFrom: sql`projects`,
-              where: sql`tenant_id = ${tenantId}`,
-              orderBy: sql`lower(name), id`,
-              page,
-              toItem: toProject
-            })
-          }).pipe(Effect.orDie),
-        create: (input) =>
-          Effect.gen(function*() {
-            const principal = yield* CurrentPrincipal
-            const tenantId = yield* CurrentTenant
-            const id = ProjectId.make(yield* newId)
-            const now = new Date(yield* nowMillis).toISOString()
-            yield* sql.withTransaction(Effect.gen(function*() {
-              yield* sql`INSERT INTO projects (tenant_id, id, name, description, created_by, created_at, updated_at)
+        list: Effect.fnUntraced(function*(page) {
+          const tenantId = yield* CurrentTenant
+          return yield* pagedQuery(sql, {
+            select: sql`SELECT * FROM projects`,
+            countFrom: sql`projects`,
+            where: sql`tenant_id = ${tenantId}`,
+            orderBy: sql`lower(name), id`,
+            page,
+            toItem: toProject
+          })
+        }, Effect.orDie),
+        create: Effect.fnUntraced(function*(input) {
+          const principal = yield* CurrentPrincipal
+          const tenantId = yield* CurrentTenant
+          const id = ProjectId.make(yield* newId)
+          const now = new Date(yield* nowMillis).toISOString()
+          yield* sql.withTransaction(Effect.gen(function*() {
+            yield* sql`INSERT INTO projects (tenant_id, id, name, description, created_by, created_at, updated_at)
                 VALUES (${tenantId}, ${id}, ${input.name}, ${
-                input.description ?? null
-              }, ${principal.sub}, ${now}, ${now})`
-              yield* sql`INSERT INTO project_members (project_id, user_id, role, added_at) VALUES (${id}, ${principal.sub}, 'OWNER', ${now})`
-            })).pipe(Effect.orDie)
-            return toProject(yield* Effect.orDie(row(tenantId, id)))
-          }),
+              input.description ?? null
+            }, ${principal.sub}, ${now}, ${now})`
+            yield* sql`INSERT INTO project_members (project_id, user_id, role, added_at) VALUES (${id}, ${principal.sub}, 'OWNER', ${now})`
+          })).pipe(Effect.orDie)
+          return toProject(yield* Effect.orDie(row(tenantId, id)))
+        }),
         get: (id) => Effect.flatMap(CurrentTenant, (tenantId) => Effect.map(row(tenantId, id), toProject)),
-        update: (id, input) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            yield* requireRole(id, ["OWNER"])
-            const current = yield* row(tenantId, id)
-            const now = new Date(yield* nowMillis).toISOString()
-            yield* sql`UPDATE projects SET name = ${input.name ?? current.name},
+        update: Effect.fnUntraced(function*(id, input) {
+          const tenantId = yield* CurrentTenant
+          yield* requireRole(id, ["OWNER"])
+          const current = yield* row(tenantId, id)
+          const now = new Date(yield* nowMillis).toISOString()
+          yield* sql`UPDATE projects SET name = ${input.name ?? current.name},
                 description = ${
-              input.description === undefined ? current.description : input.description
-            }, updated_at = ${now}
+            input.description === undefined ? current.description : input.description
+          }, updated_at = ${now}
               WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
-            return toProject(yield* row(tenantId, id))
-          }),
-        remove: (id) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            yield* requireRole(id, ["OWNER"])
-            const current = yield* row(tenantId, id)
-            yield* sql`DELETE FROM projects WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
-            return toProject(current)
-          }),
-        members: (id) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            yield* row(tenantId, id)
-            const rows = yield* sql<
-              { user_id: string; role: ProjectRole; added_at: unknown }
-            >`SELECT user_id, role, added_at FROM project_members
+          return toProject(yield* row(tenantId, id))
+        }),
+        remove: Effect.fnUntraced(function*(id) {
+          const tenantId = yield* CurrentTenant
+          yield* requireRole(id, ["OWNER"])
+          const current = yield* row(tenantId, id)
+          yield* sql`DELETE FROM projects WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          return toProject(current)
+        }),
+        members: Effect.fnUntraced(function*(id) {
+          const tenantId = yield* CurrentTenant
+          yield* row(tenantId, id)
+          const rows = yield* sql<
+            { user_id: string; role: ProjectRole; added_at: unknown }
+          >`SELECT user_id, role, added_at FROM project_members
               WHERE project_id = ${id} ORDER BY added_at, user_id`.pipe(Effect.orDie)
-            return rows.map(memberRow)
-          }),
-        addMember: (id, userId, role) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            yield* requireRole(id, ["OWNER"])
-            // A member is someone of this tenant: a local user, or a subject (say, of the identity provider) that has
-            // called the API here. Anyone else — a typo, another tenant's user — is not found.
-            if (!(yield* tenants.knowsSubject(tenantId, userId))) {
-              return yield* new NotFound({
-                message: `user ${userId} not found in this tenant`,
-                errors: [{
-                  field: "userId",
-                  message: `no user or known subject ${userId} in this tenant`,
-                  code: "NOT_FOUND"
-                }]
-              })
-            }
-            const now = new Date(yield* nowMillis).toISOString()
-            // Adding someone who is already a member changes their role.
-            yield* sql`INSERT INTO project_members (project_id, user_id, role, added_at) VALUES (${id}, ${userId}, ${role}, ${now})
+          return rows.map(memberRow)
+        }),
+        addMember: Effect.fnUntraced(function*(id, userId, role) {
+          const tenantId = yield* CurrentTenant
+          yield* requireRole(id, ["OWNER"])
+          // A member is someone of this tenant: a local user, or a subject (say, of the identity provider) that has
+          // called the API here. Anyone else — a typo, another tenant's user — is not found.
+          if (!(yield* tenants.knowsSubject(tenantId, userId))) {
+            return yield* new NotFound({
+              message: `user ${userId} not found in this tenant`,
+              errors: [{
+                field: "userId",
+                message: `no user or known subject ${userId} in this tenant`,
+                code: "NOT_FOUND"
+              }]
+            })
+          }
+          const now = new Date(yield* nowMillis).toISOString()
+          // Adding someone who is already a member changes their role.
+          yield* sql`INSERT INTO project_members (project_id, user_id, role, added_at) VALUES (${id}, ${userId}, ${role}, ${now})
               ON CONFLICT (project_id, user_id) DO UPDATE SET role = ${role}`.pipe(Effect.orDie)
-            const [member] = yield* sql<
-              { user_id: string; role: ProjectRole; added_at: unknown }
-            >`SELECT user_id, role, added_at FROM project_members
+          const [member] = yield* sql<
+            { user_id: string; role: ProjectRole; added_at: unknown }
+          >`SELECT user_id, role, added_at FROM project_members
               WHERE project_id = ${id} AND user_id = ${userId}`.pipe(Effect.orDie)
-            return memberRow(member!)
-          }),
-        removeMember: (id, userId) =>
-          Effect.gen(function*() {
-            yield* requireRole(id, ["OWNER"])
-            const rows = yield* sql<
-              { user_id: string; role: ProjectRole; added_at: unknown }
-            >`SELECT user_id, role, added_at FROM project_members
+          return memberRow(member!)
+        }),
+        removeMember: Effect.fnUntraced(function*(id, userId) {
+          yield* requireRole(id, ["OWNER"])
+          const rows = yield* sql<
+            { user_id: string; role: ProjectRole; added_at: unknown }
+          >`SELECT user_id, role, added_at FROM project_members
               WHERE project_id = ${id}`.pipe(Effect.orDie)
-            const member = rows.find((m) => m.user_id === userId)
-            if (member === undefined) return yield* notFound("project member", userId)
-            if (member.role === "OWNER" && rows.filter((m) => m.role === "OWNER").length === 1) {
-              return yield* conflict(`${userId} is the last OWNER of project ${id}: make someone else OWNER first`)
-            }
-            yield* sql`DELETE FROM project_members WHERE project_id = ${id} AND user_id = ${userId}`.pipe(Effect.orDie)
-            return memberRow(member)
-          }),
-        folders: (id) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            yield* row(tenantId, id)
-            const rows = yield* sql<FolderRow>`SELECT id, project_id, parent_folder_id, name, created_at
+          const member = rows.find((m) => m.user_id === userId)
+          if (member === undefined) return yield* notFound("project member", userId)
+          if (member.role === "OWNER" && rows.filter((m) => m.role === "OWNER").length === 1) {
+            return yield* conflict(`${userId} is the last OWNER of project ${id}: make someone else OWNER first`)
+          }
+          yield* sql`DELETE FROM project_members WHERE project_id = ${id} AND user_id = ${userId}`.pipe(Effect.orDie)
+          return memberRow(member)
+        }),
+        folders: Effect.fnUntraced(function*(id) {
+          const tenantId = yield* CurrentTenant
+          yield* row(tenantId, id)
+          const rows = yield* sql<FolderRow>`SELECT id, project_id, parent_folder_id, name, created_at
               FROM project_folders WHERE tenant_id = ${tenantId} AND project_id = ${id}
               ORDER BY lower(name), id`.pipe(Effect.orDie)
-            return rows.map(toFolder)
-          }),
-        createFolder: (id, input) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            yield* requireRole(id, ["OWNER", "EDITOR"])
-            if (input.parentFolderId !== undefined) yield* folderOf(id, input.parentFolderId)
-            const folderId = yield* newId
-            const now = new Date(yield* nowMillis).toISOString()
-            yield* sql`INSERT INTO project_folders (tenant_id, id, project_id, parent_folder_id, name, created_at)
+          return rows.map(toFolder)
+        }),
+        createFolder: Effect.fnUntraced(function*(id, input) {
+          const tenantId = yield* CurrentTenant
+          yield* requireRole(id, ["OWNER", "EDITOR"])
+          if (input.parentFolderId !== undefined) yield* folderOf(id, input.parentFolderId)
+          const folderId = yield* newId
+          const now = new Date(yield* nowMillis).toISOString()
+          yield* sql`INSERT INTO project_folders (tenant_id, id, project_id, parent_folder_id, name, created_at)
               VALUES (${tenantId}, ${folderId}, ${id}, ${input.parentFolderId ?? null}, ${input.name}, ${now})`.pipe(
-              Effect.orDie
-            )
-            return {
-              id: folderId,
-              projectId: id,
-              parentFolderId: input.parentFolderId ?? null,
-              name: input.name,
-              createdAt: now
-            }
-          })
+            Effect.orDie
+          )
+          return {
+            id: folderId,
+            projectId: id,
+            parentFolderId: input.parentFolderId ?? null,
+            name: input.name,
+            createdAt: now
+          }
+        })
       }
     })
   )

@@ -91,78 +91,74 @@ export class ResourceAuthorizations extends Context.Service<ResourceAuthorizatio
       const groups = yield* Groups
       const groupIdOf = parseId(GroupId)
 
-      const isPermitted: ResourceAuthorizationsShape["isPermitted"] = (
+      const isPermitted: ResourceAuthorizationsShape["isPermitted"] = Effect.fnUntraced(function*(
         principal,
         resourceType,
         resourceId,
         permission
-      ) =>
-        Effect.gen(function*() {
-          if (principal.roles.includes("ADMIN")) return true
-          const grants = yield* sql<AuthorizationRow>`SELECT * FROM resource_authorizations
+      ) {
+        if (principal.roles.includes("ADMIN")) return true
+        const grants = yield* sql<AuthorizationRow>`SELECT * FROM resource_authorizations
             WHERE tenant_id = ${principal.tenantId} AND resource_type = ${resourceType}
               AND (resource_id = ${resourceId} OR resource_id = '*')`
-          if (grants.length === 0) return true
-          const user = yield* users.findByUsername(principal.sub).pipe(inTenant(principal.tenantId))
-          if (user === undefined) return false
-          const groupIds = yield* groups.groupIdsOf(user.id).pipe(inTenant(principal.tenantId))
-          return grants.some((row) => {
-            const holder = row.user_id === user.id || (row.group_id !== null && groupIds.includes(row.group_id))
-            const permissions = fromJson<Array<Permission>>(row.permissions)
-            return holder && (permissions.includes(permission) || permissions.includes("ALL"))
-          })
-        }).pipe(Effect.orDie)
+        if (grants.length === 0) return true
+        const user = yield* users.findByUsername(principal.sub).pipe(inTenant(principal.tenantId))
+        if (user === undefined) return false
+        const groupIds = yield* groups.groupIdsOf(user.id).pipe(inTenant(principal.tenantId))
+        return grants.some((row) => {
+          const holder = row.user_id === user.id || (row.group_id !== null && groupIds.includes(row.group_id))
+          const permissions = fromJson<Array<Permission>>(row.permissions)
+          return holder && (permissions.includes(permission) || permissions.includes("ALL"))
+        })
+      }, Effect.orDie)
 
       return {
-        list: (filter, page) =>
-          Effect.gen(function*() {
-            const where = yield* tenantWhere(sql, [
-              ...(filter.resourceType === undefined ? [] : [sql`resource_type = ${filter.resourceType}`]),
-              ...(filter.resourceId === undefined ? [] : [sql`resource_id = ${filter.resourceId}`]),
-              ...(filter.userId === undefined
-                ? []
-                : [isUuid(filter.userId) ? sql`user_id = ${filter.userId}` : sql`false`]),
-              ...(filter.groupId === undefined
-                ? []
-                : [isUuid(filter.groupId) ? sql`group_id = ${filter.groupId}` : sql`false`])
-            ])
-            return yield* pagedQuery(sql, {
-              select: sql`SELECT * FROM resource_authorizations`,
-              countFrom: sql`resource_authorizations`,
-              where,
-              orderBy: sql`created_at DESC, id DESC`,
-              page,
-              toItem: toAuthorization
-            })
-          }).pipe(Effect.orDie),
-        grant: (grant) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            if ((grant.userId === undefined) === (grant.groupId === undefined)) {
-              return yield* validationError("userId", "give exactly one of userId and groupId", "ONE_OF")
-            }
-            if (grant.userId !== undefined) yield* users.get(grant.userId)
-            if (grant.groupId !== undefined) yield* groups.get(yield* groupIdOf(grant.groupId))
-            const id = yield* newId
-            const now = yield* nowIso
-            const permissions = [...new Set(grant.permissions)]
-            const rows = yield* sql<AuthorizationRow>`INSERT INTO resource_authorizations
+        list: Effect.fnUntraced(function*(filter, page) {
+          const where = yield* tenantWhere(sql, [
+            ...(filter.resourceType === undefined ? [] : [sql`resource_type = ${filter.resourceType}`]),
+            ...(filter.resourceId === undefined ? [] : [sql`resource_id = ${filter.resourceId}`]),
+            ...(filter.userId === undefined
+              ? []
+              : [isUuid(filter.userId) ? sql`user_id = ${filter.userId}` : sql`false`]),
+            ...(filter.groupId === undefined
+              ? []
+              : [isUuid(filter.groupId) ? sql`group_id = ${filter.groupId}` : sql`false`])
+          ])
+          return yield* pagedQuery(sql, {
+            select: sql`SELECT * FROM resource_authorizations`,
+            countFrom: sql`resource_authorizations`,
+            where,
+            orderBy: sql`created_at DESC, id DESC`,
+            page,
+            toItem: toAuthorization
+          })
+        }, Effect.orDie),
+        grant: Effect.fnUntraced(function*(grant) {
+          const tenantId = yield* CurrentTenant
+          if ((grant.userId === undefined) === (grant.groupId === undefined)) {
+            return yield* validationError("userId", "give exactly one of userId and groupId", "ONE_OF")
+          }
+          if (grant.userId !== undefined) yield* users.get(grant.userId)
+          if (grant.groupId !== undefined) yield* groups.get(yield* groupIdOf(grant.groupId))
+          const id = yield* newId
+          const now = yield* nowIso
+          const permissions = [...new Set(grant.permissions)]
+          const rows = yield* sql<AuthorizationRow>`INSERT INTO resource_authorizations
                 (tenant_id, id, resource_type, resource_id, permissions, user_id, group_id, created_at)
               VALUES (${tenantId}, ${id}, ${grant.resourceType}, ${grant.resourceId ?? "*"}, ${
-              toJson(permissions)
-            }::jsonb,
+            toJson(permissions)
+          }::jsonb,
                 ${grant.userId ?? null}, ${grant.groupId ?? null}, ${now})
               RETURNING *`.pipe(Effect.orDie)
-            return toAuthorization(rows[0]!)
-          }),
-        revoke: (id) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const rows = yield* sql<AuthorizationRow>`DELETE FROM resource_authorizations
+          return toAuthorization(rows[0]!)
+        }),
+        revoke: Effect.fnUntraced(function*(id) {
+          const tenantId = yield* CurrentTenant
+          const rows = yield* sql<AuthorizationRow>`DELETE FROM resource_authorizations
               WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING *`.pipe(Effect.orDie)
-            if (rows[0] === undefined) return yield* notFound("authorization", id)
-            return toAuthorization(rows[0])
-          }),
+          if (rows[0] === undefined) return yield* notFound("authorization", id)
+          return toAuthorization(rows[0])
+        }),
         isPermitted,
         require: (principal, resourceType, resourceId, permission) =>
           Effect.flatMap(isPermitted(principal, resourceType, resourceId, permission), (allowed) =>

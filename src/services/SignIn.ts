@@ -39,16 +39,15 @@ export class SignIn extends Context.Service<SignIn, SignInShape>()("flowcore/Sig
       const users = yield* Users
       const tokens = yield* TokenService
       return {
-        login: (username, password) =>
-          Effect.gen(function*() {
-            const row = yield* users.findForLogin(username)
-            // Verify against a dummy hash for unknown users too, so response time does not reveal which exist.
-            const valid = yield* verifyPassword(password, row?.password_hash ?? DUMMY_HASH)
-            if (row === undefined || !valid) return yield* invalidCredentials
-            const roles = fromJson<Array<Role>>(row.roles)
-            const issued = yield* tokens.issue({ sub: row.username, tenantId: row.tenant_id, roles })
-            return { ...issued, tokenType: "Bearer" as const, username: row.username, tenantId: row.tenant_id, roles }
-          })
+        login: Effect.fnUntraced(function*(username, password) {
+          const row = yield* users.findForLogin(username)
+          // Verify against a dummy hash for unknown users too, so response time does not reveal which exist.
+          const valid = yield* verifyPassword(password, row?.password_hash ?? DUMMY_HASH)
+          if (row === undefined || !valid) return yield* invalidCredentials
+          const roles = fromJson<Array<Role>>(row.roles)
+          const issued = yield* tokens.issue({ sub: row.username, tenantId: row.tenant_id, roles })
+          return { ...issued, tokenType: "Bearer" as const, username: row.username, tenantId: row.tenant_id, roles }
+        })
       }
     })
   )

@@ -25,33 +25,32 @@ export class Signals extends Context.Service<Signals, SignalsShape>()("flowcore/
       const sql = yield* SqlClient.SqlClient
       const instances = yield* ProcessInstances
       return {
-        broadcast: (principal, signal, givenId) =>
-          Effect.gen(function*() {
-            const variables = signal.variables ?? {}
-            const broadcastId = givenId ?? (yield* newId)
-            const waiting = yield* sql<WaitingSubscription>`SELECT instance_id, id FROM event_subscriptions
+        broadcast: Effect.fnUntraced(function*(principal, signal, givenId) {
+          const variables = signal.variables ?? {}
+          const broadcastId = givenId ?? (yield* newId)
+          const waiting = yield* sql<WaitingSubscription>`SELECT instance_id, id FROM event_subscriptions
               WHERE tenant_id = ${principal.tenantId} AND kind = 'SIGNAL' AND name = ${signal.signalName}
               ORDER BY created_at, id`.pipe(Effect.orDie)
-            const triggered = yield* deliverToWaiting(instances, principal, waiting, (subscriptionId) => ({
-              type: "TriggerSignal",
-              subscriptionId,
-              variables
-            }), `signal:${broadcastId}`)
-            const startedIds = yield* startAtSignalStarts(
-              sql,
-              instances,
-              principal,
-              signal.signalName,
-              variables,
-              broadcastId
-            )
-            const resumedIds = [...new Set(triggered.filter((t) => t.delivery !== "missed").map((t) => t.instanceId))]
-            return {
-              correlatedCount: resumedIds.length,
-              startedCount: startedIds.length,
-              instanceIds: [...resumedIds, ...startedIds]
-            }
-          })
+          const triggered = yield* deliverToWaiting(instances, principal, waiting, (subscriptionId) => ({
+            type: "TriggerSignal",
+            subscriptionId,
+            variables
+          }), `signal:${broadcastId}`)
+          const startedIds = yield* startAtSignalStarts(
+            sql,
+            instances,
+            principal,
+            signal.signalName,
+            variables,
+            broadcastId
+          )
+          const resumedIds = [...new Set(triggered.filter((t) => t.delivery !== "missed").map((t) => t.instanceId))]
+          return {
+            correlatedCount: resumedIds.length,
+            startedCount: startedIds.length,
+            instanceIds: [...resumedIds, ...startedIds]
+          }
+        })
       }
     })
   )

@@ -55,14 +55,13 @@ export class Templates extends Context.Service<Templates, TemplatesShape>()("flo
       const sql = yield* SqlClient.SqlClient
       const models = yield* ProcessModels
 
-      const row = (id: TemplateId) =>
-        Effect.gen(function*() {
-          const tenantId = yield* CurrentTenant
-          const [found] = yield* sql<TemplateRow>`SELECT * FROM templates WHERE tenant_id = ${tenantId} AND id = ${id}`
-            .pipe(Effect.orDie)
-          if (found === undefined) return yield* notFound("template", id)
-          return found
-        })
+      const row = Effect.fnUntraced(function*(id: TemplateId) {
+        const tenantId = yield* CurrentTenant
+        const [found] = yield* sql<TemplateRow>`SELECT * FROM templates WHERE tenant_id = ${tenantId} AND id = ${id}`
+          .pipe(Effect.orDie)
+        if (found === undefined) return yield* notFound("template", id)
+        return found
+      })
 
       const compiledKey = (content: unknown) =>
         Effect.map(
@@ -71,54 +70,50 @@ export class Templates extends Context.Service<Templates, TemplatesShape>()("flo
         )
 
       return {
-        list: (page) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            return yield* pagedQuery(sql, {
-              select: sql`SELECT * FROM templates`,
-              countFrom: sql`templates`,
-              where: sql`tenant_id = ${tenantId}`,
-              orderBy: sql`lower(name), id`,
-              page,
-              toItem: toTemplate
-            }).pipe(Effect.orDie)
-          }),
-        create: (input) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const author = (yield* CurrentPrincipal).sub
-            const key = yield* compiledKey(input.content)
-            const id = TemplateId.make(yield* newId)
-            const now = new Date(yield* nowMillis).toISOString()
-            yield* sql`INSERT INTO templates (tenant_id, id, name, description, content, process_key, created_by, created_at, updated_at)
+        list: Effect.fnUntraced(function*(page) {
+          const tenantId = yield* CurrentTenant
+          return yield* pagedQuery(sql, {
+            select: sql`SELECT * FROM templates`,
+            countFrom: sql`templates`,
+            where: sql`tenant_id = ${tenantId}`,
+            orderBy: sql`lower(name), id`,
+            page,
+            toItem: toTemplate
+          }).pipe(Effect.orDie)
+        }),
+        create: Effect.fnUntraced(function*(input) {
+          const tenantId = yield* CurrentTenant
+          const author = (yield* CurrentPrincipal).sub
+          const key = yield* compiledKey(input.content)
+          const id = TemplateId.make(yield* newId)
+          const now = new Date(yield* nowMillis).toISOString()
+          yield* sql`INSERT INTO templates (tenant_id, id, name, description, content, process_key, created_by, created_at, updated_at)
               VALUES (${tenantId}, ${id}, ${input.name}, ${input.description ?? null}, ${
-              storedContent(input.content)
-            }::jsonb, ${key},
+            storedContent(input.content)
+          }::jsonb, ${key},
                 ${author}, ${now}, ${now})`.pipe(Effect.orDie)
-            return toTemplate(yield* Effect.orDie(row(id)))
-          }),
+          return toTemplate(yield* Effect.orDie(row(id)))
+        }),
         get: (id) => Effect.map(row(id), toTemplate),
-        update: (id, input) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            yield* row(id)
-            const key = yield* compiledKey(input.content)
-            const now = new Date(yield* nowMillis).toISOString()
-            yield* sql`UPDATE templates SET name = ${input.name}, description = ${
-              input.description ?? null
-            }, content = ${storedContent(input.content)}::jsonb,
+        update: Effect.fnUntraced(function*(id, input) {
+          const tenantId = yield* CurrentTenant
+          yield* row(id)
+          const key = yield* compiledKey(input.content)
+          const now = new Date(yield* nowMillis).toISOString()
+          yield* sql`UPDATE templates SET name = ${input.name}, description = ${input.description ?? null}, content = ${
+            storedContent(input.content)
+          }::jsonb,
                 process_key = ${key}, updated_at = ${now} WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
-              Effect.orDie
-            )
-            return toTemplate(yield* row(id))
-          }),
-        remove: (id) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const current = yield* row(id)
-            yield* sql`DELETE FROM templates WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
-            return toTemplate(current)
-          })
+            Effect.orDie
+          )
+          return toTemplate(yield* row(id))
+        }),
+        remove: Effect.fnUntraced(function*(id) {
+          const tenantId = yield* CurrentTenant
+          const current = yield* row(id)
+          yield* sql`DELETE FROM templates WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(Effect.orDie)
+          return toTemplate(current)
+        })
       }
     })
   )

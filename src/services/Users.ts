@@ -57,35 +57,34 @@ export class Users extends Context.Service<Users, UsersShape>()("flowcore/Users"
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
 
-      const create: UsersShape["create"] = (input) =>
-        Effect.gen(function*() {
-          const tenantId = yield* CurrentTenant
-          const taken = yield* sql`SELECT 1 FROM users WHERE lower(username) = lower(${input.username})`.pipe(
-            Effect.orDie
-          )
-          if (taken.length > 0) {
-            return yield* conflict(`username ${input.username} is already taken`, [
-              { field: "username", message: "already taken", code: "DUPLICATE" }
-            ])
-          }
-          const id = yield* newId
-          const now = yield* nowIso
-          const passwordHash = yield* hashPassword(input.password)
-          const rows = yield* sql<
-            UserRow
-          >`INSERT INTO users (tenant_id, id, username, email, password_hash, roles, created_at, updated_at)
+      const create: UsersShape["create"] = Effect.fnUntraced(function*(input) {
+        const tenantId = yield* CurrentTenant
+        const taken = yield* sql`SELECT 1 FROM users WHERE lower(username) = lower(${input.username})`.pipe(
+          Effect.orDie
+        )
+        if (taken.length > 0) {
+          return yield* conflict(`username ${input.username} is already taken`, [
+            { field: "username", message: "already taken", code: "DUPLICATE" }
+          ])
+        }
+        const id = yield* newId
+        const now = yield* nowIso
+        const passwordHash = yield* hashPassword(input.password)
+        const rows = yield* sql<
+          UserRow
+        >`INSERT INTO users (tenant_id, id, username, email, password_hash, roles, created_at, updated_at)
             VALUES (${tenantId}, ${id}, ${input.username}, ${input.email ?? null}, ${passwordHash}, ${
-            toJson(input.roles)
-          }::jsonb, ${now}, ${now})
+          toJson(input.roles)
+        }::jsonb, ${now}, ${now})
             RETURNING *`.pipe(
-            Effect.catchIf(
-              isUniqueViolation,
-              () => Effect.fail(conflict(`username ${input.username} is already taken`))
-            ),
-            Effect.catchTag("SqlError", Effect.die)
-          )
-          return toUser(rows[0]!)
-        })
+          Effect.catchIf(
+            isUniqueViolation,
+            () => Effect.fail(conflict(`username ${input.username} is already taken`))
+          ),
+          Effect.catchTag("SqlError", Effect.die)
+        )
+        return toUser(rows[0]!)
+      })
 
       return {
         list: (page) =>
@@ -99,17 +98,16 @@ export class Users extends Context.Service<Users, UsersShape>()("flowcore/Users"
               toItem: toUser
             }).pipe(Effect.orDie)),
         create,
-        get: (id) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            // The id comes in a body (a member to add, a grantee): one that is not a UUID names no user.
-            if (!isUuid(id)) return yield* notFound("user", id)
-            const rows = yield* sql<UserRow>`SELECT * FROM users WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
-              Effect.orDie
-            )
-            if (rows[0] === undefined) return yield* notFound("user", id)
-            return toUser(rows[0])
-          }),
+        get: Effect.fnUntraced(function*(id) {
+          const tenantId = yield* CurrentTenant
+          // The id comes in a body (a member to add, a grantee): one that is not a UUID names no user.
+          if (!isUuid(id)) return yield* notFound("user", id)
+          const rows = yield* sql<UserRow>`SELECT * FROM users WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
+            Effect.orDie
+          )
+          if (rows[0] === undefined) return yield* notFound("user", id)
+          return toUser(rows[0])
+        }),
         findForLogin: (username) =>
           sql<UserRow>`SELECT * FROM users WHERE lower(username) = lower(${username})`.pipe(
             Effect.map((rows) => rows[0]),

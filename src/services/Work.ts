@@ -138,15 +138,14 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
       const instances = yield* ProcessInstances
       const availability = yield* JobAvailability
 
-      const taskById = (id: TaskId) =>
-        Effect.gen(function*() {
-          const tenantId = yield* CurrentTenant
-          const rows = yield* sql<TaskRow>`SELECT * FROM user_tasks WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
-            Effect.orDie
-          )
-          if (rows[0] === undefined) return yield* notFound("task", id)
-          return rows[0]
-        })
+      const taskById = Effect.fnUntraced(function*(id: TaskId) {
+        const tenantId = yield* CurrentTenant
+        const rows = yield* sql<TaskRow>`SELECT * FROM user_tasks WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
+          Effect.orDie
+        )
+        if (rows[0] === undefined) return yield* notFound("task", id)
+        return rows[0]
+      })
 
       const jobs = yield* JobEntityClient
       const { activateNow } = makeJobActivation(sql, jobs, yield* JobLeases)
@@ -248,112 +247,108 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
           sendToEntity(
             jobs(jobId).Heartbeat({ tenantId: principal.tenantId, actor: principal.sub, ...beat })
           ).pipe(Effect.catchTags({ ValidationError: Effect.die, BusinessError: Effect.die })),
-        listJobs: (filter, page) =>
-          Effect.gen(function*() {
-            const where = yield* tenantWhere(sql, [
-              ...(filter.type === undefined ? [] : [sql`type = ${filter.type}`]),
-              ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
-              ...(filter.processInstanceId === undefined
-                ? []
-                : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
-            ])
-            return yield* pagedQuery(sql, {
-              select: sql`SELECT * FROM jobs`,
-              countFrom: sql`jobs`,
-              where,
-              orderBy: sql`created_at DESC, id DESC`,
-              page,
-              toItem: toJob
-            })
-          }).pipe(Effect.orDie),
-        listTasks: (filter, page) =>
-          Effect.gen(function*() {
-            const dueBefore = yield* queryInstant("dueBefore", filter.dueBefore)
-            const dueAfter = yield* queryInstant("dueAfter", filter.dueAfter)
-            const followUpBefore = yield* queryInstant("followUpBefore", filter.followUpBefore)
-            const followUpAfter = yield* queryInstant("followUpAfter", filter.followUpAfter)
-            const where = yield* tenantWhere(sql, [
-              ...(dueBefore === undefined ? [] : [sql`due_date < ${dueBefore}`]),
-              ...(dueAfter === undefined ? [] : [sql`due_date >= ${dueAfter}`]),
-              ...(followUpBefore === undefined ? [] : [sql`follow_up_date < ${followUpBefore}`]),
-              ...(followUpAfter === undefined ? [] : [sql`follow_up_date >= ${followUpAfter}`]),
-              ...(filter.candidateGroup === undefined
-                ? []
-                : [sql`candidate_groups @> jsonb_build_array(${filter.candidateGroup}::text)`]),
-              ...(filter.assignee === undefined ? [] : [sql`assignee = ${filter.assignee}`]),
-              ...(filter.assigned === undefined
-                ? []
-                : [filter.assigned ? sql`assignee IS NOT NULL` : sql`assignee IS NULL`]),
-              ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
-              ...(filter.processInstanceId === undefined
-                ? []
-                : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
-            ])
-            return yield* pagedQuery(sql, {
-              select: sql`SELECT * FROM user_tasks`,
-              countFrom: sql`user_tasks`,
-              where,
-              orderBy: sql.literal(taskOrder[filter.sort ?? "createdAt"]),
-              page,
-              toItem: toTask
-            }).pipe(Effect.orDie)
-          }),
-        getTask: (taskId) => Effect.map(taskById(taskId), toTask),
-        completeTask: (taskId, variables) =>
-          Effect.gen(function*() {
-            const tenantId = yield* CurrentTenant
-            const principal = yield* CurrentPrincipal
-            const task = yield* taskById(taskId)
-            if (task.state !== "CREATED") {
-              return yield* conflict(`task ${taskId} is ${task.state.toLowerCase()} and cannot be completed`)
-            }
-            if (task.assignee !== null && task.assignee !== principal.sub && !principal.roles.includes("ADMIN")) {
-              return yield* businessError(
-                `task ${taskId} is assigned to ${task.assignee}; only the assignee (or an ADMIN) can complete it`,
-                [
-                  { field: "assignee", message: `assigned to ${task.assignee}`, code: "NOT_ASSIGNEE" }
-                ]
-              )
-            }
-            if (task.delegation_state === "PENDING") {
-              // A delegated task completed by its delegate goes back to its owner (Flowable's resolve): the delegate's
-              // variables are set on the instance, and the owner completes the task.
-              if (Object.keys(variables).length > 0) {
-                yield* instances.command(principal, task.instance_id, { type: "SetVariables", variables })
-              }
-              const now = new Date(yield* nowMillis).toISOString()
-              yield* sql`UPDATE user_tasks SET assignee = owner, delegation_state = 'RESOLVED', updated_at = ${now}
-                WHERE tenant_id = ${tenantId} AND id = ${taskId}`.pipe(Effect.orDie)
-              return toTask(yield* taskById(taskId))
-            }
-            yield* instances.command(
-              principal,
-              task.instance_id,
-              { type: "CompleteUserTask", taskId, variables },
-              // Each attempt after a completing listener's denial is a command of its own.
-              Number(task.completion_denials ?? 0) === 0
-                ? `complete-task:${taskId}`
-                : `complete-task:${taskId}:${Number(task.completion_denials)}`
-            )
-            return toTask(yield* taskById(taskId))
-          }),
-        listIncidents: (filter, page) =>
-          Effect.gen(function*() {
-            const where = yield* tenantWhere(sql, [
-              ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
-              ...(filter.processInstanceId === undefined
-                ? []
-                : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
-            ])
-            return yield* pagedQuery(sql, {
-              select: sql`SELECT * FROM incidents`,
-              countFrom: sql`incidents`,
-              where,
-              orderBy: sql`created_at DESC, id DESC`,
-              page,
-              toItem: toIncident
-            })
+        listJobs: Effect.fnUntraced(function*(filter, page) {
+          const where = yield* tenantWhere(sql, [
+            ...(filter.type === undefined ? [] : [sql`type = ${filter.type}`]),
+            ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
+            ...(filter.processInstanceId === undefined
+              ? []
+              : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
+          ])
+          return yield* pagedQuery(sql, {
+            select: sql`SELECT * FROM jobs`,
+            countFrom: sql`jobs`,
+            where,
+            orderBy: sql`created_at DESC, id DESC`,
+            page,
+            toItem: toJob
+          })
+        }, Effect.orDie),
+        listTasks: Effect.fnUntraced(function*(filter, page) {
+          const dueBefore = yield* queryInstant("dueBefore", filter.dueBefore)
+          const dueAfter = yield* queryInstant("dueAfter", filter.dueAfter)
+          const followUpBefore = yield* queryInstant("followUpBefore", filter.followUpBefore)
+          const followUpAfter = yield* queryInstant("followUpAfter", filter.followUpAfter)
+          const where = yield* tenantWhere(sql, [
+            ...(dueBefore === undefined ? [] : [sql`due_date < ${dueBefore}`]),
+            ...(dueAfter === undefined ? [] : [sql`due_date >= ${dueAfter}`]),
+            ...(followUpBefore === undefined ? [] : [sql`follow_up_date < ${followUpBefore}`]),
+            ...(followUpAfter === undefined ? [] : [sql`follow_up_date >= ${followUpAfter}`]),
+            ...(filter.candidateGroup === undefined
+              ? []
+              : [sql`candidate_groups @> jsonb_build_array(${filter.candidateGroup}::text)`]),
+            ...(filter.assignee === undefined ? [] : [sql`assignee = ${filter.assignee}`]),
+            ...(filter.assigned === undefined
+              ? []
+              : [filter.assigned ? sql`assignee IS NOT NULL` : sql`assignee IS NULL`]),
+            ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
+            ...(filter.processInstanceId === undefined
+              ? []
+              : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
+          ])
+          return yield* pagedQuery(sql, {
+            select: sql`SELECT * FROM user_tasks`,
+            countFrom: sql`user_tasks`,
+            where,
+            orderBy: sql.literal(taskOrder[filter.sort ?? "createdAt"]),
+            page,
+            toItem: toTask
           }).pipe(Effect.orDie)
+        }),
+        getTask: (taskId) => Effect.map(taskById(taskId), toTask),
+        completeTask: Effect.fnUntraced(function*(taskId, variables) {
+          const tenantId = yield* CurrentTenant
+          const principal = yield* CurrentPrincipal
+          const task = yield* taskById(taskId)
+          if (task.state !== "CREATED") {
+            return yield* conflict(`task ${taskId} is ${task.state.toLowerCase()} and cannot be completed`)
+          }
+          if (task.assignee !== null && task.assignee !== principal.sub && !principal.roles.includes("ADMIN")) {
+            return yield* businessError(
+              `task ${taskId} is assigned to ${task.assignee}; only the assignee (or an ADMIN) can complete it`,
+              [
+                { field: "assignee", message: `assigned to ${task.assignee}`, code: "NOT_ASSIGNEE" }
+              ]
+            )
+          }
+          if (task.delegation_state === "PENDING") {
+            // A delegated task completed by its delegate goes back to its owner (Flowable's resolve): the delegate's
+            // variables are set on the instance, and the owner completes the task.
+            if (Object.keys(variables).length > 0) {
+              yield* instances.command(principal, task.instance_id, { type: "SetVariables", variables })
+            }
+            const now = new Date(yield* nowMillis).toISOString()
+            yield* sql`UPDATE user_tasks SET assignee = owner, delegation_state = 'RESOLVED', updated_at = ${now}
+                WHERE tenant_id = ${tenantId} AND id = ${taskId}`.pipe(Effect.orDie)
+            return toTask(yield* taskById(taskId))
+          }
+          yield* instances.command(
+            principal,
+            task.instance_id,
+            { type: "CompleteUserTask", taskId, variables },
+            // Each attempt after a completing listener's denial is a command of its own.
+            Number(task.completion_denials ?? 0) === 0
+              ? `complete-task:${taskId}`
+              : `complete-task:${taskId}:${Number(task.completion_denials)}`
+          )
+          return toTask(yield* taskById(taskId))
+        }),
+        listIncidents: Effect.fnUntraced(function*(filter, page) {
+          const where = yield* tenantWhere(sql, [
+            ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
+            ...(filter.processInstanceId === undefined
+              ? []
+              : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
+          ])
+          return yield* pagedQuery(sql, {
+            select: sql`SELECT * FROM incidents`,
+            countFrom: sql`incidents`,
+            where,
+            orderBy: sql`created_at DESC, id DESC`,
+            page,
+            toItem: toIncident
+          })
+        }, Effect.orDie)
       }
     })
   )

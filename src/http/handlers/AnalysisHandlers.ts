@@ -4,11 +4,14 @@ import { validationError } from "../../schema/ApiErrors.ts"
 import { ProcessModels } from "../../services/ProcessModels.ts"
 import { Api } from "../Api.ts"
 
-export const AnalysisHandlers = HttpApiBuilder.group(Api, "analysis", (handlers) =>
-  Effect.gen(function*() {
+export const AnalysisHandlers = HttpApiBuilder.group(
+  Api,
+  "analysis",
+  Effect.fnUntraced(function*(handlers) {
     const models = yield* ProcessModels
-    return handlers.handle("variables", ({ payload }) =>
-      Effect.gen(function*() {
+    return handlers.handle(
+      "variables",
+      Effect.fnUntraced(function*({ payload }) {
         if ((payload.xml === undefined) === (payload.graph === undefined)) {
           return yield* validationError("xml", "give the model as xml or as graph")
         }
@@ -16,5 +19,7 @@ export const AnalysisHandlers = HttpApiBuilder.group(Api, "analysis", (handlers)
           ? yield* models.fromXml(payload.xml)
           : yield* models.fromJson(payload.graph)
         return models.analyseVariables(model.graph)
-      }))
-  }))
+      })
+    )
+  })
+)

@@ -4,8 +4,11 @@ import { pageRequest } from "../../schema/Common.ts"
 import { AuditLog } from "../../services/AuditLog.ts"
 import { Api } from "../Api.ts"
 
-export const AuditHandlers = HttpApiBuilder.group(Api, "audit", (handlers) =>
-  Effect.gen(function*() {
+export const AuditHandlers = HttpApiBuilder.group(
+  Api,
+  "audit",
+  Effect.fnUntraced(function*(handlers) {
     const audit = yield* AuditLog
     return handlers.handle("list", ({ query }) => audit.list(query, pageRequest(query)))
-  }))
+  })
+)

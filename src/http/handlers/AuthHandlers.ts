@@ -5,8 +5,10 @@ import { AppConfig } from "../../config.ts"
 import { SignIn } from "../../services/SignIn.ts"
 import { Api } from "../Api.ts"
 
-export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
-  Effect.gen(function*() {
+export const AuthHandlers = HttpApiBuilder.group(
+  Api,
+  "auth",
+  Effect.fnUntraced(function*(handlers) {
     const config = yield* AppConfig
     const signIn = yield* SignIn
     return handlers
@@ -24,4 +26,5 @@ export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
           roles: ROLES
         }))
       .handle("login", ({ payload }) => signIn.login(payload.username, payload.password))
-  }))
+  })
+)

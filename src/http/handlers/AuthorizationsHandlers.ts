@@ -5,16 +5,21 @@ import { ResourceAuthorizations } from "../../services/ResourceAuthorizations.ts
 import { Api } from "../Api.ts"
 import { recordResource } from "../RequestState.ts"
 
-export const AuthorizationsHandlers = HttpApiBuilder.group(Api, "authorizations", (handlers) =>
-  Effect.gen(function*() {
+export const AuthorizationsHandlers = HttpApiBuilder.group(
+  Api,
+  "authorizations",
+  Effect.fnUntraced(function*(handlers) {
     const authorizations = yield* ResourceAuthorizations
     return handlers
       .handle("list", ({ query }) => authorizations.list(query, pageRequest(query)))
-      .handle("grant", ({ payload }) =>
-        Effect.gen(function*() {
+      .handle(
+        "grant",
+        Effect.fnUntraced(function*({ payload }) {
           const granted = yield* authorizations.grant(payload)
           yield* recordResource("authorizations", granted.id)
           return granted
-        }))
+        })
+      )
       .handle("revoke", ({ params }) => authorizations.revoke(params.id))
-  }))
+  })
+)

@@ -6,11 +6,10 @@ import { Api } from "../Api.ts"
 export const BatchOperationsHandlers = HttpApiBuilder.group(
   Api,
   "batchOperations",
-  (handlers) =>
-    Effect.gen(function*() {
-      const batches = yield* BatchOperations
-      return handlers
-        .handle("create", ({ payload }) => batches.create(payload))
-        .handle("get", ({ params }) => batches.get(params.id))
-    })
+  Effect.fnUntraced(function*(handlers) {
+    const batches = yield* BatchOperations
+    return handlers
+      .handle("create", ({ payload }) => batches.create(payload))
+      .handle("get", ({ params }) => batches.get(params.id))
+  })
 )

@@ -11,8 +11,10 @@ export const ConnectorsHandlers = HttpApiBuilder.group(
   (handlers) => Effect.succeed(handlers.handle("list", () => Effect.succeed(CONNECTOR_TYPES)))
 )
 
-export const ConnectionsHandlers = HttpApiBuilder.group(Api, "connections", (handlers) =>
-  Effect.gen(function*() {
+export const ConnectionsHandlers = HttpApiBuilder.group(
+  Api,
+  "connections",
+  Effect.fnUntraced(function*(handlers) {
     const connections = yield* Connections
     return handlers
       .handle("list", ({ query }) =>
@@ -27,4 +29,5 @@ export const ConnectionsHandlers = HttpApiBuilder.group(Api, "connections", (han
       .handle("enable", ({ params }) => connections.setEnabled(params.id, true))
       .handle("disable", ({ params }) => connections.setEnabled(params.id, false))
       .handle("test", ({ params }) => connections.test(params.id))
-  }))
+  })
+)

@@ -6,25 +6,32 @@ import { Decisions } from "../../services/Decisions.ts"
 import { Api } from "../Api.ts"
 import { recordResource } from "../RequestState.ts"
 
-export const DecisionsHandlers = HttpApiBuilder.group(Api, "decisions", (handlers) =>
-  Effect.gen(function*() {
+export const DecisionsHandlers = HttpApiBuilder.group(
+  Api,
+  "decisions",
+  Effect.fnUntraced(function*(handlers) {
     const decisions = yield* Decisions
     return handlers
       .handle("list", ({ query }) => decisions.list({ key: query.key }, pageRequest(query)))
-      .handle("deploy", ({ payload }) =>
-        Effect.gen(function*() {
+      .handle(
+        "deploy",
+        Effect.fnUntraced(function*({ payload }) {
           const decision = yield* decisions.deployTable(payload)
           yield* recordResource("decisions", decision.id)
           return decision
-        }))
-      .handle("import", ({ payload }) =>
-        Effect.gen(function*() {
+        })
+      )
+      .handle(
+        "import",
+        Effect.fnUntraced(function*({ payload }) {
           const model = yield* decisions.importXml(payload)
           yield* recordResource("decision-models", model.id)
           return model
-        }))
-      .handle("get", ({ params }) =>
-        Effect.gen(function*() {
+        })
+      )
+      .handle(
+        "get",
+        Effect.fnUntraced(function*({ params }) {
           const found = yield* decisions.get(params.id)
           return {
             ...found.decision,
@@ -32,7 +39,8 @@ export const DecisionsHandlers = HttpApiBuilder.group(Api, "decisions", (handler
             requiredInputs: found.requiredInputs,
             table: found.table
           }
-        }))
+        })
+      )
       .handle("xml", ({ params }) => Effect.map(decisions.xmlOf(params.id), (xml) => ({ id: params.id, xml })))
       .handle("evaluate", ({ params, payload, query }) =>
         Effect.map(
@@ -42,36 +50,53 @@ export const DecisionsHandlers = HttpApiBuilder.group(Api, "decisions", (handler
           }),
           ({ trace: _, ...result }) => result
         ))
-      .handle("evaluateWithTrace", ({ params, payload, query }) =>
-        decisions.evaluate(params.id, payload.variables ?? {}, {
-          trace: true,
-          typed: query.typed === "true"
-        }))
-  }))
+      .handle(
+        "evaluateWithTrace",
+        ({ params, payload, query }) =>
+          decisions.evaluate(params.id, payload.variables ?? {}, {
+            trace: true,
+            typed: query.typed === "true"
+          })
+      )
+  })
+)
 
-export const DecisionModelsHandlers = HttpApiBuilder.group(Api, "decisionModels", (handlers) =>
-  Effect.gen(function*() {
+export const DecisionModelsHandlers = HttpApiBuilder.group(
+  Api,
+  "decisionModels",
+  Effect.fnUntraced(function*(handlers) {
     const decisions = yield* Decisions
     return handlers
       .handle("list", ({ query }) => decisions.listModels(pageRequest(query)))
       .handle("get", ({ params }) => decisions.getModel(params.id))
       .handle("xml", ({ params }) => Effect.map(decisions.modelXml(params.id), (xml) => ({ id: params.id, xml })))
-      .handle("evaluateDecision", ({ params, payload, query }) =>
-        decisions.evaluateInModel(params.id, params.decisionId, payload.variables ?? {}, {
-          typed: query.typed === "true"
-        }))
-      .handle("evaluateService", ({ params, payload, query }) =>
-        decisions.evaluateService(params.id, params.serviceId, payload.variables ?? {}, {
-          typed: query.typed === "true"
-        }))
-  }))
+      .handle(
+        "evaluateDecision",
+        ({ params, payload, query }) =>
+          decisions.evaluateInModel(params.id, params.decisionId, payload.variables ?? {}, {
+            typed: query.typed === "true"
+          })
+      )
+      .handle(
+        "evaluateService",
+        ({ params, payload, query }) =>
+          decisions.evaluateService(params.id, params.serviceId, payload.variables ?? {}, {
+            typed: query.typed === "true"
+          })
+      )
+  })
+)
 
-export const FeelHandlers = HttpApiBuilder.group(Api, "feel", (handlers) =>
-  Effect.gen(function*() {
+export const FeelHandlers = HttpApiBuilder.group(
+  Api,
+  "feel",
+  Effect.fnUntraced(function*(handlers) {
     const engine = yield* DecisionEngine
     return handlers
-      .handle("evaluate", ({ payload }) =>
-        Effect.map(engine.feel(payload.expression, payload.context ?? {}), (result) => ({ result })))
-      .handle("functions", () =>
-        Effect.succeed(engine.functions))
-  }))
+      .handle(
+        "evaluate",
+        ({ payload }) => Effect.map(engine.feel(payload.expression, payload.context ?? {}), (result) => ({ result }))
+      )
+      .handle("functions", () => Effect.succeed(engine.functions))
+  })
+)

@@ -7,14 +7,17 @@ import { ProcessEngine } from "../../services/ProcessEngine.ts"
 import { Api } from "../Api.ts"
 import { recordResource } from "../RequestState.ts"
 
-export const DeploymentsHandlers = HttpApiBuilder.group(Api, "deployments", (handlers) =>
-  Effect.gen(function*() {
+export const DeploymentsHandlers = HttpApiBuilder.group(
+  Api,
+  "deployments",
+  Effect.fnUntraced(function*(handlers) {
     const deployments = yield* Deployments
     const bundles = yield* DeploymentBundles
     const engine = yield* ProcessEngine
     return handlers
-      .handle("deploy", ({ payload }) =>
-        Effect.gen(function*() {
+      .handle(
+        "deploy",
+        Effect.fnUntraced(function*({ payload }) {
           const deployment = typeof payload === "string"
             ? yield* deployments.deploy({ format: "BPMN_XML", xml: payload })
             : "resources" in payload
@@ -22,14 +25,16 @@ export const DeploymentsHandlers = HttpApiBuilder.group(Api, "deployments", (han
             : yield* deployments.deploy({ format: "JSON_GRAPH", graph: payload })
           yield* recordResource("deployments", deployment.id)
           return deployment
-        }))
+        })
+      )
       .handle("list", ({ query }) => deployments.list({ key: query.key }, pageRequest(query)))
       .handle("get", ({ params }) => deployments.get(params.id))
       .handle("remove", ({ params, query }) => deployments.remove(params.id, query.includeFinishedInstances === "true"))
       .handle("suspend", ({ params }) => deployments.setState(params.id, "SUSPENDED"))
       .handle("resume", ({ params }) => deployments.setState(params.id, "ACTIVE"))
-      .handle("simulate", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle(
+        "simulate",
+        Effect.fnUntraced(function*({ params, payload }) {
           const { graph } = yield* deployments.graphOf(params.id)
           const report = engine.simulate(graph, {
             runs: payload.runs ?? 100,
@@ -40,6 +45,8 @@ export const DeploymentsHandlers = HttpApiBuilder.group(Api, "deployments", (han
             maxStepsPerRun: payload.maxStepsPerRun ?? 1000
           }, () => performance.now())
           return { deploymentId: params.id, ...report }
-        }))
+        })
+      )
       .handle("nodes", ({ params }) => deployments.nodes(params.id))
-  }))
+  })
+)

@@ -5,33 +5,39 @@ import { Invitations } from "../../services/Invitations.ts"
 import { Api } from "../Api.ts"
 import { recordResource, recordTenantActor } from "../RequestState.ts"
 
-export const InvitationsHandlers = HttpApiBuilder.group(Api, "invitations", (handlers) =>
-  Effect.gen(function*() {
+export const InvitationsHandlers = HttpApiBuilder.group(
+  Api,
+  "invitations",
+  Effect.fnUntraced(function*(handlers) {
     const invitations = yield* Invitations
     return handlers
       .handle("list", ({ query }) => invitations.listOutstanding(pageRequest(query)))
-      .handle("create", ({ payload }) =>
-        Effect.gen(function*() {
+      .handle(
+        "create",
+        Effect.fnUntraced(function*({ payload }) {
           const invitation = yield* invitations.create(payload)
           yield* recordResource("invitations", invitation.id)
           return invitation
-        }))
+        })
+      )
       .handle("revoke", ({ params }) => invitations.revoke(params.id))
-  }))
+  })
+)
 
 export const InvitationAcceptanceHandlers = HttpApiBuilder.group(
   Api,
   "invitationAcceptance",
-  (handlers) =>
-    Effect.gen(function*() {
-      const invitations = yield* Invitations
-      return handlers.handle("accept", ({ payload }) =>
-        Effect.gen(function*() {
-          const accepted = yield* invitations.accept(payload)
-          // Accepting is not authenticated: the tenant is the invitation's, named here for the request's log line.
-          yield* recordTenantActor(accepted.tenantId, accepted.user.username)
-          yield* recordResource("invitations", accepted.invitation.id)
-          return { invitation: accepted.invitation, user: accepted.user }
-        }))
-    })
+  Effect.fnUntraced(function*(handlers) {
+    const invitations = yield* Invitations
+    return handlers.handle(
+      "accept",
+      Effect.fnUntraced(function*({ payload }) {
+        const accepted = yield* invitations.accept(payload)
+        // Accepting is not authenticated: the tenant is the invitation's, named here for the request's log line.
+        yield* recordTenantActor(accepted.tenantId, accepted.user.username)
+        yield* recordResource("invitations", accepted.invitation.id)
+        return { invitation: accepted.invitation, user: accepted.user }
+      })
+    )
+  })
 )

@@ -7,8 +7,10 @@ import { Projects } from "../../services/Projects.ts"
 import { Templates } from "../../services/Templates.ts"
 import { Api } from "../Api.ts"
 
-export const ProjectsHandlers = HttpApiBuilder.group(Api, "projects", (handlers) =>
-  Effect.gen(function*() {
+export const ProjectsHandlers = HttpApiBuilder.group(
+  Api,
+  "projects",
+  Effect.fnUntraced(function*(handlers) {
     const projects = yield* Projects
     return handlers
       .handle("list", ({ query }) => projects.list(pageRequest(query)))
@@ -21,18 +23,22 @@ export const ProjectsHandlers = HttpApiBuilder.group(Api, "projects", (handlers)
       .handle("removeMember", ({ params }) => projects.removeMember(params.id, params.userId))
       .handle("folders", ({ params }) => projects.folders(params.id))
       .handle("createFolder", ({ params, payload }) => projects.createFolder(params.id, payload))
-  }))
+  })
+)
 
-export const ModelsHandlers = HttpApiBuilder.group(Api, "models", (handlers) =>
-  Effect.gen(function*() {
+export const ModelsHandlers = HttpApiBuilder.group(
+  Api,
+  "models",
+  Effect.fnUntraced(function*(handlers) {
     const models = yield* Models
     return handlers
-      .handle("list", ({ query }) =>
-        models.list({ projectId: query.projectId, folderId: query.folderId, kind: query.kind }, pageRequest(query)))
-      .handle("create", ({ payload }) =>
-        models.create(payload))
-      .handle("get", ({ params }) =>
-        models.get(params.id))
+      .handle(
+        "list",
+        ({ query }) =>
+          models.list({ projectId: query.projectId, folderId: query.folderId, kind: query.kind }, pageRequest(query))
+      )
+      .handle("create", ({ payload }) => models.create(payload))
+      .handle("get", ({ params }) => models.get(params.id))
       .handle("remove", ({ params }) => models.remove(params.id))
       .handle("saveContent", ({ params, payload }) => models.save(params.id, payload))
       .handle("revisions", ({ params }) => models.revisions(params.id))
@@ -42,10 +48,13 @@ export const ModelsHandlers = HttpApiBuilder.group(Api, "models", (handlers) =>
       .handle("releaseLock", ({ params }) => models.release(params.id))
       .handle("renewLock", ({ params }) => models.renew(params.id))
       .handle("takeoverLock", ({ params }) => models.takeover(params.id))
-  }))
+  })
+)
 
-export const DraftsHandlers = HttpApiBuilder.group(Api, "drafts", (handlers) =>
-  Effect.gen(function*() {
+export const DraftsHandlers = HttpApiBuilder.group(
+  Api,
+  "drafts",
+  Effect.fnUntraced(function*(handlers) {
     const drafts = yield* Drafts
     return handlers
       .handle("list", ({ query }) => drafts.list(query.kind))
@@ -54,10 +63,13 @@ export const DraftsHandlers = HttpApiBuilder.group(Api, "drafts", (handlers) =>
       .handle("save", ({ params, payload }) => drafts.save(params.id, payload))
       .handle("remove", ({ params }) => drafts.remove(params.id))
       .handle("promote", ({ params }) => drafts.promote(params.id))
-  }))
+  })
+)
 
-export const TemplatesHandlers = HttpApiBuilder.group(Api, "templates", (handlers) =>
-  Effect.gen(function*() {
+export const TemplatesHandlers = HttpApiBuilder.group(
+  Api,
+  "templates",
+  Effect.fnUntraced(function*(handlers) {
     const templates = yield* Templates
     return handlers
       .handle("list", ({ query }) => templates.list(pageRequest(query)))
@@ -65,4 +77,5 @@ export const TemplatesHandlers = HttpApiBuilder.group(Api, "templates", (handler
       .handle("get", ({ params }) => templates.get(params.id))
       .handle("update", ({ params, payload }) => templates.update(params.id, payload))
       .handle("remove", ({ params }) => templates.remove(params.id))
-  }))
+  })
+)

@@ -11,143 +11,149 @@ import { recordResource } from "../RequestState.ts"
 export const ProcessInstancesHandlers = HttpApiBuilder.group(
   Api,
   "processInstances",
-  (handlers) =>
-    Effect.gen(function*() {
-      const instances = yield* ProcessInstances
-      return handlers
-        // Made once (fnUntraced), not a generator function per request: see AuthenticationLive.ts.
-        .handle(
-          "start",
-          Effect.fnUntraced(function*({ payload, headers }) {
-            const principal = yield* CurrentPrincipal
-            const instance = yield* idempotently(
-              principal,
-              headers["idempotency-key"],
-              "POST /process-instances",
-              payload,
-              instances.start(principal, payload.deploymentId, payload.variables ?? {})
-            )
-            yield* recordResource("process-instances", instance.id)
-            return instance
+  Effect.fnUntraced(function*(handlers) {
+    const instances = yield* ProcessInstances
+    return handlers
+      // Made once (fnUntraced), not a generator function per request: see AuthenticationLive.ts.
+      .handle(
+        "start",
+        Effect.fnUntraced(function*({ payload, headers }) {
+          const principal = yield* CurrentPrincipal
+          const instance = yield* idempotently(
+            principal,
+            headers["idempotency-key"],
+            "POST /process-instances",
+            payload,
+            instances.start(principal, payload.deploymentId, payload.variables ?? {})
+          )
+          yield* recordResource("process-instances", instance.id)
+          return instance
+        })
+      )
+      .handle("list", ({ query }) =>
+        instances.list({
+          deploymentId: query.deploymentId,
+          processKey: query.processKey,
+          state: query.state,
+          hasIncident: query.hasIncident === undefined ? undefined : query.hasIncident === "true",
+          startedAfter: query.startedAfter,
+          startedBefore: query.startedBefore,
+          endedAfter: query.endedAfter,
+          endedBefore: query.endedBefore,
+          variableName: query.variableName,
+          variableValue: query.variableValue
+        }, pageRequest(query)))
+      .handle(
+        "get",
+        ({ params }) => instances.get(params.id)
+      )
+      .handle(
+        "remove",
+        ({ params }) => instances.remove(params.id)
+      )
+      .handle(
+        "cancel",
+        ({ params }) =>
+          Effect.flatMap(
+            CurrentPrincipal,
+            (principal) => instances.command(principal, params.id, { type: "CancelInstance" })
+          )
+      )
+      .handle(
+        "suspend",
+        ({ params }) =>
+          Effect.flatMap(
+            CurrentPrincipal,
+            (principal) => instances.command(principal, params.id, { type: "SuspendInstance" })
+          )
+      )
+      .handle(
+        "resume",
+        ({ params }) =>
+          Effect.flatMap(
+            CurrentPrincipal,
+            (principal) => instances.command(principal, params.id, { type: "ResumeInstance" })
+          )
+      )
+      .handle(
+        "moveToken",
+        ({ params, payload }) =>
+          Effect.flatMap(CurrentPrincipal, (principal) =>
+            instances.command(principal, params.id, {
+              type: "MoveToken",
+              sourceNodeId: payload.sourceNodeId,
+              targetNodeId: payload.targetNodeId,
+              ...(payload.tokenId === undefined ? {} : { tokenId: payload.tokenId }),
+              variables: payload.variables ?? {}
+            }))
+      )
+      .handle(
+        "migrate",
+        ({ payload }) =>
+          Effect.flatMap(CurrentPrincipal, (principal) =>
+            instances.migrate(principal, {
+              processInstanceIds: payload.processInstanceIds,
+              targetDeploymentId: payload.targetDeploymentId,
+              mappings: payload.mappings ?? [],
+              mapEqualNodes: payload.mapEqualNodes ?? false
+            }))
+      )
+      .handle(
+        "history",
+        ({ params, query }) => instances.history(params.id, pageRequest(query))
+      )
+      .handle(
+        "snapshot",
+        ({ params }) => instances.snapshot(params.id, params.eventSeq)
+      )
+      .handle(
+        "tokens",
+        ({ params }) => instances.tokens(params.id)
+      )
+      .handle(
+        "eventSubscriptions",
+        ({ params }) => instances.subscriptions(params.id)
+      )
+      .handle(
+        "getVariables",
+        ({ params }) => instances.variables(params.id)
+      )
+      .handle(
+        "updateVariables",
+        Effect.fnUntraced(function*({ params, payload }) {
+          const principal = yield* CurrentPrincipal
+          yield* instances.command(principal, params.id, {
+            type: "SetVariables",
+            variables: payload.variables,
+            ...(payload.expectedVersion === undefined ? {} : { expectedVersion: payload.expectedVersion })
           })
-        )
-        .handle("list", ({ query }) =>
-          instances.list({
-            deploymentId: query.deploymentId,
-            processKey: query.processKey,
-            state: query.state,
-            hasIncident: query.hasIncident === undefined ? undefined : query.hasIncident === "true",
-            startedAfter: query.startedAfter,
-            startedBefore: query.startedBefore,
-            endedAfter: query.endedAfter,
-            endedBefore: query.endedBefore,
-            variableName: query.variableName,
-            variableValue: query.variableValue
-          }, pageRequest(query)))
-        .handle(
-          "get",
-          ({ params }) => instances.get(params.id)
-        )
-        .handle(
-          "remove",
-          ({ params }) => instances.remove(params.id)
-        )
-        .handle(
-          "cancel",
-          ({ params }) =>
-            Effect.flatMap(CurrentPrincipal, (principal) =>
-              instances.command(principal, params.id, { type: "CancelInstance" }))
-        )
-        .handle(
-          "suspend",
-          ({ params }) =>
-            Effect.flatMap(CurrentPrincipal, (principal) =>
-              instances.command(principal, params.id, { type: "SuspendInstance" }))
-        )
-        .handle(
-          "resume",
-          ({ params }) =>
-            Effect.flatMap(CurrentPrincipal, (principal) =>
-              instances.command(principal, params.id, { type: "ResumeInstance" }))
-        )
-        .handle(
-          "moveToken",
-          ({ params, payload }) =>
-            Effect.flatMap(CurrentPrincipal, (principal) =>
-              instances.command(principal, params.id, {
-                type: "MoveToken",
-                sourceNodeId: payload.sourceNodeId,
-                targetNodeId: payload.targetNodeId,
-                ...(payload.tokenId === undefined ? {} : { tokenId: payload.tokenId }),
-                variables: payload.variables ?? {}
-              }))
-        )
-        .handle(
-          "migrate",
-          ({ payload }) =>
-            Effect.flatMap(CurrentPrincipal, (principal) =>
-              instances.migrate(principal, {
-                processInstanceIds: payload.processInstanceIds,
-                targetDeploymentId: payload.targetDeploymentId,
-                mappings: payload.mappings ?? [],
-                mapEqualNodes: payload.mapEqualNodes ?? false
-              }))
-        )
-        .handle(
-          "history",
-          ({ params, query }) =>
-            instances.history(params.id, pageRequest(query))
-        )
-        .handle(
-          "snapshot",
-          ({ params }) =>
-            instances.snapshot(params.id, params.eventSeq)
-        )
-        .handle(
-          "tokens",
-          ({ params }) =>
-            instances.tokens(params.id)
-        )
-        .handle(
-          "eventSubscriptions",
-          ({ params }) =>
-            instances.subscriptions(params.id)
-        )
-        .handle(
-          "getVariables",
-          ({ params }) =>
-            instances.variables(params.id)
-        )
-        .handle("updateVariables", ({ params, payload }) =>
-          Effect.gen(function*() {
-            const principal = yield* CurrentPrincipal
-            yield* instances.command(principal, params.id, {
-              type: "SetVariables",
-              variables: payload.variables,
-              ...(payload.expectedVersion === undefined ? {} : { expectedVersion: payload.expectedVersion })
-            })
-            return yield* instances.variables(params.id)
-          }))
-        .handle(
-          "nodeVariables",
-          ({ params }) => instances.nodeVariables(params.id)
-        )
-        .handle("setNodeVariables", ({ params, payload }) =>
-          Effect.gen(function*() {
-            const principal = yield* CurrentPrincipal
-            yield* instances.command(principal, params.id, {
-              type: "SetNodeVariables",
-              nodeId: params.nodeId,
-              variables: payload.variables
-            })
-            const all = yield* instances.nodeVariables(params.id)
-            return all.find((entry) => entry.nodeId === params.nodeId) ?? { nodeId: params.nodeId, variables: {} }
-          }))
-    })
+          return yield* instances.variables(params.id)
+        })
+      )
+      .handle(
+        "nodeVariables",
+        ({ params }) => instances.nodeVariables(params.id)
+      )
+      .handle(
+        "setNodeVariables",
+        Effect.fnUntraced(function*({ params, payload }) {
+          const principal = yield* CurrentPrincipal
+          yield* instances.command(principal, params.id, {
+            type: "SetNodeVariables",
+            nodeId: params.nodeId,
+            variables: payload.variables
+          })
+          const all = yield* instances.nodeVariables(params.id)
+          return all.find((entry) => entry.nodeId === params.nodeId) ?? { nodeId: params.nodeId, variables: {} }
+        })
+      )
+  })
 )
 
-export const ScopesHandlers = HttpApiBuilder.group(Api, "scopes", (handlers) =>
-  Effect.gen(function*() {
+export const ScopesHandlers = HttpApiBuilder.group(
+  Api,
+  "scopes",
+  Effect.fnUntraced(function*(handlers) {
     const instances = yield* ProcessInstances
     const find = (scopeId: string, name: string) =>
       Effect.flatMap(instances.scopeVariables(scopeId), (variables) => {
@@ -159,8 +165,9 @@ export const ScopesHandlers = HttpApiBuilder.group(Api, "scopes", (handlers) =>
     return handlers
       .handle("list", ({ params }) => instances.scopeVariables(params.scopeId))
       .handle("get", ({ params }) => find(params.scopeId, params.name))
-      .handle("set", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle(
+        "set",
+        Effect.fnUntraced(function*({ params, payload }) {
           const principal = yield* CurrentPrincipal
           const instanceId = yield* instances.instanceOfScope(params.scopeId)
           yield* recordResource("scopes", params.scopeId)
@@ -171,9 +178,11 @@ export const ScopesHandlers = HttpApiBuilder.group(Api, "scopes", (handlers) =>
             value: payload.value
           })
           return yield* find(params.scopeId, params.name)
-        }))
-      .handle("remove", ({ params }) =>
-        Effect.gen(function*() {
+        })
+      )
+      .handle(
+        "remove",
+        Effect.fnUntraced(function*({ params }) {
           const principal = yield* CurrentPrincipal
           const instanceId = yield* instances.instanceOfScope(params.scopeId)
           yield* recordResource("scopes", params.scopeId)
@@ -184,5 +193,7 @@ export const ScopesHandlers = HttpApiBuilder.group(Api, "scopes", (handlers) =>
             name: params.name
           })
           return removed
-        }))
-  }))
+        })
+      )
+  })
+)

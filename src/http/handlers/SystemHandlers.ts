@@ -9,15 +9,18 @@ import { NodeLifecycle } from "../NodeLifecycle.ts"
 
 const VERSION = "0.1.0"
 
-export const SystemHandlers = HttpApiBuilder.group(Api, "system", (handlers) =>
-  Effect.gen(function*() {
+export const SystemHandlers = HttpApiBuilder.group(
+  Api,
+  "system",
+  Effect.fnUntraced(function*(handlers) {
     const sql = yield* SqlClient.SqlClient
     const database = yield* DatabaseInfo
     const cluster = yield* ClusterInfo
     const startedAt = yield* Clock.currentTimeMillis
     const lifecycle = yield* NodeLifecycle
-    return handlers.handle("health", () =>
-      Effect.gen(function*() {
+    return handlers.handle(
+      "health",
+      Effect.fnUntraced(function*() {
         if (lifecycle.draining) {
           return yield* new ServiceUnavailable({
             message: "the node is shutting down",
@@ -43,5 +46,7 @@ export const SystemHandlers = HttpApiBuilder.group(Api, "system", (handlers) =>
           version: VERSION,
           uptimeSeconds: Math.round((now - startedAt) / 1000)
         }
-      }))
-  }))
+      })
+    )
+  })
+)

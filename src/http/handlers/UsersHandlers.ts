@@ -5,15 +5,20 @@ import { Users } from "../../services/Users.ts"
 import { Api } from "../Api.ts"
 import { recordResource } from "../RequestState.ts"
 
-export const UsersHandlers = HttpApiBuilder.group(Api, "users", (handlers) =>
-  Effect.gen(function*() {
+export const UsersHandlers = HttpApiBuilder.group(
+  Api,
+  "users",
+  Effect.fnUntraced(function*(handlers) {
     const users = yield* Users
     return handlers
       .handle("list", ({ query }) => users.list(pageRequest(query)))
-      .handle("create", ({ payload }) =>
-        Effect.gen(function*() {
+      .handle(
+        "create",
+        Effect.fnUntraced(function*({ payload }) {
           const user = yield* users.create(payload)
           yield* recordResource("users", user.id)
           return user
-        }))
-  }))
+        })
+      )
+  })
+)

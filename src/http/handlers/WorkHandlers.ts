@@ -15,8 +15,10 @@ import { idempotently } from "../Idempotency.ts"
 
 // Jobs, tasks and incidents: the services read the request's tenant (CurrentTenant) and caller (CurrentPrincipal)
 // themselves; the job-changing ones and idempotency are handed the caller (workers outside a request send theirs).
-export const JobsHandlers = HttpApiBuilder.group(Api, "jobs", (handlers) =>
-  Effect.gen(function*() {
+export const JobsHandlers = HttpApiBuilder.group(
+  Api,
+  "jobs",
+  Effect.fnUntraced(function*(handlers) {
     const work = yield* Work
     const retries = yield* JobRetries
     return handlers
@@ -45,37 +47,51 @@ export const JobsHandlers = HttpApiBuilder.group(Api, "jobs", (handlers) =>
           }
         ))
       .handle("activate", ({ payload }) => Effect.map(work.activateJobs(payload), (jobs) => ({ jobs })))
-      .handle("complete", ({ params, payload, headers }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          idempotently(
-            principal,
-            headers["idempotency-key"],
-            `POST /jobs/${params.id}/complete`,
-            payload,
-            work.completeJob(principal, params.id, payload.variables ?? {}, payload.result)
-          )))
-      .handle("throwError", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          work.throwError(principal, params.id, payload)))
-      .handle("fail", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          work.failJob(principal, params.id, payload)))
-      .handle("retries", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          work.updateRetries(principal, params.id, payload.retries)))
-      .handle("heartbeat", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          work.heartbeat(principal, params.id, payload)))
+      .handle(
+        "complete",
+        ({ params, payload, headers }) =>
+          Effect.flatMap(CurrentPrincipal, (principal) =>
+            idempotently(
+              principal,
+              headers["idempotency-key"],
+              `POST /jobs/${params.id}/complete`,
+              payload,
+              work.completeJob(principal, params.id, payload.variables ?? {}, payload.result)
+            ))
+      )
+      .handle(
+        "throwError",
+        ({ params, payload }) =>
+          Effect.flatMap(CurrentPrincipal, (principal) => work.throwError(principal, params.id, payload))
+      )
+      .handle(
+        "fail",
+        ({ params, payload }) =>
+          Effect.flatMap(CurrentPrincipal, (principal) => work.failJob(principal, params.id, payload))
+      )
+      .handle(
+        "retries",
+        ({ params, payload }) =>
+          Effect.flatMap(CurrentPrincipal, (principal) => work.updateRetries(principal, params.id, payload.retries))
+      )
+      .handle(
+        "heartbeat",
+        ({ params, payload }) =>
+          Effect.flatMap(CurrentPrincipal, (principal) => work.heartbeat(principal, params.id, payload))
+      )
       .handle("list", ({ query }) =>
         work.listJobs({
           type: query.type,
           state: query.state,
           processInstanceId: query.processInstanceId
         }, pageRequest(query)))
-  }))
+  })
+)
 
-export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
-  Effect.gen(function*() {
+export const TasksHandlers = HttpApiBuilder.group(
+  Api,
+  "tasks",
+  Effect.fnUntraced(function*(handlers) {
     const work = yield* Work
     const taskWork = yield* TaskWork
     const formDefinitions = yield* FormDefinitions
@@ -94,22 +110,26 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
           followUpAfter: query.followUpAfter,
           sort: query.sort
         }, pageRequest(query)))
-      .handle("complete", ({ params, payload, headers }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          idempotently(
-            principal,
-            headers["idempotency-key"],
-            `POST /tasks/${params.id}/complete`,
-            payload,
-            work.completeTask(params.id, payload.variables ?? {})
-          )))
+      .handle(
+        "complete",
+        ({ params, payload, headers }) =>
+          Effect.flatMap(CurrentPrincipal, (principal) =>
+            idempotently(
+              principal,
+              headers["idempotency-key"],
+              `POST /tasks/${params.id}/complete`,
+              payload,
+              work.completeTask(params.id, payload.variables ?? {})
+            ))
+      )
       .handle("claim", ({ params }) => taskWork.claim(params.id))
       .handle("unclaim", ({ params }) => taskWork.unclaim(params.id))
       .handle("assign", ({ params, payload }) => taskWork.assign(params.id, payload.assignee))
       .handle("update", ({ params, payload }) => taskWork.update(params.id, payload))
       .handle("delegate", ({ params, payload }) => taskWork.delegate(params.id, payload.userId))
-      .handle("form", ({ params }) =>
-        Effect.gen(function*() {
+      .handle(
+        "form",
+        Effect.fnUntraced(function*({ params }) {
           const task = yield* work.getTask(params.id)
           if (task.formKey === null) {
             return yield* notFound("form of task", params.id)
@@ -151,44 +171,62 @@ export const TasksHandlers = HttpApiBuilder.group(Api, "tasks", (handlers) =>
             }
           }
           return yield* notFound("form", task.formKey)
-        }))
-      .handle("formDefinition", ({ params }) =>
-        Effect.gen(function*() {
+        })
+      )
+      .handle(
+        "formDefinition",
+        Effect.fnUntraced(function*({ params }) {
           const task = yield* work.getTask(params.id)
           const definition = task.formKey === null ? undefined : yield* formDefinitions.deployedByKey(task.formKey)
           if (definition === undefined) {
             return yield* notFound("form definition of task", params.id)
           }
           return definition
-        }))
+        })
+      )
       .handle("comments", ({ params }) => taskWork.comments(params.id))
       .handle("addComment", ({ params, payload }) => taskWork.addComment(params.id, payload.message))
-  }))
+  })
+)
 
-export const TaskFiltersHandlers = HttpApiBuilder.group(Api, "taskFilters", (handlers) =>
-  Effect.gen(function*() {
+export const TaskFiltersHandlers = HttpApiBuilder.group(
+  Api,
+  "taskFilters",
+  Effect.fnUntraced(function*(handlers) {
     const taskWork = yield* TaskWork
     return handlers
       .handle("list", () => taskWork.filters)
       .handle("create", ({ payload }) => taskWork.saveFilter(payload))
       .handle("remove", ({ params }) => taskWork.deleteFilter(params.id))
-  }))
+  })
+)
 
-export const IncidentsHandlers = HttpApiBuilder.group(Api, "incidents", (handlers) =>
-  Effect.gen(function*() {
+export const IncidentsHandlers = HttpApiBuilder.group(
+  Api,
+  "incidents",
+  Effect.fnUntraced(function*(handlers) {
     const work = yield* Work
     const recovery = yield* IncidentRecovery
     return handlers
-      .handle("list", ({ query }) =>
-        work.listIncidents({ state: query.state, processInstanceId: query.processInstanceId }, pageRequest(query)))
-      .handle("retry", ({ params }) =>
-        recovery.recover(params.id, { kind: "retry" }))
-      .handle("skipNode", ({ params }) =>
-        recovery.recover(params.id, { kind: "skip" }))
-      .handle("restartFromNode", ({ params, payload }) =>
-        recovery.recover(params.id, { kind: "restartFromNode", nodeId: payload.nodeId }))
-      .handle("rollback", ({ params, payload }) =>
-        recovery.recover(params.id, { kind: "rollback", eventSeq: payload.eventSeq }))
-      .handle("editVariablesAndRetry", ({ params, payload }) =>
-        recovery.recover(params.id, { kind: "editVariablesAndRetry", variables: payload.variables }))
-  }))
+      .handle(
+        "list",
+        ({ query }) =>
+          work.listIncidents({ state: query.state, processInstanceId: query.processInstanceId }, pageRequest(query))
+      )
+      .handle("retry", ({ params }) => recovery.recover(params.id, { kind: "retry" }))
+      .handle("skipNode", ({ params }) => recovery.recover(params.id, { kind: "skip" }))
+      .handle(
+        "restartFromNode",
+        ({ params, payload }) => recovery.recover(params.id, { kind: "restartFromNode", nodeId: payload.nodeId })
+      )
+      .handle(
+        "rollback",
+        ({ params, payload }) => recovery.recover(params.id, { kind: "rollback", eventSeq: payload.eventSeq })
+      )
+      .handle(
+        "editVariablesAndRetry",
+        ({ params, payload }) =>
+          recovery.recover(params.id, { kind: "editVariablesAndRetry", variables: payload.variables })
+      )
+  })
+)

@@ -39,42 +39,39 @@ const claimBufferedMessages: RowsClaim<MessageWait> = {
   phase: "claim",
   key: (row) => `${row.instance_id}/${row.subscription_id}`,
   nothingToClaim: (sql, waits) => sql`NOT EXISTS (SELECT 1 FROM (${bufferedFor(sql, waits)}) pending)`,
-  run: (sql, waits, outboxWritten) =>
-    Effect.gen(function*() {
-      const pending = yield* sql<{ tenant_id: string; name: string; correlation_key: string }>`${
-        bufferedFor(sql, waits)
-      }`
-      if (pending.length === 0) return
-      const keyOf = (tenantId: string, name: string | null, key: string | null) => JSON.stringify([tenantId, name, key])
-      const buffered = new Set(pending.map((row) => keyOf(row.tenant_id, row.name, row.correlation_key)))
-      for (const wait of waits) {
-        if (!buffered.has(keyOf(wait.tenant_id, wait.name, wait.correlation_key))) continue
-        const claimed = yield* sql<{ id: string; variables: unknown }>`DELETE FROM buffered_messages WHERE id = (
+  run: Effect.fnUntraced(function*(sql, waits, outboxWritten) {
+    const pending = yield* sql<{ tenant_id: string; name: string; correlation_key: string }>`${bufferedFor(sql, waits)}`
+    if (pending.length === 0) return
+    const keyOf = (tenantId: string, name: string | null, key: string | null) => JSON.stringify([tenantId, name, key])
+    const buffered = new Set(pending.map((row) => keyOf(row.tenant_id, row.name, row.correlation_key)))
+    for (const wait of waits) {
+      if (!buffered.has(keyOf(wait.tenant_id, wait.name, wait.correlation_key))) continue
+      const claimed = yield* sql<{ id: string; variables: unknown }>`DELETE FROM buffered_messages WHERE id = (
             SELECT id FROM buffered_messages
             WHERE tenant_id = ${wait.tenant_id} AND name = ${wait.name} AND correlation_key = ${wait.correlation_key}
               AND state = 'BUFFERED' AND expires_at > ${wait.at}
             ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
           RETURNING id, variables`
-        const message = claimed[0]
-        if (message === undefined) continue
-        yield* sql`INSERT INTO instance_outbox ${
-          sql.insert({
-            tenant_id: wait.tenant_id,
-            source_instance_id: wait.instance_id,
-            target_instance_id: wait.instance_id,
-            kind: "CORRELATE_MESSAGE",
-            payload: toJson({
-              subscriptionId: wait.subscription_id,
-              messageKey: message.id,
-              variables: fromJson(message.variables)
-            }),
-            actor: wait.actor,
-            created_at: wait.at
-          })
-        }`
-        outboxWritten(wait.instance_id)
-      }
-    })
+      const message = claimed[0]
+      if (message === undefined) continue
+      yield* sql`INSERT INTO instance_outbox ${
+        sql.insert({
+          tenant_id: wait.tenant_id,
+          source_instance_id: wait.instance_id,
+          target_instance_id: wait.instance_id,
+          kind: "CORRELATE_MESSAGE",
+          payload: toJson({
+            subscriptionId: wait.subscription_id,
+            messageKey: message.id,
+            variables: fromJson(message.variables)
+          }),
+          actor: wait.actor,
+          created_at: wait.at
+        })
+      }`
+      outboxWritten(wait.instance_id)
+    }
+  })
 }
 
 interface ClosedSubscription {
