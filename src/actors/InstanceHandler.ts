@@ -83,9 +83,8 @@ const loadCopy = (copy: InstanceCopy, fresh: boolean) =>
   )
 
 /**
- * One command against the copy. Made once (fnUntraced) with the copy as an argument, not as a generator function per
- * command: V8 gives each generator function made at run time a map of its own in the old generation, which keeps what
- * the function closes over alive until the next full collection (docs/scaling.md, session 18).
+ * One command against the copy, which comes as an argument: no generator function per instance or per command
+ * (test/structure/hot-path-generators.test.ts).
  */
 const applyCommand = Effect.fnUntraced(function*(copy: InstanceCopy, payload: InstanceCommandPayload) {
   const { availability, engine, relay, store } = copy.services

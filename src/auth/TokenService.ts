@@ -59,7 +59,6 @@ export class TokenService extends Context.Service<TokenService, TokenServiceShap
         verified.set(token, { principal, expiresAt: exp * 1000 })
       }
 
-      // Made once (fnUntraced), not a generator function per request: see http/AuthenticationLive.ts.
       const verify = Effect.fnUntraced(function*(token: string) {
         const nowMs = yield* nowMillis
         const cached = verified.get(token)

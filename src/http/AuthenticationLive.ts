@@ -21,9 +21,6 @@ export const AuthenticationLive = Layer.effect(
     const tokens = yield* TokenService
     const tenants = yield* Tenants
     return {
-      // Made once (fnUntraced), not a generator function per request: V8 gives each generator function made at run
-      // time a map of its own, in the old generation, that keeps what the function closes over alive until the next
-      // full collection — every request's objects were promoted (docs/scaling.md, session 18).
       bearer: Effect.fnUntraced(function*(httpEffect, { credential, endpoint, group }) {
         const token = Redacted.value(credential).trim()
         if (token === "") return yield* unauthorized("missing bearer token: send Authorization: Bearer <token>")

@@ -126,7 +126,6 @@ export const EdgeMiddleware = HttpRouter.middleware(
     const audit = yield* AuditLog
     const lifecycle = yield* NodeLifecycle
 
-    // Made once (fnUntraced), not a generator function per request: see AuthenticationLive.ts.
     const handle = Effect.fnUntraced(function*(
       httpEffect: Effect.Effect<
         HttpServerResponse.HttpServerResponse,

@@ -85,8 +85,7 @@ export const makeRequestAudit = (
       if (!committed) written = undefined
       if (settled !== undefined) Deferred.doneUnsafe(settled, Effect.void)
     },
-    // Combinators, not Effect.gen: a generator function made per request keeps what it closes over alive until a
-    // full collection (AuthenticationLive.ts).
+    // Combinators: no generator function per request (test/structure/hot-path-generators.test.ts).
     finish: (status) =>
       Effect.suspend(() => {
         closing = true

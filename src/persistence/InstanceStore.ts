@@ -190,8 +190,6 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
        * a command whose id was applied before — alone only: in a larger batch that fails the batch, and each command
        * is then committed alone.
        */
-      // The generator functions here are made once (fnUntraced), not per batch or per call: a generator function
-      // made at run time keeps what it closes over alive until a full collection (http/AuthenticationLive.ts).
       const transactionBody = Effect.fnUntraced(function*(batch: ReadonlyArray<CommitInput>, gathered?: Gathered) {
         // Every INSERT takes its rows as one jsonb parameter, so its prepared statement serves any batch size.
         const types = yield* typesOfColumns

@@ -37,7 +37,6 @@ export class JobLeases extends Context.Service<JobLeases, JobLeasesShape>()("flo
       const writes = makeGroupCommit<LeaseRequest, LeasedJobRow | undefined, never>({
         maxBatch: 500,
         maxInFlight: 2,
-        // Made once (fnUntraced), not a generator function per batch (test/structure/hot-path-generators.test.ts).
         flush: Effect.fnUntraced(function*(requests) {
           const rows = yield* sql<LeasedJobRow>`WITH asked AS (
                 SELECT * FROM jsonb_to_recordset(${

@@ -83,7 +83,6 @@ export class MessageTargets extends Context.Service<MessageTargets, MessageTarge
       const lookups = makeGroupCommit<Omit<Asked, "i">, MessageTargetRows, never>({
         maxBatch: 256,
         maxInFlight: 4,
-        // Made once (fnUntraced), not a generator function per batch: see http/AuthenticationLive.ts.
         flush: Effect.fnUntraced(function*(batch) {
           const asked: ReadonlyArray<Asked> = batch.map((item, i) => ({ ...item, i }))
           const rows = yield* targetsStatement(sql, asked).pipe(Effect.orDie)

@@ -95,7 +95,6 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
   }
 
   /** The variables of just-activated jobs as their instances hold them now (see core/JobVariables.ts). */
-  // The generator functions here are made once (fnUntraced), not per activation: see http/AuthenticationLive.ts.
   const withVariablesNow = Effect.fnUntraced(function*(jobs: ReadonlyArray<Job>) {
     if (jobs.length === 0) return jobs
     const instanceIds = [...new Set(jobs.map((job) => job.processInstanceId))]

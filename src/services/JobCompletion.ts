@@ -16,7 +16,6 @@ import type { ProcessInstancesShape } from "./ProcessInstances.ts"
 const withoutType = ({ type: _, ...result }: typeof AdHocJobResult.Type) => result
 
 export const makeJobCompletion = (reads: JobReadsShape, instances: ProcessInstancesShape) => {
-  // Made once (fnUntraced), not a generator function per completion: see http/AuthenticationLive.ts.
   const complete: (
     principal: Principal,
     jobId: JobId,

@@ -80,7 +80,6 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
 
       // The publish itself. Its ids (the message key, and from it every command id) are drawn with newId, so a rerun
       // under the same IdSeed repeats nothing. It runs to its end even if the client goes away.
-      // Generator functions made once (fnUntraced), not per publish: see http/AuthenticationLive.ts.
       const correlate = Effect.fnUntraced(function*(principal: Principal, message: Publication, ttl: number) {
         const key = message.correlationKey === undefined ? "" : String(message.correlationKey)
         const variables = message.variables ?? {}

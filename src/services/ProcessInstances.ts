@@ -84,7 +84,6 @@ export class ProcessInstances
 
       return {
         ...queries,
-        // Generator functions made once (fnUntraced), not per call: see http/AuthenticationLive.ts.
         start: Effect.fnUntraced(function*(principal, deploymentId, variables, startNodeId, instanceId) {
           if (!isUuid(deploymentId)) return yield* notFound("deployment", deploymentId)
           const id = ProcessInstanceId.make(instanceId ?? (yield* newInstanceId))

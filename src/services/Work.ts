@@ -168,8 +168,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
 
       /**
        * One look for jobs, then a wait for jobs pushed or announced: undefined when woken with nothing handed over
-       * (the activation looks again). Made once (fnUntraced), not a generator function per activation: see
-       * http/AuthenticationLive.ts.
+       * (the activation looks again).
        */
       const activationRound = Effect.fnUntraced(function*(
         tenantId: string,

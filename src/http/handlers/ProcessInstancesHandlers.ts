@@ -14,7 +14,6 @@ export const ProcessInstancesHandlers = HttpApiBuilder.group(
   Effect.fnUntraced(function*(handlers) {
     const instances = yield* ProcessInstances
     return handlers
-      // Made once (fnUntraced), not a generator function per request: see AuthenticationLive.ts.
       .handle(
         "start",
         Effect.fnUntraced(function*({ payload, headers }) {
