@@ -1,20 +1,21 @@
-// The lease writes of job activations (services/JobActivation.ts), group-committed: the leases asked for while an
-// earlier write is under way go to the database together, as one UPDATE. Each lease is still decided row by row by
-// the statement's guard (the job must still be free, or its lease run out; its instance active), so a write batched
-// with others changes nothing about which leases are taken.
-import { Context, Effect, Exit, Layer } from "effect"
+// The lease of job activations (services/JobActivation.ts): one statement picks the jobs a worker may take and leases
+// them. The picking locks each row it takes with FOR UPDATE SKIP LOCKED, so concurrent activations — of this node or
+// another — never wait for one another nor pick the same job: each walks past the rows another is leasing and takes the
+// next ones. (Before, one activation per job type at a time picked candidates on this node, then leased them in a
+// second statement: with 16 workers of one type, an activation waited 50–70 ms at the median for its turn.)
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { makeGroupCommit } from "./GroupCommit.ts"
-import { pgArray, toJson } from "./SqlValues.ts"
 
 export interface LeaseRequest {
-  readonly jobId: string
   readonly tenantId: string
+  readonly jobType: string
   readonly worker: string
   /** ISO 8601: the lease runs until then. */
   readonly deadline: string
   /** ISO 8601: the moment the worker asked (a lease that ran out before it may be taken over). */
   readonly now: string
+  /** At most this many jobs. */
+  readonly limit: number
 }
 
 /** The job's row as leased, with the state and worker it had before (ACTIVATED: a lease ran out). */
@@ -25,48 +26,45 @@ export type LeasedJobRow = Record<string, unknown> & {
 }
 
 export interface JobLeasesShape {
-  /** The leased row, or undefined when the job could not be leased (taken, closed, its instance not active). */
-  readonly lease: (request: LeaseRequest) => Effect.Effect<LeasedJobRow | undefined>
+  /**
+   * Up to `limit` jobs of the type leased to the worker: leases that ran out first (by deadline), then the oldest
+   * waiting, oldest first — none of an instance that is not active, none another activation is leasing right now.
+   */
+  readonly leaseNext: (request: LeaseRequest) => Effect.Effect<ReadonlyArray<LeasedJobRow>>
 }
 
 export class JobLeases extends Context.Service<JobLeases, JobLeasesShape>()("flowcore/JobLeases") {
   static readonly layer = Layer.effect(
     JobLeases,
-    Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const writes = makeGroupCommit<LeaseRequest, LeasedJobRow | undefined, never>({
-        maxBatch: 500,
-        maxInFlight: 2,
-        flush: Effect.fnUntraced(function*(requests) {
-          const rows = yield* sql<LeasedJobRow>`WITH asked AS (
-                SELECT * FROM jsonb_to_recordset(${
-            toJson(requests.map((r) => ({
-              id: r.jobId,
-              tenant_id: r.tenantId,
-              worker: r.worker,
-              deadline: r.deadline,
-              now: r.now
-            })))
-          }::jsonb) AS r(id uuid, tenant_id text, worker text, deadline timestamptz, now timestamptz)),
-              previous AS (
-                SELECT j.id, j.state AS previous_state, j.worker AS previous_worker FROM jobs j JOIN asked ON asked.id = j.id
-                WHERE j.id = ANY(${
-            pgArray(requests.map((r) => r.jobId))
-          }::uuid[]) AND j.tenant_id::text = asked.tenant_id)
-              UPDATE jobs SET state = 'ACTIVATED', worker = asked.worker, deadline = asked.deadline,
-                updated_at = asked.now,
-                lock_expiries = jobs.lock_expiries + CASE WHEN jobs.state = 'ACTIVATED' THEN 1 ELSE 0 END
-              FROM asked, previous
-              WHERE jobs.id = asked.id AND jobs.id = previous.id
-                AND ((jobs.state = 'ACTIVATABLE' AND (jobs.deadline IS NULL OR jobs.deadline <= asked.now))
-                  OR (jobs.state = 'ACTIVATED' AND jobs.deadline < asked.now))
-                AND NOT EXISTS (SELECT 1 FROM process_instances i WHERE i.id = jobs.instance_id AND i.state <> 'ACTIVE')
-              RETURNING jobs.*, previous.previous_state, previous.previous_worker`.pipe(Effect.orDie)
-          const byId = new Map(rows.map((row) => [String(row.id), row]))
-          return requests.map((request) => Exit.succeed(byId.get(request.jobId)))
-        })
-      })
-      return { lease: writes.submit }
+    Effect.map(SqlClient.SqlClient, (sql) => {
+      return {
+        // The two kinds are picked apart so each walks its own partial index in order and stops at the limit: the cost
+        // follows the jobs handed out, not the backlog or the jobs in flight. A locked row is the row as it is now
+        // (a change committed after the statement began is seen), so the state and worker before the lease come from
+        // the picking; the UPDATE's guard decides once more.
+        leaseNext: ({ deadline, jobType, limit, now, tenantId, worker }) =>
+          sql<LeasedJobRow>`WITH expired AS (
+            SELECT j.id, j.created_at, j.state AS previous_state, j.worker AS previous_worker FROM jobs j
+            WHERE j.tenant_id = ${tenantId} AND j.type = ${jobType} AND j.state = 'ACTIVATED' AND j.deadline < ${now}
+              AND NOT EXISTS (SELECT 1 FROM process_instances i WHERE i.id = j.instance_id AND i.state <> 'ACTIVE')
+            ORDER BY j.deadline LIMIT ${limit} FOR UPDATE OF j SKIP LOCKED),
+          ready AS (
+            SELECT j.id, j.created_at, j.state AS previous_state, j.worker AS previous_worker FROM jobs j
+            WHERE j.tenant_id = ${tenantId} AND j.type = ${jobType} AND j.state = 'ACTIVATABLE'
+              AND (j.deadline IS NULL OR j.deadline <= ${now})
+              AND NOT EXISTS (SELECT 1 FROM process_instances i WHERE i.id = j.instance_id AND i.state <> 'ACTIVE')
+            ORDER BY j.created_at, j.id LIMIT ${limit} FOR UPDATE OF j SKIP LOCKED),
+          picked AS (
+            SELECT * FROM (SELECT * FROM expired UNION ALL SELECT * FROM ready) both_kinds
+            ORDER BY created_at, id LIMIT ${limit})
+          UPDATE jobs SET state = 'ACTIVATED', worker = ${worker}, deadline = ${deadline}, updated_at = ${now},
+            lock_expiries = jobs.lock_expiries + CASE WHEN jobs.state = 'ACTIVATED' THEN 1 ELSE 0 END
+          FROM picked
+          WHERE jobs.id = picked.id
+            AND ((jobs.state = 'ACTIVATABLE' AND (jobs.deadline IS NULL OR jobs.deadline <= ${now}))
+              OR (jobs.state = 'ACTIVATED' AND jobs.deadline < ${now}))
+          RETURNING jobs.*, picked.previous_state, picked.previous_worker`.pipe(Effect.orDie)
+      } satisfies JobLeasesShape
     })
   )
 }

@@ -1,7 +1,7 @@
-// Job activation: find up to N jobs of a type that may be leased, lease them with one guarded UPDATE (a lease that
+// Job activation: up to N jobs of a type picked and leased by one statement (persistence/JobLeases.ts; a lease that
 // replaced one that ran out is recorded by the job's entity, which dead-letters the job at JOB_TIMEOUT_LIMIT), and
 // hand each leased job the variables its instance holds now (engine/JobVariables.ts).
-import { Effect, Metric, Semaphore } from "effect"
+import { Effect, Metric } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import type { InstanceState } from "../engine/InstanceState.ts"
@@ -126,45 +126,10 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
     })
   })
 
-  // Jobs this node is leasing right now: a concurrent activation here does not pick them again.
-  const leasing = new Set<string>()
-  const pickers = new Map<string, Semaphore.Semaphore>()
-  const pickerOf = (tenantId: string, type: string) => {
-    const key = `${tenantId}\u0000${type}`
-    let picker = pickers.get(key)
-    if (picker === undefined) {
-      if (pickers.size >= 10_000) pickers.clear()
-      picker = Semaphore.makeUnsafe(1)
-      pickers.set(key, picker)
-    }
-    return picker
-  }
-
-  /** Up to `limit` jobs that may be leased now: leases that ran out first (by deadline), then the oldest waiting. */
-  const candidates = (tenantId: string, type: string, nowText: string, limit: number) => {
-    const notLeasing = leasing.size === 0 ? sql`true` : sql`NOT (j.id = ANY(${pgArray([...leasing])}::uuid[]))`
-    // The two kinds are picked apart so each walks its own index in order and stops at the limit: the cost follows
-    // the jobs handed out, not the backlog or the jobs in flight. Jobs of suspended instances wait.
-    return sql<{ id: string }>`SELECT id FROM (
-        (SELECT j.id, j.created_at FROM jobs j
-          WHERE j.tenant_id = ${tenantId} AND j.type = ${type} AND j.state = 'ACTIVATED' AND j.deadline < ${nowText}
-            AND ${notLeasing}
-            AND NOT EXISTS (SELECT 1 FROM process_instances i WHERE i.id = j.instance_id AND i.state <> 'ACTIVE')
-          ORDER BY j.deadline LIMIT ${limit})
-        UNION ALL
-        (SELECT j.id, j.created_at FROM jobs j
-          WHERE j.tenant_id = ${tenantId} AND j.type = ${type} AND j.state = 'ACTIVATABLE'
-            AND (j.deadline IS NULL OR j.deadline <= ${nowText}) AND ${notLeasing}
-            AND NOT EXISTS (SELECT 1 FROM process_instances i WHERE i.id = j.instance_id AND i.state <> 'ACTIVE')
-          ORDER BY j.created_at, j.id LIMIT ${limit})) picked
-      ORDER BY created_at, id LIMIT ${limit}`.pipe(Effect.orDie)
-  }
-
   /**
-   * The database decides whether each candidate is leased: the UPDATE's guard (persistence/JobLeases.ts) takes it
-   * only if it is still free, or its lease ran out, and its instance active; another node's worker may have taken it
-   * meanwhile, or the instance closed it. A round that lost jobs that way looks again, a few times at most. A lease
-   * that replaced one that ran out is recorded by the job's entity, which may dead-letter the job instead.
+   * The database leases the jobs (persistence/JobLeases.ts): one statement picks and leases them, walking past those
+   * another activation is leasing. A lease that replaced one that ran out is recorded by the job's entity, which may
+   * dead-letter the job instead: a look that lost jobs that way looks again, a few times at most.
    */
   const lease = Effect.fnUntraced(function*(
     tenantId: string,
@@ -178,41 +143,27 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
     // Jobs pushed to the activation while it looks (its budget) count against its limit too.
     const left = () => limit - leased.length - (budget?.handed() ?? 0)
     for (let round = 0; round < 3 && left() > 0; round++) {
-      // Picked one activation at a time per job type on this node, and marked before the next one looks: two
-      // workers polling here never ask for the same jobs.
-      const ids = yield* pickerOf(tenantId, request.type).withPermits(1)(
-        // Suspended: the query must leave out the jobs marked while it waited for its turn.
-        Effect.map(
-          // No job is pushed to it while it picks: the picked and the pushed together stay within its limit.
-          Effect.suspend(() => {
-            budget?.picking()
-            return candidates(tenantId, request.type, nowText, left())
-          }),
-          (found) => {
-            const ids = found.map((row) => row.id)
-            for (const id of ids) leasing.add(id)
-            // While these are leased, jobs created meanwhile may be pushed to it, in the room they leave.
-            budget?.holding(leased.length + ids.length)
-            return ids
-          }
-        )
-      )
-      if (ids.length === 0) break
+      // No job is pushed to it while the statement runs: the leased and the pushed together stay within its limit.
+      budget?.picking()
+      const asked = left()
+      const rows = yield* leases.leaseNext({
+        tenantId,
+        jobType: request.type,
+        worker: request.worker,
+        deadline,
+        now: nowText,
+        limit: asked
+      })
+      // While these are answered, jobs created meanwhile may be pushed to it, in the room they leave.
+      budget?.holding(leased.length + rows.length)
       const answers = yield* Effect.forEach(
-        ids,
-        (id) =>
-          Effect.flatMap(
-            leases.lease({ jobId: id, tenantId, worker: request.worker, deadline, now: nowText }),
-            (row) =>
-              row === undefined
-                ? Effect.succeed(null)
-                : afterLease(tenantId, request.worker, nowText, row as unknown as LeasedRow)
-          ),
+        rows,
+        (row) => afterLease(tenantId, request.worker, nowText, row as unknown as LeasedRow),
         { concurrency: "unbounded" }
-      ).pipe(Effect.ensuring(Effect.sync(() => ids.forEach((id) => leasing.delete(id)))))
+      )
       const won = answers.filter((job): job is Job => job !== null)
       leased.push(...won)
-      if (won.length === ids.length) break
+      if (won.length === rows.length || rows.length < asked) break
     }
     return leased
   })

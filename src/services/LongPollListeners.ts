@@ -1,6 +1,6 @@
 // Long-polling activations waiting on this node (JobAvailability.ts composes them with the job streams). A long poll
 // is a taker of pushed jobs while it waits, and also while it looks in the database — within the room its
-// maxJobsToActivate leaves once the look has picked its candidates: under load a long poll is almost never waiting
+// maxJobsToActivate leaves once the look's lease statement has answered: under load a long poll is almost never waiting
 // (it is on its way or looking), so a job created meanwhile was announced and waited for the worker's next look
 // (33 of 4,750 jobs pushed at 950 starts/s with 4 workers; docs/scaling.md, session 18).
 import { Deferred, Effect, type Scope } from "effect"
@@ -14,9 +14,9 @@ import type { JobTaker, TakerOf } from "./JobAvailability.ts"
 export interface LookBudget {
   /** Jobs handed to the activation so far while it looks (they count against its maxJobsToActivate). */
   readonly handed: () => number
-  /** The look picks candidates, or is over: no job is handed to it until it says what it holds. */
+  /** The look's lease statement runs, or the look is over: no job is handed to it until it says what it holds. */
   readonly picking: () => void
-  /** The look holds `jobs` (leased, or picked and being leased): jobs may be handed to it in the room left. */
+  /** The look holds `jobs` (leased): jobs may be handed to it in the room left. */
   readonly holding: (jobs: number) => void
 }
 
