@@ -5,6 +5,7 @@
 // second statement: with 16 workers of one type, an activation waited 50–70 ms at the median for its turn.)
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { insertFromRecordSet, loadColumnTypes } from "./RecordSetInsert.ts"
 
 export interface LeaseRequest {
   readonly tenantId: string
@@ -16,6 +17,11 @@ export interface LeaseRequest {
   readonly now: string
   /** At most this many jobs. */
   readonly limit: number
+  /**
+   * The audit_events row of the worker's request (persistence/CommitAudit.ts), written by the same statement: the
+   * activation's answer waits for no commit of its own.
+   */
+  readonly audit?: Record<string, unknown> | undefined
 }
 
 /** The job's row as leased, with the state and worker it had before (ACTIVATED: a lease ran out). */
@@ -36,13 +42,15 @@ export interface JobLeasesShape {
 export class JobLeases extends Context.Service<JobLeases, JobLeasesShape>()("flowcore/JobLeases") {
   static readonly layer = Layer.effect(
     JobLeases,
-    Effect.map(SqlClient.SqlClient, (sql) => {
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const types = yield* Effect.orDie(loadColumnTypes(sql, ["audit_events"]))
       return {
         // The two kinds are picked apart so each walks its own partial index in order and stops at the limit: the cost
         // follows the jobs handed out, not the backlog or the jobs in flight. A locked row is the row as it is now
         // (a change committed after the statement began is seen), so the state and worker before the lease come from
         // the picking; the UPDATE's guard decides once more.
-        leaseNext: ({ deadline, jobType, limit, now, tenantId, worker }) =>
+        leaseNext: ({ audit, deadline, jobType, limit, now, tenantId, worker }) =>
           sql<LeasedJobRow>`WITH expired AS (
             SELECT j.id, j.created_at, j.state AS previous_state, j.worker AS previous_worker FROM jobs j
             WHERE j.tenant_id = ${tenantId} AND j.type = ${jobType} AND j.state = 'ACTIVATED' AND j.deadline < ${now}
@@ -56,7 +64,11 @@ export class JobLeases extends Context.Service<JobLeases, JobLeasesShape>()("flo
             ORDER BY j.created_at, j.id LIMIT ${limit} FOR UPDATE OF j SKIP LOCKED),
           picked AS (
             SELECT * FROM (SELECT * FROM expired UNION ALL SELECT * FROM ready) both_kinds
-            ORDER BY created_at, id LIMIT ${limit})
+            ORDER BY created_at, id LIMIT ${limit})${
+            audit === undefined
+              ? sql``
+              : sql`, audited AS (${insertFromRecordSet(sql, types, "audit_events", [audit])})`
+          }
           UPDATE jobs SET state = 'ACTIVATED', worker = ${worker}, deadline = ${deadline}, updated_at = ${now},
             lock_expiries = jobs.lock_expiries + CASE WHEN jobs.state = 'ACTIVATED' THEN 1 ELSE 0 END
           FROM picked

@@ -7,6 +7,7 @@ import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import type { InstanceState } from "../engine/InstanceState.ts"
 import { jobVariablesNow } from "../engine/JobVariables.ts"
 import { jobsActivated } from "../observability/Metrics.ts"
+import type { CommitAuditShape } from "../persistence/CommitAudit.ts"
 import type { JobLeasesShape } from "../persistence/JobLeases.ts"
 import type { JobReadsShape } from "../persistence/JobReads.ts"
 import { fromJson, pgArray } from "../persistence/SqlValues.ts"
@@ -136,7 +137,8 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
     request: ActivationRequest,
     nowText: string,
     deadline: string,
-    budget: LookBudget | undefined
+    budget: LookBudget | undefined,
+    audit: CommitAuditShape | undefined
   ) {
     const limit = request.maxJobsToActivate ?? DEFAULT_MAX_JOBS
     const leased: Array<Job> = []
@@ -146,14 +148,19 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
       // No job is pushed to it while the statement runs: the leased and the pushed together stay within its limit.
       budget?.picking()
       const asked = left()
+      // The request's audit record is written by its first lease statement (taken once; CommitAudit.ts).
+      const auditRow = audit?.take(tenantId, "", false, nowText)
       const rows = yield* leases.leaseNext({
         tenantId,
         jobType: request.type,
         worker: request.worker,
         deadline,
         now: nowText,
-        limit: asked
-      })
+        limit: asked,
+        audit: auditRow
+      }).pipe(
+        Effect.onExit((exit) => Effect.sync(() => auditRow !== undefined && audit!.settle(exit._tag === "Success")))
+      )
       // While these are answered, jobs created meanwhile may be pushed to it, in the room they leave.
       budget?.holding(leased.length + rows.length)
       const answers = yield* Effect.forEach(
@@ -191,16 +198,20 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
       Effect.catchDefect((defect) => notRecorded(leased, defect))
     )
 
-  /** `budget`: a long poll's, when jobs may be pushed to it while it looks (LongPollListeners.ts). */
+  /**
+   * `budget`: a long poll's, when jobs may be pushed to it while it looks (LongPollListeners.ts); `audit`: the
+   * request's audit record, for the lease statement to write.
+   */
   const activateNow = Effect.fnUntraced(function*(
     tenantId: string,
     request: ActivationRequest,
-    budget?: LookBudget
+    budget?: LookBudget,
+    audit?: CommitAuditShape
   ) {
     const now = yield* nowMillis
     const nowText = new Date(now).toISOString()
     const deadline = new Date(now + (request.timeout ?? DEFAULT_LOCK_MS)).toISOString()
-    const locked = (yield* lease(tenantId, request, nowText, deadline, budget).pipe(
+    const locked = (yield* lease(tenantId, request, nowText, deadline, budget, audit).pipe(
       Effect.ensuring(Effect.sync(() => budget?.picking()))
     ))
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))

@@ -185,7 +185,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
           takerOf(request, audit),
           request.maxJobsToActivate ?? DEFAULT_MAX_JOBS
         )
-        const jobs = yield* activateNow(tenantId, request, listener.budget)
+        const jobs = yield* activateNow(tenantId, request, listener.budget, audit)
         const left = until - (yield* Clock.currentTimeMillis)
         if (jobs.length > 0 || left <= 0) {
           const pushed = yield* listener.collect

@@ -1,6 +1,7 @@
 // The audit record of a call that commits an instance command is written in that command's commit (one commit for
-// both, http/RequestAudit.ts); every other call's record is written after its response. Either way: one record per
-// call, saying what the response did. flowcore_audit_records_total tells the two ways apart.
+// both, http/RequestAudit.ts), a job activation's in the statement that leases its jobs; every other call's record
+// is written after its response. Either way: one record per call, saying what the response did.
+// flowcore_audit_records_total tells the two ways apart.
 import { describe, expect, it } from "vitest"
 import { metricsText, metricSum, untilInFlight } from "../support/MetricsScrape.ts"
 import { fixture, givenTenant } from "../support/Scenario.ts"
@@ -111,6 +112,43 @@ describe("audit records written with the instance's command", () => {
     expect(byCorrelation("c-publish")[0]).toMatchObject({ path: "/api/v1/messages", status: 202 })
     expect(byCorrelation("c-missing")[0]).toMatchObject({ status: 404 })
     expect(waiter.id).not.toBe(instanceId)
+  })
+
+  it("rides with the statement that leases an activation's jobs, also when it finds none", async () => {
+    const tenant = await givenTenant()
+    const owner = await tenant.owner("owner-w")
+    const admin = await tenant.admin()
+    const deployment = await owner.deploy(oneTask)
+    await owner.start(deployment.id)
+    await owner.start(deployment.id)
+    const activate = (id: string, body: Record<string, unknown>) =>
+      owner.call("POST", "/jobs/activation", {
+        body: { type: "audited-work", worker: "looker", ...body },
+        headers: { "x-correlation-id": id }
+      })
+    let found: ReadonlyArray<unknown> = []
+    expect(
+      await delta(async () => (found = (await activate("c-found", { maxJobsToActivate: 5 })).ok(200).jobs))
+    ).toEqual({ withCommand: 1, alone: 0, corrected: 0 })
+    expect(found).toHaveLength(2)
+    expect(await delta(async () => expect((await activate("c-none", {})).ok(200).jobs).toEqual([])))
+      .toEqual({ withCommand: 1, alone: 0, corrected: 0 })
+    // A refused activation leases nothing: its record is written alone, with its status.
+    expect(await delta(async () => (await activate("c-bad", { maxJobsToActivate: 0 })).fails(400, "VALIDATION_ERROR")))
+      .toEqual({ withCommand: 0, alone: 1, corrected: 0 })
+
+    const events = (await admin.get("/audit-events?size=100")).ok().items as ReadonlyArray<Record<string, unknown>>
+    const byCorrelation = (id: string) => events.filter((event) => event["correlationId"] === id)
+    for (const [id, status] of [["c-found", 200], ["c-none", 200], ["c-bad", 400]] as const) {
+      expect(byCorrelation(id), id).toHaveLength(1)
+      expect(byCorrelation(id)[0], id).toMatchObject({
+        actor: "owner-w",
+        tenantId: tenant.id,
+        method: "POST",
+        path: "/api/v1/jobs/activation",
+        status
+      })
+    }
   })
 
   it("writes one record per call when concurrent completions of one job share a command id", async () => {
