@@ -36,6 +36,10 @@ export interface JobTaker {
 export type TakerOf = Pick<JobTaker, "worker" | "lockMillis" | "audit">
 
 export interface JobAvailabilityShape {
+  /**
+   * Jobs nobody here was handed were committed: `jobTypes` holds each one's type (a type once per job). As many long
+   * polls as there are jobs of a type are woken to look, and every stream of the type; other nodes are told too.
+   */
   readonly announce: (tenantId: string, jobTypes: ReadonlyArray<string>) => Effect.Effect<void>
   /**
    * Starts listening for jobs of the type, for the activation's scope (LongPollListeners.ts): its answer waits until
@@ -92,7 +96,10 @@ const wake = (stream: StreamListener) => {
 }
 
 /** Availability within this process (the cluster adds announcements between nodes, below). */
-export const inProcess = (): JobAvailabilityShape => {
+export const inProcess = (): JobAvailabilityShape & {
+  /** Jobs of these types were announced by another node (pg_notify), in an unknown number. */
+  readonly announceFromPeer: (tenantId: string, jobTypes: ReadonlyArray<string>) => Effect.Effect<void>
+} => {
   const longPolls = makeLongPolls()
   const streams = new Map<string, Set<StreamListener>>()
   const keyOf = (tenantId: string, jobType: string) => `${tenantId}\u0000${jobType}`
@@ -107,17 +114,24 @@ export const inProcess = (): JobAvailabilityShape => {
     }
     return undefined
   }
+  const announceKey = (key: string, count: number) => {
+    longPolls.announce(key, count)
+    for (const stream of streams.get(key) ?? []) {
+      stream.announced = true
+      wake(stream)
+    }
+  }
   return {
     announce: (tenantId, jobTypes) =>
       Effect.sync(() => {
-        for (const jobType of new Set(jobTypes)) {
-          const key = keyOf(tenantId, jobType)
-          longPolls.announce(key)
-          for (const stream of streams.get(key) ?? []) {
-            stream.announced = true
-            wake(stream)
-          }
-        }
+        const counts = new Map<string, number>()
+        for (const jobType of jobTypes) counts.set(jobType, (counts.get(jobType) ?? 0) + 1)
+        for (const [jobType, count] of counts) announceKey(keyOf(tenantId, jobType), count)
+      }),
+    announceFromPeer: (tenantId, jobTypes) =>
+      Effect.sync(() => {
+        // How many jobs another node made is not told: every listener here that holds nothing looks.
+        for (const jobType of new Set(jobTypes)) announceKey(keyOf(tenantId, jobType), Number.POSITIVE_INFINITY)
       }),
     listen: (tenantId, jobType, taker, capacity = 1) => longPolls.listen(keyOf(tenantId, jobType), taker, capacity),
     reserve: (tenantId, jobType) => {
@@ -204,7 +218,7 @@ export class JobAvailability
             tenantId: string
             jobTypes: Array<string>
           }
-          return local.announce(tenantId, jobTypes)
+          return local.announceFromPeer(tenantId, jobTypes)
         }).pipe(Effect.catchCause((cause) =>
           // the waiters' own re-checks cover what is missed meanwhile
           Effect.andThen(

@@ -3,8 +3,9 @@
 // maxJobsToActivate leaves once the look's lease statement has answered: under load a long poll is almost never waiting
 // (it is on its way or looking), so a job created meanwhile was announced and waited for the worker's next look
 // (33 of 4,750 jobs pushed at 950 starts/s with 4 workers; docs/scaling.md, session 18).
-import { Deferred, Effect, type Scope } from "effect"
+import { Clock, Deferred, Effect, type Scope } from "effect"
 import type { Job } from "../schema/Work.ts"
+import { makeEmptyLooks } from "./EmptyLooks.ts"
 import type { JobTaker, TakerOf } from "./JobAvailability.ts"
 
 /**
@@ -30,6 +31,13 @@ export interface LongPollListener {
   readonly wait: (timeoutMillis: number) => Effect.Effect<ReadonlyArray<Job> | undefined>
   /** After a look that found jobs: no more are handed; the jobs handed while it looked, once their commits ended. */
   readonly collect: Effect.Effect<ReadonlyArray<Job>>
+  /**
+   * How long (ms) a look would still find nothing: the last look of its type found every job there was, and none was
+   * announced since (EmptyLooks.ts). A long poll may wait that long instead of looking; 0: it looks.
+   */
+  readonly emptyFor: number
+  /** Its look found every job there was (fewer than it asked for): the next long polls may wait instead of looking. */
+  readonly exhausted: Effect.Effect<void>
 }
 
 interface Listener {
@@ -52,6 +60,7 @@ const held = (listener: Listener) => listener.outstanding + listener.delivered.l
 
 export const makeLongPolls = () => {
   const listeners = new Map<string, Set<Listener>>()
+  const emptyLooks = makeEmptyLooks()
   const remove = (key: string, listener: Listener) => {
     const current = listeners.get(key)
     current?.delete(listener)
@@ -77,70 +86,88 @@ export const makeLongPolls = () => {
   }
 
   return {
-    /** Wakes the listeners of the key that hold nothing: they look (again). */
-    announce: (key: string) => {
-      for (const listener of listeners.get(key) ?? []) {
-        if (listener.state === "closing" || held(listener) > 0) continue
-        Deferred.doneUnsafe(listener.answer, Effect.succeed(undefined))
-        remove(key, listener)
+    /**
+     * `count` jobs of the key were committed and announced (no taker here had room for them): wakes as many listeners
+     * that hold nothing, waiting ones first — each looks (again) and takes one. The others stay ready for jobs pushed
+     * to them. (Waking all of them made every waiting long poll look at each announcement: none was left waiting for
+     * the next job, which was announced in turn — a herd that kept the workers looking; docs/scaling.md, session 19.)
+     */
+    announce: (key: string, count: number) => {
+      emptyLooks.announced(key)
+      let left = count
+      for (const state of ["waiting", "looking"] as const) {
+        for (const listener of listeners.get(key) ?? []) {
+          if (left <= 0) return
+          if (listener.state !== state || held(listener) > 0) continue
+          Deferred.doneUnsafe(listener.answer, Effect.succeed(undefined))
+          remove(key, listener)
+          left--
+        }
       }
     },
     listen: (key: string, taker: TakerOf | undefined, capacity: number) =>
-      Effect.acquireRelease(
-        Effect.sync(() => {
-          const listener: Listener = {
-            answer: Deferred.makeUnsafe<ReadonlyArray<Job> | undefined>(),
-            taker,
-            capacity,
-            state: "looking",
-            room: 0,
-            outstanding: 0,
-            delivered: []
-          }
-          const set = listeners.get(key) ?? new Set()
-          set.add(listener)
-          listeners.set(key, set)
-          return listener
-        }),
-        (listener) => Effect.sync(() => remove(key, listener))
-      ).pipe(Effect.map((listener): LongPollListener => ({
-        budget: {
-          handed: () => held(listener),
-          picking: () => {
-            if (listener.state === "looking") listener.room = held(listener)
-          },
-          holding: (jobs) => {
-            if (listener.state === "looking") listener.room = Math.max(held(listener), listener.capacity - jobs)
-          }
-        },
-        wait: (timeoutMillis) =>
-          Effect.suspend(() => {
-            if (listener.state === "looking") {
-              listener.state = "waiting"
-              listener.room = listener.capacity
+      Effect.flatMap(Clock.currentTimeMillis, (listenedAt) =>
+        Effect.acquireRelease(
+          Effect.sync(() => {
+            const listener: Listener = {
+              answer: Deferred.makeUnsafe<ReadonlyArray<Job> | undefined>(),
+              taker,
+              capacity,
+              state: "looking",
+              room: 0,
+              outstanding: 0,
+              delivered: []
             }
-            return Deferred.await(listener.answer).pipe(
-              Effect.timeoutOption(timeoutMillis),
-              Effect.flatMap((answered) => {
-                if (answered._tag === "Some") return Effect.succeed(answered.value)
-                // Timed out: unless commits are handing it jobs right now, it stops waiting.
-                if (held(listener) === 0) {
-                  remove(key, listener)
-                  return Effect.succeed(undefined)
-                }
-                return Deferred.await(listener.answer)
-              })
-            )
+            const set = listeners.get(key) ?? new Set()
+            set.add(listener)
+            listeners.set(key, set)
+            return listener
           }),
-        collect: Effect.suspend(() => {
-          listener.room = 0
-          if (listener.outstanding === 0) {
-            remove(key, listener)
-            return Effect.succeed(listener.delivered)
+          (listener) => Effect.sync(() => remove(key, listener))
+        ).pipe(Effect.map((listener): LongPollListener => {
+          // Noted before the look reads the database: a job announced meanwhile keeps its type from counting as empty.
+          const mark = emptyLooks.mark(key)
+          return {
+            budget: {
+              handed: () => held(listener),
+              picking: () => {
+                if (listener.state === "looking") listener.room = held(listener)
+              },
+              holding: (jobs) => {
+                if (listener.state === "looking") listener.room = Math.max(held(listener), listener.capacity - jobs)
+              }
+            },
+            wait: (timeoutMillis) =>
+              Effect.suspend(() => {
+                if (listener.state === "looking") {
+                  listener.state = "waiting"
+                  listener.room = listener.capacity
+                }
+                return Deferred.await(listener.answer).pipe(
+                  Effect.timeoutOption(timeoutMillis),
+                  Effect.flatMap((answered) => {
+                    if (answered._tag === "Some") return Effect.succeed(answered.value)
+                    // Timed out: unless commits are handing it jobs right now, it stops waiting.
+                    if (held(listener) === 0) {
+                      remove(key, listener)
+                      return Effect.succeed(undefined)
+                    }
+                    return Deferred.await(listener.answer)
+                  })
+                )
+              }),
+            collect: Effect.suspend(() => {
+              listener.room = 0
+              if (listener.outstanding === 0) {
+                remove(key, listener)
+                return Effect.succeed(listener.delivered)
+              }
+              return Effect.map(Deferred.await(listener.answer), (jobs) => jobs ?? [])
+            }),
+            emptyFor: emptyLooks.emptyFor(key, listenedAt),
+            exhausted: Effect.map(Clock.currentTimeMillis, (now) => emptyLooks.exhausted(key, mark, now))
           }
-          return Effect.map(Deferred.await(listener.answer), (jobs) => jobs ?? [])
-        })
-      }))),
+        }))),
     /** A long poll with room reserved for a job being committed (its taker), or undefined. */
     reserve: (key: string): JobTaker | undefined => {
       const listener = takerFor(key)

@@ -179,13 +179,17 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
         // Listening before looking: a job announced while this activation looks still wakes it. The activation is a
         // taker: a job created meanwhile on this node may be committed leased to it and handed over (job push), with
         // no query of its own — while it waits, and while it looks within the room its look leaves.
-        const listener = yield* availability.listen(
-          tenantId,
-          request.type,
-          takerOf(request, audit),
-          request.maxJobsToActivate ?? DEFAULT_MAX_JOBS
-        )
+        const limit = request.maxJobsToActivate ?? DEFAULT_MAX_JOBS
+        const listener = yield* availability.listen(tenantId, request.type, takerOf(request, audit), limit)
+        // A long poll of a type that a look found exhausted a moment ago, with none announced since, waits instead of
+        // looking (EmptyLooks.ts): jobs created meanwhile on this node are pushed to it, announced ones wake it.
+        const before = until - (yield* Clock.currentTimeMillis)
+        if (listener.emptyFor > 0 && before > 0) {
+          const pushed = yield* listener.wait(Math.min(before, listener.emptyFor))
+          return pushed === undefined ? undefined : yield* handedOver(pushed, request)
+        }
         const jobs = yield* activateNow(tenantId, request, listener.budget, audit)
+        if (jobs.length + listener.budget.handed() < limit) yield* listener.exhausted
         const left = until - (yield* Clock.currentTimeMillis)
         if (jobs.length > 0 || left <= 0) {
           const pushed = yield* listener.collect

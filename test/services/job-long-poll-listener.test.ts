@@ -124,4 +124,36 @@ describe("long-poll listener", () => {
       yield* availability.announce(TENANT, ["work"])
       expect(yield* other.wait(1000)).toBeUndefined()
     })))
+
+  it("an announcement of n jobs wakes n long polls that hold nothing, waiting ones first; the others stay for pushes", () =>
+    run(Effect.gen(function*() {
+      const availability = inProcess()
+      const looking = yield* availability.listen(TENANT, "work", taker("looking"), 5)
+      const polls = yield* Effect.forEach(
+        ["a", "b", "c"],
+        (name) => availability.listen(TENANT, "work", taker(name), 5)
+      )
+      const waits = yield* Effect.forEach(polls, (poll) => Effect.forkChild(poll.wait(60_000)))
+      yield* Effect.yieldNow
+      yield* availability.announce(TENANT, ["work", "other", "work"])
+      yield* Effect.yieldNow
+      // two jobs of the type: two of the waiting polls look again; the third still waits, and takes the next job
+      expect(waits.map((fiber) => fiber.pollUnsafe() === undefined)).toEqual([false, false, true])
+      expect(yield* Fiber.join(waits[0]!)).toBeUndefined()
+      const reserved = availability.reserve(TENANT, "work")!
+      expect(reserved.worker).toBe("c")
+      reserved.deliver(job("next"))
+      expect(yield* Fiber.join(waits[2]!)).toEqual([job("next")])
+      // the one still looking was not woken: its look's own outcome decides (here it found nothing and waits)
+      const lookerWait = yield* Effect.forkChild(looking.wait(60_000))
+      yield* Effect.yieldNow
+      expect(lookerWait.pollUnsafe()).toBeUndefined()
+      // a new look under way: one job wakes the waiting poll first...
+      const second = yield* availability.listen(TENANT, "work", taker("second-look"), 5)
+      yield* availability.announce(TENANT, ["work"])
+      expect(yield* Fiber.join(lookerWait)).toBeUndefined()
+      // ...and with none waiting, the look under way (it may have begun before the job was committed)
+      yield* availability.announce(TENANT, ["work"])
+      expect(yield* second.wait(1000)).toBeUndefined()
+    })))
 })

@@ -1,0 +1,56 @@
+// A long poll that would look in the database right after another look of its job type found nothing more, with no
+// job of the type announced since, waits instead (as Zeebe's gateway parks a long poll for a type whose last attempt
+// found no jobs, until jobs are notified). With many workers of a type, most of their polls found nothing — the jobs
+// were pushed to the waiting ones — and each such look still cost a lease statement: 16 long-polling workers at 600
+// starts/s made ~470 looks/s, nearly all empty, and their load slowed every commit (docs/scaling.md, session 19).
+//
+// Jobs that become available without an announcement — a retry whose backoff ran out, a lease that ran out, a failed
+// job retried, an instance resumed — are found by the next look after the mark expires: a skipped look waits at most
+// EMPTY_LOOK_MILLIS before looking (a waiting long poll re-checks every second anyway).
+
+/** How long a look that found a type exhausted spares the next long polls of that type their look. */
+export const EMPTY_LOOK_MILLIS = 250
+
+interface KeyState {
+  /** Announcements of the key so far. */
+  announced: number
+  /** When a look last found the key exhausted, and how many announcements there had been when it began. */
+  emptyAt: number | undefined
+  emptyAtAnnounced: number
+}
+
+export const makeEmptyLooks = () => {
+  const keys = new Map<string, KeyState>()
+  const stateOf = (key: string): KeyState => {
+    let state = keys.get(key)
+    if (state === undefined) {
+      // Keys are tenant × job type: a bound keeps a flood of invented types from growing it.
+      if (keys.size >= 10_000) keys.clear()
+      state = { announced: 0, emptyAt: undefined, emptyAtAnnounced: 0 }
+      keys.set(key, state)
+    }
+    return state
+  }
+  return {
+    /** A job of the key was announced: the next look finds it. */
+    announced: (key: string) => {
+      const state = keys.get(key)
+      if (state !== undefined) state.announced++
+    },
+    /** The announcements so far: a look notes it when it begins (before it reads the database). */
+    mark: (key: string) => stateOf(key).announced,
+    /** A look that began at `mark` found every job there was, at `now`: unless one was announced meanwhile. */
+    exhausted: (key: string, mark: number, now: number) => {
+      const state = stateOf(key)
+      if (state.announced !== mark) return
+      state.emptyAt = now
+      state.emptyAtAnnounced = mark
+    },
+    /** How long (ms) a look now would still find nothing, as far as this node knows: 0 when it should look. */
+    emptyFor: (key: string, now: number): number => {
+      const state = keys.get(key)
+      if (state?.emptyAt === undefined || state.announced !== state.emptyAtAnnounced) return 0
+      return Math.max(0, state.emptyAt + EMPTY_LOOK_MILLIS - now)
+    }
+  }
+}
