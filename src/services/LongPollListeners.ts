@@ -87,22 +87,23 @@ export const makeLongPolls = () => {
 
   return {
     /**
-     * `count` jobs of the key were committed and announced (no taker here had room for them): wakes as many listeners
-     * that hold nothing, waiting ones first — each looks (again) and takes one. The others stay ready for jobs pushed
-     * to them. (Waking all of them made every waiting long poll look at each announcement: none was left waiting for
-     * the next job, which was announced in turn — a herd that kept the workers looking; docs/scaling.md, session 19.)
+     * `count` jobs of the key were committed and announced (no taker here had room for them). Every look under way is
+     * told — it may have begun before the jobs were committed, and it looks again if it found nothing — but of the
+     * long polls waiting with nothing, only as many as there are jobs: each looks and takes one, the others stay ready
+     * for jobs pushed to them. (Waking every waiting poll made them all look, so none was left waiting for the next job,
+     * which was announced in turn — a herd that kept the workers looking; docs/scaling.md, session 19.)
      */
     announce: (key: string, count: number) => {
       emptyLooks.announced(key)
-      let left = count
-      for (const state of ["waiting", "looking"] as const) {
-        for (const listener of listeners.get(key) ?? []) {
-          if (left <= 0) return
-          if (listener.state !== state || held(listener) > 0) continue
-          Deferred.doneUnsafe(listener.answer, Effect.succeed(undefined))
-          remove(key, listener)
-          left--
+      let waking = count
+      for (const listener of listeners.get(key) ?? []) {
+        if (listener.state === "closing" || held(listener) > 0) continue
+        if (listener.state === "waiting") {
+          if (waking <= 0) continue
+          waking--
         }
+        Deferred.doneUnsafe(listener.answer, Effect.succeed(undefined))
+        remove(key, listener)
       }
     },
     listen: (key: string, taker: TakerOf | undefined, capacity: number) =>
