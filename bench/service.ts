@@ -10,11 +10,11 @@
 //                 starts, after WARM_UP unmeasured inserts; also printed: the same insert between BEGIN and COMMIT (the form earlier
 //                 rounds divided by; they measured it after the load, with the pool's connections still opening)
 //   job push      p50/p99 from a job's creation to a long-polling worker holding it, at a light load
-//   at half rate  publish p50/p99 and job push p50/p99 (WORKERS long-polling workers; WORKERS job streams) at half of the measured
+//   at half rate  publish p50/p99 and job push p50/p99 (WORKERS, then MANY_WORKERS long-polling workers; WORKERS job streams) at half of the measured
 //                 correlation and instance rates, open-loop for HALF_SECONDS (bench/HalfRate.ts)
 //   RSS           of the service process at the end
 //   correlations are measured after min(WARM_UP, 1000) unmeasured publishes, to instances of their own
-//   SECONDS=10 STARTERS=16 WORKERS=4 N=2000 CONCURRENCY=64 WARM_UP=3000 INSTANCE_WARM_UP_SECONDS=3 HALF_SECONDS=5
+//   SECONDS=10 STARTERS=16 WORKERS=4 MANY_WORKERS=16 N=2000 CONCURRENCY=64 WARM_UP=3000 INSTANCE_WARM_UP_SECONDS=3 HALF_SECONDS=5
 //   DB=both|pglite|postgres npm run bench
 //   HALF_PUBLISH_RATE=… HALF_START_RATE=…: the half-rate phases at these rates (to compare two builds at one load)
 import { PgClient } from "@effect/sql-pg"
@@ -46,6 +46,8 @@ import {
 const SECONDS = Number(process.env["SECONDS"] ?? 10)
 const STARTERS = Number(process.env["STARTERS"] ?? 16)
 const WORKERS = Number(process.env["WORKERS"] ?? 4)
+/** The half-rate job push once more with this many long-polling workers: enough that some wait when a job comes. */
+const MANY_WORKERS = Number(process.env["MANY_WORKERS"] ?? 16)
 const N = Number(process.env["N"] ?? 2000)
 /** Unmeasured operations before each measured phase (the baseline's inserts, the correlations' publishes). */
 const WARM_UP = Number(process.env["WARM_UP"] ?? 3000)
@@ -244,6 +246,7 @@ const run = async (
     const halfTask = await call(token, "POST", "/deployments", oneJob("bench-half"))
     await loopDelayOf(service.base, token)
     const pushHalf = await pushAtRate(asAdmin, halfTask.id, "bench-half", WORKERS, startRate, HALF_SECONDS)
+    const pushHalfMany = await pushAtRate(asAdmin, halfTask.id, "bench-half", MANY_WORKERS, startRate, HALF_SECONDS)
     const pushLoop = await loopDelayOf(service.base, token)
     const openStream = (query: string, signal: AbortSignal) =>
       fetch(`${service.base}/jobs/stream?${query}`, { headers: { authorization: `Bearer ${token}` }, signal })
@@ -273,6 +276,7 @@ const run = async (
       publishLoop,
       pushLoop,
       pushHalf,
+      pushHalfMany,
       streamHalf,
       baseline: tx,
       rss,
@@ -424,14 +428,17 @@ console.log(
   `\nat half of those rates, open-loop for ${HALF_SECONDS} s (issue 11: publish p99 ≤ 50 ms, job push p99 < 20 ms)`
 )
 console.log(
-  "| database | publishes/s | publish p50/p99 ms | starts/s | job push p50/p99 ms: long-polling workers | job streams " +
-    "| service event loop delay p99/max ms: publish, push |"
+  `| database | publishes/s | publish p50/p99 ms | starts/s | job push p50/p99 ms: ${WORKERS} long-polling workers | ` +
+    `${MANY_WORKERS} long-polling workers | ${WORKERS} job streams | service event loop delay p99/max ms: publish, push |`
 )
-console.log("|---|---|---|---|---|---|---|")
+console.log("|---|---|---|---|---|---|---|---|")
 for (const r of rows) {
   console.log(
     `| ${r.label} | ${Math.floor(r.publishRate)} | ${r.publishHalf.p50}/${r.publishHalf.p99} | ` +
-      `${Math.floor(r.startRate)} | ${r.pushHalf.p50}/${r.pushHalf.p99} | ${r.streamHalf.p50}/${r.streamHalf.p99} | ` +
+      `${
+        Math.floor(r.startRate)
+      } | ${r.pushHalf.p50}/${r.pushHalf.p99} | ${r.pushHalfMany.p50}/${r.pushHalfMany.p99} | ` +
+      `${r.streamHalf.p50}/${r.streamHalf.p99} | ` +
       `${r.publishLoop.p99}/${r.publishLoop.max}, ${r.pushLoop.p99}/${r.pushLoop.max} |`
   )
 }
