@@ -29,6 +29,9 @@ export type LeasedJobRow = Record<string, unknown> & {
   readonly id: string
   readonly previous_state: string
   readonly previous_worker: string | null
+  /** The job's instance as the statement read it (its engine state on the first of its rows only). */
+  readonly instance_deployment_id: string | null
+  readonly instance_engine_state: unknown
 }
 
 export interface JobLeasesShape {
@@ -69,13 +72,18 @@ export class JobLeases extends Context.Service<JobLeases, JobLeasesShape>()("flo
               ? sql``
               : sql`, audited AS (${insertFromRecordSet(sql, types, "audit_events", [audit])})`
           }
+, leased AS (
           UPDATE jobs SET state = 'ACTIVATED', worker = ${worker}, deadline = ${deadline}, updated_at = ${now},
             lock_expiries = jobs.lock_expiries + CASE WHEN jobs.state = 'ACTIVATED' THEN 1 ELSE 0 END
           FROM picked
           WHERE jobs.id = picked.id
             AND ((jobs.state = 'ACTIVATABLE' AND (jobs.deadline IS NULL OR jobs.deadline <= ${now}))
               OR (jobs.state = 'ACTIVATED' AND jobs.deadline < ${now}))
-          RETURNING jobs.*, picked.previous_state, picked.previous_worker`.pipe(Effect.orDie)
+          RETURNING jobs.*, picked.previous_state, picked.previous_worker)
+          SELECT leased.*, i.deployment_id AS instance_deployment_id,
+            CASE WHEN row_number() OVER (PARTITION BY leased.instance_id ORDER BY leased.id) = 1
+              THEN i.engine_state END AS instance_engine_state
+          FROM leased LEFT JOIN process_instances i ON i.id = leased.instance_id`.pipe(Effect.orDie)
       } satisfies JobLeasesShape
     })
   )

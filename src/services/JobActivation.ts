@@ -95,16 +95,24 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
     return graph
   }
 
-  /** The variables of just-activated jobs as their instances hold them now (see core/JobVariables.ts). */
-  const withVariablesNow = Effect.fnUntraced(function*(jobs: ReadonlyArray<Job>) {
+  /** An instance's deployment and engine state as the lease statement read them (persistence/JobLeases.ts). */
+  type InstanceRead = { readonly id: string; readonly deployment_id: string; readonly engine_state: unknown }
+
+  /**
+   * The variables of just-activated jobs as their instances hold them now (see engine/JobVariables.ts): from the
+   * instances the lease statement read, and a read of any it did not.
+   */
+  const withVariablesNow = Effect.fnUntraced(function*(
+    jobs: ReadonlyArray<Job>,
+    read: ReadonlyMap<string, InstanceRead>
+  ) {
     if (jobs.length === 0) return jobs
-    const instanceIds = [...new Set(jobs.map((job) => job.processInstanceId))]
-    const rows = yield* sql<
-      { id: string; deployment_id: string; engine_state: unknown }
-    >`SELECT id, deployment_id, engine_state FROM process_instances
-        WHERE id = ANY(${pgArray(instanceIds)}::uuid[])`.pipe(
-      Effect.orDie
-    )
+    const missing = [...new Set(jobs.map((job) => job.processInstanceId))].filter((id) => !read.has(id))
+    const rows = missing.length === 0 ? [...read.values()] : [
+      ...read.values(),
+      ...(yield* sql<InstanceRead>`SELECT id, deployment_id, engine_state FROM process_instances
+        WHERE id = ANY(${pgArray(missing)}::uuid[])`.pipe(Effect.orDie))
+    ]
     // Graphs are read only for deployments not seen before (each is immutable).
     const unseen = [...new Set(rows.map((row) => row.deployment_id))].filter((id) => !graphs.has(id))
     if (unseen.length > 0) {
@@ -142,6 +150,7 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
   ) {
     const limit = request.maxJobsToActivate ?? DEFAULT_MAX_JOBS
     const leased: Array<Job> = []
+    const read = new Map<string, InstanceRead>()
     // Jobs pushed to the activation while it looks (its budget) count against its limit too.
     const left = () => limit - leased.length - (budget?.handed() ?? 0)
     for (let round = 0; round < 3 && left() > 0; round++) {
@@ -163,6 +172,14 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
       )
       // While these are answered, jobs created meanwhile may be pushed to it, in the room they leave.
       budget?.holding(leased.length + rows.length)
+      for (const row of rows) {
+        if (row.instance_engine_state === null || row.instance_engine_state === undefined) continue
+        read.set(String(row["instance_id"]), {
+          id: String(row["instance_id"]),
+          deployment_id: String(row.instance_deployment_id),
+          engine_state: row.instance_engine_state
+        })
+      }
       const answers = yield* Effect.forEach(
         rows,
         (row) => afterLease(tenantId, request.worker, nowText, row as unknown as LeasedRow),
@@ -172,7 +189,7 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
       leased.push(...won)
       if (won.length === rows.length || rows.length < asked) break
     }
-    return leased
+    return { leased, read }
   })
 
   const notRecorded = (leased: LeasedRow, why: unknown) =>
@@ -211,11 +228,11 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
     const now = yield* nowMillis
     const nowText = new Date(now).toISOString()
     const deadline = new Date(now + (request.timeout ?? DEFAULT_LOCK_MS)).toISOString()
-    const locked = (yield* lease(tenantId, request, nowText, deadline, budget, audit).pipe(
+    const { leased, read } = yield* lease(tenantId, request, nowText, deadline, budget, audit).pipe(
       Effect.ensuring(Effect.sync(() => budget?.picking()))
-    ))
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
-    const jobs = yield* withVariablesNow(locked)
+    )
+    const locked = leased.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+    const jobs = yield* withVariablesNow(locked, read)
     if (jobs.length > 0) yield* Metric.update(jobsActivated, jobs.length)
     return jobs.map((job) => requestedVariables(job, request.fetchVariable))
   })
