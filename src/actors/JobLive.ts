@@ -11,7 +11,7 @@ import { JobReads } from "../persistence/JobReads.ts"
 import { countOf, fromJson, toJson } from "../persistence/SqlValues.ts"
 import { conflict } from "../schema/ApiErrors.ts"
 import { ProcessInstanceId } from "../schema/ResourceIds.ts"
-import type { RetryPolicy } from "../schema/Work.ts"
+import type { Job, RetryPolicy } from "../schema/Work.ts"
 import { newId } from "../services/Ids.ts"
 import { DEFAULT_LOCK_MS, type JobRow, readJobRow, toJob } from "../services/JobActivation.ts"
 import { JobAvailability } from "../services/JobAvailability.ts"
@@ -61,6 +61,15 @@ const behaviour = Effect.gen(function*() {
   })
 
   const reread = (tenantId: string) => Effect.map(row(tenantId), toJob)
+  /**
+   * A job that may be activated again right now (failed with retries left and no backoff, or given retries again) is
+   * announced, as a new one is: waiting workers take it now, not at their next look (and a long poll that skips its
+   * look after an empty one, services/EmptyLooks.ts, is not kept from it).
+   */
+  const announcedIfActivatable = (tenantId: string, job: Job) =>
+    job.state === "ACTIVATABLE" && job.deadline === null
+      ? Effect.as(availability.announce(tenantId, [job.type]), job)
+      : Effect.succeed(job)
 
   const fail = Effect.fnUntraced(function*(
     principal: Principal,
@@ -170,11 +179,11 @@ const behaviour = Effect.gen(function*() {
     Fail: Effect.fnUntraced(function*({ payload }) {
       const job = yield* open(payload.tenantId, "only an open job can fail")
       yield* fail(asPrincipal(payload), job, payload)
-      return yield* reread(payload.tenantId)
+      return yield* announcedIfActivatable(payload.tenantId, yield* reread(payload.tenantId))
     }),
     UpdateRetries: Effect.fnUntraced(function*({ payload }) {
       yield* updateRetries(asPrincipal(payload), yield* row(payload.tenantId), payload.retries)
-      return yield* reread(payload.tenantId)
+      return yield* announcedIfActivatable(payload.tenantId, yield* reread(payload.tenantId))
     }),
     Heartbeat: Effect.fnUntraced(function*({ payload }) {
       const job = yield* row(payload.tenantId)

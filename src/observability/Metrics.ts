@@ -63,6 +63,11 @@ export const jobsPushed = counter(
   "jobs committed leased to a worker waiting on this node and handed to it (job push)"
 )
 export const jobsActivated = counter("flowcore_jobs_activated_total", "jobs handed to workers")
+export const jobsAnnounced = counter(
+  "flowcore_jobs_announced_total",
+  "jobs made available on this node with no waiting worker here to push them to: announced to the workers that wait " +
+    "or look (created, failed with retries left, given retries again, retried now)"
+)
 export const requestsInFlight = Metric.gauge("flowcore_http_requests_in_flight", {
   description: "requests this node is answering"
 })

@@ -4,9 +4,10 @@
 // node, the job's instance lives on one). Waiters also re-check on their own, so a job that becomes available without
 // an announcement (a retry backoff running out, an expired lock) is found a moment later.
 import { PgClient } from "@effect/sql-pg"
-import { Context, Deferred, Effect, Exit, Layer, Queue, type Scope } from "effect"
+import { Context, Deferred, Effect, Exit, Layer, Metric, Queue, type Scope } from "effect"
 import { ClusterInfo } from "../actors/Cluster.ts"
 import { AppConfig } from "../config.ts"
+import { jobsAnnounced } from "../observability/Metrics.ts"
 import type { CommitAuditShape } from "../persistence/CommitAudit.ts"
 import { makeGroupCommit } from "../persistence/GroupCommit.ts"
 import type { Job } from "../schema/Work.ts"
@@ -123,11 +124,14 @@ export const inProcess = (): JobAvailabilityShape & {
   }
   return {
     announce: (tenantId, jobTypes) =>
-      Effect.sync(() => {
-        const counts = new Map<string, number>()
-        for (const jobType of jobTypes) counts.set(jobType, (counts.get(jobType) ?? 0) + 1)
-        for (const [jobType, count] of counts) announceKey(keyOf(tenantId, jobType), count)
-      }),
+      Effect.andThen(
+        Effect.sync(() => {
+          const counts = new Map<string, number>()
+          for (const jobType of jobTypes) counts.set(jobType, (counts.get(jobType) ?? 0) + 1)
+          for (const [jobType, count] of counts) announceKey(keyOf(tenantId, jobType), count)
+        }),
+        Metric.update(jobsAnnounced, jobTypes.length)
+      ),
     announceFromPeer: (tenantId, jobTypes) =>
       Effect.sync(() => {
         // How many jobs another node made is not told: every listener here that holds nothing looks.

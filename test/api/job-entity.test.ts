@@ -1,6 +1,7 @@
 // A job's messages are handled one at a time by the job's entity: completions, failures, heartbeats, retry-now and
 // leases racing each other for the same job apply in some order, each once — never twice, never half.
 import { describe, expect, it } from "vitest"
+import { metricsText, metricSum } from "../support/MetricsScrape.ts"
 import { givenTenant } from "../support/Scenario.ts"
 
 const oneTask = (key: string) => ({
@@ -89,6 +90,39 @@ describe("the job's entity", () => {
     const history = await owner.history(instance.id)
     expect(countOf(history, "JobFailed")).toBe(1)
     expect(countOf(history, "JobCompleted")).toBe(1)
+  })
+
+  it("a job activatable again at once (failed with retries and no backoff, given retries) is announced to workers", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(oneTask("again"))
+    const announced = async (call: () => Promise<unknown>) => {
+      const total = async () => metricSum(await metricsText(), "flowcore_jobs_announced_total")
+      const before = await total()
+      await call()
+      return (await total()) - before
+    }
+    await owner.start(deployment.id)
+    const [job] = await owner.activateJobs("again-work")
+    // retries left, no backoff: activatable now, announced
+    expect(
+      await announced(async () => (await owner.post(`/jobs/${job.id}/fail`, { retries: 2, errorMessage: "x" })).ok())
+    )
+      .toBe(1)
+    expect((await owner.activateJobs("again-work")).map((one: { id: string }) => one.id)).toEqual([job.id])
+    // a backoff: it waits for it, nothing to announce yet
+    expect(
+      await announced(async () =>
+        (await owner.post(`/jobs/${job.id}/fail`, { retries: 1, errorMessage: "x", retryBackOff: 60_000 })).ok()
+      )
+    ).toBe(0) // no retries left: an incident; retries given again make it activatable, announced
+    ;(await owner.post(`/jobs/${job.id}/retry-now`, {})).ok()
+    expect((await owner.activateJobs("again-work")).map((one: { id: string }) => one.id)).toEqual([job.id])
+    expect(
+      await announced(async () => (await owner.post(`/jobs/${job.id}/fail`, { retries: 0, errorMessage: "x" })).ok())
+    )
+      .toBe(0)
+    expect(await announced(async () => (await owner.post(`/jobs/${job.id}/retries`, { retries: 1 })).ok())).toBe(1)
+    expect((await owner.activateJobs("again-work")).map((one: { id: string }) => one.id)).toEqual([job.id])
   })
 
   it("concurrent activations by several workers hand each job to one of them", async () => {
