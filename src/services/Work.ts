@@ -184,19 +184,19 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
         // A long poll of a type that a look found exhausted a moment ago, with none announced since, waits instead of
         // looking (EmptyLooks.ts): jobs created meanwhile on this node are pushed to it, announced ones wake it.
         const before = until - (yield* Clock.currentTimeMillis)
-        if (listener.emptyFor > 0 && before > 0) {
-          const pushed = yield* listener.wait(Math.min(before, listener.emptyFor))
-          return pushed === undefined ? undefined : yield* handedOver(pushed, request)
+        let waitMillis = Math.min(before, listener.emptyFor)
+        if (waitMillis <= 0) {
+          const jobs = yield* activateNow(tenantId, request, listener.budget, audit)
+          if (jobs.length + listener.budget.handed() < limit) yield* listener.exhausted
+          const left = until - (yield* Clock.currentTimeMillis)
+          if (jobs.length > 0 || left <= 0) {
+            const pushed = yield* listener.collect
+            return pushed.length === 0 ? jobs : [...jobs, ...(yield* handedOver(pushed, request))]
+          }
+          // Woken by new jobs of the type, and re-checking at least every second for retries and expired locks.
+          waitMillis = Math.min(left, 1000)
         }
-        const jobs = yield* activateNow(tenantId, request, listener.budget, audit)
-        if (jobs.length + listener.budget.handed() < limit) yield* listener.exhausted
-        const left = until - (yield* Clock.currentTimeMillis)
-        if (jobs.length > 0 || left <= 0) {
-          const pushed = yield* listener.collect
-          return pushed.length === 0 ? jobs : [...jobs, ...(yield* handedOver(pushed, request))]
-        }
-        // Woken by new jobs of the type, and re-checking at least every second for retries and expired locks.
-        const pushed = yield* listener.wait(Math.min(left, 1000))
+        const pushed = yield* listener.wait(waitMillis)
         return pushed === undefined ? undefined : yield* handedOver(pushed, request)
       })
 
