@@ -8,6 +8,7 @@ import {
   StaleInstanceWrite,
   type StoredInstance
 } from "../persistence/InstanceStore.ts"
+import { JobReads, type JobReadsShape } from "../persistence/JobReads.ts"
 import { jsonValueProblem } from "../persistence/StorableJson.ts"
 import { JobAvailability, type JobAvailabilityShape } from "../services/JobAvailability.ts"
 import { isRejection, ProcessEngine, type ProcessEngineShape } from "../services/ProcessEngine.ts"
@@ -53,6 +54,7 @@ export interface InstanceHandlerServices {
   readonly engine: ProcessEngineShape
   readonly relay: PendingWork
   readonly availability: JobAvailabilityShape
+  readonly jobReads: JobReadsShape
 }
 
 export const InstanceHandlerServices = Effect.gen(function*() {
@@ -60,7 +62,8 @@ export const InstanceHandlerServices = Effect.gen(function*() {
     store: yield* InstanceStore,
     engine: yield* ProcessEngine,
     relay: yield* OutboxRelay,
-    availability: yield* JobAvailability
+    availability: yield* JobAvailability,
+    jobReads: yield* JobReads
   } satisfies InstanceHandlerServices
 })
 
@@ -260,6 +263,12 @@ const applyCommand = Effect.fnUntraced(function*(copy: InstanceCopy, payload: In
     event.type === "JobCreated" && !pushed.has(event.jobId) ? [event.jobType] : []
   )
   if (jobTypes.length > 0) yield* availability.announce(instance.tenantId, jobTypes)
+  // Resumed: its waiting jobs may be taken again (a look passes over a suspended instance's jobs), so they are
+  // announced like new ones — waiting workers take them now, not at their next look.
+  if (outcome.instanceEvents.some((event) => event.type === "InstanceResumed")) {
+    const resumedTypes = yield* copy.services.jobReads.activatableTypes(instance.tenantId, copy.instanceId)
+    if (resumedTypes.length > 0) yield* availability.announce(instance.tenantId, resumedTypes)
+  }
   return started === undefined ? reply : { ...reply, started }
 })
 

@@ -4,10 +4,11 @@
 // were pushed to the waiting ones — and each such look still cost a lease statement: 16 long-polling workers at 600
 // starts/s made ~470 looks/s, nearly all empty, and their load slowed every commit (docs/scaling.md, session 19).
 //
-// Jobs that become available with time or without a command here — a retry whose backoff ran out, a lease that ran
-// out, an instance resumed — are not announced: they are found by the next look after the mark expires (a skipped look
-// waits at most EMPTY_LOOK_MILLIS before looking; a waiting long poll re-checks every second anyway). A job failed with
-// retries left and no backoff, or given retries again, is announced (actors/JobLive.ts).
+// Jobs that become available with time — a retry whose backoff ran out, a lease that ran out — are not announced:
+// they are found by the next look after the mark expires (a skipped look waits at most EMPTY_LOOK_MILLIS before
+// looking; a waiting long poll re-checks every second anyway). A job failed with retries left and no backoff, or given
+// retries again (actors/JobLive.ts), and the waiting jobs of an instance resumed (actors/InstanceHandler.ts) are
+// announced.
 
 /** How long a look that found a type exhausted spares the next long polls of that type their look. */
 export const EMPTY_LOOK_MILLIS = 250

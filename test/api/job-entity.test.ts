@@ -125,6 +125,27 @@ describe("the job's entity", () => {
     expect((await owner.activateJobs("again-work")).map((one: { id: string }) => one.id)).toEqual([job.id])
   })
 
+  it("an instance resumed announces its waiting jobs: workers take them now, not at their next look", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(oneTask("resumed"))
+    const announcedBy = async (call: () => Promise<unknown>) => {
+      const total = async () => metricSum(await metricsText(), "flowcore_jobs_announced_total")
+      const before = await total()
+      await call()
+      return (await total()) - before
+    }
+    const [first, second] = [await owner.start(deployment.id, {}), await owner.start(deployment.id, {})]
+    for (const instance of [first, second]) (await owner.post(`/process-instances/${instance.id}/suspend`)).ok()
+    // suspended: no worker gets their jobs, and suspending announces nothing
+    expect(await owner.activateJobs("resumed-work")).toEqual([])
+    expect(await announcedBy(async () => (await owner.post(`/process-instances/${first.id}/resume`)).ok())).toBe(1)
+    const taken = await owner.activateJobs("resumed-work", { maxJobsToActivate: 10 })
+    expect(taken.map((job: { processInstanceId: string }) => job.processInstanceId)).toEqual([first.id]) // a resumed instance whose job is leased already has nothing to announce
+    ;(await owner.post(`/process-instances/${first.id}/suspend`)).ok()
+    expect(await announcedBy(async () => (await owner.post(`/process-instances/${first.id}/resume`)).ok())).toBe(0)
+    expect(await announcedBy(async () => (await owner.post(`/process-instances/${second.id}/resume`)).ok())).toBe(1)
+  })
+
   it("concurrent activations by several workers hand each job to one of them", async () => {
     const owner = await (await givenTenant()).owner()
     const deployment = await owner.deploy(oneTask("share"))
