@@ -50,7 +50,10 @@ export const publishAtRate = async (call: Call, deploymentId: string, perSecond:
 /**
  * Job push at `perSecond` instance starts (half the measured instance rate): `workers` long-polling workers take the
  * jobs (`jobType`), poll again at once and complete them meanwhile; the latency is from each job's creation (its
- * createdAt, the commit's clock — this machine's) to a worker holding it.
+ * createdAt, the commit's clock — this machine's) to a worker holding it. Also split by how the job reached its
+ * worker: `handed` in its creating commit to a poll waiting or looking (its lease is dated at its creation, so its
+ * deadline is createdAt + the timeout), or `found` by a look that began after it was created (a job created while every
+ * worker was away: its answer and next request on their way).
  */
 export const pushAtRate = async (
   call: Call,
@@ -61,6 +64,9 @@ export const pushAtRate = async (
   seconds: number
 ) => {
   const latencies: Array<number> = []
+  const handed: Array<number> = []
+  const found: Array<number> = []
+  const timeout = 60_000
   const total = Math.max(1, Math.floor(perSecond * seconds))
   let received = 0
   const starting = paced(perSecond, seconds, async () => {
@@ -77,18 +83,23 @@ export const pushAtRate = async (
           type: jobType,
           worker: `half-${w}`,
           maxJobsToActivate: 32,
-          timeout: 60_000,
+          timeout,
           requestTimeout: 1_000
         })
         const now = Date.now()
         received += jobs.length
-        for (const job of jobs as Array<{ createdAt: string }>) latencies.push(now - Date.parse(job.createdAt))
-        for (const job of jobs as Array<{ id: string }>) completions.push(call("POST", `/jobs/${job.id}/complete`, {}))
+        for (const job of jobs as Array<{ id: string; createdAt: string; deadline: string }>) {
+          const created = Date.parse(job.createdAt)
+          latencies.push(now - created)
+          ;(Date.parse(job.deadline) - timeout - created <= 1 ? handed : found).push(now - created)
+          completions.push(call("POST", `/jobs/${job.id}/complete`, {}))
+        }
       }
     })
   ])
   await Promise.all(completions)
-  return p50p99(latencies)
+  const split = (part: Array<number>) => ({ count: part.length, ...p50p99(part) })
+  return { ...p50p99(latencies), handed: split(handed), found: split(found) }
 }
 
 /**

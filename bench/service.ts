@@ -442,6 +442,16 @@ for (const r of rows) {
       `${r.publishLoop.p99}/${r.publishLoop.max}, ${r.pushLoop.p99}/${r.pushLoop.max} |`
   )
 }
+// The long polls' figure split by how each job reached its worker (HalfRate.ts pushAtRate).
+for (const r of rows) {
+  for (const [workers, push] of [[WORKERS, r.pushHalf], [MANY_WORKERS, r.pushHalfMany]] as const) {
+    console.log(
+      `(${r.label}, ${workers} long-polling workers: ${push.handed.count} jobs handed to a poll in their creating commit, ` +
+        `p50/p99 ${push.handed.p50}/${push.handed.p99} ms; ${push.found.count} found by a look that began after ` +
+        `them, ${push.found.p50}/${push.found.p99} ms)`
+    )
+  }
+}
 // CPU per operation does not depend on how busy the machine is (the rates above do): compare these across changes.
 console.log(
   "\nCPU ms per operation (service process / PostgreSQL processes / this load generator; PGlite runs inside the service)"
