@@ -266,7 +266,7 @@ const applyCommand = Effect.fnUntraced(function*(copy: InstanceCopy, payload: In
   // Resumed: its waiting jobs may be taken again (a look passes over a suspended instance's jobs), so they are
   // announced like new ones — waiting workers take them now, not at their next look.
   if (outcome.instanceEvents.some((event) => event.type === "InstanceResumed")) {
-    const resumedTypes = yield* copy.services.jobReads.activatableTypes(instance.tenantId, copy.instanceId)
+    const resumedTypes = yield* copy.services.jobReads.activatableTypes(instance.tenantId, copy.instanceId, nowIso)
     if (resumedTypes.length > 0) yield* availability.announce(instance.tenantId, resumedTypes)
   }
   return started === undefined ? reply : { ...reply, started }

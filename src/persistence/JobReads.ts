@@ -11,10 +11,10 @@ export interface JobReadsShape {
   /** The job's row, or undefined when the tenant has no such job. */
   readonly read: (tenantId: string, jobId: string) => Effect.Effect<Record<string, unknown> | undefined>
   /**
-   * The types of the instance's jobs a worker may take now (waiting, no backoff): an instance resumed announces them,
-   * as their creation did (the engine state knows the jobs, not their types).
+   * The types of the instance's jobs a worker may take at `now` (ISO 8601: waiting, no backoff past it): an instance
+   * resumed announces them, as their creation did (the engine state knows the jobs, not their types).
    */
-  readonly activatableTypes: (tenantId: string, instanceId: string) => Effect.Effect<ReadonlyArray<string>>
+  readonly activatableTypes: (tenantId: string, instanceId: string, now: string) => Effect.Effect<ReadonlyArray<string>>
 }
 
 export class JobReads extends Context.Service<JobReads, JobReadsShape>()("flowcore/JobReads") {
@@ -42,10 +42,10 @@ export class JobReads extends Context.Service<JobReads, JobReadsShape>()("flowco
       })
       return {
         read: (tenantId, jobId) => reads.submit({ tenantId, jobId }),
-        activatableTypes: (tenantId, instanceId) =>
+        activatableTypes: (tenantId, instanceId, now) =>
           sql<{ type: string }>`SELECT DISTINCT type FROM jobs
               WHERE instance_id = ${instanceId} AND tenant_id = ${tenantId} AND state = 'ACTIVATABLE'
-                AND (deadline IS NULL OR deadline <= now())`.pipe(
+                AND (deadline IS NULL OR deadline <= ${now})`.pipe(
             Effect.map((rows) => rows.map((row) => row.type)),
             Effect.orDie
           )
