@@ -19,6 +19,14 @@ const jobState = async (
   instanceId: string
 ): Promise<string> => (await client.get(`/jobs?processInstanceId=${instanceId}`)).ok().items[0].state
 
+/** How many jobs `call` made the service announce to waiting workers (flowcore_jobs_announced_total). */
+const announcedBy = async (call: () => Promise<unknown>) => {
+  const total = async () => metricSum(await metricsText(), "flowcore_jobs_announced_total")
+  const before = await total()
+  await call()
+  return (await total()) - before
+}
+
 const countOf = (events: ReadonlyArray<{ type: string }>, type: string) => events.filter((e) => e.type === type).length
 
 describe("the job's entity", () => {
@@ -95,53 +103,50 @@ describe("the job's entity", () => {
   it("a job activatable again at once (failed with retries and no backoff, given retries) is announced to workers", async () => {
     const owner = await (await givenTenant()).owner()
     const deployment = await owner.deploy(oneTask("again"))
-    const announced = async (call: () => Promise<unknown>) => {
-      const total = async () => metricSum(await metricsText(), "flowcore_jobs_announced_total")
-      const before = await total()
-      await call()
-      return (await total()) - before
-    }
     await owner.start(deployment.id)
     const [job] = await owner.activateJobs("again-work")
     // retries left, no backoff: activatable now, announced
     expect(
-      await announced(async () => (await owner.post(`/jobs/${job.id}/fail`, { retries: 2, errorMessage: "x" })).ok())
+      await announcedBy(async () => (await owner.post(`/jobs/${job.id}/fail`, { retries: 2, errorMessage: "x" })).ok())
     )
       .toBe(1)
     expect((await owner.activateJobs("again-work")).map((one: { id: string }) => one.id)).toEqual([job.id])
     // a backoff: it waits for it, nothing to announce yet
     expect(
-      await announced(async () =>
+      await announcedBy(async () =>
         (await owner.post(`/jobs/${job.id}/fail`, { retries: 1, errorMessage: "x", retryBackOff: 60_000 })).ok()
       )
     ).toBe(0) // no retries left: an incident; retries given again make it activatable, announced
     ;(await owner.post(`/jobs/${job.id}/retry-now`, {})).ok()
     expect((await owner.activateJobs("again-work")).map((one: { id: string }) => one.id)).toEqual([job.id])
     expect(
-      await announced(async () => (await owner.post(`/jobs/${job.id}/fail`, { retries: 0, errorMessage: "x" })).ok())
+      await announcedBy(async () => (await owner.post(`/jobs/${job.id}/fail`, { retries: 0, errorMessage: "x" })).ok())
     )
       .toBe(0)
-    expect(await announced(async () => (await owner.post(`/jobs/${job.id}/retries`, { retries: 1 })).ok())).toBe(1)
+    expect(await announcedBy(async () => (await owner.post(`/jobs/${job.id}/retries`, { retries: 1 })).ok())).toBe(1)
     expect((await owner.activateJobs("again-work")).map((one: { id: string }) => one.id)).toEqual([job.id])
   })
 
   it("an instance resumed announces its waiting jobs: workers take them now, not at their next look", async () => {
     const owner = await (await givenTenant()).owner()
     const deployment = await owner.deploy(oneTask("resumed"))
-    const announcedBy = async (call: () => Promise<unknown>) => {
-      const total = async () => metricSum(await metricsText(), "flowcore_jobs_announced_total")
-      const before = await total()
-      await call()
-      return (await total()) - before
-    }
     const [first, second] = [await owner.start(deployment.id, {}), await owner.start(deployment.id, {})]
     for (const instance of [first, second]) (await owner.post(`/process-instances/${instance.id}/suspend`)).ok()
     // suspended: no worker gets their jobs, and suspending announces nothing
     expect(await owner.activateJobs("resumed-work")).toEqual([])
+    // another tenant cannot resume it: 404, nothing announced
+    const stranger = await (await givenTenant()).owner()
+    expect(
+      await announcedBy(async () =>
+        (await stranger.post(`/process-instances/${first.id}/resume`)).fails(404, "RESOURCE_NOT_FOUND")
+      )
+    ).toBe(0)
     expect(await announcedBy(async () => (await owner.post(`/process-instances/${first.id}/resume`)).ok())).toBe(1)
     const taken = await owner.activateJobs("resumed-work", { maxJobsToActivate: 10 })
-    expect(taken.map((job: { processInstanceId: string }) => job.processInstanceId)).toEqual([first.id]) // a resumed instance whose job is leased already has nothing to announce
-    ;(await owner.post(`/process-instances/${first.id}/suspend`)).ok()
+    expect(taken.map((job: { processInstanceId: string }) => job.processInstanceId)).toEqual([first.id])
+    // a resumed instance whose job is leased already has nothing to announce
+    const suspendedAgain = await owner.post(`/process-instances/${first.id}/suspend`)
+    suspendedAgain.ok()
     expect(await announcedBy(async () => (await owner.post(`/process-instances/${first.id}/resume`)).ok())).toBe(0)
     expect(await announcedBy(async () => (await owner.post(`/process-instances/${second.id}/resume`)).ok())).toBe(1)
   })
