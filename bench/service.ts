@@ -5,6 +5,9 @@
 //                 at a time and complete each), with start latency p50/p99, measured after INSTANCE_WARM_UP_SECONDS of
 //                 the same load unmeasured (before session 17 it was measured cold, JIT and caches warming in the window)
 //   correlations/s  N instances wait at a message catch event, then N messages are published, CONCURRENCY in flight
+//   pgbench       on PostgreSQL, pgbench's single-row inserts on the same database before the service starts, at 16
+//                 clients (issue 11's figure) and at CONCURRENCY, for PGBENCH_SECONDS each: what an independent check
+//                 runs beside its load; the issue puts its target (1.0 × the Node baseline) at about 0.35 × pgbench
 //   baseline tx/s single-row inserts, each its own transaction (autocommit, as pgbench's insert script runs them),
 //                 through the same Node SQL client (@effect/sql-pg) at CONCURRENCY, measured before the service
 //                 starts, after WARM_UP unmeasured inserts; also printed: the same insert between BEGIN and COMMIT (the form earlier
@@ -15,6 +18,7 @@
 //   RSS           of the service process at the end
 //   correlations are measured after min(WARM_UP, 1000) unmeasured publishes, to instances of their own
 //   SECONDS=10 STARTERS=16 WORKERS=4 MANY_WORKERS=16 N=2000 CONCURRENCY=64 WARM_UP=3000 INSTANCE_WARM_UP_SECONDS=3 HALF_SECONDS=5
+//   PGBENCH_SECONDS=5
 //   DB=both|pglite|postgres npm run bench
 //   HALF_PUBLISH_RATE=… HALF_START_RATE=…: the half-rate phases at these rates (to compare two builds at one load)
 import { PgClient } from "@effect/sql-pg"
@@ -30,6 +34,7 @@ import { testConfig } from "../test/support/TestApp.ts"
 import { publishAtRate, pushAtRate, streamPushAtRate } from "./HalfRate.ts"
 import { machineSpeedMillis } from "./MachineSpeed.ts"
 import { oneTaskLoad } from "./OneTaskLoad.ts"
+import { pgbenchInserts } from "./Pgbench.ts"
 import {
   apiCall,
   BENCH_PASSWORD,
@@ -67,6 +72,8 @@ const HALF_PUBLISH_RATE = process.env["HALF_PUBLISH_RATE"] === undefined
 const HALF_START_RATE = process.env["HALF_START_RATE"] === undefined
   ? undefined
   : Number(process.env["HALF_START_RATE"])
+/** How long pgbench runs at each client count (PostgreSQL only; skipped where pgbench is not installed). */
+const PGBENCH_SECONDS = Number(process.env["PGBENCH_SECONDS"] ?? 5)
 /** npm run bench:profile: the service writes a V8 CPU profile (bench-profiles/) and its top functions are printed. */
 const PROFILE = process.env["PROFILE"] === "1"
 const serviceTask = readFileSync(new URL("../test/fixtures/service-task.bpmn", import.meta.url), "utf8")
@@ -125,6 +132,10 @@ const run = async (
   // The baseline first, on a quiet machine: measured after the load, it met the service's background work (the outbox,
   // the statistics keeper, PostgreSQL's checkpoints of what the load wrote) and came out lower and noisier.
   const tx = await baseline(baselineLayer)
+  // pgbench's C client on the same database, before the service starts like the Node baseline (PostgreSQL only).
+  const pgbench = env["DATABASE_URL"] === undefined
+    ? undefined
+    : pgbenchInserts(env["DATABASE_URL"], [16, CONCURRENCY], PGBENCH_SECONDS)
   const service = await startBenchService(env)
   const call = (token: string, method: string, path: string, body?: unknown, contentType = "application/json") =>
     apiCall(service.base, token, method, path, body, contentType)
@@ -279,6 +290,7 @@ const run = async (
       pushHalfMany,
       streamHalf,
       baseline: tx,
+      pgbench,
       rss,
       instanceCpu,
       correlationCpu
@@ -416,6 +428,18 @@ for (const r of rows) {
       `${r.baseline.autocommit} | ${
         (r.correlationsPerSecond / r.baseline.autocommit).toFixed(3)
       } | ${r.pushP50}/${r.pushP99} | ${r.rss} |`
+  )
+}
+for (const r of rows) {
+  if (r.pgbench === undefined) continue
+  const [issue, ours] = r.pgbench.byClients
+  console.log(
+    `(${r.label}: pgbench single-row inserts on the same database, ${issue!.tps} tps at ${
+      issue!.clients
+    } clients and ` +
+      `${ours!.tps} at ${ours!.clients}; correlations ÷ pgbench at ${issue!.clients} clients ` +
+      `${(r.correlationsPerSecond / issue!.tps).toFixed(3)} — issue 11 puts its target of 1.0 × the Node baseline at ` +
+      `about 0.35 × pgbench)`
   )
 }
 for (const r of rows) {
