@@ -1,5 +1,6 @@
 // Incidents, and events that only record what happened (errors and escalations thrown, nodes skipped or retried).
 import type { Appliers } from "../Apply.ts"
+import { withEntry, withoutEntry } from "../IdKeyed.ts"
 import { waiting } from "../StateChanges.ts"
 
 export const recordAppliers = {
@@ -12,20 +13,14 @@ export const recordAppliers = {
   EscalationPropagated: (state) => state,
   IncidentRaised: (state, event) => ({
     ...waiting(state, event.tokenId, { kind: "incident", incidentId: event.incidentId }),
-    incidents: {
-      ...state.incidents,
-      [event.incidentId]: {
-        id: event.incidentId,
-        tokenId: event.tokenId,
-        nodeId: event.nodeId,
-        type: event.incidentType,
-        message: event.message,
-        ...(event.jobId === undefined ? {} : { jobId: event.jobId })
-      }
-    }
+    incidents: withEntry(state.incidents, event.incidentId, {
+      id: event.incidentId,
+      tokenId: event.tokenId,
+      nodeId: event.nodeId,
+      type: event.incidentType,
+      message: event.message,
+      ...(event.jobId === undefined ? {} : { jobId: event.jobId })
+    })
   }),
-  IncidentResolved: (state, event) => {
-    const { [event.incidentId]: _, ...incidents } = state.incidents
-    return { ...state, incidents }
-  }
+  IncidentResolved: (state, event) => ({ ...state, incidents: withoutEntry(state.incidents, event.incidentId) })
 } satisfies Partial<Appliers>

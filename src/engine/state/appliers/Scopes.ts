@@ -2,6 +2,7 @@
 import type { InstanceState, Scope } from "../../InstanceState.ts"
 import type { Appliers } from "../Apply.ts"
 import type { InstanceEvent } from "../Events.ts"
+import { withEntry, withoutEntry } from "../IdKeyed.ts"
 import { waiting, withoutToken, withToken } from "../StateChanges.ts"
 
 /** A subprocess or a multi-instance body opened: its scope, and the token at its node waiting for it. */
@@ -12,17 +13,14 @@ const opened = (
   extra: Pick<Scope, "loop">
 ): InstanceState => ({
   ...waiting(state, event.tokenId, { kind, scopeId: event.scopeId }),
-  scopes: {
-    ...state.scopes,
-    [event.scopeId]: {
-      id: event.scopeId,
-      parentId: event.parentScopeId,
-      nodeId: event.nodeId,
-      tokenId: event.tokenId,
-      variables: event.variables,
-      ...extra
-    }
-  }
+  scopes: withEntry(state.scopes, event.scopeId, {
+    id: event.scopeId,
+    parentId: event.parentScopeId,
+    nodeId: event.nodeId,
+    tokenId: event.tokenId,
+    variables: event.variables,
+    ...extra
+  })
 })
 
 export const scopeAppliers = {
@@ -31,10 +29,10 @@ export const scopeAppliers = {
     const scope = state.scopes[event.scopeId]
     return scope === undefined
       ? state
-      : { ...state, scopes: { ...state.scopes, [event.scopeId]: { ...scope, adHocFulfilled: true } } }
+      : { ...state, scopes: withEntry(state.scopes, event.scopeId, { ...scope, adHocFulfilled: true }) }
   },
   ScopeClosed: (state, event) => {
-    const { [event.scopeId]: _, ...scopes } = state.scopes
+    const scopes = withoutEntry(state.scopes, event.scopeId)
     const scope = state.scopes[event.scopeId]
     // Compensation records still in the scope go with it (a completed subprocess moved its own out first).
     const kept = state.compensable?.some((c) => c.scopeId === event.scopeId)
@@ -52,17 +50,17 @@ export const scopeAppliers = {
     const body = state.scopes[event.bodyScopeId]!
     return withToken({
       ...state,
-      scopes: {
-        ...state.scopes,
-        [body.id]: { ...body, loop: { ...body.loop!, nextIndex: event.index + 1 } },
-        [event.scopeId]: {
+      scopes: withEntry(
+        withEntry(state.scopes, body.id, { ...body, loop: { ...body.loop!, nextIndex: event.index + 1 } }),
+        event.scopeId,
+        {
           id: event.scopeId,
           parentId: body.id,
           nodeId: event.nodeId,
           tokenId: event.tokenId,
           variables: event.variables
         }
-      }
+      )
     }, {
       id: event.tokenId,
       nodeId: event.nodeId,
@@ -74,10 +72,10 @@ export const scopeAppliers = {
   },
   IterationCompleted: (state, event) => {
     const body = state.scopes[event.bodyScopeId]!
-    const { [event.scopeId]: _, ...scopes } = state.scopes
+    const scopes = withoutEntry(state.scopes, event.scopeId)
     return withoutToken({
       ...state,
-      scopes: { ...scopes, [body.id]: { ...body, loop: { ...body.loop!, completed: body.loop!.completed + 1 } } }
+      scopes: withEntry(scopes, body.id, { ...body, loop: { ...body.loop!, completed: body.loop!.completed + 1 } })
     }, event.tokenId)
   }
 } satisfies Partial<Appliers>

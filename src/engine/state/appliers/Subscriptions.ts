@@ -1,5 +1,6 @@
 // What tokens wait on and armed catch events: messages, signals, timers, conditions, boundary events.
 import type { Appliers } from "../Apply.ts"
+import { withEntry, withoutEntry } from "../IdKeyed.ts"
 import { waiting } from "../StateChanges.ts"
 
 export const subscriptionAppliers = {
@@ -15,23 +16,19 @@ export const subscriptionAppliers = {
     waiting(state, event.tokenId, { kind: "timer", subscriptionId: event.subscriptionId }),
   BoundaryOpened: (state, event) => ({
     ...state,
-    boundaries: {
-      ...state.boundaries,
-      [event.subscriptionId]: {
-        subscriptionId: event.subscriptionId,
-        hostTokenId: event.hostTokenId,
-        nodeId: event.nodeId,
-        kind: event.kind,
-        ...(event.viaGateway === true ? { viaGateway: true } : {}),
-        ...(event.eventScopeId === undefined ? {} : { eventScopeId: event.eventScopeId }),
-        ...(event.kind === "timer" && event.dueAt !== null ? { dueAt: event.dueAt } : {}),
-        ...(event.fired === undefined ? {} : { fired: event.fired })
-      }
-    }
+    boundaries: withEntry(state.boundaries ?? {}, event.subscriptionId, {
+      subscriptionId: event.subscriptionId,
+      hostTokenId: event.hostTokenId,
+      nodeId: event.nodeId,
+      kind: event.kind,
+      ...(event.viaGateway === true ? { viaGateway: true } : {}),
+      ...(event.eventScopeId === undefined ? {} : { eventScopeId: event.eventScopeId }),
+      ...(event.kind === "timer" && event.dueAt !== null ? { dueAt: event.dueAt } : {}),
+      ...(event.fired === undefined ? {} : { fired: event.fired })
+    })
   }),
   BoundaryClosed: (state, event) => {
-    const { [event.subscriptionId]: _, ...boundaries } = state.boundaries ?? {}
-    return { ...state, boundaries }
+    return { ...state, boundaries: withoutEntry(state.boundaries ?? {}, event.subscriptionId) }
   },
   BoundaryTriggered: (state) => state,
   ConditionSubscribed: (state, event) => waiting(state, event.tokenId, { kind: "condition" }),
