@@ -3,8 +3,12 @@
 // number of rows, and it can stand as one part (a CTE) of a larger statement (persistence/OneStatementCommit.ts).
 //
 // The record set needs each column's type: they are read from the catalog once (the tables are the migrations' own).
-// A jsonb column travels as text and is cast, so its value may be the JSON text the projections write (toJson) or a
-// plain object alike.
+// A jsonb column's value may be the JSON text the projections write (toJson) or a plain value alike. JSON text goes into
+// the parameter as it is, as JSON, and the record set reads the column as jsonb: serialized once here and parsed once by
+// PostgreSQL — not escaped into a JSON string, unescaped and parsed a second time by a cast (that was ~20 % of the
+// commit statements' time in PostgreSQL with one-task instances; docs/scaling.md, session 21). The text `null` is the
+// exception, kept as JSON null where a jsonb column read as jsonb would make it SQL NULL: a statement with such a value
+// reads that column as text and casts it, as before.
 import { Effect } from "effect"
 import type { SqlClient, SqlError, Statement } from "effect/sql"
 import { pgArray } from "./SqlValues.ts"
@@ -36,37 +40,78 @@ export const loadColumnTypes = (
 
 const quoted = (identifier: string) => `"${identifier.replaceAll("\"", "\"\"")}"`
 
-/** The SQL text of an INSERT's parts for a table and its columns, made once per (types, table, columns). */
+/**
+ * The SQL text of an INSERT's parts for a table and its columns, made once per (types, table, columns, jsonb columns
+ * read as text), with each column's key as it is written in the parameter.
+ */
 interface InsertText {
   readonly into: string
   readonly select: string
   readonly declared: string
+  readonly columns: ReadonlyArray<{ readonly name: string; readonly key: string; readonly rawJson: boolean }>
 }
 const insertTexts = new WeakMap<ColumnTypes, Map<string, InsertText>>()
 
-const insertText = (types: ColumnTypes, table: string, columns: ReadonlyArray<string>): InsertText => {
+const insertText = (
+  types: ColumnTypes,
+  table: string,
+  columns: ReadonlyArray<string>,
+  asText: ReadonlySet<string>
+): InsertText => {
   let texts = insertTexts.get(types)
   if (texts === undefined) insertTexts.set(types, texts = new Map())
-  const key = `${table}(${columns.join(",")})`
+  const key = `${table}(${columns.join(",")})${[...asText].join(",")}`
   const known = texts.get(key)
   if (known !== undefined) return known
   const columnTypes = types.get(table)
-  const declared = columns.map((column) => {
+  const typeOf = (column: string) => {
     const type = columnTypes?.get(column)
     if (type === undefined) throw new Error(`insertFromRecordSet: no column ${table}.${column} in the catalog`)
-    return `${quoted(column)} ${type === "jsonb" ? "text" : type}`
-  })
-  const selected = columns.map((column) =>
-    columnTypes?.get(column) === "jsonb" ? `v.${quoted(column)}::jsonb` : `v.${quoted(column)}`
-  )
+    return type
+  }
+  const readAsText = (column: string) => typeOf(column) === "jsonb" && asText.has(column)
   const text = {
     into: `${quoted(table)} (${columns.map(quoted).join(", ")})`,
-    select: selected.join(", "),
-    declared: declared.join(", ")
+    select: columns.map((column) => (readAsText(column) ? `v.${quoted(column)}::jsonb` : `v.${quoted(column)}`))
+      .join(", "),
+    declared: columns.map((column) => `${quoted(column)} ${readAsText(column) ? "text" : typeOf(column)}`).join(", "),
+    columns: columns.map((column) => ({
+      name: column,
+      key: JSON.stringify(column),
+      rawJson: typeOf(column) === "jsonb" && !asText.has(column)
+    }))
   }
   // Tables and their columns are the code's own: a few dozen texts at most.
   if (texts.size < 1_000) texts.set(key, text)
   return text
+}
+
+/** The jsonb columns of the rows that hold the text `null` somewhere: those are read as text and cast. */
+const nullTextColumns = (types: ColumnTypes, table: string, rows: ReadonlyArray<Record<string, unknown>>) => {
+  const columnTypes = types.get(table)
+  const found = new Set<string>()
+  for (const row of rows) {
+    for (const column in row) if (row[column] === "null" && columnTypes?.get(column) === "jsonb") found.add(column)
+  }
+  return found
+}
+
+/** The rows as ONE JSON array, a jsonb column's JSON text written into it as JSON (not as a string). */
+const serialized = (text: InsertText, rows: ReadonlyArray<Record<string, unknown>>): string => {
+  let json = "["
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!
+    let fields = ""
+    for (const column of text.columns) {
+      const value = row[column.name]
+      const written = column.rawJson && typeof value === "string" ? value : JSON.stringify(value)
+      // as JSON.stringify(rows) did: a value JSON cannot hold (undefined) leaves its column out, which reads as NULL
+      if (written === undefined) continue
+      fields += fields === "" ? `${column.key}:${written}` : `,${column.key}:${written}`
+    }
+    json += i === 0 ? `{${fields}}` : `,{${fields}}`
+  }
+  return `${json}]`
 }
 
 /**
@@ -81,9 +126,9 @@ export const insertFromRecordSet = (
   rows: ReadonlyArray<Record<string, unknown>>,
   suffix = ""
 ): Statement.Statement<Record<string, unknown>> => {
-  const text = insertText(types, table, Object.keys(rows[0] ?? {}))
+  const text = insertText(types, table, Object.keys(rows[0] ?? {}), nullTextColumns(types, table, rows))
   return sql`INSERT INTO ${sql.literal(text.into)} SELECT ${sql.literal(text.select)} FROM jsonb_to_recordset(${
-    JSON.stringify(rows)
+    serialized(text, rows)
   }::jsonb) AS v(${sql.literal(text.declared)}) ${sql.literal(suffix)}`
 }
 

@@ -1,0 +1,76 @@
+// insertFromRecordSet writes a jsonb column's JSON text into its one parameter as JSON (persistence/RecordSetInsert.ts):
+// what is stored must be what the text says — an object, a string, a number, JSON null (the text "null", which a
+// jsonb record column would make SQL NULL) — and a plain value or a missing one as before. On the embedded PGlite.
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { SqlClient } from "effect/sql"
+import { afterAll, describe, expect, it } from "vitest"
+import { AppConfig } from "../../src/config.ts"
+import { DatabaseLive } from "../../src/persistence/Database.ts"
+import { insertFromRecordSet, loadColumnTypes } from "../../src/persistence/RecordSetInsert.ts"
+import { toJson } from "../../src/persistence/SqlValues.ts"
+import { testConfig } from "../support/TestApp.ts"
+
+const database = DatabaseLive.pipe(
+  Layer.provide(AppConfig.layer(testConfig({ databaseUrl: undefined, dataDir: "memory://" })))
+) as unknown as Layer.Layer<SqlClient.SqlClient>
+const runtime = ManagedRuntime.make(database)
+afterAll(() => runtime.dispose())
+
+interface Stored {
+  readonly id: number
+  readonly is_null: boolean
+  readonly kind: string | null
+  readonly doc_text: string | null
+  readonly note: string | null
+}
+
+const storedAfter = (rows: ReadonlyArray<Record<string, unknown>>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE IF NOT EXISTS record_set_probe (id integer NOT NULL, doc jsonb, note text)`
+    yield* sql`DELETE FROM record_set_probe`
+    const types = yield* loadColumnTypes(sql, ["record_set_probe"])
+    yield* insertFromRecordSet(sql, types, "record_set_probe", rows)
+    return yield* sql<Stored>`SELECT id, doc IS NULL AS is_null, jsonb_typeof(doc) AS kind, doc::text AS doc_text, note
+      FROM record_set_probe ORDER BY id`
+  }).pipe(runtime.runPromise)
+
+describe("rows inserted from one jsonb record set", () => {
+  it("store a jsonb column's JSON text as the JSON it is, and plain values as before", async () => {
+    const stored = await storedAfter([
+      { id: 1, doc: toJson({ a: "x \"quoted\" \\ y", n: [1, 2] }), note: "one" },
+      { id: 2, doc: toJson("just a string"), note: "it's \"two\"" },
+      { id: 3, doc: toJson(42), note: null },
+      { id: 4, doc: { plain: true }, note: "four" },
+      { id: 5, doc: undefined, note: "five" }
+    ])
+    expect(stored).toEqual([
+      {
+        id: 1,
+        is_null: false,
+        kind: "object",
+        doc_text: "{\"a\": \"x \\\"quoted\\\" \\\\ y\", \"n\": [1, 2]}",
+        note: "one"
+      },
+      { id: 2, is_null: false, kind: "string", doc_text: "\"just a string\"", note: "it's \"two\"" },
+      { id: 3, is_null: false, kind: "number", doc_text: "42", note: null },
+      { id: 4, is_null: false, kind: "object", doc_text: "{\"plain\": true}", note: "four" },
+      { id: 5, is_null: true, kind: null, doc_text: null, note: "five" }
+    ])
+  })
+
+  it("keep the text null as JSON null, not SQL NULL, beside other JSON texts", async () => {
+    const stored = await storedAfter([
+      { id: 1, doc: toJson(null), note: "a" },
+      { id: 2, doc: toJson({ b: 1 }), note: "b" }
+    ])
+    expect(stored).toEqual([
+      { id: 1, is_null: false, kind: "null", doc_text: "null", note: "a" },
+      { id: 2, is_null: false, kind: "object", doc_text: "{\"b\": 1}", note: "b" }
+    ])
+  })
+
+  it("fail the statement on text that is not JSON, as the cast did", async () => {
+    await expect(storedAfter([{ id: 1, doc: "not json", note: "a" }])).rejects.toThrow()
+  })
+})
