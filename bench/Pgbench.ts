@@ -22,7 +22,7 @@ const hasPgbench = (): boolean => {
 
 /**
  * Single-row inserts, each its own transaction (pgbench's insert script, as the bench's Node baseline runs them), for
- * `seconds` at each client count after one unmeasured second; undefined where pgbench is not installed.
+ * `seconds` at each client count after one unmeasured second; undefined where pgbench is not installed or fails.
  */
 export const pgbenchInserts = (
   databaseUrl: string,
@@ -30,6 +30,16 @@ export const pgbenchInserts = (
   seconds: number
 ): PgbenchRates | undefined => {
   if (!hasPgbench()) return undefined
+  try {
+    return measured(databaseUrl, clientCounts, seconds)
+  } catch (error) {
+    // the bench goes on without this line
+    console.warn(`pgbench did not run: ${String(error).slice(0, 300)}`)
+    return undefined
+  }
+}
+
+const measured = (databaseUrl: string, clientCounts: ReadonlyArray<number>, seconds: number): PgbenchRates => {
   execFileSync("psql", [
     databaseUrl,
     "-qc",
