@@ -6,7 +6,7 @@ import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import type { EngineOutcome, InstanceStatus } from "../engine/EngineOutcome.ts"
 import type { InstanceState } from "../engine/InstanceState.ts"
 import type { CommitAuditShape } from "./CommitAudit.ts"
-import { pgArray, toJson } from "./SqlValues.ts"
+import { jsonColumn, pgArray, toJson } from "./SqlValues.ts"
 
 export interface StoredInstance {
   readonly id: string
@@ -91,9 +91,9 @@ export const createdRow = (input: CommitInput): Record<string, unknown> => {
     parent_instance_id: instance.parentInstanceId,
     parent_node_id: instance.parentNodeId,
     root_instance_id: instance.rootInstanceId,
-    variables: toJson(input.outcome.variables),
+    variables: jsonColumn(input.outcome.variables),
     variables_version: input.outcome.variablesVersion,
-    engine_state: toJson(input.outcome.state),
+    engine_state: jsonColumn(input.outcome.state),
     last_event_seq: lastEventSeqOf(input),
     incident_count: input.outcome.openIncidents,
     started_by: instance.startedBy,
@@ -108,7 +108,7 @@ export const commandRow = (input: CommitInput): Record<string, unknown> => ({
   tenant_id: input.instance.tenantId,
   instance_id: input.instance.id,
   command_id: input.commandId,
-  reply: toJson(input.reply),
+  reply: jsonColumn(input.reply),
   processed_at: input.now
 })
 

@@ -27,7 +27,7 @@ import { projectionOf } from "./projections/Registry.ts"
 import { type ColumnTypes, insertFromRecordSet, insertRecordSets, loadColumnTypes } from "./RecordSetInsert.ts"
 
 export type { OutboxKind, OutboxMessage } from "./projections/OutboxMessage.ts"
-import { fromJson, isUuid, pgArray, toJson } from "./SqlValues.ts"
+import { fromJson, isUuid, jsonColumn, pgArray } from "./SqlValues.ts"
 
 export type { CommitInput, Committed, NewInstance, StoredInstance } from "./InstanceCommit.ts"
 export interface DeploymentForStart {
@@ -153,7 +153,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
             source_instance_id: instance.id,
             target_instance_id: target,
             kind: _tag,
-            payload: toJson(payload),
+            payload: jsonColumn(payload),
             actor,
             created_at: now
           })

@@ -3,15 +3,15 @@
 // number of rows, and it can stand as one part (a CTE) of a larger statement (persistence/OneStatementCommit.ts).
 //
 // The record set needs each column's type: they are read from the catalog once (the tables are the migrations' own).
-// A jsonb column's value may be the JSON text the projections write (toJson) or a plain value alike. JSON text goes into
-// the parameter as it is, as JSON, and the record set reads the column as jsonb: serialized once here and parsed once by
-// PostgreSQL — not escaped into a JSON string, unescaped and parsed a second time by a cast (that was ~20 % of the
-// commit statements' time in PostgreSQL with one-task instances; docs/scaling.md, session 21). The text `null` is the
-// exception, kept as JSON null where a jsonb column read as jsonb would make it SQL NULL: a statement with such a value
-// reads that column as text and casts it, as before.
+// A jsonb column's value may be a JsonColumn (the JSON the projections serialize: SqlValues.ts), a plain value, or JSON
+// text as a string. A JsonColumn's JSON goes into the parameter as it is, and the record set reads the column as jsonb:
+// serialized once by the service and parsed once by PostgreSQL — not escaped into a JSON string, unescaped and parsed a
+// second time by a cast (−12 % of the commit statements' time in PostgreSQL with one-task instances; docs/scaling.md,
+// session 21). A statement whose column also holds a string, or the JSON `null` (read as jsonb it would be SQL NULL,
+// not JSON null), reads that column as text and casts it, as before: a string is always escaped, never spliced in.
 import { Effect } from "effect"
 import type { SqlClient, SqlError, Statement } from "effect/sql"
-import { pgArray } from "./SqlValues.ts"
+import { JsonColumn, pgArray } from "./SqlValues.ts"
 
 /** Column name -> SQL type (as format_type spells it), by table. */
 export type ColumnTypes = ReadonlyMap<string, ReadonlyMap<string, string>>
@@ -86,17 +86,21 @@ const insertText = (
   return text
 }
 
-/** The jsonb columns of the rows that hold the text `null` somewhere: those are read as text and cast. */
-const nullTextColumns = (types: ColumnTypes, table: string, rows: ReadonlyArray<Record<string, unknown>>) => {
+/** The jsonb columns that hold a string or the JSON null in some row: those are read as text and cast. */
+const textColumns = (types: ColumnTypes, table: string, rows: ReadonlyArray<Record<string, unknown>>) => {
   const columnTypes = types.get(table)
   const found = new Set<string>()
   for (const row of rows) {
-    for (const column in row) if (row[column] === "null" && columnTypes?.get(column) === "jsonb") found.add(column)
+    for (const column in row) {
+      const value = row[column]
+      const asText = typeof value === "string" || (value instanceof JsonColumn && value.json === "null")
+      if (asText && columnTypes?.get(column) === "jsonb") found.add(column)
+    }
   }
   return found
 }
 
-/** The rows as ONE JSON array, a jsonb column's JSON text written into it as JSON (not as a string). */
+/** The rows as ONE JSON array, a JsonColumn's JSON written into it as it is where its column is read as jsonb. */
 const serialized = (text: InsertText, rows: ReadonlyArray<Record<string, unknown>>): string => {
   let json = "["
   for (let i = 0; i < rows.length; i++) {
@@ -104,7 +108,9 @@ const serialized = (text: InsertText, rows: ReadonlyArray<Record<string, unknown
     let fields = ""
     for (const column of text.columns) {
       const value = row[column.name]
-      const written = column.rawJson && typeof value === "string" ? value : JSON.stringify(value)
+      const written = value instanceof JsonColumn
+        ? (column.rawJson ? value.json : JSON.stringify(value.json))
+        : JSON.stringify(value)
       // as JSON.stringify(rows) did: a value JSON cannot hold (undefined) leaves its column out, which reads as NULL
       if (written === undefined) continue
       fields += fields === "" ? `${column.key}:${written}` : `,${column.key}:${written}`
@@ -126,7 +132,7 @@ export const insertFromRecordSet = (
   rows: ReadonlyArray<Record<string, unknown>>,
   suffix = ""
 ): Statement.Statement<Record<string, unknown>> => {
-  const text = insertText(types, table, Object.keys(rows[0] ?? {}), nullTextColumns(types, table, rows))
+  const text = insertText(types, table, Object.keys(rows[0] ?? {}), textColumns(types, table, rows))
   return sql`INSERT INTO ${sql.literal(text.into)} SELECT ${sql.literal(text.select)} FROM jsonb_to_recordset(${
     serialized(text, rows)
   }::jsonb) AS v(${sql.literal(text.declared)}) ${sql.literal(suffix)}`

@@ -10,6 +10,24 @@ export const fromJson = <A>(value: unknown): A => (typeof value === "string" ? J
 export const toJson = (value: unknown): string => JSON.stringify(value)
 
 /**
+ * A jsonb column's value in a row written by a record-set insert (persistence/RecordSetInsert.ts), serialized here: the
+ * insert writes this JSON into its statement's parameter as it is, where any other string is escaped — so only text
+ * JSON.stringify made is ever spliced in (hence the private constructor).
+ */
+export class JsonColumn {
+  readonly json: string
+  private constructor(json: string) {
+    this.json = json
+  }
+  /** Undefined for undefined, as toJson: the column is left out of the row (NULL). */
+  static of(value: unknown): JsonColumn | undefined {
+    const json = JSON.stringify(value) as string | undefined
+    return json === undefined ? undefined : new JsonColumn(json)
+  }
+}
+export const jsonColumn = (value: unknown): JsonColumn | undefined => JsonColumn.of(value)
+
+/**
  * A PostgreSQL array literal of text values (cast it: `${pgArray(ids)}::uuid[]`). Statements that join a JSON row set
  * also say `key = ANY(array)`: the planner knows how many keys that is and reads them by index, where from the row
  * set alone (estimated at 100 rows) it would rather scan a small or middle-sized table whole.

@@ -2,7 +2,7 @@
 // retries left the job is activatable again once retryAt has passed (the deadline column holds it).
 import { Effect } from "effect"
 import type { RowsChange } from "../BatchWrites.ts"
-import { pgArray, toJson } from "../SqlValues.ts"
+import { jsonColumn, pgArray, toJson } from "../SqlValues.ts"
 import type { ProjectionContext, Projections } from "./Projection.ts"
 
 interface ClosedJob {
@@ -42,8 +42,8 @@ export const jobProjections: Projections = {
       retries: event.retries,
       worker: lease?.worker ?? null,
       deadline: lease?.deadline ?? null,
-      custom_headers: toJson(event.headers),
-      variables: toJson(event.variables),
+      custom_headers: jsonColumn(event.headers),
+      variables: jsonColumn(event.variables),
       error_message: null,
       created_at: now,
       updated_at: now

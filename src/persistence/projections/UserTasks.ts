@@ -1,6 +1,6 @@
 // The user tasks projection: what people see in their task lists.
 import type { RowsChange } from "../BatchWrites.ts"
-import { pgArray, toJson } from "../SqlValues.ts"
+import { jsonColumn, pgArray, toJson } from "../SqlValues.ts"
 import type { ProjectionContext, Projections } from "./Projection.ts"
 
 interface ClosedTask {
@@ -45,8 +45,8 @@ export const userTaskProjections: Projections = {
       name: event.name,
       state: "CREATED",
       assignee: event.assignee,
-      candidate_groups: toJson(event.candidateGroups),
-      candidate_users: toJson(event.candidateUsers),
+      candidate_groups: jsonColumn(event.candidateGroups),
+      candidate_users: jsonColumn(event.candidateUsers),
       form_key: event.formKey,
       form_version_tag: event.formVersionTag ?? null,
       form_binding: event.formBinding ?? null,
@@ -54,7 +54,7 @@ export const userTaskProjections: Projections = {
       due_date: event.dueDate ?? null,
       follow_up_date: event.followUpDate ?? null,
       assigning_listeners: event.assigningListeners === true,
-      variables: toJson(event.variables),
+      variables: jsonColumn(event.variables),
       created_at: now,
       updated_at: now,
       completed_at: null
