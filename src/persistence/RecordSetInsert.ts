@@ -69,12 +69,12 @@ const insertText = (
     if (type === undefined) throw new Error(`insertFromRecordSet: no column ${table}.${column} in the catalog`)
     return type
   }
-  const readAsText = (column: string) => typeOf(column) === "jsonb" && asText.has(column)
+  // `asText` holds jsonb columns only (textColumns): those are read as text and cast, the other jsonb ones as jsonb.
   const text = {
     into: `${quoted(table)} (${columns.map(quoted).join(", ")})`,
-    select: columns.map((column) => (readAsText(column) ? `v.${quoted(column)}::jsonb` : `v.${quoted(column)}`))
+    select: columns.map((column) => (asText.has(column) ? `v.${quoted(column)}::jsonb` : `v.${quoted(column)}`))
       .join(", "),
-    declared: columns.map((column) => `${quoted(column)} ${readAsText(column) ? "text" : typeOf(column)}`).join(", "),
+    declared: columns.map((column) => `${quoted(column)} ${asText.has(column) ? "text" : typeOf(column)}`).join(", "),
     columns: columns.map((column) => ({
       name: column,
       key: JSON.stringify(column),
