@@ -3,7 +3,8 @@
 //    part of the request's log line;
 //  * the request body limit (MAX_BODY_BYTES);
 //  * everything the API's own schemas do not answer becomes a failure envelope: unknown routes (404), wrong methods
-//    (405), unsupported media types (415), oversized bodies (413) and defects (500 INTERNAL_ERROR, logged with the
+//    (405), unsupported media types (415), oversized bodies (413), a node without room for another instance in memory
+//    or work interrupted under the request (503 with Retry-After) and defects (500 INTERNAL_ERROR, logged with the
 //    correlation id; no stack or internals in the body); an HTML page (GET /ui's "not built") stays a page;
 //  * one audit record per state-changing call under /api/v1 (RequestAudit: written here, or by the request's first
 //    instance commit, so no handler can forget it);
@@ -202,6 +203,28 @@ export const EdgeMiddleware = HttpRouter.middleware(
                   503,
                   "INTERNAL_ERROR",
                   "the node is at its limit of instances in memory; retry in a moment",
+                  correlationId,
+                  timestamp
+                ),
+                "retry-after",
+                "1"
+              ))
+            )
+          }
+          // Interrupted without a failure, and not by the client: the node gave the instance's shard up under the
+          // command (its lock could not be renewed in time: the database or the node stalled) or is stopping. Not a
+          // bug, so no 500; but the command may have committed all the same (its commit runs detached), so the
+          // client is told to look, or to send it again with the same Idempotency-Key (messageId for a publish).
+          if (Cause.hasInterruptsOnly(cause)) {
+            return Effect.logWarning("request interrupted on this node (shard moved or node stopping): 503").pipe(
+              Effect.annotateLogs({ correlationId, method: request.method, path }),
+              Effect.as(HttpServerResponse.setHeader(
+                failure(
+                  503,
+                  "INTERNAL_ERROR",
+                  "the request was interrupted on this node (its instance moved to another node, or the node is " +
+                    "stopping); it may or may not have taken effect: look before sending it again, or send it again " +
+                    "with the same Idempotency-Key",
                   correlationId,
                   timestamp
                 ),

@@ -87,4 +87,11 @@ describe("response envelope", () => {
     expect(text).not.toMatch(/secret internal detail|postgres:|at .*\.ts/)
     expect(body.errors).toEqual([])
   })
+
+  it("answers work interrupted under the request (not by the client) with 503 and Retry-After, not 500", async () => {
+    const reply = await (await anonymous()).get("/test-probes/interrupted")
+    const body = reply.fails(503, "INTERNAL_ERROR")
+    expect(reply.headers.get("retry-after")).toBe("1")
+    expect(body.message).toMatch(/interrupted.*Idempotency-Key/)
+  })
 })

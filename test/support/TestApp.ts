@@ -1,7 +1,7 @@
 // Boots the whole app in-process once per test worker: an in-memory PGlite (or DATABASE_URL's PostgreSQL), a free
 // port, an adjustable clock, a local OIDC identity provider (JWKS on loopback), a test cluster entity and a probe
 // route that fails with a defect. Tests share it and isolate themselves by tenant.
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Effect, Fiber, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose"
 import { createServer } from "node:http"
@@ -59,11 +59,25 @@ const startIdentityProvider = async (clock: AdjustableClock): Promise<Oidc> => {
   }
 }
 
-/** A route that fails with a defect carrying internals that must never reach the client. */
-const DefectProbe = HttpRouter.add(
-  "GET",
-  "/api/v1/test-probes/defect",
-  Effect.die(new Error("secret internal detail: connection string postgres://user:pw@db"))
+/**
+ * Routes that fail as no endpoint should: with a defect carrying internals that must never reach the client, and with
+ * the interruption of the fiber doing the work (as when a node gives up an instance's shard under a command).
+ */
+const DefectProbe = Layer.mergeAll(
+  HttpRouter.add(
+    "GET",
+    "/api/v1/test-probes/defect",
+    Effect.die(new Error("secret internal detail: connection string postgres://user:pw@db"))
+  ),
+  HttpRouter.add(
+    "GET",
+    "/api/v1/test-probes/interrupted",
+    Effect.gen(function*() {
+      const worker = yield* Effect.forkDetach(Effect.never)
+      yield* Fiber.interrupt(worker)
+      return yield* Fiber.join(worker)
+    })
+  )
 )
 
 export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigShape => ({
