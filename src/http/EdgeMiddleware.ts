@@ -4,8 +4,9 @@
 //  * the request body limit (MAX_BODY_BYTES);
 //  * everything the API's own schemas do not answer becomes a failure envelope: unknown routes (404), wrong methods
 //    (405), unsupported media types (415), oversized bodies (413), a node without room for another instance in memory
-//    or work interrupted under the request (503 with Retry-After) and defects (500 INTERNAL_ERROR, logged with the
-//    correlation id; no stack or internals in the body); an HTML page (GET /ui's "not built") stays a page;
+//    (503 with Retry-After), work interrupted under the request (500 saying it may have taken effect) and defects
+//    (500 INTERNAL_ERROR, logged with the correlation id; no stack or internals in the body); an HTML page (GET /ui's
+//    "not built") stays a page;
 //  * one audit record per state-changing call under /api/v1 (RequestAudit: written here, or by the request's first
 //    instance commit, so no handler can forget it);
 //  * one log line per request;
@@ -213,23 +214,21 @@ export const EdgeMiddleware = HttpRouter.middleware(
           }
           // Interrupted without a failure, and not by the client: the node gave the instance's shard up under the
           // command (its lock could not be renewed in time: the database or the node stalled) or is stopping. Not a
-          // bug, so no 500; but the command may have committed all the same (its commit runs detached), so the
-          // client is told to look, or to send it again with the same Idempotency-Key (messageId for a publish).
+          // bug, but the outcome is unknown — the command may have committed all the same (its commit runs detached)
+          // — so a 500 that says so, not a 503: a 503 promises nothing was done, and the load balancer resends it
+          // (deploy/haproxy.cfg), which could start an instance twice. The client looks, or resends it with the
+          // same Idempotency-Key.
           if (Cause.hasInterruptsOnly(cause)) {
-            return Effect.logWarning("request interrupted on this node (shard moved or node stopping): 503").pipe(
+            return Effect.logWarning("request interrupted on this node (shard moved or node stopping)").pipe(
               Effect.annotateLogs({ correlationId, method: request.method, path }),
-              Effect.as(HttpServerResponse.setHeader(
-                failure(
-                  503,
-                  "INTERNAL_ERROR",
-                  "the request was interrupted on this node (its instance moved to another node, or the node is " +
-                    "stopping); it may or may not have taken effect: look before sending it again, or send it again " +
-                    "with the same Idempotency-Key",
-                  correlationId,
-                  timestamp
-                ),
-                "retry-after",
-                "1"
+              Effect.as(failure(
+                500,
+                "INTERNAL_ERROR",
+                "the request was interrupted on this node (its instance moved to another node, or the node is " +
+                  "stopping): it may or may not have taken effect; look before sending it again, or send it again " +
+                  "with the same Idempotency-Key",
+                correlationId,
+                timestamp
               ))
             )
           }
