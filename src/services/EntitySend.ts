@@ -5,7 +5,10 @@
 //    Idle entities leave memory within seconds, so the send is tried again for a moment; still full, the request
 //    fails with the error, which the edge answers as 503 with Retry-After (see EdgeMiddleware), never a 500.
 //  * the other cluster failures (storage, a shard in transit past the cluster's own retries) are defects.
-import { Clock, Context, Effect, Logger, References, Schedule, Tracer } from "effect"
+//  * an interruption of the entity's handler (the node released the entity's shard under it: its shard locks could
+//    not be renewed in time, or it is stopping) — a command with an id of its own is sent again (resendInterrupted)
+//    until its shard has an owner again, who answers it: a command id applied before answers with its reply.
+import { Cause, Clock, Context, Duration, Effect, Logger, References, Schedule, Tracer } from "effect"
 import type { ClusterError } from "effect/cluster"
 import type { ResidentInstancesFull } from "../actors/ResidentInstances.ts"
 import { CommitAudit } from "../persistence/CommitAudit.ts"
@@ -78,3 +81,25 @@ export const sendToEntity = <A, E>(
     isClusterFailure,
     Effect.die
   ) as Effect.Effect<A, Exclude<E, ClusterFailure>>
+
+/** About three seconds in all: past a shard lock's refresh interval (2 s), within which a released shard is taken again. */
+const INTERRUPTED_RESENDS = 15
+const RESEND_AFTER = Duration.millis(200)
+
+/**
+ * Sends again a message whose handling was interrupted by the entity's side — never one interrupted by its sender,
+ * whose own interruption is not caught. Only for messages that are applied once whatever the number of sends (an
+ * instance's command, by its command id); after the last resend the interruption stands.
+ */
+export const resendInterrupted = <A, E, R>(
+  send: Effect.Effect<A, E, R>,
+  resends = INTERRUPTED_RESENDS,
+  after: Duration.Duration = RESEND_AFTER
+): Effect.Effect<A, E, R> =>
+  Effect.catchCause(
+    send,
+    (cause) =>
+      resends > 0 && Cause.hasInterruptsOnly(cause)
+        ? Effect.andThen(Effect.sleep(after), resendInterrupted(send, resends - 1, after))
+        : Effect.failCause(cause)
+  )

@@ -1,5 +1,6 @@
 // Sending a command to a process instance's entity, and what its rejections become for a client: NOT_FOUND a 404,
-// INVALID_STATE and CONFLICT a 409, a faulty input a 400 naming the field, INTERNAL a defect (500).
+// INVALID_STATE and CONFLICT a 409, a faulty input a 400 naming the field, INTERNAL a defect (500). A command
+// interrupted in the entity (its shard released under it) is sent again with its id, and answered once it has an owner.
 import { Effect } from "effect"
 import type { InstanceClientShape } from "../actors/InstanceClient.ts"
 import type { InstanceRejected, InstanceSnapshot as EntityReply } from "../actors/ProcessInstance.ts"
@@ -7,7 +8,7 @@ import type { Principal } from "../auth/Principal.ts"
 import type { InstanceCommand } from "../engine/InstanceCommands.ts"
 import { type ClientError, conflict, NotFound, type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { ProcessInstanceId } from "../schema/ResourceIds.ts"
-import { sendToEntity } from "./EntitySend.ts"
+import { resendInterrupted, sendToEntity } from "./EntitySend.ts"
 
 // The core names the faulty field of a rejected command as a value (InstanceRejected.field).
 const rejectedInput = (rejected: InstanceRejected): ValidationError =>
@@ -23,7 +24,7 @@ export const sendCommand = (client: InstanceClientShape) =>
   /** A start's id made just now: the entity need not look for its row. */
   freshId?: boolean
 ): Effect.Effect<EntityReply, ClientError> =>
-  sendToEntity(
+  sendToEntity(resendInterrupted(
     client(id).Execute({
       commandId,
       tenantId: principal.tenantId,
@@ -32,7 +33,7 @@ export const sendCommand = (client: InstanceClientShape) =>
       ...(deploymentId === undefined ? {} : { deploymentId }),
       ...(freshId === true ? { freshId } : {})
     })
-  ).pipe(
+  )).pipe(
     Effect.catchTag("InstanceRejected", (rejected: InstanceRejected): Effect.Effect<EntityReply, ClientError> =>
       rejected.reason === "INTERNAL" ? Effect.die(new Error(rejected.message)) : Effect.fail(
         rejected.reason === "NOT_FOUND"
