@@ -1,6 +1,6 @@
 // Boots the whole app in-process once per test worker: an in-memory PGlite (or DATABASE_URL's PostgreSQL), a free
-// port, an adjustable clock, a local OIDC identity provider (JWKS on loopback), a test cluster entity and a probe
-// route that fails with a defect. Tests share it and isolate themselves by tenant.
+// port, an adjustable clock, a local OIDC identity provider (JWKS on loopback), a test cluster entity and probe
+// routes that fail as no endpoint should (a defect, interrupted work). Tests share it and isolate themselves by tenant.
 import { Effect, Fiber, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose"
@@ -63,7 +63,7 @@ const startIdentityProvider = async (clock: AdjustableClock): Promise<Oidc> => {
  * Routes that fail as no endpoint should: with a defect carrying internals that must never reach the client, and with
  * the interruption of the fiber doing the work (as when a node gives up an instance's shard under a command).
  */
-const DefectProbe = Layer.mergeAll(
+const FailureProbes = Layer.mergeAll(
   HttpRouter.add(
     "GET",
     "/api/v1/test-probes/defect",
@@ -124,7 +124,7 @@ export const bootApp = async (overrides: Partial<AppConfigShape> = {}): Promise<
     ...overrides
   })
   const runtime = ManagedRuntime.make(
-    makeApp(config, { clock, extra: CounterLive, routes: DefectProbe }) as Layer.Layer<any, unknown, never>
+    makeApp(config, { clock, extra: CounterLive, routes: FailureProbes }) as Layer.Layer<any, unknown, never>
   )
   const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
   if (!("port" in address)) throw new Error("test server is not on TCP")
