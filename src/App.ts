@@ -106,6 +106,8 @@ export interface AppOptions {
   readonly routes?: Layer.Layer<never, never, HttpRouter.HttpRouter> | undefined
   /** The node's serving state (main.ts drains it on SIGTERM); a fresh one when absent. */
   readonly lifecycle?: NodeLifecycleState | undefined
+  /** Takes the log lines instead of stdout (tests read them). */
+  readonly logLine?: ((line: string) => void) | undefined
 }
 
 const StorageLive = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
@@ -213,16 +215,16 @@ const RoutesLive = Layer.mergeAll(
   MetricsRoute
 )
 
-/** Log level and one-line format from the configuration. */
-export const loggingLayer = (config: AppConfigShape) =>
+/** Log level and one-line format from the configuration; lines go to stdout unless `write` takes them (tests). */
+export const loggingLayer = (config: AppConfigShape, write: (line: string) => void = writeLogLine) =>
   Layer.mergeAll(
     Layer.succeed(References.MinimumLogLevel, config.logLevel),
     Logger.layer([
       config.logFormat === "json"
-        ? Logger.map(Logger.formatJson, writeLogLine)
+        ? Logger.map(Logger.formatJson, write)
         : config.logFormat === "pretty"
         ? Logger.consolePretty()
-        : Logger.map(Logger.formatLogFmt, writeLogLine)
+        : Logger.map(Logger.formatLogFmt, write)
     ])
   )
 
@@ -244,7 +246,7 @@ export const makeApp = (config: AppConfigShape, options: AppOptions = {}) => {
   return HttpLive.pipe(
     Layer.provideMerge(CoreLive),
     Layer.provideMerge(AppConfig.layer(config)),
-    Layer.provide(loggingLayer(config)),
+    Layer.provide(loggingLayer(config, options.logLine)),
     // Traces (when configured) for everything built below: requests, entities, SQL, the cluster.
     Layer.provide(TracingLive(config.otel)),
     // provideMerge: effects run later on the app's runtime (tests) see the same clock as the app itself.

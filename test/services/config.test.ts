@@ -14,6 +14,13 @@ describe("configuration", () => {
     expect(configFromEnv({ ENTITY_IDLE_SECONDS: "30" }).entityIdleSeconds).toBe(30)
   })
 
+  it("writes an access line for failed requests unless ACCESS_LOG says all or off", () => {
+    expect(configFromEnv({}).accessLog).toBe("failures")
+    expect(configFromEnv({ ACCESS_LOG: "all" }).accessLog).toBe("all")
+    expect(configFromEnv({ ACCESS_LOG: "OFF" }).accessLog).toBe("off")
+    expect(() => configFromEnv({ ACCESS_LOG: "verbose" })).toThrow(/ACCESS_LOG must be one of failures, all, off/)
+  })
+
   it("refuses a value out of range or not a number, naming the variable", () => {
     for (const bad of ["-1", "1001", "forty", "2.5"]) {
       expect(() => configFromEnv({ HEAP_GROWTH_PERCENT: bad })).toThrow(ConfigError)

@@ -94,6 +94,7 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   oidc: undefined,
   logLevel: (process.env["TEST_LOG_LEVEL"] as AppConfigShape["logLevel"] | undefined) ?? "Error",
   logFormat: "logfmt",
+  accessLog: "failures",
   maxBodyBytes: 10 * 1024 * 1024,
   invitationTtlHours: 168,
   shutdownGraceMillis: 10_000,
@@ -116,7 +117,10 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
 })
 
 /** Boots an app; most tests use the shared one from `testApp()`. */
-export const bootApp = async (overrides: Partial<AppConfigShape> = {}): Promise<TestApp> => {
+export const bootApp = async (
+  overrides: Partial<AppConfigShape> = {},
+  options: { readonly logLine?: (line: string) => void } = {}
+): Promise<TestApp> => {
   const clock = makeAdjustableClock()
   const oidc = await startIdentityProvider(clock)
   const config = testConfig({
@@ -124,7 +128,11 @@ export const bootApp = async (overrides: Partial<AppConfigShape> = {}): Promise<
     ...overrides
   })
   const runtime = ManagedRuntime.make(
-    makeApp(config, { clock, extra: CounterLive, routes: FailureProbes }) as Layer.Layer<any, unknown, never>
+    makeApp(config, { clock, extra: CounterLive, routes: FailureProbes, logLine: options.logLine }) as Layer.Layer<
+      any,
+      unknown,
+      never
+    >
   )
   const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
   if (!("port" in address)) throw new Error("test server is not on TCP")
