@@ -2,20 +2,28 @@
 // requests by route template and status with their latency, the instances, jobs and incidents the engine produces,
 // commits, and the node's own state (requests in flight, resident entities). Route labels are templates
 // (`/api/v1/process-instances/{id}`), never raw ids, so the series stay few.
-import { Effect, Metric } from "effect"
+import { type Context, Effect, Metric } from "effect"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import type { InstanceEvent } from "../engine/InstanceState.ts"
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
-/** A counter that only goes up (all of the service's are). */
-const counter = (name: string, description: string) => Metric.counter(name, { description, incremental: true })
+/** A counter that only goes up (all of the service's are); `attributes` make it one series of its family. */
+const counter = (name: string, description: string, attributes?: Metric.Metric.Attributes) =>
+  Metric.counter(name, { description, incremental: true, attributes })
 
-export const httpRequests = counter("flowcore_http_requests_total", "HTTP requests answered")
-export const httpRequestSeconds = Metric.histogram("flowcore_http_request_duration_seconds", {
-  description: "time to answer an HTTP request",
-  boundaries: LATENCY_BUCKETS
-})
+// A labelled series is a metric of its own with its attributes fixed, made once per label set (see `labelled`), not
+// `Metric.withAttributes` of one shared metric: that adds the attributes to the context at every update, and the
+// shared metric computes its series key again (a sorted JSON text) whenever the label set differs from the previous
+// update's — every HTTP request, with mixed routes. The exported text is the same.
+const httpRequests = (attributes: Metric.Metric.Attributes) =>
+  counter("flowcore_http_requests_total", "HTTP requests answered", attributes)
+const httpRequestSeconds = (attributes: Metric.Metric.Attributes) =>
+  Metric.histogram("flowcore_http_request_duration_seconds", {
+    description: "time to answer an HTTP request",
+    boundaries: LATENCY_BUCKETS,
+    attributes
+  })
 export const commitSeconds = Metric.histogram("flowcore_commit_duration_seconds", {
   description: "time of an instance command's commit (one transaction)",
   boundaries: LATENCY_BUCKETS
@@ -38,8 +46,7 @@ const countedBy = <const Value extends string>(
   label: string,
   values: ReadonlyArray<Value>
 ): (value: Value) => Effect.Effect<void> => {
-  const total = counter(name, description)
-  const series = new Map(values.map((value) => [value, Metric.withAttributes(total, { [label]: value })]))
+  const series = new Map(values.map((value) => [value, counter(name, description, { [label]: value })]))
   return (value) => Metric.update(series.get(value)!, 1)
 }
 export type CommitWay = "one_statement" | "transaction" | "one_by_one"
@@ -132,11 +139,13 @@ export const recordProcess: Effect.Effect<void> = Effect.suspend(() => {
   ], { discard: true })
 })
 
-const engineEvents = counter(
-  "flowcore_engine_events_total",
-  "what the engine did, by event: instances started / completed / canceled, jobs created / completed / failed, " +
-    "incidents raised / resolved"
-)
+const engineEvents = (event: string) =>
+  counter(
+    "flowcore_engine_events_total",
+    "what the engine did, by event: instances started / completed / canceled, jobs created / completed / failed, " +
+      "incidents raised / resolved",
+    { event }
+  )
 
 const COUNTED: ReadonlySet<InstanceEvent["type"]> = new Set([
   "InstanceStarted",
@@ -168,15 +177,22 @@ const labelled = <M>(make: (key: string) => M) => {
   }
 }
 
-const engineEventCounter = labelled((event) => Metric.withAttributes(engineEvents, { event }))
+const engineEventCounter = labelled(engineEvents)
+
+/** Metric updates made at once, in one effect operation (`Metric.update` is one per update). */
+const updating = (update: (context: Context.Context<never>) => void): Effect.Effect<void> =>
+  Effect.contextWith((context) => {
+    update(context)
+    return Effect.void
+  })
 
 /** Counts what a committed command did. */
 export const countEngineEvents = (events: ReadonlyArray<InstanceEvent>): Effect.Effect<void> =>
-  Effect.forEach(
-    events.filter((event) => COUNTED.has(event.type)),
-    (event) => Metric.update(engineEventCounter(event.type), 1),
-    { discard: true }
-  )
+  updating((context) => {
+    for (const event of events) {
+      if (COUNTED.has(event.type)) engineEventCounter(event.type).updateUnsafe(1, context)
+    }
+  })
 
 const UUID_SEGMENT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -186,17 +202,19 @@ export const routeTemplate = (path: string): string =>
 
 const requestCounter = labelled((key) => {
   const [method, route, status] = JSON.parse(key) as [string, string, string]
-  return Metric.withAttributes(httpRequests, { method, route, status })
+  return httpRequests({ method, route, status })
 })
 const requestTimer = labelled((key) => {
   const [method, route] = JSON.parse(key) as [string, string]
-  return Metric.withAttributes(httpRequestSeconds, { method, route })
+  return httpRequestSeconds({ method, route })
 })
 
 export const recordRequest = (method: string, path: string, status: number, seconds: number): Effect.Effect<void> => {
   const route = status === 404 && !path.startsWith("/api/v1/") ? "unmatched" : routeTemplate(path)
-  return Effect.all([
-    Metric.update(requestCounter(JSON.stringify([method, route, String(status)])), 1),
-    Metric.update(requestTimer(JSON.stringify([method, route])), seconds)
-  ], { discard: true })
+  const counted = requestCounter(JSON.stringify([method, route, String(status)]))
+  const timed = requestTimer(JSON.stringify([method, route]))
+  return updating((context) => {
+    counted.updateUnsafe(1, context)
+    timed.updateUnsafe(seconds, context)
+  })
 }
