@@ -6,6 +6,7 @@ import type { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
 import { derivedId } from "../engine/Execute.ts"
 import type { EventStartRow as EventStart } from "../persistence/MessageTargets.ts"
+import { forEachConcurrently } from "./Concurrently.ts"
 import type { ProcessInstancesShape } from "./ProcessInstances.ts"
 
 type StartKind = "message-start" | "signal-start"
@@ -40,7 +41,7 @@ export const startAt = (
   variables: Readonly<Record<string, unknown>>,
   deliveryKey: string
 ): Effect.Effect<ReadonlyArray<string>> =>
-  Effect.forEach(starts, (start) =>
+  forEachConcurrently(starts, (start) =>
     instances.start(
       principal,
       start.deployment_id,
@@ -50,4 +51,4 @@ export const startAt = (
     ).pipe(
       Effect.map((instance) => [instance.id]),
       Effect.catch(() => Effect.succeed([] as Array<string>))
-    ), { concurrency: 16 }).pipe(Effect.map((ids) => ids.flat()))
+    ), 16).pipe(Effect.map((ids) => ids.flat()))

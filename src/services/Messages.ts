@@ -12,6 +12,7 @@ import type { Principal } from "../auth/Principal.ts"
 import { MessageTargets } from "../persistence/MessageTargets.ts"
 import { toJson } from "../persistence/SqlValues.ts"
 import { type Conflict, conflict, type ValidationError, validationError } from "../schema/ApiErrors.ts"
+import { bothConcurrently } from "./Concurrently.ts"
 import { startAt } from "./EventStarts.ts"
 import { fingerprintOf, type IdempotentClaim, IdempotentRequests } from "./IdempotentRequests.ts"
 import { newId } from "./Ids.ts"
@@ -89,14 +90,15 @@ export class Messages extends Context.Service<Messages, MessagesShape>()("flowco
         // (MessageTargets, shared with concurrent publishes); every command id and instance id derives from the
         // message key. Each waiting instance's oldest matching subscription wins.
         const { starts, waiting } = yield* targets.of(principal.tenantId, message.messageName, key)
-        const [correlated, startedIds] = yield* Effect.all([
+        const [correlated, startedIds] = yield* bothConcurrently(
           deliverToWaiting(instances, principal, waiting, (subscriptionId) => ({
             type: "CorrelateMessage",
             subscriptionId,
             variables
           }), `message:${messageKey}`),
-          startAt(instances, principal, "message-start", starts, variables, messageKey)
-        ], { concurrency: 2 })
+          startAt(instances, principal, "message-start", starts, variables, messageKey),
+          { first: waiting.length === 0, second: starts.length === 0 }
+        )
         // A suspended instance holds the message and applies it when resumed: reached, but not (yet) correlated.
         const resumedIds = correlated.filter((c) => c.delivery === "applied").map((c) => c.instanceId)
         const heldIds = correlated.filter((c) => c.delivery === "held").map((c) => c.instanceId)

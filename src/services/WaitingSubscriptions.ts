@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import type { Principal } from "../auth/Principal.ts"
 import type { InstanceCommand } from "../engine/InstanceCommands.ts"
 import type { ProcessInstanceId } from "../schema/ResourceIds.ts"
+import { forEachConcurrently } from "./Concurrently.ts"
 import type { Delivery, ProcessInstancesShape } from "./ProcessInstances.ts"
 
 export interface WaitingSubscription {
@@ -19,7 +20,7 @@ export const deliverToWaiting = (
   commandFor: (subscriptionId: string) => InstanceCommand,
   deliveryKey: string
 ): Effect.Effect<ReadonlyArray<{ readonly instanceId: ProcessInstanceId; readonly delivery: Delivery }>> =>
-  Effect.forEach(waiting, (subscription) =>
+  forEachConcurrently(waiting, (subscription) =>
     Effect.map(
       instances.deliver(
         principal,
@@ -28,4 +29,4 @@ export const deliverToWaiting = (
         `${deliveryKey}:${subscription.id}`
       ),
       (delivery) => ({ instanceId: subscription.instance_id, delivery })
-    ), { concurrency: 16 })
+    ), 16)
