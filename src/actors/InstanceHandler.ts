@@ -57,8 +57,8 @@ export interface InstanceHandlerServices {
   readonly jobReads: JobReadsShape
   /**
    * Whether spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT). Without a tracer the command and commit spans are not
-   * made at all: even a span nobody exports changes the fiber's context for its parent span on entry and exit, which
-   * cost ~8–10 % of the service's CPU per request (a start and a GET, switched between rounds in one process).
+   * made at all: even a span nobody exports is made, provided as the parent span and ended, which cost ~3–5 % of a
+   * correlating publish's service CPU (switched between rounds in one process; docs/scaling.md, session 23).
    */
   readonly traced: boolean
 }
