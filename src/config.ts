@@ -35,7 +35,7 @@ export interface AppConfigShape {
   readonly logFormat: "logfmt" | "json" | "pretty"
   /**
    * Which requests get an access line (method, path, status, duration, tenant, correlation id): `failures` (status
-   * 400 and up: the default), `all`, or `off`. A line for every request cost ~7 % of a publish's CPU.
+   * 400 and up: the default), `all`, or `off`. A line for every request cost 8–12 % of a publish's CPU.
    */
   readonly accessLog: AccessLog
   readonly maxBodyBytes: number

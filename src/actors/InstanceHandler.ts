@@ -57,8 +57,8 @@ export interface InstanceHandlerServices {
   readonly jobReads: JobReadsShape
   /**
    * Whether spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT). Without a tracer the command and commit spans are not
-   * made at all: even a span nobody exports is made, provided as the parent span and ended, which cost ~3–5 % of a
-   * correlating publish's service CPU (switched between rounds in one process; docs/scaling.md, session 23).
+   * made at all: even a span nobody exports is made, provided as the parent span and ended — work for nobody (its cost
+   * per publish is within what bench:paired can resolve, ~5 %; docs/scaling.md, session 23).
    */
   readonly traced: boolean
 }

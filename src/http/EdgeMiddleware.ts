@@ -124,7 +124,7 @@ const fallbackResponse = (
 
 /**
  * Whether a request gets its access line (ACCESS_LOG). By default only failures do: the client quotes their correlation
- * id, and a line for every request cost ~7 % of a correlating publish's service CPU (docs/scaling.md, session 23).
+ * id, and a line for every request cost 8–12 % of a correlating publish's service CPU (docs/scaling.md, session 23).
  */
 export const logsAccess = (accessLog: AccessLog, status: number): boolean =>
   accessLog === "all" || (accessLog === "failures" && status >= 400)

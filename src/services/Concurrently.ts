@@ -1,8 +1,7 @@
 // Concurrent work over the items of a request, without a fiber for the common case of one item. `Effect.forEach` with
 // `concurrency` forks a fiber per item even when there is only one (a publish delivered to its one waiting instance),
-// and `Effect.all` with `concurrency` one per effect: a fiber's creation, scheduling and join cost ~5 % of a
-// correlating publish's service CPU for the two it made (switched between rounds in one process; docs/scaling.md,
-// session 23).
+// and `Effect.all` with `concurrency` one per effect: a fiber's creation, scheduling and join, two per correlating
+// publish, for nothing (their cost is within what bench:paired can resolve, ~5 %; docs/scaling.md, session 23).
 import { Effect } from "effect"
 
 /** `Effect.forEach` with `concurrency`; zero or one item runs in the caller's fiber. */
