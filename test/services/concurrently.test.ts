@@ -26,27 +26,32 @@ describe("concurrent work over a request's items", () => {
 
   it("runs several items at once, answering in their order", async () => {
     const answers = await Effect.runPromise(
-      Effect.flatMap(rendezvous(3), (meet) =>
-        forEachConcurrently(["a", "b", "c"], (item) =>
-          Effect.as(meet, item), 16).pipe(
+      Effect.flatMap(
+        rendezvous(3),
+        (meet) =>
+          forEachConcurrently(["a", "b", "c"], (item) => Effect.as(meet, item), 16).pipe(
             Effect.timeoutOrElse({
               duration: "5 seconds",
               orElse: () => Effect.succeed(["run one after another"])
             })
-          ))
+          )
+      )
     )
     expect(answers).toEqual(["a", "b", "c"])
   })
 
   it("runs both sides at once, or in the caller's fiber when one has nothing to do", async () => {
     const both = await Effect.runPromise(
-      Effect.flatMap(rendezvous(2), (meet) =>
-        bothConcurrently(Effect.as(meet, 1), Effect.as(meet, 2), { first: false, second: false }).pipe(
-          Effect.timeoutOrElse({
-            duration: "5 seconds",
-            orElse: () => Effect.succeed("run one after another")
-          })
-        ))
+      Effect.flatMap(
+        rendezvous(2),
+        (meet) =>
+          bothConcurrently(Effect.as(meet, 1), Effect.as(meet, 2), { first: false, second: false }).pipe(
+            Effect.timeoutOrElse({
+              duration: "5 seconds",
+              orElse: () => Effect.succeed("run one after another")
+            })
+          )
+      )
     )
     expect(both).toEqual([1, 2])
     const [caller, [first, second]] = await Effect.runPromise(Effect.all([
