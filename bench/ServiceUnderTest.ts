@@ -70,11 +70,17 @@ export const rssOf = (pid: number): number => {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
 }
 
-/** CPU time (user + system) a process has used so far, in ms (/proc, clock ticks of 10 ms). */
-export const cpuMillisOf = (pid: number): number => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")
+/** CPU time (user + system) used so far, in ms, from a /proc stat file (clock ticks of 10 ms). */
+const cpuMillisIn = (statFile: string): number => {
+  const fields = readFileSync(statFile, "utf8").replace(/^.*\) /, "").split(" ")
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
+
+/** CPU time a process has used so far, in ms, all its threads. */
+export const cpuMillisOf = (pid: number): number => cpuMillisIn(`/proc/${pid}/stat`)
+
+/** CPU time a process's main thread has used so far, in ms (its GC helper threads and thread pool left out). */
+export const mainThreadCpuMillisOf = (pid: number): number => cpuMillisIn(`/proc/${pid}/task/${pid}/stat`)
 
 /** CPU time of every PostgreSQL server process on this machine so far, in ms (0 where /proc cannot tell). */
 export const postgresCpuMillis = (): number => {

@@ -14,7 +14,14 @@
 // printed is the instrument's own error (docs/scaling.md, session 23).
 //   ROUNDS=32 COUNT=1000 CONCURRENCY=16 KIND=publish|start|get DB=postgres|pglite SWITCH=signal|none npm run bench:paired
 import { readFileSync } from "node:fs"
-import { messageWaitModel, onFreshDatabase, signedIn, startService } from "./ServiceUnderTest.ts"
+import {
+  mainThreadCpuMillisOf,
+  messageWaitModel,
+  onFreshDatabase,
+  percentile,
+  signedIn,
+  startService
+} from "./ServiceUnderTest.ts"
 
 const ROUNDS = Number(process.env["ROUNDS"] ?? 32)
 const COUNT = Number(process.env["COUNT"] ?? 1000)
@@ -25,20 +32,12 @@ const SIGNAL = (process.env["SWITCH"] ?? "signal") !== "none"
 const WARM_UP_ROUNDS = 2
 const serviceTask = readFileSync(new URL("../test/fixtures/service-task.bpmn", import.meta.url), "utf8")
 
-/** CPU time of a process's main thread so far, in ms (clock ticks of 10 ms). */
-const mainThreadCpuMillis = (pid: number): number => {
-  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
-
 const inParallel = async (count: number, work: (i: number) => Promise<unknown>) => {
   let next = 0
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (next < count) await work(next++)
   }))
 }
-
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.floor(p * (sorted.length - 1))]!
 
 await onFreshDatabase(DB, "paired", async (env) => {
   const service = await startService(env)
@@ -86,9 +85,9 @@ await onFreshDatabase(DB, "paired", async (env) => {
         if (SIGNAL) process.kill(pid, "SIGUSR2")
         switched = on
       }
-      const before = mainThreadCpuMillis(pid)
+      const before = mainThreadCpuMillisOf(pid)
       await round.measure(r)
-      const ms = (mainThreadCpuMillis(pid) - before) / COUNT
+      const ms = (mainThreadCpuMillisOf(pid) - before) / COUNT
       console.log(`round ${r} switch ${on ? "on " : "off"} ${ms.toFixed(3)} ms per request`)
       if (r >= WARM_UP_ROUNDS) perRequest.push(ms)
     }
@@ -103,7 +102,7 @@ await onFreshDatabase(DB, "paired", async (env) => {
     const pct = (x: number) => `${(100 * x).toFixed(1)} %`
     console.log(
       `\n${KIND}: switch on against off, service main-thread CPU per request: median ${
-        pct(percentile(effects, 0.5))
+        pct(percentile(effects, 50))
       }, mean ${pct(mean)}, from ${pct(effects[0]!)} to ${pct(effects[effects.length - 1]!)} (${effects.length} blocks)`
     )
   } finally {

@@ -126,7 +126,7 @@ const fallbackResponse = (
  * Whether a request gets its access line (ACCESS_LOG). By default only failures do: the client quotes their correlation
  * id, and a line for every request cost 8–12 % of a correlating publish's service CPU (docs/scaling.md, session 23).
  */
-export const logsAccess = (accessLog: AccessLog, status: number): boolean =>
+const logsAccess = (accessLog: AccessLog, status: number): boolean =>
   accessLog === "all" || (accessLog === "failures" && status >= 400)
 
 export const EdgeMiddleware = HttpRouter.middleware(
@@ -134,6 +134,10 @@ export const EdgeMiddleware = HttpRouter.middleware(
     const config = yield* AppConfig
     const audit = yield* AuditLog
     const lifecycle = yield* NodeLifecycle
+    const accessLine = (method: string, path: string, status: number, annotations: Record<string, unknown>) =>
+      logsAccess(config.accessLog, status)
+        ? Effect.logInfo(`${method} ${path} ${status}`).pipe(Effect.annotateLogs(annotations))
+        : Effect.void
 
     const handle = Effect.fnUntraced(function*(
       httpEffect: Effect.Effect<
@@ -184,11 +188,7 @@ export const EdgeMiddleware = HttpRouter.middleware(
         )
       if (refused !== undefined) {
         const response = refused
-        if (logsAccess(config.accessLog, response.status)) {
-          yield* Effect.logInfo(`${request.method} ${path} ${response.status}`).pipe(
-            Effect.annotateLogs({ correlationId })
-          )
-        }
+        yield* accessLine(request.method, path, response.status, { correlationId })
         return HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
       }
 
@@ -258,11 +258,11 @@ export const EdgeMiddleware = HttpRouter.middleware(
       )
       const durationMs = (yield* Clock.currentTimeMillis) - startedAt
       yield* recordRequest(request.method, path, response.status, durationMs / 1000)
-      if (logsAccess(config.accessLog, response.status)) {
-        yield* Effect.logInfo(`${request.method} ${path} ${response.status}`).pipe(
-          Effect.annotateLogs({ correlationId, durationMs, tenant: state.principal?.tenantId ?? state.tenantId ?? "-" })
-        )
-      }
+      yield* accessLine(request.method, path, response.status, {
+        correlationId,
+        durationMs,
+        tenant: state.principal?.tenantId ?? state.tenantId ?? "-"
+      })
       if (lifecycle.draining) response = HttpServerResponse.setHeader(response, "connection", "close")
       return response
     })
