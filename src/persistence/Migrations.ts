@@ -32,6 +32,7 @@ import batchCheck from "./migrations/0029_batch_check.ts"
 import historyWithoutForeignKeys from "./migrations/0030_history_without_foreign_keys.ts"
 import claimsCheck from "./migrations/0031_claims_check.ts"
 import historyOneRowPerCommit from "./migrations/0032_history_one_row_per_commit.ts"
+import jobAppliedCommand from "./migrations/0033_job_applied_command.ts"
 
 /** Every migration by name, in order (a test runs a prefix of them to check the next one on data of the old shape). */
 export const MIGRATIONS = {
@@ -65,7 +66,8 @@ export const MIGRATIONS = {
   "0029_batch_check": batchCheck,
   "0030_history_without_foreign_keys": historyWithoutForeignKeys,
   "0031_claims_check": claimsCheck,
-  "0032_history_one_row_per_commit": historyOneRowPerCommit
+  "0032_history_one_row_per_commit": historyOneRowPerCommit,
+  "0033_job_applied_command": jobAppliedCommand
 } as const
 
 /** Runs the named migrations not yet applied (the table schema_migrations records which were). */

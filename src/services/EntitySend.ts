@@ -13,7 +13,7 @@ import type { ClusterError } from "effect/cluster"
 import type { ResidentInstancesFull } from "../actors/ResidentInstances.ts"
 import { CommitAudit } from "../persistence/CommitAudit.ts"
 
-type ClusterFailure =
+export type ClusterFailure =
   | ResidentInstancesFull
   | ClusterError.MailboxFull
   | ClusterError.AlreadyProcessingMessage

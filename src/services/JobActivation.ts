@@ -14,7 +14,7 @@ import { fromJson, pgArray } from "../persistence/SqlValues.ts"
 import { type NotFound, notFound } from "../schema/ApiErrors.ts"
 import { JobId, type ProcessInstanceId } from "../schema/ResourceIds.ts"
 import type { Job } from "../schema/Work.ts"
-import { sendToEntity } from "./EntitySend.ts"
+import { resendInterrupted, sendToEntity } from "./EntitySend.ts"
 import type { JobClient } from "./JobEntityClient.ts"
 import type { LookBudget } from "./LongPollListeners.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
@@ -37,6 +37,8 @@ export interface JobRow {
   readonly variables: unknown
   readonly error_message: string | null
   readonly retry_policy?: unknown
+  /** The command that last wrote the row through the job's entity (actors/JobLive.ts), when one did. */
+  readonly applied_command_id?: string | null
   readonly created_at: unknown
   readonly updated_at: unknown
 }
@@ -197,7 +199,7 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
 
   /** The leased job, or null when the lease replaced one that ran out too often (the job was dead-lettered). */
   const afterLease = (tenantId: string, worker: string, now: string, leased: LeasedRow): Effect.Effect<Job | null> =>
-    leased.previous_state !== "ACTIVATED" ? Effect.succeed(toJob(leased)) : sendToEntity(
+    leased.previous_state !== "ACTIVATED" ? Effect.succeed(toJob(leased)) : sendToEntity(resendInterrupted(
       jobs(JobId.make(leased.id)).LeaseExpired({
         tenantId,
         actor: worker,
@@ -207,7 +209,7 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
         lockExpiries: Number(leased.lock_expiries),
         now
       })
-    ).pipe(
+    )).pipe(
       Effect.map((deadLettered) => (deadLettered ? null : toJob(leased))),
       // The lease stands (the database took it); only the record of the one that ran out is missing. (An interrupted
       // activation stays interrupted.)

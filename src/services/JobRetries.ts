@@ -10,8 +10,7 @@ import { fromJson } from "../persistence/SqlValues.ts"
 import { type ClientError, type NotFound, notFound } from "../schema/ApiErrors.ts"
 import type { JobId } from "../schema/ResourceIds.ts"
 import type { Job, RetryAttempt, RetryPolicy, RetryState } from "../schema/Work.ts"
-import { sendToEntity } from "./EntitySend.ts"
-import { JobEntityClient } from "./JobEntityClient.ts"
+import { JobEntityClient, sendJobCommand } from "./JobEntityClient.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "./Time.ts"
 
 interface RetryRow {
@@ -72,15 +71,18 @@ export class JobRetries extends Context.Service<JobRetries, JobRetriesShape>()("
       return {
         state,
         setPolicy: Effect.fnUntraced(function*(jobId, input) {
-          yield* sendToEntity(jobs(jobId).SetRetryPolicy({ ...(yield* caller), ...input }))
+          const from = yield* caller
+          yield* sendJobCommand((commandId) => jobs(jobId).SetRetryPolicy({ ...from, commandId, ...input }))
           return yield* state(jobId)
         }),
         retryNow: Effect.fnUntraced(function*(jobId) {
-          yield* sendToEntity(jobs(jobId).RetryNow(yield* caller))
+          const from = yield* caller
+          yield* sendJobCommand((commandId) => jobs(jobId).RetryNow({ ...from, commandId }))
           return yield* state(jobId)
         }),
         cancelRetry: Effect.fnUntraced(function*(jobId) {
-          yield* sendToEntity(jobs(jobId).CancelRetry(yield* caller))
+          const from = yield* caller
+          yield* sendJobCommand((commandId) => jobs(jobId).CancelRetry({ ...from, commandId }))
           return yield* state(jobId)
         }),
         history: Effect.fnUntraced(function*(jobId) {

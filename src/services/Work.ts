@@ -26,7 +26,6 @@ import {
 import type { PageOf, PageRequest } from "../schema/Common.ts"
 import type { JobId, TaskId } from "../schema/ResourceIds.ts"
 import type { AdHocJobResult, Incident, Job, TaskSort, UserTask } from "../schema/Work.ts"
-import { sendToEntity } from "./EntitySend.ts"
 import { isUuid } from "./Ids.ts"
 import { toIncident } from "./IncidentRows.ts"
 import {
@@ -39,7 +38,7 @@ import {
 } from "./JobActivation.ts"
 import { JobAvailability, type TakerOf } from "./JobAvailability.ts"
 import { makeJobCompletion } from "./JobCompletion.ts"
-import { JobEntityClient } from "./JobEntityClient.ts"
+import { JobEntityClient, sendJobCommand } from "./JobEntityClient.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
 import { queryInstant } from "./QueryInstant.ts"
 import { taskOrder, type TaskRow, toTask } from "./TaskRows.ts"
@@ -235,20 +234,20 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             }))),
         completeJob: completion,
         throwError: (principal, jobId, error) =>
-          sendToEntity(
-            jobs(jobId).ThrowError({ tenantId: principal.tenantId, actor: principal.sub, ...error })
+          sendJobCommand((commandId) =>
+            jobs(jobId).ThrowError({ tenantId: principal.tenantId, actor: principal.sub, commandId, ...error })
           ),
         failJob: (principal, jobId, failure) =>
-          sendToEntity(
-            jobs(jobId).Fail({ tenantId: principal.tenantId, actor: principal.sub, ...failure })
+          sendJobCommand((commandId) =>
+            jobs(jobId).Fail({ tenantId: principal.tenantId, actor: principal.sub, commandId, ...failure })
           ),
         updateRetries: (principal, jobId, retries) =>
-          sendToEntity(
-            jobs(jobId).UpdateRetries({ tenantId: principal.tenantId, actor: principal.sub, retries })
+          sendJobCommand((commandId) =>
+            jobs(jobId).UpdateRetries({ tenantId: principal.tenantId, actor: principal.sub, commandId, retries })
           ),
         heartbeat: (principal, jobId, beat) =>
-          sendToEntity(
-            jobs(jobId).Heartbeat({ tenantId: principal.tenantId, actor: principal.sub, ...beat })
+          sendJobCommand((commandId) =>
+            jobs(jobId).Heartbeat({ tenantId: principal.tenantId, actor: principal.sub, commandId, ...beat })
           ).pipe(Effect.catchTags({ ValidationError: Effect.die, BusinessError: Effect.die })),
         listJobs: Effect.fnUntraced(function*(filter, page) {
           const where = yield* tenantWhere(sql, [

@@ -1,15 +1,16 @@
 // sendToEntity (src/services/EntitySend.ts): an entity's handler sees none of the sender's services (an HTTP request's,
 // when the message is sent from a handler), but its span still belongs to the sender's trace. resendInterrupted: a
 // message whose handling the entity's side interrupted (its shard released under it) is sent again; one whose sender
-// was interrupted is not.
+// was interrupted is not; a job's command is sent again with the same command id (sendJobCommand).
 import { NodeCrypto } from "@effect/platform-node"
-import { Context, Duration, Effect, Exit, Fiber, Layer, Option, Schema } from "effect"
+import { Cause, Context, Duration, Effect, Exit, Fiber, Layer, Option, Schema } from "effect"
 import { Entity, SingleRunner } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { describe, expect, it } from "vitest"
 import { AppConfig } from "../../src/config.ts"
 import { DatabaseLive } from "../../src/persistence/Database.ts"
 import { resendInterrupted, sendToEntity } from "../../src/services/EntitySend.ts"
+import { sendJobCommand } from "../../src/services/JobEntityClient.ts"
 import { testConfig } from "../support/TestApp.ts"
 
 /** Stands for what a request provides (its principal, its state): present in the sender, not wanted in the entity. */
@@ -110,5 +111,18 @@ describe("sendToEntity", () => {
     }))
     expect(Exit.isSuccess(exit) && Exit.hasInterrupts(exit.value)).toBe(true)
     expect(sends).toBe(1)
+  })
+
+  it("sends a job's command again with the command id of its first send", async () => {
+    const ids: Array<string> = []
+    const answer = await Effect.runPromise(sendJobCommand((commandId) =>
+      Effect.suspend(() => {
+        ids.push(commandId)
+        return ids.length < 3 ? Effect.failCause(Cause.interrupt()) : Effect.succeed("applied")
+      })
+    ))
+    expect(answer).toBe("applied")
+    expect(ids).toHaveLength(3)
+    expect(new Set(ids).size).toBe(1)
   })
 })
