@@ -110,6 +110,29 @@ export const loopDelayOf = async (base: string, token: string) => {
   return { p99: ms("nodejs_eventloop_lag_p99_seconds"), max: ms("nodejs_eventloop_lag_max_seconds") }
 }
 
+/** The service's instance commits so far: cumulative counts by bucket bound in ms (flowcore_commit_duration_seconds). */
+export const commitTimesOf = async (base: string, token: string): Promise<ReadonlyArray<readonly [number, number]>> =>
+  [...(await metricsText(base, token)).matchAll(/^flowcore_commit_duration_seconds_bucket\{le="([^"]+)"\} (\S+)$/gm)]
+    .map((
+      [, bound, count]
+    ) => [bound === "+Inf" ? Infinity : Number(bound) * 1000, Number(count)] as const)
+
+/**
+ * The commits between two readings of commitTimesOf: how many, the smallest bucket bound (ms) that 99 % of them took
+ * no longer than, and how many took longer than 50 ms. Tells a request's latency tail that is the commit's (its
+ * transaction, fsync included, from the command's side) from one that is not.
+ */
+export const commitsBetween = (
+  before: ReadonlyArray<readonly [number, number]>,
+  after: ReadonlyArray<readonly [number, number]>
+) => {
+  const within = after.map(([bound, count], i) => [bound, count - (before[i]?.[1] ?? 0)] as const)
+  const count = within.at(-1)?.[1] ?? 0
+  const p99 = within.find(([, n]) => n >= 0.99 * count)?.[0] ?? Infinity
+  const over50 = count - (within.find(([bound]) => bound === 50)?.[1] ?? count)
+  return { count, p99, over50 }
+}
+
 /** The service's V8 heap (used / reserved) and memory outside it, in MB, from its /metrics. */
 export const heapOf = async (base: string, token: string) => {
   const text = await metricsText(base, token)

@@ -14,7 +14,9 @@
 //                 rounds divided by; they measured it after the load, with the pool's connections still opening)
 //   job push      p50/p99 from a job's creation to a long-polling worker holding it, at a light load
 //   at half rate  publish p50/p99 and job push p50/p99 (WORKERS, then MANY_WORKERS long-polling workers; WORKERS job streams) at half of the measured
-//                 correlation and instance rates, open-loop for HALF_SECONDS (bench/HalfRate.ts)
+//                 correlation and instance rates, open-loop for HALF_SECONDS (bench/HalfRate.ts); with them, the
+//                 instance commits' own times (the service's histogram) and the disk's fdatasync times meanwhile
+//                 (bench/DiskProbe.ts, in DISK_DIR — the working directory by default — or PGlite's data directory)
 //   RSS           of the service process at the end
 //   correlations are measured after min(WARM_UP, 1000) unmeasured publishes, to instances of their own
 //   SECONDS=10 STARTERS=16 WORKERS=4 MANY_WORKERS=16 N=2000 CONCURRENCY=64 WARM_UP=3000 INSTANCE_WARM_UP_SECONDS=3 HALF_SECONDS=5
@@ -31,6 +33,7 @@ import { join } from "node:path"
 import { AppConfig } from "../src/config.ts"
 import { DatabaseLive } from "../src/persistence/Database.ts"
 import { testConfig } from "../test/support/TestApp.ts"
+import { startDiskProbe } from "./DiskProbe.ts"
 import { publishAtRate, pushAtRate, streamPushAtRate } from "./HalfRate.ts"
 import { machineSpeedMillis } from "./MachineSpeed.ts"
 import { oneTaskLoad } from "./OneTaskLoad.ts"
@@ -38,6 +41,8 @@ import { pgbenchInserts } from "./Pgbench.ts"
 import {
   apiCall,
   BENCH_PASSWORD,
+  commitsBetween,
+  commitTimesOf,
   cpuMillisOf,
   loopDelayOf,
   messageWaitModel,
@@ -74,6 +79,8 @@ const HALF_START_RATE = process.env["HALF_START_RATE"] === undefined
   : Number(process.env["HALF_START_RATE"])
 /** How long pgbench runs at each client count (PostgreSQL only; skipped where pgbench is not installed). */
 const PGBENCH_SECONDS = Number(process.env["PGBENCH_SECONDS"] ?? 5)
+/** Where the disk probe writes on PostgreSQL: a directory on the database's disk (here the repository shares it). */
+const DISK_DIR = process.env["DISK_DIR"] ?? process.cwd()
 /** npm run bench:profile: the service writes a V8 CPU profile (bench-profiles/) and its top functions are printed. */
 const PROFILE = process.env["PROFILE"] === "1"
 const serviceTask = readFileSync(new URL("../test/fixtures/service-task.bpmn", import.meta.url), "utf8")
@@ -127,7 +134,9 @@ const baseline = async (layer: Layer.Layer<SqlClient.SqlClient, unknown>) => {
 const run = async (
   label: string,
   env: Record<string, string>,
-  baselineLayer: Layer.Layer<SqlClient.SqlClient, unknown>
+  baselineLayer: Layer.Layer<SqlClient.SqlClient, unknown>,
+  /** A directory on the database's disk, for the disk probe at half rate (DiskProbe.ts). */
+  diskDir: string
 ) => {
   // The baseline first, on a quiet machine: measured after the load, it met the service's background work (the outbox,
   // the statistics keeper, PostgreSQL's checkpoints of what the load wrote) and came out lower and noisier.
@@ -250,15 +259,21 @@ const run = async (
     // WORKERS long-polling workers taking and completing the jobs.
     const asAdmin = (method: string, path: string, body?: unknown) => call(token, method, path, body)
     await loopDelayOf(service.base, token)
+    const disk = startDiskProbe(diskDir)
+    const halfFrom = Date.now()
+    const beforePublish = await commitTimesOf(service.base, token)
     const publishRate = HALF_PUBLISH_RATE ?? correlationsPerSecond / 2
     const startRate = HALF_START_RATE ?? instancesPerSecond / 2
     const publishHalf = await publishAtRate(asAdmin, waiting.id, publishRate, HALF_SECONDS)
     const publishLoop = await loopDelayOf(service.base, token)
+    const publishCommits = commitsBetween(beforePublish, await commitTimesOf(service.base, token))
     const halfTask = await call(token, "POST", "/deployments", oneJob("bench-half"))
     await loopDelayOf(service.base, token)
+    const beforePush = await commitTimesOf(service.base, token)
     const pushHalf = await pushAtRate(asAdmin, halfTask.id, "bench-half", WORKERS, startRate, HALF_SECONDS)
     const pushHalfMany = await pushAtRate(asAdmin, halfTask.id, "bench-half", MANY_WORKERS, startRate, HALF_SECONDS)
     const pushLoop = await loopDelayOf(service.base, token)
+    const pushCommits = commitsBetween(beforePush, await commitTimesOf(service.base, token))
     const openStream = (query: string, signal: AbortSignal) =>
       fetch(`${service.base}/jobs/stream?${query}`, { headers: { authorization: `Bearer ${token}` }, signal })
     const streamHalf = await streamPushAtRate(
@@ -270,6 +285,7 @@ const run = async (
       startRate,
       HALF_SECONDS
     )
+    const diskHalf = (await disk.stop()).between(halfFrom, Date.now())
     const rss = rssOf(service.child.pid!)
     return {
       label,
@@ -286,6 +302,9 @@ const run = async (
       startRate,
       publishLoop,
       pushLoop,
+      publishCommits,
+      pushCommits,
+      diskHalf,
       pushHalf,
       pushHalfMany,
       streamHalf,
@@ -390,7 +409,8 @@ if (DB === "both" || DB === "pglite") {
       await run(
         "PGlite",
         { DATA_DIR: dataDir },
-        baselineOn(testConfig({ databaseUrl: undefined, dataDir: baselineDir }))
+        baselineOn(testConfig({ databaseUrl: undefined, dataDir: baselineDir })),
+        dataDir
       )
     )
   } finally {
@@ -405,7 +425,7 @@ if (DB === "both" || DB === "postgres") {
       SqlClient.SqlClient,
       unknown
     >
-    rows.push(await run("PostgreSQL", env, pg))
+    rows.push(await run("PostgreSQL", env, pg, DISK_DIR))
   })
 }
 
@@ -464,6 +484,16 @@ for (const r of rows) {
       } | ${r.pushHalf.p50}/${r.pushHalf.p99} | ${r.pushHalfMany.p50}/${r.pushHalfMany.p99} | ` +
       `${r.streamHalf.p50}/${r.streamHalf.p99} | ` +
       `${r.publishLoop.p99}/${r.publishLoop.max}, ${r.pushLoop.p99}/${r.pushLoop.max} |`
+  )
+}
+// How much of the tails is the commit's: the instance commits' own times in the same phases (the service's histogram).
+for (const r of rows) {
+  const commits = (c: typeof r.publishCommits) =>
+    `${c.count} commits, 99 % within ${c.p99} ms (a bucket bound), ${c.over50} over 50 ms`
+  console.log(
+    `(${r.label}, instance commits at half rate — publish phase: ${commits(r.publishCommits)}; ` +
+      `long-poll push phases: ${commits(r.pushCommits)}; the disk meanwhile, an 8 KiB fdatasync every 20 ms: ` +
+      `p99 ${r.diskHalf.p99} ms, max ${r.diskHalf.max} ms, ${r.diskHalf.over20} of ${r.diskHalf.count} over 20 ms)`
   )
 }
 // The long polls' figure split by how each job reached its worker (HalfRate.ts pushAtRate).
