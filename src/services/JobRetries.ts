@@ -72,7 +72,7 @@ export class JobRetries extends Context.Service<JobRetries, JobRetriesShape>()("
         state,
         setPolicy: Effect.fnUntraced(function*(jobId, input) {
           const from = yield* caller
-          yield* sendJobCommand((commandId) => jobs(jobId).SetRetryPolicy({ ...from, commandId, ...input }))
+          yield* sendJobCommand((commandId) => jobs(jobId).SetRetryPolicy({ ...from, ...input, commandId }))
           return yield* state(jobId)
         }),
         retryNow: Effect.fnUntraced(function*(jobId) {

@@ -235,11 +235,11 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
         completeJob: completion,
         throwError: (principal, jobId, error) =>
           sendJobCommand((commandId) =>
-            jobs(jobId).ThrowError({ tenantId: principal.tenantId, actor: principal.sub, commandId, ...error })
+            jobs(jobId).ThrowError({ tenantId: principal.tenantId, actor: principal.sub, ...error, commandId })
           ),
         failJob: (principal, jobId, failure) =>
           sendJobCommand((commandId) =>
-            jobs(jobId).Fail({ tenantId: principal.tenantId, actor: principal.sub, commandId, ...failure })
+            jobs(jobId).Fail({ tenantId: principal.tenantId, actor: principal.sub, ...failure, commandId })
           ),
         updateRetries: (principal, jobId, retries) =>
           sendJobCommand((commandId) =>
@@ -247,7 +247,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
           ),
         heartbeat: (principal, jobId, beat) =>
           sendJobCommand((commandId) =>
-            jobs(jobId).Heartbeat({ tenantId: principal.tenantId, actor: principal.sub, commandId, ...beat })
+            jobs(jobId).Heartbeat({ tenantId: principal.tenantId, actor: principal.sub, ...beat, commandId })
           ).pipe(Effect.catchTags({ ValidationError: Effect.die, BusinessError: Effect.die })),
         listJobs: Effect.fnUntraced(function*(filter, page) {
           const where = yield* tenantWhere(sql, [
