@@ -110,17 +110,39 @@ export const loopDelayOf = async (base: string, token: string) => {
   return { p99: ms("nodejs_eventloop_lag_p99_seconds"), max: ms("nodejs_eventloop_lag_max_seconds") }
 }
 
-/** The service's instance commits so far: cumulative counts by bucket bound in ms (flowcore_commit_duration_seconds). */
-export const commitTimesOf = async (base: string, token: string): Promise<ReadonlyArray<readonly [number, number]>> =>
-  [...(await metricsText(base, token)).matchAll(/^flowcore_commit_duration_seconds_bucket\{le="([^"]+)"\} (\S+)$/gm)]
-    .map((
-      [, bound, count]
-    ) => [bound === "+Inf" ? Infinity : Number(bound) * 1000, Number(count)] as const)
+/**
+ * A histogram of the service's /metrics so far: cumulative counts by bucket bound in ms, of the series whose labels
+ * include `having` (e.g. `route="/api/v1/messages"`; all of them summed when several match).
+ */
+export const histogramOf = async (
+  base: string,
+  token: string,
+  name: string,
+  having = ""
+): Promise<ReadonlyArray<readonly [number, number]>> => {
+  const counts = new Map<number, number>()
+  for (
+    const [, labels, count] of (await metricsText(base, token)).matchAll(
+      new RegExp(`^${name}_bucket\\{([^}]*)\\} (\\S+)$`, "gm")
+    )
+  ) {
+    if (!labels!.includes(having)) continue
+    const bound = /le="([^"]+)"/.exec(labels!)![1]!
+    const ms = bound === "+Inf" ? Infinity : Number(bound) * 1000
+    counts.set(ms, (counts.get(ms) ?? 0) + Number(count))
+  }
+  return [...counts].sort(([a], [b]) => a - b)
+}
+
+/** The service's instance commits so far (flowcore_commit_duration_seconds), as histogramOf. */
+export const commitTimesOf = (base: string, token: string) =>
+  histogramOf(base, token, "flowcore_commit_duration_seconds")
 
 /**
- * The commits between two readings of commitTimesOf: how many, the smallest bucket bound (ms) that 99 % of them took
- * no longer than, and how many took longer than 50 ms. Tells a request's latency tail that is the commit's (its
- * transaction, fsync included, from the command's side) from one that is not.
+ * What happened between two readings of a histogram (histogramOf): how many, the smallest bucket bound (ms) that 99 %
+ * took no longer than, and how many took longer than 50 ms. For the commits: tells a request's latency tail that is
+ * the commit's (its transaction, fsync included, from the command's side) from one that is not; for a route: the
+ * service's own time, against what the client saw.
  */
 export const commitsBetween = (
   before: ReadonlyArray<readonly [number, number]>,

@@ -44,6 +44,7 @@ import {
   commitsBetween,
   commitTimesOf,
   cpuMillisOf,
+  histogramOf,
   loopDelayOf,
   messageWaitModel,
   onFreshDatabase,
@@ -79,6 +80,9 @@ const HALF_START_RATE = process.env["HALF_START_RATE"] === undefined
   : Number(process.env["HALF_START_RATE"])
 /** How long pgbench runs at each client count (PostgreSQL only; skipped where pgbench is not installed). */
 const PGBENCH_SECONDS = Number(process.env["PGBENCH_SECONDS"] ?? 5)
+/** The service's request-time histogram, and the publish route's labels in it (the half-rate publish phase). */
+const HTTP_SECONDS = "flowcore_http_request_duration_seconds"
+const PUBLISH_ROUTE = "route=\"/api/v1/messages\""
 /** Where the disk probe writes on PostgreSQL: a directory on the database's disk (here the repository shares it). */
 const DISK_DIR = process.env["DISK_DIR"] ?? process.cwd()
 /** npm run bench:profile: the service writes a V8 CPU profile (bench-profiles/) and its top functions are printed. */
@@ -262,11 +266,16 @@ const run = async (
     const disk = startDiskProbe(diskDir)
     const halfFrom = Date.now()
     const beforePublish = await commitTimesOf(service.base, token)
+    const publishesBefore = await histogramOf(service.base, token, HTTP_SECONDS, PUBLISH_ROUTE)
     const publishRate = HALF_PUBLISH_RATE ?? correlationsPerSecond / 2
     const startRate = HALF_START_RATE ?? instancesPerSecond / 2
     const publishHalf = await publishAtRate(asAdmin, waiting.id, publishRate, HALF_SECONDS)
     const publishLoop = await loopDelayOf(service.base, token)
     const publishCommits = commitsBetween(beforePublish, await commitTimesOf(service.base, token))
+    const publishServer = commitsBetween(
+      publishesBefore,
+      await histogramOf(service.base, token, HTTP_SECONDS, PUBLISH_ROUTE)
+    )
     const halfTask = await call(token, "POST", "/deployments", oneJob("bench-half"))
     await loopDelayOf(service.base, token)
     const beforePush = await commitTimesOf(service.base, token)
@@ -303,6 +312,7 @@ const run = async (
       publishLoop,
       pushLoop,
       publishCommits,
+      publishServer,
       pushCommits,
       diskHalf,
       pushHalf,
@@ -491,7 +501,9 @@ for (const r of rows) {
   const commits = (c: typeof r.publishCommits) =>
     `${c.count} commits, 99 % within ${c.p99} ms (a bucket bound), ${c.over50} over 50 ms`
   console.log(
-    `(${r.label}, instance commits at half rate — publish phase: ${commits(r.publishCommits)}; ` +
+    `(${r.label}, at half rate — the publishes' time in the service: 99 % within ${r.publishServer.p99} ms, ` +
+      `${r.publishServer.over50} of ${r.publishServer.count} over 50 ms; instance commits in the publish phase: ` +
+      `${commits(r.publishCommits)}; ` +
       `long-poll push phases: ${commits(r.pushCommits)}; the disk meanwhile, an 8 KiB fdatasync every 20 ms: ` +
       `p99 ${r.diskHalf.p99} ms, max ${r.diskHalf.max} ms, ${r.diskHalf.over20} of ${r.diskHalf.count} over 20 ms)`
   )
