@@ -4,17 +4,8 @@
 import { describe, expect, it } from "vitest"
 import { fingerprintOf, IdempotentRequests } from "../../src/services/IdempotentRequests.ts"
 import { Messages } from "../../src/services/Messages.ts"
+import { oneTaskModel } from "../support/OneTaskModel.ts"
 import { fixture, givenTenant, type Tenant } from "../support/Scenario.ts"
-
-const oneTask = (key: string) => ({
-  id: key,
-  nodes: [
-    { id: "start", type: "startEvent" },
-    { id: "work", type: "serviceTask", properties: { taskType: `${key}-work` } },
-    { id: "end", type: "endEvent" }
-  ],
-  flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
-})
 
 /** A publish that claimed its messageId and then died (the process crashed before correlating anything). */
 const interruptedPublish = (
@@ -100,7 +91,7 @@ describe("messageId: once per id", () => {
 describe("Idempotency-Key", () => {
   it("a start retried with the same key returns the first answer and starts nothing more, even when sent concurrently", async () => {
     const owner = await (await givenTenant()).owner()
-    const deployment = await owner.deploy(oneTask("idem-start"))
+    const deployment = await owner.deploy(oneTaskModel("idem-start"))
     const headers = { "idempotency-key": "start-order-1" }
     const body = { deploymentId: deployment.id, variables: { orderId: 1 } }
     const replies = await Promise.all(
@@ -122,8 +113,8 @@ describe("Idempotency-Key", () => {
   it("keys belong to a tenant", async () => {
     const owner = await (await givenTenant()).owner()
     const other = await (await givenTenant()).owner()
-    const mine = await owner.deploy(oneTask("idem-tenant"))
-    const theirs = await other.deploy(oneTask("idem-tenant"))
+    const mine = await owner.deploy(oneTaskModel("idem-tenant"))
+    const theirs = await other.deploy(oneTaskModel("idem-tenant"))
     const headers = { "idempotency-key": "shared-key" }
     const a = (await owner.post("/process-instances", { deploymentId: mine.id }, { headers })).ok(201)
     const b = (await other.post("/process-instances", { deploymentId: theirs.id }, { headers })).ok(201)
@@ -132,7 +123,7 @@ describe("Idempotency-Key", () => {
 
   it("job and task completions, messages and signals replay their first answer", async () => {
     const owner = await (await givenTenant()).owner()
-    const deployment = await owner.deploy(oneTask("idem-job"))
+    const deployment = await owner.deploy(oneTaskModel("idem-job"))
     const instance = await owner.start(deployment.id)
     const [job] = await owner.activateJobs("idem-job-work")
     const headers = { "idempotency-key": `complete-${job.id}` }

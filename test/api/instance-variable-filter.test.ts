@@ -1,27 +1,18 @@
 // GET /process-instances?variableName=&variableValue=: the instances whose own variables hold a name, or that value
 // (JSON, else a string; objects by containment); bounded and named when wrong; another tenant's instances never match.
 import { describe, expect, it } from "vitest"
+import { oneTaskModel } from "../support/OneTaskModel.ts"
 import { givenTenant } from "../support/Scenario.ts"
-
-const waiting = (key: string) => ({
-  id: key,
-  nodes: [
-    { id: "start", type: "startEvent" },
-    { id: "work", type: "serviceTask", properties: { taskType: `${key}-work` } },
-    { id: "end", type: "endEvent" }
-  ],
-  flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
-})
 
 describe("the instance list filtered by a variable", () => {
   it("by name, by a JSON or plain value, by containment; updates count; other tenants never match", async () => {
     const owner = await (await givenTenant()).owner()
     const stranger = await (await givenTenant()).owner()
-    const deployment = await owner.deploy(waiting("vf"))
+    const deployment = await owner.deploy(oneTaskModel("vf"))
     const open = await owner.start(deployment.id, { status: "open", amount: 42, customer: { id: "c-1", tier: "gold" } })
     const closed = await owner.start(deployment.id, { status: "closed", amount: 7, note: null })
     await owner.start(deployment.id, { other: true })
-    const theirs = await stranger.deploy(waiting("vf"))
+    const theirs = await stranger.deploy(oneTaskModel("vf"))
     await stranger.start(theirs.id, { status: "open" })
 
     const ids = async (query: string) =>

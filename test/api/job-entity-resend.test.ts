@@ -5,17 +5,8 @@
 import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
 import { JobEntity } from "../../src/actors/Job.ts"
+import { oneTaskModel } from "../support/OneTaskModel.ts"
 import { givenTenant, type Tenant } from "../support/Scenario.ts"
-
-const oneTask = (key: string) => ({
-  id: key,
-  nodes: [
-    { id: "start", type: "startEvent" },
-    { id: "work", type: "serviceTask", properties: { taskType: `${key}-work` } },
-    { id: "end", type: "endEvent" }
-  ],
-  flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
-})
 
 type JobClient = Effect.Success<typeof JobEntity.client>
 type Message = keyof ReturnType<JobClient>
@@ -43,7 +34,7 @@ const sender = (tenant: Tenant, jobId: string) => <M extends Message>(message: M
 const given = async (key: string) => {
   const tenant = await givenTenant()
   const owner = await tenant.owner("resender")
-  const deployment = await owner.deploy(oneTask(key))
+  const deployment = await owner.deploy(oneTaskModel(key))
   const instance = await owner.start(deployment.id, {})
   const [job] = await owner.activateJobs(`${key}-work`)
   const history = async () => (await owner.history(instance.id)).map((event: { type: string }) => event.type)

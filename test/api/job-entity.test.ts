@@ -2,17 +2,8 @@
 // leases racing each other for the same job apply in some order, each once — never twice, never half.
 import { describe, expect, it } from "vitest"
 import { metricsText, metricSum } from "../support/MetricsScrape.ts"
+import { oneTaskModel } from "../support/OneTaskModel.ts"
 import { givenTenant } from "../support/Scenario.ts"
-
-const oneTask = (key: string) => ({
-  id: key,
-  nodes: [
-    { id: "start", type: "startEvent" },
-    { id: "work", type: "serviceTask", properties: { taskType: `${key}-work` } },
-    { id: "end", type: "endEvent" }
-  ],
-  flows: [{ id: "f1", source: "start", target: "work" }, { id: "f2", source: "work", target: "end" }]
-})
 
 const jobState = async (
   client: { get: (path: string) => Promise<{ ok: () => any }> },
@@ -32,7 +23,7 @@ const countOf = (events: ReadonlyArray<{ type: string }>, type: string) => event
 describe("the job's entity", () => {
   it("applies one of many concurrent completions; the others answer 409 or the recorded outcome", async () => {
     const owner = await (await givenTenant()).owner()
-    const deployment = await owner.deploy(oneTask("race"))
+    const deployment = await owner.deploy(oneTaskModel("race"))
     const instance = await owner.start(deployment.id, {})
     const [job] = await owner.activateJobs("race-work")
     const answers = await Promise.all(
@@ -49,7 +40,7 @@ describe("the job's entity", () => {
   it("a completion racing a lease that ran out and a new worker's activation applies once", async () => {
     const tenant = await givenTenant()
     const owner = await tenant.owner()
-    const deployment = await owner.deploy(oneTask("expiry"))
+    const deployment = await owner.deploy(oneTaskModel("expiry"))
     const instance = await owner.start(deployment.id, {})
     const take = (worker: string) =>
       owner.post("/jobs/activation", { type: "expiry-work", worker, maxJobsToActivate: 1, timeout: 1000 })
@@ -75,7 +66,7 @@ describe("the job's entity", () => {
   it("retry-now racing a failure, an activation and a heartbeat leaves one consistent job", async () => {
     const tenant = await givenTenant()
     const owner = await tenant.owner()
-    const deployment = await owner.deploy(oneTask("backoff"))
+    const deployment = await owner.deploy(oneTaskModel("backoff"))
     const instance = await owner.start(deployment.id, {})
     const [job] = await owner.activateJobs("backoff-work")
     ;(await owner.post(`/jobs/${job.id}/fail`, { retries: 2, errorMessage: "later", retryBackOff: 60_000 })).ok()
@@ -102,7 +93,7 @@ describe("the job's entity", () => {
 
   it("a job activatable again at once (failed with retries and no backoff, given retries) is announced to workers", async () => {
     const owner = await (await givenTenant()).owner()
-    const deployment = await owner.deploy(oneTask("again"))
+    const deployment = await owner.deploy(oneTaskModel("again"))
     await owner.start(deployment.id)
     const [job] = await owner.activateJobs("again-work")
     // retries left, no backoff: activatable now, announced
@@ -129,7 +120,7 @@ describe("the job's entity", () => {
 
   it("an instance resumed announces its waiting jobs: workers take them now, not at their next look", async () => {
     const owner = await (await givenTenant()).owner()
-    const deployment = await owner.deploy(oneTask("resumed"))
+    const deployment = await owner.deploy(oneTaskModel("resumed"))
     const [first, second] = [await owner.start(deployment.id, {}), await owner.start(deployment.id, {})]
     for (const instance of [first, second]) (await owner.post(`/process-instances/${instance.id}/suspend`)).ok()
     // suspended: no worker gets their jobs, and suspending announces nothing
@@ -153,7 +144,7 @@ describe("the job's entity", () => {
 
   it("concurrent activations by several workers hand each job to one of them", async () => {
     const owner = await (await givenTenant()).owner()
-    const deployment = await owner.deploy(oneTask("share"))
+    const deployment = await owner.deploy(oneTaskModel("share"))
     for (let i = 0; i < 20; i++) await owner.start(deployment.id, { i })
     const rounds = await Promise.all(
       ["a", "b", "c", "d"].map((worker) =>
@@ -170,8 +161,8 @@ describe("the job's entity", () => {
   it("completions read their jobs together: each answers its own job, and another tenant's attempt stays 404", async () => {
     const owner = await (await givenTenant()).owner()
     const stranger = await (await givenTenant()).owner()
-    const mine = await owner.deploy(oneTask("batched"))
-    const theirs = await stranger.deploy(oneTask("batched"))
+    const mine = await owner.deploy(oneTaskModel("batched"))
+    const theirs = await stranger.deploy(oneTaskModel("batched"))
     for (let i = 0; i < 8; i++) {
       await owner.start(mine.id, { i })
       await stranger.start(theirs.id, { i })
@@ -198,7 +189,7 @@ describe("the job's entity", () => {
   it("another tenant's job is not found, whatever the message", async () => {
     const owner = await (await givenTenant()).owner()
     const stranger = await (await givenTenant()).owner()
-    const deployment = await owner.deploy(oneTask("mine"))
+    const deployment = await owner.deploy(oneTaskModel("mine"))
     await owner.start(deployment.id, {})
     const [job] = await owner.activateJobs("mine-work")
     for (
