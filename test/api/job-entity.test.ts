@@ -186,6 +186,40 @@ describe("the job's entity", () => {
     expect(trespass.every((answer) => answer.status === 404)).toBe(true)
   })
 
+  it("a job's commands refuse a task user (403) and bad input (400 naming the field), and change nothing", async () => {
+    const tenant = await givenTenant()
+    const owner = await tenant.owner()
+    const taskUser = await tenant.taskUser()
+    const deployment = await owner.deploy(oneTaskModel("guarded"))
+    await owner.start(deployment.id, {})
+    const [job] = await owner.activateJobs("guarded-work")
+    for (
+      const [path, body] of [
+        ["fail", { errorMessage: "x" }],
+        ["error", { errorCode: "E" }],
+        ["heartbeat", {}],
+        ["retries", { retries: 3 }],
+        ["retry-now", undefined],
+        ["retry/cancel", undefined]
+      ] as const
+    ) {
+      ;(await taskUser.post(`/jobs/${job.id}/${path}`, body)).fails(403, "FORBIDDEN")
+    }
+    for (
+      const [path, body, field] of [
+        ["fail", { retries: "three" }, "retries"],
+        ["error", {}, "errorCode"],
+        ["heartbeat", { timeout: "long" }, "timeout"],
+        ["retries", { retries: -1 }, "retries"]
+      ] as const
+    ) {
+      const refused = (await owner.post(`/jobs/${job.id}/${path}`, body)).fails(400, "VALIDATION_ERROR")
+      expect(refused.errors.map((e: { field: string }) => e.field).join(" ")).toContain(field)
+    }
+    expect(await jobState(owner, job.processInstanceId)).toBe("ACTIVATED")
+    expect((await owner.get(`/jobs/${job.id}/retry/history`)).ok()).toEqual([])
+  })
+
   it("another tenant's job is not found, whatever the message", async () => {
     const owner = await (await givenTenant()).owner()
     const stranger = await (await givenTenant()).owner()
