@@ -2,9 +2,29 @@
 // on a fixed schedule whether or not earlier ones have been answered — so a slow answer cannot slow the load down and
 // hide itself, as it does in a closed loop of clients.
 import { sseData } from "../test/support/ServerSentEvents.ts"
+import { connectionsOpened, MAX_CONNECTIONS } from "./LeanHttp.ts"
 import { percentile } from "./ServiceUnderTest.ts"
 
 type Call = (method: string, path: string, body?: unknown) => Promise<any>
+
+/**
+ * Opens the client's connections before a phase, as a load generator with a fixed set of connections (wrk2) or a
+ * client's kept-alive pool holds them. Otherwise the phase's first second opens them, when the requests in flight
+ * outgrow the connections left from before (the service closes one idle for 5 s, Node's default): on these 2 cores that
+ * connecting made the first second's publishes wait 300–500 ms on the client's side while the service's own time stayed
+ * under ~120 ms — p99 376–454 ms against 76–99 ms with the connections open (docs/scaling.md, session 26). Each phase
+ * reports the connections it still opened.
+ */
+const openConnections = (call: Call) =>
+  Promise.all(Array.from({ length: MAX_CONNECTIONS }, () => call("GET", "/health")))
+
+/** `run` with the client's connections opened first; also answers how many it opened meanwhile. */
+const withConnections = async <A>(call: Call, run: () => Promise<A>) => {
+  await openConnections(call)
+  const before = connectionsOpened()
+  const result = await run()
+  return { ...result, connectionsOpened: connectionsOpened() - before }
+}
 
 /** `fire(i)` for i = 0.. at `perSecond` for `seconds`, on schedule; resolves when every call has been answered. */
 export const paced = async (perSecond: number, seconds: number, fire: (i: number) => Promise<void>) => {
@@ -38,13 +58,15 @@ export const publishAtRate = async (call: Call, deploymentId: string, perSecond:
     }
   }))
   const latencies: Array<number> = []
-  await paced(perSecond, seconds, async (i) => {
-    const t = performance.now()
-    const result = await call("POST", "/messages", { messageName: "bench-paid", correlationKey: `half-${i}` })
-    if (result.correlatedCount !== 1) throw new Error(`message half-${i} correlated ${result.correlatedCount}`)
-    latencies.push(performance.now() - t)
+  return withConnections(call, async () => {
+    await paced(perSecond, seconds, async (i) => {
+      const t = performance.now()
+      const result = await call("POST", "/messages", { messageName: "bench-paid", correlationKey: `half-${i}` })
+      if (result.correlatedCount !== 1) throw new Error(`message half-${i} correlated ${result.correlatedCount}`)
+      latencies.push(performance.now() - t)
+    })
+    return p50p99(latencies)
   })
-  return p50p99(latencies)
 }
 
 /**
@@ -55,7 +77,16 @@ export const publishAtRate = async (call: Call, deploymentId: string, perSecond:
  * deadline is createdAt + the timeout), or `found` by a look that began after it was created (a job created while every
  * worker was away: its answer and next request on their way).
  */
-export const pushAtRate = async (
+export const pushAtRate = (
+  call: Call,
+  deploymentId: string,
+  jobType: string,
+  workers: number,
+  perSecond: number,
+  seconds: number
+) => withConnections(call, () => pushPhase(call, deploymentId, jobType, workers, perSecond, seconds))
+
+const pushPhase = async (
   call: Call,
   deploymentId: string,
   jobType: string,
@@ -106,7 +137,17 @@ export const pushAtRate = async (
  * Job push to `streams` server-sent job streams (GET /jobs/stream) at `perSecond` instance starts: each streamed job is
  * completed; the latency is from each job's creation to its event arriving.
  */
-export const streamPushAtRate = async (
+export const streamPushAtRate = (
+  call: Call,
+  openStream: (query: string, signal: AbortSignal) => Promise<Response>,
+  deploymentId: string,
+  jobType: string,
+  streams: number,
+  perSecond: number,
+  seconds: number
+) => withConnections(call, () => streamPushPhase(call, openStream, deploymentId, jobType, streams, perSecond, seconds))
+
+const streamPushPhase = async (
   call: Call,
   openStream: (query: string, signal: AbortSignal) => Promise<Response>,
   deploymentId: string,

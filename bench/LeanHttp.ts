@@ -11,7 +11,13 @@ export interface LeanResponse {
   readonly text: string
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 256 })
+/** At most this many connections to one host; requests beyond wait for a free one. */
+export const MAX_CONNECTIONS = 256
+const agent = new Agent({ keepAlive: true, maxSockets: MAX_CONNECTIONS })
+let opened = 0
+
+/** How many connections this client has opened so far (a request that found none free opened one). */
+export const connectionsOpened = (): number => opened
 const useFetch = process.env["LOAD_CLIENT"] === "fetch"
 
 /** One request; `body` is sent as is (a string) with `contentType`. */
@@ -60,5 +66,10 @@ const leanSend = (
       mayResend && outgoing.reusedSocket && error.code === "ECONNRESET"
         ? leanSend(url, method, headers, body, false).then(resolve, reject)
         : reject(error))
+    outgoing.once("socket", () => {
+      if (!outgoing.reusedSocket) {
+        opened++
+      }
+    })
     outgoing.end(body)
   })

@@ -35,6 +35,7 @@ import { DatabaseLive } from "../src/persistence/Database.ts"
 import { testConfig } from "../test/support/TestApp.ts"
 import { startDiskProbe } from "./DiskProbe.ts"
 import { publishAtRate, pushAtRate, streamPushAtRate } from "./HalfRate.ts"
+import { MAX_CONNECTIONS } from "./LeanHttp.ts"
 import { machineSpeedMillis } from "./MachineSpeed.ts"
 import { oneTaskLoad } from "./OneTaskLoad.ts"
 import { pgbenchInserts } from "./Pgbench.ts"
@@ -505,7 +506,10 @@ for (const r of rows) {
       `${r.publishServer.over50} of ${r.publishServer.count} over 50 ms; instance commits in the publish phase: ` +
       `${commits(r.publishCommits)}; ` +
       `long-poll push phases: ${commits(r.pushCommits)}; the disk meanwhile, an 8 KiB fdatasync every 20 ms: ` +
-      `p99 ${r.diskHalf.p99} ms, max ${r.diskHalf.max} ms, ${r.diskHalf.over20} of ${r.diskHalf.count} over 20 ms)`
+      `p99 ${r.diskHalf.p99} ms, max ${r.diskHalf.max} ms, ${r.diskHalf.over20} of ${r.diskHalf.count} over 20 ms; ` +
+      `connections the client opened during the phases, beyond the ${MAX_CONNECTIONS} opened before each: ` +
+      `${r.publishHalf.connectionsOpened}, ${r.pushHalf.connectionsOpened}, ${r.pushHalfMany.connectionsOpened}, ` +
+      `${r.streamHalf.connectionsOpened})`
   )
 }
 // The long polls' figure split by how each job reached its worker (HalfRate.ts pushAtRate).
