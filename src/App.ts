@@ -55,6 +55,7 @@ import { MetricsRoute } from "./observability/MetricsRoute.ts"
 import { TracingLive } from "./observability/Tracing.ts"
 import { DatabaseLive } from "./persistence/Database.ts"
 import { DeploymentStates } from "./persistence/DeploymentStates.ts"
+import { InstanceSnapshots } from "./persistence/InstanceSnapshots.ts"
 import { InstanceStore } from "./persistence/InstanceStore.ts"
 import { JobLeases } from "./persistence/JobLeases.ts"
 import { JobReads } from "./persistence/JobReads.ts"
@@ -159,7 +160,7 @@ const EnginesLive = Layer.mergeAll(
   ),
   Layer.provideMerge(DecisionEvaluator.layer),
   Layer.provideMerge(Decisions.layer),
-  Layer.provideMerge(DeploymentStates.layer),
+  Layer.provideMerge(Layer.mergeAll(DeploymentStates.layer, InstanceSnapshots.layer)),
   // Instances' commands run in this node's copies (ResidentInstances, beside the cluster) when it owns their
   // shard, else go to their node as messages.
   Layer.provideMerge(InstanceClient.layer)

@@ -1,6 +1,12 @@
 // One process instance's command handler: what the instance's single writer on its node runs for each command.
 import { Clock, Effect, Metric, References } from "effect"
-import { commitEvents, commitSeconds, countEngineEvents, jobsPushed } from "../observability/Metrics.ts"
+import {
+  commitEvents,
+  commitSeconds,
+  countEngineEvents,
+  countInstanceLoad,
+  jobsPushed
+} from "../observability/Metrics.ts"
 import {
   InstanceStore,
   type InstanceStoreShape,
@@ -87,16 +93,35 @@ interface InstanceCopy {
   /** Loaded with the first command (not when the handler is made): a start with a fresh id needs no lookup. */
   current: StoredInstance | undefined
   loaded: boolean
+  /**
+   * `current` is the row a message's lookup read (InstanceSnapshots), not yet confirmed by a commit or a load: a
+   * commit from it is guarded, a rejection is checked against a fresh load first.
+   */
+  fromLookup: boolean
 }
 
-const loadCopy = (copy: InstanceCopy, fresh: boolean) =>
-  copy.loaded ? Effect.void : Effect.map(
-    fresh ? Effect.succeed(undefined) : copy.services.store.load(copy.instanceId),
-    (instance) => {
+const loadCopy = (copy: InstanceCopy, fresh: boolean) => {
+  if (copy.loaded) return Effect.void
+  if (fresh) {
+    copy.current = undefined
+    copy.loaded = true
+    return Effect.void
+  }
+  const { store } = copy.services
+  return Effect.flatMap(store.snapshot(copy.instanceId), (snapshot) => {
+    if (snapshot !== undefined) {
+      copy.current = snapshot
+      copy.loaded = true
+      copy.fromLookup = true
+      return countInstanceLoad("lookup")
+    }
+    return Effect.flatMap(store.load(copy.instanceId), (instance) => {
       copy.current = instance
       copy.loaded = true
-    }
-  )
+      return countInstanceLoad("row")
+    })
+  })
+}
 
 /**
  * One command against the copy, which comes as an argument: no generator function per instance or per command
@@ -107,12 +132,16 @@ const applyCommand = Effect.fnUntraced(function*(copy: InstanceCopy, payload: In
   // A command id applied before answers with its recorded reply. It is looked up only when the command does
   // not apply (as a duplicate typically does not) or when its commit finds the id taken.
   const rejected = (reason: InstanceRejected["reason"], message: string, field?: string) =>
-    Effect.flatMap(store.recordedReply(copy.instanceId, payload.commandId), (recorded) =>
-      recorded !== undefined
-        ? Effect.succeed(recorded as InstanceSnapshot)
-        : Effect.fail(
-          new InstanceRejected(field === undefined ? { reason, message } : { reason, message, field })
-        ))
+    // Refused by a copy as old as a message's lookup: the instance may have moved on since; the handler loads it
+    // and applies the command again.
+    copy.fromLookup ?
+      Effect.die(new StaleInstanceWrite(copy.instanceId)) :
+      Effect.flatMap(store.recordedReply(copy.instanceId, payload.commandId), (recorded) =>
+        recorded !== undefined
+          ? Effect.succeed(recorded as InstanceSnapshot)
+          : Effect.fail(
+            new InstanceRejected(field === undefined ? { reason, message } : { reason, message, field })
+          ))
 
   yield* loadCopy(copy, payload.freshId === true && payload.command.type === "StartInstance")
   let instance: StoredInstance
@@ -242,11 +271,13 @@ const applyCommand = Effect.fnUntraced(function*(copy: InstanceCopy, payload: In
     if (recorded !== undefined) return recorded as InstanceSnapshot
     // A start whose instance row is there already, from another command.
     copy.current = yield* store.load(copy.instanceId)
+    copy.fromLookup = false
     return yield* Effect.fail(
       new InstanceRejected({ reason: "INVALID_STATE", message: `process instance ${copy.instanceId} already exists` })
     )
   }
   copy.current = committed.instance
+  copy.fromLookup = false
   const started: StartedInstance | undefined = created === undefined ? undefined : {
     deploymentId: created.deploymentId,
     processKey: created.processKey,
@@ -289,7 +320,7 @@ const applyCommand = Effect.fnUntraced(function*(copy: InstanceCopy, payload: In
  * in one transaction — and only then changes its copy in memory. Memory is a cache: a restart rebuilds it from rows.
  */
 export const makeInstanceHandler = (services: InstanceHandlerServices, instanceId: string): InstanceHandler => {
-  const copy: InstanceCopy = { services, instanceId, current: undefined, loaded: false }
+  const copy: InstanceCopy = { services, instanceId, current: undefined, loaded: false, fromLookup: false }
   const { store } = services
 
   // A defect (a bug, or the database refusing a value) must answer the caller, not escape (through the cluster's
@@ -299,7 +330,12 @@ export const makeInstanceHandler = (services: InstanceHandlerServices, instanceI
   const answerDefect = (commandId: string) => (defect: unknown) =>
     Effect.logError("instance command failed with a defect; not applied", defect).pipe(
       Effect.annotateLogs({ instanceId, commandId }),
-      Effect.andThen(store.load(instanceId).pipe(Effect.catchDefect(() => Effect.succeed(copy.current)))),
+      Effect.andThen(
+        store.load(instanceId).pipe(
+          Effect.tap(() => Effect.sync(() => void (copy.fromLookup = false))),
+          Effect.catchDefect(() => Effect.succeed(copy.current))
+        )
+      ),
       Effect.flatMap((reloaded) => {
         copy.current = reloaded
         return Effect.fail(
@@ -313,6 +349,7 @@ export const makeInstanceHandler = (services: InstanceHandlerServices, instanceI
   const reload = Effect.map(store.load(instanceId), (instance) => {
     copy.current = instance
     copy.loaded = true
+    copy.fromLookup = false
   })
 
   return (payload) =>

@@ -65,6 +65,14 @@ export const countAuditRecord = countedBy<AuditWay>(
   "written",
   ["with_command", "alone", "corrected"]
 )
+export type InstanceLoad = "row" | "lookup"
+export const countInstanceLoad = countedBy<InstanceLoad>(
+  "flowcore_instance_loads_total",
+  "instances brought into this node's memory for a command, by where their state came from: `row` read for the " +
+    "command, `lookup` read with the subscription lookup of the message that the command delivers",
+  "from",
+  ["row", "lookup"]
+)
 export const jobsPushed = counter(
   "flowcore_jobs_pushed_total",
   "jobs committed leased to a worker waiting on this node and handed to it (job push)"

@@ -4,7 +4,6 @@
 import { Cause, Context, Effect, Exit, Layer, Metric } from "effect"
 import { SqlClient } from "effect/sql"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
-import type { InstanceStatus } from "../engine/EngineOutcome.ts"
 import type { InstanceState } from "../engine/InstanceState.ts"
 import { commitBatchSize, countCommit } from "../observability/Metrics.ts"
 import { BatchWrites, TABLES } from "./BatchWrites.ts"
@@ -20,6 +19,7 @@ import {
   type StoredInstance,
   updateInstances
 } from "./InstanceCommit.ts"
+import { type InstanceRow, InstanceSnapshots } from "./InstanceSnapshots.ts"
 import { claimsWait, isBatchCheckFailure, oneStatementCommit } from "./OneStatementCommit.ts"
 import type { OutboxMessage } from "./projections/OutboxMessage.ts"
 import type { ProjectionContext } from "./projections/Projection.ts"
@@ -40,23 +40,13 @@ export interface DeploymentForStart {
 
 export interface InstanceStoreShape {
   readonly load: (instanceId: string) => Effect.Effect<StoredInstance | undefined>
+  /** The instance as a message's lookup just read it (InstanceSnapshots), if it did: undefined means load it. */
+  readonly snapshot: (instanceId: string) => Effect.Effect<StoredInstance | undefined>
   readonly deploymentForStart: (tenantId: string, deploymentId: string) => Effect.Effect<DeploymentForStart | undefined>
   /** The reply recorded for a command id, if it was applied before. */
   readonly recordedReply: (instanceId: string, commandId: string) => Effect.Effect<unknown | undefined>
   /** undefined: the command id was applied before (nothing is written; read its recorded reply). */
   readonly commit: (input: CommitInput) => Effect.Effect<Committed | undefined>
-}
-
-interface InstanceRow {
-  readonly id: string
-  readonly tenant_id: string
-  readonly deployment_id: string
-  readonly process_key: string
-  readonly version: number
-  readonly state: InstanceStatus
-  readonly parent_instance_id: string | null
-  readonly engine_state: unknown
-  readonly last_event_seq: unknown
 }
 
 interface DeploymentRow {
@@ -103,6 +93,7 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const deploymentStates = yield* DeploymentStates
+      const snapshots = yield* InstanceSnapshots
       const graphs = new Map<string, ProcessGraph>()
       const remember = (deploymentId: string, graph: ProcessGraph) => {
         if (graphs.size >= GRAPH_CACHE_SIZE) graphs.delete(graphs.keys().next().value as string)
@@ -338,25 +329,27 @@ export class InstanceStore extends Context.Service<InstanceStore, InstanceStoreS
           (auditRows) => commits.submit(auditRows === undefined ? input : { ...input, auditRows })
         )
 
+      const storedOf = Effect.fnUntraced(function*(row: InstanceRow | undefined) {
+        if (row === undefined) return undefined
+        const graph = yield* graphOf(row.deployment_id)
+        if (graph === undefined) return undefined
+        return {
+          id: row.id,
+          tenantId: row.tenant_id,
+          parentInstanceId: row.parent_instance_id,
+          deploymentId: row.deployment_id,
+          processKey: row.process_key,
+          version: Number(row.version),
+          status: row.state,
+          engineState: fromJson<InstanceState>(row.engine_state),
+          lastEventSeq: Number(row.last_event_seq),
+          graph
+        } satisfies StoredInstance
+      }, Effect.orDie)
+
       return {
-        load: Effect.fnUntraced(function*(instanceId) {
-          const row = yield* rows.submit(instanceId)
-          if (row === undefined) return undefined
-          const graph = yield* graphOf(row.deployment_id)
-          if (graph === undefined) return undefined
-          return {
-            id: row.id,
-            tenantId: row.tenant_id,
-            parentInstanceId: row.parent_instance_id,
-            deploymentId: row.deployment_id,
-            processKey: row.process_key,
-            version: Number(row.version),
-            status: row.state,
-            engineState: fromJson<InstanceState>(row.engine_state),
-            lastEventSeq: Number(row.last_event_seq),
-            graph
-          }
-        }, Effect.orDie),
+        load: (instanceId) => Effect.flatMap(rows.submit(instanceId), storedOf),
+        snapshot: (instanceId) => storedOf(snapshots.take(instanceId)),
         deploymentForStart: Effect.fnUntraced(function*(tenantId, deploymentId) {
           // A deployment's graph never changes: it is read and parsed once; its state (suspension) at most every
           // FRESH_FOR_MS (DeploymentStates).

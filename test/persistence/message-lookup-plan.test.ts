@@ -40,8 +40,13 @@ describe("message lookup plan", () => {
         yield* sql`ANALYZE event_subscriptions`
         yield* subscribe("key-", WAITING)
         yield* sql`RESET session_replication_role`
-        const [explained] = yield* sql<{ "QUERY PLAN": unknown }>`EXPLAIN (FORMAT JSON) ${targetsStatement(sql, asked)}`
-        return { plan: JSON.stringify(explained!["QUERY PLAN"]), rows: yield* targetsStatement(sql, asked) }
+        const [explained] = yield* sql<{ "QUERY PLAN": unknown }>`EXPLAIN (FORMAT JSON) ${
+          targetsStatement(sql, asked, new Date().toISOString())
+        }`
+        return {
+          plan: JSON.stringify(explained!["QUERY PLAN"]),
+          rows: yield* targetsStatement(sql, asked, new Date().toISOString())
+        }
       }).pipe(
         Effect.provide(Layer.provide(DatabaseLive, Layer.succeed(AppConfig, testConfig({ databaseUrl: undefined }))))
       )
