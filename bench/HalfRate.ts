@@ -26,6 +26,11 @@ const withConnections = async <A>(call: Call, run: () => Promise<A>) => {
   return { ...result, connectionsOpened: connectionsOpened() - before }
 }
 
+/** A phase made to run with the client's connections opened first (its first argument is the client). */
+const withConnectionsOpened =
+  <Args extends [Call, ...Array<any>], A>(phase: (...args: Args) => Promise<A>) => (...args: Args) =>
+    withConnections(args[0], () => phase(...args))
+
 /** `fire(i)` for i = 0.. at `perSecond` for `seconds`, on schedule; resolves when every call has been answered. */
 export const paced = async (perSecond: number, seconds: number, fire: (i: number) => Promise<void>) => {
   const total = Math.max(1, Math.floor(perSecond * seconds))
@@ -77,15 +82,6 @@ export const publishAtRate = async (call: Call, deploymentId: string, perSecond:
  * deadline is createdAt + the timeout), or `found` by a look that began after it was created (a job created while every
  * worker was away: its answer and next request on their way).
  */
-export const pushAtRate = (
-  call: Call,
-  deploymentId: string,
-  jobType: string,
-  workers: number,
-  perSecond: number,
-  seconds: number
-) => withConnections(call, () => pushPhase(call, deploymentId, jobType, workers, perSecond, seconds))
-
 const pushPhase = async (
   call: Call,
   deploymentId: string,
@@ -137,16 +133,6 @@ const pushPhase = async (
  * Job push to `streams` server-sent job streams (GET /jobs/stream) at `perSecond` instance starts: each streamed job is
  * completed; the latency is from each job's creation to its event arriving.
  */
-export const streamPushAtRate = (
-  call: Call,
-  openStream: (query: string, signal: AbortSignal) => Promise<Response>,
-  deploymentId: string,
-  jobType: string,
-  streams: number,
-  perSecond: number,
-  seconds: number
-) => withConnections(call, () => streamPushPhase(call, openStream, deploymentId, jobType, streams, perSecond, seconds))
-
 const streamPushPhase = async (
   call: Call,
   openStream: (query: string, signal: AbortSignal) => Promise<Response>,
@@ -189,3 +175,6 @@ const streamPushPhase = async (
   await Promise.all(completions)
   return p50p99(latencies)
 }
+
+export const pushAtRate = withConnectionsOpened(pushPhase)
+export const streamPushAtRate = withConnectionsOpened(streamPushPhase)
