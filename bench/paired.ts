@@ -12,7 +12,10 @@
 // the change's effect in % of the service's CPU per request (negative: cheaper with the switch on). With SWITCH=none no
 // signal is sent (a service without the handler would stop at SIGUSR2): both sides are the same code, and what is
 // printed is the instrument's own error (docs/scaling.md, session 23).
-//   ROUNDS=32 COUNT=1000 CONCURRENCY=16 KIND=publish|start|get DB=postgres|pglite SWITCH=signal|none npm run bench:paired
+// KIND=publish-idle publishes to instances that have left memory: the service runs with ENTITY_IDLE_SECONDS=1 and each
+// round waits IDLE_WAIT_MS after starting its instances (passivation and the lookup's idle rows: docs/scaling.md).
+//   ROUNDS=32 COUNT=1000 CONCURRENCY=16 KIND=publish|publish-idle|start|get DB=postgres|pglite SWITCH=signal|none \
+//   npm run bench:paired
 import { readFileSync } from "node:fs"
 import {
   mainThreadCpuMillisOf,
@@ -30,6 +33,8 @@ const KIND = process.env["KIND"] ?? "publish"
 const DB = (process.env["DB"] ?? "postgres").toLowerCase()
 const SIGNAL = (process.env["SWITCH"] ?? "signal") !== "none"
 const WARM_UP_ROUNDS = 2
+const IDLE_SECONDS = 1
+const IDLE_WAIT_MS = Number(process.env["IDLE_WAIT_MS"] ?? 2_500)
 const serviceTask = readFileSync(new URL("../test/fixtures/service-task.bpmn", import.meta.url), "utf8")
 
 const inParallel = async (count: number, work: (i: number) => Promise<unknown>) => {
@@ -40,29 +45,32 @@ const inParallel = async (count: number, work: (i: number) => Promise<unknown>) 
 }
 
 await onFreshDatabase(DB, "paired", async (env) => {
-  const service = await startService(env)
+  const service = await startService(KIND === "publish-idle" ? { ...env, ENTITY_IDLE_SECONDS: `${IDLE_SECONDS}` } : env)
   const pid = service.child.pid!
   try {
     const { call } = await signedIn(service.base)
     const waiting = await call("POST", "/deployments", messageWaitModel("paired-message", "paired-paid"))
     const oneTask = await call("POST", "/deployments", serviceTask, "application/xml")
     const some = await call("POST", "/process-instances", { deploymentId: oneTask.id })
+    const startWaiting = (r: number) =>
+      inParallel(
+        COUNT,
+        (i) => call("POST", "/process-instances", { deploymentId: waiting.id, variables: { key: `r${r}-${i}` } })
+      )
+    const publish = (r: number) =>
+      inParallel(COUNT, (i) => call("POST", "/messages", { messageName: "paired-paid", correlationKey: `r${r}-${i}` }))
     // What a round prepares unmeasured, and what it measures.
     const rounds: Record<
       string,
       { prepare: (r: number) => Promise<unknown>; measure: (r: number) => Promise<unknown> }
     > = {
-      publish: {
-        prepare: (r) =>
-          inParallel(
-            COUNT,
-            (i) => call("POST", "/process-instances", { deploymentId: waiting.id, variables: { key: `r${r}-${i}` } })
-          ),
-        measure: (r) =>
-          inParallel(
-            COUNT,
-            (i) => call("POST", "/messages", { messageName: "paired-paid", correlationKey: `r${r}-${i}` })
-          )
+      publish: { prepare: startWaiting, measure: publish },
+      "publish-idle": {
+        prepare: async (r) => {
+          await startWaiting(r)
+          await new Promise((resolve) => setTimeout(resolve, IDLE_WAIT_MS))
+        },
+        measure: publish
       },
       start: {
         prepare: async () => undefined,

@@ -74,6 +74,9 @@ interface TargetRow {
  * probably no longer in memory: InstanceSnapshots), its state as text, parsed only if the command takes it — for the
  * first LOOKUP_ROWS_PER_MESSAGE instances of a message, and states of at most MAX_SNAPSHOT_STATE_BYTES as stored: the
  * others are loaded as before, so a message to many instances, or to large ones, holds no more in memory than it did.
+ * The row is read by its primary key per subscription: `LIMIT 1` keeps that subquery from being flattened into a
+ * join the planner may run as a hash join over every instance row — it did on PGlite, whose tables are never
+ * analyzed (a sequential scan per lookup batch, the publishes' CPU growing with the table: docs/scaling.md, session 28).
  */
 export const targetsStatement = (sql: SqlClient.SqlClient, asked: ReadonlyArray<Asked>, idleSince: string) =>
   sql<TargetRow>`WITH asked AS (
@@ -81,7 +84,7 @@ export const targetsStatement = (sql: SqlClient.SqlClient, asked: ReadonlyArray<
         AS a(i int, tenant_id uuid, name text, correlation_key text))
     SELECT a.i, w.instance_id, w.id, NULL::uuid AS deployment_id, NULL::text AS node_id, p.id AS p_id,
       p.tenant_id AS p_tenant_id, p.deployment_id AS p_deployment_id, p.process_key, p.version, p.state,
-      p.parent_instance_id, p.engine_state::text AS engine_state, p.last_event_seq
+      p.parent_instance_id, p.engine_state, p.last_event_seq
     FROM asked a CROSS JOIN LATERAL (
       SELECT d.instance_id, d.id, row_number() OVER () AS n FROM (
         SELECT DISTINCT ON (c.instance_id) c.instance_id, c.id FROM (
@@ -90,8 +93,13 @@ export const targetsStatement = (sql: SqlClient.SqlClient, asked: ReadonlyArray<
             AND s.correlation_key = a.correlation_key
           OFFSET 0) c
         ORDER BY c.instance_id, c.created_at, c.id) d) w
-    LEFT JOIN process_instances p ON p.id = w.instance_id AND w.n <= ${LOOKUP_ROWS_PER_MESSAGE}
-      AND p.updated_at < ${idleSince}::timestamptz AND pg_column_size(p.engine_state) <= ${MAX_SNAPSHOT_STATE_BYTES}
+    LEFT JOIN LATERAL (
+      SELECT p.id, p.tenant_id, p.deployment_id, p.process_key, p.version, p.state, p.parent_instance_id,
+        p.engine_state::text AS engine_state, p.last_event_seq
+      FROM process_instances p
+      WHERE p.id = w.instance_id AND w.n <= ${LOOKUP_ROWS_PER_MESSAGE}
+        AND p.updated_at < ${idleSince}::timestamptz AND pg_column_size(p.engine_state) <= ${MAX_SNAPSHOT_STATE_BYTES}
+      LIMIT 1) p ON true
     UNION ALL
     SELECT a.i, NULL, NULL, m.deployment_id, m.node_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
     FROM asked a
