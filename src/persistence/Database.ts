@@ -8,6 +8,7 @@ import { SqlClient } from "effect/sql"
 import { mkdirSync } from "node:fs"
 import { AppConfig } from "../config.ts"
 import { makePgliteBridge } from "./PgliteBridge.ts"
+import { openDurablePglite } from "./PgliteDurability.ts"
 
 export type DatabaseKind = "postgresql" | "pglite"
 
@@ -41,15 +42,15 @@ const postgresLayer = (url: string, poolSize: number) =>
 const pgliteLayer = (dataDir: string, poolSize: number) =>
   Layer.unwrap(
     Effect.gen(function*() {
-      const db = yield* Effect.acquireRelease(
+      const { db } = yield* Effect.acquireRelease(
         Effect.tryPromise({
           try: () => {
             if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true })
-            return PGlite.create(dataDir)
+            return openDurablePglite(dataDir)
           },
           catch: (cause) => new Error(`Cannot open the embedded database in ${dataDir}: ${String(cause)}`)
         }),
-        (db) => Effect.promise(() => db.close().catch(() => undefined))
+        ({ db }) => Effect.promise(() => db.close().catch(() => undefined))
       )
       const bridge = makePgliteBridge(db, (error) => console.error("[pglite-bridge]", error))
       return Layer.merge(
