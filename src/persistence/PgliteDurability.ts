@@ -19,12 +19,14 @@ export const DURABLE_START_PARAMS: ReadonlyArray<string> = [
   "wal_sync_method=fsync"
 ]
 
-/** Emscripten's errno for EIO: PostgreSQL treats a failed fsync as fatal, as it must. */
-const EIO = 29
-
 type PostgresMod = Parameters<NodeFS["init"]>[1]
 interface NodeStream {
   readonly nfd: number
+}
+/** What of Emscripten's NODEFS this uses. */
+interface NodeFileSystem {
+  readonly stream_ops: Record<string, (stream: NodeStream) => unknown>
+  readonly tryFSOperation: <A>(operation: () => A) => A
 }
 
 /** NODEFS with an fsync that reaches the disk (counted, for the tests). */
@@ -34,13 +36,11 @@ class SyncingNodeFS extends NodeFS {
   override async init(pg: PGlite, options: PostgresMod) {
     const { emscriptenOpts } = await super.init(pg, options)
     const withFsync = (mod: PostgresMod) => {
-      const ops = mod.NODEFS!.stream_ops as unknown as Record<string, unknown>
-      ops["fsync"] = (stream: NodeStream) => {
-        try {
-          fdatasyncSync(stream.nfd)
-        } catch {
-          throw new (mod.FS!.ErrnoError as unknown as new(errno: number) => Error)(EIO)
-        }
+      const nodefs = mod.NODEFS as unknown as NodeFileSystem
+      // A failure reaches PostgreSQL as its errno (NODEFS's own mapping): it treats a failed fsync as fatal, as it
+      // must — but for a directory that cannot be synced (EBADF, EINVAL), which it passes over.
+      nodefs.stream_ops["fsync"] = (stream: NodeStream) => {
+        nodefs.tryFSOperation(() => fdatasyncSync(stream.nfd))
         this.synced++
         return 0
       }
