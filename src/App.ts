@@ -9,6 +9,7 @@ import type { SqlClient } from "effect/sql"
 import { BatchRunner } from "./actors/BatchRunner.ts"
 import { ClusterLive } from "./actors/Cluster.ts"
 import { ConnectorRunner } from "./actors/ConnectorRunner.ts"
+import { EmbeddedFreezer } from "./actors/EmbeddedFreezer.ts"
 import { InstanceClient } from "./actors/InstanceClient.ts"
 import { JobLive } from "./actors/JobLive.ts"
 import { OutboxRelay } from "./actors/OutboxRelay.ts"
@@ -138,6 +139,7 @@ const EnginesLive = Layer.mergeAll(
   ConditionalStarts.layer,
   TimerPoller.layer,
   StatisticsKeeper,
+  EmbeddedFreezer,
   ProcessInstanceLive,
   JobLive
 ).pipe(
