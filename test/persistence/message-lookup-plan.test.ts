@@ -33,39 +33,51 @@ const scansOf = (plan: unknown): Array<string> => {
 }
 const instanceId = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`
 
+/** `count` asked keys: key-0, key-step, key-2·step, ... */
+const askedKeys = (count: number, step: number): ReadonlyArray<Asked> =>
+  Array.from({ length: count }, (_, i) => ({ i, tenant_id: TENANT, name: "paid", correlation_key: `key-${i * step}` }))
+
+/**
+ * `count` waiting subscriptions, keys `prefix`0, `prefix`1, ...: of instances numbered as `instanceId` numbers them
+ * (`numbered`), or of random ids (`replica` role: the foreign key is not what this is about).
+ */
+const subscribe = (sql: SqlClient.SqlClient, prefix: string, count: number, instances: "numbered" | "random") =>
+  sql`INSERT INTO event_subscriptions (tenant_id, id, instance_id, node_id, element_instance_id, kind, name,
+      correlation_key, created_at)
+    SELECT ${TENANT}::uuid, 'wait', ${
+    instances === "numbered"
+      ? sql`('00000000-0000-4000-8000-' || lpad(i::text, 12, '0'))::uuid`
+      : sql`gen_random_uuid()`
+  }, 'wait', 'token-' || i, 'MESSAGE', 'paid', ${prefix} || i::text, now()
+    FROM generate_series(0, ${count - 1}) i`
+
+/** The lookup's plan (JSON text) and its rows. */
+const planAndRows = (sql: SqlClient.SqlClient, asked: ReadonlyArray<Asked>, idleSince: string) =>
+  Effect.gen(function*() {
+    const [explained] = yield* sql<{ "QUERY PLAN": unknown }>`EXPLAIN (FORMAT JSON) ${
+      targetsStatement(sql, asked, idleSince)
+    }`
+    return {
+      plan: JSON.stringify(explained!["QUERY PLAN"]),
+      rows: yield* targetsStatement(sql, asked, idleSince)
+    }
+  })
+
 describe("message lookup plan", () => {
   it("reads the subscriptions by the message index when the statistics saw the table empty", async () => {
-    const asked: ReadonlyArray<Asked> = Array.from({ length: 30 }, (_, i) => ({
-      i,
-      tenant_id: TENANT,
-      name: "paid",
-      correlation_key: `key-${i * 7}`
-    }))
+    const asked = askedKeys(30, 7)
     const { plan, rows } = await withDatabase(
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        // Subscriptions of instances that are not rows here: the foreign key is not what this is about.
         yield* sql`SET session_replication_role = replica`
-        const subscribe = (prefix: string, count: number) =>
-          sql`INSERT INTO event_subscriptions (tenant_id, id, instance_id, node_id, element_instance_id, kind, name,
-              correlation_key, created_at)
-            SELECT ${TENANT}::uuid, 'wait', gen_random_uuid(), 'wait', 'token-' || i, 'MESSAGE', 'paid',
-              ${prefix} || i::text, now()
-            FROM generate_series(0, ${count - 1}) i`
         // Subscriptions made and all consumed, the statistics taken then; many more made since.
-        yield* subscribe("earlier-", 3_000)
+        yield* subscribe(sql, "earlier-", 3_000, "random")
         yield* sql`ANALYZE event_subscriptions`
         yield* sql`DELETE FROM event_subscriptions`
         yield* sql`ANALYZE event_subscriptions`
-        yield* subscribe("key-", WAITING)
+        yield* subscribe(sql, "key-", WAITING, "random")
         yield* sql`RESET session_replication_role`
-        const [explained] = yield* sql<{ "QUERY PLAN": unknown }>`EXPLAIN (FORMAT JSON) ${
-          targetsStatement(sql, asked, new Date().toISOString())
-        }`
-        return {
-          plan: JSON.stringify(explained!["QUERY PLAN"]),
-          rows: yield* targetsStatement(sql, asked, new Date().toISOString())
-        }
+        return yield* planAndRows(sql, asked, new Date().toISOString())
       })
     )
     expect(plan).toContain("event_subscriptions_message")
@@ -75,12 +87,7 @@ describe("message lookup plan", () => {
   }, 60_000)
 
   it("reads the idle instances' rows by their primary key on tables never analyzed", async () => {
-    const asked: ReadonlyArray<Asked> = Array.from({ length: 64 }, (_, i) => ({
-      i,
-      tenant_id: TENANT,
-      name: "paid",
-      correlation_key: `key-${i * 11}`
-    }))
+    const asked = askedKeys(64, 11)
     const { plan, rows } = await withDatabase(
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
@@ -91,20 +98,9 @@ describe("message lookup plan", () => {
             1, 'ACTIVE', gen_random_uuid(), '{}'::jsonb, '{"tokens":[]}'::jsonb, 'bench', now() - interval '1 hour',
             now() - interval '1 hour'
           FROM generate_series(0, ${WAITING - 1}) i`
-        yield* sql`INSERT INTO event_subscriptions (tenant_id, id, instance_id, node_id, element_instance_id, kind, name,
-            correlation_key, created_at)
-          SELECT ${TENANT}::uuid, 'wait', ('00000000-0000-4000-8000-' || lpad(i::text, 12, '0'))::uuid, 'wait',
-            'token-' || i, 'MESSAGE', 'paid', 'key-' || i::text, now()
-          FROM generate_series(0, ${WAITING - 1}) i`
+        yield* subscribe(sql, "key-", WAITING, "numbered")
         yield* sql`RESET session_replication_role`
-        const idleSince = new Date().toISOString()
-        const [explained] = yield* sql<{ "QUERY PLAN": unknown }>`EXPLAIN (FORMAT JSON) ${
-          targetsStatement(sql, asked, idleSince)
-        }`
-        return {
-          plan: JSON.stringify(explained!["QUERY PLAN"]),
-          rows: yield* targetsStatement(sql, asked, idleSince)
-        }
+        return yield* planAndRows(sql, asked, new Date().toISOString())
       })
     )
     expect(scansOf(JSON.parse(plan))).toContain("Index Scan process_instances")
