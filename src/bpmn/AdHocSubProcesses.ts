@@ -4,17 +4,6 @@ import type { DraftNode } from "./Draft.ts"
 import { feelSyntaxProblem, isExpression } from "./Expressions.ts"
 import type { AdHocDefinition } from "./ProcessGraph.ts"
 
-/** What the model says about an ad-hoc subprocess, before it is checked. */
-export interface DraftAdHoc {
-  readonly activeElements: string | null
-  readonly completionCondition: string | null
-  readonly cancelRemainingInstances: boolean
-  readonly outputCollection: string | null
-  readonly outputElement: string | null
-  /** A zeebe:taskDefinition on the subprocess: the job-worker variant (its worker decides what runs). */
-  readonly jobWorker: boolean
-}
-
 /** An ad-hoc subprocess implemented by a job worker: its job asks the worker what to run. */
 export const asksWorker = (node: DraftNode): boolean =>
   node.type === "adHocSubProcess" && node.adHoc?.jobWorker === true

@@ -1,7 +1,5 @@
 // The draft of a process model: what both model formats (BPMN XML, the JSON graph) are read into, before one compiler
 // (CompileGraph.ts) checks it and turns it into the executable graph.
-import type { DraftAdHoc } from "./AdHocSubProcesses.ts"
-import type { DraftListener } from "./ExecutionListeners.ts"
 import type { CallActivityNode, Mapping, UserTaskDefinition } from "./ProcessGraph.ts"
 
 export interface DraftNode {
@@ -90,4 +88,22 @@ export interface Draft {
   readonly associations?: ReadonlyArray<{ readonly source: string; readonly target: string }> | undefined
   /** zeebe:executionListeners on the process itself, in document order. */
   readonly listeners?: ReadonlyArray<DraftListener> | undefined
+}
+
+/** What the model says about an ad-hoc subprocess, before it is checked. */
+export interface DraftAdHoc {
+  readonly activeElements: string | null
+  readonly completionCondition: string | null
+  readonly cancelRemainingInstances: boolean
+  readonly outputCollection: string | null
+  readonly outputElement: string | null
+  /** A zeebe:taskDefinition on the subprocess: the job-worker variant (its worker decides what runs). */
+  readonly jobWorker: boolean
+}
+
+/** An execution listener as the model states it (ExecutionListeners.ts checks it). */
+export interface DraftListener {
+  readonly eventType: string | null
+  readonly type: string | null
+  readonly retries: string | null
 }

@@ -3,14 +3,8 @@
 // (its output mappings applied) and before it leaves; on the process itself, before its start event is entered and
 // before the instance completes. Checked here at deploy; run by engine/behaviours/Listeners.ts and
 // ProcessListeners.ts.
-import type { DraftNode } from "./Draft.ts"
+import type { DraftListener, DraftNode } from "./Draft.ts"
 import type { GraphNode, ListenerDefinition, ProcessListeners, UserTaskNode } from "./ProcessGraph.ts"
-
-export interface DraftListener {
-  readonly eventType: string | null
-  readonly type: string | null
-  readonly retries: string | null
-}
 
 /** Elements whose start is an event that happened rather than a token arriving: they have no start listeners. */
 const NO_START: ReadonlySet<string> = new Set(["boundaryEvent", "startEvent"])

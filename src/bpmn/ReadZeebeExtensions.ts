@@ -1,8 +1,6 @@
 // Readers of the zeebe and BPMN extensions on an element that the draft carries beside its own attributes: execution
 // and task listeners, compensation, ad-hoc settings, a business rule task's called decision, associations.
-import type { DraftAdHoc } from "./AdHocSubProcesses.ts"
-import type { DraftNode } from "./Draft.ts"
-import type { DraftListener } from "./ExecutionListeners.ts"
+import type { DraftAdHoc, DraftListener, DraftNode } from "./Draft.ts"
 import { type Element, elements, extension, isElement, str } from "./ModdleElements.ts"
 
 /** A business rule task's zeebe:calledDecision, with its binding: by version tag, or to the same deployment. */
