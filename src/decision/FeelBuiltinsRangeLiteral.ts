@@ -4,11 +4,16 @@
  * in ascending order; anything else gives null.
  */
 import type { SyntaxNode } from "@lezer/common"
-import { FeelCompiler } from "./FeelCompiler.ts"
+import { TEMPORAL_BUILTINS } from "./FeelBuiltinsTemporal.ts"
+import type { Compiled, NodeCompiler } from "./FeelCompiled.ts"
 import { builtin, type FeelBuiltinFunction, signature } from "./FeelFunctionValue.ts"
+import { FeelNumber } from "./FeelNumber.ts"
 import { isSyntaxError, parseFeel } from "./FeelParser.ts"
 import { FeelRangeValue } from "./FeelRange.ts"
+import { compileInterval } from "./FeelRangeCompile.ts"
 import { FeelScope } from "./FeelScope.ts"
+import { unescapeString } from "./FeelSyntaxNodes.ts"
+import { parseTemporalLiteral } from "./FeelTemporal.ts"
 import { feelCompare } from "./FeelValues.ts"
 
 const isLiteralEnd = (node: SyntaxNode): boolean => {
@@ -31,6 +36,38 @@ const isLiteralEnd = (node: SyntaxNode): boolean => {
   }
 }
 
+/**
+ * The ends' values, as the compiler gives them for these literals — computed here rather than by the compiler, whose
+ * built-ins include this one.
+ */
+const literalEnds = (text: string): NodeCompiler => {
+  const src = (node: SyntaxNode) => text.slice(node.from, node.to)
+  const constant = (value: unknown): Compiled => () => value
+  return {
+    src,
+    name: (node) => src(node).trim(),
+    expr: (node) => {
+      switch (node.name) {
+        case "NumericLiteral":
+          return constant(FeelNumber.parse(src(node).replace(/\s+/g, "")))
+        case "StringLiteral":
+          return constant(unescapeString(src(node)))
+        case "DateTimeLiteral": {
+          // `@"…"`, or a constructor (date, time, date and time, duration) over one string literal (isLiteralEnd)
+          const at = node.getChild("AtLiteral")?.firstChild
+          if (at !== undefined) return constant(at === null ? null : parseTemporalLiteral(unescapeString(src(at))))
+          const head = node.firstChild
+          const constructor = head === null ? undefined : TEMPORAL_BUILTINS[src(head).replace(/\s+/g, " ")]
+          const args = node.getChild("PositionalParameters")?.getChildren("StringLiteral") ?? []
+          return constant(constructor?.invoke(args.map((arg) => unescapeString(src(arg)))) ?? null)
+        }
+        default:
+          return constant(null)
+      }
+    }
+  }
+}
+
 const rangeFromText = (text: string): unknown => {
   const tree = parseFeel(text, "expression", {})
   if (isSyntaxError(tree)) return null
@@ -41,7 +78,7 @@ const rangeFromText = (text: string): unknown => {
     if (!["[", "]", "(", ")", ".."].includes(c.name)) ends.push(c)
   }
   if (ends.length !== 2 || !ends.every(isLiteralEnd)) return null
-  const value = new FeelCompiler(text).compileExpressionTree(tree)(FeelScope.of({}))
+  const value = compileInterval(literalEnds(text), interval)(FeelScope.of({}))
   if (!(value instanceof FeelRangeValue)) return null
   const { start, end } = value
   if (start === null && end === null) return null
