@@ -1,7 +1,7 @@
 // The history events of shared behaviours: compensation (records, their budget, the handlers a throw event runs) and
 // user task and execution listeners. Part of InstanceEvent (Events.ts).
 import type { TaskChanges } from "../InstanceCommands.ts"
-import type { Compensable } from "../InstanceState.ts"
+import type { Compensable } from "./State.ts"
 import type { TokenEvent } from "./TokenEvent.ts"
 
 export type BehaviourEvent =

@@ -1,9 +1,8 @@
 // The history events of an instance: everything that happens to it, in order. Folded by apply (Apply.ts) into the
 // state; the same fold serves the live run and a replay of the history.
 import type { InstanceCommand } from "../InstanceCommands.ts"
-import type { ListenerProgress } from "../InstanceState.ts"
-import type { BoundaryKind } from "../InstanceState.ts"
 import type { BehaviourEvent } from "./BehaviourEvents.ts"
+import type { BoundaryKind, ListenerProgress } from "./State.ts"
 import type { TokenEvent } from "./TokenEvent.ts"
 
 /** The life of a boundary event's subscription: `nodeId` is the boundary event, `hostTokenId` the token it is attached to. */

@@ -1,6 +1,6 @@
 // Small changes every applier makes: a token added or replaced, a token removed, what a token waits on.
-import type { InstanceState, Token, Wait } from "../InstanceState.ts"
 import { withEntry, withoutEntry } from "./IdKeyed.ts"
+import type { InstanceState, Token, Wait } from "./State.ts"
 
 export const withToken = (state: InstanceState, token: Token): InstanceState => ({
   ...state,

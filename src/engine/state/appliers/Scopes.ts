@@ -1,8 +1,8 @@
 // Scopes: embedded subprocesses, and the multi-instance body with its iterations.
-import type { InstanceState, Scope } from "../../InstanceState.ts"
 import type { Appliers } from "../Apply.ts"
 import type { InstanceEvent } from "../Events.ts"
 import { withEntry, withoutEntry } from "../IdKeyed.ts"
+import type { InstanceState, Scope } from "../State.ts"
 import { waiting, withoutToken, withToken } from "../StateChanges.ts"
 
 /** A subprocess or a multi-instance body opened: its scope, and the token at its node waiting for it. */

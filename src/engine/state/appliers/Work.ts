@@ -1,6 +1,6 @@
 // Work handed outside the core: jobs, user tasks, decisions, called instances — the token waits until it comes back.
-import type { InstanceState } from "../../InstanceState.ts"
 import type { Appliers } from "../Apply.ts"
+import type { InstanceState } from "../State.ts"
 import { waiting, withToken } from "../StateChanges.ts"
 
 /** The token waits for its task again, its user task listeners done (or one denied). */
