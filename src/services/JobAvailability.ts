@@ -8,9 +8,9 @@ import { Context, Deferred, Effect, Exit, Layer, Metric, Queue, type Scope } fro
 import { ClusterInfo } from "../actors/Cluster.ts"
 import { AppConfig } from "../config.ts"
 import { jobsAnnounced } from "../observability/Metrics.ts"
-import type { CommitAuditShape } from "../persistence/CommitAudit.ts"
 import { makeGroupCommit } from "../persistence/GroupCommit.ts"
 import type { Job } from "../schema/Work.ts"
+import type { JobTaker, TakerOf } from "./JobTaker.ts"
 import { type ListenLongPoll, makeLongPolls } from "./LongPollListeners.ts"
 
 const CHANNEL = "flowcore_jobs"
@@ -19,22 +19,6 @@ interface Announcement {
   readonly tenantId: string
   readonly jobTypes: ReadonlyArray<string>
 }
-
-/** A waiting worker's activation, as the instance entity sees it: it may hand a job it creates straight to it. */
-export interface JobTaker {
-  readonly worker: string
-  /** How long the worker's lease lasts (its activation's `timeout`). */
-  readonly lockMillis: number
-  /** The audit record of the worker's request, which the commit of the job leased to it may write (CommitAudit.ts). */
-  readonly audit: CommitAuditShape | undefined
-  /** The job was committed leased to this worker: the activation answers it. */
-  readonly deliver: (job: Job) => void
-  /** The commit did not happen: the activation goes back to looking. */
-  readonly release: () => void
-}
-
-/** What a listener that takes pushed jobs says of itself. */
-export type TakerOf = Pick<JobTaker, "worker" | "lockMillis" | "audit">
 
 export interface JobAvailabilityShape {
   /**

@@ -6,7 +6,7 @@
 import { Clock, Deferred, Effect, type Scope } from "effect"
 import type { Job } from "../schema/Work.ts"
 import { makeEmptyLooks } from "./EmptyLooks.ts"
-import type { JobTaker, TakerOf } from "./JobAvailability.ts"
+import type { JobTaker, TakerOf } from "./JobTaker.ts"
 
 /**
  * How a look in the database and the jobs pushed meanwhile share an activation's maxJobsToActivate (the listener's

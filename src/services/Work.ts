@@ -36,9 +36,10 @@ import {
   requestedVariables,
   toJob
 } from "./JobActivation.ts"
-import { JobAvailability, type TakerOf } from "./JobAvailability.ts"
+import { JobAvailability } from "./JobAvailability.ts"
 import { makeJobCompletion } from "./JobCompletion.ts"
 import { JobEntityClient, sendJobCommand } from "./JobEntityClient.ts"
+import type { TakerOf } from "./JobTaker.ts"
 import { ProcessInstances } from "./ProcessInstances.ts"
 import { queryInstant } from "./QueryInstant.ts"
 import { taskOrder, type TaskRow, toTask } from "./TaskRows.ts"
