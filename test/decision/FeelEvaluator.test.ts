@@ -60,6 +60,17 @@ describe("FEEL language features", () => {
     expect(value("range(\"[1..3]\") = [1..3]")).toBe(true)
     expect(value("range(\"[3..1]\")")).toBe(null)
     expect(value("range(\">=10\")")).toBe(null)
+    // range()'s ends are literals only: strings, temporal literals and constructors over one string
+    expect(value("range(\"]\\\"a\\\"..\\\"c\\\"[\") = ]\"a\"..\"c\"[")).toBe(true)
+    expect(
+      value("range(\"[@\\\"2020-01-01\\\"..date(\\\"2020-12-31\\\"))\") = [date(\"2020-01-01\")..date(\"2020-12-31\"))")
+    )
+      .toBe(true)
+    expect(value("range(\"[duration(\\\"P1D\\\")..duration(\\\"P2D\\\")]\") = [duration(\"P1D\")..duration(\"P2D\")]"))
+      .toBe(true)
+    expect(value("range(\"[date(\\\"2020-01-01\\\")..date and time(\\\"2021-01-01T00:00:00\\\")]\")")).toBe(null)
+    expect(value("range(\"[1..2+3]\")")).toBe(null)
+    expect(value("range(\"[x..5]\")")).toBe(null)
     expect(value("before(1, [2..5])")).toBe(true)
     expect(value("overlaps([1..5], [3..8])")).toBe(true)
     expect(value("meets([1..5], [5..8])")).toBe(true)
