@@ -3,10 +3,10 @@
 // Tokens move as a trampoline of small steps (a work queue), never one element calling the next recursively.
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { startProcess } from "./behaviours/ProcessListeners.ts"
+import { CommandRun } from "./CommandRun.ts"
 import type { InstanceCommand } from "./InstanceCommands.ts"
 import { initialState, type InstanceEvent, type InstanceState } from "./InstanceState.ts"
 import { Rejected, type RejectionReason } from "./Rejected.ts"
-import { Run } from "./Run.ts"
 
 export { derivedId } from "./DerivedId.ts"
 export type { RejectionReason } from "./Rejected.ts"
@@ -35,7 +35,7 @@ export const migrate = (
   now = 0
 ): ExecuteResult => {
   try {
-    const run = new Run(target, state, now)
+    const run = new CommandRun(target, state, now)
     run.migrateFrom(source, command)
     run.drain()
     return { ok: true, state: run.state, events: run.events }
@@ -78,7 +78,7 @@ export const execute = (
           message: `${startNodeId} is not a start event of process ${graph.key}`
         }
       }
-      const run = new Run(graph, initialState(instanceId), now, chosenFlows)
+      const run = new CommandRun(graph, initialState(instanceId), now, chosenFlows)
       run.emit({
         type: "InstanceStarted",
         variables: command.variables,
@@ -88,7 +88,7 @@ export const execute = (
       run.drain()
       return { ok: true, state: run.state, events: run.events }
     }
-    const run = new Run(graph, state, now, chosenFlows)
+    const run = new CommandRun(graph, state, now, chosenFlows)
     run.command(command)
     run.drain()
     return { ok: true, state: run.state, events: run.events }

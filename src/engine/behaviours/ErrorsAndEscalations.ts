@@ -3,7 +3,7 @@
 import { boundaryIdsOf, eventStartOf, nodeOf } from "../../bpmn/GraphNodes.ts"
 import type { GraphNode } from "../../bpmn/ProcessGraph.ts"
 import type { Token } from "../InstanceState.ts"
-import type { Run } from "../Run.ts"
+import type { Catcher, Run } from "../Run.ts"
 import { holdsActivation } from "./AdHocActivations.ts"
 
 /**
@@ -72,11 +72,7 @@ export function findCatcher(
   run: Run,
   from: Token,
   catches: (node: GraphNode) => boolean
-): { readonly via: "boundary"; readonly host: Token; readonly nodeId: string } | {
-  readonly via: "eventSubprocess"
-  readonly scopeId: string
-  readonly nodeId: string
-} | undefined {
+): Catcher | undefined {
   // An iteration's token, or the token holding an ad-hoc activation, is not the element its boundary events are on.
   const boundaryOf = (token: Token): string | undefined =>
     (token.loop ?? null) !== null || holdsActivation(run, token)

@@ -1,5 +1,6 @@
 // ONE apply: every event type has its applier (appliers/, one file per family), exhaustively — a new event does not
 // compile until it has one. The live run and the replay of a history both fold events through it.
+import type { Applier, Appliers } from "./Applier.ts"
 import { compensationAppliers } from "./appliers/Compensation.ts"
 import { lifecycleAppliers } from "./appliers/Lifecycle.ts"
 import { recordAppliers } from "./appliers/Records.ts"
@@ -10,12 +11,6 @@ import { variableAppliers } from "./appliers/Variables.ts"
 import { workAppliers } from "./appliers/Work.ts"
 import type { InstanceEvent } from "./Events.ts"
 import type { InstanceState } from "./State.ts"
-
-export type Applier<T extends InstanceEvent["type"]> = (
-  state: InstanceState,
-  event: Extract<InstanceEvent, { readonly type: T }>
-) => InstanceState
-export type Appliers = { readonly [T in InstanceEvent["type"]]: Applier<T> }
 
 const APPLIERS: Appliers = {
   ...lifecycleAppliers,

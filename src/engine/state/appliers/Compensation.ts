@@ -3,7 +3,7 @@
 // of its scope move to the enclosing one (with a compensation event subprocess: kept inside one record of the
 // subprocess, restored into the event subprocess's scope when it runs); when a scope ends otherwise (terminated), its records go (ScopeClosed, in
 // the scopes' appliers); over MAX_COMPENSABLE, the oldest is dropped.
-import type { Appliers } from "../Apply.ts"
+import type { Appliers } from "../Applier.ts"
 import type { Compensable } from "../State.ts"
 import { waiting } from "../StateChanges.ts"
 

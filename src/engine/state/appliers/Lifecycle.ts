@@ -1,5 +1,5 @@
 // The instance's lifecycle: started, suspended and resumed (with the commands held meanwhile), completed, canceled.
-import type { Appliers } from "../Apply.ts"
+import type { Appliers } from "../Applier.ts"
 
 export const lifecycleAppliers = {
   InstanceStarted: (state, event) => ({

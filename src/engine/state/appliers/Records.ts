@@ -1,5 +1,5 @@
 // Incidents, and events that only record what happened (errors and escalations thrown, nodes skipped or retried).
-import type { Appliers } from "../Apply.ts"
+import type { Appliers } from "../Applier.ts"
 import { withEntry, withoutEntry } from "../IdKeyed.ts"
 import { waiting } from "../StateChanges.ts"
 

@@ -1,5 +1,5 @@
 // Scopes: embedded subprocesses, and the multi-instance body with its iterations.
-import type { Appliers } from "../Apply.ts"
+import type { Appliers } from "../Applier.ts"
 import type { InstanceEvent } from "../Events.ts"
 import { withEntry, withoutEntry } from "../IdKeyed.ts"
 import type { InstanceState, Scope } from "../State.ts"

@@ -1,5 +1,5 @@
 // What tokens wait on and armed catch events: messages, signals, timers, conditions, boundary events.
-import type { Appliers } from "../Apply.ts"
+import type { Appliers } from "../Applier.ts"
 import { withEntry, withoutEntry } from "../IdKeyed.ts"
 import { waiting } from "../StateChanges.ts"
 

@@ -1,5 +1,5 @@
 // Tokens: where they are (activated, moved, migrated, joined) and when they leave.
-import type { Appliers } from "../Apply.ts"
+import type { Appliers } from "../Applier.ts"
 import { waiting, withoutToken, withToken } from "../StateChanges.ts"
 
 export const tokenAppliers = {

@@ -1,5 +1,5 @@
 // Variables: the instance's and each scope's (every change counts a version, for optimistic locking), and a node's own.
-import type { Appliers } from "../Apply.ts"
+import type { Appliers } from "../Applier.ts"
 
 export const variableAppliers = {
   VariablesSet: (state, event) => {

@@ -1,5 +1,5 @@
 // Work handed outside the core: jobs, user tasks, decisions, called instances — the token waits until it comes back.
-import type { Appliers } from "../Apply.ts"
+import type { Appliers } from "../Applier.ts"
 import type { InstanceState } from "../State.ts"
 import { waiting, withToken } from "../StateChanges.ts"
 
