@@ -7,8 +7,8 @@ import { ClusterInfo } from "../actors/Cluster.ts"
 import { ResidentInstances } from "../actors/ResidentInstances.ts"
 import { TokenService } from "../auth/TokenService.ts"
 import { AppConfig } from "../config.ts"
-import { NodeLifecycle } from "../http/NodeLifecycle.ts"
-import { activeEntities, recordProcess, requestsInFlight, residentInstances } from "./Metrics.ts"
+import { activeEntities, recordProcess, requestsInFlight, residentInstances } from "../observability/Metrics.ts"
+import { NodeLifecycle } from "./NodeLifecycle.ts"
 
 const refused = (status: 401 | 403, message: string) =>
   HttpServerResponse.jsonUnsafe({
