@@ -19,6 +19,8 @@ interface KeyState {
   /** When a look last found the key exhausted, and how many announcements there had been when it began. */
   emptyAt: number | undefined
   emptyAtAnnounced: number
+  /** The last look found as many jobs as it asked for: more may be waiting (LongPollListeners: no room kept). */
+  backlog: boolean
 }
 
 export const makeEmptyLooks = () => {
@@ -28,7 +30,7 @@ export const makeEmptyLooks = () => {
     if (state === undefined) {
       // Keys are tenant × job type: a bound keeps a flood of invented types from growing it.
       if (keys.size >= 10_000) keys.clear()
-      state = { announced: 0, emptyAt: undefined, emptyAtAnnounced: 0 }
+      state = { announced: 0, emptyAt: undefined, emptyAtAnnounced: 0, backlog: false }
       keys.set(key, state)
     }
     return state
@@ -44,10 +46,17 @@ export const makeEmptyLooks = () => {
     /** A look that began at `mark` found every job there was, at `now`: unless one was announced meanwhile. */
     exhausted: (key: string, mark: number, now: number) => {
       const state = stateOf(key)
+      state.backlog = false
       if (state.announced !== mark) return
       state.emptyAt = now
       state.emptyAtAnnounced = mark
     },
+    /** A look found as many jobs of the key as it asked for: more may be waiting. */
+    found: (key: string) => {
+      stateOf(key).backlog = true
+    },
+    /** Whether the last look of the key found as many as it asked for. */
+    backlog: (key: string): boolean => keys.get(key)?.backlog ?? false,
     /** How long (ms) a look now would still find nothing, as far as this node knows: 0 when it should look. */
     emptyFor: (key: string, now: number): number => {
       const state = keys.get(key)

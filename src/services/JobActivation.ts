@@ -153,12 +153,14 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
     const limit = request.maxJobsToActivate ?? DEFAULT_MAX_JOBS
     const leased: Array<Job> = []
     const read = new Map<string, InstanceRead>()
+    // The last statement found fewer jobs than it was asked for: there were no more.
+    let exhausted = false
     // Jobs pushed to the activation while it looks (its budget) count against its limit too.
     const left = () => limit - leased.length - (budget?.handed() ?? 0)
     for (let round = 0; round < 3 && left() > 0; round++) {
-      // No job is pushed to it while the statement runs: the leased and the pushed together stay within its limit.
-      budget?.picking()
-      const asked = left()
+      // While the statement runs, jobs may be pushed to it only in the room its budget kept (the statement is asked
+      // for the rest): the leased and the pushed together stay within its limit.
+      const asked = budget === undefined ? left() : budget.picking(left())
       // The request's audit record is written by its first lease statement (taken once; CommitAudit.ts).
       const auditRow = audit?.take(tenantId, "", false, nowText)
       const rows = yield* leases.leaseNext({
@@ -189,9 +191,11 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
       )
       const won = answers.filter((job): job is Job => job !== null)
       leased.push(...won)
-      if (won.length === rows.length || rows.length < asked) break
+      // Found as many as asked: the room kept for pushes, if none came, is asked for next (as are jobs dead-lettered).
+      exhausted = rows.length < asked
+      if (exhausted) break
     }
-    return { leased, read }
+    return { leased, read, exhausted }
   })
 
   const notRecorded = (leased: LeasedRow, why: unknown) =>
@@ -230,13 +234,13 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
     const now = yield* nowMillis
     const nowText = new Date(now).toISOString()
     const deadline = new Date(now + (request.timeout ?? DEFAULT_LOCK_MS)).toISOString()
-    const { leased, read } = yield* lease(tenantId, request, nowText, deadline, budget, audit).pipe(
-      Effect.ensuring(Effect.sync(() => budget?.picking()))
+    const { exhausted, leased, read } = yield* lease(tenantId, request, nowText, deadline, budget, audit).pipe(
+      Effect.ensuring(Effect.sync(() => budget?.picking(0)))
     )
     const locked = leased.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
     const jobs = yield* withVariablesNow(locked, read)
     if (jobs.length > 0) yield* Metric.update(jobsActivated, jobs.length)
-    return jobs.map((job) => requestedVariables(job, request.fetchVariable))
+    return { jobs: jobs.map((job) => requestedVariables(job, request.fetchVariable)), exhausted }
   })
 
   return { activateNow }

@@ -15,8 +15,13 @@ import type { JobTaker, TakerOf } from "./JobTaker.ts"
 export interface LookBudget {
   /** Jobs handed to the activation so far while it looks (they count against its maxJobsToActivate). */
   readonly handed: () => number
-  /** The look's lease statement runs, or the look is over: no job is handed to it until it says what it holds. */
-  readonly picking: () => void
+  /**
+   * The look's lease statement is about to run, with `left` jobs the activation may still take: answers how many the
+   * statement asks for. The rest is kept for jobs pushed while it runs (by a look's first statement only: a look that
+   * found as many as it asked for asks for the rest next); none is handed beyond it until the look says what it holds.
+   * `picking(0)`: the look is over.
+   */
+  readonly picking: (left: number) => number
   /** The look holds `jobs` (leased): jobs may be handed to it in the room left. */
   readonly holding: (jobs: number) => void
 }
@@ -36,8 +41,11 @@ export interface LongPollListener {
    * announced since (EmptyLooks.ts). A long poll may wait that long instead of looking; 0: it looks.
    */
   readonly emptyFor: number
-  /** Its look found every job there was (fewer than it asked for): the next long polls may wait instead of looking. */
-  readonly exhausted: Effect.Effect<void>
+  /**
+   * Its look found every job there was (`exhausted`: fewer than it asked for), and the next long polls may wait
+   * instead of looking; or it found as many as it asked for: more may be waiting, and the next looks keep no room.
+   */
+  readonly looked: (exhausted: boolean) => Effect.Effect<void>
 }
 
 interface Listener {
@@ -53,10 +61,21 @@ interface Listener {
   room: number
   /** Reservations whose commits have not ended. */
   outstanding: number
+  /** Its look has kept room for pushed jobs once (roomKeptForPushes). */
+  keptRoom: boolean
   readonly delivered: Array<Job>
 }
 
 const held = (listener: Listener) => listener.outstanding + listener.delivered.length
+
+/**
+ * How many of the `left` jobs a long poll may still take its lease statement is not asked for, but kept for jobs
+ * pushed while the statement runs: a quarter, at most 4, none below 4 — unless the type's last look here found as many
+ * as it asked for (a backlog: the statement takes all). Under load a worker's next look begins while jobs keep being
+ * created; with no room, those were announced and waited for the worker's look after this one (a third of the jobs
+ * found late in docs/scaling.md, session 28).
+ */
+export const roomKeptForPushes = (left: number): number => Math.min(4, Math.floor(left / 4))
 
 export const makeLongPolls = () => {
   const listeners = new Map<string, Set<Listener>>()
@@ -117,6 +136,7 @@ export const makeLongPolls = () => {
               state: "looking",
               room: 0,
               outstanding: 0,
+              keptRoom: false,
               delivered: []
             }
             const set = listeners.get(key) ?? new Set()
@@ -131,8 +151,12 @@ export const makeLongPolls = () => {
           return {
             budget: {
               handed: () => held(listener),
-              picking: () => {
-                if (listener.state === "looking") listener.room = held(listener)
+              picking: (left) => {
+                if (listener.state !== "looking") return left
+                const keep = listener.keptRoom || emptyLooks.backlog(key) ? 0 : roomKeptForPushes(left)
+                listener.keptRoom = true
+                listener.room = held(listener) + keep
+                return left - keep
               },
               holding: (jobs) => {
                 if (listener.state === "looking") listener.room = Math.max(held(listener), listener.capacity - jobs)
@@ -166,7 +190,10 @@ export const makeLongPolls = () => {
               return Effect.map(Deferred.await(listener.answer), (jobs) => jobs ?? [])
             }),
             emptyFor: emptyLooks.emptyFor(key, listenedAt),
-            exhausted: Effect.map(Clock.currentTimeMillis, (now) => emptyLooks.exhausted(key, mark, now))
+            looked: (exhausted) =>
+              exhausted
+                ? Effect.map(Clock.currentTimeMillis, (now) => emptyLooks.exhausted(key, mark, now))
+                : Effect.sync(() => emptyLooks.found(key))
           }
         }))),
     /** A long poll with room reserved for a job being committed (its taker), or undefined. */

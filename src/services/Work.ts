@@ -186,8 +186,8 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
         const before = until - (yield* Clock.currentTimeMillis)
         let waitMillis = Math.min(before, listener.emptyFor)
         if (waitMillis <= 0) {
-          const jobs = yield* activateNow(tenantId, request, listener.budget, audit)
-          if (jobs.length + listener.budget.handed() < limit) yield* listener.exhausted
+          const { exhausted, jobs } = yield* activateNow(tenantId, request, listener.budget, audit)
+          yield* listener.looked(exhausted)
           const left = until - (yield* Clock.currentTimeMillis)
           if (jobs.length > 0 || left <= 0) {
             const pushed = yield* listener.collect
@@ -225,7 +225,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
               let look = true
               return Stream.fromEffectRepeat(Effect.gen(function*() {
                 if (look) {
-                  const jobs = yield* activateNow(tenantId, request)
+                  const { jobs } = yield* activateNow(tenantId, request)
                   if (jobs.length > 0) return jobs
                 }
                 const next = yield* listener.next(1000)

@@ -45,7 +45,7 @@ describe("empty looks", () => {
         const availability = inProcess()
         const first = yield* availability.listen(TENANT, "work", taker("first"), 5)
         expect(first.emptyFor).toBe(0)
-        yield* first.exhausted
+        yield* first.looked(true)
         const second = yield* availability.listen(TENANT, "work", taker("second"), 5)
         expect(second.emptyFor).toBe(EMPTY_LOOK_MILLIS)
         const waiting = yield* Effect.forkChild(second.wait(second.emptyFor))
@@ -58,7 +58,7 @@ describe("empty looks", () => {
         availability.announce(TENANT, ["work"]).pipe(Effect.runSync)
         expect((yield* availability.listen(TENANT, "work", taker("third"), 5)).emptyFor).toBe(0)
         // and the mark ends with its time
-        yield* (yield* availability.listen(TENANT, "work", taker("fourth"), 5)).exhausted
+        yield* (yield* availability.listen(TENANT, "work", taker("fourth"), 5)).looked(true)
         expect((yield* availability.listen(TENANT, "work", taker("fifth"), 5)).emptyFor).toBe(EMPTY_LOOK_MILLIS)
         yield* TestClock.adjust(EMPTY_LOOK_MILLIS)
         expect((yield* availability.listen(TENANT, "work", taker("sixth"), 5)).emptyFor).toBe(0)

@@ -102,7 +102,7 @@ describe("long-poll listener", () => {
       const reserved = availability.reserve(TENANT, "work")!
       expect(availability.reserve(TENANT, "work")).toBeUndefined()
       // picking again, or done: nothing more
-      poll.budget.picking()
+      poll.budget.picking(0)
       poll.budget.holding(5)
       expect(availability.reserve(TENANT, "work")).toBeUndefined()
       // an announcement does not wake a long poll that has a job coming
