@@ -22,8 +22,7 @@ import * as ResolveIncident from "./commands/ResolveIncident.ts"
 import { derivedId } from "./DerivedId.ts"
 import * as Activate from "./elements/Activate.ts"
 import { apply, type InstanceEvent, type InstanceState, type Token, visibleVariables } from "./InstanceState.ts"
-import { Rejected } from "./Rejected.ts"
-import type { AwaitedKind, Run } from "./Run.ts"
+import type { Run } from "./Run.ts"
 
 type Rest<T> = T extends [unknown, ...infer R] ? R : never
 
@@ -313,39 +312,6 @@ export class CommandRun implements Run {
   terminateAll(): void {
     this.closeEventStarts(this.state.instanceId)
     this.terminateScope(this.state.instanceId)
-  }
-
-  tokenWaitingFor(kind: AwaitedKind, id: string): Token {
-    const token = Object.values(this.state.tokens).find((t) =>
-      kind === "job"
-        ? t.wait?.kind === "job" && t.wait.jobId === id
-        : kind === "userTask"
-        ? t.wait?.kind === "userTask" && t.wait.taskId === id
-        : kind === "child"
-        ? t.wait?.kind === "child" && t.wait.childInstanceId === id
-        : kind === "decision"
-        ? t.wait?.kind === "decision" && t.wait.evaluationId === id
-        : kind === "signal"
-        ? t.wait?.kind === "signal" && t.wait.subscriptionId === id
-        : kind === "timer"
-        ? t.wait?.kind === "timer" && t.wait.subscriptionId === id
-        : t.wait?.kind === "message" && t.wait.subscriptionId === id
-    )
-    const name = kind === "job"
-      ? "job"
-      : kind === "userTask"
-      ? "task"
-      : kind === "child"
-      ? "child instance"
-      : kind === "decision"
-      ? "decision evaluation"
-      : kind === "signal"
-      ? "signal subscription"
-      : kind === "timer"
-      ? "timer"
-      : "message subscription"
-    if (token === undefined) throw new Rejected("NOT_FOUND", `${name} ${id} is not open in this instance`)
-    return token
   }
 
   // Behaviours, elements and commands live in their own modules (engine/behaviours, elements, commands); the run

@@ -11,9 +11,6 @@ export type Catcher =
   | { readonly via: "boundary"; readonly host: Token; readonly nodeId: string }
   | { readonly via: "eventSubprocess"; readonly scopeId: string; readonly nodeId: string }
 
-/** What a token can wait for that a command names by id (tokenWaitingFor). */
-export type AwaitedKind = "job" | "userTask" | "message" | "signal" | "timer" | "child" | "decision"
-
 export interface Run {
   /** The state so far: every emitted event is folded into it at once. */
   state: InstanceState
@@ -55,7 +52,6 @@ export interface Run {
   terminateScope(scopeId: string): void
   terminateToken(token: Token): void
   terminateAll(): void
-  tokenWaitingFor(kind: AwaitedKind, id: string): Token
 
   // Elements (elements/Activate.ts) and inclusive gateways (behaviours/InclusiveGateways.ts)
   activate(tokenId: string): void

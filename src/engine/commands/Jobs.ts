@@ -2,10 +2,11 @@
 // retries left, or dead-lettered into an incident), new retries.
 import { isProcessListener } from "../behaviours/ProcessListeners.ts"
 import { Rejected } from "../Rejected.ts"
+import { tokenWaitingFor } from "./AwaitedToken.ts"
 import type { CommandHandler } from "./Handler.ts"
 
 export const throwError: CommandHandler<"ThrowError"> = (run, command, status) => {
-  const token = run.tokenWaitingFor("job", command.jobId)
+  const token = tokenWaitingFor(run.state, "job", command.jobId)
   if (isProcessListener(run, token)) {
     throw new Rejected("INVALID_STATE", `job ${command.jobId} is a process execution listener's: it throws no error`)
   }
@@ -23,7 +24,7 @@ export const throwError: CommandHandler<"ThrowError"> = (run, command, status) =
 }
 
 export const failJob: CommandHandler<"FailJob"> = (run, command, status) => {
-  const token = run.tokenWaitingFor("job", command.jobId)
+  const token = tokenWaitingFor(run.state, "job", command.jobId)
   if (status === "SUSPENDED") return run.emit({ type: "CommandDeferred", command })
   const retries = Math.max(0, command.retries)
   // Variables a failing worker reports (what it learned) are kept for the next attempt.

@@ -6,6 +6,7 @@
 import { checkedChanges, startTaskListeners } from "../behaviours/Listeners.ts"
 import { Rejected } from "../Rejected.ts"
 import type { Run } from "../Run.ts"
+import { tokenWaitingFor } from "./AwaitedToken.ts"
 import type { CommandHandler } from "./Handler.ts"
 
 /** The token waiting at the task, which no listener holds and whose instance runs. */
@@ -16,7 +17,7 @@ const openTask = (run: Run, taskId: string, status: string) => {
   if (status !== "ACTIVE") {
     throw new Rejected("INVALID_STATE", `process instance ${run.state.instanceId} is suspended: resume it first`)
   }
-  return run.tokenWaitingFor("userTask", taskId)
+  return tokenWaitingFor(run.state, "userTask", taskId)
 }
 
 export const assignUserTask: CommandHandler<"AssignUserTask"> = (run, command, status) => {

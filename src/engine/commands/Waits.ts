@@ -7,6 +7,7 @@ import { isProcessListener, processListenerCompleted } from "../behaviours/Proce
 import type { InstanceState, Token } from "../InstanceState.ts"
 import { Rejected } from "../Rejected.ts"
 import type { Run } from "../Run.ts"
+import { tokenWaitingFor } from "./AwaitedToken.ts"
 import type { CommandOf } from "./Handler.ts"
 
 type Answer = CommandOf<"CompleteJob" | "CompleteUserTask" | "CorrelateMessage" | "TriggerSignal" | "FireTimer">
@@ -22,19 +23,19 @@ const taskToComplete = (run: Run, taskId: string) => {
       }: its listeners are running`
     )
   }
-  return run.tokenWaitingFor("userTask", taskId)
+  return tokenWaitingFor(run.state, "userTask", taskId)
 }
 
 const waitingToken = (run: Run, command: Answer) =>
   command.type === "CompleteJob"
-    ? run.tokenWaitingFor("job", command.jobId)
+    ? tokenWaitingFor(run.state, "job", command.jobId)
     : command.type === "CompleteUserTask"
     ? taskToComplete(run, command.taskId)
     : command.type === "TriggerSignal"
-    ? run.tokenWaitingFor("signal", command.subscriptionId)
+    ? tokenWaitingFor(run.state, "signal", command.subscriptionId)
     : command.type === "FireTimer"
-    ? run.tokenWaitingFor("timer", command.subscriptionId)
-    : run.tokenWaitingFor("message", command.subscriptionId)
+    ? tokenWaitingFor(run.state, "timer", command.subscriptionId)
+    : tokenWaitingFor(run.state, "message", command.subscriptionId)
 
 /** The ad-hoc subprocess's worker answered (its job's result says what to activate, or that it is done). */
 const workerJobCompleted = (run: Run, token: Token, command: CommandOf<"CompleteJob">) => {
