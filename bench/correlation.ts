@@ -47,7 +47,7 @@ const N = positiveInt("N", flag("n") ?? process.env["N"], 10_000)
 const CONCURRENCY = positiveInt("CONCURRENCY", flag("concurrency") ?? process.env["CONCURRENCY"], 64)
 const CREATE_CONCURRENCY = positiveInt("CREATE_CONCURRENCY", process.env["CREATE_CONCURRENCY"], 32)
 const WARMUP = Math.min(500, Math.max(20, Math.floor(N / 10)))
-// effect/cluster's ShardingConfig.maxResidentEntities default; src/actors/Cluster.ts does not change it.
+// effect/cluster's ShardingConfig.maxResidentEntities default; src/cluster/Cluster.ts does not change it.
 const MAX_RESIDENT = 10_000
 const DB = (flag("db") ?? process.env["DB"] ?? "both").toLowerCase()
 if (!["both", "pglite", "postgres", "postgresql"].includes(DB)) {

@@ -6,11 +6,9 @@ import type { Sharding } from "effect/cluster"
 import { HttpIncomingMessage, HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiSwagger } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
-import { BatchRunner } from "./actors/BatchRunner.ts"
-import { ClusterLive } from "./actors/Cluster.ts"
+import { BatchRunnerLive } from "./actors/BatchRunnerLive.ts"
 import { ConnectorRunner } from "./actors/ConnectorRunner.ts"
 import { EmbeddedFreezer } from "./actors/EmbeddedFreezer.ts"
-import { InstanceClient } from "./actors/InstanceClient.ts"
 import { JobLive } from "./actors/JobLive.ts"
 import { OutboxRelay } from "./actors/OutboxRelay.ts"
 import { PlaySessionLive } from "./actors/PlaySessionLive.ts"
@@ -18,6 +16,8 @@ import { ProcessInstanceLive } from "./actors/ProcessInstanceLive.ts"
 import { StatisticsKeeper } from "./actors/StatisticsKeeper.ts"
 import { TimerPoller } from "./actors/TimerPoller.ts"
 import { TokenService } from "./auth/TokenService.ts"
+import { ClusterLive } from "./cluster/Cluster.ts"
+import { InstanceClient } from "./cluster/InstanceClient.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
 import { configureFeelLimits } from "./decision/FeelBudget.ts"
 import { Api } from "./http/Api.ts"
@@ -143,7 +143,7 @@ const EnginesLive = Layer.mergeAll(
   ProcessInstanceLive,
   JobLive
 ).pipe(
-  Layer.provideMerge(BatchRunner.layer),
+  Layer.provideMerge(BatchRunnerLive),
   Layer.provideMerge(Layer.mergeAll(JobRetries.layer, TaskWork.layer)),
   Layer.provideMerge(Layer.mergeAll(Connections.layer, Projects.layer, LegacyForms.layer)),
   Layer.provideMerge(FormDefinitions.layer),

@@ -9,8 +9,8 @@
 // nothing: the server's own anti-wraparound vacuum runs.
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { runClusterLoop } from "../cluster/ClusterLoop.ts"
 import { DatabaseInfo } from "../persistence/Database.ts"
-import { runClusterLoop } from "./ClusterLoop.ts"
 
 /** Transactions since a table's oldest unfrozen row past which it is frozen (PostgreSQL's vacuum_freeze_table_age). */
 export const FREEZE_AGE = 150_000_000

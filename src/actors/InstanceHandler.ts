@@ -1,5 +1,13 @@
 // One process instance's command handler: what the instance's single writer on its node runs for each command.
 import { Clock, Effect, Metric, References } from "effect"
+import type { PendingWork } from "../cluster/ClusterLoop.ts"
+import {
+  type InstanceCommandPayload,
+  InstanceRejected,
+  type InstanceSnapshot,
+  type StartedInstance
+} from "../cluster/ProcessInstance.ts"
+import type { InstanceHandler } from "../cluster/ResidentInstances.ts"
 import {
   commitEvents,
   commitSeconds,
@@ -18,16 +26,8 @@ import { JobReads, type JobReadsShape } from "../persistence/JobReads.ts"
 import { jsonValueProblem } from "../persistence/StorableJson.ts"
 import { JobAvailability, type JobAvailabilityShape } from "../services/JobAvailability.ts"
 import { isRejection, ProcessEngine, type ProcessEngineShape } from "../services/ProcessEngine.ts"
-import type { PendingWork } from "./ClusterLoop.ts"
 import { auditsOf, leasesOf, pushedJob, reserveTakers } from "./JobPush.ts"
 import { OutboxRelay } from "./OutboxRelay.ts"
-import {
-  type InstanceCommandPayload,
-  InstanceRejected,
-  type InstanceSnapshot,
-  type StartedInstance
-} from "./ProcessInstance.ts"
-import type { InstanceHandler } from "./ResidentInstances.ts"
 
 /** The most an instance's variables may take, as JSON text (Zeebe's default message size limit is also 4 MB). */
 export const MAX_INSTANCE_VARIABLES_BYTES = 4 * 1024 * 1024

@@ -10,6 +10,7 @@ import { Duration, Effect, Layer } from "effect"
 import { Entity } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../auth/Principal.ts"
+import { JobEntity } from "../cluster/Job.ts"
 import { AppConfig } from "../config.ts"
 import { InstanceStore } from "../persistence/InstanceStore.ts"
 import { JobReads } from "../persistence/JobReads.ts"
@@ -22,7 +23,6 @@ import { JobAvailability } from "../services/JobAvailability.ts"
 import { ProcessInstances } from "../services/ProcessInstances.ts"
 import { backoffFor } from "../services/RetryBackoff.ts"
 import { isoOrNull, nowMillis } from "../services/Time.ts"
-import { JobEntity } from "./Job.ts"
 
 const behaviour = Effect.gen(function*() {
   const jobId = (yield* Entity.CurrentAddress).entityId

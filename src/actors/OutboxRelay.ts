@@ -4,13 +4,13 @@
 // changes nothing; a row is deleted only after its delivery was answered.
 import { Context, Effect, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
+import { type PendingWork, runPendingWork } from "../cluster/ClusterLoop.ts"
+import { InstanceClient } from "../cluster/InstanceClient.ts"
 import type { OutboxKind } from "../persistence/InstanceStore.ts"
 import { decodeOutboxMessage } from "../persistence/projections/OutboxMessage.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
 import { DecisionEvaluator } from "../services/DecisionEvaluator.ts"
 import { Signals } from "../services/Signals.ts"
-import { type PendingWork, runPendingWork } from "./ClusterLoop.ts"
-import { InstanceClient } from "./InstanceClient.ts"
 
 interface OutboxRow {
   readonly id: string

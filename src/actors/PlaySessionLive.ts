@@ -4,10 +4,10 @@
 import { Clock, Effect } from "effect"
 import { Entity } from "effect/cluster"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
+import { PlayRejected, PlaySession } from "../cluster/PlaySession.ts"
 import type { InstanceState } from "../engine/InstanceState.ts"
 import { type PlayOutcome, playStart, playStep } from "../engine/Play.ts"
 import type { PlaySessionView } from "../schema/Play.ts"
-import { PlayRejected, PlaySession } from "./PlaySession.ts"
 
 interface Session {
   readonly tenantId: string

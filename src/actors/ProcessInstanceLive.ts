@@ -3,10 +3,10 @@
 // commands: its copy in ResidentInstances (a command sent on the owning node itself goes there directly).
 import { Duration, Effect, Layer } from "effect"
 import { Entity } from "effect/cluster"
+import { ProcessInstance } from "../cluster/ProcessInstance.ts"
+import { ResidentInstances } from "../cluster/ResidentInstances.ts"
 import { AppConfig } from "../config.ts"
 import { InstanceHandlerServices, makeInstanceHandler } from "./InstanceHandler.ts"
-import { ProcessInstance } from "./ProcessInstance.ts"
-import { ResidentInstances } from "./ResidentInstances.ts"
 
 const behaviour = Effect.gen(function*() {
   const instanceId = (yield* Entity.CurrentAddress).entityId

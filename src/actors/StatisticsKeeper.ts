@@ -9,8 +9,8 @@
 // stalled the event loop for 400–650 ms and cost more than the better plans saved.
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { runClusterLoop } from "../cluster/ClusterLoop.ts"
 import { DatabaseInfo } from "../persistence/Database.ts"
-import { runClusterLoop } from "./ClusterLoop.ts"
 
 /** PostgreSQL's defaults: autovacuum_analyze_threshold and autovacuum_analyze_scale_factor. */
 const THRESHOLD_ROWS = 50

@@ -5,11 +5,11 @@ import { Clock, Context, Effect, Layer, Metric } from "effect"
 import { SqlClient } from "effect/sql"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { nextCycleDue } from "../bpmn/Timer.ts"
+import { runClusterLoop } from "../cluster/ClusterLoop.ts"
+import { InstanceClient } from "../cluster/InstanceClient.ts"
 import { derivedId } from "../engine/Execute.ts"
 import { timerLagSeconds } from "../observability/Metrics.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
-import { runClusterLoop } from "./ClusterLoop.ts"
-import { InstanceClient } from "./InstanceClient.ts"
 
 export interface TimerPollerShape {
   /** Fires every timer due now (tests call it after moving the clock). */

@@ -90,7 +90,7 @@ export const activeEntities = Metric.gauge("flowcore_entities_active", {
   description: "entities resident on this node: the cluster's and the process instances in memory"
 })
 export const residentInstances = Metric.gauge("flowcore_instances_resident", {
-  description: "process instances in this node's memory (actors/ResidentInstances.ts)"
+  description: "process instances in this node's memory (cluster/ResidentInstances.ts)"
 })
 export const timerLagSeconds = Metric.gauge("flowcore_timer_lag_seconds", {
   description: "how late the last timers fired"

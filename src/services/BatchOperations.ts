@@ -2,9 +2,9 @@
 // and hands them to the BatchRunner; reading one shows progress and each item's outcome.
 import { Array as Arr, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { type BatchParameters, BatchRunner } from "../actors/BatchRunner.ts"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal } from "../auth/Principal.ts"
+import { type BatchParameters, BatchRunner } from "../cluster/BatchRunner.ts"
 import { toJson } from "../persistence/SqlValues.ts"
 import { type NotFound, notFound, type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { BatchOperation, CreateBatchOperation } from "../schema/BatchOperations.ts"

@@ -1,6 +1,6 @@
 // What a message to an entity (a process instance's, a job's) may meet in the cluster besides the entity's answer,
 // and what the services make of it:
-//  * MailboxFull (the cluster's entities) or ResidentInstancesFull (instances in memory, actors/ResidentInstances.ts)
+//  * MailboxFull (the cluster's entities) or ResidentInstancesFull (instances in memory, cluster/ResidentInstances.ts)
 //    — the node holds as many as it may (MAX_RESIDENT_ENTITIES) and this one is not among them.
 //    Idle entities leave memory within seconds, so the send is tried again for a moment; still full, the request
 //    fails with the error, which the edge answers as 503 with Retry-After (see EdgeMiddleware), never a 500.
@@ -10,7 +10,7 @@
 //    until its shard has an owner again, who answers it: a command id applied before answers with its reply.
 import { Cause, Clock, Context, Duration, Effect, Logger, References, Schedule, Tracer } from "effect"
 import type { ClusterError } from "effect/cluster"
-import type { ResidentInstancesFull } from "../actors/ResidentInstances.ts"
+import type { ResidentInstancesFull } from "../cluster/ResidentInstances.ts"
 import { CommitAudit } from "../persistence/CommitAudit.ts"
 
 export type ClusterFailure =
@@ -47,7 +47,7 @@ const whileFull = Schedule.spaced("100 millis")
 // services: 30 KB of the ~340 KB a start allocates went into those copies, and the handler saw the request's
 // principal and state, which it must not use. What it needs besides its own services is the trace (the span the
 // message belongs to, the tracer that exports it), the loggers and the clock (an instance's command on the node that
-// owns it runs in this context alone: actors/ResidentInstances.ts) — and the request's audit record, offered to the
+// owns it runs in this context alone: cluster/ResidentInstances.ts) — and the request's audit record, offered to the
 // command's commit (persistence/CommitAudit.ts).
 const carried: ReadonlyArray<Context.Key<any, any>> = [
   CommitAudit,

@@ -2,9 +2,9 @@
 // INVALID_STATE and CONFLICT a 409, a faulty input a 400 naming the field, INTERNAL a defect (500). A command
 // interrupted in the entity (its shard released under it) is sent again with its id, and answered once it has an owner.
 import { Effect } from "effect"
-import type { InstanceClientShape } from "../actors/InstanceClient.ts"
-import type { InstanceRejected, InstanceSnapshot as EntityReply } from "../actors/ProcessInstance.ts"
 import type { Principal } from "../auth/Principal.ts"
+import type { InstanceClientShape } from "../cluster/InstanceClient.ts"
+import type { InstanceRejected, InstanceSnapshot as EntityReply } from "../cluster/ProcessInstance.ts"
 import type { InstanceCommand } from "../engine/InstanceCommands.ts"
 import { type ClientError, conflict, NotFound, type ValidationError, validationError } from "../schema/ApiErrors.ts"
 import type { ProcessInstanceId } from "../schema/ResourceIds.ts"

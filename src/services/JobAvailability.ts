@@ -5,7 +5,7 @@
 // an announcement (a retry backoff running out, an expired lock) is found a moment later.
 import { PgClient } from "@effect/sql-pg"
 import { Context, Deferred, Effect, Exit, Layer, Metric, Queue, type Scope } from "effect"
-import { ClusterInfo } from "../actors/Cluster.ts"
+import { ClusterInfo } from "../cluster/Cluster.ts"
 import { AppConfig } from "../config.ts"
 import { jobsAnnounced } from "../observability/Metrics.ts"
 import { makeGroupCommit } from "../persistence/GroupCommit.ts"

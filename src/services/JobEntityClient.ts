@@ -1,6 +1,6 @@
-// The client of the job entities (actors/Job.ts), made once; sends go through EntitySend.sendToEntity.
+// The client of the job entities (cluster/Job.ts), made once; sends go through EntitySend.sendToEntity.
 import { Context, Effect, Layer } from "effect"
-import { JobEntity } from "../actors/Job.ts"
+import { JobEntity } from "../cluster/Job.ts"
 import { type ClusterFailure, resendInterrupted, sendToEntity } from "./EntitySend.ts"
 import { newId } from "./Ids.ts"
 

@@ -7,8 +7,8 @@
 // with the same ids, so nothing is correlated twice (see IdempotentRequests).
 import { Context, Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { runClusterLoop } from "../actors/ClusterLoop.ts"
 import type { Principal } from "../auth/Principal.ts"
+import { runClusterLoop } from "../cluster/ClusterLoop.ts"
 import { MessageTargets } from "../persistence/MessageTargets.ts"
 import { toJson } from "../persistence/SqlValues.ts"
 import { type Conflict, conflict, type ValidationError, validationError } from "../schema/ApiErrors.ts"

@@ -1,8 +1,8 @@
 // Play sessions as the API sees them: the draft (BPMN XML or a JSON graph) is compiled exactly as a deployment would
 // be — but not deployed — and handed to a new PlaySession entity, which keeps it in memory.
 import { Context, Effect, Layer } from "effect"
-import { type PlayRejected, PlaySession } from "../actors/PlaySession.ts"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
+import { type PlayRejected, PlaySession } from "../cluster/PlaySession.ts"
 import { conflict, notFound, type RequestError, validationError } from "../schema/ApiErrors.ts"
 import type { PlaySessionView, PlayStepRequest, StartPlaySession } from "../schema/Play.ts"
 import type { PlaySessionId } from "../schema/ResourceIds.ts"

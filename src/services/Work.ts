@@ -1,6 +1,6 @@
 // Jobs, human tasks and incidents as workers and people see them. Reads work on the projections of the request's
 // tenant (CurrentTenant). A job is leased by one guarded UPDATE (JobActivation.ts) and its completion goes straight to
-// the instance's entity (JobCompletion.ts); its other changes go to the job's entity (actors/Job.ts) with the
+// the instance's entity (JobCompletion.ts); its other changes go to the job's entity (cluster/Job.ts) with the
 // principal they are given (the connector runtime and batches send them outside a request), which forwards the
 // outcome to the instance's entity. A task's completion is the caller's (CurrentPrincipal) and goes to the instance's
 // entity. Command ids derived from the job or task make a retried completion apply once.

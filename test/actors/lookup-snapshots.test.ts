@@ -5,7 +5,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ResidentInstances } from "../../src/actors/ResidentInstances.ts"
+import { ResidentInstances } from "../../src/cluster/ResidentInstances.ts"
 import {
   type InstanceRow,
   InstanceSnapshots,

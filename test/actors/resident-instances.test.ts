@@ -1,4 +1,4 @@
-// ResidentInstances (src/actors/ResidentInstances.ts): on the node that owns an instance's shard, its commands run on
+// ResidentInstances (src/cluster/ResidentInstances.ts): on the node that owns an instance's shard, its commands run on
 // the copy in this node's memory, one at a time, without a message through the cluster's entity machinery; commands
 // that do arrive through the entity run on the same copy; idle copies leave memory; a copy another writer overtook
 // reloads and applies the command.
@@ -7,8 +7,8 @@ import { Sharding } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ProcessInstance } from "../../src/actors/ProcessInstance.ts"
-import { ResidentInstances } from "../../src/actors/ResidentInstances.ts"
+import { ProcessInstance } from "../../src/cluster/ProcessInstance.ts"
+import { ResidentInstances } from "../../src/cluster/ResidentInstances.ts"
 import { InstanceStore } from "../../src/persistence/InstanceStore.ts"
 import { type Caller, fixture, Tenant } from "../support/Scenario.ts"
 import { bootApp, type TestApp } from "../support/TestApp.ts"

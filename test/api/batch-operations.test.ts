@@ -1,6 +1,6 @@
 // Batch operations through HTTP: accepted with 202, worked off in the background, each item with its outcome.
 import { describe, expect, it } from "vitest"
-import { BatchRunner } from "../../src/actors/BatchRunner.ts"
+import { BatchRunner } from "../../src/cluster/BatchRunner.ts"
 import { type Caller, givenTenant, type Tenant } from "../support/Scenario.ts"
 
 const waitingModel = (id: string, taskType: string) => ({

@@ -2,7 +2,7 @@
 // against the state the previous one left, and a duplicate delivery (same command id) changes nothing.
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { ProcessInstance } from "../../src/actors/ProcessInstance.ts"
+import { ProcessInstance } from "../../src/cluster/ProcessInstance.ts"
 import { fixture, givenTenant } from "../support/Scenario.ts"
 
 describe("ProcessInstance entity", () => {

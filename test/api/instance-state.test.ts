@@ -112,7 +112,7 @@ describe("message subscriptions", () => {
     expect(token).toMatchObject({ nodeId: "paid", waitingFor: "MESSAGE", subscriptionId: subscription.id })
     // correlation over HTTP arrives with POST /messages; here the entity receives the command directly
     const { Effect } = await import("effect")
-    const { ProcessInstance } = await import("../../src/actors/ProcessInstance.ts")
+    const { ProcessInstance } = await import("../../src/cluster/ProcessInstance.ts")
     await tenant.app.runtime.runPromise(Effect.flatMap(ProcessInstance.client, (client) =>
       client(instance.id).Execute({
         commandId: "correlate-1",

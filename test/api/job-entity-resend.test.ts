@@ -4,7 +4,7 @@
 // refused as before, so the answer depends on the id, not on the state alone.
 import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
-import { JobEntity } from "../../src/actors/Job.ts"
+import { JobEntity } from "../../src/cluster/Job.ts"
 import { oneTaskModel } from "../support/OneTaskModel.ts"
 import { givenTenant, type Tenant } from "../support/Scenario.ts"
 

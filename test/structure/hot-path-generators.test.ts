@@ -23,7 +23,7 @@ const sources = (dir: string): Array<string> =>
  * import, a migration) — none on the path of a start, a publish, an activation or a completion.
  */
 const KNOWN: Readonly<Record<string, number>> = {
-  "actors/ClusterLoop.ts": 1,
+  "cluster/ClusterLoop.ts": 1,
   "actors/ConnectorRunner.ts": 1,
   "auth/PasswordHasher.ts": 2,
   "services/DecisionImports.ts": 1,

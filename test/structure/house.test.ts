@@ -47,7 +47,9 @@ const FORBIDDEN: Record<string, ReadonlyArray<string>> = {
   engine: ["http", "services", "persistence", "schema", "actors"],
   bpmn: ["http", "services", "persistence", "schema", "actors", "engine"],
   decision: ["http", "services", "persistence", "schema", "actors", "engine"],
-  persistence: ["services", "http", "actors"]
+  persistence: ["services", "http", "actors", "cluster"],
+  // the cluster's runtime and the entities' protocols, below the services that send to them and the handlers
+  cluster: ["http", "services", "actors"]
 }
 
 /** Files over 400 lines when the rule came in (as dprint formats them), with their size then: they may only shrink. */

@@ -1,7 +1,7 @@
 import { Clock, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
-import { ClusterInfo } from "../../actors/Cluster.ts"
+import { ClusterInfo } from "../../cluster/Cluster.ts"
 import { DatabaseInfo } from "../../persistence/Database.ts"
 import { Api } from "../Api.ts"
 import { ServiceUnavailable } from "../api/SystemApi.ts"
