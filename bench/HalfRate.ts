@@ -1,8 +1,12 @@
 // Latencies at half of the maximum rate (issue 11's targets are stated there): the load is open-loop — requests go out
 // on a fixed schedule whether or not earlier ones have been answered — so a slow answer cannot slow the load down and
 // hide itself, as it does in a closed loop of clients.
+import { spawn } from "node:child_process"
+import { createInterface } from "node:readline"
+import { fileURLToPath } from "node:url"
 import { sseData } from "../test/support/ServerSentEvents.ts"
 import { connectionsOpened, MAX_CONNECTIONS } from "./LeanHttp.ts"
+import type { PushWorkersTask } from "./PushWorkers.ts"
 import { percentile } from "./ServiceUnderTest.ts"
 
 type Call = (method: string, path: string, body?: unknown) => Promise<any>
@@ -178,3 +182,34 @@ const streamPushPhase = async (
 
 export const pushAtRate = withConnectionsOpened(pushPhase)
 export const streamPushAtRate = withConnectionsOpened(streamPushPhase)
+
+/**
+ * Job push at `perSecond` instance starts with the `workers` long polls or streams in a process of their own
+ * (bench/PushWorkers.ts): the starts go out from this process, the jobs are timed where the workers are.
+ */
+export const pushFromOwnProcess = async (
+  call: Call,
+  worker: Omit<PushWorkersTask, "total" | "stopAfterMs">,
+  deploymentId: string,
+  perSecond: number,
+  seconds: number
+) => {
+  const total = Math.max(1, Math.floor(perSecond * seconds))
+  const task: PushWorkersTask = { ...worker, total, stopAfterMs: seconds * 1000 + 10_000 }
+  const child = spawn(process.execPath, [
+    fileURLToPath(new URL("./PushWorkers.ts", import.meta.url)),
+    JSON.stringify(task)
+  ], {
+    stdio: ["ignore", "pipe", "inherit"]
+  })
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
+  const ready = await lines.next()
+  if (ready.value !== "ready") throw new Error(`the push workers' process said ${String(ready.value)}`)
+  return withConnections(call, async () => {
+    await paced(perSecond, seconds, async () => {
+      await call("POST", "/process-instances", { deploymentId })
+    })
+    const result = await lines.next()
+    return JSON.parse(String(result.value)) as { readonly count: number; readonly p50: number; readonly p99: number }
+  })
+}

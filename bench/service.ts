@@ -16,7 +16,9 @@
 //   at half rate  publish p50/p99 and job push p50/p99 (WORKERS, then MANY_WORKERS long-polling workers; WORKERS job streams) at half of the measured
 //                 correlation and instance rates, open-loop for HALF_SECONDS (bench/HalfRate.ts); with them, the
 //                 instance commits' own times (the service's histogram) and the disk's fdatasync times meanwhile
-//                 (bench/DiskProbe.ts, in DISK_DIR — the working directory by default — or PGlite's data directory)
+//                 (bench/DiskProbe.ts, in DISK_DIR — the working directory by default — or PGlite's data directory);
+//                 then the WORKERS long polls and streams again in a process of their own (bench/PushWorkers.ts), the
+//                 starts from this one: the figure without this process's event loop
 //   RSS           of the service process at the end
 //   correlations are measured after min(WARM_UP, 1000) unmeasured publishes, to instances of their own
 //   SECONDS=10 STARTERS=16 WORKERS=4 MANY_WORKERS=16 N=2000 CONCURRENCY=64 WARM_UP=3000 INSTANCE_WARM_UP_SECONDS=3 HALF_SECONDS=5
@@ -34,7 +36,7 @@ import { AppConfig } from "../src/config.ts"
 import { DatabaseLive } from "../src/persistence/Database.ts"
 import { testConfig } from "../test/support/TestApp.ts"
 import { startDiskProbe } from "./DiskProbe.ts"
-import { publishAtRate, pushAtRate, streamPushAtRate } from "./HalfRate.ts"
+import { publishAtRate, pushAtRate, pushFromOwnProcess, streamPushAtRate } from "./HalfRate.ts"
 import { MAX_CONNECTIONS } from "./LeanHttp.ts"
 import { machineSpeedMillis } from "./MachineSpeed.ts"
 import { oneTaskLoad } from "./OneTaskLoad.ts"
@@ -295,6 +297,22 @@ const run = async (
       startRate,
       HALF_SECONDS
     )
+    // The same two push phases with the workers in a process of their own (the bench's own loop left out).
+    const ownWorkers = { base: service.base, token, jobType: "bench-half", workers: WORKERS } as const
+    const pushOwn = await pushFromOwnProcess(
+      asAdmin,
+      { ...ownWorkers, mode: "poll" },
+      halfTask.id,
+      startRate,
+      HALF_SECONDS
+    )
+    const streamOwn = await pushFromOwnProcess(
+      asAdmin,
+      { ...ownWorkers, mode: "stream" },
+      halfTask.id,
+      startRate,
+      HALF_SECONDS
+    )
     const diskHalf = (await disk.stop()).between(halfFrom, Date.now())
     const rss = rssOf(service.child.pid!)
     return {
@@ -319,6 +337,8 @@ const run = async (
       pushHalf,
       pushHalfMany,
       streamHalf,
+      pushOwn,
+      streamOwn,
       baseline: tx,
       pgbench,
       rss,
@@ -521,6 +541,14 @@ for (const r of rows) {
         `them, ${push.found.p50}/${push.found.p99} ms)`
     )
   }
+}
+// The push phases again with the workers in a process of their own (HalfRate.ts pushFromOwnProcess).
+for (const r of rows) {
+  console.log(
+    `(${r.label}, job push with the ${WORKERS} workers in a process of their own, the starts from this one: ` +
+      `long polls p50/p99 ${r.pushOwn.p50}/${r.pushOwn.p99} ms (${r.pushOwn.count} jobs), streams ` +
+      `${r.streamOwn.p50}/${r.streamOwn.p99} ms (${r.streamOwn.count} jobs))`
+  )
 }
 // CPU per operation does not depend on how busy the machine is (the rates above do): compare these across changes.
 console.log(
