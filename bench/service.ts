@@ -298,21 +298,16 @@ const run = async (
       HALF_SECONDS
     )
     // The same two push phases with the workers in a process of their own (the bench's own loop left out).
-    const ownWorkers = { base: service.base, token, jobType: "bench-half", workers: WORKERS } as const
-    const pushOwn = await pushFromOwnProcess(
-      asAdmin,
-      { ...ownWorkers, mode: "poll" },
-      halfTask.id,
-      startRate,
-      HALF_SECONDS
-    )
-    const streamOwn = await pushFromOwnProcess(
-      asAdmin,
-      { ...ownWorkers, mode: "stream" },
-      halfTask.id,
-      startRate,
-      HALF_SECONDS
-    )
+    const ownWorkers = (mode: "poll" | "stream") =>
+      pushFromOwnProcess(
+        asAdmin,
+        { base: service.base, token, jobType: "bench-half", workers: WORKERS, mode },
+        halfTask.id,
+        startRate,
+        HALF_SECONDS
+      )
+    const pushOwn = await ownWorkers("poll")
+    const streamOwn = await ownWorkers("stream")
     const diskHalf = (await disk.stop()).between(halfFrom, Date.now())
     const rss = rssOf(service.child.pid!)
     return {

@@ -9,6 +9,9 @@
 // looking; a waiting long poll re-checks every second anyway). A job failed with retries left and no backoff, or given
 // retries again (actors/JobLive.ts), and the waiting jobs of an instance resumed (actors/InstanceHandler.ts) are
 // announced.
+//
+// The other way round, a look that found as many jobs as it asked for notes a backlog: the next looks of the type ask
+// their statement for all they may take, keeping no room for pushed jobs (LongPollListeners.ts roomKeptForPushes).
 
 /** How long a look that found a type exhausted spares the next long polls of that type their look. */
 export const EMPTY_LOOK_MILLIS = 250

@@ -69,11 +69,10 @@ interface Listener {
 const held = (listener: Listener) => listener.outstanding + listener.delivered.length
 
 /**
- * How many of the `left` jobs a long poll may still take its lease statement is not asked for, but kept for jobs
- * pushed while the statement runs: a quarter, at most 4, none below 4 — unless the type's last look here found as many
- * as it asked for (a backlog: the statement takes all). Under load a worker's next look begins while jobs keep being
- * created; with no room, those were announced and waited for the worker's look after this one (a third of the jobs
- * found late in docs/scaling.md, session 28).
+ * How many of the `left` jobs a long poll may still take its first lease statement is not asked for, but kept for jobs
+ * pushed while the statement runs: a quarter, at most 4, none below 4. Under load a worker's next look begins while
+ * jobs keep being created; with no room, those were announced and waited for the worker's look after this one (a third
+ * of the jobs found late in docs/scaling.md, session 28).
  */
 export const roomKeptForPushes = (left: number): number => Math.min(4, Math.floor(left / 4))
 
@@ -153,6 +152,7 @@ export const makeLongPolls = () => {
               handed: () => held(listener),
               picking: (left) => {
                 if (listener.state !== "looking") return left
+                // After a look of the type that found as many as it asked for (a backlog), the statement takes all.
                 const keep = listener.keptRoom || emptyLooks.backlog(key) ? 0 : roomKeptForPushes(left)
                 listener.keptRoom = true
                 listener.room = held(listener) + keep
