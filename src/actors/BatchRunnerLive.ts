@@ -10,9 +10,9 @@ import { type BatchParameters, BatchRunner } from "../cluster/BatchRunner.ts"
 import { runPendingWork } from "../cluster/ClusterLoop.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
 import { IncidentId, JobId, parseId, ProcessInstanceId } from "../schema/ResourceIds.ts"
-import { IncidentRecovery } from "../services/IncidentRecovery.ts"
-import { ProcessInstances } from "../services/ProcessInstances.ts"
-import { Work } from "../services/Work.ts"
+import { IncidentRecovery } from "../services/instances/IncidentRecovery.ts"
+import { ProcessInstances } from "../services/instances/ProcessInstances.ts"
+import { Work } from "../services/work/Work.ts"
 
 interface PendingItem {
   readonly batch_id: string

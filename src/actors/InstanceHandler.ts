@@ -24,8 +24,8 @@ import {
 } from "../persistence/InstanceStore.ts"
 import { JobReads, type JobReadsShape } from "../persistence/JobReads.ts"
 import { jsonValueProblem } from "../persistence/StorableJson.ts"
-import { JobAvailability, type JobAvailabilityShape } from "../services/JobAvailability.ts"
-import { isRejection, ProcessEngine, type ProcessEngineShape } from "../services/ProcessEngine.ts"
+import { isRejection, ProcessEngine, type ProcessEngineShape } from "../services/instances/ProcessEngine.ts"
+import { JobAvailability, type JobAvailabilityShape } from "../services/work/JobAvailability.ts"
 import { auditsOf, leasesOf, pushedJob, reserveTakers } from "./JobPush.ts"
 import { OutboxRelay } from "./OutboxRelay.ts"
 

@@ -18,11 +18,11 @@ import { countOf, fromJson, toJson } from "../persistence/SqlValues.ts"
 import { Conflict, conflict, type NotFound } from "../schema/ApiErrors.ts"
 import { ProcessInstanceId } from "../schema/ResourceIds.ts"
 import type { Job, RetryPolicy } from "../schema/Work.ts"
-import { DEFAULT_LOCK_MS, type JobRow, readJobRow, toJob } from "../services/JobActivation.ts"
-import { JobAvailability } from "../services/JobAvailability.ts"
-import { ProcessInstances } from "../services/ProcessInstances.ts"
-import { backoffFor } from "../services/RetryBackoff.ts"
+import { ProcessInstances } from "../services/instances/ProcessInstances.ts"
 import { isoOrNull, nowMillis } from "../services/Time.ts"
+import { DEFAULT_LOCK_MS, type JobRow, readJobRow, toJob } from "../services/work/JobActivation.ts"
+import { JobAvailability } from "../services/work/JobAvailability.ts"
+import { backoffFor } from "../services/work/RetryBackoff.ts"
 
 const behaviour = Effect.gen(function*() {
   const jobId = (yield* Entity.CurrentAddress).entityId
@@ -102,7 +102,7 @@ const behaviour = Effect.gen(function*() {
   /**
    * A job that may be activated again right now (failed with retries left and no backoff, or given retries again) is
    * announced, as a new one is: waiting workers take it now, not at their next look (and a long poll that skips its
-   * look after an empty one, services/EmptyLooks.ts, is not kept from it).
+   * look after an empty one, services/work/EmptyLooks.ts, is not kept from it).
    */
   const announcedIfActivatable = (tenantId: string, job: Job) =>
     job.state === "ACTIVATABLE" && job.deadline === null

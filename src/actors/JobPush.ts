@@ -11,8 +11,8 @@ import { jobVariablesNow } from "../engine/JobVariables.ts"
 import type { CommitAuditShape } from "../persistence/CommitAudit.ts"
 import type { JobLease } from "../persistence/InstanceCommit.ts"
 import type { Job } from "../schema/Work.ts"
-import type { JobAvailabilityShape } from "../services/JobAvailability.ts"
-import type { JobTaker } from "../services/JobTaker.ts"
+import type { JobAvailabilityShape } from "../services/work/JobAvailability.ts"
+import type { JobTaker } from "../services/work/JobTaker.ts"
 
 type JobCreated = Extract<InstanceEvent, { readonly type: "JobCreated" }>
 

@@ -9,8 +9,8 @@ import { InstanceClient } from "../cluster/InstanceClient.ts"
 import type { OutboxKind } from "../persistence/InstanceStore.ts"
 import { decodeOutboxMessage } from "../persistence/projections/OutboxMessage.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
-import { DecisionEvaluator } from "../services/DecisionEvaluator.ts"
-import { Signals } from "../services/Signals.ts"
+import { DecisionEvaluator } from "../services/decisions/DecisionEvaluator.ts"
+import { Signals } from "../services/events/Signals.ts"
 
 interface OutboxRow {
   readonly id: string

@@ -1,6 +1,6 @@
 // What one applied command produces, as the durable host writes it: the history events to append (and the events
 // themselves, from which the host writes its projections and outbox), the new state and status. The vocabulary of the port between the pure core and its
-// hosts (services/ProcessEngine.ts); persistence writes it without knowing the core.
+// hosts (services/instances/ProcessEngine.ts); persistence writes it without knowing the core.
 import type { InstanceEvent, InstanceState } from "./InstanceState.ts"
 
 export interface HistoryEvent {

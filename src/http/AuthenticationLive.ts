@@ -4,12 +4,12 @@
 import { Effect, Layer, Redacted } from "effect"
 import { CurrentTenant } from "../auth/CurrentTenant.ts"
 import { CurrentPrincipal, hasAnyRole } from "../auth/Principal.ts"
-import { TokenService } from "../auth/TokenService.ts"
+import { RequestState } from "../auth/RequestState.ts"
 import { Forbidden, Unauthorized } from "../schema/ApiErrors.ts"
-import { Tenants } from "../services/Tenants.ts"
+import { Tenants } from "../services/identity/Tenants.ts"
+import { TokenService } from "../services/identity/TokenService.ts"
 import { accessOf, describeAccess } from "./Access.ts"
 import { Authentication } from "./Middleware.ts"
-import { RequestState } from "./RequestState.ts"
 import { successStatusOf } from "./RouteTable.ts"
 
 const unauthorized = (message: string) =>

@@ -3,11 +3,11 @@
 import { Effect, Metric } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
-import { TokenService } from "../auth/TokenService.ts"
 import { ClusterInfo } from "../cluster/Cluster.ts"
 import { ResidentInstances } from "../cluster/ResidentInstances.ts"
 import { AppConfig } from "../config.ts"
 import { activeEntities, recordProcess, requestsInFlight, residentInstances } from "../observability/Metrics.ts"
+import { TokenService } from "../services/identity/TokenService.ts"
 import { NodeLifecycle } from "./NodeLifecycle.ts"
 
 const refused = (status: 401 | 403, message: string) =>

@@ -5,11 +5,11 @@
 // before the response goes out, in a group commit of its own (AuditLog). When a commit carried it and the response ended
 // with another status or names another resource (a later step failed), the record is corrected to say so.
 import { Deferred, Effect } from "effect"
+import type { RequestStateShape } from "../auth/RequestState.ts"
 import { countAuditRecord } from "../observability/Metrics.ts"
 import type { CommitAuditShape } from "../persistence/CommitAudit.ts"
-import { type AuditLogShape, type AuditRecord, auditRow } from "../services/AuditLog.ts"
+import { type AuditLogShape, type AuditRecord, auditRow } from "../services/identity/AuditLog.ts"
 import { uuidV7 } from "../services/Ids.ts"
-import type { RequestStateShape } from "./RequestState.ts"
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"])
 // Sign-in changes nothing; it is not audited (and has no tenant before it succeeds).

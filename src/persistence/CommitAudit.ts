@@ -2,7 +2,7 @@
 // the record is written in that commit instead of a commit of its own after it (at half the maximum publish rate that
 // second commit was ~40 % of a publish's median latency). The edge (http/RequestAudit.ts) offers it; InstanceStore
 // takes it for the first command it commits on the request's behalf and settles it when that commit has ended; a job
-// activation's first lease statement takes it the same way (services/JobActivation.ts). A record nobody took, or whose commit failed or wrote nothing, the edge writes on its own as before.
+// activation's first lease statement takes it the same way (services/work/JobActivation.ts). A record nobody took, or whose commit failed or wrote nothing, the edge writes on its own as before.
 import { Context, Effect } from "effect"
 
 export interface CommitAuditShape {

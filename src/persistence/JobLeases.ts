@@ -1,4 +1,4 @@
-// The lease of job activations (services/JobActivation.ts): one statement picks the jobs a worker may take and leases
+// The lease of job activations (services/work/JobActivation.ts): one statement picks the jobs a worker may take and leases
 // them. The picking locks each row it takes with FOR UPDATE SKIP LOCKED, so concurrent activations — of this node or
 // another — never wait for one another nor pick the same job: each walks past the rows another is leasing and takes the
 // next ones. (Before, one activation per job type at a time picked candidates on this node, then leased them in a

@@ -1,4 +1,4 @@
-// The job rows that completions (services/JobCompletion.ts) and jobs' entities (actors/JobLive.ts: a failure, a
+// The job rows that completions (services/work/JobCompletion.ts) and jobs' entities (actors/JobLive.ts: a failure, a
 // heartbeat) start by reading, read together: the reads that arrive while earlier ones are under way go to the
 // database as one SELECT. Each caller still reads only after its own earlier writes finished, so a read batched with
 // others sees what it would see alone. Also the types of an instance's activatable jobs, which an instance resumed

@@ -3,7 +3,7 @@
 // wire format and the OpenAPI document show the envelope.
 import { Clock, Effect, Schema, SchemaTransformation } from "effect"
 import { HttpApiSchema } from "effect/http-api"
-import { RequestState } from "../http/RequestState.ts"
+import { RequestState } from "../auth/RequestState.ts"
 
 const nowIso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 

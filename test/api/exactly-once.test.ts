@@ -2,8 +2,8 @@
 // finished or was interrupted (an interrupted one is finished by its retry or by the recovery, never twice), and an
 // Idempotency-Key makes starts, publishes, signals, job and task completions safe to retry.
 import { describe, expect, it } from "vitest"
+import { Messages } from "../../src/services/events/Messages.ts"
 import { fingerprintOf, IdempotentRequests } from "../../src/services/IdempotentRequests.ts"
-import { Messages } from "../../src/services/Messages.ts"
 import { oneTaskModel } from "../support/OneTaskModel.ts"
 import { fixture, givenTenant, type Tenant } from "../support/Scenario.ts"
 

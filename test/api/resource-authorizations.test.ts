@@ -2,7 +2,7 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import type { Principal } from "../../src/auth/Principal.ts"
-import { ResourceAuthorizations } from "../../src/services/ResourceAuthorizations.ts"
+import { ResourceAuthorizations } from "../../src/services/identity/ResourceAuthorizations.ts"
 import { givenTenant } from "../support/Scenario.ts"
 
 describe("resource authorizations are enforced by one service", () => {

@@ -2,9 +2,9 @@
 // edge after the response; exactly one record per request, and it says what the response did.
 import { Effect, Fiber } from "effect"
 import { describe, expect, it } from "vitest"
+import { newRequestState } from "../../src/auth/RequestState.ts"
 import { makeRequestAudit } from "../../src/http/RequestAudit.ts"
-import { newRequestState } from "../../src/http/RequestState.ts"
-import type { AuditLogShape, AuditRecord } from "../../src/services/AuditLog.ts"
+import type { AuditLogShape, AuditRecord } from "../../src/services/identity/AuditLog.ts"
 
 const now = "2026-11-28T10:00:00.000Z"
 

@@ -1,11 +1,11 @@
 // A long poll may skip its look in the database for a moment after a look of its type found every job there was
-// (services/EmptyLooks.ts) — never after a job of the type was announced, and never for long.
+// (services/work/EmptyLooks.ts) — never after a job of the type was announced, and never for long.
 import { Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
 import type { Job } from "../../src/schema/Work.ts"
-import { EMPTY_LOOK_MILLIS, makeEmptyLooks } from "../../src/services/EmptyLooks.ts"
-import { inProcess } from "../../src/services/JobAvailability.ts"
+import { EMPTY_LOOK_MILLIS, makeEmptyLooks } from "../../src/services/work/EmptyLooks.ts"
+import { inProcess } from "../../src/services/work/JobAvailability.ts"
 
 const TENANT = "tenant-a"
 const taker = (worker: string) => ({ worker, lockMillis: 60_000, audit: undefined })

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest"
 import { AppConfig } from "../../src/config.ts"
 import { DatabaseLive } from "../../src/persistence/Database.ts"
 import { resendInterrupted, sendToEntity } from "../../src/services/EntitySend.ts"
-import { sendJobCommand } from "../../src/services/JobEntityClient.ts"
+import { sendJobCommand } from "../../src/services/work/JobEntityClient.ts"
 import { testConfig } from "../support/TestApp.ts"
 
 /** Stands for what a request provides (its principal, its state): present in the sender, not wanted in the entity. */

@@ -1,4 +1,4 @@
-// A long-polling activation as a taker of pushed jobs (services/LongPollListeners.ts): jobs committed while its first
+// A long-polling activation as a taker of pushed jobs (services/work/LongPollListeners.ts): jobs committed while its first
 // one is being committed join its answer, up to its capacity (maxJobsToActivate); once one of its commits has ended it
 // takes no more and answers when the rest have; a job whose commit failed is not in the answer. While it looks in the
 // database it is handed jobs only within the room its look leaves, and it answers those with what the look found.
@@ -6,7 +6,7 @@ import { Effect, Fiber, type Scope } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
 import type { Job } from "../../src/schema/Work.ts"
-import { inProcess } from "../../src/services/JobAvailability.ts"
+import { inProcess } from "../../src/services/work/JobAvailability.ts"
 
 const TENANT = "tenant-a"
 const taker = (worker: string) => ({ worker, lockMillis: 60_000, audit: undefined })

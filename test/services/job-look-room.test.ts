@@ -1,15 +1,15 @@
-// A long poll's look keeps a little room for jobs pushed while its lease statement runs (services/LongPollListeners.ts,
-// roomKeptForPushes; services/JobActivation.ts asks the statement for the rest): the pushed and the leased together
+// A long poll's look keeps a little room for jobs pushed while its lease statement runs (services/work/LongPollListeners.ts,
+// roomKeptForPushes; services/work/JobActivation.ts asks the statement for the rest): the pushed and the leased together
 // stay within the activation's maxJobsToActivate. A small activation keeps none, nor a look after one that found a
 // backlog. Once the look is over, nothing more is pushed to it.
 import { Effect, type Scope } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
 import type { JobLeasesShape, LeaseRequest } from "../../src/persistence/JobLeases.ts"
-import { makeJobActivation } from "../../src/services/JobActivation.ts"
-import { inProcess } from "../../src/services/JobAvailability.ts"
-import type { JobTaker } from "../../src/services/JobTaker.ts"
-import { roomKeptForPushes } from "../../src/services/LongPollListeners.ts"
+import { makeJobActivation } from "../../src/services/work/JobActivation.ts"
+import { inProcess } from "../../src/services/work/JobAvailability.ts"
+import type { JobTaker } from "../../src/services/work/JobTaker.ts"
+import { roomKeptForPushes } from "../../src/services/work/LongPollListeners.ts"
 
 const TENANT = "tenant-a"
 const taker = { worker: "poll", lockMillis: 60_000, audit: undefined }

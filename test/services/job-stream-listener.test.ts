@@ -1,10 +1,10 @@
-// A job stream's standing listener (services/JobAvailability.ts): several jobs may be committed leased to it at once,
+// A job stream's standing listener (services/work/JobAvailability.ts): several jobs may be committed leased to it at once,
 // up to its capacity; streams of a type take turns; an announcement or a quiet wait sends it looking.
 import { Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
 import type { Job } from "../../src/schema/Work.ts"
-import { inProcess } from "../../src/services/JobAvailability.ts"
+import { inProcess } from "../../src/services/work/JobAvailability.ts"
 
 const TENANT = "tenant-a"
 const taker = (worker: string) => ({ worker, lockMillis: 60_000, audit: undefined })

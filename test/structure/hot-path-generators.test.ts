@@ -26,12 +26,12 @@ const KNOWN: Readonly<Record<string, number>> = {
   "cluster/ClusterLoop.ts": 1,
   "actors/ConnectorRunner.ts": 1,
   "auth/PasswordHasher.ts": 2,
-  "services/DecisionImports.ts": 1,
-  "services/Decisions.ts": 1,
-  "services/FormDefinitionVersions.ts": 1,
-  "services/InstanceMigration.ts": 1,
-  "services/Models.ts": 1,
-  "services/Work.ts": 1
+  "services/decisions/DecisionImports.ts": 1,
+  "services/decisions/Decisions.ts": 1,
+  "services/forms/FormDefinitionVersions.ts": 1,
+  "services/instances/InstanceMigration.ts": 1,
+  "services/modeling/Models.ts": 1,
+  "services/work/Work.ts": 1
 }
 
 /** `=> Effect.gen(function*` (also `=> sql.withTransaction(Effect.gen(function*`): a generator function per call. */

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { validationError } from "../../schema/ApiErrors.ts"
-import { ProcessModels } from "../../services/ProcessModels.ts"
+import { ProcessModels } from "../../services/deployments/ProcessModels.ts"
 import { Api } from "../Api.ts"
 
 export const AnalysisHandlers = HttpApiBuilder.group(

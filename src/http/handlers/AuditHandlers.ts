@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { pageRequest } from "../../schema/Common.ts"
-import { AuditLog } from "../../services/AuditLog.ts"
+import { AuditLog } from "../../services/identity/AuditLog.ts"
 import { Api } from "../Api.ts"
 
 export const AuditHandlers = HttpApiBuilder.group(

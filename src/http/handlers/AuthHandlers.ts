@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ROLES } from "../../auth/Roles.ts"
 import { AppConfig } from "../../config.ts"
-import { SignIn } from "../../services/SignIn.ts"
+import { SignIn } from "../../services/identity/SignIn.ts"
 import { Api } from "../Api.ts"
 
 export const AuthHandlers = HttpApiBuilder.group(

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { recordResource } from "../../auth/RequestState.ts"
 import { pageRequest } from "../../schema/Common.ts"
-import { ResourceAuthorizations } from "../../services/ResourceAuthorizations.ts"
+import { ResourceAuthorizations } from "../../services/identity/ResourceAuthorizations.ts"
 import { Api } from "../Api.ts"
-import { recordResource } from "../RequestState.ts"
 
 export const AuthorizationsHandlers = HttpApiBuilder.group(
   Api,

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { BatchOperations } from "../../services/BatchOperations.ts"
+import { BatchOperations } from "../../services/instances/BatchOperations.ts"
 import { Api } from "../Api.ts"
 
 export const BatchOperationsHandlers = HttpApiBuilder.group(

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { pageRequest } from "../../schema/Common.ts"
-import { Connections } from "../../services/Connections.ts"
-import { CONNECTOR_TYPES } from "../../services/ConnectorCatalog.ts"
+import { Connections } from "../../services/connectors/Connections.ts"
+import { CONNECTOR_TYPES } from "../../services/connectors/ConnectorCatalog.ts"
 import { Api } from "../Api.ts"
 
 export const ConnectorsHandlers = HttpApiBuilder.group(

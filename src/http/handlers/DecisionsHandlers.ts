@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { recordResource } from "../../auth/RequestState.ts"
 import { pageRequest } from "../../schema/Common.ts"
-import { DecisionEngine } from "../../services/DecisionEngine.ts"
-import { Decisions } from "../../services/Decisions.ts"
+import { DecisionEngine } from "../../services/decisions/DecisionEngine.ts"
+import { Decisions } from "../../services/decisions/Decisions.ts"
 import { Api } from "../Api.ts"
-import { recordResource } from "../RequestState.ts"
 
 export const DecisionsHandlers = HttpApiBuilder.group(
   Api,

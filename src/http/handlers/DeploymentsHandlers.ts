@@ -1,11 +1,11 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { recordResource } from "../../auth/RequestState.ts"
 import { pageRequest } from "../../schema/Common.ts"
-import { DeploymentBundles } from "../../services/DeploymentBundles.ts"
-import { Deployments } from "../../services/Deployments.ts"
-import { ProcessEngine } from "../../services/ProcessEngine.ts"
+import { DeploymentBundles } from "../../services/deployments/DeploymentBundles.ts"
+import { Deployments } from "../../services/deployments/Deployments.ts"
+import { ProcessEngine } from "../../services/instances/ProcessEngine.ts"
 import { Api } from "../Api.ts"
-import { recordResource } from "../RequestState.ts"
 
 export const DeploymentsHandlers = HttpApiBuilder.group(
   Api,

@@ -2,8 +2,8 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { pageRequest } from "../../schema/Common.ts"
 import type { FormDefinitionId } from "../../schema/ResourceIds.ts"
-import { FormDefinitions, type Transition } from "../../services/FormDefinitions.ts"
-import { LegacyForms } from "../../services/LegacyForms.ts"
+import { FormDefinitions, type Transition } from "../../services/forms/FormDefinitions.ts"
+import { LegacyForms } from "../../services/forms/LegacyForms.ts"
 import { Api } from "../Api.ts"
 
 export const FormDefinitionsHandlers = HttpApiBuilder.group(

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { recordResource } from "../../auth/RequestState.ts"
 import { pageRequest } from "../../schema/Common.ts"
-import { Groups } from "../../services/Groups.ts"
+import { Groups } from "../../services/identity/Groups.ts"
 import { Api } from "../Api.ts"
-import { recordResource } from "../RequestState.ts"
 
 export const GroupsHandlers = HttpApiBuilder.group(
   Api,

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Insights } from "../../services/Insights.ts"
-import { InstanceSummaryRebuild } from "../../services/InstanceSummaryRebuild.ts"
+import { InstanceSummaryRebuild } from "../../services/instances/InstanceSummaryRebuild.ts"
 import { Api } from "../Api.ts"
 
 export const InsightsHandlers = HttpApiBuilder.group(

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { recordResource, recordTenantActor } from "../../auth/RequestState.ts"
 import { pageRequest } from "../../schema/Common.ts"
-import { Invitations } from "../../services/Invitations.ts"
+import { Invitations } from "../../services/identity/Invitations.ts"
 import { Api } from "../Api.ts"
-import { recordResource, recordTenantActor } from "../RequestState.ts"
 
 export const InvitationsHandlers = HttpApiBuilder.group(
   Api,

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
-import { ConditionalStarts } from "../../services/ConditionalStarts.ts"
-import { Messages } from "../../services/Messages.ts"
-import { Signals } from "../../services/Signals.ts"
+import { ConditionalStarts } from "../../services/events/ConditionalStarts.ts"
+import { Messages } from "../../services/events/Messages.ts"
+import { Signals } from "../../services/events/Signals.ts"
 import { Api } from "../Api.ts"
 import { idempotently } from "../Idempotency.ts"
 

@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { pageRequest } from "../../schema/Common.ts"
-import { Drafts } from "../../services/Drafts.ts"
-import { Models } from "../../services/Models.ts"
-import { Projects } from "../../services/Projects.ts"
-import { Templates } from "../../services/Templates.ts"
+import { Drafts } from "../../services/modeling/Drafts.ts"
+import { Models } from "../../services/modeling/Models.ts"
+import { Projects } from "../../services/modeling/Projects.ts"
+import { Templates } from "../../services/modeling/Templates.ts"
 import { Api } from "../Api.ts"
 
 export const ProjectsHandlers = HttpApiBuilder.group(

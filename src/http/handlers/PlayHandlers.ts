@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { PlaySessions } from "../../services/PlaySessions.ts"
+import { PlaySessions } from "../../services/modeling/PlaySessions.ts"
 import { Api } from "../Api.ts"
 
 export const PlayHandlers = HttpApiBuilder.group(

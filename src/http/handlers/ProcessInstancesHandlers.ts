@@ -1,12 +1,12 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
+import { recordResource } from "../../auth/RequestState.ts"
 import { notFound } from "../../schema/ApiErrors.ts"
 import { pageRequest } from "../../schema/Common.ts"
-import { ProcessInstances } from "../../services/ProcessInstances.ts"
+import { ProcessInstances } from "../../services/instances/ProcessInstances.ts"
 import { Api } from "../Api.ts"
 import { idempotently } from "../Idempotency.ts"
-import { recordResource } from "../RequestState.ts"
 
 export const ProcessInstancesHandlers = HttpApiBuilder.group(
   Api,

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { recordResource } from "../../auth/RequestState.ts"
 import { pageRequest } from "../../schema/Common.ts"
-import { Users } from "../../services/Users.ts"
+import { Users } from "../../services/identity/Users.ts"
 import { Api } from "../Api.ts"
-import { recordResource } from "../RequestState.ts"
 
 export const UsersHandlers = HttpApiBuilder.group(
   Api,
