@@ -10,7 +10,7 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { count, runTck } from "../src/decision/TckRunner.ts"
+import { count, runTck } from "../src/decision/tck/TckRunner.ts"
 import { httpFolderRunner } from "../test/support/TckHttp.ts"
 import { bootApp } from "../test/support/TestApp.ts"
 

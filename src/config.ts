@@ -58,7 +58,7 @@ export interface AppConfigShape {
    * live size and keeps the memory. Set by the process entry (Server.ts), not by an app built in a test.
    */
   readonly heapGrowthPercent: number
-  /** The FEEL budget of one evaluation (see src/decision/FeelBudget.ts for the other limits). */
+  /** The FEEL budget of one evaluation (see src/decision/feel/FeelBudget.ts for the other limits). */
   readonly feel: { readonly maxSteps: number; readonly maxMillis: number }
   readonly cluster: {
     /** `single`: one runner in this process (the embedded default); `socket`: runners that talk to each other over TCP. */

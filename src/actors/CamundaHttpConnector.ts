@@ -6,7 +6,7 @@
 // whose entries become variables) and errorExpression (FEEL over `response` and `error`; a context with a `code` throws
 // that BPMN error, e.g. `= if error.code = "404" then { code: "NOT_FOUND", message: "no such order" } else null`).
 import { Effect } from "effect"
-import { evaluateFeel } from "../decision/Feel.ts"
+import { evaluateFeel } from "../decision/feel/Feel.ts"
 import type { Job } from "../schema/Work.ts"
 
 export const CAMUNDA_HTTP_JSON = "io.camunda:http-json:1"

@@ -1,7 +1,7 @@
 // FEEL for the process core (conditions, mappings, scripts, keys, timers): the same evaluator as decisions (exact
 // decimals, compiled once per text), with variables and results as JSON. Zeebe's convention: a value starting with
 // "=" is an expression, anything else a literal string.
-import { evaluateFeel as evaluateJson } from "../decision/Feel.ts"
+import { evaluateFeel as evaluateJson } from "../decision/feel/Feel.ts"
 
 export const isExpression = (value: string): boolean => value.trimStart().startsWith("=")
 const body = (value: string): string => value.trimStart().replace(/^=/, "")

@@ -3,11 +3,11 @@
 import { Abort, fail, feel } from "./DecisionErrors.ts"
 import type { Expression, ItemDefinition } from "./DecisionModel.ts"
 import { evaluateTable, type TableOutcome } from "./DecisionTableEvaluation.ts"
-import type { FeelContext, FeelScope } from "./Feel.ts"
-import { BUILTINS } from "./FeelBuiltins.ts"
-import { FeelFunctionValue } from "./FeelFunctionValue.ts"
-import { javaFunctionOf } from "./FeelJavaFunctions.ts"
-import { isContext } from "./FeelValues.ts"
+import type { FeelContext, FeelScope } from "./feel/Feel.ts"
+import { BUILTINS } from "./feel/FeelBuiltins.ts"
+import { FeelFunctionValue } from "./feel/FeelFunctionValue.ts"
+import { javaFunctionOf } from "./feel/FeelJavaFunctions.ts"
+import { isContext } from "./feel/FeelValues.ts"
 import { coerceToType } from "./TypeConformance.ts"
 
 /** The item definitions of the model being evaluated, for typeRef coercions. */

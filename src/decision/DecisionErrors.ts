@@ -1,7 +1,7 @@
 /** How a decision's evaluation fails: a DecisionError value, thrown as an Abort inside the evaluation and caught at its
  * edge (DecisionEvaluation.ts); and the evaluation of FEEL text in a decision, where a syntax error aborts. */
-import { compileExpression, type FeelScope } from "./Feel.ts"
-import { isSyntaxError } from "./FeelParser.ts"
+import { compileExpression, type FeelScope } from "./feel/Feel.ts"
+import { isSyntaxError } from "./feel/FeelParser.ts"
 
 export interface DecisionError {
   readonly _tag: "DecisionError"

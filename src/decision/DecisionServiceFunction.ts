@@ -5,7 +5,7 @@
  * type (DMN's coercions applied: a singleton list is its element, ...) is an error: the invocation is null.
  */
 import type { DecisionModel, DecisionService } from "./DecisionModel.ts"
-import { FeelFunctionValue } from "./FeelFunctionValue.ts"
+import { FeelFunctionValue } from "./feel/FeelFunctionValue.ts"
 import { coerceToType } from "./TypeConformance.ts"
 
 export interface ServiceParameter {

@@ -1,11 +1,11 @@
 /** Decision tables (DMN 1.5 §8): the rules matching the inputs, and the hit policies that make the table's value. */
 import { Abort, fail, feel } from "./DecisionErrors.ts"
 import type { Expression, TableOutput } from "./DecisionModel.ts"
-import { compileUnaryTests, type FeelScope } from "./Feel.ts"
-import { BUILTINS } from "./FeelBuiltins.ts"
-import { FeelNumber } from "./FeelNumber.ts"
-import { isSyntaxError } from "./FeelParser.ts"
-import { feelEquals } from "./FeelValues.ts"
+import { compileUnaryTests, type FeelScope } from "./feel/Feel.ts"
+import { BUILTINS } from "./feel/FeelBuiltins.ts"
+import { FeelNumber } from "./feel/FeelNumber.ts"
+import { isSyntaxError } from "./feel/FeelParser.ts"
+import { feelEquals } from "./feel/FeelValues.ts"
 
 export interface RuleMatch {
   readonly index: number

@@ -5,8 +5,8 @@
  * allowed values does not conform either.
  */
 import type { ItemDefinition } from "./DecisionModel.ts"
-import { compileUnaryTests, FeelScope } from "./Feel.ts"
-import { isSyntaxError } from "./FeelParser.ts"
+import { compileUnaryTests, FeelScope } from "./feel/Feel.ts"
+import { isSyntaxError } from "./feel/FeelParser.ts"
 import {
   canonicalTypeName,
   conformsTo,
@@ -14,8 +14,8 @@ import {
   isBuiltinTypeName,
   parseTypeText,
   type TypeResolver
-} from "./FeelTypes.ts"
-import { isContext } from "./FeelValues.ts"
+} from "./feel/FeelTypes.ts"
+import { isContext } from "./feel/FeelValues.ts"
 
 const local = (typeRef: string): string => typeRef.replace(/^(feel|FEEL|xsd|tns|ns\d*):/, "").trim()
 

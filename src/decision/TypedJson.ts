@@ -17,13 +17,13 @@
  * `{ "@type": "number", "value": decimal text }`; everything else as plain JSON (see FeelJson.ts).
  */
 import type { DecisionModel, ItemDefinition } from "./DecisionModel.ts"
-import { RANGE_LITERAL_BUILTINS } from "./FeelBuiltinsRangeLiteral.ts"
-import { FeelFunctionValue } from "./FeelFunctionValue.ts"
-import { FeelNumber } from "./FeelNumber.ts"
-import { FeelRangeValue } from "./FeelRange.ts"
-import { isTemporal, temporalFromText, temporalKind, temporalText } from "./FeelTemporal.ts"
-import { canonicalTypeName, type FeelType, parseTypeText } from "./FeelTypes.ts"
-import { feelToString, isContext } from "./FeelValues.ts"
+import { RANGE_LITERAL_BUILTINS } from "./feel/FeelBuiltinsRangeLiteral.ts"
+import { FeelFunctionValue } from "./feel/FeelFunctionValue.ts"
+import { FeelNumber } from "./feel/FeelNumber.ts"
+import { FeelRangeValue } from "./feel/FeelRange.ts"
+import { isTemporal, temporalFromText, temporalKind, temporalText } from "./feel/FeelTemporal.ts"
+import { canonicalTypeName, type FeelType, parseTypeText } from "./feel/FeelTypes.ts"
+import { feelToString, isContext } from "./feel/FeelValues.ts"
 
 export const TYPE_MEMBER = "@type"
 

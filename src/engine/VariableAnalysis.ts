@@ -5,7 +5,7 @@
 // nowhere may be a leftover.
 import { isCatchEvent, jobOf, messageOf, multiInstanceOf } from "../bpmn/GraphNodes.ts"
 import type { GraphNode, ProcessGraph } from "../bpmn/ProcessGraph.ts"
-import { isSyntaxError, parseFeel } from "../decision/FeelParser.ts"
+import { isSyntaxError, parseFeel } from "../decision/feel/FeelParser.ts"
 
 export interface VariableUse {
   readonly name: string

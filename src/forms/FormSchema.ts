@@ -1,8 +1,8 @@
 // form-js forms, the pure part: checking a form (what the service cannot handle is an error — unknown component
 // types, input fields without a key, duplicate keys, invalid FEEL — and schema findings real tools get away with are
 // warnings), running it against data (the playground), the component diff between versions, and labels for a locale.
-import { budgeted, evaluateFeel } from "../decision/Feel.ts"
-import { safePattern } from "../decision/FeelRegex.ts"
+import { budgeted, evaluateFeel } from "../decision/feel/Feel.ts"
+import { safePattern } from "../decision/feel/FeelRegex.ts"
 
 export const COMPONENT_TYPES = [
   "textfield",

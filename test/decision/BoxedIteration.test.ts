@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { evaluateDecision } from "../../src/decision/DecisionEvaluation.ts"
 import { importDmnXml } from "../../src/decision/DmnXmlImport.ts"
-import { toJson } from "../../src/decision/FeelJson.ts"
+import { toJson } from "../../src/decision/feel/FeelJson.ts"
 
 const model = (logic: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>

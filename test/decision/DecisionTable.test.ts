@@ -9,7 +9,7 @@ import {
   validateDecisionTableJson
 } from "../../src/decision/DecisionTableJson.ts"
 import { importDmnXml } from "../../src/decision/DmnXmlImport.ts"
-import { toJson } from "../../src/decision/FeelJson.ts"
+import { toJson } from "../../src/decision/feel/FeelJson.ts"
 
 const table = (hitPolicy: HitPolicy, aggregation?: Aggregation): JsonDecisionTable => ({
   id: "discount",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { evaluateFeel } from "../../src/decision/Feel.ts"
-import { listFeelFunctions } from "../../src/decision/FeelFunctions.ts"
-import { fromJson } from "../../src/decision/FeelJson.ts"
+import { evaluateFeel } from "../../src/decision/feel/Feel.ts"
+import { listFeelFunctions } from "../../src/decision/feel/FeelFunctions.ts"
+import { fromJson } from "../../src/decision/feel/FeelJson.ts"
 
 const value = (e: string, ctx: Record<string, unknown> = {}) => {
   const r = evaluateFeel(e, ctx)

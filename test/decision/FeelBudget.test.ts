@@ -2,8 +2,8 @@
 // expressions are untouched. Regular expressions run in linear time (RE2) or, when they need backtracking, only on
 // short inputs and without quantified groups.
 import { describe, expect, it } from "vitest"
-import { evaluateFeel } from "../../src/decision/Feel.ts"
-import { configureFeelLimits, DEFAULT_FEEL_LIMITS } from "../../src/decision/FeelBudget.ts"
+import { evaluateFeel } from "../../src/decision/feel/Feel.ts"
+import { configureFeelLimits, DEFAULT_FEEL_LIMITS } from "../../src/decision/feel/FeelBudget.ts"
 
 const limitOf = (expression: string, variables: Record<string, unknown> = {}) => {
   const result = evaluateFeel(expression, variables)

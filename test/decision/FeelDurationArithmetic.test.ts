@@ -1,6 +1,6 @@
 // Durations scaled and divided, and date ± days-and-time duration (DMN 1.5 §10.3.2.3): issue 13's engine gaps.
 import { describe, expect, it } from "vitest"
-import { evaluateFeel } from "../../src/decision/Feel.ts"
+import { evaluateFeel } from "../../src/decision/feel/Feel.ts"
 
 const value = (e: string) => {
   const r = evaluateFeel(e, {})

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { evaluateExpression, evaluateFeel, evaluateUnaryTests } from "../../src/decision/Feel.ts"
-import { FeelNumber } from "../../src/decision/FeelNumber.ts"
+import { evaluateExpression, evaluateFeel, evaluateUnaryTests } from "../../src/decision/feel/Feel.ts"
+import { FeelNumber } from "../../src/decision/feel/FeelNumber.ts"
 
 /** Evaluates with JSON in and out, as the API does. */
 const value = (e: string, ctx: Record<string, unknown> = {}) => {

@@ -1,7 +1,7 @@
 // Java external functions without a JVM: the java.lang static methods we implement, Java's argument types checked,
 // and anything else an error (null).
 import { describe, expect, it } from "vitest"
-import { evaluateFeel } from "../../src/decision/Feel.ts"
+import { evaluateFeel } from "../../src/decision/feel/Feel.ts"
 
 const value = (e: string) => {
   const r = evaluateFeel(e, {})

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { FeelNumber } from "../../src/decision/FeelNumber.ts"
-import { exp, ln, power } from "../../src/decision/FeelNumberMath.ts"
+import { FeelNumber } from "../../src/decision/feel/FeelNumber.ts"
+import { exp, ln, power } from "../../src/decision/feel/FeelNumberMath.ts"
 
 const n = (text: string): FeelNumber => {
   const v = FeelNumber.parse(text)

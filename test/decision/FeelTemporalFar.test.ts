@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { evaluateExpression } from "../../src/decision/Feel.ts"
-import { isTemporal, temporalText } from "../../src/decision/FeelTemporal.ts"
+import { evaluateExpression } from "../../src/decision/feel/Feel.ts"
+import { isTemporal, temporalText } from "../../src/decision/feel/FeelTemporal.ts"
 
 const feel = (expression: string): unknown => {
   const r = evaluateExpression(expression, {})

@@ -1,8 +1,8 @@
 // Temporal texts by one set of rules for the constructors and the @-literals (FeelTemporalText.ts), and the
 // subtraction rules between dates, date-times and times (FeelArithmetic.ts); the upstream kit's 0100 and 1116.
 import { describe, expect, it } from "vitest"
-import { evaluateExpression } from "../../src/decision/Feel.ts"
-import { isTemporal, temporalText } from "../../src/decision/FeelTemporal.ts"
+import { evaluateExpression } from "../../src/decision/feel/Feel.ts"
+import { isTemporal, temporalText } from "../../src/decision/feel/FeelTemporal.ts"
 
 const feel = (expression: string): unknown => {
   const r = evaluateExpression(expression, {})

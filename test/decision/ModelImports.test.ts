@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { evaluateDecision } from "../../src/decision/DecisionEvaluation.ts"
 import { type DecisionModel, resolveImports } from "../../src/decision/DecisionModel.ts"
 import { importDmnXml } from "../../src/decision/DmnXmlImport.ts"
-import { toJson } from "../../src/decision/FeelJson.ts"
+import { toJson } from "../../src/decision/feel/FeelJson.ts"
 
 const NS = "https://www.omg.org/spec/DMN/20230324/MODEL/"
 

@@ -2,10 +2,10 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { evaluateExpression } from "../../src/decision/Feel.ts"
-import { FeelNumber } from "../../src/decision/FeelNumber.ts"
-import { ExpectedTemporal } from "../../src/decision/TckExpected.ts"
-import { equalValues, judge, readTckFolder, Unreadable } from "../../src/decision/TckRunner.ts"
+import { evaluateExpression } from "../../src/decision/feel/Feel.ts"
+import { FeelNumber } from "../../src/decision/feel/FeelNumber.ts"
+import { ExpectedTemporal } from "../../src/decision/tck/TckExpected.ts"
+import { equalValues, judge, readTckFolder, Unreadable } from "../../src/decision/tck/TckRunner.ts"
 
 const feel = (expression: string): unknown => {
   const r = evaluateExpression(expression, {})

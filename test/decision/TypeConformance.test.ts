@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import type { ItemDefinition } from "../../src/decision/DecisionModel.ts"
-import { FeelNumber } from "../../src/decision/FeelNumber.ts"
+import { FeelNumber } from "../../src/decision/feel/FeelNumber.ts"
 import { coerceToType } from "../../src/decision/TypeConformance.ts"
 
 const num = (s: string) => FeelNumber.parse(s)

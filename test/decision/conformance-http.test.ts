@@ -1,6 +1,6 @@
 import * as fs from "node:fs"
 import { describe, expect, it } from "vitest"
-import { runTck } from "../../src/decision/TckRunner.ts"
+import { runTck } from "../../src/decision/tck/TckRunner.ts"
 import { conformanceKit } from "../support/ConformanceKit.ts"
 import { httpFolderRunner } from "../support/TckHttp.ts"
 import { testApp } from "../support/TestApp.ts"

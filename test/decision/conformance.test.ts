@@ -1,6 +1,6 @@
 import * as fs from "node:fs"
 import { describe, expect, it } from "vitest"
-import { runTck } from "../../src/decision/TckRunner.ts"
+import { runTck } from "../../src/decision/tck/TckRunner.ts"
 import { conformanceKit } from "../support/ConformanceKit.ts"
 
 // The ratchet: the figure was written by `node scripts/dmn-conformance.ts --record`, never by hand.

@@ -1,7 +1,8 @@
 // The house rules, checked on the sources (ARCHITECTURE.md and the "engine's house" issue):
 //  - the pure core (src/engine, src/bpmn) imports nothing from http, services, persistence, schema or actors;
 //    persistence imports nothing from services, http or actors;
-//  - no import cycles between files of src, nor between its folders (services/' concept folders each count as one);
+//  - no import cycles between files of src, nor between its folders (the subfolders of services/ and decision/ each
+//    count as one);
 //  - no source file over 400 lines. Files still over it are listed below with the size they had when the rule came;
 //    they may only shrink (a ratchet), and a file that falls under the limit must leave the list;
 //  - no function over 80 lines in the pure core (src/engine, src/bpmn), with the same kind of ratchet.
@@ -42,10 +43,15 @@ const importsOf = (path: string): Array<string> => {
 
 const allImports = new Map(files.map((path) => [rel(path), importsOf(path)]))
 const folderOf = (file: string) => file.split("/")[0]!
-/** The part of the house a file belongs to: its top folder, or its concept folder under services/ (services/work). */
+/**
+ * Folders whose subfolders are layers of their own (each a concept, services/work, or a language below the rest,
+ * decision/feel): no subfolder of theirs imports one that imports it back, their root files included.
+ */
+const LAYERED_FOLDERS = ["services", "decision"]
+/** The part of the house a file belongs to: its top folder, or its subfolder in a layered folder. */
 const areaOf = (file: string) => {
   const parts = file.split("/")
-  return parts[0] === "services" && parts.length > 2 ? `services/${parts[1]}` : parts[0]!
+  return LAYERED_FOLDERS.includes(parts[0]!) && parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts[0]!
 }
 
 const FORBIDDEN: Record<string, ReadonlyArray<string>> = {
@@ -127,7 +133,7 @@ describe("the house", () => {
   })
 
   // A folder that imports another which imports it back is one concept cut in two: the folders stand in layers.
-  it("no folder imports itself through a cycle (services/' concept folders each count as one)", () => {
+  it("no folder imports itself through a cycle (subfolders of services/ and decision/ each count as one)", () => {
     const areas = new Map<string, Set<string>>()
     for (const [file, imports] of allImports) {
       const from = areaOf(file)

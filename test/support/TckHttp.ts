@@ -7,9 +7,9 @@
 // error (what errorResult checks expect); anything else unexpected is "errored".
 import { SignJWT } from "jose"
 import { randomUUID } from "node:crypto"
-import { FeelNumber } from "../../src/decision/FeelNumber.ts"
-import { ReportedTemporal } from "../../src/decision/TckExpected.ts"
-import { type CheckOutcome, judge, readTckFolder, serviceOutput } from "../../src/decision/TckRunner.ts"
+import { FeelNumber } from "../../src/decision/feel/FeelNumber.ts"
+import { ReportedTemporal } from "../../src/decision/tck/TckExpected.ts"
+import { type CheckOutcome, judge, readTckFolder, serviceOutput } from "../../src/decision/tck/TckRunner.ts"
 import { toTypedJson, TYPE_MEMBER } from "../../src/decision/TypedJson.ts"
 import { TEST_ISSUER, TEST_JWT_SECRET, type TestApp } from "./TestApp.ts"
 

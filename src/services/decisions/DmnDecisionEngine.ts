@@ -13,8 +13,8 @@ import { type DecisionModel, resolveImports } from "../../decision/DecisionModel
 import { serviceArgumentProblems } from "../../decision/DecisionServiceFunction.ts"
 import { decisionTableFromJson, decisionTableToDmnXml } from "../../decision/DecisionTableJson.ts"
 import { importDmnXml } from "../../decision/DmnXmlImport.ts"
-import { evaluateFeel, toJson } from "../../decision/Feel.ts"
-import { listFeelFunctions } from "../../decision/FeelFunctions.ts"
+import { evaluateFeel, toJson } from "../../decision/feel/Feel.ts"
+import { listFeelFunctions } from "../../decision/feel/FeelFunctions.ts"
 import { inputsFromJson, toTypedJson } from "../../decision/TypedJson.ts"
 import { BusinessError, ValidationError } from "../../schema/ApiErrors.ts"
 import {

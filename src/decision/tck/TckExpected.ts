@@ -8,8 +8,8 @@
  *  - durations by kind and amount: years and months as a number of months, days and time as a number of seconds.
  * An actual value is the engine's (in-process) or the kind and text a client received (ReportedTemporal, over HTTP).
  */
-import { FeelNumber } from "./FeelNumber.ts"
-import { isTemporal, temporalKind, temporalText } from "./FeelTemporal.ts"
+import { FeelNumber } from "../feel/FeelNumber.ts"
+import { isTemporal, temporalKind, temporalText } from "../feel/FeelTemporal.ts"
 
 export type ExpectedTemporalType = "date" | "time" | "dateTime" | "duration"
 

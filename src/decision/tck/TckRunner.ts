@@ -10,12 +10,12 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import sax from "sax"
-import { evaluateDecision, evaluateService } from "./DecisionEvaluation.ts"
-import { type DecisionModel, resolveImports } from "./DecisionModel.ts"
-import { importDmnXml } from "./DmnXmlImport.ts"
-import { FeelNumber } from "./FeelNumber.ts"
-import { isTemporal, temporalFromText, temporalText } from "./FeelTemporal.ts"
-import { isContext } from "./FeelValues.ts"
+import { evaluateDecision, evaluateService } from "../DecisionEvaluation.ts"
+import { type DecisionModel, resolveImports } from "../DecisionModel.ts"
+import { importDmnXml } from "../DmnXmlImport.ts"
+import { FeelNumber } from "../feel/FeelNumber.ts"
+import { isTemporal, temporalFromText, temporalText } from "../feel/FeelTemporal.ts"
+import { isContext } from "../feel/FeelValues.ts"
 import { ExpectedTemporal, matchesExpectedTemporal } from "./TckExpected.ts"
 
 interface XNode {
