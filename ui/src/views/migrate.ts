@@ -7,7 +7,6 @@
 // asks for a confirmation; many instances can go as a batch operation (MIGRATE), whose progress is shown.
 import {
   api,
-  ApiError,
   type BatchOperation,
   type Deployment,
   type DeploymentNode,
@@ -19,6 +18,16 @@ import {
 import { act, badge, confirmDialog, h, link, loading, replace, shortId, toast, when } from "../dom.ts"
 import { isOperator } from "../session.ts"
 import { go, type View } from "../view.ts"
+import { showBatchProgress } from "./migrate/batchProgress.ts"
+import {
+  type MigrationPlan,
+  nodeLabel,
+  planMappings,
+  planProblems,
+  planSummary,
+  waitingCounts
+} from "./migrate/plan.ts"
+import { partialFailure, problemBox } from "./migrate/refusal.ts"
 
 /** At most this many instances in one call (the API's limit for POST /process-instances/migrate). */
 const MAX_DIRECT = 1000
@@ -31,32 +40,6 @@ const running = async (deploymentId: string) => {
   )
   return { items: [...active!.items, ...suspended!.items], total: active!.totalItems + suspended!.totalItems }
 }
-
-const nodeLabel = (node: DeploymentNode) =>
-  h(
-    "div",
-    { class: "node-label" },
-    h("strong", null, node.name ?? node.id),
-    h("span", { class: "muted" }, ` ${node.id} · ${node.type}`)
-  )
-
-/** An API refusal with its detail entries, one per line. */
-export const problemBox = (title: string, error: unknown) =>
-  h(
-    "div",
-    { class: "alert alert-danger", role: "alert", "data-testid": "migration-error" },
-    h("strong", null, title),
-    error instanceof ApiError
-      ? [
-        // The summary repeats the details after its colon ("cannot be applied: a; b"): the list says them once.
-        h("div", null, error.errors.length === 0 ? error.summary : error.summary.replace(/:.*$/s, ":")),
-        error.errors.length === 0
-          ? null
-          : h("ul", { class: "problem-list" }, error.errors.map((detail) => h("li", null, detail.message))),
-        h("div", { class: "muted small" }, `${error.code} · correlation id ${error.correlationId}`)
-      ]
-      : h("div", null, error instanceof Error ? error.message : String(error))
-  )
 
 export const migrateView: View = async ({ query, outlet, session, current, onLeave }) => {
   replace(outlet, loading())
@@ -154,89 +137,14 @@ export const migrateView: View = async ({ query, outlet, session, current, onLea
   })
   const migrate = h("button", { class: "btn btn-primary", "data-testid": "migrate" }, "Migrate…")
 
-  /** Elements where the selected instances wait, with how many wait there. */
-  const waiting = () => {
-    const counts = new Map<string, number>()
-    for (const id of selected) {
-      for (const nodeId of new Set((tokensOf.get(id) ?? []).map((token) => token.nodeId))) {
-        counts.set(nodeId, (counts.get(nodeId) ?? 0) + 1)
-      }
-    }
-    return counts
-  }
-  const problems = () => {
-    const found: Array<string> = []
-    for (const [nodeId, count] of waiting()) {
-      const node = sourceNodes.find((candidate) => candidate.id === nodeId)
-      const to = mapping.get(nodeId)
-      const label = `${node?.name ?? nodeId} (${nodeId})`
-      if (to === undefined) found.push(`${label}: ${count} instance${count === 1 ? " waits" : "s wait"} here, map it`)
-      else if (targetById.get(to)?.type !== node?.type) found.push(`${label}: ${to} is not a ${node?.type}`)
-    }
-    return found
-  }
-  const mappings = () =>
-    [...mapping].filter(([from]) => sourceNodes.some((node) => node.id === from)).map((
-      [sourceNodeId, targetNodeId]
-    ) => ({
-      sourceNodeId,
-      targetNodeId
-    }))
-
+  const migrationPlan: MigrationPlan = { selected, tokensOf, sourceNodes, mapping, targetById }
   const drawPlan = () => {
-    const counts = waiting()
-    const found = problems()
-    const moves = [...counts].map(([nodeId, count]) => {
-      const to = mapping.get(nodeId)
-      return h(
-        "li",
-        null,
-        h("strong", null, `${count}`),
-        ` at ${sourceNodes.find((node) => node.id === nodeId)?.name ?? nodeId} → `,
-        to === undefined
-          ? h("span", { class: "text-danger" }, "not mapped")
-          : h("strong", null, targetById.get(to)?.name ?? to)
-      )
-    })
-    replace(
-      plan,
-      selected.size === 0
-        ? h("p", { class: "muted" }, "Choose at least one instance.")
-        : [
-          h(
-            "p",
-            null,
-            `${selected.size} instance${selected.size === 1 ? "" : "s"} of version ${source.version} ${
-              selected.size === 1 ? "moves" : "move"
-            } to version ${target.version}:`
-          ),
-          moves.length === 0
-            ? h("p", { class: "muted" }, "They hold no tokens.")
-            : h("ul", { class: "plan-list" }, moves),
-          found.length === 0
-            ? h(
-              "div",
-              { class: "alert alert-success", "data-testid": "plan-ok" },
-              "Every element an instance waits at is mapped to one of the same type."
-            )
-            : h(
-              "div",
-              { class: "alert alert-warning", "data-testid": "plan-problems" },
-              h("strong", null, "Before migrating:"),
-              h("ul", { class: "problem-list" }, found.map((problem) => h("li", null, problem))),
-              h(
-                "div",
-                { class: "small" },
-                "The service checks again (scopes, event kinds, multi-instance) and refuses a plan that does not hold."
-              )
-            )
-        ]
-    )
+    replace(plan, planSummary(migrationPlan, source.version, target.version))
     migrate.disabled = selected.size === 0
     asBatch.disabled = selected.size === 0
   }
 
-  const counts = waiting()
+  const counts = waitingCounts(migrationPlan)
   const mappingRows = [...sourceNodes]
     .filter((node) => !/^(sequenceFlow|process)$/.test(node.type))
     .sort((a, b) => (counts.get(b.id) ?? 0) - (counts.get(a.id) ?? 0))
@@ -308,72 +216,10 @@ export const migrateView: View = async ({ query, outlet, session, current, onLea
     )
   })
 
-  const showBatch = async (batch: BatchOperation) => {
-    let current_ = batch
-    const draw = () =>
-      replace(
-        outcome,
-        h(
-          "div",
-          { class: "card", "data-testid": "migration-batch" },
-          h(
-            "div",
-            { class: "card-head" },
-            h("h2", null, "Batch migration"),
-            h(
-              "span",
-              null,
-              badge(current_.state),
-              " ",
-              `${current_.succeeded} migrated · ${current_.failed} failed · ${current_.pending} pending of ${current_.total}`
-            )
-          ),
-          h(
-            "table",
-            { class: "table" },
-            h(
-              "thead",
-              null,
-              h("tr", null, h("th", null, "Instance"), h("th", null, "Outcome"), h("th", null, "Message"))
-            ),
-            h(
-              "tbody",
-              null,
-              current_.items.map((item) =>
-                h(
-                  "tr",
-                  null,
-                  h("td", null, link(`#/instances/${item.targetId}`, shortId(item.targetId))),
-                  h(
-                    "td",
-                    null,
-                    badge(
-                      item.state,
-                      item.state === "SUCCEEDED" ? "success" : item.state === "FAILED" ? "danger" : "info"
-                    )
-                  ),
-                  h("td", { class: "muted" }, item.message ?? "")
-                )
-              )
-            )
-          )
-        )
-      )
-    draw()
-    let stopped = false
-    onLeave(() => (stopped = true))
-    while (!stopped && current_.state !== "COMPLETED") {
-      await new Promise((resolve) => setTimeout(resolve, 1000))
-      if (stopped) return
-      current_ = await api.get<BatchOperation>(`/batch-operations/${current_.id}`)
-      draw()
-    }
-  }
-
   migrate.addEventListener("click", () =>
     act(migrate, async () => {
       const ids = [...selected]
-      const found = problems()
+      const found = planProblems(migrationPlan)
       const all = everyRunning.checked
       const batch = all || asBatch.checked || ids.length > MAX_DIRECT
       const count = all ? listed.total : ids.length
@@ -409,7 +255,7 @@ export const migrateView: View = async ({ query, outlet, session, current, onLea
       })
       if (!confirmed) return
       replace(outcome)
-      const body = { targetDeploymentId: target.id, mappings: mappings(), mapEqualNodes: false }
+      const body = { targetDeploymentId: target.id, mappings: planMappings(migrationPlan), mapEqualNodes: false }
       try {
         if (batch) {
           const created = await api.post<BatchOperation>("/batch-operations", {
@@ -418,7 +264,7 @@ export const migrateView: View = async ({ query, outlet, session, current, onLea
             migration: body
           })
           toast("Batch migration started", "success")
-          await showBatch(created)
+          await showBatchProgress(outcome, created, onLeave)
           return
         }
         const result = await api.post<MigrationResult>("/process-instances/migrate", {
@@ -435,23 +281,7 @@ export const migrateView: View = async ({ query, outlet, session, current, onLea
           location.hash = single === undefined ? `#/processes/${target.id}` : `#/instances/${single.id}`
           return
         }
-        replace(
-          outcome,
-          h(
-            "div",
-            { class: "alert alert-danger", "data-testid": "migration-error" },
-            h(
-              "strong",
-              null,
-              `${result.migratedCount} migrated; ${result.failed.length} changed meanwhile and were not:`
-            ),
-            h(
-              "ul",
-              { class: "problem-list" },
-              result.failed.map((failure) => h("li", null, shortId(failure.processInstanceId), " ", failure.message))
-            )
-          )
-        )
+        replace(outcome, partialFailure(result))
       } catch (error) {
         replace(outcome, problemBox("The service refused the migration", error))
       }
