@@ -154,8 +154,31 @@ const printCpu = (rows: ReadonlyArray<ServiceRow>) => {
   for (const r of rows) console.log(`| ${r.label} | ${ms(r.instanceCpu)} | ${ms(r.correlationCpu)} |`)
 }
 
+/** Issue 11's targets, each with this run's figure and whether it met it (the 100,000-waiting ones: bench:scale). */
+const printTargets = (rows: ReadonlyArray<ServiceRow>, load: ServiceLoad) => {
+  const verdict = (met: boolean) => (met ? "met" : "NOT met")
+  console.log("\nissue 11's targets in this run")
+  console.log("| database | target | this run | |\n|---|---|---|---|")
+  for (const r of rows) {
+    const line = (target: string, figure: string, met: boolean) =>
+      console.log(`| ${r.label} | ${target} | ${figure} | ${verdict(met)} |`)
+    const floor = r.label === "PGlite" ? 500 : 1_000
+    line(`≥ ${floor} completed one-task instances/s`, `${r.instancesPerSecond}`, r.instancesPerSecond >= floor)
+    const ratio = r.correlationsPerSecond / r.baseline.autocommit
+    line("correlations/s ≥ 1.0 × the Node baseline", ratio.toFixed(3), ratio >= 1)
+    line("publish p99 ≤ 50 ms at half rate", `${r.publishHalf.p99} ms`, r.publishHalf.p99 <= 50)
+    const pushes = [
+      [`${load.workers} long-polling workers`, r.pushHalf.p99],
+      [`${load.manyWorkers} long-polling workers`, r.pushHalfMany.p99],
+      [`${load.workers} job streams`, r.streamHalf.p99]
+    ] as const
+    for (const [workers, p99] of pushes) line(`job push p99 < 20 ms at half rate, ${workers}`, `${p99} ms`, p99 < 20)
+  }
+}
+
 export const printServiceReport = (rows: ReadonlyArray<ServiceRow>, load: ServiceLoad) => {
   printThroughput(rows, load)
   printHalfRate(rows, load)
   printCpu(rows)
+  printTargets(rows, load)
 }

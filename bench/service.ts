@@ -20,6 +20,7 @@
 //                 then the WORKERS long polls and streams again in a process of their own (bench/PushWorkers.ts), the
 //                 starts from this one: the figure without this process's event loop
 //   RSS           of the service process at the end
+//   targets       issue 11's, each with the run's figure and whether it met it (the 100,000-waiting ones: bench:scale)
 //   correlations are measured after min(WARM_UP, 1000) unmeasured publishes, to instances of their own
 //   SECONDS=10 STARTERS=16 WORKERS=4 MANY_WORKERS=16 N=2000 CONCURRENCY=64 WARM_UP=3000 INSTANCE_WARM_UP_SECONDS=3 HALF_SECONDS=5
 //   PGBENCH_SECONDS=5
