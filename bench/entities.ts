@@ -8,7 +8,7 @@ import { Effect, Layer, Schema } from "effect"
 import { Entity, SingleRunner } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { AppConfig } from "../src/config.ts"
-import { DatabaseLive } from "../src/persistence/Database.ts"
+import { DatabaseLive } from "../src/persistence/database/Database.ts"
 import { testConfig } from "../test/support/TestApp.ts"
 
 const N = Number(process.env["N"] ?? 20_000)

@@ -10,7 +10,7 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { runClusterLoop } from "../cluster/ClusterLoop.ts"
-import { DatabaseInfo } from "../persistence/Database.ts"
+import { DatabaseInfo } from "../persistence/database/Database.ts"
 
 /** Transactions since a table's oldest unfrozen row past which it is frozen (PostgreSQL's vacuum_freeze_table_age). */
 export const FREEZE_AGE = 150_000_000

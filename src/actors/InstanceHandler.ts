@@ -21,8 +21,8 @@ import {
   type NewInstance,
   StaleInstanceWrite,
   type StoredInstance
-} from "../persistence/InstanceStore.ts"
-import { JobReads, type JobReadsShape } from "../persistence/JobReads.ts"
+} from "../persistence/instances/InstanceStore.ts"
+import { JobReads, type JobReadsShape } from "../persistence/jobs/JobReads.ts"
 import { jsonValueProblem } from "../persistence/StorableJson.ts"
 import { isRejection, ProcessEngine, type ProcessEngineShape } from "../services/instances/ProcessEngine.ts"
 import { JobAvailability, type JobAvailabilityShape } from "../services/work/JobAvailability.ts"

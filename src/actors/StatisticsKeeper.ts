@@ -10,7 +10,7 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { runClusterLoop } from "../cluster/ClusterLoop.ts"
-import { DatabaseInfo } from "../persistence/Database.ts"
+import { DatabaseInfo } from "../persistence/database/Database.ts"
 
 /** PostgreSQL's defaults: autovacuum_analyze_threshold and autovacuum_analyze_scale_factor. */
 const THRESHOLD_ROWS = 50

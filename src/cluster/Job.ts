@@ -3,7 +3,7 @@
 // now), heartbeats, and the outcomes other than completion (fail, throw an error, new retries), which it forwards to
 // the instance's entity with the sender's command id, so a message sent again applies once.
 // The two hot writes do not pass through it (a message each, measured at ~0.25 ms of CPU per job under load): a lease is one guarded
-// UPDATE that the database decides (services/work/JobActivation.ts, persistence/JobLeases.ts), and a completion goes
+// UPDATE that the database decides (services/work/JobActivation.ts, persistence/jobs/JobLeases.ts), and a completion goes
 // straight to the instance's entity, whose engine refuses a job that is no longer open (services/work/JobCompletion.ts).
 import { Schema } from "effect"
 import { Entity } from "effect/cluster"

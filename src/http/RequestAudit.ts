@@ -1,13 +1,13 @@
 // The audit record of one request: one per state-changing call under /api/v1 (written by the edge, so no handler can
-// forget it). Offered to the request's first instance commit on this node (persistence/CommitAudit.ts), or to a job
-// activation's first lease statement (persistence/JobLeases.ts): that write carries it with the endpoint's success
+// forget it). Offered to the request's first instance commit on this node (persistence/instances/CommitAudit.ts), or to a job
+// activation's first lease statement (persistence/jobs/JobLeases.ts): that write carries it with the endpoint's success
 // status, and the request waits for no second commit. Otherwise the edge writes it once the handler has answered,
 // before the response goes out, in a group commit of its own (AuditLog). When a commit carried it and the response ended
 // with another status or names another resource (a later step failed), the record is corrected to say so.
 import { Deferred, Effect } from "effect"
 import type { RequestStateShape } from "../auth/RequestState.ts"
 import { countAuditRecord } from "../observability/Metrics.ts"
-import type { CommitAuditShape } from "../persistence/CommitAudit.ts"
+import type { CommitAuditShape } from "../persistence/instances/CommitAudit.ts"
 import { type AuditLogShape, type AuditRecord, auditRow } from "../services/identity/AuditLog.ts"
 import { uuidV7 } from "../services/Ids.ts"
 

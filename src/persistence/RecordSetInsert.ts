@@ -1,6 +1,6 @@
 // An INSERT of many rows whose values travel as ONE jsonb parameter (`jsonb_to_recordset`) instead of a parameter per
 // value: its SQL text depends only on the table and the columns, so the prepared statement is reused whatever the
-// number of rows, and it can stand as one part (a CTE) of a larger statement (persistence/OneStatementCommit.ts).
+// number of rows, and it can stand as one part (a CTE) of a larger statement (persistence/instances/OneStatementCommit.ts).
 //
 // The record set needs each column's type: they are read from the catalog once (the tables are the migrations' own).
 // A jsonb column's value may be a JsonColumn (the JSON the projections serialize: SqlValues.ts), a plain value, or JSON

@@ -11,7 +11,7 @@
 import { Cause, Clock, Context, Duration, Effect, Logger, References, Schedule, Tracer } from "effect"
 import type { ClusterError } from "effect/cluster"
 import type { ResidentInstancesFull } from "../cluster/ResidentInstances.ts"
-import { CommitAudit } from "../persistence/CommitAudit.ts"
+import { CommitAudit } from "../persistence/instances/CommitAudit.ts"
 
 export type ClusterFailure =
   | ResidentInstancesFull
@@ -48,7 +48,7 @@ const whileFull = Schedule.spaced("100 millis")
 // principal and state, which it must not use. What it needs besides its own services is the trace (the span the
 // message belongs to, the tracer that exports it), the loggers and the clock (an instance's command on the node that
 // owns it runs in this context alone: cluster/ResidentInstances.ts) — and the request's audit record, offered to the
-// command's commit (persistence/CommitAudit.ts).
+// command's commit (persistence/instances/CommitAudit.ts).
 const carried: ReadonlyArray<Context.Key<any, any>> = [
   CommitAudit,
   Clock.Clock,

@@ -5,7 +5,7 @@ import { SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
 import { freezeOldTables } from "../../src/actors/EmbeddedFreezer.ts"
 import { AppConfig } from "../../src/config.ts"
-import { DatabaseLive } from "../../src/persistence/Database.ts"
+import { DatabaseLive } from "../../src/persistence/database/Database.ts"
 import { testConfig } from "../support/TestApp.ts"
 
 const onPglite = <A>(work: Effect.Effect<A, unknown, SqlClient.SqlClient>) =>

@@ -1,5 +1,5 @@
 // A message to an instance no longer in memory runs on the instance's row as the message's lookup read it
-// (persistence/InstanceSnapshots.ts), without a load of its own; a row that old is trusted for a commit (guarded by the
+// (persistence/instances/InstanceSnapshots.ts), without a load of its own; a row that old is trusted for a commit (guarded by the
 // instance's last event sequence) and a rejection from it is checked against a fresh load.
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -10,7 +10,7 @@ import {
   type InstanceRow,
   InstanceSnapshots,
   LOOKUP_ROWS_PER_MESSAGE
-} from "../../src/persistence/InstanceSnapshots.ts"
+} from "../../src/persistence/instances/InstanceSnapshots.ts"
 import { metricSum } from "../support/MetricsScrape.ts"
 import { type Caller, fixture, Tenant } from "../support/Scenario.ts"
 import { bootApp, type TestApp } from "../support/TestApp.ts"

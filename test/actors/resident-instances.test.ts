@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ProcessInstance } from "../../src/cluster/ProcessInstance.ts"
 import { ResidentInstances } from "../../src/cluster/ResidentInstances.ts"
-import { InstanceStore } from "../../src/persistence/InstanceStore.ts"
+import { InstanceStore } from "../../src/persistence/instances/InstanceStore.ts"
 import { type Caller, fixture, Tenant } from "../support/Scenario.ts"
 import { bootApp, type TestApp } from "../support/TestApp.ts"
 

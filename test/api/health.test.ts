@@ -1,6 +1,6 @@
 // GET /api/v1/health: public, enveloped; 200 with database and cluster status, 503 when the database is down.
 import { describe, expect, it } from "vitest"
-import { DatabaseInfo } from "../../src/persistence/Database.ts"
+import { DatabaseInfo } from "../../src/persistence/database/Database.ts"
 import { send } from "../support/Client.ts"
 import { anonymous } from "../support/Scenario.ts"
 import { bootApp } from "../support/TestApp.ts"

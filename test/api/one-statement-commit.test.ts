@@ -1,4 +1,4 @@
-// Group-committed batches written as ONE statement (persistence/OneStatementCommit.ts) where their writes allow, else as
+// Group-committed batches written as ONE statement (persistence/instances/OneStatementCommit.ts) where their writes allow, else as
 // a transaction of several statements, else command by command: what the instances, jobs and history show is the
 // same whichever way a batch went, and flowcore_commits_total says which ways were taken.
 import { describe, expect, it } from "vitest"

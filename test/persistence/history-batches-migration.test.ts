@@ -7,7 +7,7 @@ import type { NonEmptyReadonlyArray } from "effect/Array"
 import { SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
 import { AppConfig } from "../../src/config.ts"
-import { DatabaseLive } from "../../src/persistence/Database.ts"
+import { DatabaseLive } from "../../src/persistence/database/Database.ts"
 import { migrateWith, MIGRATIONS } from "../../src/persistence/Migrations.ts"
 import { testConfig } from "../support/TestApp.ts"
 

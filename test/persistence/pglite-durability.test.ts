@@ -1,5 +1,5 @@
 // The embedded database waits for the disk at each commit: PostgreSQL inside PGlite runs with fsync on, and its
-// fsync calls reach the data dir's files (PGlite ships with both off: see src/persistence/PgliteDurability.ts).
+// fsync calls reach the data dir's files (PGlite ships with both off: see src/persistence/database/PgliteDurability.ts).
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -7,8 +7,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { AppConfig } from "../../src/config.ts"
-import { DatabaseLive } from "../../src/persistence/Database.ts"
-import { openDurablePglite } from "../../src/persistence/PgliteDurability.ts"
+import { DatabaseLive } from "../../src/persistence/database/Database.ts"
+import { openDurablePglite } from "../../src/persistence/database/PgliteDurability.ts"
 import { testConfig } from "../support/TestApp.ts"
 
 const dirs: Array<string> = []

@@ -5,7 +5,7 @@
 import { Effect, type Scope } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
-import type { JobLeasesShape, LeaseRequest } from "../../src/persistence/JobLeases.ts"
+import type { JobLeasesShape, LeaseRequest } from "../../src/persistence/jobs/JobLeases.ts"
 import { makeJobActivation } from "../../src/services/work/JobActivation.ts"
 import { inProcess } from "../../src/services/work/JobAvailability.ts"
 import type { JobTaker } from "../../src/services/work/JobTaker.ts"

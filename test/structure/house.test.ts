@@ -1,8 +1,8 @@
 // The house rules, checked on the sources (ARCHITECTURE.md and the "engine's house" issue):
 //  - the pure core (src/engine, src/bpmn) imports nothing from http, services, persistence, schema or actors;
 //    persistence imports nothing from services, http or actors;
-//  - no import cycles between files of src, nor between its folders (the subfolders of services/ and decision/ each
-//    count as one);
+//  - no import cycles between files of src, nor between its folders (the subfolders of services/, decision/ and
+//    persistence/ each count as one);
 //  - no source file over 400 lines. Files still over it are listed below with the size they had when the rule came;
 //    they may only shrink (a ratchet), and a file that falls under the limit must leave the list;
 //  - no function over 80 lines in the pure core (src/engine, src/bpmn), with the same kind of ratchet.
@@ -44,10 +44,10 @@ const importsOf = (path: string): Array<string> => {
 const allImports = new Map(files.map((path) => [rel(path), importsOf(path)]))
 const folderOf = (file: string) => file.split("/")[0]!
 /**
- * Folders whose subfolders are layers of their own (each a concept, services/work, or a language below the rest,
- * decision/feel): no subfolder of theirs imports one that imports it back, their root files included.
+ * Folders whose subfolders are layers of their own (each a concept, services/work or persistence/jobs, or a
+ * language below the rest, decision/feel): no subfolder of theirs imports one that imports it back, their root files included.
  */
-const LAYERED_FOLDERS = ["services", "decision"]
+const LAYERED_FOLDERS = ["services", "decision", "persistence"]
 /** The part of the house a file belongs to: its top folder, or its subfolder in a layered folder. */
 const areaOf = (file: string) => {
   const parts = file.split("/")
@@ -133,7 +133,7 @@ describe("the house", () => {
   })
 
   // A folder that imports another which imports it back is one concept cut in two: the folders stand in layers.
-  it("no folder imports itself through a cycle (subfolders of services/ and decision/ each count as one)", () => {
+  it("no folder imports itself through a cycle (subfolders of services/, decision/ and persistence/ count apart)", () => {
     const areas = new Map<string, Set<string>>()
     for (const [file, imports] of allImports) {
       const from = areaOf(file)

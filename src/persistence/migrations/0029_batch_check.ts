@@ -1,4 +1,4 @@
-// The check that ends a group-committed batch written as one statement (persistence/OneStatementCommit.ts): false
+// The check that ends a group-committed batch written as one statement (persistence/instances/OneStatementCommit.ts): false
 // raises (SQLSTATE FB001), so the statement — every row of the batch — is undone, and the batch is written again command by command.
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"

@@ -4,7 +4,7 @@
 // PostgreSQL's CPU per correlation from a median of 0.37 to 0.31 ms (docs/scaling.md, session 15). The commit keeps
 // them consistent without it: a batch writes an instance's rows only in the statement that creates the instance's row
 // or updates it from the version it read (OneStatementCommit's check undoes the batch otherwise), and they leave with
-// their instance in one statement (persistence/InstanceDeletion.ts). The runtime rows (jobs, user tasks,
+// their instance in one statement (persistence/instances/InstanceDeletion.ts). The runtime rows (jobs, user tasks,
 // subscriptions, incidents, scopes) keep their keys and cascade.
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"

@@ -1,4 +1,4 @@
-// The one-statement batch's second check (persistence/OneStatementCommit.ts) raises with a SQLSTATE of its own, FB002:
+// The one-statement batch's second check (persistence/instances/OneStatementCommit.ts) raises with a SQLSTATE of its own, FB002:
 // the batch's new message subscriptions have buffered messages to claim, so it is written as a transaction instead.
 // The service tells the two failures apart by their code, not by their text.
 import { Effect } from "effect"

@@ -5,14 +5,14 @@ import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { Principal } from "../../auth/Principal.ts"
 import { derivedId } from "../../engine/Execute.ts"
-import type { EventStartRow as EventStart } from "../../persistence/MessageTargets.ts"
+import type { EventStartRow as EventStart } from "../../persistence/instances/MessageTargets.ts"
 import { forEachConcurrently } from "../Concurrently.ts"
 import type { ProcessInstancesShape } from "../instances/ProcessInstances.ts"
 
 type StartKind = "message-start" | "signal-start"
 
 /** The signal start events of that name in the tenant's ACTIVE deployments (a publish reads its message start events
- * with its waiting subscriptions, in persistence/MessageTargets.ts). */
+ * with its waiting subscriptions, in persistence/instances/MessageTargets.ts). */
 const signalStarts = (sql: SqlClient.SqlClient, tenantId: string, name: string) =>
   sql<EventStart>`SELECT s.deployment_id, s.node_id
     FROM signal_start_events s JOIN deployments d ON d.id = s.deployment_id

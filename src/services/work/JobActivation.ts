@@ -1,4 +1,4 @@
-// Job activation: up to N jobs of a type picked and leased by one statement (persistence/JobLeases.ts; a lease that
+// Job activation: up to N jobs of a type picked and leased by one statement (persistence/jobs/JobLeases.ts; a lease that
 // replaced one that ran out is recorded by the job's entity, which dead-letters the job at JOB_TIMEOUT_LIMIT), and
 // hand each leased job the variables its instance holds now (engine/JobVariables.ts).
 import { Effect, Metric } from "effect"
@@ -7,9 +7,9 @@ import type { ProcessGraph } from "../../bpmn/ProcessGraph.ts"
 import type { InstanceState } from "../../engine/InstanceState.ts"
 import { jobVariablesNow } from "../../engine/JobVariables.ts"
 import { jobsActivated } from "../../observability/Metrics.ts"
-import type { CommitAuditShape } from "../../persistence/CommitAudit.ts"
-import type { JobLeasesShape } from "../../persistence/JobLeases.ts"
-import type { JobReadsShape } from "../../persistence/JobReads.ts"
+import type { CommitAuditShape } from "../../persistence/instances/CommitAudit.ts"
+import type { JobLeasesShape } from "../../persistence/jobs/JobLeases.ts"
+import type { JobReadsShape } from "../../persistence/jobs/JobReads.ts"
 import { fromJson, pgArray } from "../../persistence/SqlValues.ts"
 import { type NotFound, notFound } from "../../schema/ApiErrors.ts"
 import { JobId, type ProcessInstanceId } from "../../schema/ResourceIds.ts"
@@ -97,7 +97,7 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
     return graph
   }
 
-  /** An instance's deployment and engine state as the lease statement read them (persistence/JobLeases.ts). */
+  /** An instance's deployment and engine state as the lease statement read them (persistence/jobs/JobLeases.ts). */
   type InstanceRead = { readonly id: string; readonly deployment_id: string; readonly engine_state: unknown }
 
   /**
@@ -138,7 +138,7 @@ export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, lea
   })
 
   /**
-   * The database leases the jobs (persistence/JobLeases.ts): one statement picks and leases them, walking past those
+   * The database leases the jobs (persistence/jobs/JobLeases.ts): one statement picks and leases them, walking past those
    * another activation is leasing. A lease that replaced one that ran out is recorded by the job's entity, which may
    * dead-letter the job instead: a look that lost jobs that way looks again, a few times at most.
    */

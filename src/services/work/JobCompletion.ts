@@ -5,7 +5,7 @@
 // apply once.
 import { Effect } from "effect"
 import type { Principal } from "../../auth/Principal.ts"
-import type { JobReadsShape } from "../../persistence/JobReads.ts"
+import type { JobReadsShape } from "../../persistence/jobs/JobReads.ts"
 import { type ClientError, conflict } from "../../schema/ApiErrors.ts"
 import type { JobId } from "../../schema/ResourceIds.ts"
 import type { AdHocJobResult, Job } from "../../schema/Work.ts"

@@ -1,6 +1,6 @@
 // A worker waiting for a job (a long poll or a job stream), as the instance entity that creates jobs sees it: the
 // entity may commit a new job leased to it and hand it over (actors/JobPush.ts). JobAvailability keeps the takers.
-import type { CommitAuditShape } from "../../persistence/CommitAudit.ts"
+import type { CommitAuditShape } from "../../persistence/instances/CommitAudit.ts"
 import type { Job } from "../../schema/Work.ts"
 
 /** A waiting worker's activation, as the instance entity sees it: it may hand a job it creates straight to it. */

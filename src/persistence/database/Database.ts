@@ -6,7 +6,7 @@ import { PGlite } from "@electric-sql/pglite"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { mkdirSync } from "node:fs"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../../config.ts"
 import { makePgliteBridge } from "./PgliteBridge.ts"
 import { openDurablePglite } from "./PgliteDurability.ts"
 

@@ -3,13 +3,17 @@
 // outbox) and the command id — in ONE transaction, so a crash leaves either all of it or none of it.
 import { Cause, Context, Effect, Exit, Layer, Metric } from "effect"
 import { SqlClient } from "effect/sql"
-import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
-import type { InstanceState } from "../engine/InstanceState.ts"
-import { commitBatchSize, countCommit } from "../observability/Metrics.ts"
-import { BatchWrites, TABLES } from "./BatchWrites.ts"
+import type { ProcessGraph } from "../../bpmn/ProcessGraph.ts"
+import type { InstanceState } from "../../engine/InstanceState.ts"
+import { commitBatchSize, countCommit } from "../../observability/Metrics.ts"
+import { BatchWrites, TABLES } from "../BatchWrites.ts"
+import { makeGroupCommit } from "../GroupCommit.ts"
+import type { OutboxMessage } from "../projections/OutboxMessage.ts"
+import type { ProjectionContext } from "../projections/Projection.ts"
+import { projectionOf } from "../projections/Registry.ts"
+import { type ColumnTypes, insertFromRecordSet, insertRecordSets, loadColumnTypes } from "../RecordSetInsert.ts"
 import { withOfferedAudits } from "./CommitAudit.ts"
 import { DeploymentStates } from "./DeploymentStates.ts"
-import { makeGroupCommit } from "./GroupCommit.ts"
 import {
   commandRow,
   type CommitInput,
@@ -21,13 +25,9 @@ import {
 } from "./InstanceCommit.ts"
 import { type InstanceRow, InstanceSnapshots } from "./InstanceSnapshots.ts"
 import { claimsWait, isBatchCheckFailure, oneStatementCommit } from "./OneStatementCommit.ts"
-import type { OutboxMessage } from "./projections/OutboxMessage.ts"
-import type { ProjectionContext } from "./projections/Projection.ts"
-import { projectionOf } from "./projections/Registry.ts"
-import { type ColumnTypes, insertFromRecordSet, insertRecordSets, loadColumnTypes } from "./RecordSetInsert.ts"
 
-export type { OutboxKind, OutboxMessage } from "./projections/OutboxMessage.ts"
-import { fromJson, isUuid, jsonColumn, pgArray } from "./SqlValues.ts"
+export type { OutboxKind, OutboxMessage } from "../projections/OutboxMessage.ts"
+import { fromJson, isUuid, jsonColumn, pgArray } from "../SqlValues.ts"
 
 export type { CommitInput, Committed, NewInstance, StoredInstance } from "./InstanceCommit.ts"
 export interface DeploymentForStart {

@@ -5,7 +5,7 @@
 // second statement: with 16 workers of one type, an activation waited 50–70 ms at the median for its turn.)
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { insertFromRecordSet, loadColumnTypes } from "./RecordSetInsert.ts"
+import { insertFromRecordSet, loadColumnTypes } from "../RecordSetInsert.ts"
 
 export interface LeaseRequest {
   readonly tenantId: string
@@ -18,7 +18,7 @@ export interface LeaseRequest {
   /** At most this many jobs. */
   readonly limit: number
   /**
-   * The audit_events row of the worker's request (persistence/CommitAudit.ts), written by the same statement: the
+   * The audit_events row of the worker's request (persistence/instances/CommitAudit.ts), written by the same statement: the
    * activation's answer waits for no commit of its own.
    */
   readonly audit?: Record<string, unknown> | undefined

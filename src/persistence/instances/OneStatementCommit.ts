@@ -9,7 +9,7 @@
 // again one by one the multi-statement way, which tells them apart.
 import { Cause } from "effect"
 import { type SqlClient, SqlError, type Statement } from "effect/sql"
-import { type ColumnTypes, insertFromRecordSet } from "./RecordSetInsert.ts"
+import { type ColumnTypes, insertFromRecordSet } from "../RecordSetInsert.ts"
 
 export interface OneStatementBatch {
   /** process_instances rows of the commands that start an instance. */

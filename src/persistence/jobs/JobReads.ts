@@ -5,8 +5,8 @@
 // announces (actors/InstanceHandler.ts): a read of its own, rare, bounded by the instance's jobs (jobs_instance index).
 import { Context, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { makeGroupCommit } from "./GroupCommit.ts"
-import { pgArray } from "./SqlValues.ts"
+import { makeGroupCommit } from "../GroupCommit.ts"
+import { pgArray } from "../SqlValues.ts"
 
 export interface JobReadsShape {
   /** The job's row, or undefined when the tenant has no such job. */

@@ -10,7 +10,7 @@
 // checks a rejection from such a row against a fresh load (actors/InstanceHandler.ts). A row not taken within
 // SNAPSHOT_TTL_MILLIS is not used: a load reads the instance as before.
 import { Context, Layer } from "effect"
-import type { InstanceStatus } from "../engine/EngineOutcome.ts"
+import type { InstanceStatus } from "../../engine/EngineOutcome.ts"
 
 /** An instance's row as a load reads it (process_instances). */
 export interface InstanceRow {

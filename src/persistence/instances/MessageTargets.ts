@@ -5,16 +5,16 @@
 // publish asks only after its own earlier writes finished, and the statement reads what is committed when it starts.
 import { Clock, Context, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { AppConfig } from "../config.ts"
-import type { ProcessInstanceId } from "../schema/ResourceIds.ts"
-import { makeGroupCommit } from "./GroupCommit.ts"
+import { AppConfig } from "../../config.ts"
+import type { ProcessInstanceId } from "../../schema/ResourceIds.ts"
+import { makeGroupCommit } from "../GroupCommit.ts"
+import { pgArray, toJson } from "../SqlValues.ts"
 import {
   type InstanceRow,
   InstanceSnapshots,
   LOOKUP_ROWS_PER_MESSAGE,
   MAX_SNAPSHOT_STATE_BYTES
 } from "./InstanceSnapshots.ts"
-import { pgArray, toJson } from "./SqlValues.ts"
 
 export interface WaitingSubscriptionRow {
   readonly instance_id: ProcessInstanceId

@@ -2,11 +2,11 @@
 // (inserted by a start, else updated under a guard) and its command id. Both ways InstanceStore writes a batch — one
 // statement or a transaction of several — build them here.
 import type { SqlClient } from "effect/sql"
-import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
-import type { EngineOutcome, InstanceStatus } from "../engine/EngineOutcome.ts"
-import type { InstanceState } from "../engine/InstanceState.ts"
+import type { ProcessGraph } from "../../bpmn/ProcessGraph.ts"
+import type { EngineOutcome, InstanceStatus } from "../../engine/EngineOutcome.ts"
+import type { InstanceState } from "../../engine/InstanceState.ts"
+import { jsonColumn, pgArray, toJson } from "../SqlValues.ts"
 import type { CommitAuditShape } from "./CommitAudit.ts"
-import { jsonColumn, pgArray, toJson } from "./SqlValues.ts"
 
 export interface StoredInstance {
   readonly id: string
