@@ -7,9 +7,15 @@ import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { nextCycleDue } from "../bpmn/Timer.ts"
 import { runClusterLoop } from "../cluster/ClusterLoop.ts"
 import { InstanceClient } from "../cluster/InstanceClient.ts"
+import type { InstanceRejected } from "../cluster/ProcessInstance.ts"
 import { derivedId } from "../engine/Execute.ts"
 import { timerLagSeconds } from "../observability/Metrics.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
+
+/** How long a timer refused as exceeding the run budget waits before it is tried again. */
+const UNPROCESSABLE_RETRY_MS = 60_000
+/** Deferred timers remembered at most (beyond, the memory starts over: they are tried again at once). */
+const MAX_DEFERRED = 10_000
 
 export interface TimerPollerShape {
   /** Fires every timer due now (tests call it after moving the clock). */
@@ -22,8 +28,21 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const client = yield* InstanceClient
+      // A timer whose firing the instance refuses as exceeding its run budget (a loop without a wait state behind
+      // the timer: engine/RunBudget.ts) would be refused again at every round, each time after running the loop up
+      // to the budget; it waits UNPROCESSABLE_RETRY_MS before its next try (until the model or the instance is fixed:
+      // migrated, the token moved, or the instance canceled). In memory: a restart tries it again at once.
+      const deferredUntil = new Map<string, number>()
+      const deferIfUnprocessable = (key: string, nowMillis: number) => (rejected: InstanceRejected) => {
+        if (rejected.reason !== "UNPROCESSABLE") return Effect.fail(rejected)
+        if (deferredUntil.size >= MAX_DEFERRED) deferredUntil.clear()
+        deferredUntil.set(key, nowMillis + UNPROCESSABLE_RETRY_MS)
+        return Effect.logError(`timer ${key} not fired: ${rejected.message}; tried again in a minute`)
+      }
       const fireDue = Effect.gen(function*() {
-        const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+        const nowMillis = yield* Clock.currentTimeMillis
+        const now = new Date(nowMillis).toISOString()
+        const waiting = (key: string) => (deferredUntil.get(key) ?? 0) > nowMillis
         // Due timers first, by their index; each one's instance and deployment looked up on its own (LATERAL). As a
         // plain join, a plan made while the tables were small or unanalyzed (a prepared statement keeps its plan)
         // read every active instance on every round: 77–135 ms per round with 30,000 instances waiting on messages.
@@ -41,13 +60,14 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
           timerLagSeconds,
           oldest === undefined ? 0 : Math.max(0, (new Date(now).getTime() - oldest) / 1000)
         )
-        yield* Effect.forEach(due, (timer) =>
+        yield* Effect.forEach(due.filter((timer) => !waiting(timer.id)), (timer) =>
           client(timer.instance_id).Execute({
             commandId: `timer:${timer.id}`,
             tenantId: timer.tenant_id,
             actor: "system:timer",
             command: { type: "FireTimer", subscriptionId: timer.id }
           }).pipe(
+            Effect.catchTag("InstanceRejected", deferIfUnprocessable(timer.id, nowMillis)),
             // A timer whose instance does not answer (its runner is gone) waits for the next round; it never holds the loop.
             Effect.timeout("10 seconds"),
             Effect.catchCause((cause) => Effect.logWarning(`timer ${timer.id} not fired yet`, cause))
@@ -71,7 +91,7 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
                 WHERE deployment_id = ${start.deployment_id} AND node_id = ${start.node_id}`
         }
         yield* Effect.forEach(
-          starts,
+          starts.filter((start) => !waiting(`${start.deployment_id}/${start.node_id}`)),
           (start) =>
             client(
               derivedId(
@@ -90,6 +110,10 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
                   ? Effect.void
                   : Effect.fail(rejected)),
               Effect.andThen(afterFire(start)),
+              Effect.catchTag(
+                "InstanceRejected",
+                deferIfUnprocessable(`${start.deployment_id}/${start.node_id}`, nowMillis)
+              ),
               Effect.timeout("10 seconds"),
               Effect.catchCause((cause) =>
                 Effect.logWarning(`timer start ${start.deployment_id}/${start.node_id} not fired yet`, cause)

@@ -6,7 +6,7 @@ import { Rpc } from "effect/rpc"
 import { PlaySessionView, PlayStepRequest } from "../schema/Play.ts"
 
 export class PlayRejected extends Schema.TaggedError<PlayRejected>()("PlayRejected", {
-  reason: Schema.Literals(["INVALID_STATE", "NOT_FOUND", "INVALID_ARGUMENT", "CONFLICT"]),
+  reason: Schema.Literals(["INVALID_STATE", "NOT_FOUND", "INVALID_ARGUMENT", "CONFLICT", "UNPROCESSABLE"]),
   message: Schema.String
 }) {}
 

@@ -33,7 +33,8 @@ export type InstanceSnapshot = typeof InstanceSnapshot.Type
 
 export class InstanceRejected extends Schema.TaggedError<InstanceRejected>()("InstanceRejected", {
   /** INTERNAL: the command met a defect; it was not applied, and it is not retried (the caller gets a 500). */
-  reason: Schema.Literals(["INVALID_STATE", "NOT_FOUND", "INVALID_ARGUMENT", "CONFLICT", "INTERNAL"]),
+  /** UNPROCESSABLE: the command exceeded the run budget on this model (engine/RunBudget.ts); nothing was applied. */
+  reason: Schema.Literals(["INVALID_STATE", "NOT_FOUND", "INVALID_ARGUMENT", "CONFLICT", "UNPROCESSABLE", "INTERNAL"]),
   message: Schema.String,
   /** The command's field at fault, when one is. */
   field: Schema.optional(Schema.String)

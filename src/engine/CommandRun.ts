@@ -23,6 +23,7 @@ import { derivedId } from "./DerivedId.ts"
 import * as Activate from "./elements/Activate.ts"
 import { apply, type InstanceEvent, type InstanceState, type Token, visibleVariables } from "./InstanceState.ts"
 import type { Run } from "./Run.ts"
+import { MAX_EVENTS_PER_COMMAND, MAX_STEPS_PER_COMMAND, overBudget } from "./RunBudget.ts"
 
 type Rest<T> = T extends [unknown, ...infer R] ? R : never
 
@@ -61,6 +62,9 @@ export class CommandRun implements Run {
   }
 
   emit(event: InstanceEvent): void {
+    if (this.events.length >= MAX_EVENTS_PER_COMMAND) {
+      throw overBudget(`${MAX_EVENTS_PER_COMMAND} events`, "nodeId" in event ? event.nodeId ?? undefined : undefined)
+    }
     this.events.push(event)
     this.state = apply(this.state, event)
   }
@@ -81,9 +85,11 @@ export class CommandRun implements Run {
 
   /** Runs queued steps until the instance waits everywhere (or ends). */
   drain(): void {
+    let steps = 0
     for (;;) {
       for (let step = this.work.shift(); step !== undefined; step = this.work.shift()) {
         if (this.state.status === "COMPLETED" || this.state.status === "CANCELED") return
+        if (++steps > MAX_STEPS_PER_COMMAND) throw overBudget(`${MAX_STEPS_PER_COMMAND} steps`, undefined)
         step()
       }
       // A token that ended or moved elsewhere may have been the last one an inclusive join waited for; changed

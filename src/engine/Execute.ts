@@ -7,6 +7,7 @@ import { CommandRun } from "./CommandRun.ts"
 import type { InstanceCommand } from "./InstanceCommands.ts"
 import { initialState, type InstanceEvent, type InstanceState } from "./InstanceState.ts"
 import { Rejected, type RejectionReason } from "./Rejected.ts"
+import { changingInPlace } from "./state/IdKeyed.ts"
 
 export { derivedId } from "./DerivedId.ts"
 export type { RejectionReason } from "./Rejected.ts"
@@ -33,17 +34,18 @@ export const migrate = (
   state: InstanceState,
   command: Extract<InstanceCommand, { type: "MigrateInstance" }>,
   now = 0
-): ExecuteResult => {
-  try {
-    const run = new CommandRun(target, state, now)
-    run.migrateFrom(source, command)
-    run.drain()
-    return { ok: true, state: run.state, events: run.events }
-  } catch (error) {
-    if (error instanceof Rejected) return rejectionOf(error)
-    throw error
-  }
-}
+): ExecuteResult =>
+  changingInPlace(() => {
+    try {
+      const run = new CommandRun(target, state, now)
+      run.migrateFrom(source, command)
+      run.drain()
+      return { ok: true, state: run.state, events: run.events }
+    } catch (error) {
+      if (error instanceof Rejected) return rejectionOf(error)
+      throw error
+    }
+  })
 
 export const execute = (
   graph: ProcessGraph,
@@ -53,47 +55,48 @@ export const execute = (
   now = 0,
   /** Play mode only: the flow to take at these gateways. */
   chosenFlows: Readonly<Record<string, string>> = {}
-): ExecuteResult => {
-  try {
-    if (state === undefined) {
-      if (command.type !== "StartInstance") {
-        return { ok: false, reason: "NOT_FOUND", message: `process instance ${instanceId} not found` }
-      }
-      const startNodeId = command.startNodeId ?? graph.startNodeIds[0]
-      if (startNodeId === undefined) {
-        return {
-          ok: false,
-          reason: "INVALID_STATE",
-          message: `process ${graph.key} has no none start event: it starts only by message`
+): ExecuteResult =>
+  changingInPlace(() => {
+    try {
+      if (state === undefined) {
+        if (command.type !== "StartInstance") {
+          return { ok: false, reason: "NOT_FOUND", message: `process instance ${instanceId} not found` }
         }
-      }
-      const eventStart = (graph.messageStarts ?? []).some((m) => m.nodeId === startNodeId) ||
-        (graph.signalStarts ?? []).some((m) => m.nodeId === startNodeId) ||
-        (graph.conditionalStarts ?? []).some((m) => m.nodeId === startNodeId) ||
-        (graph.timerStarts ?? []).some((m) => m.nodeId === startNodeId)
-      if (!graph.startNodeIds.includes(startNodeId) && !eventStart) {
-        return {
-          ok: false,
-          reason: "INVALID_ARGUMENT",
-          message: `${startNodeId} is not a start event of process ${graph.key}`
+        const startNodeId = command.startNodeId ?? graph.startNodeIds[0]
+        if (startNodeId === undefined) {
+          return {
+            ok: false,
+            reason: "INVALID_STATE",
+            message: `process ${graph.key} has no none start event: it starts only by message`
+          }
         }
+        const eventStart = (graph.messageStarts ?? []).some((m) => m.nodeId === startNodeId) ||
+          (graph.signalStarts ?? []).some((m) => m.nodeId === startNodeId) ||
+          (graph.conditionalStarts ?? []).some((m) => m.nodeId === startNodeId) ||
+          (graph.timerStarts ?? []).some((m) => m.nodeId === startNodeId)
+        if (!graph.startNodeIds.includes(startNodeId) && !eventStart) {
+          return {
+            ok: false,
+            reason: "INVALID_ARGUMENT",
+            message: `${startNodeId} is not a start event of process ${graph.key}`
+          }
+        }
+        const run = new CommandRun(graph, initialState(instanceId), now, chosenFlows)
+        run.emit({
+          type: "InstanceStarted",
+          variables: command.variables,
+          ...(command.called === true ? { called: true } : {})
+        })
+        startProcess(run, startNodeId)
+        run.drain()
+        return { ok: true, state: run.state, events: run.events }
       }
-      const run = new CommandRun(graph, initialState(instanceId), now, chosenFlows)
-      run.emit({
-        type: "InstanceStarted",
-        variables: command.variables,
-        ...(command.called === true ? { called: true } : {})
-      })
-      startProcess(run, startNodeId)
+      const run = new CommandRun(graph, state, now, chosenFlows)
+      run.command(command)
       run.drain()
       return { ok: true, state: run.state, events: run.events }
+    } catch (error) {
+      if (error instanceof Rejected) return rejectionOf(error)
+      throw error
     }
-    const run = new CommandRun(graph, state, now, chosenFlows)
-    run.command(command)
-    run.drain()
-    return { ok: true, state: run.state, events: run.events }
-  } catch (error) {
-    if (error instanceof Rejected) return rejectionOf(error)
-    throw error
-  }
-}
+  })

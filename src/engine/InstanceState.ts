@@ -2,6 +2,7 @@
 // emits through it, and replaying the history through it rebuilds the same state.
 import { apply } from "./state/Apply.ts"
 import type { InstanceEvent } from "./state/Events.ts"
+import { changingInPlace } from "./state/IdKeyed.ts"
 import { initialState, type InstanceState, type Scope } from "./state/State.ts"
 
 export { apply } from "./state/Apply.ts"
@@ -20,8 +21,9 @@ export {
   type Wait
 } from "./state/State.ts"
 
+/** The state the events fold into (only the end state is kept, so records change in place after their first copy). */
 export const replay = (instanceId: string, events: ReadonlyArray<InstanceEvent>): InstanceState =>
-  events.reduce(apply, initialState(instanceId))
+  changingInPlace(() => events.reduce(apply, initialState(instanceId)))
 
 /** The variables visible in a scope: the root's, overridden by each scope on the way down to it. */
 export const visibleVariables = (state: InstanceState, scopeId: string): Record<string, unknown> => {

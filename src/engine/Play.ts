@@ -29,7 +29,7 @@ export type PlayOutcome =
   }
   | {
     readonly ok: false
-    readonly reason: "NOT_FOUND" | "INVALID_STATE" | "INVALID_ARGUMENT" | "CONFLICT"
+    readonly reason: "NOT_FOUND" | "INVALID_STATE" | "INVALID_ARGUMENT" | "CONFLICT" | "UNPROCESSABLE"
     readonly message: string
   }
 

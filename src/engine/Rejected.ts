@@ -1,5 +1,6 @@
 // A command that does not apply to the instance as it is: thrown inside a run, turned into a rejection value by execute.
-export type RejectionReason = "INVALID_STATE" | "NOT_FOUND" | "INVALID_ARGUMENT" | "CONFLICT"
+// UNPROCESSABLE: the command cannot be applied to this model at all (it exceeded the run budget, RunBudget.ts).
+export type RejectionReason = "INVALID_STATE" | "NOT_FOUND" | "INVALID_ARGUMENT" | "CONFLICT" | "UNPROCESSABLE"
 
 export class Rejected {
   readonly reason: RejectionReason

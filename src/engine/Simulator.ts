@@ -3,6 +3,9 @@
 // fire on a simulated clock, messages and signals arrive, called processes and decisions answer with configured
 // results — until it ends, raises an incident, waits for something the simulator cannot give, or exceeds its step
 // budget. The report counts how often each node ran and each flow was taken (coverage) and how long runs took.
+// A command that exceeds the engine's run budget (engine/RunBudget.ts: a loop without a wait state) stops its run as
+// STEP_LIMIT; the whole simulation stops starting runs, and stops the run under way, once it has taken
+// SIMULATION_BUDGET_MS of wall time (it runs on the node's thread), and says so (TIME_LIMIT).
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { derivedId, execute } from "./Execute.ts"
 import type { InstanceCommand } from "./InstanceCommands.ts"
@@ -21,7 +24,10 @@ export interface SimulationInput {
   readonly maxStepsPerRun: number
 }
 
-export type RunOutcome = "COMPLETED" | "INCIDENT" | "STUCK" | "STEP_LIMIT"
+export type RunOutcome = "COMPLETED" | "INCIDENT" | "STUCK" | "STEP_LIMIT" | "TIME_LIMIT"
+
+/** Wall time one simulation may take; runs not started by then are not simulated (the report's `runs` says how many were). */
+export const SIMULATION_BUDGET_MS = 3_000
 
 export interface SimulationReport {
   readonly runs: number
@@ -62,7 +68,7 @@ interface Tally {
 const newTally = (): Tally => ({
   activations: new Map(),
   taken: new Map(),
-  outcomes: { COMPLETED: 0, INCIDENT: 0, STUCK: 0, STEP_LIMIT: 0 },
+  outcomes: { COMPLETED: 0, INCIDENT: 0, STUCK: 0, STEP_LIMIT: 0, TIME_LIMIT: 0 },
   stops: new Map(),
   wall: [],
   simulated: []
@@ -84,12 +90,20 @@ interface SimulatedInstance {
   now: number
   /** Due times of scheduled timers, from the events that scheduled them. */
   readonly dueTimes: Map<string, number>
+  /** The command refused for exceeding the engine's run budget, if one was. */
+  overBudget?: { readonly nodeId: string; readonly reason: string }
+  /** The wall-clock time past which the simulation stops (SIMULATION_BUDGET_MS). */
+  readonly deadline: number
+  readonly clock: () => number
 }
 
 /** Executes a command on the run's instance and counts what it did: false if it was refused. */
-const applyCommand = (instance: SimulatedInstance, command: InstanceCommand): boolean => {
+const applyCommand = (instance: SimulatedInstance, command: InstanceCommand, nodeId: string): boolean => {
   const result = execute(instance.graph, instance.instanceId, instance.state, command, instance.now)
-  if (!result.ok) return false
+  if (!result.ok) {
+    if (result.reason === "UNPROCESSABLE") instance.overBudget = { nodeId, reason: result.message }
+    return false
+  }
   instance.state = result.state
   const { activations, taken } = instance.tally
   for (const event of result.events) {
@@ -127,6 +141,10 @@ const step = (instance: SimulatedInstance, input: SimulationInput, steps: number
     countStop(tally, "INCIDENT", incident.nodeId, incident.message)
     return "stopped"
   }
+  if (instance.clock() > instance.deadline) {
+    countStop(tally, "TIME_LIMIT", graph.key, `the simulation took more than ${SIMULATION_BUDGET_MS} ms`)
+    return "stopped"
+  }
   if (steps > input.maxStepsPerRun) {
     const nodeId = Object.values(current.tokens)[0]?.nodeId ?? graph.key
     countStop(tally, "STEP_LIMIT", nodeId, `more than ${input.maxStepsPerRun} steps (a loop?)`)
@@ -139,29 +157,42 @@ const step = (instance: SimulatedInstance, input: SimulationInput, steps: number
     return "stopped"
   }
   instance.now = Math.max(instance.now, next.at)
-  if (!applyCommand(instance, next.command)) {
-    countStop(tally, "STUCK", next.nodeId, `the simulated ${next.command.type} was refused`)
+  if (!applyCommand(instance, next.command, next.nodeId)) {
+    if (instance.overBudget !== undefined) {
+      countStop(tally, "STEP_LIMIT", instance.overBudget.nodeId, instance.overBudget.reason)
+    } else countStop(tally, "STUCK", next.nodeId, `the simulated ${next.command.type} was refused`)
     return "stopped"
   }
   return "next"
 }
 
 /** Run number `run`: starts an instance (the simulated clock at 0) and answers it until it stops; false if it did not start. */
-const simulateRun = (graph: ProcessGraph, input: SimulationInput, run: number, tally: Tally) => {
+const simulateRun = (
+  graph: ProcessGraph,
+  input: SimulationInput,
+  run: number,
+  tally: Tally,
+  clock: () => number,
+  deadline: number
+) => {
   const instance: SimulatedInstance = {
     graph,
     instanceId: derivedId("simulation", String(run)),
     tally,
     state: undefined,
     now: 0,
-    dueTimes: new Map()
+    dueTimes: new Map(),
+    clock,
+    deadline
   }
   const variables = {
     ...input.variables,
     ...(input.variableSets.length === 0 ? {} : input.variableSets[run % input.variableSets.length])
   }
-  if (!applyCommand(instance, { type: "StartInstance", variables })) {
-    countStop(tally, "STUCK", graph.key, "the process cannot start by a none start event")
+  if (!applyCommand(instance, { type: "StartInstance", variables }, graph.key)) {
+    if (instance.overBudget !== undefined) {
+      countStop(tally, "STEP_LIMIT", instance.overBudget.nodeId, instance.overBudget.reason)
+    } else countStop(tally, "STUCK", graph.key, "the process cannot start by a none start event")
     return false
   }
   let steps = 0
@@ -222,11 +253,13 @@ const report = (graph: ProcessGraph, runs: number, tally: Tally, wallMillis: num
 export const simulate = (graph: ProcessGraph, input: SimulationInput, clock: () => number): SimulationReport => {
   const tally = newTally()
   const began = clock()
-  for (let run = 0; run < input.runs; run++) {
+  const deadline = began + SIMULATION_BUDGET_MS
+  let runs = 0
+  for (; runs < input.runs && clock() <= deadline; runs++) {
     const runBegan = clock()
-    if (simulateRun(graph, input, run, tally)) tally.wall.push(clock() - runBegan)
+    if (simulateRun(graph, input, runs, tally, clock, deadline)) tally.wall.push(clock() - runBegan)
   }
-  return report(graph, input.runs, tally, clock() - began)
+  return report(graph, runs, tally, clock() - began)
 }
 
 type Next = { readonly command: InstanceCommand; readonly nodeId: string; readonly at: number }

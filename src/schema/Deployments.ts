@@ -124,17 +124,28 @@ export const SimulateDeployment = Schema.Struct({
     description: "boundary or event-gateway event node ids that happen when armed (in this order of preference)"
   }),
   maxStepsPerRun: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100_000 }))).annotate({
-    description: "default 1000"
+    description: "default 1000; each step is one answer (a job completed, a timer fired, ...) and the run it causes"
   })
-}).annotate({ identifier: "SimulateDeployment" })
+}).annotate({
+  identifier: "SimulateDeployment",
+  description: "A simulation takes at most 3 s of the node's time: runs not reached by then are not simulated (the " +
+    "report's runs says how many were, outcomes.TIME_LIMIT counts the run cut short). A step whose run exceeds the " +
+    "engine's run budget (a loop without a wait state) stops its run as STEP_LIMIT."
+})
 
 const Coverage = Schema.Struct({ covered: Schema.Int, total: Schema.Int, ratio: Schema.Number })
-const RunOutcome = Schema.Literals(["COMPLETED", "INCIDENT", "STUCK", "STEP_LIMIT"])
+const RunOutcome = Schema.Literals(["COMPLETED", "INCIDENT", "STUCK", "STEP_LIMIT", "TIME_LIMIT"])
 
 export const SimulationReport = Schema.Struct({
   deploymentId: Schema.String,
   runs: Schema.Int,
-  outcomes: Schema.Struct({ COMPLETED: Schema.Int, INCIDENT: Schema.Int, STUCK: Schema.Int, STEP_LIMIT: Schema.Int }),
+  outcomes: Schema.Struct({
+    COMPLETED: Schema.Int,
+    INCIDENT: Schema.Int,
+    STUCK: Schema.Int,
+    STEP_LIMIT: Schema.Int,
+    TIME_LIMIT: Schema.Int
+  }),
   nodeCoverage: Coverage,
   flowCoverage: Coverage,
   nodes: Schema.Array(Schema.Struct({ nodeId: Schema.String, type: Schema.String, activations: Schema.Int })),

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
+import { BusinessErrorHttp, ConflictHttp, NotFoundHttp, ValidationErrorHttp } from "../../schema/ApiErrors.ts"
 import { Created, Ok } from "../../schema/Envelope.ts"
 import { PlaySessionView, PlayStepRequest, StartPlaySession } from "../../schema/Play.ts"
 import { PlaySessionId } from "../../schema/ResourceIds.ts"
@@ -10,7 +10,7 @@ import { writesOn } from "./WritesOn.ts"
 // SERVICE.md: Play mode is for ADMIN and PROCESS_OWNER (reading a session too). Every call answers the session's view
 // and may be refused alike: a session gone or a draft's unknown reference (404), a step it cannot take (409), an
 // invalid draft or step (400).
-const PlayErrors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp]
+const PlayErrors = [NotFoundHttp, ConflictHttp, ValidationErrorHttp, BusinessErrorHttp]
 const sessionStep = writesOn(PlaySessionId, PlaySessionView, PlayErrors, Requires.adminOrProcessOwner)
 
 export class PlayApi extends HttpApiGroup.make("play")

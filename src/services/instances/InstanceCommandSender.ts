@@ -1,12 +1,20 @@
 // Sending a command to a process instance's entity, and what its rejections become for a client: NOT_FOUND a 404,
-// INVALID_STATE and CONFLICT a 409, a faulty input a 400 naming the field, INTERNAL a defect (500). A command
+// INVALID_STATE and CONFLICT a 409, a faulty input a 400 naming the field, UNPROCESSABLE (the model cannot run the
+// command within the run budget) a 422, INTERNAL a defect (500). A command
 // interrupted in the entity (its shard released under it) is sent again with its id, and answered once it has an owner.
 import { Effect } from "effect"
 import type { Principal } from "../../auth/Principal.ts"
 import type { InstanceClientShape } from "../../cluster/InstanceClient.ts"
 import type { InstanceRejected, InstanceSnapshot as EntityReply } from "../../cluster/ProcessInstance.ts"
 import type { InstanceCommand } from "../../engine/InstanceCommands.ts"
-import { type ClientError, conflict, NotFound, type ValidationError, validationError } from "../../schema/ApiErrors.ts"
+import {
+  businessError,
+  type ClientError,
+  conflict,
+  NotFound,
+  type ValidationError,
+  validationError
+} from "../../schema/ApiErrors.ts"
 import type { ProcessInstanceId } from "../../schema/ResourceIds.ts"
 import { resendInterrupted, sendToEntity } from "../EntitySend.ts"
 
@@ -43,6 +51,12 @@ export const sendCommand = (client: InstanceClientShape) =>
           })
           : rejected.reason === "INVALID_STATE" || rejected.reason === "CONFLICT"
           ? conflict(rejected.message)
+          : rejected.reason === "UNPROCESSABLE"
+          ? businessError(rejected.message, [{
+            field: rejected.field ?? "process",
+            message: rejected.message,
+            code: "RUN_BUDGET_EXCEEDED"
+          }])
           : rejectedInput(rejected)
       ))
   )

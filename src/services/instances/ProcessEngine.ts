@@ -15,7 +15,7 @@ import type { EngineOutcome, HistoryEvent, InstanceStatus } from "../../engine/E
 /** A command that does not apply to the instance as it is: nothing changes (4xx for the caller). */
 export interface EngineRejection {
   readonly _tag: "Rejection"
-  readonly reason: "INVALID_STATE" | "NOT_FOUND" | "INVALID_ARGUMENT" | "CONFLICT"
+  readonly reason: "INVALID_STATE" | "NOT_FOUND" | "INVALID_ARGUMENT" | "CONFLICT" | "UNPROCESSABLE"
   readonly message: string
   /** The command's field at fault, when one is. */
   readonly field?: string | undefined

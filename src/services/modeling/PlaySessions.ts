@@ -3,7 +3,7 @@
 import { Context, Effect, Layer } from "effect"
 import { CurrentTenant } from "../../auth/CurrentTenant.ts"
 import { type PlayRejected, PlaySession } from "../../cluster/PlaySession.ts"
-import { conflict, notFound, type RequestError, validationError } from "../../schema/ApiErrors.ts"
+import { businessError, type ClientError, conflict, notFound, validationError } from "../../schema/ApiErrors.ts"
 import type { PlaySessionView, PlayStepRequest, StartPlaySession } from "../../schema/Play.ts"
 import type { PlaySessionId } from "../../schema/ResourceIds.ts"
 import { ProcessModels } from "../deployments/ProcessModels.ts"
@@ -11,12 +11,12 @@ import { newId } from "../Ids.ts"
 
 /** For the request's tenant (CurrentTenant). */
 export interface PlaySessionsShape {
-  readonly start: (input: typeof StartPlaySession.Type) => Effect.Effect<PlaySessionView, RequestError, CurrentTenant>
+  readonly start: (input: typeof StartPlaySession.Type) => Effect.Effect<PlaySessionView, ClientError, CurrentTenant>
   readonly step: (
     id: PlaySessionId,
     step: typeof PlayStepRequest.Type
-  ) => Effect.Effect<PlaySessionView, RequestError, CurrentTenant>
-  readonly get: (id: PlaySessionId) => Effect.Effect<PlaySessionView, RequestError, CurrentTenant>
+  ) => Effect.Effect<PlaySessionView, ClientError, CurrentTenant>
+  readonly get: (id: PlaySessionId) => Effect.Effect<PlaySessionView, ClientError, CurrentTenant>
 }
 
 export class PlaySessions extends Context.Service<PlaySessions, PlaySessionsShape>()("flowcore/PlaySessions") {
@@ -26,13 +26,20 @@ export class PlaySessions extends Context.Service<PlaySessions, PlaySessionsShap
       const models = yield* ProcessModels
       const client = yield* PlaySession.client
 
-      const failure = (id: string) => (rejected: PlayRejected): RequestError => {
+      const failure = (id: string) => (rejected: PlayRejected): ClientError => {
         if (rejected.reason === "NOT_FOUND") return notFound("play session", id)
         if (rejected.reason === "INVALID_ARGUMENT") {
           const field = /^(\w+): /.exec(rejected.message)?.[1]
           return field === undefined
             ? validationError("step", rejected.message)
             : validationError(field, rejected.message.slice(field.length + 2))
+        }
+        if (rejected.reason === "UNPROCESSABLE") {
+          return businessError(rejected.message, [{
+            field: "process",
+            message: rejected.message,
+            code: "RUN_BUDGET_EXCEEDED"
+          }])
         }
         return conflict(rejected.message)
       }

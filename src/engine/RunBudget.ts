@@ -1,0 +1,24 @@
+// What one command's run may do before it is refused: the core runs a command until the instance waits everywhere,
+// so a process that loops through gateways or script-free tasks without a wait state would run (and allocate) forever,
+// and a parallel multi-instance over a huge collection would make one command of unbounded size. Past the budget the
+// command is refused and nothing is applied (as Camunda 7's transaction rolls back when a loop exhausts it): the
+// caller gets 422, the instance stays as it was.
+import { Rejected } from "./Rejected.ts"
+
+/**
+ * Events one command may emit: a parallel multi-instance of n service tasks emits about 2n when it starts (so up to
+ * ~25,000 items, ~1 s of the node's CPU here); a loop through gateways reaches it in ~0.3 s.
+ */
+export const MAX_EVENTS_PER_COMMAND = 50_000
+
+/** Steps one command may take (each token step, each re-check of joins and conditions). */
+export const MAX_STEPS_PER_COMMAND = 500_000
+
+export const overBudget = (what: string, nodeId: string | undefined): Rejected =>
+  new Rejected(
+    "UNPROCESSABLE",
+    `the command took more than ${what} without the instance reaching a wait state${
+      nodeId === undefined ? "" : ` (the last at element ${nodeId})`
+    }: a loop without a wait state, or a multi-instance collection too large for one command; nothing was applied`,
+    "process"
+  )
