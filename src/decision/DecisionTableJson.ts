@@ -12,6 +12,7 @@
  */
 import { DmnModdle } from "dmn-moddle"
 import type { Aggregation, DecisionModel, HitPolicy, Problem, Result } from "./DecisionModel.ts"
+import { AGGREGATIONS, expressionProblem, HIT_POLICIES, unaryTestsProblem } from "./DmnModelCheck.ts"
 
 export interface JsonTableInput {
   readonly id?: string
@@ -45,17 +46,6 @@ export interface JsonDecisionTable {
   readonly rules: ReadonlyArray<JsonTableRule>
 }
 
-const HIT_POLICIES: ReadonlyArray<string> = [
-  "UNIQUE",
-  "ANY",
-  "PRIORITY",
-  "FIRST",
-  "OUTPUT ORDER",
-  "RULE ORDER",
-  "COLLECT"
-]
-const AGGREGATIONS: ReadonlyArray<string> = ["SUM", "COUNT", "MIN", "MAX"]
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string")
 
@@ -65,11 +55,11 @@ export const validateDecisionTableJson = (json: unknown): ReadonlyArray<Problem>
   const add = (path: string, message: string) => problems.push({ path, message })
   if (!isObject(json)) return [{ path: "", message: "must be an object" }]
   if (typeof json["id"] !== "string" || json["id"] === "") add("id", "must be a non-empty string")
-  if (json["hitPolicy"] !== undefined && !HIT_POLICIES.includes(String(json["hitPolicy"]))) {
+  if (json["hitPolicy"] !== undefined && !(HIT_POLICIES as ReadonlyArray<unknown>).includes(json["hitPolicy"])) {
     add("hitPolicy", `must be one of ${HIT_POLICIES.join(", ")}`)
   }
   if (json["aggregation"] !== undefined) {
-    if (!AGGREGATIONS.includes(String(json["aggregation"]))) {
+    if (!(AGGREGATIONS as ReadonlyArray<unknown>).includes(json["aggregation"])) {
       add("aggregation", `must be one of ${AGGREGATIONS.join(", ")}`)
     }
     // DMN 1.5 §8.2.11: aggregation is only defined for the Collect hit policy.
@@ -124,6 +114,27 @@ export const validateDecisionTableJson = (json: unknown): ReadonlyArray<Problem>
     })
   }
   if (problems.length === 0) problems.push(...idProblems(json as unknown as JsonDecisionTable))
+  if (problems.length === 0) problems.push(...feelProblems(json as unknown as JsonDecisionTable))
+  return problems
+}
+
+/**
+ * FEEL that does not parse, at the field it is in: the evaluation of the table would fail on it (DmnModelCheck.ts
+ * checks the same texts of the DMN document the table becomes, by DMN element).
+ */
+const feelProblems = (table: JsonDecisionTable): ReadonlyArray<Problem> => {
+  const problems: Problem[] = []
+  const add = (path: string, problem: string | null) => {
+    if (problem !== null) problems.push({ path, message: problem })
+  }
+  table.inputs.forEach((i, k) => add(`inputs[${k}].expression`, expressionProblem(i.expression)))
+  table.outputs.forEach((o, k) =>
+    (o.allowedValues ?? []).forEach((v, j) => add(`outputs[${k}].allowedValues[${j}]`, expressionProblem(v)))
+  )
+  table.rules.forEach((r, k) => {
+    r.inputEntries.forEach((e, j) => add(`rules[${k}].inputEntries[${j}]`, unaryTestsProblem(e)))
+    r.outputEntries.forEach((e, j) => add(`rules[${k}].outputEntries[${j}]`, expressionProblem(e)))
+  })
   return problems
 }
 

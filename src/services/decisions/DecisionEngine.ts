@@ -68,7 +68,13 @@ export interface FeelFunction {
 }
 
 export interface DecisionEngineShape {
+  /** A model entering the service: refused (400 naming each faulty element) when its evaluation could not run. */
   readonly parse: (xml: string) => Effect.Effect<ParsedDecisionModel, ValidationError>
+  /**
+   * A stored model, checked when it was stored: read without parse's checks, so that a model stored before a check
+   * was added still loads (and fails only where its evaluation does).
+   */
+  readonly load: (xml: string) => Effect.Effect<ParsedDecisionModel, ValidationError>
   /** The model with its imports linked to the models of those namespaces among `available` (see DecisionImports.ts). */
   readonly link: (model: ParsedDecisionModel, available: ReadonlyArray<ParsedDecisionModel>) => ParsedDecisionModel
   readonly fromTable: (

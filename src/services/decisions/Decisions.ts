@@ -129,11 +129,11 @@ export class Decisions extends Context.Service<Decisions, DecisionsShape>()("flo
         return rows[0]
       })
 
-      /** A stored model parses: it was validated when it was stored. */
+      /** A stored model loads: it was validated when it was stored. */
       const parsed = Effect.fnUntraced(function*(row: ModelRow) {
         const hit = cache.get(row.id)
         if (hit !== undefined) return hit
-        const model = yield* engine.parse(row.dmn_xml).pipe(Effect.orDie)
+        const model = yield* engine.load(row.dmn_xml).pipe(Effect.orDie)
         if (cache.size >= MODEL_CACHE_SIZE) cache.delete(cache.keys().next().value!)
         cache.set(row.id, model)
         return model

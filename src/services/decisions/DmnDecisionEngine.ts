@@ -12,6 +12,7 @@ import {
 import { type DecisionModel, resolveImports } from "../../decision/DecisionModel.ts"
 import { serviceArgumentProblems } from "../../decision/DecisionServiceFunction.ts"
 import { decisionTableFromJson, decisionTableToDmnXml } from "../../decision/DecisionTableJson.ts"
+import { decisionModelProblems } from "../../decision/DmnModelCheck.ts"
 import { importDmnXml } from "../../decision/DmnXmlImport.ts"
 import { evaluateFeel, toJson } from "../../decision/feel/Feel.ts"
 import { listFeelFunctions } from "../../decision/feel/FeelFunctions.ts"
@@ -122,37 +123,52 @@ const settle = (
     : Effect.fail(new BusinessError({ message: evaluation.message, errors }))
 }
 
+/** Reads DMN XML into the evaluable model; `check`: refuse a model its evaluation could not run (DmnModelCheck.ts). */
+const read = Effect.fnUntraced(function*(xml: string, check: boolean) {
+  const precheck = precheckXml(xml)
+  if (precheck.length > 0) {
+    return yield* invalid(
+      `the DMN document is refused: ${precheck[0]!.message}`,
+      precheck.map((p) => ({ field: "dmn", message: p.message }))
+    )
+  }
+  const imported = yield* Effect.promise(() => importDmnXml(xml))
+  if (!imported.ok) {
+    return yield* invalid(
+      `the DMN document is invalid: ${imported.error.map((p) => `${p.path}: ${p.message}`).join("; ")}`,
+      imported.error.map((p) => ({ field: p.path || "dmn", message: p.message }))
+    )
+  }
+  // A library of business knowledge models or item definitions, for other models to import, has no decision.
+  const m = imported.value
+  if (
+    m.decisions.length + m.businessKnowledgeModels.length + m.decisionServices.length +
+        m.itemDefinitions.length ===
+      0
+  ) {
+    return yield* invalid("the DMN document has no decision, business knowledge model or item definition", [{
+      field: "dmn",
+      message: "no decision, business knowledge model or item definition"
+    }])
+  }
+  if (check) {
+    const problems = decisionModelProblems(m)
+    if (problems.length > 0) {
+      const listed = problems.slice(0, 5).map((p) => `${p.path}: ${p.message}`).join("; ")
+      const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : ""
+      return yield* invalid(
+        `the DMN document is invalid: ${listed}${more}`,
+        problems.map((p) => ({ field: p.path, message: p.message }))
+      )
+    }
+  }
+  return summarise(m)
+})
+
 export const DmnDecisionEngine = {
   layer: Layer.succeed(DecisionEngine, {
-    parse: Effect.fnUntraced(function*(xml) {
-      const precheck = precheckXml(xml)
-      if (precheck.length > 0) {
-        return yield* invalid(
-          `the DMN document is refused: ${precheck[0]!.message}`,
-          precheck.map((p) => ({ field: "dmn", message: p.message }))
-        )
-      }
-      const imported = yield* Effect.promise(() => importDmnXml(xml))
-      if (!imported.ok) {
-        return yield* invalid(
-          `the DMN document is invalid: ${imported.error.map((p) => `${p.path}: ${p.message}`).join("; ")}`,
-          imported.error.map((p) => ({ field: p.path || "dmn", message: p.message }))
-        )
-      }
-      // A library of business knowledge models or item definitions, for other models to import, has no decision.
-      const m = imported.value
-      if (
-        m.decisions.length + m.businessKnowledgeModels.length + m.decisionServices.length +
-            m.itemDefinitions.length ===
-          0
-      ) {
-        return yield* invalid("the DMN document has no decision, business knowledge model or item definition", [{
-          field: "dmn",
-          message: "no decision, business knowledge model or item definition"
-        }])
-      }
-      return summarise(imported.value)
-    }),
+    parse: (xml) => read(xml, true),
+    load: (xml) => read(xml, false),
     link: (parsed, available) => ({
       ...parsed,
       handle: resolveImports(parsed.handle as DecisionModel, available.map((m) => m.handle as DecisionModel))
