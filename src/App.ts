@@ -46,7 +46,7 @@ import { ProcessInstancesHandlers, ScopesHandlers } from "./http/handlers/Proces
 import { SystemHandlers } from "./http/handlers/SystemHandlers.ts"
 import { UsersHandlers } from "./http/handlers/UsersHandlers.ts"
 import { IncidentsHandlers, JobsHandlers, TaskFiltersHandlers, TasksHandlers } from "./http/handlers/WorkHandlers.ts"
-import { httpServerFactory } from "./http/HttpServerFactory.ts"
+import { httpServerFactory, MAX_HEADER_BYTES } from "./http/HttpServerFactory.ts"
 import { MetricsRoute } from "./http/MetricsRoute.ts"
 import { NodeLifecycle, NodeLifecycleState } from "./http/NodeLifecycle.ts"
 import { RequestValidationLive } from "./http/RequestValidationLive.ts"
@@ -235,7 +235,13 @@ export const makeApp = (config: AppConfigShape, options: AppOptions = {}) => {
   configureFeelLimits(config.feel)
   const routes = options.routes === undefined ? RoutesLive : Layer.merge(RoutesLive, options.routes)
   const lifecycle = options.lifecycle ?? new NodeLifecycleState()
-  const HttpLive = HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(
+  const HttpLive = HttpRouter.serve(routes, {
+    disableLogger: true,
+    disableListenLog: true,
+    // find-my-way matches no path parameter over 100 characters by default: a long variable name or locale would be
+    // a 404 "no route" instead of its endpoint's own 400. Node's header limit (431) bounds the request line instead.
+    routerConfig: { maxParamLength: MAX_HEADER_BYTES }
+  }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(httpServerFactory(lifecycle), { port: config.port, host: config.host })),
     Layer.provideMerge(Layer.succeed(NodeLifecycle, lifecycle)),
     // The request body limit, in the context every request starts from (not provided anew per request).

@@ -95,7 +95,14 @@ export const FormAuditEntry = Schema.Struct({
   detail: Schema.NullOr(Schema.String),
   occurredAt: IsoDateTime
 }).annotate({ identifier: "FormAuditEntry" })
-export const LocaleParams = { id: FormDefinitionId, locale: Schema.String }
+/**
+ * A locale tag in a path: at most 100 characters, far above the 35 RFC 5646 §4.4.1 asks implementations to support,
+ * and the longest a path parameter could ever carry here (the router's former limit), so no saved locale is cut off.
+ */
+const LocaleTag = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100)).annotate({
+  description: "a locale tag like de or de-CH (at most 100 characters)"
+})
+export const LocaleParams = { id: FormDefinitionId, locale: LocaleTag }
 export const SaveLocale = Schema.Struct({
   labels: Schema.Record(Schema.String, Schema.String).annotate({
     description: "component key (or id) -> translated label"

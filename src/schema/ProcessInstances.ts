@@ -175,6 +175,17 @@ export const NodeVariables = Schema.Struct({
 
 export const SetNodeVariables = Schema.Struct({ variables: Variables }).annotate({ identifier: "SetNodeVariables" })
 
+/**
+ * The longest variable name a request may give apart from a variables object: a path's `{name}`, the instance list's
+ * `variableName` filter.
+ */
+export const MAX_VARIABLE_NAME = 200
+
+/** A variable named in a path (`/scopes/{scopeId}/variables/{name}`). */
+export const VariableNameParam = Schema.String.check(Schema.isMaxLength(MAX_VARIABLE_NAME)).annotate({
+  description: `the variable's name (at most ${MAX_VARIABLE_NAME} characters)`
+})
+
 export const ScopedVariable = Schema.Struct({
   name: Schema.String,
   value: Schema.Unknown,

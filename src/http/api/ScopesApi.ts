@@ -2,11 +2,11 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BusinessErrorHttp, ConflictHttp, NotFoundHttp } from "../../schema/ApiErrors.ts"
 import { Ok } from "../../schema/Envelope.ts"
-import { ScopedVariable, SetScopedVariable } from "../../schema/ProcessInstances.ts"
+import { ScopedVariable, SetScopedVariable, VariableNameParam } from "../../schema/ProcessInstances.ts"
 import { Requires } from "../Access.ts"
 import { authenticatedGroup } from "./AuthenticatedGroup.ts"
 
-const ScopeVariableParams = { scopeId: Schema.String, name: Schema.String }
+const ScopeVariableParams = { scopeId: Schema.String, name: VariableNameParam }
 
 /** Variable scopes: an instance's root scope (its id) and each running embedded subprocess. */
 export class ScopesApi extends HttpApiGroup.make("scopes")

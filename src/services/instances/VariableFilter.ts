@@ -5,8 +5,7 @@
 import { Effect } from "effect"
 import { jsonValueProblem } from "../../persistence/StorableJson.ts"
 import { type ValidationError, validationError } from "../../schema/ApiErrors.ts"
-
-export const MAX_VARIABLE_NAME = 200
+import { MAX_VARIABLE_NAME } from "../../schema/ProcessInstances.ts"
 export const MAX_VARIABLE_VALUE = 4096
 
 /** Without `value`: the name alone (any value, null included). */
