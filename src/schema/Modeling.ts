@@ -107,15 +107,31 @@ export const LockState = Schema.Struct({ modelId: Schema.String, lock: Schema.Nu
 
 export const DraftKind = Schema.Literals(["PROCESS", "DECISION", "FORM"]).annotate({ identifier: "DraftKind" })
 
+export const DraftPromotion = Schema.Struct({
+  kind: Schema.Literals(["deployment", "decision", "decisionModel", "formDefinition"]).annotate({
+    description:
+      "PROCESS: deployment (GET /deployments/{id}); DECISION: decision (JSON table, GET /decisions/{id}) or " +
+      "decisionModel (DMN XML, GET /decision-models/{id}); FORM: formDefinition (GET /form-definitions/{id})"
+  }),
+  id: Schema.String.annotate({ description: "the id of what was created or given a new version" }),
+  key: Schema.String.annotate({
+    description: "deployment: the process id; decision model: its first decision's key; form definition: its key " +
+      "(the form's id, else derived from the draft's name)"
+  }),
+  version: Schema.Int.annotate({
+    description: "deployment and decision: the version of the key; form definition: the definition's version"
+  })
+}).annotate({ identifier: "DraftPromotion", description: "what the draft's last promotion created" })
+
 export const Draft = Schema.Struct({
   id: Schema.String,
   kind: DraftKind,
   name: Schema.String,
   owner: Schema.String,
   content: Schema.Unknown,
-  promotedTo: Schema.NullOr(
-    Schema.Struct({ kind: Schema.String, id: Schema.String, key: Schema.String, version: Schema.Int })
-  ),
+  promotedTo: Schema.NullOr(DraftPromotion).annotate({
+    description: "what the last promotion created; null until promoted, and again after a save"
+  }),
   ...Timestamps
 }).annotate({ identifier: "Draft" })
 export type Draft = typeof Draft.Type

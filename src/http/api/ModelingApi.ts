@@ -199,8 +199,14 @@ export class DraftsApi extends HttpApiGroup.make("drafts")
       "promote",
       "/:id/promote",
       "Promoted",
-      "Deploy the draft: PROCESS as a deployment (BPMN XML or JSON graph), DECISION as a decision (DMN XML import or JSON table); " +
-        "promotedTo names what was created. Invalid content: 400 listing the problems. FORM drafts: 422 until forms are deployable."
+      "Deploy the draft: PROCESS as a deployment (BPMN XML or JSON graph; a new version of its process id), DECISION " +
+        "as a decision (DMN XML import or JSON table), FORM as a form definition: the form's key is its id, else " +
+        "derived from the draft's name (as POST /form-definitions derives it); the key's most recently changed DRAFT " +
+        "definition gets the form as a new version, else (none, or none still DRAFT) a new DRAFT definition of that " +
+        "key is created, leaving VALIDATED, PUBLISHED, DEPLOYED and RETIRED ones as they are. promotedTo names what " +
+        "was created (kind, id, key, version). Invalid content answers as the target's own endpoint does: PROCESS " +
+        "and DECISION 400 listing the problems, FORM 422 as POST /form-definitions (not a JSON object: field schema). " +
+        "Promoting again needs a save first (409), also when two promotes of one draft race: one wins."
     )
   )
   .pipe(authenticatedGroup("/api/v1/drafts", "Drafts"))

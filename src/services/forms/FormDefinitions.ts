@@ -69,6 +69,13 @@ export interface FormDefinitionsShape extends FormDefinitionVersionsShape, FormD
     id: FormDefinitionId,
     data: Readonly<Record<string, unknown>>
   ) => Effect.Effect<ReturnType<typeof runForm>, NotFound, CurrentTenant>
+  /**
+   * Saves a form under its key (the form's id, else the name, as create derives it): a new version of the key's most
+   * recently changed DRAFT definition (as update), or — when the key has none in DRAFT, so nothing VALIDATED, PUBLISHED,
+   * DEPLOYED or RETIRED is touched — a new DRAFT definition of that key (as create). Checked as create and update
+   * check. A promoted FORM draft (POST /drafts/{id}/promote) lands here.
+   */
+  readonly saveByKey: (input: { readonly name: string; readonly schema: unknown }) => Written
   /** The deployed definition with this key, if any (user task forms). */
   readonly deployedByKey: (key: string) => Effect.Effect<FormDefinition | undefined, never, CurrentTenant>
 }
@@ -94,7 +101,11 @@ export class FormDefinitions
       const invalid = (errors: ReadonlyArray<{ path: string; message: string }>) =>
         businessError(
           `the form is invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`,
-          errors.map((e) => ({ field: `schema.${e.path}`, message: e.message, code: "INVALID_FORM" }))
+          errors.map((e) => ({
+            field: e.path === "" ? "schema" : `schema.${e.path}`,
+            message: e.message,
+            code: "INVALID_FORM"
+          }))
         )
 
       const create: FormDefinitionsShape["create"] = Effect.fnUntraced(function*(input, restoredFrom) {
@@ -130,6 +141,44 @@ export class FormDefinitions
         return toDefinition(yield* Effect.orDie(row(id)))
       })
 
+      const update: FormDefinitionsShape["update"] = Effect.fnUntraced(function*(id, input) {
+        const principal = yield* CurrentPrincipal
+        const current = yield* row(id)
+        yield* draftOnly(current, "edited")
+        const schema = input.schema === undefined ? contentOf(current.schema) : input.schema
+        if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+          return yield* invalid(checkForm(schema).errors)
+        }
+        const version = Number(current.version) + 1
+        const name = input.name ?? current.name
+        const now = new Date(yield* nowMillis).toISOString()
+        yield* sql.withTransaction(Effect.gen(function*() {
+          yield* sql`UPDATE form_definitions SET name = ${name}, schema = ${
+            storedContent(schema)
+          }::jsonb, version = ${version}, updated_at = ${now}
+              WHERE id = ${id}`
+          yield* sql`INSERT INTO form_definition_versions (form_id, version, name, schema, author, created_at)
+              VALUES (${id}, ${version}, ${name}, ${storedContent(schema)}::jsonb, ${principal.sub}, ${now})`
+          yield* record(id, principal.sub, "EDITED", "DRAFT", "DRAFT", `version ${version}`, now)
+        })).pipe(Effect.orDie)
+        return toDefinition(yield* row(id))
+      })
+
+      const saveByKey: FormDefinitionsShape["saveByKey"] = Effect.fnUntraced(function*(input) {
+        const tenantId = yield* CurrentTenant
+        const key = keyOf(input.name, input.schema)
+        // One transaction (a savepoint inside a caller's), the definition it adds to locked: a concurrent save of the
+        // same key waits and then adds the version after this one.
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const [open] = yield* sql<{ readonly id: string }>`SELECT id FROM form_definitions
+              WHERE tenant_id = ${tenantId} AND key = ${key} AND state = 'DRAFT'
+              ORDER BY updated_at DESC, id LIMIT 1 FOR UPDATE`
+          return open === undefined
+            ? yield* create({ name: input.name, key, schema: input.schema })
+            : yield* update(FormDefinitionId.make(open.id), { name: input.name, schema: input.schema })
+        })).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
+
       const versions = yield* makeFormDefinitionVersions(create)
       const locales = yield* makeFormDefinitionLocales
 
@@ -152,28 +201,8 @@ export class FormDefinitions
         }),
         create,
         get: (id) => Effect.map(row(id), toDefinition),
-        update: Effect.fnUntraced(function*(id, input) {
-          const principal = yield* CurrentPrincipal
-          const current = yield* row(id)
-          yield* draftOnly(current, "edited")
-          const schema = input.schema === undefined ? contentOf(current.schema) : input.schema
-          if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
-            return yield* invalid(checkForm(schema).errors)
-          }
-          const version = Number(current.version) + 1
-          const name = input.name ?? current.name
-          const now = new Date(yield* nowMillis).toISOString()
-          yield* sql.withTransaction(Effect.gen(function*() {
-            yield* sql`UPDATE form_definitions SET name = ${name}, schema = ${
-              storedContent(schema)
-            }::jsonb, version = ${version}, updated_at = ${now}
-                WHERE id = ${id}`
-            yield* sql`INSERT INTO form_definition_versions (form_id, version, name, schema, author, created_at)
-                VALUES (${id}, ${version}, ${name}, ${storedContent(schema)}::jsonb, ${principal.sub}, ${now})`
-            yield* record(id, principal.sub, "EDITED", "DRAFT", "DRAFT", `version ${version}`, now)
-          })).pipe(Effect.orDie)
-          return toDefinition(yield* row(id))
-        }),
+        update,
+        saveByKey,
         remove: Effect.fnUntraced(function*(id) {
           const current = yield* row(id)
           yield* draftOnly(current, "deleted")

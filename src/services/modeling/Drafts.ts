@@ -1,17 +1,20 @@
 // Drafts: each user's own work in progress (a process, a decision or a form); nobody else sees them. Promoting a
-// draft deploys it through the same services as POST /deployments and POST /decisions (or /decisions/import), so an
-// invalid draft answers with the same listed problems. Forms cannot be deployed until the Forms area exists: a FORM
-// draft is kept, and promoting it is refused with a clear 422.
+// draft saves it through the same services as POST /deployments, POST /decisions (or /decisions/import) and
+// POST /form-definitions, so an invalid draft answers with the same listed problems. A FORM draft becomes a version of
+// the form definition of its key (FormDefinitions.saveByKey: the form's id, else the draft's name), as a PROCESS draft
+// becomes a version of the deployment of its process id. A promotion is one transaction with the draft's row locked:
+// promoting a draft twice, even at the same time, creates one resource and answers the other 409.
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../../auth/CurrentTenant.ts"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
 import { contentOf, fromJson, storedContent, toJson } from "../../persistence/SqlValues.ts"
-import { businessError, type ClientError, conflict, type NotFound, notFound } from "../../schema/ApiErrors.ts"
+import { type ClientError, conflict, type NotFound, notFound } from "../../schema/ApiErrors.ts"
 import type { Draft } from "../../schema/Modeling.ts"
 import { DraftId } from "../../schema/ResourceIds.ts"
 import { Decisions } from "../decisions/Decisions.ts"
 import { Deployments } from "../deployments/Deployments.ts"
+import { FormDefinitions } from "../forms/FormDefinitions.ts"
 import { newId } from "../Ids.ts"
 import { isoFromDb, nowMillis } from "../Time.ts"
 
@@ -61,6 +64,7 @@ export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Dra
       const sql = yield* SqlClient.SqlClient
       const deployments = yield* Deployments
       const decisions = yield* Decisions
+      const forms = yield* FormDefinitions
 
       // Another user's draft answers like a missing one.
       /** The tenant and the user whose drafts these are. */
@@ -104,13 +108,15 @@ export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Dra
             const decision = yield* decisions.deployTable(content)
             return { kind: "decision", id: decision.id, key: decision.key, version: decision.version }
           }
-          case "FORM":
-            return yield* businessError(
-              "form drafts cannot be deployed yet: the Forms area (form definitions) is not available",
-              [
-                { field: "kind", message: "FORM drafts are kept but not deployable yet", code: "NOT_DEPLOYABLE" }
-              ]
-            )
+          case "FORM": {
+            const definition = yield* forms.saveByKey({ name: draft.name, schema: content })
+            return {
+              kind: "formDefinition",
+              id: definition.id,
+              key: definition.key,
+              version: definition.version
+            }
+          }
         }
       })
 
@@ -150,18 +156,26 @@ export class Drafts extends Context.Service<Drafts, DraftsShape>()("flowcore/Dra
           return toDraft(current)
         }),
         promote: Effect.fnUntraced(function*(id) {
-          const current = yield* row(id)
-          if (current.promoted_to !== null) {
-            const done = fromJson<{ kind: string; id: string }>(current.promoted_to)
-            return yield* conflict(
-              `draft ${id} was already promoted (${done.kind} ${done.id}); save it again to promote a new version`
-            )
-          }
-          const promoted = yield* deploy(current)
-          const now = new Date(yield* nowMillis).toISOString()
-          yield* sql`UPDATE drafts SET promoted_to = ${toJson(promoted)}::jsonb, updated_at = ${now} WHERE id = ${id}`
-            .pipe(Effect.orDie)
-          return toDraft(yield* row(id))
+          const owner = yield* caller
+          return yield* sql.withTransaction(Effect.gen(function*() {
+            // Locked until the promotion commits: a concurrent promote of this draft waits, then finds it promoted.
+            const [current] = yield* sql<DraftRow>`SELECT * FROM drafts
+                WHERE tenant_id = ${owner.tenantId} AND id = ${id} AND owner = ${owner.sub} FOR UPDATE`
+            if (current === undefined) return yield* notFound("draft", id)
+            if (current.promoted_to !== null) {
+              const done = fromJson<{ kind: string; id: string }>(current.promoted_to)
+              return yield* conflict(
+                `draft ${id} was already promoted (${done.kind} ${done.id}); save it again to promote a new version`
+              )
+            }
+            const promoted = yield* deploy(current)
+            const now = new Date(yield* nowMillis).toISOString()
+            const [updated] = yield* sql<DraftRow>`UPDATE drafts SET promoted_to = ${
+              toJson(promoted)
+            }::jsonb, updated_at = ${now}
+                WHERE id = ${id} RETURNING *`
+            return toDraft(updated!)
+          })).pipe(Effect.catchTag("SqlError", Effect.die))
         })
       }
     })
