@@ -10,6 +10,7 @@ import { type BatchParameters, BatchRunner } from "../cluster/BatchRunner.ts"
 import { runPendingWork } from "../cluster/ClusterLoop.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
 import { IncidentId, JobId, parseId, ProcessInstanceId } from "../schema/ResourceIds.ts"
+import { isClusterFailure } from "../services/EntitySend.ts"
 import { IncidentRecovery } from "../services/instances/IncidentRecovery.ts"
 import { ProcessInstances } from "../services/instances/ProcessInstances.ts"
 import { Work } from "../services/work/Work.ts"
@@ -84,6 +85,17 @@ export const BatchRunnerLive = Layer.effect(
       }
     }
 
+    // A defect of the item's own command (the database refused a value, the instance answered INTERNAL) fails the item:
+    // left PENDING it would be applied again at every pass, for ever, and fail the pass each time — the items and
+    // batches after it with it. The cluster's passing failures (a shard in transit) stay defects: the next pass retries.
+    const failedWith = (item: PendingItem, defect: unknown): Effect.Effect<never, unknown> =>
+      isClusterFailure(defect) ? Effect.die(defect) : Effect.andThen(
+        Effect.logError("batch item failed with a defect", defect).pipe(
+          Effect.annotateLogs({ batchId: item.batch_id, position: item.position })
+        ),
+        Effect.fail(new Error("internal error: the item's command failed (logged with the batch id and position)"))
+      )
+
     const mark = (
       item: PendingItem,
       outcome: { readonly state: "SUCCEEDED" | "FAILED"; readonly message: string | null }
@@ -107,6 +119,7 @@ export const BatchRunnerLive = Layer.effect(
         if (items.length > 0) {
           yield* Effect.forEach(items, (item) =>
             apply(item).pipe(
+              Effect.catchDefect((defect) => failedWith(item, defect)),
               Effect.matchEffect({
                 onSuccess: () => mark(item, { state: "SUCCEEDED", message: null }),
                 onFailure: (error) => mark(item, { state: "FAILED", message: messageOf(error) })

@@ -294,10 +294,18 @@ const behaviour = Effect.gen(function*() {
 /**
  * Idle job entities go after two seconds: they hold nothing but their place in line, and each resident entity counts
  * against the node's MAX_RESIDENT_ENTITIES.
+ * A defect in a handler (a bug, the database refusing a value, the instance's INTERNAL rejection) fails only its own
+ * message, which answers the caller with a 500: by default the cluster restarts the entity and hands it the same
+ * message again, for ever (a deterministic defect never passes), while the caller waits without an answer. Nothing is
+ * lost by not replaying: each message is applied once by its command id, and its sender may send it again.
  */
 export const JobLive = Layer.unwrap(
   Effect.map(
     AppConfig,
-    (config) => JobEntity.toLayer(behaviour, { maxIdleTime: Duration.seconds(Math.min(config.entityIdleSeconds, 2)) })
+    (config) =>
+      JobEntity.toLayer(behaviour, {
+        maxIdleTime: Duration.seconds(Math.min(config.entityIdleSeconds, 2)),
+        disableFatalDefects: true
+      })
   )
 )

@@ -5,6 +5,7 @@
 // ProcessListeners.ts.
 import type { DraftListener, DraftNode } from "./Draft.ts"
 import type { GraphNode, ListenerDefinition, ProcessListeners, UserTaskNode } from "./ProcessGraph.ts"
+import { MAX_JOB_RETRIES } from "./StoredRanges.ts"
 
 /** Elements whose start is an event that happened rather than a token arriving: they have no start listeners. */
 const NO_START: ReadonlySet<string> = new Set(["boundaryEvent", "startEvent"])
@@ -33,8 +34,11 @@ const listenerOf = (draft: DraftListener, node: DraftNode, problem: (elementId: 
   const type = draft.type?.trim() ?? ""
   const retries = draft.retries === null || draft.retries.trim() === "" ? 3 : Number(draft.retries)
   if (type === "") problem(node.id, "a listener needs a job type (type)")
-  if (!Number.isInteger(retries) || retries < 0) {
-    problem(node.id, `listener ${type}: retries must be a whole number, not "${draft.retries}"`)
+  if (!Number.isInteger(retries) || retries < 0 || retries > MAX_JOB_RETRIES) {
+    problem(
+      node.id,
+      `listener ${type}: retries must be a whole number from 0 to ${MAX_JOB_RETRIES}, not "${draft.retries}"`
+    )
   }
   return { type, retries }
 }
@@ -110,8 +114,11 @@ const startAndEnd = (
     const type = draft.type?.trim() ?? ""
     const retries = draft.retries === null || draft.retries.trim() === "" ? 3 : Number(draft.retries)
     if (type === "") problem(elementId, "an execution listener needs a job type (type)")
-    if (!Number.isInteger(retries) || retries < 0) {
-      problem(elementId, `execution listener ${type}: retries must be a whole number, not "${draft.retries}"`)
+    if (!Number.isInteger(retries) || retries < 0 || retries > MAX_JOB_RETRIES) {
+      problem(
+        elementId,
+        `execution listener ${type}: retries must be a whole number from 0 to ${MAX_JOB_RETRIES}, not "${draft.retries}"`
+      )
     }
     if (draft.eventType === "start" && noStart !== null) {
       problem(elementId, `a ${noStart} has no start execution listeners (it starts by its event): use eventType="end"`)

@@ -3,6 +3,7 @@
 // 8601 date-time with its offset. A literal that cannot be one is refused at deploy; an expression whose value cannot
 // be one is an incident when the task is created (Camunda's EXTRACT_VALUE_ERROR), never silently defaulted.
 import { evaluateFeel, feelSyntaxProblem, isExpression } from "./Expressions.ts"
+import { isSchedulable } from "./StoredRanges.ts"
 
 export interface TaskSchedule {
   readonly priority: string | null
@@ -29,7 +30,8 @@ const dateOf = (value: unknown): string | undefined => {
   // A date-time with a zone (Z or an offset), not a bare date or a local time.
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(value.trim())) return undefined
   const millis = Date.parse(value.trim())
-  return Number.isNaN(millis) ? undefined : new Date(millis).toISOString()
+  // Stored in a timestamptz: within the years 1 to 9999 (StoredRanges.ts), not year 0.
+  return isSchedulable(millis) ? new Date(millis).toISOString() : undefined
 }
 
 const fields = ["priority", "dueDate", "followUpDate"] as const

@@ -3,6 +3,7 @@
 // fire), either literal or a FEEL expression.
 import { evaluateFeel, isExpression } from "./Expressions.ts"
 import { addIsoDuration } from "./IsoDuration.ts"
+import { DUE_RANGE, isSchedulable } from "./StoredRanges.ts"
 import { firstOccurrence, nextOccurrence, parseCycle } from "./TimerCycle.ts"
 
 export interface TimerDefinition {
@@ -32,8 +33,15 @@ export const dueAt = (
 ): DueAt => {
   const evaluated = textOf(timer, variables)
   if (!evaluated.ok) return evaluated
-  const text = evaluated.text
-  if (timer.kind === "cycle") {
+  const due = dueOf(timer.kind, evaluated.text, nowMillis)
+  // A due time the database cannot hold fails like a malformed one (an incident where a token arrives).
+  return !due.ok || isSchedulable(due.dueAt)
+    ? due
+    : { ok: false, message: `"${evaluated.text}" gives a due time outside ${DUE_RANGE}` }
+}
+
+const dueOf = (kind: TimerDefinition["kind"], text: string, nowMillis: number): DueAt => {
+  if (kind === "cycle") {
     const cycle = parseCycle(text)
     if (cycle === undefined) {
       return {
@@ -46,7 +54,7 @@ export const dueAt = (
       ? { ok: false, message: `the cycle "${text}" has no occurrence ahead` }
       : { ok: true, dueAt: first }
   }
-  if (timer.kind === "duration") {
+  if (kind === "duration") {
     const due = addIsoDuration(nowMillis, text)
     return due === null ? { ok: false, message: `"${text}" is not an ISO 8601 duration` } : { ok: true, dueAt: due }
   }
@@ -56,7 +64,8 @@ export const dueAt = (
 
 /**
  * After a cycle fired (`fired` times so far, the last one due at `lastDue`): when it fires next, or null when it is
- * done (R<n> used up) or not a cycle. Missed occurrences are not fired one by one (TimerCycle.ts, the catch-up rule).
+ * done (R<n> used up, or its next occurrence falls outside DUE_RANGE) or not a cycle. Missed occurrences are not fired
+ * one by one (TimerCycle.ts, the catch-up rule).
  */
 export const nextCycleDue = (
   timer: TimerDefinition,
@@ -68,15 +77,39 @@ export const nextCycleDue = (
   if (timer.kind !== "cycle") return null
   const evaluated = textOf(timer, variables)
   const cycle = evaluated.ok ? parseCycle(evaluated.text) : undefined
-  return cycle === undefined ? null : nextOccurrence(cycle, lastDue, nowMillis, fired)
+  const next = cycle === undefined ? null : nextOccurrence(cycle, lastDue, nowMillis, fired)
+  return next !== null && isSchedulable(next) ? next : null
 }
 
-/** What is wrong with a literal timer, or undefined when it reads. */
-export const literalTimerProblem = (kind: "duration" | "date" | "cycle", text: string): string | undefined =>
-  kind === "duration"
-    ? addIsoDuration(0, text) === null ? `timer ${text} is not an ISO 8601 duration` : undefined
-    : kind === "date"
-    ? Number.isNaN(Date.parse(text)) ? `timer ${text} is not an ISO 8601 date-time` : undefined
-    : parseCycle(text) === undefined
-    ? `timer cycle ${text} is neither an ISO 8601 repeating interval (R3/PT1H, R/PT10M, R2/2026-01-01T09:00:00Z/P1D) nor a cron expression`
-    : undefined
+/**
+ * What is wrong with a literal timer, or undefined when it reads and can be scheduled: a date within DUE_RANGE; a
+ * duration, or a cycle's interval, that ends within it counted from the Unix epoch (counted from when a token arrives,
+ * it is checked again then: dueAt).
+ */
+export const literalTimerProblem = (kind: "duration" | "date" | "cycle", text: string): string | undefined => {
+  if (kind === "duration") {
+    const due = addIsoDuration(0, text)
+    return due === null
+      ? `timer ${text} is not an ISO 8601 duration`
+      : isSchedulable(due)
+      ? undefined
+      : `timer ${text} is too long: a due time must fall within ${DUE_RANGE}`
+  }
+  if (kind === "date") {
+    const due = Date.parse(text)
+    return Number.isNaN(due)
+      ? `timer ${text} is not an ISO 8601 date-time`
+      : isSchedulable(due)
+      ? undefined
+      : `timer ${text} is outside ${DUE_RANGE}`
+  }
+  const cycle = parseCycle(text)
+  if (cycle === undefined) {
+    return `timer cycle ${text} is neither an ISO 8601 repeating interval (R3/PT1H, R/PT10M, R2/2026-01-01T09:00:00Z/P1D) nor a cron expression`
+  }
+  if (cycle.kind === "cron") return undefined
+  const start = cycle.start ?? 0
+  return isSchedulable(start) && isSchedulable(addIsoDuration(start, cycle.interval) ?? NaN)
+    ? undefined
+    : `timer cycle ${text} is outside ${DUE_RANGE}`
+}

@@ -1,7 +1,9 @@
 // Batch operations: one operation applied to many targets in the background, with progress and per-item outcomes.
 import { Schema } from "effect"
+import { MAX_JOB_RETRIES } from "../bpmn/StoredRanges.ts"
 import { IsoDateTime, Variables } from "./Common.ts"
 import { NodeMapping } from "./ProcessInstances.ts"
+import { retriesFrom } from "./Work.ts"
 
 export const BatchType = Schema.Literals(["CANCEL", "RETRY", "RESOLVE_INCIDENT", "MIGRATE", "SET_VARIABLES"]).annotate({
   identifier: "BatchType",
@@ -35,8 +37,8 @@ export const CreateBatchOperation = Schema.Struct({
   variables: Schema.optional(Variables).annotate({
     description: "SET_VARIABLES: merged into each instance's variables"
   }),
-  retries: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).annotate({
-    description: "RETRY: the jobs' new retries (default 1)"
+  retries: Schema.optional(retriesFrom(1)).annotate({
+    description: `RETRY: the jobs' new retries, 1..${MAX_JOB_RETRIES} (default 1)`
   }),
   migration: Schema.optional(Schema.Struct({
     targetDeploymentId: Schema.String.check(Schema.isMinLength(1)),

@@ -1,6 +1,11 @@
 // Jobs for external workers, human tasks and incidents (the minimal work path of the process engine).
 import { Schema } from "effect"
+import { MAX_JOB_RETRIES } from "../bpmn/StoredRanges.ts"
 import { IsoDateTime, PageQueryFields, Timestamps, Variables } from "./Common.ts"
+
+/** A job's retries as a request sets them: a whole number the jobs table holds (an integer column, at most 2^31 − 1). */
+export const retriesFrom = (minimum: number) =>
+  Schema.Int.check(Schema.isBetween({ minimum, maximum: MAX_JOB_RETRIES }))
 
 export const JobState = Schema.Literals(["ACTIVATABLE", "ACTIVATED", "COMPLETED", "CANCELED", "FAILED", "ERROR_THROWN"])
   .annotate({ identifier: "JobState" })
@@ -59,9 +64,9 @@ export const ThrowJobError = Schema.Struct({
 }).annotate({ identifier: "ThrowJobError" })
 
 export const FailJob = Schema.Struct({
-  retries: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))).annotate({
-    description:
-      "retries left after this failure (default: the job's retries minus one); 0 raises a JOB_NO_RETRIES incident"
+  retries: Schema.optional(retriesFrom(0)).annotate({
+    description: `retries left after this failure (default: the job's retries minus one), 0..${MAX_JOB_RETRIES}; ` +
+      "0 raises a JOB_NO_RETRIES incident"
   }),
   errorMessage: Schema.optional(Schema.String),
   retryBackOff: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 7 * 24 * 3_600_000 })))
@@ -82,7 +87,7 @@ export const RetryPolicy = Schema.Struct({
     description: "EXPONENTIAL: factor per attempt (default 2)"
   }),
   maxDelay: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 7 * 24 * 3_600_000 }))).annotate({
-    description: "upper bound of the delay, ms"
+    description: "upper bound of the delay, ms (default: the largest allowed, 7 days)"
   })
 }).annotate({
   identifier: "RetryPolicy",
@@ -93,8 +98,8 @@ export type RetryPolicy = typeof RetryPolicy.Type
 
 export const SetRetryPolicy = Schema.Struct({
   policy: RetryPolicy,
-  retries: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).annotate({
-    description: "also set the retry count (as POST .../retries)"
+  retries: Schema.optional(retriesFrom(1)).annotate({
+    description: `also set the retry count (as POST .../retries), 1..${MAX_JOB_RETRIES}`
   })
 }).annotate({ identifier: "SetRetryPolicy" })
 
@@ -122,7 +127,7 @@ export const RetryAttempt = Schema.Struct({
 }).annotate({ identifier: "RetryAttempt" })
 
 export const JobRetries = Schema.Struct({
-  retries: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))
+  retries: retriesFrom(1).annotate({ description: `1..${MAX_JOB_RETRIES}` })
 }).annotate({
   identifier: "JobRetries",
   description: "a dead-lettered (FAILED) job's incident is resolved and it becomes activatable"

@@ -31,7 +31,8 @@ const clusterTags: ReadonlySet<string> = new Set([
 const tagOf = (error: unknown): string | undefined =>
   typeof error === "object" && error !== null && "_tag" in error ? String(error._tag) : undefined
 
-const isClusterFailure = (error: unknown): error is ClusterFailure => clusterTags.has(tagOf(error) ?? "")
+/** True for the cluster's own failures (a send that found no room, storage, a shard in transit): passing, not the message's. */
+export const isClusterFailure = (error: unknown): error is ClusterFailure => clusterTags.has(tagOf(error) ?? "")
 
 /** True for the error of a send that found no room for another resident entity. */
 export const isEntitiesFull = (error: unknown): boolean =>

@@ -1,6 +1,7 @@
 // Timer cycles: ISO 8601 repeating intervals and cron expressions, the first occurrence and the next ones, and the
 // catch-up rule (missed occurrences collapse into one fire).
 import { describe, expect, it } from "vitest"
+import { dueAt, nextCycleDue } from "../../src/bpmn/Timer.ts"
 import { firstOccurrence, nextOccurrence, parseCycle } from "../../src/bpmn/TimerCycle.ts"
 
 const at = (iso: string) => Date.parse(iso)
@@ -55,5 +56,16 @@ describe("timer cycles", () => {
     expect(iso(nextOccurrence(everyQuarterHour, at("2026-03-07T12:15:00Z"), at("2026-03-07T15:01:00Z"), 1))).toBe(
       "2026-03-07T15:15:00.000Z"
     )
+  })
+
+  it("ends a cycle whose next occurrence falls past 9999, and refuses a first one out there", () => {
+    const cycle = { kind: "cycle", expression: "R/P3000Y" } as const
+    const now = at("2026-03-01T10:00:00Z")
+    const first = dueAt(cycle, now, {})
+    expect(first).toEqual({ ok: true, dueAt: at("5026-03-01T10:00:00Z") })
+    const second = nextCycleDue(cycle, at("5026-03-01T10:00:00Z"), at("5026-03-01T10:00:00Z"), 1, {})
+    expect(iso(second)).toBe("8026-03-01T10:00:00.000Z")
+    expect(nextCycleDue(cycle, second!, second!, 2, {})).toBeNull()
+    expect(dueAt({ kind: "cycle", expression: "R/P8000Y" }, now, {})).toMatchObject({ ok: false })
   })
 })

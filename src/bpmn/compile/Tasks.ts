@@ -14,6 +14,7 @@ import {
   type ScriptTaskNode,
   type UserTaskNode
 } from "../ProcessGraph.ts"
+import { MAX_JOB_RETRIES } from "../StoredRanges.ts"
 import { noSchedule, scheduleProblems } from "../TaskSchedule.ts"
 import { checkFlows, checkLoopAndDefault, checkMappings } from "./ElementChecks.ts"
 import { activityBase, type ElementContext } from "./ElementContext.ts"
@@ -37,7 +38,11 @@ export const compileJob = (ctx: ElementContext, throwsMessage = false): JobDefin
         : `${ctx.type} ${ctx.id} needs a task type (zeebe:taskDefinition type)`
     )
   }
-  return { type: jobType ?? "", retries: ctx.node.retries ?? 3, headers: ctx.node.headers ?? {} }
+  const retries = ctx.node.retries ?? 3
+  if (!Number.isInteger(retries) || retries < 0 || retries > MAX_JOB_RETRIES) {
+    ctx.problem(`${ctx.type} ${ctx.id}: retries must be a whole number from 0 to ${MAX_JOB_RETRIES}, not ${retries}`)
+  }
+  return { type: jobType ?? "", retries, headers: ctx.node.headers ?? {} }
 }
 
 export const compileJobTask = <T extends "serviceTask" | "sendTask">(

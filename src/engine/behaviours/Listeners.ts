@@ -10,6 +10,7 @@
 // it lets the listener run again).
 import { nodeOf } from "../../bpmn/GraphNodes.ts"
 import type { GraphNode, ListenerDefinition } from "../../bpmn/ProcessGraph.ts"
+import { DUE_RANGE, isSchedulable } from "../../bpmn/StoredRanges.ts"
 import { finishEndEvent } from "../elements/events/EndEventCompletion.ts"
 import { createUserTask } from "../elements/tasks/UserTaskCreation.ts"
 import type { InstanceCommand, TaskChanges } from "../InstanceCommands.ts"
@@ -233,8 +234,13 @@ export function checkedChanges(changes: TaskChanges, field: string): TaskChanges
   const date = (name: "dueDate" | "followUpDate") => {
     const value = changes[name]
     if (value === undefined || value === null) return value === undefined ? {} : { [name]: null }
-    if (!ISO_DATE_TIME.test(value) || Number.isNaN(Date.parse(value))) {
-      throw new Rejected("INVALID_ARGUMENT", `${name} must be an ISO 8601 date-time with offset, not "${value}"`, field)
+    // within the years the task's timestamptz columns hold
+    if (!ISO_DATE_TIME.test(value) || !isSchedulable(Date.parse(value))) {
+      throw new Rejected(
+        "INVALID_ARGUMENT",
+        `${name} must be an ISO 8601 date-time with offset within ${DUE_RANGE}, not "${value}"`,
+        field
+      )
     }
     return { [name]: new Date(value).toISOString() }
   }

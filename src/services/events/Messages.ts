@@ -12,6 +12,7 @@ import { runClusterLoop } from "../../cluster/ClusterLoop.ts"
 import { MessageTargets } from "../../persistence/instances/MessageTargets.ts"
 import { toJson } from "../../persistence/SqlValues.ts"
 import { type Conflict, conflict, type ValidationError, validationError } from "../../schema/ApiErrors.ts"
+import { MAX_MESSAGE_TTL_MILLIS } from "../../schema/Messages.ts"
 import { bothConcurrently } from "../Concurrently.ts"
 import { fingerprintOf, type IdempotentClaim, IdempotentRequests } from "../IdempotentRequests.ts"
 import { newId } from "../Ids.ts"
@@ -37,12 +38,14 @@ export interface CorrelationResult {
   readonly buffered: boolean
 }
 
-/** Milliseconds, or an ISO 8601 duration (PnDTnHnMnS) as Camunda 8 also accepts. */
+/**
+ * Milliseconds, or an ISO 8601 duration (PnDTnHnMnS) as Camunda 8 also accepts; at most MAX_MESSAGE_TTL_MILLIS (the
+ * schema bounds the milliseconds; a duration is checked here), so the expiry computed from it is a date.
+ */
 const ttlMillis = (value: number | string | undefined): Effect.Effect<number, ValidationError> => {
   if (value === undefined) return Effect.succeed(0)
-  if (typeof value === "number") return Effect.succeed(value)
-  const match = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(value)
-  if (match === null || value === "P" || value.endsWith("T")) {
+  const millis = typeof value === "number" ? value : durationMillis(value)
+  if (millis === undefined) {
     return Effect.fail(
       validationError(
         "timeToLive",
@@ -51,11 +54,19 @@ const ttlMillis = (value: number | string | undefined): Effect.Effect<number, Va
       )
     )
   }
+  return Number.isFinite(millis) && millis <= MAX_MESSAGE_TTL_MILLIS ? Effect.succeed(millis) : Effect.fail(
+    validationError("timeToLive", `${value} is longer than ten years (${MAX_MESSAGE_TTL_MILLIS} ms)`, "TOO_LONG")
+  )
+}
+
+const durationMillis = (value: string): number | undefined => {
+  const match = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(value)
+  if (match === null || value === "P" || value.endsWith("T")) return undefined
   const [, days, hours, minutes, seconds] = match
-  return Effect.succeed(Duration.toMillis(Duration.sum(
+  return Duration.toMillis(Duration.sum(
     Duration.sum(Duration.days(Number(days ?? 0)), Duration.hours(Number(hours ?? 0))),
     Duration.sum(Duration.minutes(Number(minutes ?? 0)), Duration.seconds(Number(seconds ?? 0)))
-  )))
+  ))
 }
 
 /** A publish claimed but unanswered this long is taken to be interrupted, and finished by the recovery loop. */

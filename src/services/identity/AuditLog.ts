@@ -7,10 +7,11 @@ import { makeGroupCommit } from "../../persistence/GroupCommit.ts"
 import { pagedQuery } from "../../persistence/PagedQuery.ts"
 import { insertFromRecordSet, loadColumnTypes } from "../../persistence/RecordSetInsert.ts"
 import { tenantWhere } from "../../persistence/TenantWhere.ts"
-import { type ValidationError, validationError } from "../../schema/ApiErrors.ts"
+import type { ValidationError } from "../../schema/ApiErrors.ts"
 import type { AuditEvent } from "../../schema/Audit.ts"
 import type { PageOf, PageRequest } from "../../schema/Common.ts"
 import { newId } from "../Ids.ts"
+import { queryInstant } from "../QueryInstant.ts"
 import { isoFromDb, nowIso } from "../Time.ts"
 
 export interface AuditRecord {
@@ -58,14 +59,6 @@ const toEvent = (row: AuditRow): AuditEvent => ({
   status: Number(row.status),
   correlationId: row.correlation_id
 })
-
-const parseInstant = (field: string, value: string | undefined): Effect.Effect<string | undefined, ValidationError> => {
-  if (value === undefined) return Effect.succeed(undefined)
-  const ms = Date.parse(value)
-  return Number.isNaN(ms)
-    ? Effect.fail(validationError(field, `"${value}" is not an ISO 8601 date-time`, "INVALID_DATE_TIME"))
-    : Effect.succeed(new Date(ms).toISOString())
-}
 
 /** The audit_events row of a record (InstanceStore writes it as it is, when a commit carries it: CommitAudit.ts). */
 export const auditRow = (record: AuditRecord, id: string, occurredAt: string): Record<string, unknown> => ({
@@ -120,8 +113,8 @@ export class AuditLog extends Context.Service<AuditLog, AuditLogShape>()("flowco
             Effect.asVoid
           ),
         list: Effect.fnUntraced(function*(filter, page) {
-          const from = yield* parseInstant("from", filter.from)
-          const to = yield* parseInstant("to", filter.to)
+          const from = yield* queryInstant("from", filter.from)
+          const to = yield* queryInstant("to", filter.to)
           const where = yield* tenantWhere(sql, [
             ...(filter.actor === undefined ? [] : [sql`actor = ${filter.actor}`]),
             ...(filter.resourceKind === undefined ? [] : [sql`resource_kind = ${filter.resourceKind}`]),

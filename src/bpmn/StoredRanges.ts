@@ -1,0 +1,17 @@
+// What the database can hold of the values a model or a request sets, checked before they reach it (a value it
+// refuses fails the commit that carries it):
+//  * a job's retries go to integer columns (jobs.retries, job_failures.retries_left): at most 2^31 − 1;
+//  * a due time (a timer, a retry, a lock) goes to a timestamptz, written as JavaScript's toISOString writes it. Both
+//    agree on the years 1 to 9999 (UTC) only: PostgreSQL has no year 0, and reads neither the six-digit years
+//    toISOString writes past 9999 nor the NaN of a date out of JavaScript's range.
+export const MAX_JOB_RETRIES = 2_147_483_647
+
+export const EARLIEST_DUE_MILLIS = Date.parse("0001-01-01T00:00:00.000Z")
+export const LATEST_DUE_MILLIS = Date.parse("9999-12-31T23:59:59.999Z")
+
+/** The range of due times, as messages name it. */
+export const DUE_RANGE = "the years 1 to 9999 (UTC)"
+
+/** Whether an instant can be stored as a due time (finite, within DUE_RANGE). */
+export const isSchedulable = (millis: number): boolean =>
+  Number.isFinite(millis) && millis >= EARLIEST_DUE_MILLIS && millis <= LATEST_DUE_MILLIS
