@@ -1,14 +1,15 @@
 /**
  * The budget every FEEL evaluation runs under, wherever it runs (the API, decisions, process conditions, mappings and
  * scripts, forms): work steps (loop iterations, function calls, list elements made — nested loops count
- * multiplicatively because every inner iteration is a step), wall time, call depth, string and list sizes, and the
+ * multiplicatively because every inner iteration is a step — and what built-ins do over their input: comparisons,
+ * elements and characters visited), wall time, call depth, string and list sizes, and the
  * size and nesting of the expression text itself. Exceeding it throws FeelBudgetExceeded, which no FEEL construct
  * swallows into null: the entry points turn it into a failure the caller sees (a 4xx, an incident, a failed
  * decision). Evaluation is synchronous, so one budget is active at a time; a nested entry shares the outer one.
  */
 
 export interface FeelLimits {
-  /** Loop iterations, function calls and list elements made, in all. */
+  /** Loop iterations, function calls, list elements made and built-ins' work over their input (chargeWork), in all. */
   readonly maxSteps: number
   /** Wall time of one evaluation. */
   readonly maxMillis: number
@@ -56,6 +57,8 @@ export class FeelBudgetExceeded extends Error {
 
 interface Budget {
   steps: number
+  /** Units of work (see chargeWork) not yet counted as a step. */
+  work: number
   depth: number
   readonly deadline: number
 }
@@ -65,7 +68,7 @@ let active: Budget | undefined
 /** Runs `evaluate` under a fresh budget, or under the active one when called from inside an evaluation. */
 export const withFeelBudget = <A>(evaluate: () => A): A => {
   if (active !== undefined) return evaluate()
-  active = { steps: 0, depth: 0, deadline: performance.now() + limits.maxMillis }
+  active = { steps: 0, work: 0, depth: 0, deadline: performance.now() + limits.maxMillis }
   try {
     return evaluate()
   } finally {
@@ -95,6 +98,32 @@ export const chargeSteps = (n = 1): void => {
   }
 }
 
+/** Elementary operations (comparing two values, visiting a list element or context entry) per step. */
+export const WORK_PER_STEP = 32
+
+/**
+ * Counts `units` elementary operations of a built-in's work over its input (comparisons, elements visited): one step
+ * per WORK_PER_STEP of them, so a call over a large input is charged in proportion, and the time is checked as it
+ * runs. Charged before the work, as it goes, or at the latest after one pass over an input that is already there
+ * (never after work more than linear in it).
+ */
+export const chargeWork = (units: number): void => {
+  const budget = active
+  if (budget === undefined || !(units > 0)) return
+  budget.work += units
+  if (budget.work >= WORK_PER_STEP) {
+    const steps = Math.floor(budget.work / WORK_PER_STEP)
+    budget.work -= steps * WORK_PER_STEP
+    chargeSteps(steps)
+  }
+}
+
+/** Characters a string operation goes over per unit of work: native string code runs a character in well under one. */
+export const CHARS_PER_WORK = 32
+
+/** Counts work over `chars` characters of text (searching, copying, parsing). */
+export const chargeChars = (chars: number): void => chargeWork(chars / CHARS_PER_WORK)
+
 /** Runs a function call one level deeper; throws past the call depth limit. */
 export const inCall = <A>(call: () => A): A => {
   const budget = active
@@ -114,11 +143,16 @@ export const inCall = <A>(call: () => A): A => {
   }
 }
 
-/** Checks a value just made: a string or list over its size limit throws; a list's elements are counted as steps. */
-export const checkMade = <A>(value: A): A => {
-  if (typeof value === "string" && value.length > limits.maxStringLength) {
+/** Throws when a string of `length` characters would be over its size limit: checked before making it. */
+export const checkStringLength = (length: number): void => {
+  if (length > limits.maxStringLength) {
     throw new FeelBudgetExceeded("maxStringLength", `a string would exceed ${limits.maxStringLength} characters`)
   }
+}
+
+/** Checks a value just made: a string or list over its size limit throws; a list's elements are counted as steps. */
+export const checkMade = <A>(value: A): A => {
+  if (typeof value === "string") checkStringLength(value.length)
   if (Array.isArray(value)) {
     if (value.length > limits.maxListLength) {
       throw new FeelBudgetExceeded("maxListLength", `a list would exceed ${limits.maxListLength} elements`)

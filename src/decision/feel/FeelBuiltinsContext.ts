@@ -1,6 +1,8 @@
 /**
- * Context built-ins (DMN 1.5 §10.3.4.8 and §10.3.4.10), boolean `not`, and the helpers around them.
+ * Context built-ins (DMN 1.5 §10.3.4.8 and §10.3.4.10), boolean `not`, and the helpers around them. Copying a
+ * context, or going over entries, is charged to the budget per entry (chargeWork).
  */
+import { chargeWork } from "./FeelBudget.ts"
 import { builtin, type FeelBuiltinFunction, signature } from "./FeelFunctionValue.ts"
 import { isContext } from "./FeelValues.ts"
 
@@ -11,6 +13,8 @@ const put = (
 ): Record<string, unknown> | null => {
   const [key, ...rest] = keys
   if (typeof key !== "string") return null
+  // the copy below goes over every entry
+  chargeWork(1 + Object.keys(context).length)
   if (rest.length === 0) return { ...context, [key]: value }
   const inner = context[key]
   // A path may create missing contexts but not go through a value that is not one.
@@ -24,6 +28,7 @@ export const CONTEXT_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
   "get value": builtin(signature(["m", "key"], ([m, key]) => {
     if (!isContext(m)) return null
     const path = Array.isArray(key) ? key : [key]
+    chargeWork(path.length)
     let v: unknown = m
     for (const k of path) {
       if (typeof k !== "string" || !isContext(v) || !Object.hasOwn(v, k)) return null
@@ -36,6 +41,7 @@ export const CONTEXT_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
   ),
   context: builtin(signature(["entries"], ([entries]) => {
     const list = Array.isArray(entries) ? entries : [entries]
+    chargeWork(list.length)
     const out: Record<string, unknown> = {}
     for (const e of list) {
       if (!isContext(e) || typeof e["key"] !== "string" || !Object.hasOwn(e, "value") || Object.hasOwn(out, e["key"])) {
@@ -61,6 +67,14 @@ export const CONTEXT_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
   "context merge": builtin(signature(["contexts"], ([value]) => {
     const contexts = isContext(value) ? [value] : value
     if (!Array.isArray(contexts) || !contexts.every(isContext)) return null
-    return Object.assign({}, ...contexts) as Record<string, unknown>
+    chargeWork(contexts.length)
+    // One by one (not spread into a call: a long list would overflow the stack), each charged by its entries.
+    const out: Record<string, unknown> = {}
+    for (const c of contexts) {
+      const names = Object.keys(c)
+      chargeWork(names.length)
+      for (const name of names) out[name] = c[name]
+    }
+    return out
   }))
 }

@@ -1,7 +1,12 @@
 /**
  * List built-ins (DMN 1.5 §10.3.4.4) and sort (§10.3.4.9). Aggregates (sum, mean, ...) are exact on decimals;
  * the ones that take a list also take the items as separate arguments (`max(1, 2, 3)`).
+ *
+ * Each charges the budget for the elements it goes over and the comparisons it makes (chargeWork), not only for the
+ * call and the list it makes: a call inside a loop over a large list is work in proportion to that list.
  */
+import { chargeWork } from "./FeelBudget.ts"
+import { distinctValues } from "./FeelDistinct.ts"
 import { builtin, type FeelBuiltinFunction, FeelFunctionValue, signature } from "./FeelFunctionValue.ts"
 import { FeelNumber } from "./FeelNumber.ts"
 import { feelCompare, feelEquals } from "./FeelValues.ts"
@@ -15,13 +20,17 @@ const aggregate = (f: (items: unknown[]) => unknown): FeelBuiltinFunction =>
     signature(["...c"], ([items]) => (Array.isArray(items) ? f(items) : null))
   )
 
-const numbers = (items: unknown[]): FeelNumber[] | undefined =>
-  items.every((x) => x instanceof FeelNumber) ? (items as FeelNumber[]) : undefined
+/** The items when all are numbers; the aggregate then goes over them once (charged here). */
+const numbers = (items: unknown[]): FeelNumber[] | undefined => {
+  chargeWork(items.length)
+  return items.every((x) => x instanceof FeelNumber) ? (items as FeelNumber[]) : undefined
+}
 
 const sum = (xs: FeelNumber[]): FeelNumber => xs.reduce((a, b) => a.add(b), FeelNumber.fromInt(0))
 
 const extreme = (sign: number) => (items: unknown[]): unknown => {
   if (items.length === 0) return null
+  chargeWork(items.length)
   let best = items[0]
   for (const x of items.slice(1)) {
     const c = feelCompare(x, best)
@@ -31,14 +40,24 @@ const extreme = (sign: number) => (items: unknown[]): unknown => {
   return items.length === 1 && feelCompare(best, best) === null ? null : best
 }
 
-const sortedNumbers = (xs: FeelNumber[]): FeelNumber[] => [...xs].sort((a, b) => a.compare(b))
+/** Sorts a copy; every comparison is charged. */
+const sortedBy = <A>(list: ReadonlyArray<A>, compare: (a: A, b: A) => number): A[] =>
+  [...list].sort((a, b) => {
+    chargeWork(1)
+    return compare(a, b)
+  })
 
-const contains = (list: ReadonlyArray<unknown>, x: unknown): boolean => list.some((y) => feelEquals(x, y) === true)
+const sortedNumbers = (xs: FeelNumber[]): FeelNumber[] => sortedBy(xs, (a, b) => a.compare(b))
 
-const distinct = (list: ReadonlyArray<unknown>): unknown[] => {
-  const out: unknown[] = []
-  for (const x of list) if (!contains(out, x)) out.push(x)
-  return out
+const contains = (list: ReadonlyArray<unknown>, x: unknown): boolean => {
+  for (let i = 0; i < list.length; i++) {
+    if (feelEquals(x, list[i]) === true) {
+      chargeWork(i + 1)
+      return true
+    }
+  }
+  chargeWork(list.length)
+  return false
 }
 
 /** A 1-based position (negative counts from the end) as a 0-based index; undefined when out of range. */
@@ -48,7 +67,23 @@ const index = (list: ReadonlyArray<unknown>, position: unknown): number | undefi
   return p > 0 ? p - 1 : list.length + p
 }
 
-const flatten = (list: ReadonlyArray<unknown>): unknown[] => list.flatMap((x) => (Array.isArray(x) ? flatten(x) : [x]))
+/** The items of the list and of the lists in it, however deep, in order: one pass, without recursion. */
+const flatten = (list: ReadonlyArray<unknown>): unknown[] => {
+  const out: unknown[] = []
+  const stack: Array<{ readonly items: ReadonlyArray<unknown>; next: number }> = [{ items: list, next: 0 }]
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1] as { readonly items: ReadonlyArray<unknown>; next: number }
+    if (top.next >= top.items.length) {
+      stack.pop()
+      continue
+    }
+    const x = top.items[top.next++]
+    chargeWork(1)
+    if (Array.isArray(x)) stack.push({ items: x, next: 0 })
+    else out.push(x)
+  }
+  return out
+}
 
 /** A function of a list; DMN 1.5 §10.3.2.9.4: a single non-list value is taken as a singleton list. */
 const listFn = (names: string[], f: (list: unknown[], ...rest: unknown[]) => unknown): FeelBuiltinFunction =>
@@ -84,6 +119,7 @@ export const LIST_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
   stddev: aggregate((items) => {
     const xs = numbers(items)
     if (xs === undefined || xs.length < 2) return null
+    chargeWork(xs.length)
     const n = FeelNumber.fromInt(xs.length)
     const mean = sum(xs).divide(n) as FeelNumber
     const squares = sum(xs.map((x) => x.subtract(mean).multiply(x.subtract(mean))))
@@ -92,20 +128,28 @@ export const LIST_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
   mode: aggregate((items) => {
     const xs = numbers(items)
     if (xs === undefined) return null
-    const counts: { value: FeelNumber; n: number }[] = []
+    // Numbers are canonical: equal ones have the same coefficient and exponent.
+    const counts = new Map<string, { value: FeelNumber; n: number }>()
+    let top = 0
     for (const x of xs) {
-      const entry = counts.find((c) => c.value.equals(x))
-      if (entry) entry.n += 1
-      else counts.push({ value: x, n: 1 })
+      const key = `${x.coefficient}e${x.exponent}`
+      const entry = counts.get(key)
+      const n = entry === undefined ? 1 : entry.n + 1
+      if (entry === undefined) counts.set(key, { value: x, n })
+      else entry.n = n
+      if (n > top) top = n
     }
-    const top = Math.max(0, ...counts.map((c) => c.n))
-    return sortedNumbers(counts.filter((c) => c.n === top).map((c) => c.value))
+    const modes: FeelNumber[] = []
+    for (const c of counts.values()) if (c.n === top) modes.push(c.value)
+    return sortedNumbers(modes)
   }),
   all: aggregate((items) => {
+    chargeWork(items.length)
     if (items.some((x) => x === false)) return false
     return items.every((x) => x === true) ? true : null
   }),
   any: aggregate((items) => {
+    chargeWork(items.length)
     if (items.some((x) => x === true)) return true
     return items.every((x) => x === false) ? false : null
   }),
@@ -140,17 +184,19 @@ export const LIST_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
     return i === undefined ? null : [...list.slice(0, i), ...list.slice(i + 1)]
   }),
   reverse: listFn(["list"], (list) => [...list].reverse()),
-  "index of": listFn(
-    ["list", "match"],
-    (list, match) => list.flatMap((x, i) => (feelEquals(x, match) === true ? [FeelNumber.fromInt(i + 1)] : []))
-  ),
+  "index of": listFn(["list", "match"], (list, match) => {
+    chargeWork(list.length)
+    const out: FeelNumber[] = []
+    for (let i = 0; i < list.length; i++) if (feelEquals(list[i], match) === true) out.push(FeelNumber.fromInt(i + 1))
+    return out
+  }),
   union: builtin(
     signature(["...lists"], ([lists]) =>
       Array.isArray(lists) && lists.every((l) => Array.isArray(l))
-        ? distinct((lists as unknown[][]).flat(1))
+        ? distinctValues((lists as unknown[][]).flat(1))
         : null)
   ),
-  "distinct values": listFn(["list"], (list) => distinct(list)),
+  "distinct values": listFn(["list"], (list) => distinctValues(list)),
   flatten: listFn(["list"], (list) => flatten(list)),
   "list replace": builtin(
     ...["position", "match"].map((second) =>
@@ -175,7 +221,7 @@ export const LIST_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
   sort: listFn(["list", "precedes?"], (list, precedes) => {
     if (precedes === null) {
       let failed = false
-      const out = [...list].sort((a, b) => {
+      const out = sortedBy(list, (a, b) => {
         const c = feelCompare(a, b)
         if (c === null) failed = true
         return c ?? 0

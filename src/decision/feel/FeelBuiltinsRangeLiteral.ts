@@ -4,6 +4,7 @@
  * in ascending order; anything else gives null.
  */
 import type { SyntaxNode } from "@lezer/common"
+import { chargeChars } from "./FeelBudget.ts"
 import { TEMPORAL_BUILTINS } from "./FeelBuiltinsTemporal.ts"
 import type { Compiled, NodeCompiler } from "./FeelCompiled.ts"
 import { builtin, type FeelBuiltinFunction, signature } from "./FeelFunctionValue.ts"
@@ -87,5 +88,10 @@ const rangeFromText = (text: string): unknown => {
 }
 
 export const RANGE_LITERAL_BUILTINS: Readonly<Record<string, FeelBuiltinFunction>> = {
-  range: builtin(signature(["from"], ([from]) => (typeof from === "string" ? rangeFromText(from.trim()) : null)))
+  range: builtin(signature(["from"], ([from]) => {
+    if (typeof from !== "string") return null
+    // parsed as FEEL text: work in proportion to its length
+    chargeChars(from.length)
+    return rangeFromText(from.trim())
+  }))
 }

@@ -2,7 +2,12 @@
  * FEEL numbers (DMN 1.5 §10.3.2.3.1): decimals with IEEE 754-2008 decimal128 semantics — 34 significant digits,
  * results rounded half-even. A value is `coefficient × 10^exponent`, kept canonical (no trailing zeros in the
  * coefficient) so that equal numbers have equal fields.
+ *
+ * Exponents are not bounded (number("1e-999999999") is a number): no operation makes a power of ten as large as the
+ * distance between two exponents, which could take minutes; where the exponents lie that far apart the answer follows
+ * from them alone (the coefficient has at most 34 digits).
  */
+import { checkStringLength } from "./FeelBudget.ts"
 
 export type RoundingMode = "HALF_EVEN" | "HALF_UP" | "HALF_DOWN" | "UP" | "DOWN" | "CEILING" | "FLOOR"
 
@@ -61,8 +66,20 @@ const roundQuotient = (
 /** Drops `drop` low digits of `c` with the given rounding. */
 const dropDigits = (c: bigint, drop: number, mode: RoundingMode, sticky = false): bigint => {
   if (drop <= 0) return c
-  const div = pow10(drop)
+  // Dropping more digits than c has, and one more, rounds as dropping just that many: all of c is below half a unit.
+  const div = pow10(drop > 2 * PRECISION ? Math.min(drop, digitCount(c) + 1) : drop)
   return roundQuotient(c / div, c % div, div, c < 0n, mode, sticky)
+}
+
+/** 10^n mod m, by squaring. */
+const modPow10 = (n: number, m: bigint): bigint => {
+  let result = 1n % m
+  let base = TEN % m
+  for (let k = n; k > 0; k = Math.floor(k / 2)) {
+    if (k % 2 === 1) result = (result * base) % m
+    base = (base * base) % m
+  }
+  return result
 }
 
 const NUMBER_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/
@@ -114,8 +131,20 @@ export class FeelNumber {
     const intPart = m[2] ?? ""
     const fracPart = m[3] ?? ""
     if (intPart === "" && fracPart === "") return null
-    const c = BigInt((m[1] === "-" ? "-" : "") + (intPart + fracPart || "0"))
-    return FeelNumber.of(c, Number(m[4] ?? "0") - fracPart.length)
+    let digits = intPart + fracPart || "0"
+    let exponent = Number(m[4] ?? "0") - fracPart.length
+    let sticky = false
+    // Of a long text only 34 digits stay, and two guard digits round them: the rest only tells whether anything
+    // non-zero is cut (a bigint of all of it, then cut, would take time quadratic in the text's length).
+    const lead = digits.search(/[1-9]/)
+    if (lead >= 0 && digits.length - lead > PRECISION + 2) {
+      const end = lead + PRECISION + 2
+      sticky = /[1-9]/.test(digits.slice(end))
+      exponent += digits.length - end
+      digits = digits.slice(lead, end)
+    }
+    const c = BigInt((m[1] === "-" ? "-" : "") + digits)
+    return FeelNumber.of(c, exponent, sticky)
   }
 
   get isInteger(): boolean {
@@ -133,8 +162,11 @@ export class FeelNumber {
     return Number.isSafeInteger(n) ? n : undefined
   }
 
+  /** The nearest double (±Infinity, ±0 beyond their range), read from the exponent form. */
   toNumber(): number {
-    return Number(this.toString())
+    if (this.exponent > 400) return this.sign * Infinity
+    if (this.exponent < -800) return this.sign < 0 ? -0 : 0
+    return Number(`${this.coefficient}e${this.exponent}`)
   }
 
   negate(): FeelNumber {
@@ -181,6 +213,10 @@ export class FeelNumber {
 
   compare(other: FeelNumber): number {
     if (this.sign !== other.sign) return this.sign < other.sign ? -1 : 1
+    // A coefficient has at most 34 digits: exponents further apart than that order the magnitudes by themselves.
+    if (Math.abs(this.exponent - other.exponent) > PRECISION) {
+      return this.exponent < other.exponent ? -this.sign : this.sign
+    }
     const e = Math.min(this.exponent, other.exponent)
     const a = this.coefficient * pow10(this.exponent - e)
     const b = other.coefficient * pow10(other.exponent - e)
@@ -201,9 +237,18 @@ export class FeelNumber {
   /** Truncated integer division remainder semantics are not FEEL's: modulo takes the divisor's sign. */
   modulo(divisor: FeelNumber): FeelNumber | null {
     if (divisor.coefficient === 0n) return null
+    if (divisor.exponent - this.exponent > PRECISION) {
+      // |this| < |divisor|: the remainder is this, or this + divisor when the signs differ (as below, without the
+      // power of ten).
+      if (this.sign === 0 || this.sign === divisor.sign) return this
+      return this.add(divisor)
+    }
     const e = Math.min(this.exponent, divisor.exponent)
-    const a = this.coefficient * pow10(this.exponent - e)
     const b = divisor.coefficient * pow10(divisor.exponent - e)
+    // a = coefficient × 10^k; a % b from 10^k mod |b|, by squaring, rather than from a itself (k may be huge)
+    const a = this.exponent - e > 2 * PRECISION
+      ? this.coefficient * modPow10(this.exponent - e, b < 0n ? -b : b)
+      : this.coefficient * pow10(this.exponent - e)
     let r = a % b
     if (r !== 0n && (r < 0n) !== (b < 0n)) r += b
     return FeelNumber.of(r, e)
@@ -270,6 +315,8 @@ export class FeelNumber {
   toString(): string {
     const negative = this.coefficient < 0n
     const digits = (negative ? -this.coefficient : this.coefficient).toString()
+    // A far exponent would make a huge text: refused like any string over the limit, before it is made.
+    checkStringLength(this.exponent >= 0 ? digits.length + this.exponent : Math.max(digits.length, -this.exponent) + 2)
     let text: string
     if (this.exponent >= 0) text = digits + "0".repeat(this.exponent)
     else {

@@ -15,6 +15,17 @@ const MAX_EXP = 14_150n
 const pow10 = (n: number): bigint => 10n ** BigInt(n)
 const digits = (c: bigint): number => (c < 0n ? -c : c).toString().length
 
+/** Where the leading digit of x stands: 10^(m-1) ≤ |x| < 10^m for x ≠ 0. */
+const magnitude = (x: FeelNumber): number => x.exponent + digits(x.coefficient)
+
+/**
+ * The extra fraction digits a number far below 1 asks for, at most FAR_DIGITS: the coefficient has at most 34
+ * digits, so a number with more digits below the point than that is far from 1 (its logarithm is large) and needs
+ * no more; without the cap a tiny number would ask for a power of ten as large as its exponent.
+ */
+const FAR_DIGITS = 100
+const fractionDigits = (x: FeelNumber): number => Math.min(Math.max(0, -x.exponent), FAR_DIGITS)
+
 /** `x` (a FeelNumber) in fixed point with `p` fraction digits, truncated. */
 const toFixed = (x: FeelNumber, p: number): bigint =>
   x.exponent + p >= 0 ? x.coefficient * pow10(x.exponent + p) : x.coefficient / pow10(-(x.exponent + p))
@@ -83,6 +94,8 @@ const expFixed = (x: bigint, p: number): bigint => {
 /** e^x for x in fixed point with `given` fraction digits, to 34 digits; null beyond decimal128's range. */
 const expOf = (x: bigint, given: number): FeelNumber | null => {
   if (x === 0n) return FeelNumber.fromInt(1)
+  // |x| < 10^-40: e^x rounds to 1 (found without the power of ten of `given`, which may be huge)
+  if (digits(x) - given < -40) return FeelNumber.fromInt(1)
   const whole = x / pow10(given)
   if (whole > MAX_EXP) return null
   if (whole < -MAX_EXP - 200n) return FeelNumber.fromInt(0)
@@ -95,6 +108,10 @@ const expOf = (x: bigint, given: number): FeelNumber | null => {
 
 /** e^x to 34 digits; null beyond decimal128's range. */
 export const exp = (x: FeelNumber): FeelNumber | null => {
+  if (x.sign === 0) return FeelNumber.fromInt(1)
+  // |x| < 10^-40 rounds to 1; |x| ≥ 10^6 is beyond decimal128's range either way (expOf's bounds)
+  if (magnitude(x) <= -40) return FeelNumber.fromInt(1)
+  if (magnitude(x) > 6) return x.sign > 0 ? null : FeelNumber.fromInt(0)
   const p = WORK + Math.max(0, -x.exponent)
   return expOf(toFixed(x, p), p)
 }
@@ -120,7 +137,7 @@ export const ln = (x: FeelNumber): FeelNumber | null => {
   if (x.sign <= 0) return null
   if (x.equals(FeelNumber.fromInt(1))) return FeelNumber.fromInt(0)
   // Near 1 the logarithm is small: as many more digits as x has below its point keep 34 significant ones.
-  const p = WORK + Math.max(0, -x.exponent)
+  const p = WORK + fractionDigits(x)
   return FeelNumber.of(lnFixed(x, p), -p, true)
 }
 
@@ -130,8 +147,13 @@ export const power = (x: FeelNumber, y: FeelNumber): FeelNumber | null => {
   if (exact !== undefined) return exact
   if (x.sign < 0) return null
   if (x.sign === 0) return y.sign > 0 ? FeelNumber.fromInt(0) : null
+  // |y| ≥ 10^44 and x ≠ 1 (|ln x| > 10^-35: x has at most 34 digits): |y ln x| is beyond decimal128's range.
+  if (magnitude(y) > 45) {
+    const c = x.compare(FeelNumber.fromInt(1))
+    return c === 0 ? FeelNumber.fromInt(1) : c * y.sign > 0 ? null : FeelNumber.fromInt(0)
+  }
   // y ln x in fixed point: ln x to as many more digits as y has before its point.
-  const p = WORK + Math.max(0, -x.exponent) + Math.max(0, y.exponent + digits(y.coefficient))
+  const p = WORK + fractionDigits(x) + Math.max(0, magnitude(y))
   const product = lnFixed(x, p) * y.coefficient
   return y.exponent >= 0 ? expOf(product * pow10(y.exponent), p) : expOf(product, p - y.exponent)
 }

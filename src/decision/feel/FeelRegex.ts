@@ -6,7 +6,7 @@
  * yet closed, back-references inside character classes, and `\0`.
  */
 import { RE2JS } from "re2js"
-import { chargeSteps, checkMade, FeelBudgetExceeded, feelLimits } from "./FeelBudget.ts"
+import { chargeChars, chargeSteps, checkMade, checkStringLength, FeelBudgetExceeded, feelLimits } from "./FeelBudget.ts"
 
 const escapeLiteral = (s: string): string => s.replace(/[.*+?^${}()|[\]\\\/-]/g, "\\$&")
 
@@ -151,7 +151,10 @@ const re2Pattern = (re: RE2JS): SafePattern => ({
     for (const m of re.matchAll(input)) {
       const at = m.index ?? 0
       chargeSteps()
+      chargeChars(replacement.length)
       out += input.slice(last, at) + expand(replacement, m)
+      // checked as it grows: many matches of a long replacement could make a string no engine can hold
+      checkStringLength(out.length)
       last = at + m[0].length
     }
     return checkMade(out + input.slice(last))

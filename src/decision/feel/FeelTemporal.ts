@@ -5,6 +5,7 @@
  * cross this bridge moved by whole 400-year cycles (FeelTemporalFar.ts).
  */
 import * as feelin from "feelin"
+import { chargeChars, chargeSteps } from "./FeelBudget.ts"
 import { FeelNumber } from "./FeelNumber.ts"
 import {
   CYCLE_MILLIS,
@@ -63,6 +64,8 @@ export const fromFeelin = (v: unknown): unknown => {
 
 /** Runs `expression` in feelin over the given operands; null on any failure. */
 export const viaFeelin = (expression: string, operands: Readonly<Record<string, unknown>>): unknown => {
+  // an evaluation of its own (parsed, then run): a step of the budget, outside the catch below
+  chargeSteps()
   const cycles = sharedCycles(Object.values(operands))
   if (cycles === undefined) return null
   try {
@@ -221,6 +224,7 @@ export const temporalProperty = (v: TemporalValue, name: string): unknown => {
  * temporal values: built-ins, @-literals and JSON inputs alike.
  */
 export const temporalFromText = (ctor: string, text: string): unknown => {
+  chargeChars(text.length)
   const valid = ctor === "date and time"
     ? dateTimeText(text)
     : ctor === "time"
@@ -285,11 +289,13 @@ export const temporalOrder = (a: TemporalValue, b: TemporalValue): number | null
   return x < y ? -1 : x > y ? 1 : 0
 }
 
+/** Whether a time or date and time has an offset or zone (dates and durations never have). */
+const zoned = (v: TemporalValue): boolean =>
+  (v instanceof feelin.FeelTime || v instanceof feelin.FeelDateTime) && v.zone !== null
+
 /** FEEL `=` on temporal values of the same kind; mixed local / zoned values are left to feelin's rules. */
 export const temporalEquals = (a: TemporalValue, b: TemporalValue): boolean | null => {
   if (temporalKind(a) !== temporalKind(b)) return null
-  const zoned = (v: TemporalValue): boolean =>
-    (v instanceof feelin.FeelTime || v instanceof feelin.FeelDateTime) && v.zone !== null
   if (zoned(a) === zoned(b)) {
     const x = orderKey(a)
     const y = orderKey(b)
@@ -297,6 +303,23 @@ export const temporalEquals = (a: TemporalValue, b: TemporalValue): boolean | nu
   }
   const r = viaFeelin("a = b", { a, b })
   return typeof r === "boolean" ? r : null
+}
+
+/**
+ * What temporalEquals compares a temporal value by, as text for hashing (FeelDistinct.ts): two values of one kind that
+ * are both local or both zoned are equal exactly when their keys are the same. Whether a local and a zoned time or
+ * date and time are equal only feelin tells; undefined where it alone can tell even within one of those groups.
+ */
+export const temporalIdentity = (v: TemporalValue): { readonly zoned: boolean; readonly key: string } | undefined => {
+  let k: number | bigint | undefined
+  try {
+    k = orderKey(v)
+  } catch {
+    return undefined
+  }
+  if (k === undefined || (typeof k === "number" && Number.isNaN(k))) return undefined
+  // temporalEquals compares with ===: a bigint key never equals a number key.
+  return { zoned: zoned(v), key: typeof k === "bigint" ? `${k}n` : String(k) }
 }
 
 /** A days and time duration of `ms` milliseconds, e.g. P367DT6H58M59S. */

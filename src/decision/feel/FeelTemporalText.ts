@@ -13,8 +13,13 @@
 /** A date-time text has either an offset or a zone id, not both, and offsets lie within ±18:00. */
 const validDateTimeZone = (text: string): boolean => {
   if (/([+-]\d\d:\d\d|Z)@/.test(text)) return false
-  const offset = /T.*[+-](\d\d):(\d\d)$/.exec(text)
-  return offset === null || Number(offset[1]) * 60 + Number(offset[2]) <= 18 * 60
+  // An offset at the end with a `T` before it on its line — /T.*[+-](\d\d):(\d\d)$/, which backtracks in time
+  // quadratic in the text's length (a text of many T's).
+  const offset = /[+-](\d\d):(\d\d)$/.exec(text)
+  if (offset === null) return true
+  const before = text.slice(0, offset.index)
+  const lineStart = Math.max(...["\n", "\r", "\u2028", "\u2029"].map((eol) => before.lastIndexOf(eol))) + 1
+  return before.indexOf("T", lineStart) < 0 || Number(offset[1]) * 60 + Number(offset[2]) <= 18 * 60
 }
 
 /** A time text has either an offset (with optional seconds) or a zone id, not both; offsets lie within ±18:00. */

@@ -1,6 +1,7 @@
 /** Unary tests (DMN 1.5 §10.3.2.13): comparisons of an input with values, ranges, lists and `?` expressions, and
  * their compiling (`- `, `not(...)`, `a, b, c`). */
 import type { SyntaxNode } from "@lezer/common"
+import { chargeWork } from "./FeelBudget.ts"
 import type { CompiledTest, NodeCompiler } from "./FeelCompiled.ts"
 import { FeelFunctionValue } from "./FeelFunctionValue.ts"
 import { FeelRangeValue } from "./FeelRange.ts"
@@ -38,6 +39,8 @@ export const testAgainst = (input: unknown, v: unknown): boolean | null => {
   if (typeof v === "boolean" && typeof input !== "boolean") return v
   if (v instanceof FeelRangeValue) return rangeIncludes(v, input)
   if (Array.isArray(v)) {
+    // the input against every element: work in proportion to the list, charged to the budget
+    chargeWork(v.length)
     if (
       v.some((x) => (x instanceof FeelRangeValue ? rangeIncludes(x, input) === true : feelEquals(input, x) === true))
     ) return true

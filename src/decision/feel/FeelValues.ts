@@ -5,6 +5,7 @@
  * Values: null, boolean, string, FeelNumber, lists (arrays), contexts (plain objects), temporal values (FeelTemporal),
  * ranges (FeelRangeValue) and functions (FeelFunctionValue).
  */
+import { chargeWork } from "./FeelBudget.ts"
 import { FeelFunctionValue } from "./FeelFunctionValue.ts"
 import { FeelNumber } from "./FeelNumber.ts"
 import { FeelRangeValue } from "./FeelRange.ts"
@@ -54,6 +55,8 @@ export const feelEquals = (a: unknown, b: unknown): boolean | null => {
       const la = a as unknown[]
       const lb = b as unknown[]
       if (la.length !== lb.length) return false
+      // element by element: work in proportion to the lists, charged to the budget
+      chargeWork(la.length)
       for (let i = 0; i < la.length; i++) {
         const e = feelEquals(la[i], lb[i])
         if (e !== true) return e
@@ -65,6 +68,7 @@ export const feelEquals = (a: unknown, b: unknown): boolean | null => {
       const cb = b as Record<string, unknown>
       const keys = Object.keys(ca)
       if (keys.length !== Object.keys(cb).length) return false
+      chargeWork(keys.length)
       for (const k of keys) {
         if (!Object.hasOwn(cb, k)) return false
         const e = feelEquals(ca[k], cb[k])
@@ -111,11 +115,18 @@ export const feelToString = (v: unknown, nested = false): string | null => {
   if (typeof v === "string") return nested ? quote(v) : v
   if (typeof v === "boolean") return String(v)
   if (v instanceof FeelNumber) return v.toString()
-  if (Array.isArray(v)) return `[${v.map((x) => feelToString(x, true)).join(", ")}]`
+  if (Array.isArray(v)) {
+    chargeWork(v.length)
+    return `[${v.map((x) => feelToString(x, true)).join(", ")}]`
+  }
   if (v instanceof FeelRangeValue) return v.format((x) => feelToString(x, true) ?? "null")
   if (v instanceof FeelFunctionValue) return nested ? "function" : null
   if (isTemporal(v)) return temporalText(v)
-  if (isContext(v)) return `{${Object.entries(v).map(([k, x]) => `${k}: ${feelToString(x, true)}`).join(", ")}}`
+  if (isContext(v)) {
+    const entries = Object.entries(v)
+    chargeWork(entries.length)
+    return `{${entries.map(([k, x]) => `${k}: ${feelToString(x, true)}`).join(", ")}}`
+  }
   return null
 }
 
