@@ -127,6 +127,12 @@ const stuckReason = (state: InstanceState) => {
   }
 }
 
+/** A refused command's stop: STEP_LIMIT when it exceeded the engine's run budget, else STUCK for `reason`. */
+const countRefused = (instance: SimulatedInstance, nodeId: string, reason: string) =>
+  instance.overBudget === undefined
+    ? countStop(instance.tally, "STUCK", nodeId, reason)
+    : countStop(instance.tally, "STEP_LIMIT", instance.overBudget.nodeId, instance.overBudget.reason)
+
 /** One step of a started run: the command the world answers with, or why the run stops (counted in the tally). */
 const step = (instance: SimulatedInstance, input: SimulationInput, steps: number): "next" | "stopped" => {
   const { graph, tally } = instance
@@ -158,9 +164,7 @@ const step = (instance: SimulatedInstance, input: SimulationInput, steps: number
   }
   instance.now = Math.max(instance.now, next.at)
   if (!applyCommand(instance, next.command, next.nodeId)) {
-    if (instance.overBudget !== undefined) {
-      countStop(tally, "STEP_LIMIT", instance.overBudget.nodeId, instance.overBudget.reason)
-    } else countStop(tally, "STUCK", next.nodeId, `the simulated ${next.command.type} was refused`)
+    countRefused(instance, next.nodeId, `the simulated ${next.command.type} was refused`)
     return "stopped"
   }
   return "next"
@@ -190,9 +194,7 @@ const simulateRun = (
     ...(input.variableSets.length === 0 ? {} : input.variableSets[run % input.variableSets.length])
   }
   if (!applyCommand(instance, { type: "StartInstance", variables }, graph.key)) {
-    if (instance.overBudget !== undefined) {
-      countStop(tally, "STEP_LIMIT", instance.overBudget.nodeId, instance.overBudget.reason)
-    } else countStop(tally, "STUCK", graph.key, "the process cannot start by a none start event")
+    countRefused(instance, graph.key, "the process cannot start by a none start event")
     return false
   }
   let steps = 0

@@ -54,3 +54,7 @@ export const validationError = (field: string, message: string, code = "INVALID"
 
 export const businessError = (message: string, errors: ReadonlyArray<ErrorDetail> = []): BusinessError =>
   new BusinessError({ message, errors })
+
+/** A command the model cannot run within the engine's run budget (engine/RunBudget.ts): 422 naming the field. */
+export const runBudgetExceeded = (message: string, field = "process"): BusinessError =>
+  businessError(message, [{ field, message, code: "RUN_BUDGET_EXCEEDED" }])

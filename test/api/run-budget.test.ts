@@ -3,37 +3,8 @@
 // node keeps answering, and the simulator and Play sessions stop such a run instead of spinning.
 import { describe, expect, it } from "vitest"
 import { TimerPoller } from "../../src/actors/TimerPoller.ts"
+import { eachItem, gatewayLoop, workThenLoop } from "../support/LoopingModels.ts"
 import { givenTenant } from "../support/Scenario.ts"
-
-const gatewayLoop = {
-  id: "budget-loop",
-  nodes: [
-    { id: "s", type: "startEvent" },
-    { id: "g1", type: "exclusiveGateway" },
-    { id: "g2", type: "exclusiveGateway" }
-  ],
-  flows: [
-    { id: "f0", source: "s", target: "g1" },
-    { id: "f1", source: "g1", target: "g2" },
-    { id: "f2", source: "g2", target: "g1" }
-  ]
-}
-
-const workThenLoop = {
-  id: "budget-work-then-loop",
-  nodes: [
-    { id: "s", type: "startEvent" },
-    { id: "work", type: "serviceTask", properties: { taskType: "budget-work" } },
-    { id: "g1", type: "exclusiveGateway" },
-    { id: "g2", type: "exclusiveGateway" }
-  ],
-  flows: [
-    { id: "f0", source: "s", target: "work" },
-    { id: "f1", source: "work", target: "g1" },
-    { id: "f2", source: "g1", target: "g2" },
-    { id: "f3", source: "g2", target: "g1" }
-  ]
-}
 
 const timerThenLoop = {
   id: "budget-timer-then-loop",
@@ -49,23 +20,6 @@ const timerThenLoop = {
     { id: "f2", source: "g1", target: "g2" },
     { id: "f3", source: "g2", target: "g1" }
   ]
-}
-
-const eachItem = {
-  id: "budget-each",
-  nodes: [
-    { id: "s", type: "startEvent" },
-    {
-      id: "each",
-      type: "serviceTask",
-      properties: {
-        taskType: "budget-each",
-        multiInstance: { sequential: false, inputCollection: "= items", inputElement: "item" }
-      }
-    },
-    { id: "e", type: "endEvent" }
-  ],
-  flows: [{ id: "f1", source: "s", target: "each" }, { id: "f2", source: "each", target: "e" }]
 }
 
 describe("a command's run budget", () => {

@@ -3,56 +3,13 @@
 // instead of running (and allocating) without end.
 import { describe, expect, it } from "vitest"
 import { execute } from "../../src/engine/Execute.ts"
-import { initialState } from "../../src/engine/InstanceState.ts"
 import { MAX_EVENTS_PER_COMMAND } from "../../src/engine/RunBudget.ts"
 import { graphOf } from "../support/Graphs.ts"
+import * as LoopingModels from "../support/LoopingModels.ts"
 
-const gatewayLoop = graphOf({
-  id: "loop",
-  nodes: [
-    { id: "start", type: "startEvent" },
-    { id: "g1", type: "exclusiveGateway" },
-    { id: "g2", type: "exclusiveGateway" }
-  ],
-  flows: [
-    { id: "f0", source: "start", target: "g1" },
-    { id: "f1", source: "g1", target: "g2" },
-    { id: "f2", source: "g2", target: "g1" }
-  ]
-})
-
-const waitThenLoop = graphOf({
-  id: "wait-then-loop",
-  nodes: [
-    { id: "start", type: "startEvent" },
-    { id: "task", type: "serviceTask", properties: { taskType: "work" } },
-    { id: "g1", type: "exclusiveGateway" },
-    { id: "g2", type: "parallelGateway" }
-  ],
-  flows: [
-    { id: "f0", source: "start", target: "task" },
-    { id: "f1", source: "task", target: "g1" },
-    { id: "f2", source: "g1", target: "g2" },
-    { id: "f3", source: "g2", target: "g1" }
-  ]
-})
-
-const parallelEach = graphOf({
-  id: "each",
-  nodes: [
-    { id: "start", type: "startEvent" },
-    {
-      id: "each",
-      type: "serviceTask",
-      properties: {
-        taskType: "each",
-        multiInstance: { sequential: false, inputCollection: "= items", inputElement: "item" }
-      }
-    },
-    { id: "end", type: "endEvent" }
-  ],
-  flows: [{ id: "f1", source: "start", target: "each" }, { id: "f2", source: "each", target: "end" }]
-})
+const gatewayLoop = graphOf(LoopingModels.gatewayLoop)
+const waitThenLoop = graphOf(LoopingModels.workThenLoop)
+const parallelEach = graphOf(LoopingModels.eachItem)
 
 describe("a command's run budget", () => {
   it("refuses a start that loops through gateways without a wait state, naming where it was", () => {
@@ -78,7 +35,7 @@ describe("a command's run budget", () => {
     if (completed.ok) return
     expect(completed.reason).toBe("UNPROCESSABLE")
     // The job is still open: nothing of the refused command was applied.
-    expect(Object.values(started.state.tokens).some((token) => token.nodeId === "task")).toBe(true)
+    expect(Object.values(started.state.tokens).some((token) => token.nodeId === "work")).toBe(true)
   })
 
   it("refuses a parallel multi-instance over a collection too large for one command, and runs one that fits", () => {
@@ -93,10 +50,18 @@ describe("a command's run budget", () => {
     expect(fits.ok).toBe(true)
   })
 
-  it("leaves a fresh instance's state untouched by a refused start", () => {
-    const state = initialState("i-5")
-    const result = execute(gatewayLoop, "i-5", undefined, { type: "StartInstance", variables: {} })
-    expect(result.ok).toBe(false)
-    expect(state.eventCount).toBe(0)
+  it("changes nothing of the state a command starts from, whether it is applied or refused", () => {
+    const started = execute(waitThenLoop, "i-5", undefined, { type: "StartInstance", variables: {} })
+    if (!started.ok) throw new Error(started.message)
+    const before = JSON.stringify(started.state)
+    const job = started.events.find((e) => e.type === "JobCreated")
+    if (job === undefined || job.type !== "JobCreated") throw new Error("no job")
+    // Refused after thousands of changes to the run's copies of the tokens and scopes.
+    expect(execute(waitThenLoop, "i-5", started.state, { type: "CompleteJob", jobId: job.jobId, variables: {} }).ok)
+      .toBe(false)
+    // Applied: the instance's copy changes, the state it started from does not.
+    const moved = execute(waitThenLoop, "i-5", started.state, { type: "CancelInstance" })
+    expect(moved.ok).toBe(true)
+    expect(JSON.stringify(started.state)).toBe(before)
   })
 })

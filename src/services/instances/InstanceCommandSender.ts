@@ -8,10 +8,10 @@ import type { InstanceClientShape } from "../../cluster/InstanceClient.ts"
 import type { InstanceRejected, InstanceSnapshot as EntityReply } from "../../cluster/ProcessInstance.ts"
 import type { InstanceCommand } from "../../engine/InstanceCommands.ts"
 import {
-  businessError,
   type ClientError,
   conflict,
   NotFound,
+  runBudgetExceeded,
   type ValidationError,
   validationError
 } from "../../schema/ApiErrors.ts"
@@ -52,11 +52,7 @@ export const sendCommand = (client: InstanceClientShape) =>
           : rejected.reason === "INVALID_STATE" || rejected.reason === "CONFLICT"
           ? conflict(rejected.message)
           : rejected.reason === "UNPROCESSABLE"
-          ? businessError(rejected.message, [{
-            field: rejected.field ?? "process",
-            message: rejected.message,
-            code: "RUN_BUDGET_EXCEEDED"
-          }])
+          ? runBudgetExceeded(rejected.message, rejected.field)
           : rejectedInput(rejected)
       ))
   )

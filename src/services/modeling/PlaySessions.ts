@@ -3,7 +3,7 @@
 import { Context, Effect, Layer } from "effect"
 import { CurrentTenant } from "../../auth/CurrentTenant.ts"
 import { type PlayRejected, PlaySession } from "../../cluster/PlaySession.ts"
-import { businessError, type ClientError, conflict, notFound, validationError } from "../../schema/ApiErrors.ts"
+import { type ClientError, conflict, notFound, runBudgetExceeded, validationError } from "../../schema/ApiErrors.ts"
 import type { PlaySessionView, PlayStepRequest, StartPlaySession } from "../../schema/Play.ts"
 import type { PlaySessionId } from "../../schema/ResourceIds.ts"
 import { ProcessModels } from "../deployments/ProcessModels.ts"
@@ -34,13 +34,7 @@ export class PlaySessions extends Context.Service<PlaySessions, PlaySessionsShap
             ? validationError("step", rejected.message)
             : validationError(field, rejected.message.slice(field.length + 2))
         }
-        if (rejected.reason === "UNPROCESSABLE") {
-          return businessError(rejected.message, [{
-            field: "process",
-            message: rejected.message,
-            code: "RUN_BUDGET_EXCEEDED"
-          }])
-        }
+        if (rejected.reason === "UNPROCESSABLE") return runBudgetExceeded(rejected.message)
         return conflict(rejected.message)
       }
       const call = <A>(id: string, effect: Effect.Effect<A, PlayRejected | { readonly _tag: string }>) =>
