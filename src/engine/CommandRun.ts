@@ -22,8 +22,15 @@ import * as ResolveIncident from "./commands/ResolveIncident.ts"
 import { derivedId } from "./DerivedId.ts"
 import * as Activate from "./elements/Activate.ts"
 import { apply, type InstanceEvent, type InstanceState, type Token, visibleVariables } from "./InstanceState.ts"
+import { jsonSizeWithin } from "./JsonSize.ts"
 import type { Run } from "./Run.ts"
-import { MAX_EVENTS_PER_COMMAND, MAX_STEPS_PER_COMMAND, overBudget } from "./RunBudget.ts"
+import {
+  MAX_EVENT_CHARS_PER_COMMAND,
+  MAX_EVENTS_PER_COMMAND,
+  MAX_STEPS_PER_COMMAND,
+  overBudget,
+  overSizeBudget
+} from "./RunBudget.ts"
 
 type Rest<T> = T extends [unknown, ...infer R] ? R : never
 
@@ -38,6 +45,9 @@ export class CommandRun implements Run {
   readonly before: InstanceState
   /** Conditional subscriptions triggered by this command (each at most once per command). */
   readonly conditionsFired = new Set<string>()
+
+  /** About how many characters of JSON the events emitted so far take (RunBudget.ts). */
+  private eventChars = 0
 
   /** Play mode: the outgoing flow to take at these gateways, whatever their conditions say. */
   readonly chosenFlows: Readonly<Record<string, string>>
@@ -64,6 +74,10 @@ export class CommandRun implements Run {
   emit(event: InstanceEvent): void {
     if (this.events.length >= MAX_EVENTS_PER_COMMAND) {
       throw overBudget(`${MAX_EVENTS_PER_COMMAND} events`, "nodeId" in event ? event.nodeId ?? undefined : undefined)
+    }
+    this.eventChars += jsonSizeWithin(event, MAX_EVENT_CHARS_PER_COMMAND - this.eventChars)
+    if (this.eventChars > MAX_EVENT_CHARS_PER_COMMAND) {
+      throw overSizeBudget("nodeId" in event ? event.nodeId ?? undefined : undefined)
     }
     this.events.push(event)
     this.state = apply(this.state, event)

@@ -14,6 +14,23 @@ export const MAX_EVENTS_PER_COMMAND = 50_000
 /** Steps one command may take (each token step, each re-check of joins and conditions). */
 export const MAX_STEPS_PER_COMMAND = 500_000
 
+/**
+ * Characters of JSON one command's events may take (JsonSize.ts): what its commit writes, and about what its state
+ * grows by. An instance's variables take at most 4 MiB, so a parallel multi-instance over a collection that large, its
+ * items and their mapped inputs fit; n input mappings each copying a large variable do not.
+ */
+export const MAX_EVENT_CHARS_PER_COMMAND = 32 * 1024 * 1024
+
+/** The command's events would take more than MAX_EVENT_CHARS_PER_COMMAND. */
+export const overSizeBudget = (nodeId: string | undefined): Rejected =>
+  new Rejected(
+    "UNPROCESSABLE",
+    `the command's events would take more than ${MAX_EVENT_CHARS_PER_COMMAND / 1024 / 1024} MiB${
+      nodeId === undefined ? "" : ` (the last at element ${nodeId})`
+    }: a multi-instance whose items or input mappings copy large values into every instance; nothing was applied`,
+    "process"
+  )
+
 export const overBudget = (what: string, nodeId: string | undefined): Rejected =>
   new Rejected(
     "UNPROCESSABLE",

@@ -21,7 +21,11 @@ export const Job = Schema.Struct({
   worker: Schema.NullOr(Schema.String),
   deadline: Schema.NullOr(IsoDateTime),
   customHeaders: Schema.Record(Schema.String, Schema.String),
-  variables: Variables,
+  variables: Variables.annotate({
+    description: "activated and listed while the instance waits on the job: the variables it sees now (input " +
+      "mappings applied now); a done job, and the replies of job commands: its own (a multi-instance item and " +
+      "loopCounter, its mapped inputs) as recorded when it was created"
+  }),
   errorMessage: Schema.NullOr(Schema.String),
   ...Timestamps
 }).annotate({ identifier: "Job" })
@@ -223,7 +227,10 @@ export const UserTask = Schema.Struct({
     description: "who delegated the task (it returns to them when the delegate completes)"
   }),
   delegationState: Schema.NullOr(Schema.Literals(["PENDING", "RESOLVED"])),
-  variables: Variables,
+  variables: Variables.annotate({
+    description: "listed while the task is open: the variables it sees now; a done task: its own (a multi-instance " +
+      "item and loopCounter, its mapped inputs) as recorded when it was created"
+  }),
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime,
   completedAt: Schema.NullOr(IsoDateTime)

@@ -10,6 +10,7 @@ import { makeJobActivation } from "../../src/services/work/JobActivation.ts"
 import { inProcess } from "../../src/services/work/JobAvailability.ts"
 import type { JobTaker } from "../../src/services/work/JobTaker.ts"
 import { roomKeptForPushes } from "../../src/services/work/LongPollListeners.ts"
+import { makeVariablesNow } from "../../src/services/work/VariablesNow.ts"
 
 const TENANT = "tenant-a"
 const taker = { worker: "poll", lockMillis: 60_000, audit: undefined }
@@ -44,6 +45,7 @@ const lookWhileJobsAreCreated = (maxJobsToActivate: number, tries: number, avail
     const asked: Array<number> = []
     const duringStatement: Array<JobTaker | undefined> = []
     const leases: JobLeasesShape = {
+      release: () => Effect.void,
       leaseNext: (request: LeaseRequest) =>
         Effect.sync(() => {
           asked.push(request.limit)
@@ -52,7 +54,7 @@ const lookWhileJobsAreCreated = (maxJobsToActivate: number, tries: number, avail
         })
     }
     // the look's statement finds nothing: no SQL and no job entity are reached
-    const { activateNow } = makeJobActivation(undefined as never, undefined as never, leases)
+    const { activateNow } = makeJobActivation(undefined as never, leases, makeVariablesNow(undefined as never))
     const listener = yield* availability.listen(TENANT, "work", taker, maxJobsToActivate)
     const { jobs: found } = yield* activateNow(
       TENANT,
@@ -104,6 +106,7 @@ describe("a look's room for pushed jobs", () => {
       const asked: Array<number> = []
       let waiting = 40
       const leases: JobLeasesShape = {
+        release: () => Effect.void,
         leaseNext: (request: LeaseRequest) =>
           Effect.sync(() => {
             asked.push(request.limit)
@@ -116,7 +119,7 @@ describe("a look's room for pushed jobs", () => {
       }
       // the instances' rows are read for the jobs' variables: none here
       const noRows = (() => Effect.succeed([])) as never
-      const { activateNow } = makeJobActivation(noRows, undefined as never, leases)
+      const { activateNow } = makeJobActivation(undefined as never, leases, makeVariablesNow(noRows))
       const listener = yield* availability.listen(TENANT, "work", taker, 32)
       const look = yield* activateNow(TENANT, { type: "work", worker: "poll", maxJobsToActivate: 32 }, listener.budget)
       // 28 asked and found, 1 pushed meanwhile, then the 3 left asked for and found: 32 in all, the backlog noted
@@ -131,6 +134,7 @@ describe("a look's room for pushed jobs", () => {
       const availability = inProcess()
       const reserved: Array<JobTaker> = []
       const leases: JobLeasesShape = {
+        release: () => Effect.void,
         leaseNext: () =>
           Effect.sync(() => {
             const one = availability.reserve(TENANT, "work")
@@ -138,7 +142,7 @@ describe("a look's room for pushed jobs", () => {
             return []
           })
       }
-      const { activateNow } = makeJobActivation(undefined as never, undefined as never, leases)
+      const { activateNow } = makeJobActivation(undefined as never, leases, makeVariablesNow(undefined as never))
       const listener = yield* availability.listen(TENANT, "work", taker, 8)
       const look = yield* activateNow(TENANT, { type: "work", worker: "poll", maxJobsToActivate: 8 }, listener.budget)
       expect(look).toEqual({ jobs: [], exhausted: true })

@@ -5,6 +5,7 @@ import type { ProcessGraph } from "../../src/bpmn/ProcessGraph.ts"
 import { execute } from "../../src/engine/Execute.ts"
 import type { InstanceCommand } from "../../src/engine/InstanceCommands.ts"
 import { type InstanceEvent, type InstanceState, replay } from "../../src/engine/InstanceState.ts"
+import { jobVariablesNow } from "../../src/engine/JobVariables.ts"
 
 /** Runs commands in order, keeping every event, and checks replay == live after each one. */
 export const scenario = (graph: ProcessGraph, instanceId = "00000000-0000-7000-8000-000000000001") => {
@@ -25,6 +26,8 @@ export const scenario = (graph: ProcessGraph, instanceId = "00000000-0000-7000-8
       return state!
     },
     events,
+    /** What the job's worker gets if it activates the job now (undefined: the instance no longer waits on it). */
+    jobVariables: (jobId: string) => jobVariablesNow(graph, state!, jobId),
     waiting: (kind: "job" | "userTask") =>
       Object.values(state!.tokens).flatMap((
         t

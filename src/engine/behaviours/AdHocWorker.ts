@@ -37,7 +37,7 @@ export function askWorker(run: Run, scopeId: string, job: JobDefinition): void {
   }
   const tokenId = run.newId("token")
   run.emit({ type: "ElementActivated", tokenId, nodeId: node.id, scopeId, viaFlow: null })
-  createJob(run, run.state.tokens[tokenId]!, node.id, job, visibleVariables(run.state, scopeId))
+  createJob(run, run.state.tokens[tokenId]!, node, job, visibleVariables(run.state, scopeId))
 }
 
 /** The worker's answer: its variables go to the subprocess's scope, then what it decided is done. */

@@ -15,6 +15,7 @@ import { finishEndEvent } from "../elements/events/EndEventCompletion.ts"
 import { createUserTask } from "../elements/tasks/UserTaskCreation.ts"
 import type { InstanceCommand, TaskChanges } from "../InstanceCommands.ts"
 import { type ListenerProgress, type Token, visibleVariables } from "../InstanceState.ts"
+import { ownVariables } from "../OwnVariables.ts"
 import { Rejected } from "../Rejected.ts"
 import type { Run } from "../Run.ts"
 
@@ -29,14 +30,17 @@ export type ListenerJobCompleted = (
   result: JobResult | undefined
 ) => void
 
-/** A listener's job, held by the token (`node`: the element it listens to, or the process by its id). */
+/**
+ * A listener's job, held by the token (`node`: the element it listens to, or the process by its id). It records its
+ * own variables (OwnVariables.ts) of `seen`, what the listener sees; its worker gets all it sees at activation.
+ */
 export const createListenerJob = (
   run: Run,
   token: Token,
-  node: { readonly id: string },
+  node: { readonly id: string; readonly inputs?: ReadonlyArray<{ readonly target: string }> },
   listener: ListenerDefinition,
   progress: ListenerProgress,
-  variables: Readonly<Record<string, unknown>>
+  seen: Readonly<Record<string, unknown>>
 ) =>
   run.emit({
     type: "JobCreated",
@@ -46,7 +50,7 @@ export const createListenerJob = (
     jobType: listener.type,
     retries: listener.retries,
     headers: listenerHeaders(progress),
-    variables,
+    variables: ownVariables(run.state, token, node, seen),
     listener: progress
   })
 

@@ -6,6 +6,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { insertFromRecordSet, loadColumnTypes } from "../RecordSetInsert.ts"
+import { pgArray } from "../SqlValues.ts"
 
 export interface LeaseRequest {
   readonly tenantId: string
@@ -40,6 +41,16 @@ export interface JobLeasesShape {
    * waiting, oldest first — none of an instance that is not active, none another activation is leasing right now.
    */
   readonly leaseNext: (request: LeaseRequest) => Effect.Effect<ReadonlyArray<LeasedJobRow>>
+  /**
+   * Gives jobs leased to the worker back, to be activated again (an activation whose answer would have been too large
+   * keeps only the jobs that fit: services/work/ResponseBudget.ts).
+   */
+  readonly release: (
+    tenantId: string,
+    worker: string,
+    jobIds: ReadonlyArray<string>,
+    now: string
+  ) => Effect.Effect<void>
 }
 
 export class JobLeases extends Context.Service<JobLeases, JobLeasesShape>()("flowcore/JobLeases") {
@@ -83,7 +94,11 @@ export class JobLeases extends Context.Service<JobLeases, JobLeasesShape>()("flo
           SELECT leased.*, i.deployment_id AS instance_deployment_id,
             CASE WHEN row_number() OVER (PARTITION BY leased.instance_id ORDER BY leased.id) = 1
               THEN i.engine_state END AS instance_engine_state
-          FROM leased LEFT JOIN process_instances i ON i.id = leased.instance_id`.pipe(Effect.orDie)
+          FROM leased LEFT JOIN process_instances i ON i.id = leased.instance_id`.pipe(Effect.orDie),
+        release: (tenantId, worker, jobIds, now) =>
+          sql`UPDATE jobs SET state = 'ACTIVATABLE', worker = NULL, deadline = NULL, updated_at = ${now}
+            WHERE tenant_id = ${tenantId} AND id = ANY(${pgArray(jobIds)}::uuid[]) AND state = 'ACTIVATED'
+              AND worker = ${worker}`.pipe(Effect.asVoid, Effect.orDie)
       } satisfies JobLeasesShape
     })
   )

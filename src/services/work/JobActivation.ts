@@ -2,15 +2,11 @@
 // replaced one that ran out is recorded by the job's entity, which dead-letters the job at JOB_TIMEOUT_LIMIT), and
 // hand each leased job the variables its instance holds now (engine/JobVariables.ts).
 import { Effect, Metric } from "effect"
-import type { SqlClient } from "effect/sql"
-import type { ProcessGraph } from "../../bpmn/ProcessGraph.ts"
-import type { InstanceState } from "../../engine/InstanceState.ts"
-import { jobVariablesNow } from "../../engine/JobVariables.ts"
 import { jobsActivated } from "../../observability/Metrics.ts"
 import type { CommitAuditShape } from "../../persistence/instances/CommitAudit.ts"
 import type { JobLeasesShape } from "../../persistence/jobs/JobLeases.ts"
 import type { JobReadsShape } from "../../persistence/jobs/JobReads.ts"
-import { fromJson, pgArray } from "../../persistence/SqlValues.ts"
+import { fromJson } from "../../persistence/SqlValues.ts"
 import { type NotFound, notFound } from "../../schema/ApiErrors.ts"
 import { JobId, type ProcessInstanceId } from "../../schema/ResourceIds.ts"
 import type { Job } from "../../schema/Work.ts"
@@ -18,6 +14,7 @@ import { resendInterrupted, sendToEntity } from "../EntitySend.ts"
 import { isoFromDb, isoOrNull, nowMillis } from "../Time.ts"
 import type { JobClient } from "./JobEntityClient.ts"
 import type { LookBudget } from "./LongPollListeners.ts"
+import type { InstanceRead, VariablesNowShape } from "./VariablesNow.ts"
 
 export const DEFAULT_MAX_JOBS = 10
 export const DEFAULT_LOCK_MS = 300_000
@@ -85,57 +82,19 @@ export interface ActivationRequest {
 
 type LeasedRow = JobRow & { readonly previous_state: string; readonly previous_worker: string | null }
 
-export const makeJobActivation = (sql: SqlClient.SqlClient, jobs: JobClient, leases: JobLeasesShape) => {
-  // Graphs never change for a deployment: parsed once.
-  const graphs = new Map<string, ProcessGraph>()
-  const graphOf = (deploymentId: string, raw: unknown): ProcessGraph => {
-    const cached = graphs.get(deploymentId)
-    if (cached !== undefined) return cached
-    const graph = fromJson<ProcessGraph>(raw)
-    if (graphs.size >= 1_000) graphs.delete(graphs.keys().next().value as string)
-    graphs.set(deploymentId, graph)
-    return graph
-  }
-
-  /** An instance's deployment and engine state as the lease statement read them (persistence/jobs/JobLeases.ts). */
-  type InstanceRead = { readonly id: string; readonly deployment_id: string; readonly engine_state: unknown }
-
-  /**
-   * The variables of just-activated jobs as their instances hold them now (see engine/JobVariables.ts): from the
-   * instances the lease statement read, and a read of any it did not.
-   */
-  const withVariablesNow = Effect.fnUntraced(function*(
-    jobs: ReadonlyArray<Job>,
-    read: ReadonlyMap<string, InstanceRead>
-  ) {
-    if (jobs.length === 0) return jobs
-    const missing = [...new Set(jobs.map((job) => job.processInstanceId))].filter((id) => !read.has(id))
-    const rows = missing.length === 0 ? [...read.values()] : [
-      ...read.values(),
-      ...(yield* sql<InstanceRead>`SELECT id, deployment_id, engine_state FROM process_instances
-        WHERE id = ANY(${pgArray(missing)}::uuid[])`.pipe(Effect.orDie))
-    ]
-    // Graphs are read only for deployments not seen before (each is immutable).
-    const unseen = [...new Set(rows.map((row) => row.deployment_id))].filter((id) => !graphs.has(id))
-    if (unseen.length > 0) {
-      const deployments = yield* sql<{ id: string; graph: unknown }>`SELECT id, graph FROM deployments
-          WHERE id = ANY(${pgArray(unseen)}::uuid[])`.pipe(Effect.orDie)
-      for (const deployment of deployments) graphOf(deployment.id, deployment.graph)
-    }
-    const states = new Map(
-      rows.flatMap((row) => {
-        const graph = graphs.get(row.deployment_id)
-        return graph === undefined
-          ? []
-          : [[row.id, { graph, state: fromJson<InstanceState>(row.engine_state) }] as const]
-      })
+export const makeJobActivation = (jobs: JobClient, leases: JobLeasesShape, variables: VariablesNowShape) => {
+  /** The variables of just-activated jobs as their instances hold them now, from the instances the lease read. */
+  const withVariablesNow = (leased: ReadonlyArray<Job>, read: ReadonlyMap<string, InstanceRead>) =>
+    variables.withVariablesNow(
+      leased.map((job) => ({
+        item: job,
+        instanceId: job.processInstanceId,
+        waited: { kind: "job", id: job.id } as const,
+        recorded: job.variables
+      })),
+      (job, now) => ({ ...job, variables: now }),
+      read
     )
-    return jobs.map((job) => {
-      const instance = states.get(job.processInstanceId)
-      const now = instance === undefined ? undefined : jobVariablesNow(instance.graph, instance.state, job.id)
-      return now === undefined ? job : { ...job, variables: now }
-    })
-  })
 
   /**
    * The database leases the jobs (persistence/jobs/JobLeases.ts): one statement picks and leases them, walking past those

@@ -43,7 +43,9 @@ import { JobAvailability } from "./JobAvailability.ts"
 import { makeJobCompletion } from "./JobCompletion.ts"
 import { JobEntityClient, sendJobCommand } from "./JobEntityClient.ts"
 import type { TakerOf } from "./JobTaker.ts"
+import { itemsWithinBudget, pageWithinBudget } from "./ResponseBudget.ts"
 import { taskOrder, type TaskRow, toTask } from "./TaskRows.ts"
+import { makeVariablesNow } from "./VariablesNow.ts"
 
 /**
  * The most jobs a job stream may be handed (committed leased to its worker) and not yet have written out: beyond it,
@@ -102,7 +104,7 @@ export interface WorkShape {
       readonly processInstanceId?: string | undefined
     },
     page: PageRequest
-  ) => Effect.Effect<PageOf<Job>, never, CurrentTenant>
+  ) => Effect.Effect<PageOf<Job>, ValidationError, CurrentTenant>
   readonly listTasks: (
     filter: {
       readonly candidateGroup?: string | undefined
@@ -148,7 +150,9 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
       })
 
       const jobs = yield* JobEntityClient
-      const { activateNow } = makeJobActivation(sql, jobs, yield* JobLeases)
+      const variablesNow = makeVariablesNow(sql)
+      const leases = yield* JobLeases
+      const { activateNow } = makeJobActivation(jobs, leases, variablesNow)
       const completion = makeJobCompletion(yield* JobReads, instances)
       /**
        * A waiting activation as a taker of pushed jobs (JobAvailability): its worker, lease length, and the request's
@@ -207,7 +211,15 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
           const until = (yield* Clock.currentTimeMillis) + (request.requestTimeout ?? 0)
           for (;;) {
             const found = yield* Effect.scoped(activationRound(tenantId, request, audit, until))
-            if (found !== undefined) return found
+            if (found === undefined) continue
+            // The jobs past the answer's budget for variables are given back, for the next activation to take.
+            const fit = itemsWithinBudget(found)
+            if (fit < found.length) {
+              const nowText = new Date(yield* Clock.currentTimeMillis).toISOString()
+              yield* leases.release(tenantId, request.worker, found.slice(fit).map((job) => job.id), nowText)
+              yield* availability.announce(tenantId, [request.type])
+            }
+            return found.slice(0, fit)
           }
         }),
         streamJobs: (request) =>
@@ -258,15 +270,16 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
               ? []
               : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
           ])
-          return yield* pagedQuery(sql, {
+          const found = yield* pagedQuery(sql, {
             select: sql`SELECT * FROM jobs`,
             countFrom: sql`jobs`,
             where,
             orderBy: sql`created_at DESC, id DESC`,
             page,
             toItem: toJob
-          })
-        }, Effect.orDie),
+          }).pipe(Effect.orDie)
+          return { ...found, items: yield* pageWithinBudget(yield* variablesNow.jobs(found.items)) }
+        }),
         listTasks: Effect.fnUntraced(function*(filter, page) {
           const dueBefore = yield* queryInstant("dueBefore", filter.dueBefore)
           const dueAfter = yield* queryInstant("dueAfter", filter.dueAfter)
@@ -289,7 +302,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
               ? []
               : [isUuid(filter.processInstanceId) ? sql`instance_id = ${filter.processInstanceId}` : sql`false`])
           ])
-          return yield* pagedQuery(sql, {
+          const found = yield* pagedQuery(sql, {
             select: sql`SELECT * FROM user_tasks`,
             countFrom: sql`user_tasks`,
             where,
@@ -297,6 +310,7 @@ export class Work extends Context.Service<Work, WorkShape>()("flowcore/Work") {
             page,
             toItem: toTask
           }).pipe(Effect.orDie)
+          return { ...found, items: yield* pageWithinBudget(yield* variablesNow.tasks(found.items)) }
         }),
         getTask: (taskId) => Effect.map(taskById(taskId), toTask),
         completeTask: Effect.fnUntraced(function*(taskId, variables) {

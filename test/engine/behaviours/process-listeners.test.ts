@@ -67,7 +67,7 @@ describe("execution listeners on the process", () => {
     s.start({ amount: 5 })
     expect(jobs(s)).toEqual(["listened:open"])
     expect(entered(s)).toEqual(["listened"])
-    expect(s.events.find((e) => e.type === "JobCreated")).toMatchObject({ variables: { amount: 5 } })
+    expect(s.jobVariables(s.waiting("job")[0]!.id)).toMatchObject({ amount: 5 })
     complete(s, "open", { opened: true })
     expect(jobs(s)).toEqual(["listened:open", "listened:enrich"])
     expect(entered(s)).toEqual(["listened"])
@@ -78,9 +78,7 @@ describe("execution listeners on the process", () => {
     expect(jobs(s).slice(-1)).toEqual(["listened:close"])
     expect(s.state.status).toBe("ACTIVE")
     expect(s.events.some((e) => e.type === "ElementCompleted" && e.nodeId === "end")).toBe(true)
-    expect([...s.events].reverse().find((e) => e.type === "JobCreated")).toMatchObject({
-      variables: { amount: 7, opened: true, done: true }
-    })
+    expect(s.jobVariables(s.waiting("job")[0]!.id)).toMatchObject({ amount: 7, opened: true, done: true })
     complete(s, "close", { closed: 1 })
     expect(s.state.status).toBe("ACTIVE")
     complete(s, "archive")

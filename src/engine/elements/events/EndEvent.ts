@@ -10,7 +10,7 @@ import { finishEndEvent } from "./EndEventCompletion.ts"
 
 export const endEvent: ActivateElement<EndEventNode> = ({ run, token, node, visible, locals }) => {
   if (node.errorThrow !== null) return run.throwError(token, node.errorThrow.errorCode, "", {})
-  if (node.job !== null) return createJob(run, token, node.id, node.job, visible)
+  if (node.job !== null) return createJob(run, token, node, node.job, visible)
   if (
     node.compensationThrow !== undefined && startCompensation(run, token, node.id, node.compensationThrow.activityId)
   ) return

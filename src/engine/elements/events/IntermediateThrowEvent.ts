@@ -9,7 +9,7 @@ import { createJob } from "../tasks/JobTask.ts"
 export const intermediateThrowEvent: ActivateElement<IntermediateThrowEventNode> = (
   { run, token, node, visible, locals }
 ) => {
-  if (node.job !== null) return createJob(run, token, node.id, node.job, visible)
+  if (node.job !== null) return createJob(run, token, node, node.job, visible)
   if (
     node.compensationThrow !== undefined && startCompensation(run, token, node.id, node.compensationThrow.activityId)
   ) return

@@ -6,6 +6,7 @@ import type { UserTaskNode } from "../../../bpmn/ProcessGraph.ts"
 import { resolveSchedule } from "../../../bpmn/TaskSchedule.ts"
 import type { TaskCorrections } from "../../InstanceCommands.ts"
 import type { Token } from "../../InstanceState.ts"
+import { ownVariables } from "../../OwnVariables.ts"
 import type { Run } from "../../Run.ts"
 import type { Variables } from "../Element.ts"
 
@@ -51,6 +52,7 @@ export function createUserTask(
     ...schedule.value,
     ...defined(corrections),
     ...((node.taskListeners?.assigning?.length ?? 0) > 0 ? { assigningListeners: true } : {}),
-    variables: visible
+    // Its own variables (OwnVariables.ts): a task list works out what the task sees when asked.
+    variables: ownVariables(run.state, token, node, visible)
   })
 }

@@ -27,9 +27,7 @@ const model = (adHoc: string, extra = "") =>
 
 type Scenario = ReturnType<typeof scenario>
 const jobsAt = (s: Scenario, node: string) => s.waiting("job").filter((j) => j.node === node)
-const jobVariables = (s: Scenario, jobId: string) =>
-  (s.events.find((e) => e.type === "JobCreated" && e.jobId === jobId) as { variables: Record<string, unknown> })
-    .variables
+const jobVariables = (s: Scenario, jobId: string) => s.jobVariables(jobId)!
 const answer = (s: Scenario, result: Record<string, unknown>) =>
   ok(s.run({ type: "CompleteJob", jobId: jobsAt(s, "tools")[0]!.id, variables: {}, result } as never))
 const activationScopes = (s: Scenario) => {

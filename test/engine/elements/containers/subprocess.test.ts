@@ -36,8 +36,7 @@ describe("embedded subprocess", () => {
     s.start({ order: 1 })
     const [inner] = s.waiting("job")
     expect(inner!.node).toBe("inner")
-    const created = s.events.find((e) => e.type === "JobCreated" && e.nodeId === "inner")
-    expect(created).toMatchObject({ variables: { order: 1, attempts: 0 } })
+    expect(s.jobVariables(inner!.id)).toMatchObject({ order: 1, attempts: 0 })
     // attempts exists in the subprocess scope: updated there; result is new: goes to the root
     s.run({ type: "CompleteJob", jobId: inner!.id, variables: { attempts: 3, result: "ok" } })
     expect(s.state.variables).toEqual({ order: 1, result: "ok", attemptsUsed: 3 })

@@ -20,9 +20,12 @@ describe("service tasks and variables", () => {
   it("creates a job with input mappings applied, and output mappings on completion", () => {
     const s = scenario(graph)
     s.start({ amount: 21 })
-    const created = s.events.find((e) => e.type === "JobCreated")
-    expect(created).toMatchObject({ jobType: "work", variables: { amount: 21, doubled: 42 } })
     const [job] = s.waiting("job")
+    // the job records its own variables (its input mappings' results); its worker gets all it sees
+    const created = s.events.find((e) => e.type === "JobCreated")
+    expect(created).toMatchObject({ jobType: "work", variables: { doubled: 42 } })
+    expect((created as { variables: object }).variables).not.toHaveProperty("amount")
+    expect(s.jobVariables(job!.id)).toEqual({ amount: 21, doubled: 42 })
     s.run({ type: "CompleteJob", jobId: job!.id, variables: { result: 9 } })
     expect(s.state.status).toBe("COMPLETED")
     expect(s.state.variables).toEqual({ amount: 21, total: 10 })

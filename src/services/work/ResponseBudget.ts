@@ -1,0 +1,36 @@
+// How many variables one answer may carry: jobs and tasks show the variables they see (VariablesNow.ts), up to an
+// instance's 4 MiB each, so a page of a thousand of them, or an activation of a thousand jobs, could make an answer of
+// gigabytes. An answer keeps the leading items that fit in the budget — always the first, whatever its size (one item
+// is bounded by the instance's limits) — and the caller decides what to do with the rest (as Zeebe's activation
+// leaves jobs that do not fit its message size for the next one).
+import { Effect } from "effect"
+import { jsonSizeWithin } from "../../engine/JsonSize.ts"
+import { validationError } from "../../schema/ApiErrors.ts"
+
+/** Characters of JSON the variables of one answer's items may take together. */
+export const MAX_ANSWER_VARIABLE_CHARS = 16 * 1024 * 1024
+
+/** How many of the leading items fit in the budget (at least one, when there is one). */
+export const itemsWithinBudget = <A extends { readonly variables: unknown }>(
+  items: ReadonlyArray<A>,
+  budget = MAX_ANSWER_VARIABLE_CHARS
+): number => {
+  let used = 0
+  for (let index = 0; index < items.length; index++) {
+    used += jsonSizeWithin(items[index]!.variables, budget - used)
+    if (used > budget) return Math.max(index, 1)
+  }
+  return items.length
+}
+
+/** A page whose variables would take more than an answer may carry is refused (400 naming `query.size`). */
+export const pageWithinBudget = <A extends { readonly variables: unknown }>(items: ReadonlyArray<A>) => {
+  const fit = itemsWithinBudget(items)
+  return fit === items.length ? Effect.succeed(items) : Effect.fail(validationError(
+    "query.size",
+    `the variables of these ${items.length} items would take more than ${
+      MAX_ANSWER_VARIABLE_CHARS / 1024 / 1024
+    } MiB; ask for at most ${fit} per page`,
+    "ANSWER_TOO_LARGE"
+  ))
+}

@@ -1,0 +1,105 @@
+// The variables jobs and user tasks show as they stand now (engine/JobVariables.ts): a job or task records only its own
+// when created (engine/OwnVariables.ts), so activation, the job list and the task list work out the rest from their
+// instances' state — one read of the instances not already at hand, graphs cached (each deployment is immutable).
+import { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
+import type { ProcessGraph } from "../../bpmn/ProcessGraph.ts"
+import type { InstanceState } from "../../engine/InstanceState.ts"
+import { variablesNow, type WaitedOn } from "../../engine/JobVariables.ts"
+import { fromJson, pgArray } from "../../persistence/SqlValues.ts"
+import type { Job, UserTask } from "../../schema/Work.ts"
+
+/** An instance's deployment and engine state, as a query read them. */
+export type InstanceRead = { readonly id: string; readonly deployment_id: string; readonly engine_state: unknown }
+
+/**
+ * A job or task: its instance, what it is (undefined once it is done: its instance is not read for it), and the
+ * variables it recorded (its own), shown when the instance no longer waits on it.
+ */
+export interface Waited<A> {
+  readonly item: A
+  readonly instanceId: string
+  readonly waited: WaitedOn | undefined
+  readonly recorded: Readonly<Record<string, unknown>>
+}
+
+const GRAPHS_KEPT = 1_000
+
+/** Jobs the instance no longer waits on: they show the variables they recorded. */
+const DONE_JOB_STATES: ReadonlySet<Job["state"]> = new Set(["COMPLETED", "CANCELED", "ERROR_THROWN"])
+
+export const makeVariablesNow = (sql: SqlClient.SqlClient) => {
+  const graphs = new Map<string, ProcessGraph>()
+  const keep = (deploymentId: string, raw: unknown) => {
+    if (graphs.size >= GRAPHS_KEPT) graphs.delete(graphs.keys().next().value as string)
+    graphs.set(deploymentId, fromJson<ProcessGraph>(raw))
+  }
+
+  /**
+   * Each item with its variables now while its instance waits on it, else the ones it recorded. `read`: instances
+   * already read (the lease statement reads those of the jobs it leases); the others are read here.
+   */
+  const withVariablesNow = Effect.fnUntraced(function*<A>(
+    items: ReadonlyArray<Waited<A>>,
+    withVariables: (item: A, variables: Readonly<Record<string, unknown>>) => A,
+    read: ReadonlyMap<string, InstanceRead> = new Map()
+  ) {
+    const open = items.filter((item) => item.waited !== undefined)
+    if (open.length === 0) return items.map(({ item, recorded }) => withVariables(item, recorded))
+    const missing = [...new Set(open.map((item) => item.instanceId))].filter((id) => !read.has(id))
+    const rows = missing.length === 0 ? [...read.values()] : [
+      ...read.values(),
+      ...(yield* sql<InstanceRead>`SELECT id, deployment_id, engine_state FROM process_instances
+        WHERE id = ANY(${pgArray(missing)}::uuid[])`.pipe(Effect.orDie))
+    ]
+    const unseen = [...new Set(rows.map((row) => row.deployment_id))].filter((id) => !graphs.has(id))
+    if (unseen.length > 0) {
+      const deployments = yield* sql<{ id: string; graph: unknown }>`SELECT id, graph FROM deployments
+          WHERE id = ANY(${pgArray(unseen)}::uuid[])`.pipe(Effect.orDie)
+      for (const deployment of deployments) keep(deployment.id, deployment.graph)
+    }
+    const states = new Map(
+      rows.flatMap((row) => {
+        const graph = graphs.get(row.deployment_id)
+        return graph === undefined
+          ? []
+          : [[row.id, { graph, state: fromJson<InstanceState>(row.engine_state) }] as const]
+      })
+    )
+    return items.map(({ instanceId, item, recorded, waited }) => {
+      const instance = states.get(instanceId)
+      const now = instance === undefined || waited === undefined
+        ? undefined
+        : variablesNow(instance.graph, instance.state, waited)
+      return withVariables(item, now ?? recorded)
+    })
+  })
+
+  return {
+    withVariablesNow,
+    /** Jobs as a list shows them: those the instance waits on with their variables now, done ones as recorded. */
+    jobs: (jobs: ReadonlyArray<Job>) =>
+      withVariablesNow(
+        jobs.map((job) => ({
+          item: job,
+          instanceId: job.processInstanceId,
+          waited: DONE_JOB_STATES.has(job.state) ? undefined : { kind: "job" as const, id: job.id },
+          recorded: job.variables
+        })),
+        (job, variables) => ({ ...job, variables })
+      ),
+    /** Tasks as a list shows them: open ones with their variables now, done ones as recorded. */
+    tasks: (tasks: ReadonlyArray<UserTask>) =>
+      withVariablesNow(
+        tasks.map((task) => ({
+          item: task,
+          instanceId: task.processInstanceId,
+          waited: task.state === "CREATED" ? { kind: "userTask" as const, id: task.id } : undefined,
+          recorded: task.variables
+        })),
+        (task, variables) => ({ ...task, variables })
+      )
+  }
+}
+
+export type VariablesNowShape = ReturnType<typeof makeVariablesNow>
