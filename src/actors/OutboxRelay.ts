@@ -2,7 +2,7 @@
 // cancel a child, report a child's completion). Woken after each commit that wrote some, and polling once a second
 // for what a crash left behind. Each delivery is an entity command with a deterministic id, so delivering twice
 // changes nothing; a row is deleted only after its delivery was answered.
-import { Context, Effect, Layer, Result } from "effect"
+import { Clock, Context, Effect, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { type PendingWork, runPendingWork } from "../cluster/ClusterLoop.ts"
 import { InstanceClient } from "../cluster/InstanceClient.ts"
@@ -11,6 +11,7 @@ import { decodeOutboxMessage } from "../persistence/projections/OutboxMessage.ts
 import { fromJson } from "../persistence/SqlValues.ts"
 import { DecisionEvaluator } from "../services/decisions/DecisionEvaluator.ts"
 import { Signals } from "../services/events/Signals.ts"
+import { makeRetryDeferrals } from "./RetryDeferrals.ts"
 
 interface OutboxRow {
   readonly id: string
@@ -178,9 +179,12 @@ export class OutboxRelay extends Context.Service<OutboxRelay, PendingWork>()("fl
         (effect, row) => Effect.andThen(effect, sql`DELETE FROM instance_outbox WHERE id = ${row.id}`)
       )
 
-      // One round walks the outbox once, in id order: a row that could not be delivered stays for a later round
-      // instead of being picked again at once (which would spin on it).
+      // One round walks the outbox once, in id order: a row that could not be delivered stays, and is tried again
+      // after a delay that grows to a minute (RetryDeferrals.ts) — a target that keeps failing on it (a defect) costs
+      // one try a minute, not one per round.
+      const deferrals = makeRetryDeferrals()
       const deliverPending = Effect.gen(function*() {
+        const nowMillis = yield* Clock.currentTimeMillis
         let after: string | undefined
         for (;;) {
           const rows = yield* (after === undefined
@@ -188,10 +192,16 @@ export class OutboxRelay extends Context.Service<OutboxRelay, PendingWork>()("fl
             : sql<OutboxRow>`SELECT * FROM instance_outbox WHERE id > ${after} ORDER BY id LIMIT 100`)
           if (rows.length === 0) return
           after = rows[rows.length - 1]!.id
-          yield* Effect.forEach(rows, (row) =>
+          yield* Effect.forEach(rows.filter((row) => !deferrals.waiting(row.id, nowMillis)), (row) =>
             deliver(row).pipe(
               Effect.timeout("10 seconds"),
-              Effect.catchCause((cause) => Effect.logWarning("outbox delivery failed; retried later", cause))
+              Effect.matchCauseEffect({
+                onSuccess: () => Effect.sync(() => deferrals.succeeded(row.id)),
+                onFailure: (cause) => {
+                  const delay = deferrals.failed(row.id, nowMillis)
+                  return Effect.logWarning(`outbox delivery failed; tried again in ${delay / 1000} s`, cause)
+                }
+              })
             ), { concurrency: 8 })
         }
       })

@@ -1,21 +1,17 @@
 // Fires due timers. A timer is a subscription row with its due time, committed with the state that scheduled it, so
 // it survives any crash; this poller sends the owning instance an idempotent FireTimer (command id from the timer),
 // late if the service was down (catch-up), exactly once in effect. Timers of suspended instances or deployments wait.
-import { Clock, Context, Effect, Layer, Metric } from "effect"
+import { Cause, Clock, Context, Effect, Layer, Metric, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
 import { nextCycleDue } from "../bpmn/Timer.ts"
 import { runClusterLoop } from "../cluster/ClusterLoop.ts"
 import { InstanceClient } from "../cluster/InstanceClient.ts"
-import type { InstanceRejected } from "../cluster/ProcessInstance.ts"
+import { InstanceRejected } from "../cluster/ProcessInstance.ts"
 import { derivedId } from "../engine/Execute.ts"
 import { timerLagSeconds } from "../observability/Metrics.ts"
-import { fromJson } from "../persistence/SqlValues.ts"
-
-/** How long a timer refused as exceeding the run budget waits before it is tried again. */
-const UNPROCESSABLE_RETRY_MS = 60_000
-/** Deferred timers remembered at most (beyond, the memory starts over: they are tried again at once). */
-const MAX_DEFERRED = 10_000
+import { fromJson, pgArray } from "../persistence/SqlValues.ts"
+import { makeRetryDeferrals } from "./RetryDeferrals.ts"
 
 export interface TimerPollerShape {
   /** Fires every timer due now (tests call it after moving the clock). */
@@ -28,21 +24,31 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const client = yield* InstanceClient
-      // A timer whose firing the instance refuses as exceeding its run budget (a loop without a wait state behind
-      // the timer: engine/RunBudget.ts) would be refused again at every round, each time after running the loop up
-      // to the budget; it waits UNPROCESSABLE_RETRY_MS before its next try (until the model or the instance is fixed:
-      // migrated, the token moved, or the instance canceled). In memory: a restart tries it again at once.
-      const deferredUntil = new Map<string, number>()
-      const deferIfUnprocessable = (key: string, nowMillis: number) => (rejected: InstanceRejected) => {
-        if (rejected.reason !== "UNPROCESSABLE") return Effect.fail(rejected)
-        if (deferredUntil.size >= MAX_DEFERRED) deferredUntil.clear()
-        deferredUntil.set(key, nowMillis + UNPROCESSABLE_RETRY_MS)
-        return Effect.logError(`timer ${key} not fired: ${rejected.message}; tried again in a minute`)
-      }
+      // A timer that could not be fired — its instance refused it (a loop without a wait state behind the timer
+      // exceeds the run budget: engine/RunBudget.ts; a defect), or did not answer — is tried again after a delay
+      // that grows to a minute (RetryDeferrals.ts), until the model or the instance is fixed (migrated, the token
+      // moved, the instance canceled): not at every round, each time after running the loop up to the budget.
+      const deferrals = makeRetryDeferrals()
+      const afterTry = (key: string, what: string, nowMillis: number) =>
+        Effect.matchCauseEffect({
+          onSuccess: () => Effect.sync(() => deferrals.succeeded(key)),
+          onFailure: (cause: Cause.Cause<unknown>) => {
+            const delay = deferrals.failed(key, nowMillis)
+            const rejected = Cause.findErrorOption(cause)
+            const refused = Option.isSome(rejected) && rejected.value instanceof InstanceRejected
+              ? rejected.value
+              : undefined
+            return refused?.reason === "UNPROCESSABLE"
+              ? Effect.logError(`${what} not fired: ${refused.message}; tried again in ${delay / 1000} s`)
+              : Effect.logWarning(`${what} not fired yet; tried again in ${delay / 1000} s`, cause)
+          }
+        })
       const fireDue = Effect.gen(function*() {
         const nowMillis = yield* Clock.currentTimeMillis
         const now = new Date(nowMillis).toISOString()
-        const waiting = (key: string) => (deferredUntil.get(key) ?? 0) > nowMillis
+        const waiting = (key: string) => deferrals.waiting(key, nowMillis)
+        // Timers waiting out a failure are left out of the query, so they never crowd out the others due.
+        const deferred = deferrals.waitingKeys(nowMillis)
         // Due timers first, by their index; each one's instance and deployment looked up on its own (LATERAL). As a
         // plain join, a plan made while the tables were small or unanalyzed (a prepared statement keeps its plan)
         // read every active instance on every round: 77–135 ms per round with 30,000 instances waiting on messages.
@@ -52,7 +58,7 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
           FROM event_subscriptions s
             CROSS JOIN LATERAL (SELECT 1 FROM process_instances i JOIN deployments d ON d.id = i.deployment_id
               WHERE i.id = s.instance_id AND i.state = 'ACTIVE' AND d.state = 'ACTIVE' LIMIT 1) active
-          WHERE s.kind = 'TIMER' AND s.due_at <= ${now}
+          WHERE s.kind = 'TIMER' AND s.due_at <= ${now} AND s.id <> ALL(${pgArray(deferred)}::text[])
           ORDER BY s.due_at LIMIT 500`
         // How late the oldest due timer fires (0 when none is due): the lag an operator watches.
         const oldest = due[0] === undefined ? undefined : new Date(due[0].due_at as string).getTime()
@@ -67,10 +73,9 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
             actor: "system:timer",
             command: { type: "FireTimer", subscriptionId: timer.id }
           }).pipe(
-            Effect.catchTag("InstanceRejected", deferIfUnprocessable(timer.id, nowMillis)),
-            // A timer whose instance does not answer (its runner is gone) waits for the next round; it never holds the loop.
+            // A timer whose instance does not answer (its runner is gone) is tried later; it never holds the loop.
             Effect.timeout("10 seconds"),
-            Effect.catchCause((cause) => Effect.logWarning(`timer ${timer.id} not fired yet`, cause))
+            afterTry(timer.id, `timer ${timer.id}`, nowMillis)
           ), { concurrency: 16, discard: true })
         // Timer start events: one instance each, with an id derived from the timer, so firing twice starts once.
         const starts = yield* sql<
@@ -110,13 +115,11 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
                   ? Effect.void
                   : Effect.fail(rejected)),
               Effect.andThen(afterFire(start)),
-              Effect.catchTag(
-                "InstanceRejected",
-                deferIfUnprocessable(`${start.deployment_id}/${start.node_id}`, nowMillis)
-              ),
               Effect.timeout("10 seconds"),
-              Effect.catchCause((cause) =>
-                Effect.logWarning(`timer start ${start.deployment_id}/${start.node_id} not fired yet`, cause)
+              afterTry(
+                `${start.deployment_id}/${start.node_id}`,
+                `timer start ${start.deployment_id}/${start.node_id}`,
+                nowMillis
               )
             ),
           { concurrency: 4, discard: true }

@@ -5,6 +5,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeAll, describe, expect, it } from "vitest"
+import { TimerPoller } from "../../src/actors/TimerPoller.ts"
 import { BatchRunner } from "../../src/cluster/BatchRunner.ts"
 import { givenTenant } from "../support/Scenario.ts"
 import { testApp } from "../support/TestApp.ts"
@@ -138,5 +139,48 @@ describe("defects inside the job entity", () => {
     expect(batch.items[0]).toMatchObject({ state: "FAILED", message: expect.stringContaining("internal error") })
     expect((await owner.get(`/batch-operations/${later.id}`)).ok()).toMatchObject({ state: "COMPLETED", succeeded: 1 })
     expect((await owner.get(`/jobs/${fine}/retry`)).ok().retries).toBe(7)
+  }, 20_000)
+})
+
+/** A timer of a minute, then a service task: its firing updates the instance row. */
+const timerThenWork = {
+  id: "defects-timer",
+  nodes: [
+    { id: "start", type: "startEvent" },
+    { id: "wait", type: "intermediateCatchEvent", properties: { timeDuration: "PT1M" } },
+    { id: "work", type: "serviceTask", properties: { taskType: "defects-timer-work" } },
+    { id: "end", type: "endEvent" }
+  ],
+  flows: [
+    { id: "f1", source: "start", target: "wait" },
+    { id: "f2", source: "wait", target: "work" },
+    { id: "f3", source: "work", target: "end" }
+  ]
+}
+
+describe("defects met by background work", () => {
+  it("a timer whose firing meets one is tried again after a growing delay, and holds no other timer", async () => {
+    const tenant = await givenTenant()
+    const owner = await tenant.owner()
+    const deployment = await owner.deploy(timerThenWork)
+    // the instance row is inserted with the pill; every update of it (the timer's firing) is refused
+    const poisoned = await owner.start(deployment.id, { poisonPill: true })
+    const fine = await owner.start(deployment.id)
+    const fireDue = () => tenant.app.runtime.runPromise(TimerPoller.use((poller) => poller.fireDue))
+    const before = await attempts()
+    tenant.app.clock.advance("2 minutes")
+    await fireDue()
+    expect(await attempts()).toBeGreaterThan(before)
+    // tried again after 1 s, 2 s, 4 s, ...: not at every round (20 rounds here take well under the 7 s that would
+    // allow a fourth try)
+    for (let round = 0; round < 20; round++) await fireDue()
+    expect(await attempts()).toBeLessThanOrEqual(before + 4)
+    // the other timer fired; the poisoned one is still due, and fires once the instance can be updated
+    const later = await tenant.owner()
+    expect((await later.get(`/jobs?processInstanceId=${fine.id}`)).ok().items).toHaveLength(1)
+    expect((await later.get(`/process-instances/${poisoned.id}/event-subscriptions`)).ok()[0]).toMatchObject({
+      kind: "TIMER",
+      nodeId: "wait"
+    })
   }, 20_000)
 })
