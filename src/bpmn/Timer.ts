@@ -82,18 +82,25 @@ export const nextCycleDue = (
 }
 
 /**
+ * The longest literal duration or cycle interval a model may give: counted from when a token arrives it must still end
+ * within DUE_RANGE (checked again then: dueAt), and a thousand years does for as long as this code runs. (Counted from
+ * the Unix epoch, as before, ~8,000 years passed the deploy and only failed as an incident when a token arrived.)
+ */
+const MAX_TIMER_SPAN = "P1000Y"
+const MAX_TIMER_SPAN_MILLIS = addIsoDuration(0, MAX_TIMER_SPAN)!
+
+/**
  * What is wrong with a literal timer, or undefined when it reads and can be scheduled: a date within DUE_RANGE; a
- * duration, or a cycle's interval, that ends within it counted from the Unix epoch (counted from when a token arrives,
- * it is checked again then: dueAt).
+ * duration, or a cycle's interval, of at most MAX_TIMER_SPAN.
  */
 export const literalTimerProblem = (kind: "duration" | "date" | "cycle", text: string): string | undefined => {
   if (kind === "duration") {
-    const due = addIsoDuration(0, text)
-    return due === null
+    const span = addIsoDuration(0, text)
+    return span === null
       ? `timer ${text} is not an ISO 8601 duration`
-      : isSchedulable(due)
+      : span <= MAX_TIMER_SPAN_MILLIS
       ? undefined
-      : `timer ${text} is too long: a due time must fall within ${DUE_RANGE}`
+      : `timer ${text} is too long: at most 1,000 years (${MAX_TIMER_SPAN})`
   }
   if (kind === "date") {
     const due = Date.parse(text)
@@ -108,6 +115,10 @@ export const literalTimerProblem = (kind: "duration" | "date" | "cycle", text: s
     return `timer cycle ${text} is neither an ISO 8601 repeating interval (R3/PT1H, R/PT10M, R2/2026-01-01T09:00:00Z/P1D) nor a cron expression`
   }
   if (cycle.kind === "cron") return undefined
+  const span = addIsoDuration(0, cycle.interval)
+  if (span === null || span > MAX_TIMER_SPAN_MILLIS) {
+    return `timer cycle ${text} repeats too seldom: its interval may be at most 1,000 years (${MAX_TIMER_SPAN})`
+  }
   const start = cycle.start ?? 0
   return isSchedulable(start) && isSchedulable(addIsoDuration(start, cycle.interval) ?? NaN)
     ? undefined
