@@ -24,6 +24,7 @@ import {
 } from "../persistence/instances/InstanceStore.ts"
 import { JobReads, type JobReadsShape } from "../persistence/jobs/JobReads.ts"
 import { jsonValueProblem } from "../persistence/StorableJson.ts"
+import { MAX_VARIABLE_NAME } from "../schema/ProcessInstances.ts"
 import { isRejection, ProcessEngine, type ProcessEngineShape } from "../services/instances/ProcessEngine.ts"
 import { JobAvailability, type JobAvailabilityShape } from "../services/work/JobAvailability.ts"
 import { auditsOf, leasesOf, pushedJob, reserveTakers } from "./JobPush.ts"
@@ -45,6 +46,27 @@ const variablesProblem = (
       message: `the instance's variables would take ${size} bytes, over the limit of ${MAX_INSTANCE_VARIABLES_BYTES}`
     }
     : undefined
+}
+
+/**
+ * A variable name new to the instance that is longer than a path may name (PUT/DELETE .../variables/{name} take at most
+ * MAX_VARIABLE_NAME characters): such a variable could be set but never addressed. Names it already had are left alone.
+ */
+const unaddressableName = (
+  before: Readonly<Record<string, unknown>> | undefined,
+  after: Readonly<Record<string, unknown>>
+): { readonly field: string; readonly message: string } | undefined => {
+  for (const name in after) {
+    if (name.length > MAX_VARIABLE_NAME && (before === undefined || !Object.hasOwn(before, name))) {
+      return {
+        field: "variables",
+        message: `a variable name may have at most ${MAX_VARIABLE_NAME} characters, not ${name.length} ("${
+          name.slice(0, 40)
+        }…")`
+      }
+    }
+  }
+  return undefined
 }
 
 const snapshotOf = (instance: StoredInstance): InstanceSnapshot => ({
@@ -235,7 +257,8 @@ const applyCommand = Effect.fnUntraced(function*(copy: InstanceCopy, payload: In
   }
   // Values PostgreSQL cannot store (a NUL made by a script, say) or an instance grown past its budget are
   // refused before the commit, naming the variable, instead of failing inside it.
-  const unstorable = variablesProblem(outcome.variables)
+  const unstorable = variablesProblem(outcome.variables) ??
+    unaddressableName(instance.engineState?.variables, outcome.variables)
   if (unstorable !== undefined) return yield* rejected("INVALID_ARGUMENT", unstorable.message, unstorable.field)
 
   const nowIso = new Date(now).toISOString()

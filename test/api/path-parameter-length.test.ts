@@ -17,6 +17,26 @@ const form = {
 const localeOf = (length: number) =>
   `de${"-abcdefgh".repeat(Math.ceil(length / 9))}`.slice(0, length).replace(/-$/, "x")
 
+describe("variable names in bodies", () => {
+  it("a new variable named longer than a path may address is a 400 naming variables; the instance is as it was", async () => {
+    const owner = await (await givenTenant()).owner()
+    const deployment = await owner.deploy(oneTaskModel("long-body-names"))
+    const tooLong = "n".repeat(201)
+    const refused = (await owner.post("/process-instances", {
+      deploymentId: deployment.id,
+      variables: { [tooLong]: 1 }
+    })).fails(400, "VALIDATION_ERROR")
+    expect(refused.errors[0]).toMatchObject({ field: "variables" })
+    expect(refused.message).toMatch(/at most 200 characters, not 201/)
+    const instance = await owner.start(deployment.id, { ["v".repeat(200)]: 1 })
+    ;(await owner.put(`/process-instances/${instance.id}/variables`, { variables: { [tooLong]: 2 } }))
+      .fails(400, "VALIDATION_ERROR")
+    const [job] = await owner.activateJobs("long-body-names-work")
+    ;(await owner.post(`/jobs/${job.id}/complete`, { variables: { [tooLong]: 3 } })).fails(400, "VALIDATION_ERROR")
+    expect((await owner.instance(instance.id)).variables).toEqual({ ["v".repeat(200)]: 1 })
+  })
+})
+
 describe("long path parameters", () => {
   it("a variable name over the limit is a 400 naming the parameter; up to the limit the variable is found", async () => {
     const owner = await (await givenTenant()).owner()
