@@ -23,51 +23,11 @@ import {
   type StoredInstance
 } from "../persistence/instances/InstanceStore.ts"
 import { JobReads, type JobReadsShape } from "../persistence/jobs/JobReads.ts"
-import { jsonValueProblem } from "../persistence/StorableJson.ts"
-import { MAX_VARIABLE_NAME } from "../schema/ProcessInstances.ts"
 import { isRejection, ProcessEngine, type ProcessEngineShape } from "../services/instances/ProcessEngine.ts"
 import { JobAvailability, type JobAvailabilityShape } from "../services/work/JobAvailability.ts"
+import { stateTooLarge, unaddressableName, variablesProblem } from "./InstanceLimits.ts"
 import { auditsOf, leasesOf, pushedJob, reserveTakers } from "./JobPush.ts"
 import { OutboxRelay } from "./OutboxRelay.ts"
-
-/** The most an instance's variables may take, as JSON text (Zeebe's default message size limit is also 4 MB). */
-export const MAX_INSTANCE_VARIABLES_BYTES = 4 * 1024 * 1024
-
-/** Why the variables cannot be stored, naming the field, or undefined when they can. */
-const variablesProblem = (
-  variables: Readonly<Record<string, unknown>>
-): { readonly field: string; readonly message: string } | undefined => {
-  const problem = jsonValueProblem(variables, "variables")
-  if (problem !== undefined) return problem
-  const size = Buffer.byteLength(JSON.stringify(variables))
-  return size > MAX_INSTANCE_VARIABLES_BYTES
-    ? {
-      field: "variables",
-      message: `the instance's variables would take ${size} bytes, over the limit of ${MAX_INSTANCE_VARIABLES_BYTES}`
-    }
-    : undefined
-}
-
-/**
- * A variable name new to the instance that is longer than a path may name (PUT/DELETE .../variables/{name} take at most
- * MAX_VARIABLE_NAME characters): such a variable could be set but never addressed. Names it already had are left alone.
- */
-const unaddressableName = (
-  before: Readonly<Record<string, unknown>> | undefined,
-  after: Readonly<Record<string, unknown>>
-): { readonly field: string; readonly message: string } | undefined => {
-  for (const name in after) {
-    if (name.length > MAX_VARIABLE_NAME && (before === undefined || !Object.hasOwn(before, name))) {
-      return {
-        field: "variables",
-        message: `a variable name may have at most ${MAX_VARIABLE_NAME} characters, not ${name.length} ("${
-          name.slice(0, 40)
-        }…")`
-      }
-    }
-  }
-  return undefined
-}
 
 const snapshotOf = (instance: StoredInstance): InstanceSnapshot => ({
   id: instance.id,
@@ -153,7 +113,7 @@ const applyCommand = Effect.fnUntraced(function*(copy: InstanceCopy, payload: In
   const { availability, engine, relay, store } = copy.services
   // A command id applied before answers with its recorded reply. It is looked up only when the command does
   // not apply (as a duplicate typically does not) or when its commit finds the id taken.
-  const rejected = (reason: InstanceRejected["reason"], message: string, field?: string) =>
+  const rejected = (reason: InstanceRejected["reason"], message: string, field?: string, code?: string) =>
     // Refused by a copy as old as a message's lookup: the instance may have moved on since; the handler loads it
     // and applies the command again.
     copy.fromLookup ?
@@ -162,7 +122,12 @@ const applyCommand = Effect.fnUntraced(function*(copy: InstanceCopy, payload: In
         recorded !== undefined
           ? Effect.succeed(recorded as InstanceSnapshot)
           : Effect.fail(
-            new InstanceRejected(field === undefined ? { reason, message } : { reason, message, field })
+            new InstanceRejected({
+              reason,
+              message,
+              ...(field === undefined ? {} : { field }),
+              ...(code === undefined ? {} : { code })
+            })
           ))
 
   yield* loadCopy(copy, payload.freshId === true && payload.command.type === "StartInstance")
@@ -260,6 +225,9 @@ const applyCommand = Effect.fnUntraced(function*(copy: InstanceCopy, payload: In
   const unstorable = variablesProblem(outcome.variables) ??
     unaddressableName(instance.engineState?.variables, outcome.variables)
   if (unstorable !== undefined) return yield* rejected("INVALID_ARGUMENT", unstorable.message, unstorable.field)
+  // A cancel is always let through: it is how an instance that grew too large (before this check) is ended.
+  const tooLarge = command.type === "CancelInstance" ? undefined : stateTooLarge(outcome.state)
+  if (tooLarge !== undefined) return yield* rejected("UNPROCESSABLE", tooLarge, "process", "INSTANCE_TOO_LARGE")
 
   const nowIso = new Date(now).toISOString()
   const reply: InstanceSnapshot = {

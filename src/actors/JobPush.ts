@@ -67,7 +67,7 @@ export const pushedJob = (
   worker: push.lease.worker,
   deadline: push.lease.deadline,
   customHeaders: push.created.headers,
-  variables: jobVariablesNow(graph, state, push.created.jobId) ?? push.created.variables,
+  variables: jobVariablesNow(graph, state, push.created.jobId, push.created.variables) ?? push.created.variables,
   errorMessage: null,
   createdAt: committedAt,
   updatedAt: committedAt

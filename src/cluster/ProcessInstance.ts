@@ -37,7 +37,9 @@ export class InstanceRejected extends Schema.TaggedError<InstanceRejected>()("In
   reason: Schema.Literals(["INVALID_STATE", "NOT_FOUND", "INVALID_ARGUMENT", "CONFLICT", "UNPROCESSABLE", "INTERNAL"]),
   message: Schema.String,
   /** The command's field at fault, when one is. */
-  field: Schema.optional(Schema.String)
+  field: Schema.optional(Schema.String),
+  /** UNPROCESSABLE: which budget (the API's error code; RUN_BUDGET_EXCEEDED when absent). */
+  code: Schema.optional(Schema.String)
 }) {}
 
 export const Execute = Rpc.make("Execute", {

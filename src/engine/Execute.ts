@@ -2,11 +2,13 @@
 // randomness: ids derive from the instance id and the event count, so the same commands give the same events.
 // Tokens move as a trampoline of small steps (a work queue), never one element calling the next recursively.
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
+import { FeelTotalTimeExceeded, withTotalFeelTime } from "../decision/feel/FeelBudget.ts"
 import { startProcess } from "./behaviours/ProcessListeners.ts"
 import { CommandRun } from "./CommandRun.ts"
 import type { InstanceCommand } from "./InstanceCommands.ts"
 import { initialState, type InstanceEvent, type InstanceState } from "./InstanceState.ts"
 import { Rejected, type RejectionReason } from "./Rejected.ts"
+import { MAX_FEEL_MILLIS_PER_COMMAND, overFeelTime } from "./RunBudget.ts"
 import { changingInPlace } from "./state/IdKeyed.ts"
 
 export { derivedId } from "./DerivedId.ts"
@@ -26,6 +28,17 @@ const rejectionOf = (rejected: Rejected): ExecuteResult =>
     ? { ok: false, reason: rejected.reason, message: rejected.message }
     : { ok: false, reason: rejected.reason, message: rejected.message, field: rejected.field }
 
+/** A refusal thrown by the run (or its expressions past their time together: RunBudget.ts); anything else is a bug. */
+const refusal = (error: unknown): ExecuteResult => {
+  if (error instanceof Rejected) return rejectionOf(error)
+  if (error instanceof FeelTotalTimeExceeded) return rejectionOf(overFeelTime())
+  throw error
+}
+
+/** A command runs inside its budget of FEEL time (all its expressions together). */
+const budgeted = (run: () => ExecuteResult): ExecuteResult =>
+  changingInPlace(() => withTotalFeelTime(MAX_FEEL_MILLIS_PER_COMMAND, run))
+
 /** Migrates an instance from the graph of its version (`source`) to the target version's graph. */
 export const migrate = (
   source: ProcessGraph,
@@ -35,15 +48,14 @@ export const migrate = (
   command: Extract<InstanceCommand, { type: "MigrateInstance" }>,
   now = 0
 ): ExecuteResult =>
-  changingInPlace(() => {
+  budgeted(() => {
     try {
       const run = new CommandRun(target, state, now)
       run.migrateFrom(source, command)
       run.drain()
       return { ok: true, state: run.state, events: run.events }
     } catch (error) {
-      if (error instanceof Rejected) return rejectionOf(error)
-      throw error
+      return refusal(error)
     }
   })
 
@@ -56,7 +68,7 @@ export const execute = (
   /** Play mode only: the flow to take at these gateways. */
   chosenFlows: Readonly<Record<string, string>> = {}
 ): ExecuteResult =>
-  changingInPlace(() => {
+  budgeted(() => {
     try {
       if (state === undefined) {
         if (command.type !== "StartInstance") {
@@ -96,7 +108,6 @@ export const execute = (
       run.drain()
       return { ok: true, state: run.state, events: run.events }
     } catch (error) {
-      if (error instanceof Rejected) return rejectionOf(error)
-      throw error
+      return refusal(error)
     }
   })

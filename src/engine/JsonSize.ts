@@ -4,13 +4,16 @@
 
 const NUMBER_WIDTH = 8
 
-/** The value's size as JSON, or the first count past `budget` once it is over (the walk stops there). */
-export const jsonSizeWithin = (value: unknown, budget: number): number => {
+/**
+ * The value's size as JSON, or the first count past `budget` once it is over (the walk stops there). `unit`: strings
+ * counted in characters, or in their UTF-8 bytes (what a database's message limit counts).
+ */
+export const jsonSizeWithin = (value: unknown, budget: number, unit: "chars" | "bytes" = "chars"): number => {
   let size = 0
   const pending: Array<unknown> = [value]
   while (pending.length > 0 && size <= budget) {
     const next = pending.pop()
-    if (typeof next === "string") size += next.length + 2
+    if (typeof next === "string") size += (unit === "chars" ? next.length : Buffer.byteLength(next)) + 2
     else if (typeof next === "number") size += NUMBER_WIDTH
     else if (typeof next === "boolean") size += 5
     else if (next === null || typeof next !== "object") size += 4

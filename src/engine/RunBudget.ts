@@ -21,6 +21,21 @@ export const MAX_STEPS_PER_COMMAND = 500_000
  */
 export const MAX_EVENT_CHARS_PER_COMMAND = 32 * 1024 * 1024
 
+/**
+ * Time one command's expressions may take together (each one has its own budget too: FeelBudget.ts): a costly input
+ * mapping evaluated once per inner instance of a multi-instance would otherwise hold the node for as long as there
+ * are instances.
+ */
+export const MAX_FEEL_MILLIS_PER_COMMAND = 2_000
+
+export const overFeelTime = (): Rejected =>
+  new Rejected(
+    "UNPROCESSABLE",
+    `the command's expressions ran longer than ${MAX_FEEL_MILLIS_PER_COMMAND} ms together (a costly mapping, condition ` +
+      "or script evaluated for many elements or inner instances); nothing was applied",
+    "process"
+  )
+
 /** The command's events would take more than MAX_EVENT_CHARS_PER_COMMAND. */
 export const overSizeBudget = (nodeId: string | undefined): Rejected =>
   new Rejected(

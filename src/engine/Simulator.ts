@@ -7,22 +7,13 @@
 // STEP_LIMIT; the whole simulation stops starting runs, and stops the run under way, once it has taken
 // SIMULATION_BUDGET_MS of wall time (it runs on the node's thread), and says so (TIME_LIMIT).
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
+import { withTotalFeelTime } from "../decision/feel/FeelBudget.ts"
 import { derivedId, execute } from "./Execute.ts"
 import type { InstanceCommand } from "./InstanceCommands.ts"
-import type { InstanceState, Token } from "./InstanceState.ts"
-import { answerFor } from "./WaitAnswers.ts"
+import type { InstanceState } from "./InstanceState.ts"
+import { nextCommand, type SimulationInput } from "./SimulatedWorld.ts"
 
-export interface SimulationInput {
-  readonly runs: number
-  /** Start variables of every run; `variableSets` are merged over them, one per run in turn. */
-  readonly variables: Readonly<Record<string, unknown>>
-  readonly variableSets: ReadonlyArray<Readonly<Record<string, unknown>>>
-  /** Results by node id: the variables a job, task, call activity, decision or message at that node answers with. */
-  readonly results: Readonly<Record<string, Readonly<Record<string, unknown>>>>
-  /** At an event-based gateway or an activity with boundary events: which armed event happens (by node id). */
-  readonly events: ReadonlyArray<string>
-  readonly maxStepsPerRun: number
-}
+export type { SimulationInput } from "./SimulatedWorld.ts"
 
 export type RunOutcome = "COMPLETED" | "INCIDENT" | "STUCK" | "STEP_LIMIT" | "TIME_LIMIT"
 
@@ -127,9 +118,19 @@ const stuckReason = (state: InstanceState) => {
   }
 }
 
-/** A refused command's stop: STEP_LIMIT when it exceeded the engine's run budget, else STUCK for `reason`. */
+/**
+ * A refused command's stop: TIME_LIMIT when the simulation's time ran out in it (its expressions are bounded by it),
+ * STEP_LIMIT when it exceeded the engine's run budget, else STUCK for `reason`.
+ */
 const countRefused = (instance: SimulatedInstance, nodeId: string, reason: string) =>
-  instance.overBudget === undefined
+  instance.clock() > instance.deadline
+    ? countStop(
+      instance.tally,
+      "TIME_LIMIT",
+      instance.graph.key,
+      `the simulation took more than ${SIMULATION_BUDGET_MS} ms`
+    )
+    : instance.overBudget === undefined
     ? countStop(instance.tally, "STUCK", nodeId, reason)
     : countStop(instance.tally, "STEP_LIMIT", instance.overBudget.nodeId, instance.overBudget.reason)
 
@@ -252,142 +253,16 @@ const report = (graph: ProcessGraph, runs: number, tally: Tally, wallMillis: num
 }
 
 /** `clock` measures wall time (an input: the core reads no clock). */
-export const simulate = (graph: ProcessGraph, input: SimulationInput, clock: () => number): SimulationReport => {
-  const tally = newTally()
-  const began = clock()
-  const deadline = began + SIMULATION_BUDGET_MS
-  let runs = 0
-  for (; runs < input.runs && clock() <= deadline; runs++) {
-    const runBegan = clock()
-    if (simulateRun(graph, input, runs, tally, clock, deadline)) tally.wall.push(clock() - runBegan)
-  }
-  return report(graph, runs, tally, clock() - began)
-}
-
-type Next = { readonly command: InstanceCommand; readonly nodeId: string; readonly at: number }
-type Results = (nodeId: string) => Readonly<Record<string, unknown>>
-
-/** A configured armed event (in `events` order) that is armed now. */
-const configuredEvent = (
-  state: InstanceState,
-  input: SimulationInput,
-  now: number,
-  dueTimes: ReadonlyMap<string, number>,
-  results: Results
-): Next | undefined => {
-  const armed = Object.values(state.boundaries ?? {})
-  for (const eventNodeId of input.events) {
-    const event = armed.find((b) => b.nodeId === eventNodeId)
-    if (event === undefined) continue
-    if (event.kind === "timer") {
-      return {
-        command: { type: "FireTimer", subscriptionId: event.subscriptionId },
-        nodeId: event.nodeId,
-        at: dueTimes.get(event.subscriptionId) ?? now
-      }
+export const simulate = (graph: ProcessGraph, input: SimulationInput, clock: () => number): SimulationReport =>
+  // Its expressions together take no longer than the simulation may (a run's command stops when they do).
+  withTotalFeelTime(SIMULATION_BUDGET_MS, () => {
+    const tally = newTally()
+    const began = clock()
+    const deadline = began + SIMULATION_BUDGET_MS
+    let runs = 0
+    for (; runs < input.runs && clock() <= deadline; runs++) {
+      const runBegan = clock()
+      if (simulateRun(graph, input, runs, tally, clock, deadline)) tally.wall.push(clock() - runBegan)
     }
-    if (event.kind === "message") {
-      return {
-        command: { type: "CorrelateMessage", subscriptionId: event.subscriptionId, variables: results(event.nodeId) },
-        nodeId: event.nodeId,
-        at: now
-      }
-    }
-    if (event.kind === "signal") {
-      return {
-        command: { type: "TriggerSignal", subscriptionId: event.subscriptionId, variables: results(event.nodeId) },
-        nodeId: event.nodeId,
-        at: now
-      }
-    }
-  }
-  return undefined
-}
-
-/** The answer to a token waiting for a job, task, called process or decision. */
-/** The simulator answers jobs, user tasks, called processes and decisions itself; timers and events it fires apart. */
-const SELF_ANSWERED: ReadonlySet<string> = new Set(["job", "userTask", "child", "decision"])
-const answer = (token: Token, results: Results): InstanceCommand | undefined =>
-  token.wait !== null && SELF_ANSWERED.has(token.wait.kind)
-    ? answerFor(token, results(token.nodeId))
-    : undefined
-
-/** The earliest timer a catch event waits for (the clock moves to it). */
-const earliestTimer = (
-  tokens: ReadonlyArray<Token>,
-  now: number,
-  dueTimes: ReadonlyMap<string, number>
-): Next | undefined => {
-  const timers: Array<{ subscriptionId: string; nodeId: string; dueAt: number }> = []
-  for (const token of tokens) {
-    if (token.wait?.kind === "timer") {
-      timers.push({
-        subscriptionId: token.wait.subscriptionId,
-        nodeId: token.nodeId,
-        dueAt: dueTimes.get(token.wait.subscriptionId) ?? now
-      })
-    }
-  }
-  const earliest = timers.sort((a, b) => a.dueAt - b.dueAt)[0]
-  return earliest === undefined ? undefined : {
-    command: { type: "FireTimer", subscriptionId: earliest.subscriptionId },
-    nodeId: earliest.nodeId,
-    at: earliest.dueAt
-  }
-}
-
-/** A message or signal for a catch event that waits for one. */
-const caughtEvent = (tokens: ReadonlyArray<Token>, now: number, results: Results): Next | undefined => {
-  for (const token of tokens) {
-    const wait = token.wait
-    if (wait?.kind === "message" || wait?.kind === "signal") {
-      const type = wait.kind === "message" ? "CorrelateMessage" : "TriggerSignal"
-      return {
-        command: { type, subscriptionId: wait.subscriptionId, variables: results(token.nodeId) },
-        nodeId: token.nodeId,
-        at: now
-      }
-    }
-  }
-  return undefined
-}
-
-/** An event-based gateway with nothing configured: its first event happens. */
-const gatewayEvent = (
-  state: InstanceState,
-  now: number,
-  dueTimes: ReadonlyMap<string, number>,
-  results: Results
-): Next | undefined => {
-  const gateway = Object.values(state.boundaries ?? {}).find((b) => b.viaGateway === true)
-  if (gateway === undefined) return undefined
-  const at = gateway.kind === "timer" ? dueTimes.get(gateway.subscriptionId) ?? now : now
-  const command: InstanceCommand = gateway.kind === "timer"
-    ? { type: "FireTimer", subscriptionId: gateway.subscriptionId }
-    : gateway.kind === "signal"
-    ? { type: "TriggerSignal", subscriptionId: gateway.subscriptionId, variables: results(gateway.nodeId) }
-    : { type: "CorrelateMessage", subscriptionId: gateway.subscriptionId, variables: results(gateway.nodeId) }
-  return { command, nodeId: gateway.nodeId, at }
-}
-
-/**
- * What the simulated world does next: a configured armed event first (in `events` order), then any job, task, call or
- * decision answers, then the earliest timer (the clock moves to it), then messages and signals at catch events.
- */
-const nextCommand = (
-  state: InstanceState,
-  input: SimulationInput,
-  now: number,
-  dueTimes: ReadonlyMap<string, number>
-): Next | undefined => {
-  const results: Results = (nodeId) => input.results[nodeId] ?? {}
-  const configured = configuredEvent(state, input, now, dueTimes, results)
-  if (configured !== undefined) return configured
-  const tokens: ReadonlyArray<Token> = Object.values(state.tokens)
-  for (const token of tokens) {
-    const command = answer(token, results)
-    if (command !== undefined) return { command, nodeId: token.nodeId, at: now }
-  }
-  return earliestTimer(tokens, now, dueTimes) ?? caughtEvent(tokens, now, results) ??
-    gatewayEvent(state, now, dueTimes, results)
-}
+    return report(graph, runs, tally, clock() - began)
+  })

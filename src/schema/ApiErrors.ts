@@ -56,5 +56,5 @@ export const businessError = (message: string, errors: ReadonlyArray<ErrorDetail
   new BusinessError({ message, errors })
 
 /** A command the model cannot run within the engine's run budget (engine/RunBudget.ts): 422 naming the field. */
-export const runBudgetExceeded = (message: string, field = "process"): BusinessError =>
-  businessError(message, [{ field, message, code: "RUN_BUDGET_EXCEEDED" }])
+export const runBudgetExceeded = (message: string, field = "process", code = "RUN_BUDGET_EXCEEDED"): BusinessError =>
+  businessError(message, [{ field, message, code }])

@@ -27,7 +27,12 @@ export const scenario = (graph: ProcessGraph, instanceId = "00000000-0000-7000-8
     },
     events,
     /** What the job's worker gets if it activates the job now (undefined: the instance no longer waits on it). */
-    jobVariables: (jobId: string) => jobVariablesNow(graph, state!, jobId),
+    jobVariables: (jobId: string) => {
+      const created = events.find((e) => e.type === "JobCreated" && e.jobId === jobId) as
+        | { readonly variables: Readonly<Record<string, unknown>> }
+        | undefined
+      return jobVariablesNow(graph, state!, jobId, created?.variables ?? {})
+    },
     waiting: (kind: "job" | "userTask") =>
       Object.values(state!.tokens).flatMap((
         t

@@ -65,10 +65,44 @@ interface Budget {
 
 let active: Budget | undefined
 
+/**
+ * The time all evaluations of one piece of work may take together (an engine command, a simulation, an activation's
+ * variables, a form's checks): each evaluation has its own budget, but a command that evaluates a costly mapping once
+ * per inner instance of a multi-instance would otherwise take the node for as long as there are instances. Past it
+ * the work stops with FeelTotalTimeExceeded, which no evaluation turns into a result: the work is refused as a whole.
+ */
+export class FeelTotalTimeExceeded extends Error {
+  override readonly name = "FeelTotalTimeExceeded"
+  readonly maxMillis: number
+  constructor(maxMillis: number) {
+    super(`its expressions ran longer than ${maxMillis} ms together`)
+    this.maxMillis = maxMillis
+  }
+}
+
+let total: { readonly deadline: number; readonly maxMillis: number } | undefined
+
+/** Runs `work` with its evaluations' time bounded together (inside another such work, the outer bound holds). */
+export const withTotalFeelTime = <A>(maxMillis: number, work: () => A): A => {
+  if (total !== undefined) return work()
+  total = { deadline: performance.now() + maxMillis, maxMillis }
+  try {
+    return work()
+  } finally {
+    total = undefined
+  }
+}
+
+const checkTotal = (now: number): void => {
+  if (total !== undefined && now > total.deadline) throw new FeelTotalTimeExceeded(total.maxMillis)
+}
+
 /** Runs `evaluate` under a fresh budget, or under the active one when called from inside an evaluation. */
 export const withFeelBudget = <A>(evaluate: () => A): A => {
   if (active !== undefined) return evaluate()
-  active = { steps: 0, work: 0, depth: 0, deadline: performance.now() + limits.maxMillis }
+  const now = performance.now()
+  checkTotal(now)
+  active = { steps: 0, work: 0, depth: 0, deadline: Math.min(now + limits.maxMillis, total?.deadline ?? Infinity) }
   try {
     return evaluate()
   } finally {
@@ -94,6 +128,7 @@ export const chargeSteps = (n = 1): void => {
     Math.floor(before / TIME_CHECK_EVERY) !== Math.floor(budget.steps / TIME_CHECK_EVERY) &&
     performance.now() > budget.deadline
   ) {
+    checkTotal(performance.now())
     throw new FeelBudgetExceeded("maxMillis", `the expression ran longer than ${limits.maxMillis} ms`)
   }
 }

@@ -52,7 +52,7 @@ export const sendCommand = (client: InstanceClientShape) =>
           : rejected.reason === "INVALID_STATE" || rejected.reason === "CONFLICT"
           ? conflict(rejected.message)
           : rejected.reason === "UNPROCESSABLE"
-          ? runBudgetExceeded(rejected.message, rejected.field)
+          ? runBudgetExceeded(rejected.message, rejected.field, rejected.code)
           : rejectedInput(rejected)
       ))
   )

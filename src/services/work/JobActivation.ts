@@ -83,18 +83,34 @@ export interface ActivationRequest {
 type LeasedRow = JobRow & { readonly previous_state: string; readonly previous_worker: string | null }
 
 export const makeJobActivation = (jobs: JobClient, leases: JobLeasesShape, variables: VariablesNowShape) => {
-  /** The variables of just-activated jobs as their instances hold them now, from the instances the lease read. */
-  const withVariablesNow = (leased: ReadonlyArray<Job>, read: ReadonlyMap<string, InstanceRead>) =>
-    variables.withVariablesNow(
+  /**
+   * The variables of just-activated jobs as their instances hold them now (only those asked for), from the instances
+   * the lease read: as many jobs as fit an answer (VariablesNow.ts); the others are given back at once, for the next
+   * activation to take.
+   */
+  const withVariablesNow = Effect.fnUntraced(function*(
+    tenantId: string,
+    request: ActivationRequest,
+    nowText: string,
+    leased: ReadonlyArray<Job>,
+    read: ReadonlyMap<string, InstanceRead>
+  ) {
+    const worked = yield* variables.withVariablesNow(
       leased.map((job) => ({
         item: job,
         instanceId: job.processInstanceId,
         waited: { kind: "job", id: job.id } as const,
         recorded: job.variables
       })),
-      (job, now) => ({ ...job, variables: now }),
+      (job, now) => requestedVariables({ ...job, variables: now }, request.fetchVariable),
+      "evaluated",
       read
     )
+    if (worked.rest.length > 0) {
+      yield* leases.release(tenantId, request.worker, worked.rest.map((job) => job.id), nowText)
+    }
+    return worked
+  })
 
   /**
    * The database leases the jobs (persistence/jobs/JobLeases.ts): one statement picks and leases them, walking past those
@@ -197,9 +213,10 @@ export const makeJobActivation = (jobs: JobClient, leases: JobLeasesShape, varia
       Effect.ensuring(Effect.sync(() => budget?.picking(0)))
     )
     const locked = leased.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
-    const jobs = yield* withVariablesNow(locked, read)
+    const { items: jobs, rest } = yield* withVariablesNow(tenantId, request, nowText, locked, read)
     if (jobs.length > 0) yield* Metric.update(jobsActivated, jobs.length)
-    return { jobs: jobs.map((job) => requestedVariables(job, request.fetchVariable)), exhausted }
+    // Jobs given back are still there: the type is not exhausted.
+    return { jobs, exhausted: exhausted && rest.length === 0 }
   })
 
   return { activateNow }

@@ -23,14 +23,18 @@ export const itemsWithinBudget = <A extends { readonly variables: unknown }>(
   return items.length
 }
 
+/** Items worked out for an answer, in order, and those past its budgets, not worked out (VariablesNow.ts). */
+export interface WorkedOut<A> {
+  readonly items: ReadonlyArray<A>
+  readonly rest: ReadonlyArray<A>
+}
+
 /** A page whose variables would take more than an answer may carry is refused (400 naming `query.size`). */
-export const pageWithinBudget = <A extends { readonly variables: unknown }>(items: ReadonlyArray<A>) => {
-  const fit = itemsWithinBudget(items)
-  return fit === items.length ? Effect.succeed(items) : Effect.fail(validationError(
+export const pageWithinBudget = <A>(page: WorkedOut<A>) =>
+  page.rest.length === 0 ? Effect.succeed(page.items) : Effect.fail(validationError(
     "query.size",
-    `the variables of these ${items.length} items would take more than ${
+    `the variables of these ${page.items.length + page.rest.length} items would take more than ${
       MAX_ANSWER_VARIABLE_CHARS / 1024 / 1024
-    } MiB; ask for at most ${fit} per page`,
+    } MiB; ask for at most ${page.items.length} per page`,
     "ANSWER_TOO_LARGE"
   ))
-}

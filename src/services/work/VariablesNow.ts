@@ -1,13 +1,18 @@
 // The variables jobs and user tasks show as they stand now (engine/JobVariables.ts): a job or task records only its own
 // when created (engine/OwnVariables.ts), so activation, the job list and the task list work out the rest from their
 // instances' state — one read of the instances not already at hand, graphs cached (each deployment is immutable).
+// What one answer works out is bounded: its variables by the answer's budget (ResponseBudget.ts), an activation's
+// input mappings (evaluated anew) by a FEEL time budget; the items past either are left for the caller to deal with.
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { ProcessGraph } from "../../bpmn/ProcessGraph.ts"
+import { FeelTotalTimeExceeded, withTotalFeelTime } from "../../decision/feel/FeelBudget.ts"
 import type { InstanceState } from "../../engine/InstanceState.ts"
-import { variablesNow, type WaitedOn } from "../../engine/JobVariables.ts"
+import { tokensWaiting, variablesNow, type WaitedOn } from "../../engine/JobVariables.ts"
+import { jsonSizeWithin } from "../../engine/JsonSize.ts"
 import { fromJson, pgArray } from "../../persistence/SqlValues.ts"
 import type { Job, UserTask } from "../../schema/Work.ts"
+import { MAX_ANSWER_VARIABLE_CHARS, type WorkedOut } from "./ResponseBudget.ts"
 
 /** An instance's deployment and engine state, as a query read them. */
 export type InstanceRead = { readonly id: string; readonly deployment_id: string; readonly engine_state: unknown }
@@ -23,6 +28,8 @@ export interface Waited<A> {
   readonly recorded: Readonly<Record<string, unknown>>
 }
 
+/** Time an activation's input mappings may take together (beyond the first job's, which always gets its own). */
+const ACTIVATION_FEEL_MILLIS = 1_000
 const GRAPHS_KEPT = 1_000
 
 /** Jobs the instance no longer waits on: they show the variables they recorded. */
@@ -35,17 +42,13 @@ export const makeVariablesNow = (sql: SqlClient.SqlClient) => {
     graphs.set(deploymentId, fromJson<ProcessGraph>(raw))
   }
 
-  /**
-   * Each item with its variables now while its instance waits on it, else the ones it recorded. `read`: instances
-   * already read (the lease statement reads those of the jobs it leases); the others are read here.
-   */
-  const withVariablesNow = Effect.fnUntraced(function*<A>(
+  /** The instances of the open items, from `read` (instances already read) and one query for the others. */
+  const statesOf = Effect.fnUntraced(function*<A>(
     items: ReadonlyArray<Waited<A>>,
-    withVariables: (item: A, variables: Readonly<Record<string, unknown>>) => A,
-    read: ReadonlyMap<string, InstanceRead> = new Map()
+    read: ReadonlyMap<string, InstanceRead>
   ) {
     const open = items.filter((item) => item.waited !== undefined)
-    if (open.length === 0) return items.map(({ item, recorded }) => withVariables(item, recorded))
+    if (open.length === 0) return new Map()
     const missing = [...new Set(open.map((item) => item.instanceId))].filter((id) => !read.has(id))
     const rows = missing.length === 0 ? [...read.values()] : [
       ...read.values(),
@@ -58,21 +61,51 @@ export const makeVariablesNow = (sql: SqlClient.SqlClient) => {
           WHERE id = ANY(${pgArray(unseen)}::uuid[])`.pipe(Effect.orDie)
       for (const deployment of deployments) keep(deployment.id, deployment.graph)
     }
-    const states = new Map(
+    return new Map(
       rows.flatMap((row) => {
         const graph = graphs.get(row.deployment_id)
-        return graph === undefined
-          ? []
-          : [[row.id, { graph, state: fromJson<InstanceState>(row.engine_state) }] as const]
+        if (graph === undefined) return []
+        const state = fromJson<InstanceState>(row.engine_state)
+        return [[row.id, { graph, state, waiting: tokensWaiting(state) }] as const]
       })
     )
-    return items.map(({ instanceId, item, recorded, waited }) => {
+  })
+
+  /**
+   * Each item with its variables now while its instance waits on it, else the ones it recorded, in order, until the
+   * answer's variables would pass its budget (the first item always counts) or, with `mappings: "evaluated"`, the
+   * mappings' time runs out (the first item's always get their own).
+   */
+  const withVariablesNow = Effect.fnUntraced(function*<A extends { readonly variables: unknown }>(
+    items: ReadonlyArray<Waited<A>>,
+    withVariables: (item: A, variables: Readonly<Record<string, unknown>>) => A,
+    mappings: "evaluated" | "recorded",
+    read: ReadonlyMap<string, InstanceRead> = new Map()
+  ) {
+    const states = yield* statesOf(items, read)
+    const done: Array<A> = []
+    let used = 0
+    const next = ({ instanceId, item, recorded, waited }: Waited<A>): boolean => {
       const instance = states.get(instanceId)
       const now = instance === undefined || waited === undefined
         ? undefined
-        : variablesNow(instance.graph, instance.state, waited)
-      return withVariables(item, now ?? recorded)
-    })
+        : variablesNow(instance.graph, instance.state, waited, recorded, mappings, instance.waiting)
+      const shown = withVariables(item, now ?? recorded)
+      used += jsonSizeWithin(shown.variables, MAX_ANSWER_VARIABLE_CHARS - used)
+      if (used > MAX_ANSWER_VARIABLE_CHARS && done.length > 0) return false
+      done.push(shown)
+      return used <= MAX_ANSWER_VARIABLE_CHARS
+    }
+    if (items.length > 0 && next(items[0]!)) {
+      withTotalFeelTime(ACTIVATION_FEEL_MILLIS, () => {
+        try {
+          for (let index = 1; index < items.length && next(items[index]!); index++);
+        } catch (error) {
+          if (!(error instanceof FeelTotalTimeExceeded)) throw error
+        }
+      })
+    }
+    return { items: done, rest: items.slice(done.length).map(({ item }) => item) } satisfies WorkedOut<A>
   })
 
   return {
@@ -86,7 +119,8 @@ export const makeVariablesNow = (sql: SqlClient.SqlClient) => {
           waited: DONE_JOB_STATES.has(job.state) ? undefined : { kind: "job" as const, id: job.id },
           recorded: job.variables
         })),
-        (job, variables) => ({ ...job, variables })
+        (job, variables) => ({ ...job, variables }),
+        "recorded"
       ),
     /** Tasks as a list shows them: open ones with their variables now, done ones as recorded. */
     tasks: (tasks: ReadonlyArray<UserTask>) =>
@@ -97,7 +131,8 @@ export const makeVariablesNow = (sql: SqlClient.SqlClient) => {
           waited: task.state === "CREATED" ? { kind: "userTask" as const, id: task.id } : undefined,
           recorded: task.variables
         })),
-        (task, variables) => ({ ...task, variables })
+        (task, variables) => ({ ...task, variables }),
+        "recorded"
       )
   }
 }
