@@ -4,10 +4,7 @@
 import type { InstanceState } from "../engine/InstanceState.ts"
 import { jsonSizeWithin } from "../engine/JsonSize.ts"
 import { jsonValueProblem } from "../persistence/StorableJson.ts"
-import { MAX_VARIABLE_NAME } from "../schema/ProcessInstances.ts"
-
-/** The most an instance's variables may take, as JSON text (Zeebe's default message size limit is also 4 MB). */
-export const MAX_INSTANCE_VARIABLES_BYTES = 4 * 1024 * 1024
+import { MAX_INSTANCE_VARIABLES_BYTES, MAX_VARIABLE_NAME } from "../schema/RequestVariables.ts"
 
 /** Why the variables cannot be stored, naming the field, or undefined when they can. */
 export const variablesProblem = (
@@ -25,18 +22,21 @@ export const variablesProblem = (
 }
 
 /**
- * A variable name new to the instance that is longer than a path may name (PUT/DELETE .../variables/{name} take at most
- * MAX_VARIABLE_NAME characters): such a variable could be set but never addressed. Names it already had are left alone.
+ * A variable name new to the instance (a script may make one) that is empty or longer than a path may name
+ * (PUT/DELETE .../variables/{name} take 1 to MAX_VARIABLE_NAME characters): such a variable could be set but never
+ * addressed. Names it already had are left alone.
  */
 export const unaddressableName = (
   before: Readonly<Record<string, unknown>> | undefined,
   after: Readonly<Record<string, unknown>>
 ): { readonly field: string; readonly message: string } | undefined => {
   for (const name in after) {
-    if (name.length > MAX_VARIABLE_NAME && (before === undefined || !Object.hasOwn(before, name))) {
+    if (
+      (name.length === 0 || name.length > MAX_VARIABLE_NAME) && (before === undefined || !Object.hasOwn(before, name))
+    ) {
       return {
         field: "variables",
-        message: `a variable name may have at most ${MAX_VARIABLE_NAME} characters, not ${name.length} ("${
+        message: `a variable name has 1 to ${MAX_VARIABLE_NAME} characters, not ${name.length} ("${
           name.slice(0, 40)
         }…")`
       }

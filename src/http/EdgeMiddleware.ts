@@ -11,6 +11,7 @@
 //    instance commit, so no handler can forget it);
 //  * an access line per failed request (status 400 and up), or per request with ACCESS_LOG=all, none with off;
 //  * request text no handler should see (invalid UTF-8, JSON nested too deep, NUL, lone surrogates) -> 400;
+//  * a body in a content coding (Content-Encoding: gzip ...) -> 415, as it is never decoded;
 //  * while the node drains for a graceful stop, new requests -> 503 (see NodeLifecycle).
 import { Cause, Clock, Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -23,6 +24,7 @@ import { CommitAudit } from "../persistence/instances/CommitAudit.ts"
 import type { ErrorDetail } from "../schema/Envelope.ts"
 import { isEntitiesFull } from "../services/EntitySend.ts"
 import { AuditLog } from "../services/identity/AuditLog.ts"
+import { unsupportedContentEncoding } from "./ContentEncodingCheck.ts"
 import { NodeLifecycle } from "./NodeLifecycle.ts"
 import { makeRequestAudit } from "./RequestAudit.ts"
 import { requestTextProblem } from "./RequestTextCheck.ts"
@@ -165,6 +167,17 @@ export const EdgeMiddleware = HttpRouter.middleware(
             timestamp
           ),
           { connection: "close", "retry-after": "1", "x-correlation-id": correlationId }
+        )
+      }
+      const encoding = unsupportedContentEncoding(request.method, request.headers["content-encoding"])
+      if (encoding !== undefined) {
+        const message = `content encoding ${encoding} is not supported: send the body as it is (identity)`
+        yield* accessLine(request.method, path, 415, { correlationId })
+        return HttpServerResponse.setHeaders(
+          failure(415, "BAD_REQUEST", message, correlationId, timestamp, [
+            { field: "content-encoding", message, code: "UNSUPPORTED_ENCODING" }
+          ]),
+          { "accept-encoding": "identity", "x-correlation-id": correlationId }
         )
       }
       const textProblem = yield* Effect.result(requestTextProblem(request))

@@ -1,8 +1,9 @@
 // Batch operations: one operation applied to many targets in the background, with progress and per-item outcomes.
 import { Schema } from "effect"
 import { MAX_JOB_RETRIES } from "../bpmn/StoredRanges.ts"
-import { IsoDateTime, Variables } from "./Common.ts"
+import { IsoDateTime } from "./Common.ts"
 import { NodeMapping } from "./ProcessInstances.ts"
+import { RequestVariables } from "./RequestVariables.ts"
 import { retriesFrom } from "./Work.ts"
 
 export const BatchType = Schema.Literals(["CANCEL", "RETRY", "RESOLVE_INCIDENT", "MIGRATE", "SET_VARIABLES"]).annotate({
@@ -34,7 +35,7 @@ export const CreateBatchOperation = Schema.Struct({
     description: "ids of the targets (instances, jobs or incidents by type); or give filter"
   }),
   filter: Schema.optional(InstanceFilter),
-  variables: Schema.optional(Variables).annotate({
+  variables: Schema.optional(RequestVariables).annotate({
     description: "SET_VARIABLES: merged into each instance's variables"
   }),
   retries: Schema.optional(retriesFrom(1)).annotate({

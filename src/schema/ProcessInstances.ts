@@ -1,6 +1,9 @@
 // Process instances, their history, and the commands on them.
 import { Schema } from "effect"
 import { IsoDateTime, PageQueryFields, Variables } from "./Common.ts"
+import { MAX_VARIABLE_NAME, RequestVariables } from "./RequestVariables.ts"
+
+export { MAX_VARIABLE_NAME } from "./RequestVariables.ts"
 
 export const InstanceState = Schema.Literals(["ACTIVE", "SUSPENDED", "COMPLETED", "CANCELED"]).annotate({
   identifier: "InstanceState",
@@ -26,7 +29,7 @@ export type ProcessInstance = typeof ProcessInstance.Type
 
 export const StartInstance = Schema.Struct({
   deploymentId: Schema.String.check(Schema.isMinLength(1)),
-  variables: Schema.optional(Variables)
+  variables: Schema.optional(RequestVariables)
 }).annotate({ identifier: "StartInstance" })
 
 export const MoveToken = Schema.Struct({
@@ -37,7 +40,7 @@ export const MoveToken = Schema.Struct({
   tokenId: Schema.optional(Schema.String).annotate({
     description: "needed when several tokens wait at the source node (GET .../tokens)"
   }),
-  variables: Schema.optional(Variables).annotate({
+  variables: Schema.optional(RequestVariables).annotate({
     description: "set in the token's scope before the target is activated"
   })
 }).annotate({
@@ -114,7 +117,7 @@ export const InstanceVariables = Schema.Struct({
 }).annotate({ identifier: "InstanceVariables" })
 
 export const UpdateVariables = Schema.Struct({
-  variables: Variables,
+  variables: RequestVariables,
   expectedVersion: Schema.optional(Schema.Int).annotate({
     description: "the version read; a stale one answers 409 CONFLICT naming the current version"
   })
@@ -173,18 +176,13 @@ export const NodeVariables = Schema.Struct({
   description: "variables attached to a node: local to each later activation of it"
 })
 
-export const SetNodeVariables = Schema.Struct({ variables: Variables }).annotate({ identifier: "SetNodeVariables" })
-
-/**
- * The longest variable name a request may give apart from a variables object: a path's `{name}`, the instance list's
- * `variableName` filter.
- */
-export const MAX_VARIABLE_NAME = 200
+export const SetNodeVariables = Schema.Struct({ variables: RequestVariables }).annotate({
+  identifier: "SetNodeVariables"
+})
 
 /** A variable named in a path (`/scopes/{scopeId}/variables/{name}`). */
-export const VariableNameParam = Schema.String.check(Schema.isMaxLength(MAX_VARIABLE_NAME)).annotate({
-  description: `the variable's name (at most ${MAX_VARIABLE_NAME} characters)`
-})
+export const VariableNameParam = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(MAX_VARIABLE_NAME))
+  .annotate({ description: `the variable's name (1 to ${MAX_VARIABLE_NAME} characters)` })
 
 export const ScopedVariable = Schema.Struct({
   name: Schema.String,

@@ -1,8 +1,9 @@
 // Broadcasting signals (POST /signals).
 import { Schema } from "effect"
-import { Variables } from "./Common.ts"
+import { EventName } from "./Messages.ts"
+import { RequestVariables } from "./RequestVariables.ts"
 
 export const BroadcastSignal = Schema.Struct({
-  signalName: Schema.String.check(Schema.isMinLength(1)),
-  variables: Schema.optional(Variables)
+  signalName: EventName,
+  variables: Schema.optional(RequestVariables)
 }).annotate({ identifier: "BroadcastSignal" })

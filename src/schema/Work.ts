@@ -2,6 +2,7 @@
 import { Schema } from "effect"
 import { MAX_JOB_RETRIES } from "../bpmn/StoredRanges.ts"
 import { IsoDateTime, PageQueryFields, Timestamps, Variables } from "./Common.ts"
+import { RequestVariables } from "./RequestVariables.ts"
 
 /** A job's retries as a request sets them: a whole number the jobs table holds (an integer column, at most 2^31 − 1). */
 export const retriesFrom = (minimum: number) =>
@@ -64,7 +65,7 @@ export const ActivatedJobs = Schema.Struct({ jobs: Schema.Array(Job) }).annotate
 export const ThrowJobError = Schema.Struct({
   errorCode: Schema.String.check(Schema.isMinLength(1)),
   errorMessage: Schema.optional(Schema.String),
-  variables: Schema.optional(Variables)
+  variables: Schema.optional(RequestVariables)
 }).annotate({ identifier: "ThrowJobError" })
 
 export const FailJob = Schema.Struct({
@@ -77,7 +78,7 @@ export const FailJob = Schema.Struct({
     .annotate({
       description: "ms before the job can be activated again (default: the job's retry policy, else 0)"
     }),
-  variables: Schema.optional(Variables).annotate({
+  variables: Schema.optional(RequestVariables).annotate({
     description: "set before the next attempt (each into the nearest scope that has it, else the instance)"
   })
 }).annotate({ identifier: "FailJob" })
@@ -152,11 +153,11 @@ export const RollbackIncident = Schema.Struct({
     description: "the history event whose variables are restored"
   })
 }).annotate({ identifier: "RollbackIncident" })
-export const EditVariablesAndRetry = Schema.Struct({ variables: Variables }).annotate({
+export const EditVariablesAndRetry = Schema.Struct({ variables: RequestVariables }).annotate({
   identifier: "EditVariablesAndRetry"
 })
 
-export const CompleteWork = Schema.Struct({ variables: Schema.optional(Variables) }).annotate({
+export const CompleteWork = Schema.Struct({ variables: Schema.optional(RequestVariables) }).annotate({
   identifier: "CompleteWork"
 })
 
@@ -165,7 +166,7 @@ export const AdHocJobResult = Schema.Struct({
   type: Schema.optional(Schema.Literals(["adHocSubProcess", "userTask"])),
   activateElements: Schema.optional(Schema.Array(Schema.Struct({
     elementId: Schema.String,
-    variables: Schema.optional(Variables)
+    variables: Schema.optional(RequestVariables)
   }))).annotate({ description: "inner elements to activate, each with variables of its own" }),
   isCompletionConditionFulfilled: Schema.optional(Schema.Boolean).annotate({
     description: "the ad-hoc subprocess is done (cannot be combined with activateElements)"
@@ -188,7 +189,7 @@ export const AdHocJobResult = Schema.Struct({
 }).annotate({ identifier: "JobResult" })
 
 export const CompleteJob = Schema.Struct({
-  variables: Schema.optional(Variables),
+  variables: Schema.optional(RequestVariables),
   result: Schema.optional(AdHocJobResult).annotate({
     description: "only for the job of an ad-hoc subprocess implemented by a job worker: what it decided"
   })

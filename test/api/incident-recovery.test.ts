@@ -145,10 +145,11 @@ describe("incident actions", () => {
     const restarted = await owner.start(deployment.id)
     await owner.completeJob((await owner.activateJobs("skipping-before"))[0].id)
     const [toRestart] = await incidentsOf(owner, restarted.id)
-    ;(await owner.post(`/incidents/${toRestart.id}/restart-from-node`, { nodeId: "nowhere" })).fails(
+    const nowhere = (await owner.post(`/incidents/${toRestart.id}/restart-from-node`, { nodeId: "nowhere" })).fails(
       400,
       "VALIDATION_ERROR"
     )
+    expect(nowhere.errors[0].field).toBe("nodeId") // the request's field, not the command's targetNodeId
     expect((await owner.post(`/incidents/${toRestart.id}/restart-from-node`, { nodeId: "before" })).ok().state).toBe(
       "RESOLVED"
     )

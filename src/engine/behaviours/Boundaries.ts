@@ -1,8 +1,8 @@
 // Armed catch events around a token: boundary events, event-based gateway targets, event-subprocess starts; opening,
 // closing and triggering them, and interrupting what they guard.
-import { evaluateFeel } from "../../bpmn/Expressions.ts"
 import { eventStartOf, isCatchEvent, nodeOf } from "../../bpmn/GraphNodes.ts"
 import { dueAt, nextCycleDue } from "../../bpmn/Timer.ts"
+import { correlationKeyOf } from "../CorrelationKey.ts"
 import { type Boundary, type Token, visibleVariables } from "../InstanceState.ts"
 import { Rejected } from "../Rejected.ts"
 import type { Run } from "../Run.ts"
@@ -28,20 +28,16 @@ export function openBoundaries(
     const subscriptionId = run.newId(`boundary-${boundaryId}`)
     const base = { type: "BoundaryOpened" as const, hostTokenId: host.id, nodeId: boundaryId, subscriptionId, ...how }
     if (boundary.message !== null) {
-      const key = evaluateFeel(boundary.message.correlationKey, visible)
-      if (!key.ok || (typeof key.value !== "string" && typeof key.value !== "number")) {
-        run.raiseIncident(
-          failing,
-          "EXTRACT_VALUE_ERROR",
-          `correlation key of ${boundaryId} failed: ${key.ok ? "not a string or number" : key.message}`
-        )
+      const key = correlationKeyOf(boundary.message, visible)
+      if (!key.ok) {
+        run.raiseIncident(failing, "EXTRACT_VALUE_ERROR", `correlation key of ${boundaryId} ${key.message}`)
         return false
       }
       run.emit({
         ...base,
         kind: "message",
         name: boundary.message.name,
-        correlationKey: String(key.value),
+        correlationKey: key.key,
         dueAt: null
       })
     } else if (boundary.signal !== null) {

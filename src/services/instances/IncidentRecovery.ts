@@ -7,7 +7,7 @@ import { SqlClient } from "effect/sql"
 import { CurrentTenant } from "../../auth/CurrentTenant.ts"
 import { CurrentPrincipal } from "../../auth/Principal.ts"
 import type { InstanceCommand } from "../../engine/InstanceCommands.ts"
-import { type ClientError, conflict, notFound } from "../../schema/ApiErrors.ts"
+import { type ClientError, conflict, notFound, validationError } from "../../schema/ApiErrors.ts"
 import type { IncidentId } from "../../schema/ResourceIds.ts"
 import type { Incident } from "../../schema/Work.ts"
 import { type IncidentRow, toIncident } from "./IncidentRows.ts"
@@ -19,6 +19,17 @@ export type RecoveryAction =
   | { readonly kind: "restartFromNode"; readonly nodeId: string }
   | { readonly kind: "rollback"; readonly eventSeq: number }
   | { readonly kind: "editVariablesAndRetry"; readonly variables: Readonly<Record<string, unknown>> }
+
+/**
+ * restart-from-node is a MoveToken to the request's `nodeId`: a refusal the command names on its `targetNodeId` names
+ * the request's field instead.
+ */
+const asRequestField = (error: ClientError): ClientError => {
+  const onTarget = error._tag === "ValidationError"
+    ? error.errors.find((detail) => detail.field === "targetNodeId")
+    : undefined
+  return onTarget === undefined ? error : validationError("nodeId", onTarget.message, onTarget.code)
+}
 
 export interface IncidentRecoveryShape {
   readonly recover: (
@@ -85,7 +96,9 @@ export class IncidentRecovery
           const incident = yield* incidentById(incidentId)
           if (incident.state !== "OPEN") return yield* conflict(`incident ${incidentId} is already resolved`)
           const command = yield* commandFor(incidentId, incident, action)
-          yield* instances.command(principal, incident.instance_id, command)
+          yield* instances.command(principal, incident.instance_id, command).pipe(
+            Effect.mapError((error) => action.kind === "restartFromNode" ? asRequestField(error) : error)
+          )
           return toIncident(yield* incidentById(incidentId))
         })
       }

@@ -1,8 +1,8 @@
 // Intermediate catch events and receive tasks: wait for a timer, a signal, a condition or a message (link catch
 // events pass through). The correlation key is evaluated when the token arrives and stored with the subscription.
-import { evaluateFeel } from "../../../bpmn/Expressions.ts"
 import type { IntermediateCatchEventNode, MessageDefinition, ReceiveTaskNode } from "../../../bpmn/ProcessGraph.ts"
 import { dueAt } from "../../../bpmn/Timer.ts"
+import { correlationKeyOf } from "../../CorrelationKey.ts"
 import type { ActivateElement, Arrival } from "../Element.ts"
 
 export const intermediateCatchEvent: ActivateElement<IntermediateCatchEventNode | ReceiveTaskNode> = (arrival) => {
@@ -47,25 +47,14 @@ export const intermediateCatchEvent: ActivateElement<IntermediateCatchEventNode 
 /** Waits for a message: its correlation key is evaluated now and kept with the subscription. */
 const subscribe = ({ run, token, node, visible }: Arrival, message: MessageDefinition) => {
   const tokenId = token.id
-  const key = evaluateFeel(message.correlationKey, visible)
-  if (!key.ok) {
-    return run.raiseIncident(token, "EXTRACT_VALUE_ERROR", `correlation key of ${node.id} failed: ${key.message}`)
-  }
-  if (typeof key.value !== "string" && typeof key.value !== "number") {
-    return run.raiseIncident(
-      token,
-      "EXTRACT_VALUE_ERROR",
-      `correlation key of ${node.id} must be a string or a number, got ${
-        key.value === null ? "null" : typeof key.value
-      }`
-    )
-  }
+  const key = correlationKeyOf(message, visible)
+  if (!key.ok) return run.raiseIncident(token, "EXTRACT_VALUE_ERROR", `correlation key of ${node.id} ${key.message}`)
   run.emit({
     type: "MessageSubscriptionOpened",
     tokenId,
     nodeId: node.id,
     subscriptionId: run.newId("subscription"),
     messageName: message.name,
-    correlationKey: String(key.value)
+    correlationKey: key.key
   })
 }
