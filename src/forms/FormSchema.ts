@@ -2,6 +2,7 @@
 // types, input fields without a key, duplicate keys, invalid FEEL — and schema findings real tools get away with are
 // warnings), running it against data (the playground), the component diff between versions, and labels for a locale.
 import { budgeted, evaluateFeel } from "../decision/feel/Feel.ts"
+import { FeelTotalTimeExceeded, withTotalFeelTime } from "../decision/feel/FeelBudget.ts"
 import { safePattern } from "../decision/feel/FeelRegex.ts"
 
 export const COMPONENT_TYPES = [
@@ -95,9 +96,33 @@ const feelProblem = (text: unknown): string | null => {
   return result._tag === "FeelSyntaxError" ? `FEEL syntax error at ${result.position.from}: ${result.message}` : null
 }
 
-export const checkForm = (
-  form: unknown
-): { readonly errors: ReadonlyArray<FormProblem>; readonly warnings: ReadonlyArray<FormProblem> } => {
+/**
+ * Time a form's expressions may take together, to check it or to run it: each has its own FEEL budget, but a form of
+ * a hundred components with a costly `conditional.hide` each would otherwise hold the node for as many seconds.
+ */
+const FORM_FEEL_MILLIS = 2_000
+const TOO_SLOW = `the form's expressions take longer than ${FORM_FEEL_MILLIS} ms together`
+
+/** `work` within the form's FEEL time, else what `over` says. */
+const withinFormTime = <A>(work: () => A, over: () => A): A => {
+  try {
+    return withTotalFeelTime(FORM_FEEL_MILLIS, work)
+  } catch (error) {
+    if (error instanceof FeelTotalTimeExceeded) return over()
+    throw error
+  }
+}
+
+type FormCheck = { readonly errors: ReadonlyArray<FormProblem>; readonly warnings: ReadonlyArray<FormProblem> }
+
+/** The form's errors and warnings; a form whose expressions take too long to check is an error. */
+export const checkForm = (form: unknown): FormCheck =>
+  withinFormTime(
+    () => checkFormNow(form),
+    () => ({ errors: [{ path: "components", message: TOO_SLOW }], warnings: [] })
+  )
+
+const checkFormNow = (form: unknown): FormCheck => {
   const errors: Array<FormProblem> = []
   const warnings: Array<FormProblem> = []
   if (!isObject(form)) {
@@ -159,8 +184,17 @@ export const checkForm = (
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-/** Runs the form against data: which components show (conditional.hide), and what their validations say. */
-export const runForm = (form: unknown, data: Readonly<Record<string, unknown>>) => {
+/**
+ * Runs the form against data: which components show (conditional.hide), and what their validations say; a form whose
+ * expressions take too long is not valid, saying so.
+ */
+export const runForm = (form: unknown, data: Readonly<Record<string, unknown>>): ReturnType<typeof runFormNow> =>
+  withinFormTime(
+    () => runFormNow(form, data),
+    () => ({ valid: false, errors: [{ key: "", message: TOO_SLOW }], visibleComponents: [], values: {} })
+  )
+
+const runFormNow = (form: unknown, data: Readonly<Record<string, unknown>>) => {
   const errors: Array<{ key: string; message: string }> = []
   const visibleComponents: Array<string> = []
   const values: Record<string, unknown> = {}
