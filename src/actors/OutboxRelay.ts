@@ -6,6 +6,7 @@ import { Clock, Context, Effect, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { type PendingWork, runPendingWork } from "../cluster/ClusterLoop.ts"
 import { InstanceClient } from "../cluster/InstanceClient.ts"
+import { callChainOf, MAX_CALL_DEPTH } from "../persistence/instances/CallChain.ts"
 import type { OutboxKind } from "../persistence/instances/InstanceStore.ts"
 import { decodeOutboxMessage } from "../persistence/projections/OutboxMessage.ts"
 import { fromJson } from "../persistence/SqlValues.ts"
@@ -88,10 +89,17 @@ export class OutboxRelay extends Context.Service<OutboxRelay, PendingWork>()("fl
                     : `called process ${processKey} has no version with version tag ${versionTag}`
                 )
               }
-              const [parent] = yield* sql<
-                { root_instance_id: string }
-              >`SELECT root_instance_id FROM process_instances WHERE id = ${row.source_instance_id}`
-              return yield* execute(row, "start", {
+              // Below an instance that has ended nothing starts (its cancel is on the way down); past the maximum
+              // depth (a process calling itself, directly or through others) the call is an incident.
+              const chain = yield* callChainOf(sql, row.source_instance_id)
+              if (chain.ended) return
+              if (chain.depth + 1 > MAX_CALL_DEPTH) {
+                return yield* failed(
+                  `called process ${processKey} is not started: it would be ${chain.depth + 1} calls deep, more than ` +
+                    `the maximum call depth of ${MAX_CALL_DEPTH} (does a process call itself?)`
+                )
+              }
+              yield* execute(row, "start", {
                 type: "StartInstance",
                 variables: message.variables,
                 called: true
@@ -100,7 +108,7 @@ export class OutboxRelay extends Context.Service<OutboxRelay, PendingWork>()("fl
                 parent: {
                   instanceId: row.source_instance_id,
                   nodeId: message.parentNodeId,
-                  rootInstanceId: parent?.root_instance_id ?? row.source_instance_id
+                  rootInstanceId: chain.rootInstanceId
                 }
               }).pipe(
                 Effect.catchTag(
@@ -111,6 +119,12 @@ export class OutboxRelay extends Context.Service<OutboxRelay, PendingWork>()("fl
                       : failed(`called process ${processKey} could not start: ${rejected.message}`)
                 )
               )
+              // The chain ended while the child started: its cancel may have missed the child, so it is canceled here
+              // (with the command id the caller's cancel uses, so the two are one).
+              if ((yield* callChainOf(sql, row.source_instance_id)).ended) {
+                yield* execute(row, `cancel-by-parent:${row.source_instance_id}`, { type: "CancelInstance" })
+              }
+              return
             }
             case "CANCEL_CHILD":
               return yield* execute(row, `cancel-by-parent:${row.source_instance_id}`, { type: "CancelInstance" })

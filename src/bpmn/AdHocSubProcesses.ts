@@ -13,12 +13,12 @@ const NOT_ACTIVATABLE: ReadonlySet<string> = new Set(["boundaryEvent", "startEve
 
 export const compileAdHoc = (
   node: DraftNode,
-  all: ReadonlyArray<DraftNode>,
+  /** The nodes directly inside it. */
+  inner: ReadonlyArray<DraftNode>,
   incoming: (nodeId: string) => number,
   problem: (elementId: string, message: string) => void
 ): AdHocDefinition => {
   const adHoc = node.adHoc
-  const inner = all.filter((n) => n.scope === node.id)
   for (const start of inner.filter((n) => n.type === "startEvent" && n.triggeredByEvent !== true)) {
     problem(start.id, `ad-hoc subprocess ${node.id} cannot contain a start event`)
   }

@@ -22,9 +22,15 @@ export const compileWithCompensation = (draft: Draft, compile: (draft: Draft) =>
   const problem = (elementId: string, message: string) => problems.push({ elementId, message })
   const byId = new Map(draft.nodes.map((n) => [n.id, n]))
   const handlerOf = new Map<string, string>()
+  const associated = new Map<string, Array<string>>()
+  for (const { source, target } of draft.associations ?? []) {
+    const targets = associated.get(source)
+    if (targets === undefined) associated.set(source, [target])
+    else targets.push(target)
+  }
   for (const boundary of draft.nodes.filter(isCompensationBoundary)) {
     const attachedTo = boundary.boundary?.attachedTo ?? ""
-    const handlers = (draft.associations ?? []).filter((a) => a.source === boundary.id).map((a) => byId.get(a.target))
+    const handlers = (associated.get(boundary.id) ?? []).map((target) => byId.get(target))
     const handler = handlers[0]
     const host = byId.get(attachedTo)
     if (host !== undefined && !BOUNDARY_HOSTS.has(host.type)) {
@@ -46,12 +52,13 @@ export const compileWithCompensation = (draft: Draft, compile: (draft: Draft) =>
     return { ok: false, problems: [...(compiled.ok ? [] : compiled.problems), ...problems] }
   }
   const nodes: Record<string, GraphNode> = {}
+  const compensationSubprocesses = new Set(subprocesses.values())
   for (const [id, node] of Object.entries(compiled.graph.nodes)) {
     const draftNode = byId.get(id)!
     const handlerId = handlerOf.get(id)
     const compensationSubprocessId = subprocesses.get(id)
     // A compensation event subprocess is run only by compensation, as a handler is.
-    const forCompensation = draftNode.forCompensation === true || [...subprocesses.values()].includes(id)
+    const forCompensation = draftNode.forCompensation === true || compensationSubprocesses.has(id)
     nodes[id] = isActivity(node)
       ? {
         ...node,
@@ -70,9 +77,10 @@ type Report = (elementId: string, message: string) => void
 
 /** Every handler is named by one activity, and has no sequence flows. */
 const checkHandlers = (draft: Draft, handlers: ReadonlySet<string>, problem: Report) => {
+  const joined = new Set(draft.flows.flatMap((f) => [f.source, f.target]))
   for (const node of draft.nodes.filter((n) => n.forCompensation === true)) {
     if (!handlers.has(node.id)) problem(node.id, `compensation handler ${node.id} is not associated with any activity`)
-    if (draft.flows.some((f) => f.source === node.id || f.target === node.id)) {
+    if (joined.has(node.id)) {
       problem(node.id, `compensation handler ${node.id} cannot have sequence flows`)
     }
   }

@@ -5,7 +5,9 @@ import { compileWithCompensation } from "./Compensation.ts"
 import { compileElement } from "./compile/CompileElement.ts"
 import { eventStartsIn } from "./compile/Containers.ts"
 import type { Starts } from "./compile/ElementContext.ts"
+import { checkIndexedNames } from "./compile/IndexedNames.ts"
 import type { Draft } from "./Draft.ts"
+import { indexDraft } from "./DraftIndex.ts"
 import { compileProcessListeners } from "./ExecutionListeners.ts"
 import { feelSyntaxProblem } from "./Expressions.ts"
 import type { Compiled, GraphFlow, GraphNode, Problem, ProcessGraph } from "./ProcessGraph.ts"
@@ -49,8 +51,10 @@ const compileElements = (draft: Draft): Compiled => {
   const problems: Array<Problem> = []
   const report = (elementId: string, message: string) => problems.push({ elementId, message })
   checkIds(draft, report)
+  checkIndexedNames(draft, report)
   const flows = compileFlows(draft, report)
-  const byId = new Map(draft.nodes.map((n) => [n.id, n]))
+  const index = indexDraft(draft)
+  const byId = index.byId
   const starts: Starts = { none: [], message: [], signal: [], conditional: [], timer: [] }
   const nodes: Record<string, GraphNode> = {}
   for (const node of draft.nodes) {
@@ -60,10 +64,11 @@ const compileElements = (draft: Draft): Compiled => {
       node,
       id,
       scope: node.scope ?? null,
-      incoming: draft.flows.filter((f) => f.target === id).map((f) => f.id),
-      outgoing: draft.flows.filter((f) => f.source === id).map((f) => f.id),
+      incoming: index.incoming(id),
+      outgoing: index.outgoing(id),
       flows,
       byId,
+      index,
       starts,
       problem: (message) => report(id, message),
       report
@@ -78,7 +83,7 @@ const compileElements = (draft: Draft): Compiled => {
     report(draft.key, `the process and one of its elements share the id ${draft.key}`)
   }
   if (problems.length > 0) return { ok: false, problems }
-  const rootEventStarts = eventStartsIn(draft, byId, null)
+  const rootEventStarts = eventStartsIn(index, null)
   return {
     ok: true,
     graph: {

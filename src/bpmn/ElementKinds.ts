@@ -1,6 +1,5 @@
 // What the compiler knows about element types: which are executed, which carry boundary events or multi-instance,
 // and which are refused with a reason.
-import type { Draft } from "./Draft.ts"
 import { ACTIVITY_TYPES, EXECUTABLE_TYPES, type NodeType } from "./ProcessGraph.ts"
 
 /** Every activity can carry boundary events. */
@@ -10,10 +9,6 @@ export const BOUNDARY_HOSTS: ReadonlySet<string> = new Set(ACTIVITY_TYPES)
 export const MULTI_INSTANCE_TYPES: ReadonlySet<string> = new Set(
   [...BOUNDARY_HOSTS].filter((t) => t !== "adHocSubProcess")
 )
-
-/** The boundary events attached to an activity. */
-export const boundariesOf = (draft: Draft, id: string) =>
-  draft.nodes.filter((n) => n.type === "boundaryEvent" && n.boundary?.attachedTo === id).map((n) => n.id)
 
 export const isExecutable = (type: string): type is NodeType =>
   (EXECUTABLE_TYPES as ReadonlyArray<string>).includes(type)

@@ -33,6 +33,7 @@
 import { listOf } from "./CompileGraph.ts"
 import type { Draft, DraftNode } from "./Draft.ts"
 import type { Mapping, Problem, UserTaskDefinition } from "./ProcessGraph.ts"
+import { DEFAULT_XML_LIMITS } from "./XmlPrecheck.ts"
 
 type Json = Record<string, unknown>
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value)
@@ -73,6 +74,17 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
       problems: [{ elementId: "process", message: "a JSON graph is { id, name?, nodes: [...], flows: [...] }" }]
     }
   }
+  const elements = elementCount(json, DEFAULT_XML_LIMITS.maxElements)
+  if (elements > DEFAULT_XML_LIMITS.maxElements) {
+    return {
+      ok: false,
+      problems: [{
+        elementId: "process",
+        message: `the graph has more than ${DEFAULT_XML_LIMITS.maxElements} nodes and flows (subprocesses included), ` +
+          "the limit of a BPMN document too"
+      }]
+    }
+  }
   const nodes: Array<DraftNode> = []
   const flows: Array<JsonFlow> = []
   collect(json["nodes"], json["flows"], null, { nodes, flows, problems })
@@ -87,6 +99,25 @@ export const readJsonGraph = (json: unknown): JsonReadResult => {
     },
     versionTag: text(json["versionTag"]) || null
   }
+}
+
+/**
+ * How many nodes and flows the graph has at every level, counted up to just past `cap`, before anything is read: the
+ * same cap as a BPMN document's elements (XmlPrecheck.ts), so a huge graph is refused before its compile.
+ */
+const elementCount = (graph: Json, cap: number): number => {
+  let count = 0
+  const levels: Array<Json> = [graph]
+  for (let level = levels.pop(); level !== undefined && count <= cap; level = levels.pop()) {
+    const nodes = Array.isArray(level["nodes"]) ? level["nodes"] : []
+    count += nodes.length + (Array.isArray(level["flows"]) ? level["flows"].length : 0)
+    for (const node of nodes) {
+      if (isObject(node) && node["type"] === "subProcess" && isObject(node["properties"])) {
+        levels.push(node["properties"])
+      }
+    }
+  }
+  return count
 }
 
 /** What reading a graph gathers: nodes and flows of every level (subprocesses flattened), and problems. */
@@ -105,6 +136,12 @@ const collect = (
 ) => {
   const levelFlows = readFlows(rawFlows, gathered.problems)
   gathered.flows.push(...levelFlows)
+  const defaultsFrom = new Map<string, Array<JsonFlow>>()
+  for (const flow of levelFlows.filter((f) => f.isDefault)) {
+    const defaults = defaultsFrom.get(flow.source)
+    if (defaults === undefined) defaultsFrom.set(flow.source, [flow])
+    else defaults.push(flow)
+  }
   rawNodes.forEach((node, index) => {
     if (!isObject(node) || typeof node["id"] !== "string" || typeof node["type"] !== "string") {
       gathered.problems.push({
@@ -115,7 +152,7 @@ const collect = (
     }
     const id = node["id"]
     const properties = isObject(node["properties"]) ? node["properties"] : {}
-    const defaults = levelFlows.filter((f) => f.source === id && f.isDefault)
+    const defaults = defaultsFrom.get(id) ?? []
     if (defaults.length > 1) {
       gathered.problems.push({ elementId: id, message: "only one outgoing flow can be the default" })
     }

@@ -4,7 +4,7 @@
 import { evaluateFeel, isExpression } from "./Expressions.ts"
 import { addIsoDuration } from "./IsoDuration.ts"
 import { DUE_RANGE, isSchedulable } from "./StoredRanges.ts"
-import { firstOccurrence, nextOccurrence, parseCycle } from "./TimerCycle.ts"
+import { type Cycle, firstOccurrence, nextOccurrence, parseCycle } from "./TimerCycle.ts"
 
 export interface TimerDefinition {
   readonly kind: "duration" | "date" | "cycle"
@@ -49,6 +49,8 @@ const dueOf = (kind: TimerDefinition["kind"], text: string, nowMillis: number): 
         message: `"${text}" is neither an ISO 8601 repeating interval (R3/PT1H) nor a cron expression`
       }
     }
+    const tooOften = tooOftenProblem(cycle, text)
+    if (tooOften !== undefined) return { ok: false, message: tooOften }
     const first = firstOccurrence(cycle, nowMillis)
     return first === null
       ? { ok: false, message: `the cycle "${text}" has no occurrence ahead` }
@@ -64,8 +66,8 @@ const dueOf = (kind: TimerDefinition["kind"], text: string, nowMillis: number): 
 
 /**
  * After a cycle fired (`fired` times so far, the last one due at `lastDue`): when it fires next, or null when it is
- * done (R<n> used up, or its next occurrence falls outside DUE_RANGE) or not a cycle. Missed occurrences are not fired
- * one by one (TimerCycle.ts, the catch-up rule).
+ * done (R<n> used up, its next occurrence outside DUE_RANGE, or its interval under MIN_CYCLE_INTERVAL) or not a
+ * cycle. Missed occurrences are not fired one by one (TimerCycle.ts, the catch-up rule).
  */
 export const nextCycleDue = (
   timer: TimerDefinition,
@@ -77,7 +79,9 @@ export const nextCycleDue = (
   if (timer.kind !== "cycle") return null
   const evaluated = textOf(timer, variables)
   const cycle = evaluated.ok ? parseCycle(evaluated.text) : undefined
-  const next = cycle === undefined ? null : nextOccurrence(cycle, lastDue, nowMillis, fired)
+  // A cycle that now repeats too often (its FEEL gives another value, or it was deployed before the bound) ends.
+  if (cycle === undefined || tooOftenProblem(cycle, "") !== undefined) return null
+  const next = nextOccurrence(cycle, lastDue, nowMillis, fired)
   return next !== null && isSchedulable(next) ? next : null
 }
 
@@ -90,8 +94,20 @@ const MAX_TIMER_SPAN = "P1000Y"
 const MAX_TIMER_SPAN_MILLIS = addIsoDuration(0, MAX_TIMER_SPAN)!
 
 /**
+ * The shortest interval of a repeating cycle: one fire per poll (every 250 ms) for ever is a stream of instances or of
+ * boundary fires that no model needs. Cron needs no bound: its finest field is the second.
+ */
+const MIN_CYCLE_INTERVAL = "PT1S"
+const MIN_CYCLE_INTERVAL_MILLIS = addIsoDuration(0, MIN_CYCLE_INTERVAL)!
+
+const tooOftenProblem = (cycle: Cycle, text: string): string | undefined =>
+  cycle.kind === "repeat" && (addIsoDuration(0, cycle.interval) ?? 0) < MIN_CYCLE_INTERVAL_MILLIS
+    ? `timer cycle ${text} repeats too often: its interval must be at least 1 second (${MIN_CYCLE_INTERVAL})`
+    : undefined
+
+/**
  * What is wrong with a literal timer, or undefined when it reads and can be scheduled: a date within DUE_RANGE; a
- * duration, or a cycle's interval, of at most MAX_TIMER_SPAN.
+ * duration, or a cycle's interval, of at most MAX_TIMER_SPAN (and a cycle's of at least MIN_CYCLE_INTERVAL).
  */
 export const literalTimerProblem = (kind: "duration" | "date" | "cycle", text: string): string | undefined => {
   if (kind === "duration") {
@@ -115,6 +131,8 @@ export const literalTimerProblem = (kind: "duration" | "date" | "cycle", text: s
     return `timer cycle ${text} is neither an ISO 8601 repeating interval (R3/PT1H, R/PT10M, R2/2026-01-01T09:00:00Z/P1D) nor a cron expression`
   }
   if (cycle.kind === "cron") return undefined
+  const tooOften = tooOftenProblem(cycle, text)
+  if (tooOften !== undefined) return tooOften
   const span = addIsoDuration(0, cycle.interval)
   if (span === null || span > MAX_TIMER_SPAN_MILLIS) {
     return `timer cycle ${text} repeats too seldom: its interval may be at most 1,000 years (${MAX_TIMER_SPAN})`

@@ -11,7 +11,9 @@
  * hitPolicy: UNIQUE | ANY | PRIORITY | FIRST | OUTPUT ORDER | RULE ORDER | COLLECT; aggregation only with COLLECT.
  */
 import { DmnModdle } from "dmn-moddle"
+import { MAX_INDEXED_NAME } from "../bpmn/StoredRanges.ts"
 import type { Aggregation, DecisionModel, HitPolicy, Problem, Result } from "./DecisionModel.ts"
+import { tableSizeProblems } from "./DecisionTableSize.ts"
 import { AGGREGATIONS, expressionProblem, HIT_POLICIES, unaryTestsProblem } from "./DmnModelCheck.ts"
 
 export interface JsonTableInput {
@@ -55,6 +57,7 @@ export const validateDecisionTableJson = (json: unknown): ReadonlyArray<Problem>
   const add = (path: string, message: string) => problems.push({ path, message })
   if (!isObject(json)) return [{ path: "", message: "must be an object" }]
   if (typeof json["id"] !== "string" || json["id"] === "") add("id", "must be a non-empty string")
+  else if (json["id"].length > MAX_INDEXED_NAME) add("id", `must be at most ${MAX_INDEXED_NAME} characters`)
   if (json["hitPolicy"] !== undefined && !(HIT_POLICIES as ReadonlyArray<unknown>).includes(json["hitPolicy"])) {
     add("hitPolicy", `must be one of ${HIT_POLICIES.join(", ")}`)
   }
@@ -113,6 +116,8 @@ export const validateDecisionTableJson = (json: unknown): ReadonlyArray<Problem>
       }
     })
   }
+  // Cheap before costly: the size of the document it becomes, then ids, then FEEL.
+  if (problems.length === 0) problems.push(...tableSizeProblems(json as unknown as JsonDecisionTable))
   if (problems.length === 0) problems.push(...idProblems(json as unknown as JsonDecisionTable))
   if (problems.length === 0) problems.push(...feelProblems(json as unknown as JsonDecisionTable))
   return problems

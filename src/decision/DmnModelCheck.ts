@@ -5,6 +5,7 @@
  *
  * - A decision table's hit policy is one of DMN 1.3 §8.2.11's (UNIQUE, FIRST, PRIORITY, ANY, COLLECT, RULE ORDER,
  *   OUTPUT ORDER); an aggregation (SUM, MIN, MAX, COUNT) only with COLLECT.
+ * - Requirements form no cycle (RequirementCycles.ts).
  * - Every FEEL text the evaluator compiles parses, in the dialect it is compiled in: input expressions, output
  *   entries, default output entries and literal expressions as expressions, input entries and allowed values as unary
  *   tests; inside contexts, lists, relations, invocation bindings, function (BKM) bodies and the DMN 1.5 boxed
@@ -20,6 +21,7 @@
 import type { Aggregation, DecisionModel, Expression, HitPolicy, ItemDefinition, Problem } from "./DecisionModel.ts"
 import { compileExpression, compileUnaryTests, FeelScope } from "./feel/Feel.ts"
 import { isSyntaxError } from "./feel/FeelParser.ts"
+import { requirementCycleProblems } from "./RequirementCycles.ts"
 
 export const HIT_POLICIES: ReadonlyArray<HitPolicy> = [
   "UNIQUE",
@@ -292,5 +294,6 @@ export const decisionModelProblems = (model: DecisionModel): ReadonlyArray<Probl
     expressionProblems(bkm.logic, `businessKnowledgeModels[${bkm.id || bkm.name}]`, names, add)
   }
   for (const item of model.itemDefinitions) allowedValuesProblems(item, `itemDefinitions[${item.name}]`, names, add)
+  problems.push(...requirementCycleProblems(model))
   return problems
 }

@@ -159,6 +159,45 @@ describe("a DMN model is checked when it is imported", () => {
   })
 })
 
+describe("requirements that form a cycle", () => {
+  it("are refused at import naming the decision, instead of failing every evaluation", async () => {
+    const owner = await (await givenTenant()).owner()
+    const requiring = (id: string, required: string) =>
+      `<decision id="${id}" name="${id}"><informationRequirement><requiredDecision href="#${required}"/>
+      </informationRequirement><literalExpression><text>${required} + 1</text></literalExpression></decision>`
+    const two = await refused(owner, definitions(requiring("a", "b") + requiring("b", "a")), ["decisions[a]"])
+    expect(two.errors[0].message).toBe("requirements form a cycle: decision a requires decision b requires decision a")
+    await refused(
+      owner,
+      definitions(requiring("a", "b") + requiring("b", "c") + requiring("c", "a")),
+      ["decisions[a]"]
+    )
+    const recursive = await refused(
+      owner,
+      definitions(`<businessKnowledgeModel id="f" name="f">
+        <knowledgeRequirement><requiredKnowledge href="#f"/></knowledgeRequirement>
+        <encapsulatedLogic><formalParameter name="n" typeRef="number"/>
+          <literalExpression><text>if n = 0 then 0 else f(n - 1)</text></literalExpression></encapsulatedLogic>
+      </businessKnowledgeModel>
+      <decision id="d" name="d"><knowledgeRequirement><requiredKnowledge href="#f"/></knowledgeRequirement>
+        <literalExpression><text>f(1)</text></literalExpression></decision>`),
+      ["businessKnowledgeModels[f]"]
+    )
+    expect(recursive.errors[0].message).toMatch(/business knowledge model f requires business knowledge model f/)
+    expect((await owner.get("/decision-models")).ok().items).toEqual([])
+    // the same decisions without the cycle import and evaluate
+    const chain = (await importXml(
+      owner,
+      definitions(
+        requiring("a", "b") + `<decision id="b" name="b">
+      <literalExpression><text>1</text></literalExpression></decision>`
+      )
+    )).ok(201)
+    expect((await owner.post(`/decision-models/${chain.id}/decisions/a/evaluate`, { variables: {} })).ok().result)
+      .toBe(2)
+  })
+})
+
 describe("every way a DMN model enters is checked", () => {
   it("POST /decisions refuses a JSON table whose FEEL does not parse, naming the field", async () => {
     const owner = await (await givenTenant()).owner()

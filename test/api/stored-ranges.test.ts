@@ -235,6 +235,38 @@ describe("timers outside the years 1 to 9999", () => {
   })
 })
 
+describe("timer cycles repeating more often than once a second", () => {
+  it("a literal one is refused at deploy naming its element; once a second, and cron's finest, are fine", async () => {
+    const owner = await (await givenTenant()).owner()
+    for (
+      const [model, element] of [
+        [timerStart({ timeCycle: "R/PT0.001S" }), "tick"],
+        [timerStart({ timeCycle: "R5/2030-01-01T00:00:00Z/PT0.999S" }), "tick"],
+        [timerBoundary({ timeCycle: "R/PT0.5S" }, false), "late"]
+      ] as const
+    ) {
+      const refused = (await owner.post("/deployments", model)).fails(400, "VALIDATION_ERROR")
+      expect(refused.errors[0].field).toBe(element)
+      expect(refused.message).toMatch(/repeats too often: its interval must be at least 1 second/)
+    }
+    ;(await owner.post("/deployments", timerStart({ timeCycle: "R/PT1S" }))).ok(201)
+    ;(await owner.post("/deployments", timerBoundary({ timeCycle: "R/PT1S" }, false))).ok(201)
+    ;(await owner.post("/deployments", timerStart({ timeCycle: "* * * * * *" }))).ok(201)
+  })
+
+  it("a FEEL one raises an incident at the element, as other bad timer values do", async () => {
+    const owner = await (await givenTenant()).owner()
+    const cycle = await owner.deploy(timerBoundary({ timeCycle: "= c" }, false))
+    const instance = await owner.start(cycle.id, { c: "R/PT0.001S" })
+    expect(instance.incidentCount).toBe(1)
+    const [incident] = (await owner.get(`/incidents?processInstanceId=${instance.id}`)).ok().items
+    // raised where the boundary's timer is armed: at its activity, as for any bad boundary timer
+    expect(incident).toMatchObject({ nodeId: "work", type: "EXTRACT_VALUE_ERROR" })
+    expect(incident.message).toMatch(/repeats too often/)
+    expect((await owner.start(cycle.id, { c: "R/PT1S" })).incidentCount).toBe(0)
+  })
+})
+
 describe("date-times outside the years 1 to 9999", () => {
   it("in a query, a task's dates or a model's task schedule are 400 naming the field or the element", async () => {
     const tenant = await givenTenant()

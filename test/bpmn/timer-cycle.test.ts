@@ -68,4 +68,18 @@ describe("timer cycles", () => {
     expect(nextCycleDue(cycle, second!, second!, 2, {})).toBeNull()
     expect(dueAt({ kind: "cycle", expression: "R/P8000Y" }, now, {})).toMatchObject({ ok: false })
   })
+
+  it("refuses a cycle repeating more often than once a second, and ends one whose FEEL comes to that", () => {
+    const now = at("2026-03-01T10:00:00Z")
+    expect(dueAt({ kind: "cycle", expression: "R/PT0.001S" }, now, {})).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/at least 1 second/)
+    })
+    expect(dueAt({ kind: "cycle", expression: "R/PT1S" }, now, {})).toEqual({ ok: true, dueAt: now + 1000 })
+    const computed = { kind: "cycle", expression: "= c" } as const
+    expect(nextCycleDue(computed, now, now, 1, { c: "R/PT1S" })).toBe(now + 1000)
+    expect(nextCycleDue(computed, now, now, 1, { c: "R/PT0.2S" })).toBeNull()
+    // deployed before the bound: its next fire does not come
+    expect(nextCycleDue({ kind: "cycle", expression: "R/PT0.25S" }, now, now, 1, {})).toBeNull()
+  })
 })

@@ -64,6 +64,48 @@ describe("decisionModelProblems", () => {
   })
 })
 
+describe("requirement cycles", () => {
+  const decision = (id: string, requires: ReadonlyArray<string>, knowledge: ReadonlyArray<string> = []) =>
+    `<decision id="${id}" name="${id}">${
+      requires.map((r) => `<informationRequirement><requiredDecision href="#${r}"/></informationRequirement>`).join("")
+    }${
+      knowledge.map((k) => `<knowledgeRequirement><requiredKnowledge href="#${k}"/></knowledgeRequirement>`).join("")
+    }<literalExpression><text>1</text></literalExpression></decision>`
+  const bkm = (id: string, knowledge: ReadonlyArray<string>) =>
+    `<businessKnowledgeModel id="${id}" name="${id}">${
+      knowledge.map((k) => `<knowledgeRequirement><requiredKnowledge href="#${k}"/></knowledgeRequirement>`).join("")
+    }<encapsulatedLogic><formalParameter name="n"/><literalExpression><text>n</text></literalExpression>
+    </encapsulatedLogic></businessKnowledgeModel>`
+
+  it("names each cycle of decisions or knowledge models once, at the element the search met it", async () => {
+    const two = decisionModelProblems(await model(decision("a", ["b"]) + decision("b", ["a"])))
+    expect(two).toEqual([{
+      path: "decisions[a]",
+      message: "requirements form a cycle: decision a requires decision b requires decision a"
+    }])
+    const longer = decisionModelProblems(
+      await model(decision("top", ["a"]) + decision("a", ["b"]) + decision("b", ["c"]) + decision("c", ["a"]))
+    )
+    expect(longer.map((p) => p.message)).toEqual([
+      "requirements form a cycle: decision a requires decision b requires decision c requires decision a"
+    ])
+    const self = decisionModelProblems(await model(decision("d", [], ["f"]) + bkm("f", ["f"])))
+    expect(self).toEqual([{
+      path: "businessKnowledgeModels[f]",
+      message: "requirements form a cycle: business knowledge model f requires business knowledge model f"
+    }])
+    expect(decisionModelProblems(await model(bkm("f", ["g"]) + bkm("g", ["f"])))).toHaveLength(1)
+  })
+
+  it("a diamond, a chain of 10,000 and a knowledge model shared by decisions are no cycle", async () => {
+    const diamond = decision("top", ["l", "r"]) + decision("l", ["bottom"]) + decision("r", ["bottom"]) +
+      decision("bottom", [], ["f"]) + bkm("f", ["g"]) + bkm("g", [])
+    expect(decisionModelProblems(await model(diamond))).toEqual([])
+    const chain = Array.from({ length: 10_000 }, (_, i) => decision(`d${i}`, i === 0 ? [] : [`d${i - 1}`])).join("")
+    expect(decisionModelProblems(await model(chain))).toEqual([])
+  })
+})
+
 const kit = conformanceKit("dmn-tck", "DMN_TCK_DIR")
 
 describe.runIf(kit.runs)("the DMN TCK's models", () => {

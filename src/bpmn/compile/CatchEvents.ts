@@ -124,7 +124,7 @@ export const compileIntermediateCatchEvent = (ctx: ElementContext): Intermediate
 const compileAttachment = (ctx: ElementContext, role: EventRole): BoundaryEventNode["boundary"] => {
   const { id } = ctx
   const attachedTo = ctx.node.boundary?.attachedTo ?? null
-  const host = ctx.draft.nodes.find((n) => n.id === attachedTo)
+  const host = attachedTo === null ? undefined : ctx.byId.get(attachedTo)
   if (attachedTo === null || host === undefined) ctx.problem(`boundary event ${id} is not attached to an activity`)
   else if (!BOUNDARY_HOSTS.has(host.type)) {
     ctx.problem(`boundary event ${id} is attached to ${host.type} ${attachedTo}, which cannot have boundary events`)

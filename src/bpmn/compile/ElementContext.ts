@@ -1,7 +1,7 @@
 // What compiling one element sees: its draft and flows, the draft around it, where the process's start events are
 // gathered, and where its problems go. Also what every compiled node carries, whatever its type.
 import type { Draft, DraftNode } from "../Draft.ts"
-import { boundariesOf } from "../ElementKinds.ts"
+import type { DraftIndex } from "../DraftIndex.ts"
 import { compileListeners } from "../ExecutionListeners.ts"
 import type { ActivityType, GraphFlow, Mapping, MultiInstanceDefinition, NodeType } from "../ProcessGraph.ts"
 import type { TimerDefinition } from "../Timer.ts"
@@ -29,6 +29,8 @@ export interface ElementContext {
   /** The compiled sequence flows of the process. */
   readonly flows: Readonly<Record<string, GraphFlow>>
   readonly byId: ReadonlyMap<string, DraftNode>
+  /** Flows, boundary events and scope members by id (DraftIndex.ts): never scan the draft per element. */
+  readonly index: DraftIndex
   readonly starts: Starts
   /** Reports a problem of this element. */
   readonly problem: (message: string) => void
@@ -71,6 +73,6 @@ export const activityBase = <T extends ActivityType>(
   listeners: ReturnType<typeof compileListeners> = compileListeners(ctx.node, ctx.report)
 ) => ({
   ...nodeBase(ctx, type, mappings, closing.defaultFlow, listeners),
-  boundaryIds: boundariesOf(ctx.draft, ctx.id),
+  boundaryIds: ctx.index.boundaries(ctx.id),
   multiInstance: closing.multiInstance
 })

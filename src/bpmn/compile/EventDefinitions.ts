@@ -113,13 +113,10 @@ export const understood = (ctx: ElementContext, role: EventRole): boolean => {
 /** A link event: its name, and for a throw link the one catch link of that name in its scope. */
 export const compileLink = (ctx: ElementContext, role: EventRole): LinkDefinition | null => {
   if (!role.linkThrow && !role.linkCatch) return null
-  const { id, scope, draft } = ctx
+  const { id, scope } = ctx
   const name = ctx.node.linkName ?? ""
   if (name === "") ctx.problem(`link event ${id} needs a name`)
-  const catches = draft.nodes.filter((n) =>
-    n.type === "intermediateCatchEvent" && (n.eventDefinitions ?? [])[0] === "link" &&
-    (n.linkName ?? "") === name && (n.scope ?? null) === scope
-  )
+  const catches = ctx.index.linkCatches(scope, name)
   if (role.linkThrow && name !== "" && catches.length !== 1) {
     ctx.problem(
       catches.length === 0

@@ -9,7 +9,8 @@ const checkEventTargets = (ctx: ElementContext) => {
   const { id, outgoing } = ctx
   if (outgoing.length < 2) ctx.problem(`event-based gateway ${id} needs at least two outgoing flows`)
   for (const flowId of outgoing) {
-    const target = ctx.draft.nodes.find((n) => n.id === ctx.flows[flowId]?.target)
+    const targetId = ctx.flows[flowId]?.target
+    const target = targetId === undefined ? undefined : ctx.byId.get(targetId)
     const kinds = target?.eventDefinitions ?? []
     if (
       target === undefined || target.type !== "intermediateCatchEvent" || kinds.length !== 1 ||

@@ -2,6 +2,7 @@
 // results become JSON; a Unique/Any hit-policy violation is 422 naming the rules; FEEL syntax errors are 400 with
 // the position. Untrusted DMN XML is prechecked like BPMN (no DOCTYPE/entities, bounded size and depth).
 import { Effect, Layer } from "effect"
+import { MAX_INDEXED_NAME } from "../../bpmn/StoredRanges.ts"
 import { precheckXml } from "../../bpmn/XmlPrecheck.ts"
 import {
   type DecisionTrace,
@@ -162,8 +163,33 @@ const read = Effect.fnUntraced(function*(xml: string, check: boolean) {
       )
     }
   }
-  return summarise(m)
+  const summary = summarise(m)
+  const tooLong = check ? overlongKeys(summary) : []
+  if (tooLong.length > 0) {
+    return yield* invalid(
+      `the DMN document is invalid: ${tooLong.map((p) => `${p.field}: ${p.message}`).join("; ")}`,
+      tooLong
+    )
+  }
+  return summary
 })
+
+/**
+ * Decision keys (the DMN id, or the name of a decision without one) and version tags go to indexed columns: longer
+ * than MAX_INDEXED_NAME (bpmn/StoredRanges.ts), the model is refused naming the decision, instead of failing to store.
+ */
+const overlongKeys = (model: ParsedDecisionModel) =>
+  model.decisions.flatMap((d) => {
+    const field = `decisions[${d.key.length > MAX_INDEXED_NAME ? `${d.key.slice(0, 40)}…` : d.key}]`
+    const tooLong = (what: string, value: string | null | undefined) =>
+      value != null && value.length > MAX_INDEXED_NAME
+        ? [{ field, message: `${what} has ${value.length} characters: at most ${MAX_INDEXED_NAME} are allowed` }]
+        : []
+    return [
+      ...tooLong(d.id === "" ? "the decision name" : "the decision id", d.key),
+      ...tooLong("the version tag", d.versionTag)
+    ]
+  })
 
 export const DmnDecisionEngine = {
   layer: Layer.succeed(DecisionEngine, {
