@@ -4,9 +4,10 @@
 // at most 3 bytes in UTF-8, so 400 + 400 of them take at most 2,400 bytes, leaving room for the row's other columns.
 import { evaluateFeel } from "../bpmn/Expressions.ts"
 import type { MessageDefinition } from "../bpmn/ProcessGraph.ts"
+import { MAX_MODEL_EVENT_NAME } from "../bpmn/StoredRanges.ts"
 
-/** The longest name of a message or a signal a request may give (POST /messages, POST /signals). */
-export const MAX_EVENT_NAME = 400
+/** The longest name of a message or a signal a request may give (POST /messages, POST /signals): a model's bound. */
+export const MAX_EVENT_NAME = MAX_MODEL_EVENT_NAME
 
 /** The longest correlation key: given by POST /messages, or evaluated by a subscription (else an incident). */
 export const MAX_CORRELATION_KEY = 400
