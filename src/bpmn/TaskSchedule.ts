@@ -2,6 +2,7 @@
 // Camunda 8: each a literal or a FEEL expression. A priority is an integer 0..100 (50 when absent); a date is an ISO
 // 8601 date-time with its offset. A literal that cannot be one is refused at deploy; an expression whose value cannot
 // be one is an incident when the task is created (Camunda's EXTRACT_VALUE_ERROR), never silently defaulted.
+import { parseDateTime } from "./CalendarDates.ts"
 import { evaluateFeel, feelSyntaxProblem, isExpression } from "./Expressions.ts"
 import { isSchedulable } from "./StoredRanges.ts"
 
@@ -29,7 +30,7 @@ const dateOf = (value: unknown): string | undefined => {
   if (typeof value !== "string") return undefined
   // A date-time with a zone (Z or an offset), not a bare date or a local time.
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(value.trim())) return undefined
-  const millis = Date.parse(value.trim())
+  const millis = parseDateTime(value.trim())
   // Stored in a timestamptz: within the years 1 to 9999 (StoredRanges.ts), not year 0.
   return isSchedulable(millis) ? new Date(millis).toISOString() : undefined
 }

@@ -1,6 +1,7 @@
 // When a timer is due: a fixed date-time (timeDate), an ISO 8601 duration counted from the moment the token arrives
 // (timeDuration), or a repeating cycle (timeCycle, TimerCycle.ts: first occurrence here, the next ones after each
 // fire), either literal or a FEEL expression.
+import { parseDateTime } from "./CalendarDates.ts"
 import { evaluateFeel, isExpression } from "./Expressions.ts"
 import { addIsoDuration } from "./IsoDuration.ts"
 import { DUE_RANGE, isSchedulable } from "./StoredRanges.ts"
@@ -60,7 +61,7 @@ const dueOf = (kind: TimerDefinition["kind"], text: string, nowMillis: number): 
     const due = addIsoDuration(nowMillis, text)
     return due === null ? { ok: false, message: `"${text}" is not an ISO 8601 duration` } : { ok: true, dueAt: due }
   }
-  const due = Date.parse(text)
+  const due = parseDateTime(text)
   return Number.isNaN(due) ? { ok: false, message: `"${text}" is not an ISO 8601 date-time` } : { ok: true, dueAt: due }
 }
 
@@ -119,7 +120,7 @@ export const literalTimerProblem = (kind: "duration" | "date" | "cycle", text: s
       : `timer ${text} is too long: at most 1,000 years (${MAX_TIMER_SPAN})`
   }
   if (kind === "date") {
-    const due = Date.parse(text)
+    const due = parseDateTime(text)
     return Number.isNaN(due)
       ? `timer ${text} is not an ISO 8601 date-time`
       : isSchedulable(due)

@@ -4,6 +4,7 @@
 //
 // The rule after downtime (catch-up): a cycle that missed occurrences fires ONCE for all of them, then continues at
 // its first occurrence after now — never a storm of missed fires. That catch-up fire counts as one repetition of R<n>.
+import { parseDateTime } from "./CalendarDates.ts"
 import { addIsoDuration } from "./IsoDuration.ts"
 
 export type Cycle =
@@ -81,7 +82,7 @@ export const parseCycle = (text: string): Cycle | undefined => {
   const repeat = /^R(\d*)\/(?:([^/]+)\/)?(P[^/]+)$/.exec(trimmed)
   if (repeat !== null) {
     const repetitions = repeat[1] === "" ? null : Number(repeat[1])
-    const start = repeat[2] === undefined ? null : Date.parse(repeat[2])
+    const start = repeat[2] === undefined ? null : parseDateTime(repeat[2])
     if (repetitions === 0 || (start !== null && Number.isNaN(start)) || addIsoDuration(0, repeat[3]!) === null) {
       return undefined
     }

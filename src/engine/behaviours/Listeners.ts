@@ -8,6 +8,7 @@
 // goes on (held by a token of their own in the nearest scope still running, which waits for them). A listener job's
 // variables go where an activity's would; a failed one follows the job rules (retries, then an incident; resolving
 // it lets the listener run again).
+import { parseDateTime } from "../../bpmn/CalendarDates.ts"
 import { nodeOf } from "../../bpmn/GraphNodes.ts"
 import type { GraphNode, ListenerDefinition } from "../../bpmn/ProcessGraph.ts"
 import { DUE_RANGE, isSchedulable } from "../../bpmn/StoredRanges.ts"
@@ -239,7 +240,7 @@ export function checkedChanges(changes: TaskChanges, field: string): TaskChanges
     const value = changes[name]
     if (value === undefined || value === null) return value === undefined ? {} : { [name]: null }
     // within the years the task's timestamptz columns hold
-    if (!ISO_DATE_TIME.test(value) || !isSchedulable(Date.parse(value))) {
+    if (!ISO_DATE_TIME.test(value) || !isSchedulable(parseDateTime(value))) {
       throw new Rejected(
         "INVALID_ARGUMENT",
         `${name} must be an ISO 8601 date-time with offset within ${DUE_RANGE}, not "${value}"`,
