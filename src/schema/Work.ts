@@ -23,9 +23,9 @@ export const Job = Schema.Struct({
   deadline: Schema.NullOr(IsoDateTime),
   customHeaders: Schema.Record(Schema.String, Schema.String),
   variables: Variables.annotate({
-    description: "activated and listed while the instance waits on the job: the variables it sees now (input " +
-      "mappings applied now); a done job, and the replies of job commands: its own (a multi-instance item and " +
-      "loopCounter, its mapped inputs) as recorded when it was created"
+    description: "while the instance waits on the job, the variables it sees now — an activation evaluates its " +
+      "input mappings anew, a list shows their results as recorded when it was created; a done job, and the " +
+      "replies of job commands: its own (a multi-instance item and loopCounter, its mapped inputs) as recorded"
   }),
   errorMessage: Schema.NullOr(Schema.String),
   ...Timestamps
