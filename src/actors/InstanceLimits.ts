@@ -4,7 +4,7 @@
 import type { InstanceState } from "../engine/InstanceState.ts"
 import { jsonSizeWithin } from "../engine/JsonSize.ts"
 import { jsonValueProblem } from "../persistence/StorableJson.ts"
-import { MAX_INSTANCE_VARIABLES_BYTES, MAX_VARIABLE_NAME } from "../schema/RequestVariables.ts"
+import { MAX_INSTANCE_VARIABLES_BYTES, variableNameProblem } from "../schema/RequestVariables.ts"
 
 /** Why the variables cannot be stored, naming the field, or undefined when they can. */
 export const variablesProblem = (
@@ -31,16 +31,9 @@ export const unaddressableName = (
   after: Readonly<Record<string, unknown>>
 ): { readonly field: string; readonly message: string } | undefined => {
   for (const name in after) {
-    if (
-      (name.length === 0 || name.length > MAX_VARIABLE_NAME) && (before === undefined || !Object.hasOwn(before, name))
-    ) {
-      return {
-        field: "variables",
-        message: `a variable name has 1 to ${MAX_VARIABLE_NAME} characters, not ${name.length} ("${
-          name.slice(0, 40)
-        }…")`
-      }
-    }
+    if (before !== undefined && Object.hasOwn(before, name)) continue
+    const problem = variableNameProblem(name)
+    if (problem !== undefined) return { field: "variables", message: problem }
   }
   return undefined
 }

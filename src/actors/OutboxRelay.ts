@@ -209,13 +209,8 @@ export class OutboxRelay extends Context.Service<OutboxRelay, PendingWork>()("fl
           yield* Effect.forEach(rows.filter((row) => !deferrals.waiting(row.id, nowMillis)), (row) =>
             deliver(row).pipe(
               Effect.timeout("10 seconds"),
-              Effect.matchCauseEffect({
-                onSuccess: () => Effect.sync(() => deferrals.succeeded(row.id)),
-                onFailure: (cause) => {
-                  const delay = deferrals.failed(row.id, nowMillis)
-                  return Effect.logWarning(`outbox delivery failed; tried again in ${delay / 1000} s`, cause)
-                }
-              })
+              deferrals.settle(row.id, nowMillis, (cause, delay) =>
+                Effect.logWarning(`outbox delivery failed; tried again in ${delay / 1000} s`, cause))
             ), { concurrency: 8 })
         }
       })

@@ -3,6 +3,7 @@
 // every round: a failure that repeats (a defect in the target, a model past the run budget) costs one try a minute
 // instead of several a second, while a passing one (the database restarting) is retried within seconds. Nothing is
 // dropped: the work stays in its table. In memory: a restart tries everything again at once.
+import { type Cause, Effect } from "effect"
 
 const FIRST_DELAY_MS = 1_000
 const MAX_DELAY_MS = 60_000
@@ -20,21 +21,36 @@ export interface RetryDeferrals {
   readonly succeeded: (key: string) => void
   /** How many keys are remembered as failing. */
   readonly size: () => number
+  /**
+   * Runs a try of the key's work to its end: done, the key is forgotten; failed, it is deferred and `onFailure` told
+   * why and for how long (to log it).
+   */
+  readonly settle: (
+    key: string,
+    nowMillis: number,
+    onFailure: (cause: Cause.Cause<unknown>, delayMillis: number) => Effect.Effect<void>
+  ) => <A, E, R>(attempt: Effect.Effect<A, E, R>) => Effect.Effect<void, never, R>
 }
 
 export const makeRetryDeferrals = (): RetryDeferrals => {
   const failing = new Map<string, { readonly until: number; readonly failures: number }>()
+  const failed = (key: string, nowMillis: number) => {
+    const failures = (failing.get(key)?.failures ?? 0) + 1
+    if (failing.size >= MAX_KEPT && !failing.has(key)) failing.clear()
+    const delay = Math.min(FIRST_DELAY_MS * 2 ** Math.min(failures - 1, 30), MAX_DELAY_MS)
+    failing.set(key, { until: nowMillis + delay, failures })
+    return delay
+  }
   return {
     waiting: (key, nowMillis) => (failing.get(key)?.until ?? 0) > nowMillis,
     waitingKeys: (nowMillis) => [...failing].flatMap(([key, entry]) => entry.until > nowMillis ? [key] : []),
-    failed: (key, nowMillis) => {
-      const failures = (failing.get(key)?.failures ?? 0) + 1
-      if (failing.size >= MAX_KEPT && !failing.has(key)) failing.clear()
-      const delay = Math.min(FIRST_DELAY_MS * 2 ** Math.min(failures - 1, 30), MAX_DELAY_MS)
-      failing.set(key, { until: nowMillis + delay, failures })
-      return delay
-    },
+    failed,
     succeeded: (key) => void failing.delete(key),
-    size: () => failing.size
+    size: () => failing.size,
+    settle: (key, nowMillis, onFailure) => (attempt) =>
+      Effect.matchCauseEffect(attempt, {
+        onSuccess: () => Effect.sync(() => void failing.delete(key)),
+        onFailure: (cause) => onFailure(cause, failed(key, nowMillis))
+      })
   }
 }

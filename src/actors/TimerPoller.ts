@@ -30,18 +30,14 @@ export class TimerPoller extends Context.Service<TimerPoller, TimerPollerShape>(
       // moved, the instance canceled): not at every round, each time after running the loop up to the budget.
       const deferrals = makeRetryDeferrals()
       const afterTry = (key: string, what: string, nowMillis: number) =>
-        Effect.matchCauseEffect({
-          onSuccess: () => Effect.sync(() => deferrals.succeeded(key)),
-          onFailure: (cause: Cause.Cause<unknown>) => {
-            const delay = deferrals.failed(key, nowMillis)
-            const rejected = Cause.findErrorOption(cause)
-            const refused = Option.isSome(rejected) && rejected.value instanceof InstanceRejected
-              ? rejected.value
-              : undefined
-            return refused?.reason === "UNPROCESSABLE"
-              ? Effect.logError(`${what} not fired: ${refused.message}; tried again in ${delay / 1000} s`)
-              : Effect.logWarning(`${what} not fired yet; tried again in ${delay / 1000} s`, cause)
-          }
+        deferrals.settle(key, nowMillis, (cause, delay) => {
+          const rejected = Cause.findErrorOption(cause)
+          const refused = Option.isSome(rejected) && rejected.value instanceof InstanceRejected
+            ? rejected.value
+            : undefined
+          return refused?.reason === "UNPROCESSABLE"
+            ? Effect.logError(`${what} not fired: ${refused.message}; tried again in ${delay / 1000} s`)
+            : Effect.logWarning(`${what} not fired yet; tried again in ${delay / 1000} s`, cause)
         })
       const fireDue = Effect.gen(function*() {
         const nowMillis = yield* Clock.currentTimeMillis

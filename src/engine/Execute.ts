@@ -2,7 +2,7 @@
 // randomness: ids derive from the instance id and the event count, so the same commands give the same events.
 // Tokens move as a trampoline of small steps (a work queue), never one element calling the next recursively.
 import type { ProcessGraph } from "../bpmn/ProcessGraph.ts"
-import { FeelTotalTimeExceeded, withTotalFeelTime } from "../decision/feel/FeelBudget.ts"
+import { withTotalFeelTimeOr } from "../decision/feel/FeelBudget.ts"
 import { startProcess } from "./behaviours/ProcessListeners.ts"
 import { CommandRun } from "./CommandRun.ts"
 import type { InstanceCommand } from "./InstanceCommands.ts"
@@ -28,16 +28,15 @@ const rejectionOf = (rejected: Rejected): ExecuteResult =>
     ? { ok: false, reason: rejected.reason, message: rejected.message }
     : { ok: false, reason: rejected.reason, message: rejected.message, field: rejected.field }
 
-/** A refusal thrown by the run (or its expressions past their time together: RunBudget.ts); anything else is a bug. */
+/** A refusal thrown by the run; anything else is a bug. */
 const refusal = (error: unknown): ExecuteResult => {
   if (error instanceof Rejected) return rejectionOf(error)
-  if (error instanceof FeelTotalTimeExceeded) return rejectionOf(overFeelTime())
   throw error
 }
 
-/** A command runs inside its budget of FEEL time (all its expressions together). */
-const budgeted = (run: () => ExecuteResult): ExecuteResult =>
-  changingInPlace(() => withTotalFeelTime(MAX_FEEL_MILLIS_PER_COMMAND, run))
+/** A command runs within its FEEL time (all its expressions together: RunBudget.ts); past it, it is refused. */
+const withinCommandBudget = (run: () => ExecuteResult): ExecuteResult =>
+  changingInPlace(() => withTotalFeelTimeOr(MAX_FEEL_MILLIS_PER_COMMAND, run, () => rejectionOf(overFeelTime())))
 
 /** Migrates an instance from the graph of its version (`source`) to the target version's graph. */
 export const migrate = (
@@ -48,7 +47,7 @@ export const migrate = (
   command: Extract<InstanceCommand, { type: "MigrateInstance" }>,
   now = 0
 ): ExecuteResult =>
-  budgeted(() => {
+  withinCommandBudget(() => {
     try {
       const run = new CommandRun(target, state, now)
       run.migrateFrom(source, command)
@@ -68,7 +67,7 @@ export const execute = (
   /** Play mode only: the flow to take at these gateways. */
   chosenFlows: Readonly<Record<string, string>> = {}
 ): ExecuteResult =>
-  budgeted(() => {
+  withinCommandBudget(() => {
     try {
       if (state === undefined) {
         if (command.type !== "StartInstance") {

@@ -2,7 +2,7 @@
 // types, input fields without a key, duplicate keys, invalid FEEL — and schema findings real tools get away with are
 // warnings), running it against data (the playground), the component diff between versions, and labels for a locale.
 import { budgeted, evaluateFeel } from "../decision/feel/Feel.ts"
-import { FeelTotalTimeExceeded, withTotalFeelTime } from "../decision/feel/FeelBudget.ts"
+import { withTotalFeelTimeOr } from "../decision/feel/FeelBudget.ts"
 import { safePattern } from "../decision/feel/FeelRegex.ts"
 
 export const COMPONENT_TYPES = [
@@ -104,14 +104,7 @@ const FORM_FEEL_MILLIS = 2_000
 const TOO_SLOW = `the form's expressions take longer than ${FORM_FEEL_MILLIS} ms together`
 
 /** `work` within the form's FEEL time, else what `over` says. */
-const withinFormTime = <A>(work: () => A, over: () => A): A => {
-  try {
-    return withTotalFeelTime(FORM_FEEL_MILLIS, work)
-  } catch (error) {
-    if (error instanceof FeelTotalTimeExceeded) return over()
-    throw error
-  }
-}
+const withinFormTime = <A>(work: () => A, over: () => A): A => withTotalFeelTimeOr(FORM_FEEL_MILLIS, work, over)
 
 type FormCheck = { readonly errors: ReadonlyArray<FormProblem>; readonly warnings: ReadonlyArray<FormProblem> }
 

@@ -16,15 +16,19 @@ export const MAX_VARIABLE_NAME = 200
  */
 export const MAX_INSTANCE_VARIABLES_BYTES = 4 * 1024 * 1024
 
-const quoted = (name: string): string => `"${name.slice(0, 40)}…"`
+/** Why a variable may not have this name (a request's, or one a script makes), or undefined when it may. */
+export const variableNameProblem = (name: string): string | undefined =>
+  name.length === 0
+    ? "a variable name may not be empty"
+    : name.length > MAX_VARIABLE_NAME
+    ? `a variable name may have at most ${MAX_VARIABLE_NAME} characters, not ${name.length} ("${name.slice(0, 40)}…")`
+    : undefined
 
 /** Why these variables cannot be set, or undefined when they can. Sizes them only once every name is valid. */
 const requestVariablesProblem = (variables: Readonly<Record<string, unknown>>): string | undefined => {
   for (const name in variables) {
-    if (name.length === 0) return "a variable name may not be empty"
-    if (name.length > MAX_VARIABLE_NAME) {
-      return `a variable name may have at most ${MAX_VARIABLE_NAME} characters, not ${name.length} (${quoted(name)})`
-    }
+    const problem = variableNameProblem(name)
+    if (problem !== undefined) return problem
   }
   const bytes = Buffer.byteLength(JSON.stringify(variables))
   return bytes > MAX_INSTANCE_VARIABLES_BYTES

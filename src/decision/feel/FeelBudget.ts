@@ -93,6 +93,16 @@ export const withTotalFeelTime = <A>(maxMillis: number, work: () => A): A => {
   }
 }
 
+/** Runs `work` with its evaluations' time bounded together; past it, what `over` gives (also inside another such work). */
+export const withTotalFeelTimeOr = <A>(maxMillis: number, work: () => A, over: () => A): A => {
+  try {
+    return withTotalFeelTime(maxMillis, work)
+  } catch (error) {
+    if (error instanceof FeelTotalTimeExceeded) return over()
+    throw error
+  }
+}
+
 const checkTotal = (now: number): void => {
   if (total !== undefined && now > total.deadline) throw new FeelTotalTimeExceeded(total.maxMillis)
 }

@@ -10,17 +10,32 @@ import { validationError } from "../../schema/ApiErrors.ts"
 /** Characters of JSON the variables of one answer's items may take together. */
 export const MAX_ANSWER_VARIABLE_CHARS = 16 * 1024 * 1024
 
+/** An answer's variables counted against its budget as its items come: the first always fits, the next while all do. */
+export const answerBudget = (budget = MAX_ANSWER_VARIABLE_CHARS) => {
+  let used = 0
+  let taken = 0
+  return {
+    /** Whether an item with these variables goes into the answer. */
+    admits: (variables: unknown): boolean => {
+      used += jsonSizeWithin(variables, budget - used)
+      if (used > budget && taken > 0) return false
+      taken++
+      return true
+    },
+    /** No further item fits. */
+    full: (): boolean => used > budget
+  }
+}
+
 /** How many of the leading items fit in the budget (at least one, when there is one). */
 export const itemsWithinBudget = <A extends { readonly variables: unknown }>(
   items: ReadonlyArray<A>,
   budget = MAX_ANSWER_VARIABLE_CHARS
 ): number => {
-  let used = 0
-  for (let index = 0; index < items.length; index++) {
-    used += jsonSizeWithin(items[index]!.variables, budget - used)
-    if (used > budget) return Math.max(index, 1)
-  }
-  return items.length
+  const answer = answerBudget(budget)
+  let fit = 0
+  while (fit < items.length && !answer.full() && answer.admits(items[fit]!.variables)) fit++
+  return fit
 }
 
 /** Items worked out for an answer, in order, and those past its budgets, not worked out (VariablesNow.ts). */

@@ -6,13 +6,12 @@
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { ProcessGraph } from "../../bpmn/ProcessGraph.ts"
-import { FeelTotalTimeExceeded, withTotalFeelTime } from "../../decision/feel/FeelBudget.ts"
+import { withTotalFeelTimeOr } from "../../decision/feel/FeelBudget.ts"
 import type { InstanceState } from "../../engine/InstanceState.ts"
 import { tokensWaiting, variablesNow, type WaitedOn } from "../../engine/JobVariables.ts"
-import { jsonSizeWithin } from "../../engine/JsonSize.ts"
 import { fromJson, pgArray } from "../../persistence/SqlValues.ts"
 import type { Job, UserTask } from "../../schema/Work.ts"
-import { MAX_ANSWER_VARIABLE_CHARS, type WorkedOut } from "./ResponseBudget.ts"
+import { answerBudget, type WorkedOut } from "./ResponseBudget.ts"
 
 /** An instance's deployment and engine state, as a query read them. */
 export type InstanceRead = { readonly id: string; readonly deployment_id: string; readonly engine_state: unknown }
@@ -84,26 +83,21 @@ export const makeVariablesNow = (sql: SqlClient.SqlClient) => {
   ) {
     const states = yield* statesOf(items, read)
     const done: Array<A> = []
-    let used = 0
+    const answer = answerBudget()
     const next = ({ instanceId, item, recorded, waited }: Waited<A>): boolean => {
       const instance = states.get(instanceId)
       const now = instance === undefined || waited === undefined
         ? undefined
         : variablesNow(instance.graph, instance.state, waited, recorded, mappings, instance.waiting)
       const shown = withVariables(item, now ?? recorded)
-      used += jsonSizeWithin(shown.variables, MAX_ANSWER_VARIABLE_CHARS - used)
-      if (used > MAX_ANSWER_VARIABLE_CHARS && done.length > 0) return false
+      if (!answer.admits(shown.variables)) return false
       done.push(shown)
-      return used <= MAX_ANSWER_VARIABLE_CHARS
+      return !answer.full()
     }
     if (items.length > 0 && next(items[0]!)) {
-      withTotalFeelTime(ACTIVATION_FEEL_MILLIS, () => {
-        try {
-          for (let index = 1; index < items.length && next(items[index]!); index++);
-        } catch (error) {
-          if (!(error instanceof FeelTotalTimeExceeded)) throw error
-        }
-      })
+      withTotalFeelTimeOr(ACTIVATION_FEEL_MILLIS, () => {
+        for (let index = 1; index < items.length && next(items[index]!); index++);
+      }, () => undefined)
     }
     return { items: done, rest: items.slice(done.length).map(({ item }) => item) } satisfies WorkedOut<A>
   })
